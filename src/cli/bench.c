@@ -1,0 +1,298 @@
+/*
+ * bench.c — the `bench` command: the field's standard throughput table per dataset x
+ * pipeline (puzzles/sec, usec/puzzle, %no_guess, guesses/puzzle) plus build info.
+ *
+ * Method: load a file's valid puzzles into memory, warm up by solving each once and
+ * validating every answer against the givens and the rules, then time whole passes without
+ * checks until --seconds have elapsed (at least one pass). Guess figures come from the
+ * warm-up pass; the search is deterministic, so every pass makes the same guesses.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+
+#ifndef SB_BUILD_FLAGS
+#define SB_BUILD_FLAGS "unknown"
+#endif
+
+enum { DEFAULT_SECONDS_X10 = 10 /* --seconds default, in tenths */ };
+
+/* The valid puzzles of one file. */
+typedef struct dataset {
+    sb_grid *grid;     /* puzzles in file order */
+    size_t n;          /* puzzles held */
+    size_t cap;        /* room in grid */
+    int oom;           /* an allocation failed while loading */
+} dataset;
+
+/* One row of the results table. */
+typedef struct bench_row {
+    const char *dataset;  /* the file's base name */
+    const char *pipeline; /* the pipeline's registry name */
+    int simd;             /* level that ran */
+    size_t puzzles;       /* puzzles per pass */
+    double seconds;       /* timed seconds */
+    double pps;           /* puzzles per second */
+    double no_guess_pct;  /* % of puzzles solved without a guess */
+    double guesses;       /* guesses per puzzle */
+} bench_row;
+
+static const char bench_help[] =
+    "Usage: " CLI_NAME " bench [OPTIONS] FILE...\n"
+    "Measure throughput on each FILE for each pipeline: warm-up with every answer validated,\n"
+    "then timed passes without checks. Prints the standard table and build info.\n\n"
+    "      --pipelines LIST  'all' or a comma list of pipeline names (default all)\n"
+    "  -l, --limit N         solutions to count per puzzle (default %llu: uniqueness check)\n"
+    "  -t, --threads N       threads (default 1; single-threaded for now)\n"
+    "      --seconds S       minimum timed seconds per row, at least one pass (default %.1f)\n"
+    "      --simd LEVEL      auto, scalar, avx2, avx512 (default auto)\n"
+    "      --json OUT        also write the rows as JSON to OUT\n"
+    "  -h, --help            show this help\n";
+
+/* Seconds on the monotonic clock. */
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Record callback: keep valid puzzles (invalid lines were reported by the iterator). */
+static int load_record(void *ctx, const char *name, const sb_record *rec)
+{
+    (void)name;
+    dataset *d = ctx;
+    if (rec->kind != SB_LINE_PUZZLE)
+        return 0;
+    if (d->n == d->cap) {
+        const size_t cap = d->cap ? 2 * d->cap : 4096;
+        sb_grid *g = realloc(d->grid, cap * sizeof *g);
+        if (!g) {
+            d->oom = 1;
+            return 1;
+        }
+        d->grid = g;
+        d->cap = cap;
+    }
+    d->grid[d->n++] = rec->grid;
+    return 0;
+}
+
+/* Returns the part of path after its last '/'. */
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+/* Runs one dataset x pipeline row. @return 0, or CLI_EXIT_USAGE after a message. */
+static int bench_one(const dataset *d, const sb_options *opt, double min_seconds,
+                     bench_row *row)
+{
+    sb_solver *s;
+    const int st = sb_solver_new(&s, opt);
+    if (st != SB_OK)
+        return cli_solver_error(st, opt->simd);
+    sb_result res;
+    unsigned long long guesses = 0, no_guess = 0;
+    for (size_t i = 0; i < d->n; i++) {
+        sb_solve(s, &d->grid[i], &res);
+        if (res.count && !sb_solution_check(&d->grid[i], &res.solution)) {
+            char text[SB_GRID_TEXT];
+            sb_grid_format(&d->grid[i], text);
+            fprintf(stderr, CLI_NAME ": bench: wrong solution for puzzle %zu of %s: %s\n", i + 1,
+                    row->dataset, text);
+            sb_solver_free(s);
+            return CLI_EXIT_USAGE;
+        }
+        guesses += res.guesses;
+        no_guess += res.guesses == 0;
+    }
+    size_t passes = 0;
+    const double t0 = now_seconds();
+    double elapsed;
+    do {
+        for (size_t i = 0; i < d->n; i++)
+            sb_solve(s, &d->grid[i], &res);
+        passes++;
+        elapsed = now_seconds() - t0;
+    } while (elapsed < min_seconds);
+    row->simd = sb_solver_simd(s);
+    sb_solver_free(s);
+    row->puzzles = d->n;
+    row->seconds = elapsed;
+    row->pps = elapsed > 0 ? (double)(passes * d->n) / elapsed : 0.0;
+    row->no_guess_pct = d->n ? 100.0 * (double)no_guess / (double)d->n : 0.0;
+    row->guesses = d->n ? (double)guesses / (double)d->n : 0.0;
+    return 0;
+}
+
+/* Writes the rows and build info as JSON. @return 0 or CLI_EXIT_USAGE. */
+static int write_json(const char *path, const bench_row *rows, size_t n, int threads,
+                      unsigned long long limit)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(CLI_NAME ": --json");
+        return CLI_EXIT_USAGE;
+    }
+    fprintf(f, "{\"build\":{\"version\":\"%s\",\"compiler\":", SB_VERSION);
+    cli_json_string(f, __VERSION__);
+    fputs(",\"flags\":", f);
+    cli_json_string(f, SB_BUILD_FLAGS);
+    fprintf(f, ",\"threads\":%d,\"limit\":%llu},\n\"rows\":[", threads, limit);
+    for (size_t i = 0; i < n; i++) {
+        const bench_row *r = &rows[i];
+        fprintf(f, "%s\n{\"dataset\":", i ? "," : "");
+        cli_json_string(f, r->dataset);
+        fprintf(f, ",\"pipeline\":\"%s\",\"threads\":%d,\"simd\":\"%s\",\"puzzles\":%zu,"
+                   "\"seconds\":%.6f,\"puzzles_per_sec\":%.1f,\"usec_per_puzzle\":%.4f,"
+                   "\"no_guess_pct\":%.3f,\"guesses_per_puzzle\":%.4f}",
+                r->pipeline, threads, sb_simd_name(r->simd), r->puzzles, r->seconds, r->pps,
+                r->pps > 0 ? 1e6 / r->pps : 0.0, r->no_guess_pct, r->guesses);
+    }
+    fputs("\n]}\n", f);
+    if (fclose(f) != 0) {
+        perror(CLI_NAME ": --json");
+        return CLI_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* Parses --pipelines into idx (registry indexes). @return count, or -1 after a message. */
+static int parse_pipelines(const char *arg, int *idx, int cap)
+{
+    size_t np;
+    sb_pipelines(&np);
+    int n = 0;
+    if (!strcmp(arg, "all")) {
+        for (size_t i = 0; i < np && n < cap; i++)
+            idx[n++] = (int)i;
+        return n;
+    }
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", arg);
+    for (char *save, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        const int p = sb_pipeline_find(tok);
+        if (p < 0) {
+            cli_usage_error("bench", "unknown pipeline '%s'", tok);
+            return -1;
+        }
+        if (n < cap)
+            idx[n++] = p;
+    }
+    if (n == 0) {
+        cli_usage_error("bench", "empty pipeline list");
+        return -1;
+    }
+    return n;
+}
+
+int cli_bench(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"pipelines", required_argument, 0, 'P'}, {"limit", required_argument, 0, 'l'},
+        {"threads", required_argument, 0, 't'},   {"seconds", required_argument, 0, 'D'},
+        {"simd", required_argument, 0, 'S'},      {"json", required_argument, 0, 'J'},
+        {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
+    enum { MAX_PIPELINES = 64 };
+    sb_options opt;
+    sb_options_default(&opt);
+    int pipes[MAX_PIPELINES], npipes = parse_pipelines("all", pipes, MAX_PIPELINES);
+    double seconds = DEFAULT_SECONDS_X10 / 10.0;
+    const char *json = NULL;
+    int threads = 1, ch;
+    unsigned long long v;
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "l:t:h", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'P':
+            npipes = parse_pipelines(optarg, pipes, MAX_PIPELINES);
+            if (npipes < 0)
+                return CLI_EXIT_USAGE;
+            break;
+        case 'l':
+            if (!cli_parse_u64(optarg, &v))
+                return cli_usage_error("bench", "bad limit '%s' (a whole number >= 0)", optarg);
+            opt.limit = v;
+            break;
+        case 't':
+            if (cli_parse_threads("bench", optarg, &threads))
+                return CLI_EXIT_USAGE;
+            break;
+        case 'D': {
+            char *end;
+            seconds = strtod(optarg, &end);
+            if (*end || end == optarg || !(seconds >= 0) || seconds > 1e6)
+                return cli_usage_error("bench", "bad --seconds '%s'", optarg);
+            break;
+        }
+        case 'S':
+            if (cli_parse_simd("bench", optarg, &opt.simd))
+                return CLI_EXIT_USAGE;
+            break;
+        case 'J': json = optarg; break;
+        case 'h': {
+            sb_options d;
+            sb_options_default(&d);
+            printf(bench_help, (unsigned long long)d.limit, DEFAULT_SECONDS_X10 / 10.0);
+            return CLI_EXIT_OK;
+        }
+        default: return cli_usage_error("bench", "bad arguments");
+        }
+    }
+    if (optind >= argc)
+        return cli_usage_error("bench", "no FILE given (bench needs at least one puzzle file)");
+    if (threads > 1)
+        fprintf(stderr, CLI_NAME ": note: -t %d: bench is single-threaded for now; "
+                        "running 1 thread\n", threads);
+    threads = 1;
+
+    const int nfiles = argc - optind;
+    bench_row *rows = calloc((size_t)nfiles * (size_t)npipes, sizeof *rows);
+    if (!rows) {
+        fprintf(stderr, CLI_NAME ": out of memory\n");
+        return CLI_EXIT_USAGE;
+    }
+    size_t nrows = 0;
+    int rc = 0, header = 0;
+    for (int fi = 0; fi < nfiles && !rc; fi++) {
+        dataset d = {0};
+        rc = cli_for_each_record(&argv[optind + fi], 1, load_record, &d);
+        if (d.oom) {
+            fprintf(stderr, CLI_NAME ": %s: out of memory loading puzzles\n", argv[optind + fi]);
+            rc = CLI_EXIT_USAGE;
+        }
+        for (int p = 0; p < npipes && !rc; p++) {
+            size_t np;
+            bench_row *row = &rows[nrows];
+            row->dataset = base_name(argv[optind + fi]);
+            row->pipeline = sb_pipelines(&np)[pipes[p]].name;
+            opt.pipeline = pipes[p];
+            rc = bench_one(&d, &opt, seconds, row);
+            if (rc)
+                break;
+            if (!header) {
+                printf("# %s %s | compiler gcc %s | flags %s | simd %s | threads %d | limit %llu\n",
+                       CLI_NAME, SB_VERSION, __VERSION__, SB_BUILD_FLAGS,
+                       sb_simd_name(row->simd), threads, (unsigned long long)opt.limit);
+                printf("| dataset | pipeline | puzzles | puzzles/sec | usec/puzzle | %%no_guess "
+                       "| guesses/puzzle |\n|---|---|---:|---:|---:|---:|---:|\n");
+                header = 1;
+            }
+            printf("| %s | %s | %zu | %.1f | %.3f | %.1f | %.3f |\n", row->dataset,
+                   row->pipeline, row->puzzles, row->pps, row->pps > 0 ? 1e6 / row->pps : 0.0,
+                   row->no_guess_pct, row->guesses);
+            fflush(stdout);
+            nrows++;
+        }
+        free(d.grid);
+    }
+    if (!rc && json)
+        rc = write_json(json, rows, nrows, threads, (unsigned long long)opt.limit);
+    free(rows);
+    return rc;
+}

@@ -1,0 +1,127 @@
+/*
+ * common.c — option helpers and input iteration shared by the commands.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, CLI_NAME ": ");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    if (cmd)
+        fprintf(stderr, "\nTry '" CLI_NAME " %s --help'.\n", cmd);
+    else
+        fprintf(stderr, "\nTry '" CLI_NAME " --help'.\n");
+    return CLI_EXIT_USAGE;
+}
+
+int cli_parse_u64(const char *s, unsigned long long *out)
+{
+    if (!s || *s < '0' || *s > '9')
+        return 0;
+    errno = 0;
+    char *end;
+    const unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+int cli_parse_simd(const char *cmd, const char *arg, int *level)
+{
+    const int l = sb_simd_parse(arg);
+    if (l == SB_ERR_SIMD) {
+        cli_usage_error(cmd, "unknown SIMD level '%s' (auto, scalar, avx2, avx512)", arg);
+        return -2;
+    }
+    *level = l;
+    return 0;
+}
+
+int cli_parse_threads(const char *cmd, const char *arg, int *threads)
+{
+    unsigned long long t;
+    if (!cli_parse_u64(arg, &t) || t < 1 || t > 1024)
+        return cli_usage_error(cmd, "bad thread count '%s' (1..1024)", arg);
+    *threads = (int)t;
+    return 0;
+}
+
+int cli_solver_error(int status, int simd)
+{
+    if (status == SB_ERR_SIMD) {
+        const char *env = getenv("SUDOKUBENCH_SIMD");
+        if (simd == SB_SIMD_AUTO && env && *env)
+            fprintf(stderr, CLI_NAME ": SUDOKUBENCH_SIMD=%s: unknown level or not supported "
+                            "by this CPU (scalar, avx2, avx512)\n", env);
+        else
+            fprintf(stderr, CLI_NAME ": SIMD level '%s' is not supported by this CPU\n",
+                    sb_simd_name(simd));
+    } else {
+        fprintf(stderr, CLI_NAME ": cannot create solver: %s\n", sb_strerror(status));
+    }
+    return CLI_EXIT_USAGE;
+}
+
+/* Reads one open stream through the reader; see cli_for_each_record. */
+static int read_stream(FILE *in, const char *name, cli_record_fn fn, void *ctx)
+{
+    sb_reader *r;
+    int st = sb_reader_open(&r, in);
+    if (st != SB_OK) {
+        fprintf(stderr, CLI_NAME ": %s: %s\n", name, sb_strerror(st));
+        return CLI_EXIT_USAGE;
+    }
+    sb_record rec;
+    int stop = 0;
+    while (!stop && (st = sb_reader_next(r, &rec)) == 1) {
+        if (rec.kind == SB_LINE_INVALID)
+            fprintf(stderr, CLI_NAME ": %s:%llu:%zu: invalid puzzle: %s\n", name,
+                    (unsigned long long)rec.line, rec.col, rec.why);
+        stop = fn(ctx, name, &rec);
+    }
+    sb_reader_close(r);
+    if (stop)
+        return stop;
+    if (st < 0) {
+        fprintf(stderr, CLI_NAME ": %s: read error: %s\n", name, strerror(errno));
+        return CLI_EXIT_USAGE;
+    }
+    return 0;
+}
+
+int cli_for_each_record(char *const *files, int nfiles, cli_record_fn fn, void *ctx)
+{
+    static char *const stdin_only[] = {"-"};
+    if (nfiles == 0) {
+        files = stdin_only;
+        nfiles = 1;
+    }
+    int rc = 0;
+    for (int i = 0; i < nfiles; i++) {
+        const int is_stdin = !strcmp(files[i], "-");
+        const char *name = is_stdin ? "<stdin>" : files[i];
+        FILE *in = is_stdin ? stdin : fopen(files[i], "rb");
+        if (!in) {
+            fprintf(stderr, CLI_NAME ": cannot open '%s': %s\n", files[i], strerror(errno));
+            rc = CLI_EXIT_USAGE;
+            continue;
+        }
+        const int st = read_stream(in, name, fn, ctx);
+        if (!is_stdin)
+            fclose(in);
+        if (st == CLI_EXIT_USAGE)
+            rc = CLI_EXIT_USAGE;
+        else if (st)
+            return st;
+    }
+    return rc;
+}

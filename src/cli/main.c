@@ -1,0 +1,53 @@
+/*
+ * main.c — the sudokubench program: command dispatch and top-level help. Each command lives
+ * in its own file and uses only the public header.
+ */
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+/* The command registry: --help lists it, main() dispatches through it. */
+static const struct command {
+    const char *name;                /* word after the program name */
+    int (*run)(int argc, char **argv); /* entry, argv[0] = the command name */
+    const char *summary;             /* one line for --help */
+} commands[] = {
+    {"solve", cli_solve, "solve or count every puzzle, one record per input line"},
+    {"validate", cli_validate, "check that every puzzle is proper (exactly one solution)"},
+    {"bench", cli_bench, "throughput table per dataset and pipeline"},
+};
+
+/* Prints the top-level help. */
+static void usage(FILE *out)
+{
+    fprintf(out, "Usage: " CLI_NAME " COMMAND [OPTIONS] [FILE...]\n"
+                 "Solve, count, check and benchmark 9x9 Sudoku at full speed.\n\nCommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\nInput: one puzzle per line, 81 cells, 1-9 givens, . 0 - _ blanks; '#' lines\n"
+                 "and blank lines skipped; Kaggle CSV accepted.\n"
+                 "Environment: SUDOKUBENCH_SIMD=scalar|avx2|avx512 forces a kernel level.\n"
+                 "Run '" CLI_NAME " COMMAND --help' for a command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return usage(stderr), CLI_EXIT_USAGE;
+    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+        printf(CLI_NAME " %s\n", SB_VERSION);
+        return CLI_EXIT_OK;
+    }
+    /* Whole-line output for pipes; the terminal keeps line buffering. */
+    static char outbuf[1 << 16];
+    setvbuf(stdout, outbuf, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, sizeof outbuf);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].run(argc - 1, argv + 1);
+    return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
+}

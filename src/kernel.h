@@ -1,0 +1,193 @@
+/*
+ * kernel.h — the solver kernel, written once and compiled once per SIMD level.
+ *
+ * Included by kernel_<level>.c after that file sets the instruction set (#pragma GCC target)
+ * and defines SB_KERNEL_NAME (the exported entry) and SB_KERNEL_POPCNT (1 when the POPCNT
+ * instruction may be used). Everything here is static: each stamp is self-contained.
+ *
+ * Data layout (see sb_board in internal.h)
+ *   cand[c]   9-bit candidate mask of cell c (bit d-1 = digit d still possible), c = 9*row+col,
+ *             in 16-bit lanes padded to 96 so later vector passes run on whole registers.
+ *             An assigned cell keeps exactly its digit's bit, and that bit is gone from all
+ *             of its peers: "single-bit mask" therefore means "assigned or queued".
+ *   nsolved   how many cells have been assigned; 81 means the board is a solution.
+ *   The board is 192 bytes, the whole state copied per guess.
+ *
+ * Algorithm
+ *   propagate: drain a queue of cells whose mask became a single bit, removing that bit from
+ *     their 20 peers (an emptied peer is a contradiction; a peer left with one bit is queued);
+ *     when the queue is empty, scan the 27 houses for hidden singles (a digit with exactly
+ *     one place; a digit with no place is a contradiction) and queue what they fix; repeat
+ *     until neither finds anything.
+ *   search: iterative DFS over an explicit stack of boards. At a stable, unsolved board pick
+ *     the cell with the fewest candidates, take its lowest digit d: the board below keeps the
+ *     alternative (d removed), the copy above assigns d. Each such push is one guess.
+ *     A contradiction or a counted solution pops back to the newest alternative.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+#if SB_KERNEL_POPCNT
+#define SB_POPCOUNT(m) ((int)__builtin_popcount(m))
+#else
+#define SB_POPCOUNT(m) ((int)sb_popcount9[(m)])
+#endif
+
+/* Removes digit bit d of cell c from its peers and marks c assigned.
+ * Cells reduced to one candidate are appended to q. @return 0 on contradiction, else 1. */
+static inline int sbk_assign(sb_board *b, int c, uint8_t *q, int *qn)
+{
+    const uint8_t *peer = sb_tables()->peers[c];
+    const uint16_t d = b->cand[c];
+    b->nsolved++;
+    for (int i = 0; i < SB_PEERS; i++) {
+        const int p = peer[i];
+        uint16_t m = b->cand[p];
+        if (m & d) {
+            m ^= d;
+            b->cand[p] = m;
+            if ((m & (m - 1)) == 0) {
+                if (!m)
+                    return 0;
+                q[(*qn)++] = (uint8_t)p;
+            }
+        }
+    }
+    return 1;
+}
+
+/* One pass of hidden singles over all houses; fixed cells are set to their digit and
+ * appended to q. @return 0 on contradiction (a digit with no place in a house, or a cell
+ * forced to two digits), else 1. */
+static inline int sbk_hidden_singles(sb_board *b, uint8_t *q, int *qn)
+{
+    const sb_peer_tables *t = sb_tables();
+    for (int h = 0; h < SB_HOUSES; h++) {
+        const uint8_t *hc = t->house_cells[h];
+        uint16_t once = 0, twice = 0, single = 0;
+        for (int i = 0; i < SB_DIGITS; i++) {
+            const uint16_t m = b->cand[hc[i]];
+            twice |= once & m;
+            once |= m;
+            /* Single-bit masks are assigned or queued: their digit is placed, not hidden. */
+            single |= (m & (m - 1)) ? 0 : m;
+        }
+        if (once != SB_ALL_DIGITS)
+            return 0;
+        uint16_t hidden = (uint16_t)(once & ~twice & ~single);
+        while (hidden) {
+            const uint16_t bit = hidden & (uint16_t)-hidden;
+            hidden ^= bit;
+            int i = 0;
+            while (i < SB_DIGITS && !(b->cand[hc[i]] & bit))
+                i++;
+            if (i == SB_DIGITS)
+                return 0; /* its only cell was just fixed to another digit of this house */
+            b->cand[hc[i]] = bit;
+            q[(*qn)++] = hc[i];
+        }
+    }
+    return 1;
+}
+
+/* Runs naked and hidden singles to a fixed point, starting with the qn cells in q.
+ * @return 0 on contradiction, else 1 (the board is solved or stable). */
+static inline int sbk_propagate(sb_board *b, uint8_t *q, int qn)
+{
+    for (;;) {
+        while (qn > 0) {
+            const int c = q[--qn];
+            if (!sbk_assign(b, c, q, &qn))
+                return 0;
+        }
+        if (b->nsolved == SB_CELLS)
+            return 1;
+        if (!sbk_hidden_singles(b, q, &qn))
+            return 0;
+        if (qn == 0)
+            return 1;
+    }
+}
+
+/* Picks the unassigned cell with the fewest candidates (first such in cell order).
+ * Called only on a stable board with nsolved < 81, so every multi-bit cell is unassigned. */
+static inline int sbk_branch_cell(const sb_board *b)
+{
+    int best = -1, best_n = SB_DIGITS + 1;
+    for (int c = 0; c < SB_CELLS; c++) {
+        const uint16_t m = b->cand[c];
+        if (m & (m - 1)) {
+            const int n = SB_POPCOUNT(m);
+            if (n < best_n) {
+                best_n = n;
+                best = c;
+                if (n == 2)
+                    break; /* nothing beats a bivalue cell */
+            }
+        }
+    }
+    return best;
+}
+
+/* Writes the digits of a solved board into out. */
+static inline void sbk_extract(const sb_board *b, sb_grid *out)
+{
+    for (int c = 0; c < SB_CELLS; c++)
+        out->cell[c] = (uint8_t)(__builtin_ctz(b->cand[c]) + 1);
+}
+
+void SB_KERNEL_NAME(sb_board *stack, const sb_grid *puzzle, uint64_t limit, sb_result *res)
+{
+    uint8_t q[SB_CELLS];          /* cells queued for assignment: each queued at most once */
+    uint8_t branch[SB_STACK_DEPTH]; /* branch cell of each alternative on the stack */
+    int qn = 0, depth = 0;
+    sb_board *b = &stack[0];
+
+    memset(res, 0, sizeof *res);
+    for (int c = 0; c < SB_LANES - 1; c++)
+        b->cand[c] = c < SB_CELLS ? SB_ALL_DIGITS : 0;
+    b->nsolved = 0;
+    /* Givens are set first and eliminated after, so two equal givens in a house meet as an
+     * emptied cell: conflicting givens are an ordinary contradiction. */
+    for (int c = 0; c < SB_CELLS; c++)
+        if (puzzle->cell[c]) {
+            b->cand[c] = (uint16_t)(1u << (puzzle->cell[c] - 1));
+            q[qn++] = (uint8_t)c;
+        }
+
+    int ok = sbk_propagate(b, q, qn);
+    for (;;) {
+        if (ok && b->nsolved == SB_CELLS) {
+            if (res->count++ == 0)
+                sbk_extract(b, &res->solution);
+            if (limit && res->count >= limit)
+                return;
+            ok = 0; /* counted: look for the next one */
+        }
+        if (ok) {
+            const int c = sbk_branch_cell(b);
+            const uint16_t m = b->cand[c];
+            const uint16_t d = m & (uint16_t)-m;
+            sb_board *next = b + 1;
+            *next = *b;
+            b->cand[c] = m ^ d; /* the alternative stays below */
+            branch[depth++] = (uint8_t)c;
+            res->guesses++;
+            b = next;
+            b->cand[c] = d;
+            q[0] = (uint8_t)c;
+            ok = sbk_propagate(b, q, 1);
+            continue;
+        }
+        if (depth == 0)
+            return;
+        b = &stack[--depth];
+        const int c = branch[depth];
+        const uint16_t m = b->cand[c];
+        qn = 0;
+        if ((m & (m - 1)) == 0)
+            q[qn++] = (uint8_t)c; /* one digit left: it is forced */
+        ok = sbk_propagate(b, q, qn);
+    }
+}

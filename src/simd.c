@@ -1,0 +1,99 @@
+/*
+ * simd.c — SIMD level names, CPU detection (CPUID + XGETBV) and the resolution of
+ * SB_SIMD_AUTO / $SUDOKUBENCH_SIMD. Nothing is cached: detection runs once per solver
+ * context, which keeps the library free of mutable globals.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+static const char *const level_names[SB_SIMD_LEVELS] = {"scalar", "avx2", "avx512"};
+
+const char *sb_simd_name(int level)
+{
+    return level >= 0 && level < SB_SIMD_LEVELS ? level_names[level] : "?";
+}
+
+int sb_simd_parse(const char *name)
+{
+    if (!name)
+        return SB_ERR_SIMD;
+    if (!strcmp(name, "auto"))
+        return SB_SIMD_AUTO;
+    for (int l = 0; l < SB_SIMD_LEVELS; l++)
+        if (!strcmp(name, level_names[l]))
+            return l;
+    return SB_ERR_SIMD;
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+/* Reads extended control register 0: which register states the OS saves on a switch. */
+static uint64_t read_xcr0(void)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return ((uint64_t)hi << 32) | lo;
+}
+
+int sb_simd_supported(int level)
+{
+    enum {
+        XCR0_AVX = 0x6,      /* SSE + AVX state */
+        XCR0_AVX512 = 0xE6,  /* + opmask, upper ZMM0-15, ZMM16-31 */
+    };
+    unsigned a, b, c, d;
+    if (level == SB_SIMD_SCALAR)
+        return 1;
+    if (level < 0 || level >= SB_SIMD_LEVELS)
+        return 0;
+    if (!__get_cpuid(1, &a, &b, &c, &d))
+        return 0;
+    const int osxsave = (c >> 27) & 1, avx = (c >> 28) & 1, popcnt = (c >> 23) & 1;
+    if (!osxsave || !avx || !popcnt)
+        return 0;
+    const uint64_t xcr0 = read_xcr0();
+    if ((xcr0 & XCR0_AVX) != XCR0_AVX)
+        return 0;
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
+        return 0;
+    const int avx2 = (b >> 5) & 1, bmi1 = (b >> 3) & 1, bmi2 = (b >> 8) & 1;
+    const int avx512f = (b >> 16) & 1, avx512bw = (b >> 30) & 1, avx512vl = (b >> 31) & 1;
+    const int vpopcntdq = (c >> 14) & 1;
+    unsigned a8, b8, c8, d8;
+    const int lzcnt = __get_cpuid(0x80000001, &a8, &b8, &c8, &d8) && ((c8 >> 5) & 1);
+    const int has_avx2 = avx2 && bmi1 && bmi2 && lzcnt;
+    if (level == SB_SIMD_AVX2)
+        return has_avx2;
+    return has_avx2 && avx512f && avx512bw && avx512vl && vpopcntdq &&
+           (xcr0 & XCR0_AVX512) == XCR0_AVX512;
+}
+#else
+int sb_simd_supported(int level)
+{
+    return level == SB_SIMD_SCALAR;
+}
+#endif
+
+int sb_simd_resolve(int level)
+{
+    if (level == SB_SIMD_AUTO) {
+        const char *env = getenv("SUDOKUBENCH_SIMD");
+        if (env && *env) {
+            level = sb_simd_parse(env);
+            if (level == SB_ERR_SIMD)
+                return SB_ERR_SIMD;
+        }
+    }
+    if (level == SB_SIMD_AUTO) {
+        for (int l = SB_SIMD_LEVELS - 1; l > SB_SIMD_SCALAR; l--)
+            if (sb_simd_supported(l))
+                return l;
+        return SB_SIMD_SCALAR;
+    }
+    return sb_simd_supported(level) ? level : SB_ERR_SIMD;
+}

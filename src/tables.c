@@ -1,0 +1,98 @@
+/*
+ * tables.c — grid geometry and grid-level helpers: peer tables, formatting, candidates,
+ * conflict and solution checks, status names.
+ *
+ * The peer tables are generated at build time by gen_tables.c into build/gen/tables.inc and
+ * live here as const data shared by every thread.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+static const sb_peer_tables peer_tables =
+#include "tables.inc"
+    ;
+
+/* Popcount table by doubling: each macro level covers twice the range of the one below. */
+#define SB_PC2(n) n, n + 1, n + 1, n + 2
+#define SB_PC4(n) SB_PC2(n), SB_PC2(n + 1), SB_PC2(n + 1), SB_PC2(n + 2)
+#define SB_PC6(n) SB_PC4(n), SB_PC4(n + 1), SB_PC4(n + 1), SB_PC4(n + 2)
+#define SB_PC8(n) SB_PC6(n), SB_PC6(n + 1), SB_PC6(n + 1), SB_PC6(n + 2)
+const uint8_t sb_popcount9[512] = {SB_PC8(0), SB_PC8(1)};
+
+const sb_peer_tables *sb_tables(void)
+{
+    return &peer_tables;
+}
+
+const char *sb_strerror(int status)
+{
+    switch (status) {
+    case SB_OK: return "success";
+    case SB_ERR_NOMEM: return "out of memory";
+    case SB_ERR_ARG: return "invalid argument";
+    case SB_ERR_SIMD: return "SIMD level unknown or not supported by this CPU";
+    case SB_ERR_IO: return "input/output error";
+    case SB_ERR_PIPELINE: return "unknown pipeline";
+    default: return "unknown status";
+    }
+}
+
+void sb_grid_format(const sb_grid *grid, char out[SB_GRID_TEXT])
+{
+    for (int c = 0; c < SB_CELLS; c++)
+        out[c] = grid->cell[c] ? (char)('0' + grid->cell[c]) : '.';
+    out[SB_CELLS] = '\0';
+}
+
+void sb_grid_candidates(const sb_grid *grid, uint16_t cand[SB_CELLS])
+{
+    /* Digits given in each house, then each blank cell keeps what its three houses lack. */
+    uint16_t given[SB_HOUSES] = {0};
+    for (int c = 0; c < SB_CELLS; c++)
+        if (grid->cell[c] >= 1 && grid->cell[c] <= 9)
+            for (int k = 0; k < 3; k++)
+                given[peer_tables.cell_houses[c][k]] |= (uint16_t)(1u << (grid->cell[c] - 1));
+    for (int c = 0; c < SB_CELLS; c++) {
+        const uint8_t *h = peer_tables.cell_houses[c];
+        if (grid->cell[c] >= 1 && grid->cell[c] <= 9)
+            cand[c] = (uint16_t)(1u << (grid->cell[c] - 1));
+        else
+            cand[c] = (uint16_t)(SB_ALL_DIGITS & ~(given[h[0]] | given[h[1]] | given[h[2]]));
+    }
+}
+
+int sb_grid_conflict(const sb_grid *grid, int *a, int *b)
+{
+    for (int c = 0; c < SB_CELLS; c++) {
+        if (!grid->cell[c])
+            continue;
+        /* Peers are ascending, so the first later peer found pairs with the smallest c. */
+        for (int i = 0; i < SB_PEERS; i++) {
+            int p = peer_tables.peers[c][i];
+            if (p > c && grid->cell[p] == grid->cell[c]) {
+                *a = c;
+                *b = p;
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+int sb_solution_check(const sb_grid *puzzle, const sb_grid *solution)
+{
+    for (int c = 0; c < SB_CELLS; c++) {
+        uint8_t v = solution->cell[c];
+        if (v < 1 || v > 9 || (puzzle->cell[c] && puzzle->cell[c] != v))
+            return 0;
+    }
+    for (int h = 0; h < SB_HOUSES; h++) {
+        unsigned seen = 0;
+        for (int i = 0; i < 9; i++)
+            seen |= 1u << (solution->cell[peer_tables.house_cells[h][i]] - 1);
+        if (seen != SB_ALL_DIGITS)
+            return 0;
+    }
+    return 1;
+}
