@@ -37,6 +37,13 @@ void sb_kernel_solve_avx2(sb_board *stack, const sb_grid *puzzle, uint64_t limit
 void sb_kernel_solve_avx512(sb_board *stack, const sb_grid *puzzle, uint64_t limit,
                             sb_result *res);
 
+/* The peer tables themselves (sb_tables() returns this): kernels read them directly so the
+ * hot loops need no call. */
+extern const sb_peer_tables sb_peer_tables_data;
+
+/* For each cell, its three houses as a 27-bit set: which houses an elimination touches. */
+extern const uint32_t sb_cell_house_bits[SB_CELLS];
+
 /* Popcount of a 9-bit candidate mask, without relying on the POPCNT instruction. */
 extern const uint8_t sb_popcount9[512];
 

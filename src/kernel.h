@@ -28,18 +28,22 @@
 
 #include "internal.h"
 
+#define SB_ALL_HOUSES ((1u << SB_HOUSES) - 1)
+
 #if SB_KERNEL_POPCNT
 #define SB_POPCOUNT(m) ((int)__builtin_popcount(m))
 #else
 #define SB_POPCOUNT(m) ((int)sb_popcount9[(m)])
 #endif
 
-/* Removes digit bit d of cell c from its peers and marks c assigned.
- * Cells reduced to one candidate are appended to q. @return 0 on contradiction, else 1. */
-static inline int sbk_assign(sb_board *b, int c, uint8_t *q, int *qn)
+/* Removes the digit of cell c (its single bit) from its peers and marks c assigned.
+ * Cells reduced to one candidate are appended to q; the houses of every changed peer are
+ * added to *dirty. @return 0 on contradiction (a peer left empty), else 1. */
+static inline int sbk_assign(sb_board *b, int c, uint8_t *q, int *qn, uint32_t *dirty)
 {
-    const uint8_t *peer = sb_tables()->peers[c];
+    const uint8_t *peer = sb_peer_tables_data.peers[c];
     const uint16_t d = b->cand[c];
+    uint32_t touched = 0;
     b->nsolved++;
     for (int i = 0; i < SB_PEERS; i++) {
         const int p = peer[i];
@@ -47,6 +51,7 @@ static inline int sbk_assign(sb_board *b, int c, uint8_t *q, int *qn)
         if (m & d) {
             m ^= d;
             b->cand[p] = m;
+            touched |= sb_cell_house_bits[p];
             if ((m & (m - 1)) == 0) {
                 if (!m)
                     return 0;
@@ -54,17 +59,19 @@ static inline int sbk_assign(sb_board *b, int c, uint8_t *q, int *qn)
             }
         }
     }
+    *dirty |= touched;
     return 1;
 }
 
-/* One pass of hidden singles over all houses; fixed cells are set to their digit and
- * appended to q. @return 0 on contradiction (a digit with no place in a house, or a cell
- * forced to two digits), else 1. */
-static inline int sbk_hidden_singles(sb_board *b, uint8_t *q, int *qn)
+/* Hidden singles over the houses in *dirty (each scanned once and cleared); fixed cells are
+ * set to their digit and appended to q, re-dirtying their houses. @return 0 on contradiction
+ * (a digit with no place in a house, or a cell forced to two digits), else 1. */
+static inline int sbk_hidden_singles(sb_board *b, uint8_t *q, int *qn, uint32_t *dirty)
 {
-    const sb_peer_tables *t = sb_tables();
-    for (int h = 0; h < SB_HOUSES; h++) {
-        const uint8_t *hc = t->house_cells[h];
+    while (*dirty) {
+        const int h = __builtin_ctz(*dirty);
+        *dirty &= *dirty - 1;
+        const uint8_t *hc = sb_peer_tables_data.house_cells[h];
         uint16_t once = 0, twice = 0, single = 0;
         for (int i = 0; i < SB_DIGITS; i++) {
             const uint16_t m = b->cand[hc[i]];
@@ -86,26 +93,86 @@ static inline int sbk_hidden_singles(sb_board *b, uint8_t *q, int *qn)
                 return 0; /* its only cell was just fixed to another digit of this house */
             b->cand[hc[i]] = bit;
             q[(*qn)++] = hc[i];
+            /* The cell's other digits left this house and its other two: rescan them. */
+            *dirty |= sb_cell_house_bits[hc[i]];
         }
     }
     return 1;
 }
 
-/* Runs naked and hidden singles to a fixed point, starting with the qn cells in q.
+/* Locked candidates along one direction: lines are rows (line_step 9, pos_step 1) or
+ * columns (1, 9). Within each band of three lines and three boxes, a digit of a box confined
+ * to one line leaves the rest of that line (pointing), and a digit of a line confined to one
+ * box leaves the rest of that box (claiming). Emptied cells are contradictions; new singles
+ * are queued and every changed cell's houses are dirtied. @return 0 on contradiction. */
+static inline int sbk_locked_dir(sb_board *b, int line_step, int pos_step, uint8_t *q, int *qn,
+                                 uint32_t *dirty)
+{
+    for (int t = 0; t < 3; t++) {
+        uint16_t seg[3][3];  /* [line in band][box in band]: candidates of the 3 shared cells */
+        uint16_t elim[3][3] = {{0}};
+        for (int i = 0; i < 3; i++)
+            for (int k = 0; k < 3; k++) {
+                const int c0 = (3 * t + i) * line_step + 3 * k * pos_step;
+                seg[i][k] = b->cand[c0] | b->cand[c0 + pos_step] | b->cand[c0 + 2 * pos_step];
+            }
+        for (int i = 0; i < 3; i++)
+            for (int k = 0; k < 3; k++) {
+                const int i1 = (i + 1) % 3, i2 = (i + 2) % 3, k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+                const uint16_t pointing = seg[i][k] & (uint16_t)~(seg[i1][k] | seg[i2][k]);
+                const uint16_t claiming = seg[i][k] & (uint16_t)~(seg[i][k1] | seg[i][k2]);
+                elim[i][k1] |= pointing;
+                elim[i][k2] |= pointing;
+                elim[i1][k] |= claiming;
+                elim[i2][k] |= claiming;
+            }
+        for (int i = 0; i < 3; i++)
+            for (int k = 0; k < 3; k++) {
+                const uint16_t e = elim[i][k] & seg[i][k];
+                if (!e)
+                    continue;
+                const int c0 = (3 * t + i) * line_step + 3 * k * pos_step;
+                for (int j = 0; j < 3; j++) {
+                    const int c = c0 + j * pos_step;
+                    uint16_t m = b->cand[c];
+                    if (m & e) {
+                        m &= (uint16_t)~e;
+                        b->cand[c] = m;
+                        *dirty |= sb_cell_house_bits[c];
+                        if ((m & (m - 1)) == 0) {
+                            if (!m)
+                                return 0;
+                            q[(*qn)++] = (uint8_t)c;
+                        }
+                    }
+                }
+            }
+    }
+    return 1;
+}
+
+/* Runs naked and hidden singles to a fixed point, starting with the qn cells in q and the
+ * houses in dirty (those whose cells changed since they were last scanned).
  * @return 0 on contradiction, else 1 (the board is solved or stable). */
-static inline int sbk_propagate(sb_board *b, uint8_t *q, int qn)
+static inline int sbk_propagate(sb_board *b, uint8_t *q, int qn, uint32_t dirty)
 {
     for (;;) {
         while (qn > 0) {
             const int c = q[--qn];
-            if (!sbk_assign(b, c, q, &qn))
+            if (!sbk_assign(b, c, q, &qn, &dirty))
                 return 0;
         }
         if (b->nsolved == SB_CELLS)
             return 1;
-        if (!sbk_hidden_singles(b, q, &qn))
+        if (!sbk_hidden_singles(b, q, &qn, &dirty))
             return 0;
-        if (qn == 0)
+        if (qn)
+            continue;
+        /* Singles are stuck: locked candidates, then singles again if they removed anything. */
+        if (!sbk_locked_dir(b, SB_DIGITS, 1, q, &qn, &dirty) ||
+            !sbk_locked_dir(b, 1, SB_DIGITS, q, &qn, &dirty))
+            return 0;
+        if (!qn && !dirty)
             return 1;
     }
 }
@@ -156,7 +223,7 @@ void SB_KERNEL_NAME(sb_board *stack, const sb_grid *puzzle, uint64_t limit, sb_r
             q[qn++] = (uint8_t)c;
         }
 
-    int ok = sbk_propagate(b, q, qn);
+    int ok = sbk_propagate(b, q, qn, SB_ALL_HOUSES);
     for (;;) {
         if (ok && b->nsolved == SB_CELLS) {
             if (res->count++ == 0)
@@ -177,7 +244,7 @@ void SB_KERNEL_NAME(sb_board *stack, const sb_grid *puzzle, uint64_t limit, sb_r
             b = next;
             b->cand[c] = d;
             q[0] = (uint8_t)c;
-            ok = sbk_propagate(b, q, 1);
+            ok = sbk_propagate(b, q, 1, sb_cell_house_bits[c]);
             continue;
         }
         if (depth == 0)
@@ -188,6 +255,6 @@ void SB_KERNEL_NAME(sb_board *stack, const sb_grid *puzzle, uint64_t limit, sb_r
         qn = 0;
         if ((m & (m - 1)) == 0)
             q[qn++] = (uint8_t)c; /* one digit left: it is forced */
-        ok = sbk_propagate(b, q, qn);
+        ok = sbk_propagate(b, q, qn, sb_cell_house_bits[c]);
     }
 }

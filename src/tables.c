@@ -9,7 +9,7 @@
 
 #include "internal.h"
 
-static const sb_peer_tables peer_tables =
+const sb_peer_tables sb_peer_tables_data =
 #include "tables.inc"
     ;
 
@@ -20,9 +20,16 @@ static const sb_peer_tables peer_tables =
 #define SB_PC8(n) SB_PC6(n), SB_PC6(n + 1), SB_PC6(n + 1), SB_PC6(n + 2)
 const uint8_t sb_popcount9[512] = {SB_PC8(0), SB_PC8(1)};
 
+/* Row, column and box bits of each cell, spelled out from the house numbering. */
+#define SB_HB(c) ((1u << ((c) / 9)) | (1u << (9 + (c) % 9)) | (1u << (18 + 3 * ((c) / 27) + ((c) % 9) / 3)))
+#define SB_HB9(r) SB_HB(9 * (r)), SB_HB(9 * (r) + 1), SB_HB(9 * (r) + 2), SB_HB(9 * (r) + 3), \
+    SB_HB(9 * (r) + 4), SB_HB(9 * (r) + 5), SB_HB(9 * (r) + 6), SB_HB(9 * (r) + 7), SB_HB(9 * (r) + 8)
+const uint32_t sb_cell_house_bits[SB_CELLS] = {SB_HB9(0), SB_HB9(1), SB_HB9(2), SB_HB9(3), SB_HB9(4),
+                                               SB_HB9(5), SB_HB9(6), SB_HB9(7), SB_HB9(8)};
+
 const sb_peer_tables *sb_tables(void)
 {
-    return &peer_tables;
+    return &sb_peer_tables_data;
 }
 
 const char *sb_strerror(int status)
@@ -52,9 +59,9 @@ void sb_grid_candidates(const sb_grid *grid, uint16_t cand[SB_CELLS])
     for (int c = 0; c < SB_CELLS; c++)
         if (grid->cell[c] >= 1 && grid->cell[c] <= 9)
             for (int k = 0; k < 3; k++)
-                given[peer_tables.cell_houses[c][k]] |= (uint16_t)(1u << (grid->cell[c] - 1));
+                given[sb_peer_tables_data.cell_houses[c][k]] |= (uint16_t)(1u << (grid->cell[c] - 1));
     for (int c = 0; c < SB_CELLS; c++) {
-        const uint8_t *h = peer_tables.cell_houses[c];
+        const uint8_t *h = sb_peer_tables_data.cell_houses[c];
         if (grid->cell[c] >= 1 && grid->cell[c] <= 9)
             cand[c] = (uint16_t)(1u << (grid->cell[c] - 1));
         else
@@ -69,7 +76,7 @@ int sb_grid_conflict(const sb_grid *grid, int *a, int *b)
             continue;
         /* Peers are ascending, so the first later peer found pairs with the smallest c. */
         for (int i = 0; i < SB_PEERS; i++) {
-            int p = peer_tables.peers[c][i];
+            int p = sb_peer_tables_data.peers[c][i];
             if (p > c && grid->cell[p] == grid->cell[c]) {
                 *a = c;
                 *b = p;
@@ -90,7 +97,7 @@ int sb_solution_check(const sb_grid *puzzle, const sb_grid *solution)
     for (int h = 0; h < SB_HOUSES; h++) {
         unsigned seen = 0;
         for (int i = 0; i < 9; i++)
-            seen |= 1u << (solution->cell[peer_tables.house_cells[h][i]] - 1);
+            seen |= 1u << (solution->cell[sb_peer_tables_data.house_cells[h][i]] - 1);
         if (seen != SB_ALL_DIGITS)
             return 0;
     }

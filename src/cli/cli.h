@@ -26,6 +26,10 @@ typedef enum cli_format {
 /* Prints "sudokubench: MESSAGE" and the --help hint for cmd to stderr; returns CLI_EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Reports the option getopt_long just rejected with ch ('?' unknown, ':' missing its
+ * argument) as a usage error of cmd. @return CLI_EXIT_USAGE. */
+int cli_getopt_error(const char *cmd, int ch, char **argv);
+
 /* Parses a whole non-negative decimal number. @return 1 on success, 0 otherwise. */
 int cli_parse_u64(const char *s, unsigned long long *out);
 

@@ -2,6 +2,7 @@
  * common.c — option helpers and input iteration shared by the commands.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,18 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     else
         fprintf(stderr, "\nTry '" CLI_NAME " --help'.\n");
     return CLI_EXIT_USAGE;
+}
+
+int cli_getopt_error(const char *cmd, int ch, char **argv)
+{
+    /* Option strings start with ':' so a missing argument is told apart from an unknown
+     * option; argv[optind - 1] is the word getopt was reading. */
+    const char *word = argv[optind - 1];
+    if (ch == ':')
+        return cli_usage_error(cmd, "option '%s' requires an argument", word);
+    if (optopt && strncmp(word, "--", 2) != 0)
+        return cli_usage_error(cmd, "invalid option -- '%c'", optopt);
+    return cli_usage_error(cmd, "unrecognized option '%s'", word);
 }
 
 int cli_parse_u64(const char *s, unsigned long long *out)

@@ -87,7 +87,8 @@ int cli_solve(int argc, char **argv)
     char plist[1024];
     size_t np;
     optind = 1;
-    while ((ch = getopt_long(argc, argv, "s:l:t:f:h", longopts, NULL)) != -1) {
+    opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
+    while ((ch = getopt_long(argc, argv, ":s:l:t:f:h", longopts, NULL)) != -1) {
         switch (ch) {
         case 's':
             opt.pipeline = sb_pipeline_find(optarg);
@@ -121,7 +122,7 @@ int cli_solve(int argc, char **argv)
                    (unsigned long long)d.limit, cli_format_name(FMT_SOLUTION));
             return CLI_EXIT_OK;
         }
-        default: return cli_usage_error("solve", "bad arguments");
+        default: return cli_getopt_error("solve", ch, argv);
         }
     }
     if (threads > 1)
@@ -198,14 +199,15 @@ int cli_validate(int argc, char **argv)
     run r = {.out = stdout};
     int ch;
     optind = 1;
-    while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
+    while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (ch) {
         case 'S':
             if (cli_parse_simd("validate", optarg, &opt.simd))
                 return CLI_EXIT_USAGE;
             break;
         case 'h': fputs(validate_help, stdout); return CLI_EXIT_OK;
-        default: return cli_usage_error("validate", "bad arguments");
+        default: return cli_getopt_error("validate", ch, argv);
         }
     }
     const int st = sb_solver_new(&r.solver, &opt);

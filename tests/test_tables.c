@@ -1,0 +1,165 @@
+/*
+ * test_tables.c — properties of the read-only peer tables (sb_tables()).
+ * Expected geometry is recomputed here from row/column/box arithmetic.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "sudokubench.h"
+
+static int cell_in_house(int cell, int house)
+{
+    int r = cell / 9, c = cell % 9;
+    if (house < 9)
+        return r == house;
+    if (house < 18)
+        return c == house - 9;
+    int b = house - 18;
+    return r / 3 == b / 3 && c / 3 == b % 3;
+}
+
+static int in_mask(const uint64_t m[2], int cell)
+{
+    return (int)((m[cell / 64] >> (cell % 64)) & 1u);
+}
+
+Test(tables, not_null_and_stable)
+{
+    const sb_peer_tables *a = sb_tables();
+    cr_assert_not_null(a);
+    cr_assert_eq(a, sb_tables(), "sb_tables() should return the same shared tables");
+}
+
+Test(tables, houses_have_nine_distinct_ascending_cells)
+{
+    const sb_peer_tables *t = sb_tables();
+    for (int h = 0; h < SB_HOUSES; h++) {
+        int seen[SB_CELLS] = {0};
+        for (int k = 0; k < 9; k++) {
+            int c = t->house_cells[h][k];
+            cr_assert_lt(c, SB_CELLS, "house %d slot %d: cell %d", h, k, c);
+            cr_assert_eq(seen[c], 0, "house %d repeats cell %d", h, c);
+            seen[c] = 1;
+            cr_assert(cell_in_house(c, h), "house %d lists cell %d which is not in it", h, c);
+            if (k > 0)
+                cr_assert_lt(t->house_cells[h][k - 1], c, "house %d not ascending", h);
+        }
+    }
+}
+
+Test(tables, house_numbering_rows_columns_boxes)
+{
+    const sb_peer_tables *t = sb_tables();
+    /* Spot checks of the documented numbering. */
+    for (int k = 0; k < 9; k++) {
+        cr_assert_eq(t->house_cells[0][k], k);                  /* row 0 */
+        cr_assert_eq(t->house_cells[9][k], 9 * k);              /* column 0 */
+        cr_assert_eq(t->house_cells[17][k], 9 * k + 8);         /* column 8 */
+    }
+    const int box4[9] = {30, 31, 32, 39, 40, 41, 48, 49, 50};
+    const int box8[9] = {60, 61, 62, 69, 70, 71, 78, 79, 80};
+    for (int k = 0; k < 9; k++) {
+        cr_assert_eq(t->house_cells[18 + 4][k], box4[k]);
+        cr_assert_eq(t->house_cells[18 + 8][k], box8[k]);
+    }
+}
+
+Test(tables, each_cell_in_exactly_three_houses)
+{
+    const sb_peer_tables *t = sb_tables();
+    int count[SB_CELLS] = {0};
+    for (int h = 0; h < SB_HOUSES; h++)
+        for (int k = 0; k < 9; k++)
+            count[t->house_cells[h][k]]++;
+    for (int c = 0; c < SB_CELLS; c++) {
+        cr_assert_eq(count[c], 3, "cell %d appears in %d houses", c, count[c]);
+        int r = c / 9, col = c % 9, b = 3 * (r / 3) + col / 3;
+        cr_assert_eq(t->cell_houses[c][0], r, "cell %d row house", c);
+        cr_assert_eq(t->cell_houses[c][1], 9 + col, "cell %d column house", c);
+        cr_assert_eq(t->cell_houses[c][2], 18 + b, "cell %d box house", c);
+        /* Consistent with house_cells: the cell is listed by each of its houses. */
+        for (int j = 0; j < 3; j++) {
+            int h = t->cell_houses[c][j], listed = 0;
+            cr_assert_lt(h, SB_HOUSES);
+            for (int k = 0; k < 9; k++)
+                listed += t->house_cells[h][k] == c;
+            cr_assert_eq(listed, 1, "house %d does not list cell %d", h, c);
+        }
+    }
+}
+
+Test(tables, twenty_distinct_ascending_peers)
+{
+    const sb_peer_tables *t = sb_tables();
+    for (int c = 0; c < SB_CELLS; c++) {
+        int seen[SB_CELLS] = {0};
+        for (int k = 0; k < SB_PEERS; k++) {
+            int p = t->peers[c][k];
+            cr_assert_lt(p, SB_CELLS);
+            cr_assert_neq(p, c, "cell %d is its own peer", c);
+            cr_assert_eq(seen[p], 0, "cell %d lists peer %d twice", c, p);
+            seen[p] = 1;
+            if (k > 0)
+                cr_assert_lt(t->peers[c][k - 1], p, "peers of %d not ascending", c);
+        }
+        /* Exactly the cells sharing a house. */
+        for (int o = 0; o < SB_CELLS; o++) {
+            int share = 0;
+            if (o != c)
+                for (int h = 0; h < SB_HOUSES; h++)
+                    share |= cell_in_house(c, h) && cell_in_house(o, h);
+            cr_assert_eq(seen[o], share, "cell %d / cell %d: listed %d, share a house %d", c,
+                         o, seen[o], share);
+        }
+    }
+}
+
+Test(tables, peer_relation_symmetric)
+{
+    const sb_peer_tables *t = sb_tables();
+    for (int c = 0; c < SB_CELLS; c++)
+        for (int k = 0; k < SB_PEERS; k++) {
+            int p = t->peers[c][k], back = 0;
+            for (int j = 0; j < SB_PEERS; j++)
+                back += t->peers[p][j] == c;
+            cr_assert_eq(back, 1, "%d lists %d but not the reverse", c, p);
+        }
+}
+
+Test(tables, masks_agree_with_lists)
+{
+    const sb_peer_tables *t = sb_tables();
+    for (int h = 0; h < SB_HOUSES; h++) {
+        int listed[128] = {0};
+        for (int k = 0; k < 9; k++)
+            listed[t->house_cells[h][k]] = 1;
+        for (int c = 0; c < 128; c++)
+            cr_assert_eq(in_mask(t->house_mask[h], c), listed[c], "house %d mask bit %d", h, c);
+    }
+    for (int c = 0; c < SB_CELLS; c++) {
+        int listed[128] = {0};
+        for (int k = 0; k < SB_PEERS; k++)
+            listed[t->peers[c][k]] = 1;
+        for (int b = 0; b < 128; b++)
+            cr_assert_eq(in_mask(t->peer_mask[c], b), listed[b], "cell %d peer mask bit %d", c,
+                         b);
+        cr_assert_eq(__builtin_popcountll(t->peer_mask[c][0]) +
+                         __builtin_popcountll(t->peer_mask[c][1]),
+                     SB_PEERS);
+    }
+}
+
+Test(tables, peers_are_union_of_houses_minus_self)
+{
+    const sb_peer_tables *t = sb_tables();
+    for (int c = 0; c < SB_CELLS; c++) {
+        uint64_t u[2] = {0, 0};
+        for (int j = 0; j < 3; j++) {
+            u[0] |= t->house_mask[t->cell_houses[c][j]][0];
+            u[1] |= t->house_mask[t->cell_houses[c][j]][1];
+        }
+        u[c / 64] &= ~(UINT64_C(1) << (c % 64));
+        cr_assert_eq(u[0], t->peer_mask[c][0], "cell %d", c);
+        cr_assert_eq(u[1], t->peer_mask[c][1], "cell %d", c);
+    }
+}

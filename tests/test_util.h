@@ -1,0 +1,87 @@
+/*
+ * test_util.h — small helpers shared by the unit tests (header-only, static inline).
+ */
+#ifndef SB_TESTS_TEST_UTIL_H
+#define SB_TESTS_TEST_UTIL_H
+
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "sudokubench.h"
+
+/* Fills a grid from 81 characters ('1'-'9' given, anything else blank), skipping '/' and
+ * ' ' separators so puzzles can be written row by row. Asserts exactly 81 cells. */
+static inline sb_grid tu_grid(const char *text)
+{
+    sb_grid g;
+    int n = 0;
+    memset(&g, 0, sizeof g);
+    for (const char *p = text; *p; p++) {
+        if (*p == '/' || *p == ' ')
+            continue;
+        cr_assert(n < SB_CELLS, "grid text has more than 81 cells: %s", text);
+        g.cell[n++] = (uint8_t)((*p >= '1' && *p <= '9') ? *p - '0' : 0);
+    }
+    cr_assert_eq(n, SB_CELLS, "grid text has %d cells: %s", n, text);
+    return g;
+}
+
+static inline sb_grid tu_from_cells(const uint8_t cells[81])
+{
+    sb_grid g;
+    memcpy(g.cell, cells, SB_CELLS);
+    return g;
+}
+
+/* 81 chars + NUL: digits, '.' for 0, '#' for anything out of range. Independent of the
+ * library's sb_grid_format so messages do not depend on the code under test. */
+static inline void tu_text(const uint8_t cells[81], char out[82])
+{
+    for (int i = 0; i < 81; i++)
+        out[i] = cells[i] == 0 ? '.' : cells[i] <= 9 ? (char)('0' + cells[i]) : '#';
+    out[81] = '\0';
+}
+
+/* Fills levels[] with every SIMD level this CPU supports (scalar first); returns the number. */
+static inline int tu_supported_levels(int levels[SB_SIMD_LEVELS])
+{
+    int n = 0;
+    for (int l = 0; l < SB_SIMD_LEVELS; l++)
+        if (sb_simd_supported(l))
+            levels[n++] = l;
+    return n;
+}
+
+/* Creates a solver with explicit limit, pipeline and level, asserting success. */
+static inline sb_solver *tu_solver(uint64_t limit, int pipeline, int simd)
+{
+    sb_options opt;
+    sb_solver *s = NULL;
+    sb_options_default(&opt);
+    opt.limit = limit;
+    opt.pipeline = pipeline;
+    opt.simd = simd;
+    int rc = sb_solver_new(&s, &opt);
+    cr_assert_eq(rc, SB_OK, "sb_solver_new(limit %llu, pipeline %d, simd %d) = %d (%s)",
+                 (unsigned long long)limit, pipeline, simd, rc, sb_strerror(rc));
+    cr_assert_not_null(s);
+    cr_assert_eq(sb_solver_simd(s), simd, "solver runs level %d, asked for %d",
+                 sb_solver_simd(s), simd);
+    return s;
+}
+
+/* Solves and asserts the call itself succeeded. */
+static inline sb_result tu_solve(sb_solver *s, const uint8_t cells[81])
+{
+    sb_grid g = tu_from_cells(cells);
+    sb_result res;
+    memset(&res, 0xA5, sizeof res); /* make stale fields visible */
+    int rc = sb_solve(s, &g, &res);
+    char t[82];
+    tu_text(cells, t);
+    cr_assert_eq(rc, SB_OK, "sb_solve(%s) = %d (%s)", t, rc, sb_strerror(rc));
+    return res;
+}
+
+#endif /* SB_TESTS_TEST_UTIL_H */
