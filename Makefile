@@ -27,7 +27,7 @@ TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/obj/%.o)
 LIB      := $(BUILD)/libsudokubench.a
 BIN      := $(BUILD)/sudokubench
 UNIT     := $(BUILD)/tests/unit
-TABLES   := $(BUILD)/gen/tables.inc
+TABLES   := $(BUILD)/gen/tables.inc $(BUILD)/gen/house_lanes.inc
 
 # Corpora for `make bench`: the standard ones when ../shared is beside the checkout, else
 # the small samples committed in datasets/samples (the embedded default).
@@ -56,10 +56,15 @@ deps: ## install missing Debian packages (idempotent): $(DEB_PKGS)
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	else echo "deps: all present ($(DEB_PKGS))"; fi
 
-$(TABLES): src/gen_tables.c include/sudokubench.h
+$(BUILD)/gen/gen_tables: src/gen_tables.c include/sudokubench.h
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -O1 -Iinclude -o $(BUILD)/gen/gen_tables src/gen_tables.c
-	$(BUILD)/gen/gen_tables > $@.tmp && mv $@.tmp $@
+	$(CC) -std=c11 -O1 -Iinclude -o $@ src/gen_tables.c
+
+$(BUILD)/gen/tables.inc: $(BUILD)/gen/gen_tables
+	$< > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/house_lanes.inc: $(BUILD)/gen/gen_tables
+	$< lanes > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/obj/%.o: %.c $(TABLES) $(wildcard include/*.h src/*.h src/cli/*.h tests/*.h)
 	@mkdir -p $(dir $@)

@@ -44,6 +44,11 @@ extern const sb_peer_tables sb_peer_tables_data;
 /* For each cell, its three houses as a 27-bit set: which houses an elimination touches. */
 extern const uint32_t sb_cell_house_bits[SB_CELLS];
 
+/* For each position i of a house, the board lane of cell i of every house (lane h of the
+ * row = house h; lanes 27..31 read the always-zero lane 81): one permute per position
+ * gathers all 27 houses side by side for vector hidden singles. */
+extern const uint16_t sb_house_lanes[SB_DIGITS][32] __attribute__((aligned(64)));
+
 /* Popcount of a 9-bit candidate mask, without relying on the POPCNT instruction. */
 extern const uint8_t sb_popcount9[512];
 

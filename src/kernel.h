@@ -28,6 +28,10 @@
 
 #include "internal.h"
 
+#if SB_KERNEL_AVX512
+#include <immintrin.h>
+#endif
+
 #define SB_ALL_HOUSES ((1u << SB_HOUSES) - 1)
 
 #if SB_KERNEL_POPCNT
@@ -63,9 +67,76 @@ static inline int sbk_assign(sb_board *b, int c, uint8_t *q, int *qn, uint32_t *
     return 1;
 }
 
+/* Fixes the hidden digits of house h (a mask of digits with exactly one place there):
+ * each one's cell is set to it and queued, re-dirtying its houses. @return 0 on
+ * contradiction (the digit's only cell was just fixed to another digit). */
+static inline int sbk_fix_hidden(sb_board *b, int h, uint16_t hidden, uint8_t *q, int *qn,
+                                 uint32_t *dirty)
+{
+    const uint8_t *hc = sb_peer_tables_data.house_cells[h];
+    while (hidden) {
+        const uint16_t bit = hidden & (uint16_t)-hidden;
+        hidden ^= bit;
+        int i = 0;
+        while (i < SB_DIGITS && !(b->cand[hc[i]] & bit))
+            i++;
+        if (i == SB_DIGITS)
+            return 0;
+        if (b->cand[hc[i]] == bit)
+            continue; /* fixed by another house of the same pass: already queued */
+        b->cand[hc[i]] = bit;
+        q[(*qn)++] = hc[i];
+        /* The cell's other digits left this house and its other two: rescan them. */
+        *dirty |= sb_cell_house_bits[hc[i]];
+    }
+    return 1;
+}
+
+#if SB_KERNEL_AVX512
+/* Hidden singles over all 27 houses at once: nine permutes gather position i of every house
+ * into lane h, so once/twice/placed per house are plain vector ORs; only houses with a hidden
+ * digit fall back to scalar work. Clears *dirty (every house was looked at).
+ * @return 0 on contradiction, else 1. */
+static inline int sbk_hidden_singles(sb_board *b, uint8_t *q, int *qn, uint32_t *dirty)
+{
+    const __mmask32 houses = (1u << SB_HOUSES) - 1;
+    if (!*dirty)
+        return 1;
+    const __m512i v0 = _mm512_load_si512((const void *)&b->cand[0]);
+    const __m512i v1 = _mm512_load_si512((const void *)&b->cand[32]);
+    const __m512i v2 = _mm512_load_si512((const void *)&b->cand[64]);
+    const __m512i one = _mm512_set1_epi16(1), hi = _mm512_set1_epi16(64);
+    __m512i once = _mm512_setzero_si512(), twice = once, placed = once;
+    for (int i = 0; i < SB_DIGITS; i++) {
+        const __m512i idx = _mm512_load_si512((const void *)sb_house_lanes[i]);
+        __m512i v = _mm512_permutex2var_epi16(v0, idx, v1);
+        v = _mm512_mask_permutexvar_epi16(v, _mm512_cmpge_epu16_mask(idx, hi), idx, v2);
+        twice = _mm512_or_si512(twice, _mm512_and_si512(once, v));
+        once = _mm512_or_si512(once, v);
+        const __mmask32 single = _mm512_testn_epi16_mask(v, _mm512_sub_epi16(v, one));
+        placed = _mm512_mask_blend_epi16(single, placed, _mm512_or_si512(placed, v));
+    }
+    *dirty = 0;
+    if (_mm512_mask_cmpneq_epi16_mask(houses, once, _mm512_set1_epi16(SB_ALL_DIGITS)))
+        return 0;
+    const __m512i hidden = _mm512_andnot_si512(_mm512_or_si512(twice, placed), once);
+    __mmask32 found = _mm512_mask_test_epi16_mask(houses, hidden, hidden);
+    if (!found)
+        return 1;
+    uint16_t lane[32] __attribute__((aligned(64)));
+    _mm512_store_si512((void *)lane, hidden);
+    while (found) {
+        const int h = __builtin_ctz(found);
+        found &= found - 1;
+        if (!sbk_fix_hidden(b, h, lane[h], q, qn, dirty))
+            return 0;
+    }
+    return 1;
+}
+#else
 /* Hidden singles over the houses in *dirty (each scanned once and cleared); fixed cells are
- * set to their digit and appended to q, re-dirtying their houses. @return 0 on contradiction
- * (a digit with no place in a house, or a cell forced to two digits), else 1. */
+ * set to their digit and queued. @return 0 on contradiction (a digit with no place in a
+ * house, or a cell forced to two digits), else 1. */
 static inline int sbk_hidden_singles(sb_board *b, uint8_t *q, int *qn, uint32_t *dirty)
 {
     while (*dirty) {
@@ -82,23 +153,13 @@ static inline int sbk_hidden_singles(sb_board *b, uint8_t *q, int *qn, uint32_t 
         }
         if (once != SB_ALL_DIGITS)
             return 0;
-        uint16_t hidden = (uint16_t)(once & ~twice & ~single);
-        while (hidden) {
-            const uint16_t bit = hidden & (uint16_t)-hidden;
-            hidden ^= bit;
-            int i = 0;
-            while (i < SB_DIGITS && !(b->cand[hc[i]] & bit))
-                i++;
-            if (i == SB_DIGITS)
-                return 0; /* its only cell was just fixed to another digit of this house */
-            b->cand[hc[i]] = bit;
-            q[(*qn)++] = hc[i];
-            /* The cell's other digits left this house and its other two: rescan them. */
-            *dirty |= sb_cell_house_bits[hc[i]];
-        }
+        const uint16_t hidden = (uint16_t)(once & ~twice & ~single);
+        if (hidden && !sbk_fix_hidden(b, h, hidden, q, qn, dirty))
+            return 0;
     }
     return 1;
 }
+#endif
 
 /* Locked candidates along one direction: lines are rows (line_step 9, pos_step 1) or
  * columns (1, 9). Within each band of three lines and three boxes, a digit of a box confined

@@ -3,6 +3,7 @@
 #if defined(__x86_64__) || defined(__i386__)
 #pragma GCC target("avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx2,bmi,bmi2,popcnt,lzcnt")
 #define SB_KERNEL_POPCNT 1
+#define SB_KERNEL_AVX512 1
 #else
 #define SB_KERNEL_POPCNT 0
 #endif

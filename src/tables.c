@@ -13,6 +13,10 @@ const sb_peer_tables sb_peer_tables_data =
 #include "tables.inc"
     ;
 
+const uint16_t sb_house_lanes[SB_DIGITS][32] __attribute__((aligned(64))) =
+#include "house_lanes.inc"
+    ;
+
 /* Popcount table by doubling: each macro level covers twice the range of the one below. */
 #define SB_PC2(n) n, n + 1, n + 1, n + 2
 #define SB_PC4(n) SB_PC2(n), SB_PC2(n + 1), SB_PC2(n + 1), SB_PC2(n + 2)
