@@ -40,6 +40,39 @@
 #define SB_POPCOUNT(m) ((int)sb_popcount9[(m)])
 #endif
 
+#if SB_KERNEL_AVX512
+/* Removes the digit of cell c (its single bit) from its peers and marks c assigned: three
+ * masked vector updates over the board's 96 lanes, one per 32-lane register, with the peers
+ * as lane masks. Peers reduced to one candidate are queued in lane order; any change sets
+ * *dirty (the vector hidden-singles pass looks at every house anyway).
+ * @return 0 on contradiction (a peer left empty), else 1. */
+static inline int sbk_assign(sb_board *b, int c, uint8_t *q, int *qn, uint32_t *dirty)
+{
+    const uint64_t *pm = sb_peer_tables_data.peer_mask[c];
+    const __mmask32 peers[3] = {(__mmask32)pm[0], (__mmask32)(pm[0] >> 32), (__mmask32)pm[1]};
+    const __m512i d = _mm512_set1_epi16((short)b->cand[c]), one = _mm512_set1_epi16(1);
+    b->nsolved++;
+    for (int j = 0; j < 3; j++) {
+        __m512i v = _mm512_load_si512((const void *)&b->cand[32 * j]);
+        const __mmask32 hit = _mm512_mask_test_epi16_mask(peers[j], v, d);
+        if (!hit)
+            continue;
+        v = _mm512_mask_blend_epi16(hit, v, _mm512_andnot_si512(d, v));
+        _mm512_store_si512((void *)&b->cand[32 * j], v);
+        *dirty = SB_ALL_HOUSES;
+        __mmask32 single = _mm512_mask_testn_epi16_mask(hit, v, _mm512_sub_epi16(v, one));
+        if (single) {
+            if (_mm512_mask_testn_epi16_mask(single, v, v))
+                return 0;
+            while (single) {
+                q[(*qn)++] = (uint8_t)(32 * j + __builtin_ctz(single));
+                single &= single - 1;
+            }
+        }
+    }
+    return 1;
+}
+#else
 /* Removes the digit of cell c (its single bit) from its peers and marks c assigned.
  * Cells reduced to one candidate are appended to q; the houses of every changed peer are
  * added to *dirty. @return 0 on contradiction (a peer left empty), else 1. */
@@ -66,6 +99,7 @@ static inline int sbk_assign(sb_board *b, int c, uint8_t *q, int *qn, uint32_t *
     *dirty |= touched;
     return 1;
 }
+#endif
 
 /* Fixes the hidden digits of house h (a mask of digits with exactly one place there):
  * each one's cell is set to it and queued, re-dirtying its houses. @return 0 on
