@@ -16,13 +16,20 @@
  * Algorithm
  *   propagate: drain a queue of cells whose mask became a single bit, removing that bit from
  *     their 20 peers (an emptied peer is a contradiction; a peer left with one bit is queued);
- *     when the queue is empty, scan the 27 houses for hidden singles (a digit with exactly
- *     one place; a digit with no place is a contradiction) and queue what they fix; repeat
- *     until neither finds anything.
+ *     when the queue is empty, look for hidden singles in the houses changed since their last
+ *     look (a digit with exactly one place is fixed there; a digit with no place is a
+ *     contradiction); when both are stuck, locked candidates (pointing and claiming, rows then
+ *     columns); repeat until nothing changes. The result is the unique fixpoint of these rules,
+ *     whatever the order, so every stamp branches on the same boards and makes the same
+ *     guesses as the scalar reference.
  *   search: iterative DFS over an explicit stack of boards. At a stable, unsolved board pick
  *     the cell with the fewest candidates, take its lowest digit d: the board below keeps the
  *     alternative (d removed), the copy above assigns d. Each such push is one guess.
  *     A contradiction or a counted solution pops back to the newest alternative.
+ *
+ * Per-ISA specialisations (SB_KERNEL_AVX512): assignment is three masked vector updates with
+ *   the peers as lane masks, and hidden singles gather position i of all 27 houses into one
+ *   vector with a permute per position, so every house is checked with a few vector ORs.
  */
 #include <string.h>
 

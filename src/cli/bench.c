@@ -10,7 +10,6 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
 
@@ -52,14 +51,6 @@ static const char bench_help[] =
     "      --simd LEVEL      auto, scalar, avx2, avx512 (default auto)\n"
     "      --json OUT        also write the rows as JSON to OUT\n"
     "  -h, --help            show this help\n";
-
-/* Seconds on the monotonic clock. */
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Record callback: keep valid puzzles (invalid lines were reported by the iterator). */
 static int load_record(void *ctx, const char *name, const sb_record *rec)
@@ -115,13 +106,13 @@ static int bench_one(const dataset *d, const sb_options *opt, double min_seconds
         no_guess += res.guesses == 0;
     }
     size_t passes = 0;
-    const double t0 = now_seconds();
+    const double t0 = cli_now_seconds();
     double elapsed;
     do {
         for (size_t i = 0; i < d->n; i++)
             sb_solve(s, &d->grid[i], &res);
         passes++;
-        elapsed = now_seconds() - t0;
+        elapsed = cli_now_seconds() - t0;
     } while (elapsed < min_seconds);
     row->simd = sb_solver_simd(s);
     sb_solver_free(s);
@@ -208,7 +199,6 @@ int cli_bench(int argc, char **argv)
     double seconds = DEFAULT_SECONDS_X10 / 10.0;
     const char *json = NULL;
     int threads = 1, ch;
-    unsigned long long v;
     optind = 1;
     opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
     while ((ch = getopt_long(argc, argv, ":l:t:h", longopts, NULL)) != -1) {
@@ -219,9 +209,8 @@ int cli_bench(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             break;
         case 'l':
-            if (!cli_parse_u64(optarg, &v))
-                return cli_usage_error("bench", "bad limit '%s' (a whole number >= 0)", optarg);
-            opt.limit = v;
+            if (cli_parse_limit("bench", optarg, &opt.limit))
+                return CLI_EXIT_USAGE;
             break;
         case 't':
             if (cli_parse_threads("bench", optarg, &threads))

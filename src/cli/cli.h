@@ -33,6 +33,13 @@ int cli_getopt_error(const char *cmd, int ch, char **argv);
 /* Parses a whole non-negative decimal number. @return 1 on success, 0 otherwise. */
 int cli_parse_u64(const char *s, unsigned long long *out);
 
+/* Parses -l LIMIT (a whole number >= 0) into *limit; returns 0 or CLI_EXIT_USAGE after a
+ * message. */
+int cli_parse_limit(const char *cmd, const char *arg, uint64_t *limit);
+
+/* Seconds on the monotonic clock. */
+double cli_now_seconds(void);
+
 /* Parses a SIMD level name for --simd; prints a usage error and returns -2 when bad. */
 int cli_parse_simd(const char *cmd, const char *arg, int *level);
 

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 
@@ -46,6 +47,22 @@ int cli_parse_u64(const char *s, unsigned long long *out)
         return 0;
     *out = v;
     return 1;
+}
+
+int cli_parse_limit(const char *cmd, const char *arg, uint64_t *limit)
+{
+    unsigned long long v;
+    if (!cli_parse_u64(arg, &v))
+        return cli_usage_error(cmd, "bad limit '%s' (a whole number >= 0)", arg);
+    *limit = v;
+    return 0;
+}
+
+double cli_now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 int cli_parse_simd(const char *cmd, const char *arg, int *level)

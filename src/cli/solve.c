@@ -5,7 +5,6 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
 
@@ -19,14 +18,6 @@ typedef struct run {
     unsigned long long conflicts; /* validate: puzzles with conflicting givens */
     unsigned long long guesses; /* total guesses */
 } run;
-
-/* Seconds on the monotonic clock. */
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static const char solve_help[] =
     "Usage: " CLI_NAME " solve [OPTIONS] [FILE...|-]\n"
@@ -83,7 +74,6 @@ int cli_solve(int argc, char **argv)
     sb_options_default(&opt);
     run r = {.format = FMT_SOLUTION, .out = stdout};
     int stats = 0, threads = 1, ch;
-    unsigned long long v;
     char plist[1024];
     size_t np;
     optind = 1;
@@ -96,9 +86,8 @@ int cli_solve(int argc, char **argv)
                 return cli_usage_error("solve", "unknown pipeline '%s'", optarg);
             break;
         case 'l':
-            if (!cli_parse_u64(optarg, &v))
-                return cli_usage_error("solve", "bad limit '%s' (a whole number >= 0)", optarg);
-            opt.limit = v;
+            if (cli_parse_limit("solve", optarg, &opt.limit))
+                return CLI_EXIT_USAGE;
             break;
         case 't':
             if (cli_parse_threads("solve", optarg, &threads))
@@ -131,14 +120,14 @@ int cli_solve(int argc, char **argv)
     const int st = sb_solver_new(&r.solver, &opt);
     if (st != SB_OK)
         return cli_solver_error(st, opt.simd);
-    const double t0 = now_seconds();
+    const double t0 = cli_now_seconds();
     cli_write_header(r.out, r.format);
     int rc = cli_for_each_record(argv + optind, argc - optind, solve_record, &r);
     if (fflush(r.out) != 0) {
         fprintf(stderr, CLI_NAME ": write error on standard output\n");
         rc = CLI_EXIT_USAGE;
     }
-    const double secs = now_seconds() - t0;
+    const double secs = cli_now_seconds() - t0;
     if (stats) {
         const unsigned long long total = r.n[0] + r.n[1] + r.n[2];
         fprintf(stderr,
