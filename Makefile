@@ -46,7 +46,7 @@ help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | awk -F'\t' '{printf "  make %-14s %s\n", $$1, $$2}'
 	@echo "  variables: BUILD=$(BUILD) OPT=$(OPT) BENCH_FILES=... BENCH_ARGS='$(BENCH_ARGS)'"
 
-deps: ## install missing Debian packages (idempotent): $(DEB_PKGS)
+deps: ## install the missing Debian packages of DEB_PKGS (idempotent)
 	@missing=""; for p in $(DEB_PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
 	done; \
