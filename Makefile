@@ -45,6 +45,7 @@ all: $(BIN) $(LIB) ## build build/sudokubench and build/libsudokubench.a
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | awk -F'\t' '{printf "  make %-14s %s\n", $$1, $$2}'
 	@echo "  variables: BUILD=$(BUILD) OPT=$(OPT) BENCH_FILES=... BENCH_ARGS='$(BENCH_ARGS)'"
+	@echo "  DEB_PKGS (make deps): $(DEB_PKGS)"
 
 deps: ## install the missing Debian packages of DEB_PKGS (idempotent)
 	@missing=""; for p in $(DEB_PKGS); do \
