@@ -47,7 +47,8 @@ typedef enum sb_status {
     SB_ERR_ARG = -2,            /* an argument is out of its documented range */
     SB_ERR_SIMD = -3,           /* the requested SIMD level is unknown or this CPU lacks it */
     SB_ERR_IO = -4,             /* reading the input failed (errno holds the cause) */
-    SB_ERR_PIPELINE = -5        /* no pipeline of that name or index */
+    SB_ERR_PIPELINE = -5,       /* no pipeline of that name or index, or a bad custom spec */
+    SB_ERR_FRONTIER = -6        /* breadth-first search: the frontier outgrew its cap */
 } sb_status;
 
 /* Returns a constant, human-readable name for a status code. */
@@ -173,10 +174,69 @@ int sb_simd_resolve(int level);
 /* Pipelines                                                                                  */
 /* ------------------------------------------------------------------------------------------ */
 
+/* Techniques: registered elimination steps over the candidate board. Each looks at one house
+ * at a time and schedules eliminations; a step reports changed / unchanged / contradiction
+ * and counts applications, placements and eliminations. Spec tokens in brackets. */
+typedef enum sb_technique {
+    SB_TECH_NAKED_SINGLE = 0,  /* [ns] a cell's only digit leaves its house's other cells */
+    SB_TECH_HIDDEN_SINGLE,     /* [hs] a digit with one place in a house fills that cell */
+    SB_TECH_LOCKED,            /* [lc] pointing (box->line) and claiming (line->box) */
+    SB_TECH_NAKED_PAIR,        /* [nt2] two cells holding the same two digits */
+    SB_TECH_NAKED_TRIPLE,      /* [nt3] three cells whose digits are three */
+    SB_TECH_NAKED_QUAD,        /* [nt4] four cells whose digits are four */
+    SB_TECH_HIDDEN_PAIR,       /* [ht2] two digits confined to the same two cells */
+    SB_TECH_HIDDEN_TRIPLE,     /* [ht3] three digits confined to three cells */
+    SB_TECH_HIDDEN_QUAD,       /* [ht4] four digits confined to four cells */
+    SB_TECH_COUNT              /* number of techniques */
+} sb_technique;
+
+/* One row of the technique registry (indexed by sb_technique). */
+typedef struct sb_technique_info {
+    const char *name;        /* spec token: ns, hs, lc, nt2, nt3, nt4, ht2, ht3, ht4 */
+    const char *description; /* one line for --help and reports */
+} sb_technique_info;
+
+/* Returns the technique registry (SB_TECH_COUNT rows) and sets *count. */
+const sb_technique_info *sb_techniques(size_t *count);
+
+/* What a technique did, summed over solves. */
+typedef struct sb_technique_counts {
+    uint64_t applications; /* house steps that eliminated something */
+    uint64_t placements;   /* cells it left with a single candidate */
+    uint64_t eliminations; /* candidates it removed */
+} sb_technique_counts;
+
+/* Outcome of one technique step. */
+typedef enum sb_step {
+    SB_STEP_CONTRADICTION = -1, /* a cell lost its last candidate, or the house is impossible */
+    SB_STEP_UNCHANGED = 0,      /* nothing to eliminate */
+    SB_STEP_CHANGED = 1         /* candidates were removed */
+} sb_step;
+
+/* Runs one technique once over a candidate array (81 masks, as sb_grid_candidates makes):
+ * all rows, then all columns, then all boxes, in place. Cells with a single candidate are
+ * "known". Adds its work to *counts (may be NULL). @return an sb_step, or SB_ERR_ARG for a
+ * bad technique. */
+int sb_technique_step(int technique, uint16_t cand[SB_CELLS], sb_technique_counts *counts);
+
+/* How a pipeline walks its techniques at every search node. */
+typedef enum sb_order {
+    SB_ORDER_FAST = 0,  /* the fused, SIMD-dispatched kernel (pipeline "fast") */
+    SB_ORDER_LIST,      /* technique-major; each sweep (all rows, then columns, then boxes)
+                           reads one snapshot and its eliminations land together; cycle until
+                           a full cycle changes nothing (seed 000, list version) */
+    SB_ORDER_ARRAY,     /* technique-major, house by house through index tables, in place:
+                           each house sees the previous houses' eliminations (seed 000, array) */
+    SB_ORDER_RESTART    /* techniques as stages, cheapest first; after any change restart from
+                           the first stage (seed 001) */
+} sb_order;
+
 /* One row of the pipeline registry: a named order of techniques run at every search node. */
 typedef struct sb_pipeline_info {
     const char *name;        /* the name given to -s / --pipelines */
     const char *description; /* one line for --help and reports */
+    const char *spec;        /* the equivalent custom spec, e.g. "list:ns,hs,lc,nt,ht" */
+    const char *source;      /* where the order comes from (seed document) */
 } sb_pipeline_info;
 
 /* Returns the registry and sets *count to its length. The CLI, tests and benchmarks all
@@ -186,19 +246,43 @@ const sb_pipeline_info *sb_pipelines(size_t *count);
 /* @return the index of the pipeline with this name, or SB_ERR_PIPELINE. */
 int sb_pipeline_find(const char *name);
 
-/* ------------------------------------------------------------------------------------------ */
-/* Solving                                                                                    */
-/* ------------------------------------------------------------------------------------------ */
+/* Marks a custom pipeline in sb_options.pipeline (the spec is in sb_options.spec). */
+#define SB_PIPELINE_CUSTOM (-1)
+
+/* Largest number of technique steps a custom spec may list. */
+enum { SB_SPEC_MAX = 32 };
+
+/* Checks a custom pipeline spec: "ORDER:T1,T2,..." with ORDER one of list, array, restart
+ * and each T a technique token (ns hs lc nt2 nt3 nt4 ht2 ht3 ht4, or nt = nt2,nt3,nt4 and
+ * ht = ht2,ht3,ht4); "ORDER:" alone (no technique) is allowed. @return SB_OK or
+ * SB_ERR_PIPELINE. */
+int sb_pipeline_check(const char *spec);
+
+/* Search modes. Both count solutions the same way and share the branching rule. */
+typedef enum sb_search {
+    SB_SEARCH_DFS = 0,   /* iterative depth-first over an explicit stack (default) */
+    SB_SEARCH_BFS = 1    /* breadth-first over a FIFO frontier capped at bfs_cap boards */
+} sb_search;
 
 /* How a solver runs. Fill with sb_options_default() and then change fields. */
 typedef struct sb_options {
-    uint64_t limit; /* stop after this many solutions: 1 first, 2 uniqueness (default), 0 all */
-    int pipeline;   /* index into sb_pipelines(); default 0 ("fast") */
-    int simd;       /* an sb_simd level; default SB_SIMD_AUTO */
+    uint64_t limit;   /* stop after this many solutions: 1 first, 2 uniqueness (default), 0 all */
+    int pipeline;     /* index into sb_pipelines(), or SB_PIPELINE_CUSTOM; default 0 ("fast") */
+    const char *spec; /* the custom spec when pipeline is SB_PIPELINE_CUSTOM (copied by
+                         sb_solver_new), else ignored */
+    int simd;         /* an sb_simd level; default SB_SIMD_AUTO */
+    int search;       /* an sb_search mode; default SB_SEARCH_DFS */
+    size_t bfs_cap;   /* most boards the BFS frontier may hold; default SB_BFS_CAP */
 } sb_options;
 
-/* Sets the defaults: limit 2, pipeline "fast", SIMD auto. */
+enum { SB_BFS_CAP = 1 << 18 /* default BFS frontier cap: 256Ki boards of 192 bytes (48 MiB) */ };
+
+/* Sets the defaults: limit 2, pipeline "fast", SIMD auto, DFS, BFS cap SB_BFS_CAP. */
 void sb_options_default(sb_options *opt);
+
+/* Sets opt->pipeline (and opt->spec) from a registry name or a custom spec; spec must outlive
+ * the sb_solver_new call. @return SB_OK or SB_ERR_PIPELINE. */
+int sb_options_pipeline(sb_options *opt, const char *name_or_spec);
 
 /* What one solve found. */
 typedef struct sb_result {
@@ -228,13 +312,177 @@ int sb_solver_new(sb_solver **out, const sb_options *opt);
 /* Frees a solver (NULL is allowed). */
 void sb_solver_free(sb_solver *s);
 
-/* Returns the SIMD level the solver runs (never SB_SIMD_AUTO). */
+/* Returns the SIMD level the solver runs (never SB_SIMD_AUTO). The generic pipelines (all
+ * but "fast") are portable C and run the same code at every level. */
 int sb_solver_simd(const sb_solver *s);
+
+/* Copies the technique counters summed over the solver's solves since it was made or last
+ * reset (SB_TECH_COUNT entries, indexed by sb_technique). The fused "fast" kernel keeps no
+ * counters (its hot path stays lean): its entries stay 0. */
+void sb_solver_counts(const sb_solver *s, sb_technique_counts out[SB_TECH_COUNT]);
+
+/* Zeroes the technique counters. */
+void sb_solver_counts_reset(sb_solver *s);
 
 /* Solves (counts) one puzzle up to the solver's limit. Conflicting givens give count 0.
  * With limit 0 the count can exceed what is practical to enumerate: that is the caller's
- * choice. @return SB_OK, or SB_ERR_ARG for NULL arguments or cell values above 9. */
+ * choice. @return SB_OK; SB_ERR_ARG for NULL arguments or cell values above 9;
+ * SB_ERR_FRONTIER when BFS needs more than bfs_cap boards (res holds what was found);
+ * SB_ERR_NOMEM. */
 int sb_solve(sb_solver *s, const sb_grid *puzzle, sb_result *res);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Rating                                                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Difficulty classes: the weakest technique set that solves a puzzle without guessing. */
+typedef enum sb_class {
+    SB_CLASS_SINGLES = 0,  /* naked singles alone */
+    SB_CLASS_HIDDEN,       /* + hidden singles */
+    SB_CLASS_LOCKED,       /* + locked candidates */
+    SB_CLASS_TUPLES,       /* + naked and hidden tuples (pairs, triples, quads) */
+    SB_CLASS_SEARCH,       /* needs search (or has no solution the techniques can reach) */
+    SB_CLASS_COUNT         /* number of classes */
+} sb_class;
+
+/* Returns the class's name ("singles", "hidden", "locked", "tuples", "search"), or "?". */
+const char *sb_class_name(int cls);
+
+/* A rating: the class and what each technique did at that class's technique set. */
+typedef struct sb_rating {
+    sb_class cls;                                 /* weakest class that solves it */
+    sb_technique_counts counts[SB_TECH_COUNT];    /* work at that class (restart order) */
+} sb_rating;
+
+/* Rates a puzzle: runs each class's technique set (restart order, cheapest first) from the
+ * givens without guessing and reports the first that completes the grid. Meant for proper
+ * puzzles; a contradiction or multiple solutions end as SB_CLASS_SEARCH. Needs no solver and
+ * keeps no state. @return SB_OK or SB_ERR_ARG. */
+int sb_rate(const sb_grid *puzzle, sb_rating *out);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Datasets: random numbers, validity-preserving transforms, the puzzle generator             */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A small deterministic PRNG (splitmix64): the same seed and stream give the same numbers on
+ * every platform and build, so generated and augmented corpora are reproducible. */
+typedef struct sb_rng {
+    uint64_t state; /* advances by a fixed odd constant per draw */
+} sb_rng;
+
+/* Seeds rng with stream number `stream` of `seed`. Streams of one seed are independent, so
+ * item i of a batch can be made from (seed, i) alone, whatever the thread count. */
+void sb_rng_seed(sb_rng *rng, uint64_t seed, uint64_t stream);
+
+/* @return the next 64 random bits. */
+uint64_t sb_rng_next(sb_rng *rng);
+
+/* @return an exactly uniform integer in [0, n); 0 when n is 0. */
+uint64_t sb_rng_below(sb_rng *rng, uint64_t n);
+
+/* The number of validity-preserving transforms: 9! digit relabellings x 6^4 row orders
+ * (band order, then row order inside each band) x 6^4 column orders x 2 (transpose or not). */
+#define SB_TRANSFORMS UINT64_C(1218998108160)
+
+/* A validity-preserving transform of a grid: a cell permutation made of band, row-in-band,
+ * stack and column-in-stack orders and an optional transpose, plus a digit relabelling.
+ * It maps every valid solution to a valid solution and every puzzle to a puzzle with the
+ * same number of solutions (the solutions transformed the same way). */
+typedef struct sb_transform {
+    uint8_t cell[SB_CELLS];       /* output cell i takes the value of input cell cell[i] */
+    uint8_t digit[SB_DIGITS + 1]; /* digit d becomes digit[d]; digit[0] = 0 keeps blanks */
+} sb_transform;
+
+/* Sets the identity transform (index 0). */
+void sb_transform_identity(sb_transform *t);
+
+/* Sets transform number index (0 .. SB_TRANSFORMS-1); distinct indices give distinct
+ * transforms. @return SB_OK, or SB_ERR_ARG when index is out of range. */
+int sb_transform_from_index(sb_transform *t, uint64_t index);
+
+/* Sets a uniformly random transform drawn from rng. */
+void sb_transform_random(sb_transform *t, sb_rng *rng);
+
+/* Writes the transformed grid into out (out must not alias in). */
+void sb_transform_apply(const sb_transform *t, const sb_grid *in, sb_grid *out);
+
+/* Writes the transformed grid as 81 characters (digits, '.' for blanks), no NUL: the bulk
+ * writer's form, one pass with no intermediate grid. */
+void sb_transform_format(const sb_transform *t, const sb_grid *in, char out[SB_CELLS]);
+
+/* Clue-pattern symmetries of generated puzzles: a clue's images are clues too. */
+typedef enum sb_symmetry {
+    SB_SYM_NONE = 0,     /* any pattern */
+    SB_SYM_ROT180 = 1,   /* half turn: (r,c) ~ (8-r,8-c) */
+    SB_SYM_ROT90 = 2,    /* quarter turns: (r,c) ~ (c,8-r) ~ (8-r,8-c) ~ (8-c,r) */
+    SB_SYM_MIRROR = 3,   /* left-right mirror: (r,c) ~ (r,8-c) */
+    SB_SYM_DIAGONAL = 4, /* main-diagonal reflection: (r,c) ~ (c,r) */
+    SB_SYM_COUNT = 5     /* number of symmetries */
+} sb_symmetry;
+
+/* Returns the symmetry's name ("none", "rot180", "rot90", "mirror", "diagonal"), or "?". */
+const char *sb_symmetry_name(int sym);
+
+/* Parses a symmetry name. @return the sb_symmetry, or SB_ERR_ARG when unknown. */
+int sb_symmetry_parse(const char *name);
+
+enum {
+    SB_MIN_CLUES = 17 /* no proper 9x9 puzzle has fewer givens (McGuire, Tugemann, Civario 2012) */
+};
+
+/* What the generator makes. Fill with sb_gen_options_default() and then change fields.
+ *
+ * Method, per puzzle index i: a random full grid (three independent random diagonal boxes
+ * completed by sb_solve with limit 1, then a random transform), then clues removed in a
+ * random order of symmetry orbits, several orbits per uniqueness check (sb_solve, limit 2),
+ * halving the batch when a check fails. An orbit whose single removal fails is necessary and
+ * stays for good (removing clues only adds solutions). Default digging stops at the first
+ * necessary orbit found once at least SB_GEN_DIG_CLUES... see sb_gen_options.minimal. A
+ * candidate that misses max_clues or the guess range is dropped and a new one made, up to
+ * max_attempts. Everything is a function of (seed, i, options): thread count, call order and
+ * SIMD level do not change the output. */
+typedef struct sb_gen_options {
+    uint64_t seed;         /* puzzle i is a function of (seed, i) and the options below only */
+    int minimal;           /* 1: dig until no clue can go (no orbit, under a symmetry);
+                            * 0 (default): stop at the first necessary orbit, which is much
+                            * faster and leaves a few removable clues */
+    int max_clues;         /* at most this many clues, SB_MIN_CLUES..81 (default 81: any) */
+    int symmetry;          /* an sb_symmetry (default SB_SYM_NONE) */
+    uint64_t min_guesses;  /* keep puzzles with at least this many guesses (default 0) ... */
+    uint64_t max_guesses;  /* ... and at most this many (default UINT64_MAX); guesses as
+                            * sb_solve counts them with limit 2 on pipeline 0 */
+    uint64_t max_attempts; /* candidates per index before sb_generate gives up (default 100000) */
+    int simd;              /* kernel level of the checks (default SB_SIMD_AUTO); every level
+                            * gives the same puzzles */
+} sb_gen_options;
+
+/* Sets the defaults (see the field comments). */
+void sb_gen_options_default(sb_gen_options *opt);
+
+/* One generated puzzle. */
+typedef struct sb_generated {
+    sb_grid puzzle;    /* exactly one solution */
+    sb_grid solution;  /* that solution */
+    int clues;         /* givens in puzzle */
+    uint64_t guesses;  /* sb_solve guesses on puzzle with limit 2, pipeline 0 */
+    uint64_t attempts; /* candidates made for this index (1 when the first one fitted) */
+} sb_generated;
+
+/* A generator context: two solver contexts and the symmetry orbits. One per thread. */
+typedef struct sb_generator sb_generator;
+
+/* Creates a generator. @return SB_OK; SB_ERR_ARG when max_clues is outside
+ * SB_MIN_CLUES..81 (fewer than 17 clues never give one solution), min_guesses > max_guesses,
+ * max_attempts is 0 or the symmetry is unknown; SB_ERR_SIMD or SB_ERR_NOMEM as sb_solver_new. */
+int sb_generator_new(sb_generator **out, const sb_gen_options *opt);
+
+/* Frees a generator (NULL is allowed). */
+void sb_generator_free(sb_generator *g);
+
+/* Makes puzzle number index of the generator's seed. @return 1 with *out filled; 0 when
+ * max_attempts candidates all missed max_clues or the guess range (*out then holds the last
+ * candidate, a proper puzzle, with attempts = max_attempts); SB_ERR_ARG for NULL arguments. */
+int sb_generate(sb_generator *g, uint64_t index, sb_generated *out);
 
 #ifdef __cplusplus
 }

@@ -1,13 +1,15 @@
 /*
  * internal.h — declarations shared inside the library (never installed, never public).
  *
- * The solver kernel is written once (kernel.h) and compiled once per SIMD level
+ * The fast solver kernel is written once (kernel.h) and compiled once per SIMD level
  * (kernel_scalar.c, kernel_avx2.c, kernel_avx512.c); solver.c picks one through the
- * dispatch table below, chosen once per solver context.
+ * dispatch table, chosen once per solver context. The generic pipelines (pipeline.c) run
+ * the seed documents' technique orders on the same board with the same search (search.h).
  */
 #ifndef SB_INTERNAL_H
 #define SB_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "sudokubench.h"
@@ -16,26 +18,62 @@
  * holds 32, an AVX2 vector 16) so whole-board vector passes need no tail handling. */
 #define SB_LANES 96
 
-/* The search state: everything a guess copies. 192 bytes = three 64-byte cache lines. */
+/* The search state: everything a guess copies. 192 bytes = three 64-byte cache lines,
+ * 96 16-bit lanes so whole-board vector passes need no tail handling. */
 typedef struct sb_board {
-    uint16_t cand[SB_LANES - 1]; /* cells 0..80 candidate masks; lanes 81..94 stay 0 */
-    uint16_t nsolved;            /* cells assigned so far (their digit removed from peers) */
+    uint16_t cand[SB_CELLS]; /* lanes 0..80: candidate mask of each cell */
+    uint16_t zero[3];        /* lanes 81..83: always 0 (vector gathers read lane 81 as "none") */
+    uint16_t assigned[6];    /* lanes 84..89: generic pipelines only, bit c%16 of word c/16 set
+                                once cell c is assigned (digit removed from its peers); the
+                                fast kernel, for which single-bit = assigned, leaves it 0 */
+    uint16_t spare[5];       /* lanes 90..94: 0 */
+    uint16_t nsolved;        /* lane 95: cells assigned so far */
 } __attribute__((aligned(64))) sb_board;
+
+_Static_assert(sizeof(sb_board) == 2 * SB_LANES, "a board is exactly SB_LANES lanes");
 
 /* Depth bound of the search stack: each level assigns at least one more cell. */
 #define SB_STACK_DEPTH (SB_CELLS + 1)
 
-/* One kernel: counts solutions of puzzle up to limit (0 = all) using stack
+/* A kernel's depth-first entry: counts solutions of puzzle up to limit (0 = all) using stack
  * (SB_STACK_DEPTH boards) and fills res. Cell values are already checked to be 0..9. */
-typedef void (*sb_kernel_fn)(sb_board *stack, const sb_grid *puzzle, uint64_t limit,
-                             sb_result *res);
-
-void sb_kernel_solve_scalar(sb_board *stack, const sb_grid *puzzle, uint64_t limit,
-                            sb_result *res);
-void sb_kernel_solve_avx2(sb_board *stack, const sb_grid *puzzle, uint64_t limit,
+typedef void (*sb_dfs_fn)(sb_board *stack, const sb_grid *puzzle, uint64_t limit,
                           sb_result *res);
-void sb_kernel_solve_avx512(sb_board *stack, const sb_grid *puzzle, uint64_t limit,
-                            sb_result *res);
+
+/* A kernel's breadth-first entry: as sb_dfs_fn over a frontier ring (*ring of *ring_len
+ * boards, grown up to cap, owned by the caller). @return SB_OK, SB_ERR_FRONTIER or
+ * SB_ERR_NOMEM. */
+typedef int (*sb_bfs_fn)(sb_board **ring, size_t *ring_len, size_t cap, const sb_grid *puzzle,
+                         uint64_t limit, sb_result *res);
+
+void sb_kernel_dfs_scalar(sb_board *, const sb_grid *, uint64_t, sb_result *);
+void sb_kernel_dfs_avx2(sb_board *, const sb_grid *, uint64_t, sb_result *);
+void sb_kernel_dfs_avx512(sb_board *, const sb_grid *, uint64_t, sb_result *);
+int sb_kernel_bfs_scalar(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *);
+int sb_kernel_bfs_avx2(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *);
+int sb_kernel_bfs_avx512(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *);
+
+/* A resolved generic pipeline: an order and the technique steps it walks. */
+typedef struct sb_plan {
+    sb_order order;             /* SB_ORDER_LIST, _ARRAY or _RESTART */
+    int nsteps;                 /* techniques in steps */
+    uint8_t steps[SB_SPEC_MAX]; /* sb_technique of each step, in spec order */
+} sb_plan;
+
+/* Parses "ORDER:T1,T2,..." into plan. @return SB_OK or SB_ERR_PIPELINE. */
+int sb_plan_parse(const char *spec, sb_plan *plan);
+
+/* Generic (portable) search for a plan, DFS and BFS, adding technique work into counts. */
+void sb_generic_dfs(const sb_plan *plan, sb_technique_counts *counts, sb_board *stack,
+                    const sb_grid *puzzle, uint64_t limit, sb_result *res);
+int sb_generic_bfs(const sb_plan *plan, sb_technique_counts *counts, sb_board **ring,
+                   size_t *ring_len, size_t cap, const sb_grid *puzzle, uint64_t limit,
+                   sb_result *res);
+
+/* Loads the givens and runs plan to its fixpoint without guessing, adding work into counts.
+ * @return 0 on contradiction, 1 when the board is complete, 2 when stuck (needs search). */
+int sb_generic_root(const sb_plan *plan, sb_technique_counts *counts, const sb_grid *puzzle,
+                    sb_board *b);
 
 /* The peer tables themselves (sb_tables() returns this): kernels read them directly so the
  * hot loops need no call. */

@@ -2,7 +2,7 @@
  * kernel.h — the solver kernel, written once and compiled once per SIMD level.
  *
  * Included by kernel_<level>.c after that file sets the instruction set (#pragma GCC target)
- * and defines SB_KERNEL_NAME (the exported entry) and SB_KERNEL_POPCNT (1 when the POPCNT
+ * and defines SB_KERNEL_DFS / SB_KERNEL_BFS (the exported entries) and SB_KERNEL_POPCNT (1 when the POPCNT
  * instruction may be used). Everything here is static: each stamp is self-contained.
  *
  * Data layout (see sb_board in internal.h)
@@ -299,64 +299,80 @@ static inline int sbk_branch_cell(const sb_board *b)
     return best;
 }
 
-/* Writes the digits of a solved board into out. */
-static inline void sbk_extract(const sb_board *b, sb_grid *out)
+/* Sets up the root board from the givens and propagates. Givens are set first and assigned
+ * after, so two equal givens in a house meet as an emptied cell: conflicting givens are an
+ * ordinary contradiction. @return 0 on contradiction. */
+static inline int sbk_load(sb_board *b, const sb_grid *puzzle)
 {
-    for (int c = 0; c < SB_CELLS; c++)
-        out->cell[c] = (uint8_t)(__builtin_ctz(b->cand[c]) + 1);
+    uint8_t q[SB_CELLS];
+    int qn = 0;
+    memset(b, 0, sizeof *b);
+    for (int c = 0; c < SB_CELLS; c++) {
+        b->cand[c] = puzzle->cell[c] ? (uint16_t)(1u << (puzzle->cell[c] - 1)) : SB_ALL_DIGITS;
+        if (puzzle->cell[c])
+            q[qn++] = (uint8_t)c;
+    }
+    return sbk_propagate(b, q, qn, SB_ALL_HOUSES);
 }
 
-void SB_KERNEL_NAME(sb_board *stack, const sb_grid *puzzle, uint64_t limit, sb_result *res)
+/* The fast kernel needs no hook context: its state is the board. */
+typedef struct sbk_ctx {
+    char unused; /* C requires a member */
+} sbk_ctx;
+
+static inline int srch_load(sbk_ctx *x, sb_board *b, const sb_grid *puzzle)
 {
-    uint8_t q[SB_CELLS];          /* cells queued for assignment: each queued at most once */
-    uint8_t branch[SB_STACK_DEPTH]; /* branch cell of each alternative on the stack */
-    int qn = 0, depth = 0;
-    sb_board *b = &stack[0];
+    (void)x;
+    return sbk_load(b, puzzle);
+}
 
-    memset(res, 0, sizeof *res);
-    for (int c = 0; c < SB_LANES - 1; c++)
-        b->cand[c] = c < SB_CELLS ? SB_ALL_DIGITS : 0;
-    b->nsolved = 0;
-    /* Givens are set first and eliminated after, so two equal givens in a house meet as an
-     * emptied cell: conflicting givens are an ordinary contradiction. */
-    for (int c = 0; c < SB_CELLS; c++)
-        if (puzzle->cell[c]) {
-            b->cand[c] = (uint16_t)(1u << (puzzle->cell[c] - 1));
-            q[qn++] = (uint8_t)c;
-        }
+static inline int srch_solved(sbk_ctx *x, const sb_board *b)
+{
+    (void)x;
+    return b->nsolved == SB_CELLS;
+}
 
-    int ok = sbk_propagate(b, q, qn, SB_ALL_HOUSES);
-    for (;;) {
-        if (ok && b->nsolved == SB_CELLS) {
-            if (res->count++ == 0)
-                sbk_extract(b, &res->solution);
-            if (limit && res->count >= limit)
-                return;
-            ok = 0; /* counted: look for the next one */
-        }
-        if (ok) {
-            const int c = sbk_branch_cell(b);
-            const uint16_t m = b->cand[c];
-            const uint16_t d = m & (uint16_t)-m;
-            sb_board *next = b + 1;
-            *next = *b;
-            b->cand[c] = m ^ d; /* the alternative stays below */
-            branch[depth++] = (uint8_t)c;
-            res->guesses++;
-            b = next;
-            b->cand[c] = d;
-            q[0] = (uint8_t)c;
-            ok = sbk_propagate(b, q, 1, sb_cell_house_bits[c]);
-            continue;
-        }
-        if (depth == 0)
-            return;
-        b = &stack[--depth];
-        const int c = branch[depth];
-        const uint16_t m = b->cand[c];
-        qn = 0;
-        if ((m & (m - 1)) == 0)
-            q[qn++] = (uint8_t)c; /* one digit left: it is forced */
-        ok = sbk_propagate(b, q, qn, sb_cell_house_bits[c]);
-    }
+static inline int srch_choose(sbk_ctx *x, const sb_board *b)
+{
+    (void)x;
+    return sbk_branch_cell(b);
+}
+
+static inline int srch_take(sbk_ctx *x, sb_board *b, int c, uint16_t d)
+{
+    uint8_t q[SB_CELLS];
+    (void)x;
+    b->cand[c] = d;
+    q[0] = (uint8_t)c;
+    return sbk_propagate(b, q, 1, sb_cell_house_bits[c]);
+}
+
+static inline int srch_drop(sbk_ctx *x, sb_board *b, int c, uint16_t d)
+{
+    uint8_t q[SB_CELLS];
+    int qn = 0;
+    const uint16_t m = b->cand[c] & (uint16_t)~d;
+    (void)x;
+    b->cand[c] = m;
+    if ((m & (m - 1)) == 0)
+        q[qn++] = (uint8_t)c; /* one digit left: it is forced */
+    return sbk_propagate(b, q, qn, sb_cell_house_bits[c]);
+}
+
+#define SB_SEARCH_CTX sbk_ctx
+#define SB_SEARCH_DFS sbk_dfs
+#define SB_SEARCH_BFS sbk_bfs
+#include "search.h"
+
+void SB_KERNEL_DFS(sb_board *stack, const sb_grid *puzzle, uint64_t limit, sb_result *res)
+{
+    sbk_ctx x;
+    sbk_dfs(&x, stack, puzzle, limit, res);
+}
+
+int SB_KERNEL_BFS(sb_board **ring, size_t *ring_len, size_t cap, const sb_grid *puzzle,
+                  uint64_t limit, sb_result *res)
+{
+    sbk_ctx x;
+    return sbk_bfs(&x, ring, ring_len, cap, puzzle, limit, res);
 }

@@ -6,5 +6,6 @@
 #else
 #define SB_KERNEL_POPCNT 0
 #endif
-#define SB_KERNEL_NAME sb_kernel_solve_avx2
+#define SB_KERNEL_DFS sb_kernel_dfs_avx2
+#define SB_KERNEL_BFS sb_kernel_bfs_avx2
 #include "kernel.h"

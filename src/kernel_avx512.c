@@ -7,5 +7,6 @@
 #else
 #define SB_KERNEL_POPCNT 0
 #endif
-#define SB_KERNEL_NAME sb_kernel_solve_avx512
+#define SB_KERNEL_DFS sb_kernel_dfs_avx512
+#define SB_KERNEL_BFS sb_kernel_bfs_avx512
 #include "kernel.h"

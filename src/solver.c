@@ -1,31 +1,55 @@
 /*
  * solver.c — the pipeline registry, solver contexts and the kernel dispatch table.
  *
- * A solver context owns its search stack (SB_STACK_DEPTH boards, 64-byte aligned) and the
- * kernel chosen for it, so threads never share mutable state.
+ * A solver context owns its search stack (SB_STACK_DEPTH boards, 64-byte aligned), its BFS
+ * frontier, its technique counters and the kernel or plan chosen for it, so threads never
+ * share mutable state.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
 
-/* The pipeline registry: one row per pipeline. The CLI, tests and benchmarks iterate it. */
+/* The pipeline registry: one row per pipeline. The CLI, tests and benchmarks iterate it;
+ * every row but "fast" is a spec run by the generic engine (pipeline.c). */
 static const sb_pipeline_info pipeline_table[] = {
-    {"fast", "naked + hidden singles at every node; DFS on the fewest-candidate cell"},
+    {"fast", "fused SIMD kernel: naked + hidden singles, locked candidates; the default",
+     "fast", "tuned freely (tdoku-style levers on a cell-bitmask board)"},
+    {"list", "technique-major; each sweep reads one snapshot, eliminations land together",
+     "list:ns,hs,lc,nt,ht", "seed 000, list version (immutable rows, transposes)"},
+    {"array", "technique-major, house by house in place through index tables",
+     "array:ns,hs,lc,nt,ht", "seed 000, array version (array access indices)"},
+    {"restart", "stages cheapest first; any change restarts from the first stage",
+     "restart:ns,hs,lc,nt2,nt3", "seed 001 (staged human techniques)"},
+    {"singles", "naked singles only, then search", "restart:ns",
+     "seed 004 (singleton solver)"},
+    {"none", "no propagation beyond consistency: search does everything", "restart:",
+     "seeds 002/003 (contention map, lazy-stream search)"},
 };
 #define PIPELINE_COUNT (sizeof pipeline_table / sizeof pipeline_table[0])
 
-/* The dispatch table, indexed by sb_simd level: the same kernel stamped per ISA. */
-static const sb_kernel_fn kernel_table[SB_SIMD_LEVELS] = {
-    [SB_SIMD_SCALAR] = sb_kernel_solve_scalar,
-    [SB_SIMD_AVX2] = sb_kernel_solve_avx2,
-    [SB_SIMD_AVX512] = sb_kernel_solve_avx512,
+/* One row of the dispatch table: the fast kernel stamped for one instruction set. */
+typedef struct kernel_entry {
+    sb_dfs_fn dfs; /* depth-first entry */
+    sb_bfs_fn bfs; /* breadth-first entry */
+} kernel_entry;
+
+/* The dispatch table, indexed by sb_simd level. */
+static const kernel_entry kernel_table[SB_SIMD_LEVELS] = {
+    [SB_SIMD_SCALAR] = {sb_kernel_dfs_scalar, sb_kernel_bfs_scalar},
+    [SB_SIMD_AVX2] = {sb_kernel_dfs_avx2, sb_kernel_bfs_avx2},
+    [SB_SIMD_AVX512] = {sb_kernel_dfs_avx512, sb_kernel_bfs_avx512},
 };
 
 struct sb_solver {
-    sb_options opt;      /* the options it was made with, simd resolved */
-    sb_kernel_fn kernel; /* kernel_table[opt.simd] */
-    sb_board *stack;     /* SB_STACK_DEPTH boards, 64-byte aligned */
+    sb_options opt;                              /* its options, simd resolved, spec dropped */
+    int fast;                                    /* 1: the fused kernel; 0: the generic plan */
+    kernel_entry kernel;                         /* kernel_table[opt.simd] */
+    sb_plan plan;                                /* the generic pipeline, when !fast */
+    sb_board *stack;                             /* SB_STACK_DEPTH boards, 64-byte aligned */
+    sb_board *ring;                              /* BFS frontier, allocated on first use */
+    size_t ring_len;                             /* boards in ring */
+    sb_technique_counts counts[SB_TECH_COUNT];   /* technique work since made or reset */
 };
 
 const sb_pipeline_info *sb_pipelines(size_t *count)
@@ -44,9 +68,28 @@ int sb_pipeline_find(const char *name)
 
 void sb_options_default(sb_options *opt)
 {
+    memset(opt, 0, sizeof *opt);
     opt->limit = 2;
     opt->pipeline = 0;
+    opt->spec = NULL;
     opt->simd = SB_SIMD_AUTO;
+    opt->search = SB_SEARCH_DFS;
+    opt->bfs_cap = SB_BFS_CAP;
+}
+
+int sb_options_pipeline(sb_options *opt, const char *name_or_spec)
+{
+    const int p = sb_pipeline_find(name_or_spec);
+    if (p >= 0) {
+        opt->pipeline = p;
+        opt->spec = NULL;
+        return SB_OK;
+    }
+    if (sb_pipeline_check(name_or_spec) != SB_OK)
+        return SB_ERR_PIPELINE;
+    opt->pipeline = SB_PIPELINE_CUSTOM;
+    opt->spec = name_or_spec;
+    return SB_OK;
 }
 
 sb_verdict sb_result_verdict(const sb_result *res)
@@ -59,12 +102,23 @@ int sb_solver_new(sb_solver **out, const sb_options *opt)
     if (!out || !opt)
         return SB_ERR_ARG;
     *out = NULL;
-    if (opt->pipeline < 0 || (size_t)opt->pipeline >= PIPELINE_COUNT)
+    const char *spec;
+    if (opt->pipeline == SB_PIPELINE_CUSTOM)
+        spec = opt->spec;
+    else if (opt->pipeline >= 0 && (size_t)opt->pipeline < PIPELINE_COUNT)
+        spec = pipeline_table[opt->pipeline].spec;
+    else
         return SB_ERR_PIPELINE;
+    const int fast = spec && !strcmp(spec, "fast");
+    sb_plan plan;
+    if (!fast && sb_plan_parse(spec, &plan) != SB_OK)
+        return SB_ERR_PIPELINE;
+    if (opt->search != SB_SEARCH_DFS && opt->search != SB_SEARCH_BFS)
+        return SB_ERR_ARG;
     const int level = sb_simd_resolve(opt->simd);
     if (level < 0)
         return SB_ERR_SIMD;
-    sb_solver *s = malloc(sizeof *s);
+    sb_solver *s = calloc(1, sizeof *s);
     if (!s)
         return SB_ERR_NOMEM;
     s->stack = aligned_alloc(64, SB_STACK_DEPTH * sizeof(sb_board));
@@ -74,7 +128,13 @@ int sb_solver_new(sb_solver **out, const sb_options *opt)
     }
     s->opt = *opt;
     s->opt.simd = level;
+    s->opt.spec = NULL; /* the plan holds what it said */
+    if (s->opt.bfs_cap == 0)
+        s->opt.bfs_cap = SB_BFS_CAP;
+    s->fast = fast;
     s->kernel = kernel_table[level];
+    if (!fast)
+        s->plan = plan;
     *out = s;
     return SB_OK;
 }
@@ -83,6 +143,7 @@ void sb_solver_free(sb_solver *s)
 {
     if (!s)
         return;
+    free(s->ring);
     free(s->stack);
     free(s);
 }
@@ -92,6 +153,16 @@ int sb_solver_simd(const sb_solver *s)
     return s->opt.simd;
 }
 
+void sb_solver_counts(const sb_solver *s, sb_technique_counts out[SB_TECH_COUNT])
+{
+    memcpy(out, s->counts, sizeof s->counts);
+}
+
+void sb_solver_counts_reset(sb_solver *s)
+{
+    memset(s->counts, 0, sizeof s->counts);
+}
+
 int sb_solve(sb_solver *s, const sb_grid *puzzle, sb_result *res)
 {
     if (!s || !puzzle || !res)
@@ -99,6 +170,16 @@ int sb_solve(sb_solver *s, const sb_grid *puzzle, sb_result *res)
     for (int c = 0; c < SB_CELLS; c++)
         if (puzzle->cell[c] > 9)
             return SB_ERR_ARG;
-    s->kernel(s->stack, puzzle, s->opt.limit, res);
-    return SB_OK;
+    const uint64_t limit = s->opt.limit;
+    if (s->opt.search == SB_SEARCH_DFS) {
+        if (s->fast)
+            s->kernel.dfs(s->stack, puzzle, limit, res);
+        else
+            sb_generic_dfs(&s->plan, s->counts, s->stack, puzzle, limit, res);
+        return SB_OK;
+    }
+    if (s->fast)
+        return s->kernel.bfs(&s->ring, &s->ring_len, s->opt.bfs_cap, puzzle, limit, res);
+    return sb_generic_bfs(&s->plan, s->counts, &s->ring, &s->ring_len, s->opt.bfs_cap, puzzle,
+                          limit, res);
 }

@@ -44,7 +44,8 @@ const char *sb_strerror(int status)
     case SB_ERR_ARG: return "invalid argument";
     case SB_ERR_SIMD: return "SIMD level unknown or not supported by this CPU";
     case SB_ERR_IO: return "input/output error";
-    case SB_ERR_PIPELINE: return "unknown pipeline";
+    case SB_ERR_PIPELINE: return "unknown pipeline or bad pipeline spec";
+    case SB_ERR_FRONTIER: return "BFS frontier outgrew its cap";
     default: return "unknown status";
     }
 }

@@ -1,0 +1,133 @@
+/*
+ * search.h — the one search every pipeline uses, written once as a template so that a
+ * comparison of pipelines isolates their propagation: same branching cell, same digit order,
+ * same guess count convention.
+ *
+ * The includer defines SB_SEARCH_DFS and SB_SEARCH_BFS (names of the functions to generate),
+ * SB_SEARCH_CTX (the hook context type), and these static inline hooks before including:
+ *   int srch_load(SB_SEARCH_CTX *x, sb_board *b, const sb_grid *puzzle)
+ *       root board from the givens, propagated; 0 on contradiction
+ *   int srch_solved(SB_SEARCH_CTX *x, const sb_board *b)
+ *       1 when b is a complete solution
+ *   int srch_choose(SB_SEARCH_CTX *x, const sb_board *b)
+ *       the branching cell: the unassigned cell with the fewest candidates, first in cell order
+ *   int srch_take(SB_SEARCH_CTX *x, sb_board *b, int cell, uint16_t digit)
+ *       assign digit to cell and propagate; 0 on contradiction
+ *   int srch_drop(SB_SEARCH_CTX *x, sb_board *b, int cell, uint16_t digit)
+ *       remove digit from cell and propagate; 0 on contradiction
+ *
+ * Guess convention (the field's): one guess per search state pushed. Digits are tried lowest
+ * first; a cell with a single candidate is taken without a push (it is forced, not a guess).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Depth-first: the board below the current one keeps the untried alternative (the branch
+ * digit is dropped from it when it is popped); the copy above takes the digit. */
+static void SB_SEARCH_DFS(SB_SEARCH_CTX *x, sb_board *stack, const sb_grid *puzzle,
+                          uint64_t limit, sb_result *res)
+{
+    uint8_t branch_cell[SB_STACK_DEPTH];   /* cell of each alternative on the stack */
+    uint16_t branch_digit[SB_STACK_DEPTH]; /* digit that alternative must drop */
+    int depth = 0;
+    sb_board *b = &stack[0];
+
+    memset(res, 0, sizeof *res);
+    int ok = srch_load(x, b, puzzle);
+    for (;;) {
+        if (ok && srch_solved(x, b)) {
+            if (res->count++ == 0)
+                for (int c = 0; c < SB_CELLS; c++)
+                    res->solution.cell[c] = (uint8_t)(__builtin_ctz(b->cand[c]) + 1);
+            if (limit && res->count >= limit)
+                return;
+            ok = 0; /* counted: look for the next one */
+        }
+        if (ok) {
+            const int c = srch_choose(x, b);
+            const uint16_t m = b->cand[c];
+            const uint16_t d = m & (uint16_t)-m;
+            if (m != d) {
+                sb_board *next = b + 1;
+                *next = *b;
+                branch_cell[depth] = (uint8_t)c;
+                branch_digit[depth] = d;
+                depth++;
+                res->guesses++;
+                b = next;
+            }
+            ok = srch_take(x, b, c, d);
+            continue;
+        }
+        if (depth == 0)
+            return;
+        b = &stack[--depth];
+        ok = srch_drop(x, b, branch_cell[depth], branch_digit[depth]);
+    }
+}
+
+#ifdef SB_SEARCH_BFS
+/* Breadth-first: a FIFO frontier of boards, grown by doubling up to cap boards. A branching
+ * board's children (one per candidate of the chosen cell) join the back; every candidate
+ * beyond the first counts as a guess, so a cell of k candidates costs k-1 guesses as in the DFS.
+ * @return SB_OK, SB_ERR_FRONTIER when the frontier would exceed cap, SB_ERR_NOMEM. */
+static int SB_SEARCH_BFS(SB_SEARCH_CTX *x, sb_board **ring, size_t *ring_len, size_t cap,
+                         const sb_grid *puzzle, uint64_t limit, sb_result *res)
+{
+    size_t head = 0, n = 0; /* frontier = ring[head .. head+n) modulo ring_len */
+    sb_board root;
+
+    memset(res, 0, sizeof *res);
+    if (!srch_load(x, &root, puzzle))
+        return SB_OK;
+    if (*ring_len == 0) {
+        sb_board *r = aligned_alloc(64, 64 * sizeof *r);
+        if (!r)
+            return SB_ERR_NOMEM;
+        *ring = r;
+        *ring_len = 64;
+    }
+    (*ring)[0] = root;
+    n = 1;
+    while (n > 0) {
+        sb_board b = (*ring)[head];
+        head = (head + 1) % *ring_len;
+        n--;
+        if (srch_solved(x, &b)) {
+            if (res->count++ == 0)
+                for (int c = 0; c < SB_CELLS; c++)
+                    res->solution.cell[c] = (uint8_t)(__builtin_ctz(b.cand[c]) + 1);
+            if (limit && res->count >= limit)
+                return SB_OK;
+            continue;
+        }
+        const int c = srch_choose(x, &b);
+        res->guesses += (uint64_t)(__builtin_popcount(b.cand[c]) - 1);
+        for (uint16_t m = b.cand[c]; m; m &= (uint16_t)(m - 1)) {
+            sb_board child = b;
+            if (!srch_take(x, &child, c, m & (uint16_t)-m))
+                continue;
+            if (n == *ring_len) {
+                /* Grow: unroll the ring into a buffer twice the size. */
+                if (*ring_len >= cap)
+                    return SB_ERR_FRONTIER;
+                const size_t len = *ring_len * 2 < cap ? *ring_len * 2 : cap;
+                sb_board *r = aligned_alloc(64, len * sizeof *r);
+                if (!r)
+                    return SB_ERR_NOMEM;
+                for (size_t i = 0; i < n; i++)
+                    r[i] = (*ring)[(head + i) % *ring_len];
+                free(*ring);
+                *ring = r;
+                *ring_len = len;
+                head = 0;
+            }
+            (*ring)[(head + n) % *ring_len] = child;
+            n++;
+        }
+    }
+    return SB_OK;
+}
+#endif
