@@ -82,12 +82,15 @@ static int SB_SEARCH_BFS(SB_SEARCH_CTX *x, sb_board **ring, size_t *ring_len, si
     memset(res, 0, sizeof *res);
     if (!srch_load(x, &root, puzzle))
         return SB_OK;
+    if (cap == 0)
+        return SB_ERR_FRONTIER;
     if (*ring_len == 0) {
-        sb_board *r = aligned_alloc(64, 64 * sizeof *r);
+        const size_t len = cap < 64 ? cap : 64;
+        sb_board *r = aligned_alloc(64, len * sizeof *r);
         if (!r)
             return SB_ERR_NOMEM;
         *ring = r;
-        *ring_len = 64;
+        *ring_len = len;
     }
     (*ring)[0] = root;
     n = 1;
@@ -109,10 +112,10 @@ static int SB_SEARCH_BFS(SB_SEARCH_CTX *x, sb_board **ring, size_t *ring_len, si
             sb_board child = b;
             if (!srch_take(x, &child, c, m & (uint16_t)-m))
                 continue;
+            if (n >= cap)
+                return SB_ERR_FRONTIER;
             if (n == *ring_len) {
                 /* Grow: unroll the ring into a buffer twice the size. */
-                if (*ring_len >= cap)
-                    return SB_ERR_FRONTIER;
                 const size_t len = *ring_len * 2 < cap ? *ring_len * 2 : cap;
                 sb_board *r = aligned_alloc(64, len * sizeof *r);
                 if (!r)
