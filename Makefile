@@ -35,16 +35,32 @@ SHARED_DATA := $(wildcard ../shared/datasets/puzzles*)
 BENCH_FILES ?= $(if $(SHARED_DATA),$(SHARED_DATA),$(wildcard datasets/samples/*.txt))
 BENCH_ARGS  ?= -t 1 --seconds 2
 
-# Debian packages the build and tests need (`make deps` installs what is missing).
-DEB_PKGS := gcc make libc6-dev libcriterion-dev python3
+# Performance tooling (bench/, scripts/perf_check.py, docs/ci.md). The gate counts
+# instructions under callgrind against PERF_BASELINE and fails above PERF_THRESHOLD percent.
+PERF_DIR       := $(BUILD)/perf
+PERF_DRIVER    := $(PERF_DIR)/perf_driver
+PERF_SLOW      := $(BUILD)/perf-test/perf_driver_slow
+GBENCH         := $(PERF_DIR)/gbench
+PERF_THRESHOLD ?= 2
+PERF_BASELINE  ?= bench/baseline.json
+PERF_WALL      ?= 1
+PERF_ARGS       = --driver $(PERF_DRIVER) --cc "$(CC)" --flags "$(CFLAGS)" \
+                  $(if $(filter 1,$(PERF_WALL)),--gbench $(GBENCH))
+GBENCH_ARGS    ?= --benchmark_out=$(BUILD)/reports/gbench.json --benchmark_out_format=json
 
-.PHONY: all help deps test test-unit test-cli test-sanitize bench clean
+# Debian packages the build and tests need (`make deps` installs what is missing).
+DEB_PKGS := gcc make libc6-dev libcriterion-dev python3 time \
+            g++ libbenchmark-dev valgrind hyperfine gnuplot-nox
+
+.PHONY: all help deps test test-unit test-cli test-sanitize bench batch datasets clean
+.PHONY: test-perf gbench perf-check perf-baseline report hyperfine
 
 all: $(BIN) $(LIB) ## build build/sudokubench and build/libsudokubench.a
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | awk -F'\t' '{printf "  make %-14s %s\n", $$1, $$2}'
 	@echo "  variables: BUILD=$(BUILD) OPT=$(OPT) BENCH_FILES=... BENCH_ARGS='$(BENCH_ARGS)'"
+	@echo "  perf: PERF_THRESHOLD=$(PERF_THRESHOLD) (percent) PERF_BASELINE=$(PERF_BASELINE) PERF_WALL=$(PERF_WALL) (0: no wall-time part)"
 	@echo "  DEB_PKGS (make deps): $(DEB_PKGS)"
 
 deps: ## install the missing Debian packages of DEB_PKGS (idempotent)
@@ -82,19 +98,69 @@ $(UNIT): $(TEST_OBJS) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $(TEST_OBJS) $(LIB) -lcriterion $(LDLIBS)
 
-test: test-unit test-cli ## build and run the unit tests (Criterion) and the CLI tests
+test: test-unit test-cli test-perf ## build and run the unit tests (Criterion), the CLI tests, the perf-gate tests
 
 test-unit: $(UNIT)
 	$(UNIT) --jobs 2
 
 test-cli: $(BIN)
 	bash tests/cli/run.sh $(BIN)
+	bash tests/cli/batch.sh $(BIN)
 
 test-sanitize: ## the whole test suite built with ASan + UBSan (in build/asan)
 	$(MAKE) --no-print-directory BUILD=build/asan SAN=1 test
 
 bench: $(BIN) ## benchmark: ../shared/datasets if present, else datasets/samples (1 thread)
 	$(BIN) bench $(BENCH_ARGS) $(BENCH_FILES)
+
+batch: $(BIN) ## batch engine at scale: a 5M-puzzle file in build/, solve with 1 and all threads, rate + peak RSS
+	bash scripts/batch_scale.sh $(BIN)
+
+datasets: $(BIN) ## build local corpora in datasets/generated/: 1M generated, 100k minimal, augmented standard sets
+	bash scripts/make_datasets.sh $(BIN)
+
+$(PERF_DRIVER): bench/perf_driver.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+# Test-only: the same driver with sb_solve renamed in a copy of the library and wrapped by a
+# burner (tests/perf/slowdown.c), so the gate's own test sees a real regression inside the
+# measured function while the shipped sources stay untouched.
+$(PERF_SLOW): bench/perf_driver.c tests/perf/slowdown.c $(LIB)
+	@mkdir -p $(dir $@)
+	objcopy --redefine-sym sb_solve=sb_solve_unslowed $(LIB) $(dir $@)libslowed.a
+	$(CC) $(ALL_CFLAGS) -o $@ $< tests/perf/slowdown.c $(dir $@)libslowed.a $(LDLIBS)
+
+$(GBENCH): bench/gbench.cc $(LIB)
+	@mkdir -p $(dir $@)
+	$(CXX) -std=c++17 $(OPT) -g $(WARN) -Iinclude -o $@ $< $(LIB) -lbenchmark -lpthread $(LDLIBS)
+
+ifeq ($(SAN),1)
+test-perf:
+	python3 tests/perf/test_perf_check.py
+	@echo "test-perf: callgrind check skipped under SAN=1 (valgrind cannot run ASan builds)"
+else
+test-perf: $(PERF_DRIVER) $(PERF_SLOW)
+	python3 tests/perf/test_perf_check.py
+	bash tests/perf/real_check.sh $(PERF_DRIVER) $(PERF_SLOW)
+endif
+
+gbench: $(GBENCH) ## Google Benchmark: every pipeline x corpus x SIMD level; JSON in build/reports/gbench.json
+	@mkdir -p $(BUILD)/reports
+	$(GBENCH) $(GBENCH_ARGS) $(BENCH_FILES)
+
+perf-check: $(PERF_DRIVER) $(if $(filter 1,$(PERF_WALL)),$(GBENCH)) ## CI gate: callgrind counts vs bench/baseline.json, fails above PERF_THRESHOLD=2 %
+	python3 scripts/perf_check.py check $(PERF_ARGS) --baseline $(PERF_BASELINE) \
+	  --threshold $(PERF_THRESHOLD) --current-out $(PERF_DIR)/current.json
+
+perf-baseline: $(PERF_DRIVER) $(if $(filter 1,$(PERF_WALL)),$(GBENCH)) ## measure and rewrite bench/baseline.json (review the diff, commit it)
+	python3 scripts/perf_check.py baseline $(PERF_ARGS) --out $(PERF_BASELINE)
+
+report: $(BIN) ## build/reports/report.md: bench matrix + thread scaling, gnuplot PNG charts
+	CC="$(CC)" REPORT_DIR=$(BUILD)/reports bash scripts/report.sh $(BIN)
+
+hyperfine: $(BIN) ## end-to-end CLI timings (hyperfine): pipelines x threads, JSON + Markdown in build/reports/
+	HF_DIR=$(BUILD)/reports bash scripts/hyperfine.sh $(BIN)
 
 clean: ## remove build/
 	rm -rf build

@@ -111,13 +111,17 @@ static int read_stream(FILE *in, const char *name, cli_record_fn fn, void *ctx)
         return CLI_EXIT_USAGE;
     }
     sb_record rec;
+    cli_buf msg = {0};
     int stop = 0;
     while (!stop && (st = sb_reader_next(r, &rec)) == 1) {
-        if (rec.kind == SB_LINE_INVALID)
-            fprintf(stderr, CLI_NAME ": %s:%llu:%zu: invalid puzzle: %s\n", name,
-                    (unsigned long long)rec.line, rec.col, rec.why);
+        if (rec.kind == SB_LINE_INVALID) {
+            msg.len = 0;
+            cli_format_invalid(&msg, name, &rec);
+            fwrite(msg.data, 1, msg.len, stderr);
+        }
         stop = fn(ctx, name, &rec);
     }
+    cli_buf_free(&msg);
     sb_reader_close(r);
     if (stop)
         return stop;

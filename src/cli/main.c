@@ -16,6 +16,9 @@ static const struct command {
     {"solve", cli_solve, "solve or count every puzzle, one record per input line"},
     {"validate", cli_validate, "check that every puzzle is proper (exactly one solution)"},
     {"bench", cli_bench, "throughput table per dataset and pipeline"},
+    {"rate", cli_rate, "difficulty class per puzzle: the weakest technique set that solves it"},
+    {"generate", cli_generate, "make puzzles with exactly one solution (seeded, parallel)"},
+    {"augment", cli_augment, "random validity-preserving transforms of input puzzles"},
 };
 
 /* Prints the top-level help. */

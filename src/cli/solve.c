@@ -1,41 +1,53 @@
 /*
- * solve.c — the `solve` and `validate` commands: stream records in input order, one solver
- * context, one output record per input puzzle.
+ * solve.c — the `solve` and `validate` commands over the batch engine (batch.c): records in
+ * input order whatever the thread count, one solver context per thread, per-thread tallies
+ * summed at the end.
  */
 #include <getopt.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "cli.h"
 
-/* State of one solve or validate run. */
-typedef struct run {
-    sb_solver *solver;        /* the one solver context */
-    cli_format format;        /* solve: record format */
-    FILE *out;                /* where records go */
-    unsigned long long n[3];  /* puzzles per sb_verdict */
+/* What a run counted; each worker keeps its own, folded into the run's at the end. */
+typedef struct tally {
+    unsigned long long n[3];    /* puzzles per sb_verdict */
     unsigned long long invalid; /* invalid lines */
-    unsigned long long conflicts; /* validate: puzzles with conflicting givens */
     unsigned long long guesses; /* total guesses */
+} tally;
+
+/* One solve or validate run: options shared read-only by the workers, totals after. */
+typedef struct run {
+    sb_options opt;   /* every worker's solver options */
+    cli_format format; /* solve: record format */
+    tally total;      /* the workers' tallies, summed when they end */
 } run;
+
+/* One thread's worker: its own solver and tally, so the hot path shares nothing. */
+typedef struct worker {
+    sb_solver *solver; /* this thread's solver context */
+    cli_format format; /* copy of run.format, read on every record */
+    tally t;           /* what this thread counted */
+} worker;
 
 static const char solve_help[] =
     "Usage: " CLI_NAME " solve [OPTIONS] [FILE...|-]\n"
     "Solve (count) every puzzle of the inputs (stdin when none) and write one record per\n"
-    "input puzzle, invalid lines included, in input order.\n\n"
+    "input puzzle, invalid lines included, in input order (the same bytes for any -t).\n\n"
     "  -s, --pipeline NAME  propagation pipeline (default %s):%s\n"
     "  -l, --limit N        stop counting at N solutions: 1 first, 2 uniqueness, 0 all\n"
     "                       (default %llu)\n"
-    "  -t, --threads N      worker threads (default 1; the batch engine is single-threaded\n"
-    "                       for now, so N > 1 runs one thread)\n"
+    "  -t, --threads N      worker threads (default %d: every core)\n"
     "  -f, --format FMT     solution, tdoku, csv, json, pretty (default %s)\n"
     "      --simd LEVEL     auto, scalar, avx2, avx512 (default auto: $SUDOKUBENCH_SIMD,\n"
     "                       else the best this CPU supports)\n"
+    "      --progress WHEN  progress line on stderr: auto (when stderr is a terminal),\n"
+    "                       always, never (default auto)\n"
     "      --stats          print a summary line to stderr at the end\n"
     "  -h, --help           show this help\n\n"
+    "SIGINT/SIGTERM stop the run with every finished record written (exit 130).\n"
     "Exit: 0 every line was a puzzle, 1 some lines were invalid, 2 usage or I/O error.\n";
 
-/* Prints a help text whose first %s is the default pipeline, second the pipeline list. */
+/* Writes the pipeline list of the help text into buf. */
 static void print_pipelines(char *buf, size_t len)
 {
     size_t n, used = 0;
@@ -46,21 +58,52 @@ static void print_pipelines(char *buf, size_t len)
                                  p[i].name, p[i].description);
 }
 
-/* Record callback of solve: solve, count, write. */
-static int solve_record(void *ctx, const char *name, const sb_record *rec)
+/* Creates a worker with its own solver (cli_batch.worker_new). */
+static int worker_new(void *ctx, void **out)
+{
+    const run *r = ctx;
+    worker *w = cli_alloc_lines(sizeof *w); /* its tally is written on every record */
+    if (!w) {
+        fprintf(stderr, CLI_NAME ": out of memory\n");
+        return CLI_EXIT_USAGE;
+    }
+    const int st = sb_solver_new(&w->solver, &r->opt);
+    *out = w;
+    if (st != SB_OK)
+        return cli_solver_error(st, r->opt.simd);
+    w->format = r->format;
+    return 0;
+}
+
+/* Adds a worker's tally to the run's and frees it (cli_batch.worker_end). */
+static void worker_end(void *ctx, void *wp)
 {
     run *r = ctx;
+    worker *w = wp;
+    for (int v = 0; v < 3; v++)
+        r->total.n[v] += w->t.n[v];
+    r->total.invalid += w->t.invalid;
+    r->total.guesses += w->t.guesses;
+    sb_solver_free(w->solver);
+    free(w);
+}
+
+/* Solves one record and formats it (cli_batch.record of solve). */
+static void solve_record(void *wp, const cli_input *in, const sb_record *rec, cli_buf *out,
+                         cli_buf *err)
+{
+    (void)err;
+    worker *w = wp;
     if (rec->kind == SB_LINE_INVALID) {
-        r->invalid++;
-        cli_write_record(r->out, r->format, name, rec, NULL);
-        return 0;
+        w->t.invalid++;
+        cli_format_record(out, w->format, in, rec, NULL);
+        return;
     }
     sb_result res;
-    sb_solve(r->solver, &rec->grid, &res);
-    r->n[sb_result_verdict(&res)]++;
-    r->guesses += res.guesses;
-    cli_write_record(r->out, r->format, name, rec, &res);
-    return 0;
+    sb_solve(w->solver, &rec->grid, &res);
+    w->t.n[sb_result_verdict(&res)]++;
+    w->t.guesses += res.guesses;
+    cli_format_record(out, w->format, in, rec, &res);
 }
 
 int cli_solve(int argc, char **argv)
@@ -69,11 +112,14 @@ int cli_solve(int argc, char **argv)
         {"pipeline", required_argument, 0, 's'}, {"limit", required_argument, 0, 'l'},
         {"threads", required_argument, 0, 't'},  {"format", required_argument, 0, 'f'},
         {"simd", required_argument, 0, 'S'},     {"stats", no_argument, 0, 'T'},
-        {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
-    sb_options opt;
-    sb_options_default(&opt);
-    run r = {.format = FMT_SOLUTION, .out = stdout};
-    int stats = 0, threads = 1, ch;
+        {"progress", required_argument, 0, 'P'}, {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    run r = {.format = FMT_SOLUTION};
+    sb_options_default(&r.opt);
+    cli_batch b = {.threads = cli_default_threads(), .progress = CLI_PROGRESS_AUTO,
+                   .unit = "puzzles", .out = stdout, .ctx = &r, .worker_new = worker_new,
+                   .worker_end = worker_end, .record = solve_record};
+    int stats = 0, ch;
     char plist[1024];
     size_t np;
     optind = 1;
@@ -81,16 +127,17 @@ int cli_solve(int argc, char **argv)
     while ((ch = getopt_long(argc, argv, ":s:l:t:f:h", longopts, NULL)) != -1) {
         switch (ch) {
         case 's':
-            opt.pipeline = sb_pipeline_find(optarg);
-            if (opt.pipeline < 0)
+            r.opt.pipeline = sb_pipeline_find(optarg);
+            if (r.opt.pipeline < 0)
                 return cli_usage_error("solve", "unknown pipeline '%s'", optarg);
             break;
         case 'l':
-            if (cli_parse_limit("solve", optarg, &opt.limit))
+            if (cli_parse_limit("solve", optarg, &r.opt.limit))
                 return CLI_EXIT_USAGE;
             break;
         case 't':
-            if (cli_parse_threads("solve", optarg, &threads))
+        case 'P':
+            if (cli_batch_option("solve", ch, optarg, &b))
                 return CLI_EXIT_USAGE;
             break;
         case 'f':
@@ -99,7 +146,7 @@ int cli_solve(int argc, char **argv)
                 return cli_usage_error("solve", "unknown format '%s'", optarg);
             break;
         case 'S':
-            if (cli_parse_simd("solve", optarg, &opt.simd))
+            if (cli_parse_simd("solve", optarg, &r.opt.simd))
                 return CLI_EXIT_USAGE;
             break;
         case 'T': stats = 1; break;
@@ -108,106 +155,108 @@ int cli_solve(int argc, char **argv)
             sb_options_default(&d);
             print_pipelines(plist, sizeof plist);
             printf(solve_help, sb_pipelines(&np)[d.pipeline].name, plist,
-                   (unsigned long long)d.limit, cli_format_name(FMT_SOLUTION));
+                   (unsigned long long)d.limit, cli_default_threads(),
+                   cli_format_name(FMT_SOLUTION));
             return CLI_EXIT_OK;
         }
         default: return cli_getopt_error("solve", ch, argv);
         }
     }
-    if (threads > 1)
-        fprintf(stderr, CLI_NAME ": note: -t %d: the batch engine is single-threaded for now; "
-                        "running 1 thread\n", threads);
-    const int st = sb_solver_new(&r.solver, &opt);
-    if (st != SB_OK)
-        return cli_solver_error(st, opt.simd);
     const double t0 = cli_now_seconds();
-    cli_write_header(r.out, r.format);
-    int rc = cli_for_each_record(argv + optind, argc - optind, solve_record, &r);
-    if (fflush(r.out) != 0) {
-        fprintf(stderr, CLI_NAME ": write error on standard output\n");
-        rc = CLI_EXIT_USAGE;
-    }
+    cli_write_header(stdout, r.format);
+    const int rc = cli_batch_records(&b, argv + optind, argc - optind);
     const double secs = cli_now_seconds() - t0;
     if (stats) {
-        const unsigned long long total = r.n[0] + r.n[1] + r.n[2];
+        const tally *t = &r.total;
+        const unsigned long long total = t->n[0] + t->n[1] + t->n[2];
         fprintf(stderr,
                 "stats: %llu puzzles (%llu solved, %llu unsolvable, %llu multiple), "
                 "%llu invalid lines, %llu guesses, %.3f s, %.0f puzzles/s\n",
-                total, r.n[SB_SOLVED], r.n[SB_UNSOLVABLE], r.n[SB_MULTIPLE], r.invalid,
-                r.guesses, secs, secs > 0 ? (double)total / secs : 0.0);
+                total, t->n[SB_SOLVED], t->n[SB_UNSOLVABLE], t->n[SB_MULTIPLE], t->invalid,
+                t->guesses, secs, secs > 0 ? (double)total / secs : 0.0);
     }
-    sb_solver_free(r.solver);
     if (rc)
         return rc;
-    return r.invalid ? CLI_EXIT_INVALID : CLI_EXIT_OK;
+    return r.total.invalid ? CLI_EXIT_INVALID : CLI_EXIT_OK;
 }
 
 static const char validate_help[] =
     "Usage: " CLI_NAME " validate [OPTIONS] [FILE...|-]\n"
     "Check that every puzzle of the inputs (stdin when none) is proper: well-formed, no\n"
-    "conflicting givens, exactly one solution. Problems go to stderr as FILE:LINE, a\n"
-    "summary line to stdout.\n\n"
+    "conflicting givens, exactly one solution. Problems go to stderr as FILE:LINE, in input\n"
+    "order, a summary line to stdout.\n\n"
+    "  -t, --threads N      worker threads (default %d: every core)\n"
     "      --simd LEVEL     auto, scalar, avx2, avx512 (default auto)\n"
+    "      --progress WHEN  progress line on stderr: auto, always, never (default auto)\n"
     "  -h, --help           show this help\n\n"
-    "Exit: 0 every puzzle is proper, 1 otherwise, 2 usage or I/O error.\n";
+    "Exit: 0 every puzzle is proper, 1 otherwise, 2 usage or I/O error, 130 interrupted.\n";
 
-/* Record callback of validate: diagnose every puzzle that is not proper. */
-static int validate_record(void *ctx, const char *name, const sb_record *rec)
+/* Diagnoses one record that is not a proper puzzle (cli_batch.record of validate). */
+static void validate_record(void *wp, const cli_input *in, const sb_record *rec, cli_buf *out,
+                            cli_buf *err)
 {
-    run *r = ctx;
+    (void)out;
+    worker *w = wp;
     const unsigned long long line = (unsigned long long)rec->line;
     if (rec->kind == SB_LINE_INVALID) {
-        r->invalid++;
-        return 0;
+        w->t.invalid++;
+        return;
     }
     int a, b;
     if (sb_grid_conflict(&rec->grid, &a, &b)) {
-        fprintf(stderr, CLI_NAME ": %s:%llu: conflicting givens: r%dc%d and r%dc%d are both %d\n",
-                name, line, a / 9 + 1, a % 9 + 1, b / 9 + 1, b % 9 + 1, rec->grid.cell[a]);
-        r->n[SB_UNSOLVABLE]++;
-        return 0;
+        cli_buf_printf(err, CLI_NAME ": %s:%llu: conflicting givens: r%dc%d and r%dc%d are both %d\n",
+                       in->name, line, a / 9 + 1, a % 9 + 1, b / 9 + 1, b % 9 + 1,
+                       rec->grid.cell[a]);
+        w->t.n[SB_UNSOLVABLE]++;
+        return;
     }
     sb_result res;
-    sb_solve(r->solver, &rec->grid, &res);
+    sb_solve(w->solver, &rec->grid, &res);
     const sb_verdict v = sb_result_verdict(&res);
-    r->n[v]++;
+    w->t.n[v]++;
     if (v == SB_UNSOLVABLE)
-        fprintf(stderr, CLI_NAME ": %s:%llu: no solution\n", name, line);
+        cli_buf_printf(err, CLI_NAME ": %s:%llu: no solution\n", in->name, line);
     else if (v == SB_MULTIPLE)
-        fprintf(stderr, CLI_NAME ": %s:%llu: multiple solutions\n", name, line);
-    return 0;
+        cli_buf_printf(err, CLI_NAME ": %s:%llu: multiple solutions\n", in->name, line);
 }
 
 int cli_validate(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"simd", required_argument, 0, 'S'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-    sb_options opt;
-    sb_options_default(&opt);
-    opt.limit = 2; /* proper = exactly one solution: counting to two decides it */
-    run r = {.out = stdout};
+        {"simd", required_argument, 0, 'S'},     {"threads", required_argument, 0, 't'},
+        {"progress", required_argument, 0, 'P'}, {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    run r = {.format = FMT_SOLUTION};
+    sb_options_default(&r.opt);
+    r.opt.limit = 2; /* proper = exactly one solution: counting to two decides it */
+    cli_batch b = {.threads = cli_default_threads(), .progress = CLI_PROGRESS_AUTO,
+                   .unit = "puzzles", .out = stdout, .ctx = &r, .worker_new = worker_new,
+                   .worker_end = worker_end, .record = validate_record};
     int ch;
     optind = 1;
     opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
-    while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":t:h", longopts, NULL)) != -1) {
         switch (ch) {
         case 'S':
-            if (cli_parse_simd("validate", optarg, &opt.simd))
+            if (cli_parse_simd("validate", optarg, &r.opt.simd))
                 return CLI_EXIT_USAGE;
             break;
-        case 'h': fputs(validate_help, stdout); return CLI_EXIT_OK;
+        case 't':
+        case 'P':
+            if (cli_batch_option("validate", ch, optarg, &b))
+                return CLI_EXIT_USAGE;
+            break;
+        case 'h': printf(validate_help, cli_default_threads()); return CLI_EXIT_OK;
         default: return cli_getopt_error("validate", ch, argv);
         }
     }
-    const int st = sb_solver_new(&r.solver, &opt);
-    if (st != SB_OK)
-        return cli_solver_error(st, opt.simd);
-    const int rc = cli_for_each_record(argv + optind, argc - optind, validate_record, &r);
-    sb_solver_free(r.solver);
+    const int rc = cli_batch_records(&b, argv + optind, argc - optind);
+    const tally *t = &r.total;
     printf("%llu puzzles: %llu unique, %llu multiple, %llu unsolvable, %llu invalid lines\n",
-           r.n[0] + r.n[1] + r.n[2], r.n[SB_SOLVED], r.n[SB_MULTIPLE], r.n[SB_UNSOLVABLE],
-           r.invalid);
+           t->n[0] + t->n[1] + t->n[2], t->n[SB_SOLVED], t->n[SB_MULTIPLE], t->n[SB_UNSOLVABLE],
+           t->invalid);
     if (rc)
         return rc;
-    return (r.invalid || r.n[SB_MULTIPLE] || r.n[SB_UNSOLVABLE]) ? CLI_EXIT_INVALID : CLI_EXIT_OK;
+    return (t->invalid || t->n[SB_MULTIPLE] || t->n[SB_UNSOLVABLE]) ? CLI_EXIT_INVALID
+                                                                     : CLI_EXIT_OK;
 }

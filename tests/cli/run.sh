@@ -457,7 +457,10 @@ for th in 1 2 4; do
     expect_file many.want out
     n=$(grep -c ': invalid puzzle: ' err)
     [ "$n" = 120 ] || fail "want 120 invalid-puzzle messages on stderr, got $n"
+    expect_err_count 120 # the messages and nothing else: -t N runs N threads, no note
     expect_err_line "sudokubench: many.txt:599:1: invalid puzzle: unexpected character 'b'"
+    grep -o 'many\.txt:[0-9]*' err | cut -d: -f2 | sort -nc 2>/dev/null ||
+        fail "invalid-puzzle messages are not in input order"
     end
 done
 
@@ -613,13 +616,13 @@ begin "help: solve --help"
 run solve --help
 expect_rc 0
 expect_err_empty
-mentions -s -l -t -f --simd --stats
+mentions -s -l -t -f --simd --progress --stats
 end
 begin "help: validate --help"
 run validate --help
 expect_rc 0
 expect_err_empty
-mentions --simd
+mentions -t --simd --progress
 end
 begin "help: bench --help"
 run bench --help
@@ -948,5 +951,6 @@ else
 fi
 end
 
+. "$HERE/generate.sh" # generate, augment and datasets/fetch.sh cases
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

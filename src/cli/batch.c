@@ -1,0 +1,677 @@
+/*
+ * batch.c — the batch engine: multi-million-record runs over all cores with output that is
+ * byte-for-byte the same for any thread count, in bounded memory, with progress and clean
+ * interrupts.
+ *
+ * Data layout and flow. Two windows alternate. A window holds up to `window` records read
+ * in input order (sb_record, ~256 bytes each, written by the reader in place), split into
+ * chunks of CHUNK records; each chunk owns an output buffer and a stderr buffer. One round:
+ *
+ *     master thread:   write window k-1's buffers in order, then read window k+1
+ *     every thread:    handle the chunks of window k (dynamic schedule, one worker each)
+ *
+ * so reading and writing (the serial parts) overlap the parallel work. Chunks are formatted
+ * independently and written in chunk order, which is what makes the bytes independent of the
+ * thread count and of which thread took which chunk. Memory is two windows whatever the input
+ * size. Workers (one sb_solver each, say) belong to a thread for the whole run and keep their
+ * own statistics: the hot path shares nothing but the chunk counter and, once per chunk, the
+ * progress counter.
+ *
+ * Streaming. A read on a pipe or terminal can block for ever; before any read that could
+ * block while records are waiting, the engine handles and writes what it has (poll() with a
+ * zero timeout before each record on such inputs; regular files never block, so they skip
+ * it). Interactive use therefore sees each answer as soon as its line is in.
+ *
+ * Interrupts. SIGINT/SIGTERM set a flag (the handler can safely do nothing else). Workers
+ * check it before each record, so a round stops within one record per thread; the writer then
+ * emits every chunk up to the first unfinished one, and that one's finished records: the
+ * output is a prefix of the full output, ending on a record boundary. Blocking reads happen
+ * only on the calling thread, which is the only thread with the signals unblocked, so the
+ * signal interrupts the read (the handler is installed without SA_RESTART).
+ */
+#include <errno.h>
+#include <omp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+enum {
+    CHUNK = 256,             /* records per chunk: the scheduling and output-buffer unit */
+    WINDOW_MIN = 8192,       /* records per window with few threads (2 MiB of records: the
+                                window stays cache-near on the single-thread path) */
+    WINDOW_MAX = 1 << 16,    /* records per window at most (16 MiB of records) */
+    WINDOW_PER_THREAD = 4096, /* window grows with threads so every round has ~16 chunks a thread */
+    PROGRESS_MS = 250,       /* at most four progress updates a second */
+    PROGRESS_WIDTH = 100     /* longest progress line */
+};
+
+/* The one mutable global of the program. A signal handler may only touch a volatile
+ * sig_atomic_t (or lock-free atomic) object, so this flag is the only way for SIGINT/SIGTERM
+ * to reach the running batch; every other piece of state lives in the engine object. */
+static volatile sig_atomic_t stop_requested;
+
+/* SIGINT/SIGTERM handler: asks the batch to stop at the next record boundary. */
+static void on_stop_signal(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
+}
+
+/* One window: a slice of the run's records (or generated items) and their formatted output. */
+typedef struct window {
+    sb_record *rec;     /* records in input order (record runs; NULL for item runs) */
+    uint32_t *input;    /* for each record, its input's index in engine.inputs */
+    size_t n;           /* items held */
+    uint64_t first;     /* run-wide index of the first item */
+    cli_buf *out;       /* per chunk: the chunk's output records */
+    cli_buf *err;       /* per chunk: the chunk's stderr text */
+    size_t *done;       /* per chunk: items finished (less than the chunk only if stopped) */
+    cli_buf trailer;    /* input-level messages (cannot open, read error), printed after the
+                           window's records so stderr keeps input order */
+} window;
+
+/* The state of one run. */
+typedef struct engine {
+    const cli_batch *job;   /* what to run */
+    int threads;            /* worker threads */
+    void **workers;         /* one worker per thread, indexed by OpenMP thread number */
+    size_t window;          /* records per window */
+    window win[2];          /* handled and filled alternately */
+    int out_fd;             /* descriptor of job->out */
+    sigset_t stop_set;      /* SIGINT and SIGTERM, blocked in the worker threads */
+    /* record runs */
+    cli_input *inputs;      /* every input, names precomputed */
+    int ninputs;            /* entries in inputs */
+    char *const *files;     /* the command line's inputs ("-" = stdin) */
+    int next_input;         /* index of the next input to open */
+    int cur;                /* index of the open input */
+    FILE *in;               /* the open input, NULL between inputs */
+    sb_reader *reader;      /* its reader */
+    int fd;                 /* its descriptor */
+    int in_regular;         /* it is a regular file: reads never block, size is known */
+    int inputs_done;        /* every input has been read to its end */
+    /* item runs */
+    uint64_t items;         /* items to make */
+    /* totals */
+    uint64_t read;          /* records read (items made) so far */
+    uint64_t written;       /* records whose output has been written */
+    uint64_t done_items;    /* records handled (for progress; added once per chunk) */
+    int last_input;         /* input of the last written record, -1 before any */
+    uint64_t last_line;     /* its line */
+    int rc;                 /* CLI_EXIT_USAGE once an input failed, else 0 */
+    int fatal;              /* a write failed or memory ran out: stop the run */
+    /* progress */
+    int progress;           /* show the progress line */
+    int drawn;              /* a progress line has been drawn */
+    int always;             /* --progress always: draw the final line even if no tick came */
+    double t0;              /* run start (monotonic seconds) */
+    double last_shown;      /* when the progress line was last drawn */
+    int shown_len;          /* characters of the progress line on screen, 0 if none */
+    uint64_t bytes_total;   /* bytes of all inputs when all are regular files, else 0 */
+    uint64_t bytes_prior;   /* bytes of the inputs already read to their end */
+} engine;
+
+int cli_default_threads(void)
+{
+    const int t = omp_get_max_threads();
+    return t < 1 ? 1 : t > 1024 ? 1024 : t;
+}
+
+int cli_parse_progress(const char *cmd, const char *arg, cli_progress *mode)
+{
+    static const char *const names[] = {"auto", "always", "never"};
+    for (int m = 0; m < 3; m++)
+        if (!strcmp(arg, names[m])) {
+            *mode = (cli_progress)m;
+            return 0;
+        }
+    return cli_usage_error(cmd, "bad --progress '%s' (auto, always, never)", arg);
+}
+
+void *cli_alloc_lines(size_t size)
+{
+    const size_t padded = (size + CLI_CACHE_LINE - 1) / CLI_CACHE_LINE * CLI_CACHE_LINE;
+    void *p = aligned_alloc(CLI_CACHE_LINE, padded ? padded : CLI_CACHE_LINE);
+    if (p)
+        memset(p, 0, padded);
+    return p;
+}
+
+int cli_batch_option(const char *cmd, int ch, const char *arg, cli_batch *b)
+{
+    return ch == 't' ? cli_parse_threads(cmd, arg, &b->threads)
+                     : cli_parse_progress(cmd, arg, &b->progress);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Output                                                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Writes all n bytes to fd, retrying after signals and on non-blocking descriptors (a
+ * terminal shared with a program that set O_NONBLOCK). @return 0, or -1 with errno set. */
+static int write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        const ssize_t k = write(fd, p, n);
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno == EAGAIN) {
+                struct pollfd pf = {.fd = fd, .events = POLLOUT};
+                poll(&pf, 1, -1);
+                continue;
+            }
+            return -1;
+        }
+        p += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+/* Erases the progress line so a message can take its place (redrawn at the next tick). */
+static void progress_clear(engine *e)
+{
+    if (!e->shown_len)
+        return;
+    char blank[PROGRESS_WIDTH + 2];
+    blank[0] = '\r';
+    memset(blank + 1, ' ', (size_t)e->shown_len);
+    blank[e->shown_len + 1] = '\r';
+    write_all(STDERR_FILENO, blank, (size_t)e->shown_len + 2);
+    e->shown_len = 0;
+}
+
+/* Writes text to stderr, erasing the progress line first (the next tick redraws it). */
+static void write_err(engine *e, const char *p, size_t n)
+{
+    if (n == 0)
+        return;
+    progress_clear(e);
+    write_all(STDERR_FILENO, p, n);
+}
+
+/* Formats seconds as m:ss or h:mm:ss. */
+static void format_duration(char *out, size_t len, double s)
+{
+    const unsigned long t = s > 0 && s < 1e9 ? (unsigned long)(s + 0.5) : 0;
+    if (t >= 3600)
+        snprintf(out, len, "%lu:%02lu:%02lu", t / 3600, t / 60 % 60, t % 60);
+    else
+        snprintf(out, len, "%lu:%02lu", t / 60, t % 60);
+}
+
+/* Draws the progress line when PROGRESS_MS have passed since the last one (or always when
+ * final). Runs only on the master thread, which also reads the input, so the reader's
+ * position and counters are its own. */
+static void progress_tick(engine *e, int final)
+{
+    const double now = cli_now_seconds();
+    if (!final && now - e->last_shown < PROGRESS_MS / 1000.0)
+        return;
+    e->last_shown = now;
+    e->drawn = 1;
+    uint64_t done;
+#pragma omp atomic read
+    done = e->done_items;
+    const double secs = now - e->t0;
+    const double rate = secs > 0 ? (double)done / secs : 0.0;
+    /* Fraction of the run done: items of a known total, or for records the input bytes
+     * consumed scaled to records (bytes per record so far predict the rest). */
+    double frac = -1;
+    if (e->items && !e->inputs)
+        frac = (double)done / (double)e->items;
+    else if (e->bytes_total && e->read) {
+        off_t pos = e->in && e->in_regular ? lseek(e->fd, 0, SEEK_CUR) : 0;
+        const double bytes = (double)e->bytes_prior + (pos > 0 ? (double)pos : 0.0);
+        if (bytes > 0)
+            frac = (double)done / ((double)e->read * (double)e->bytes_total / bytes);
+    }
+    char when[64], line[PROGRESS_WIDTH + 1];
+    if (frac > 0 && frac <= 1 && !final) {
+        char eta[32];
+        format_duration(eta, sizeof eta, secs * (1 - frac) / frac);
+        snprintf(when, sizeof when, "%d%%, ETA %s", (int)(100 * frac), eta);
+    } else {
+        format_duration(when, sizeof when, secs); /* elapsed */
+    }
+    snprintf(line, sizeof line, "\r" CLI_NAME ": %llu %s, %.0f/s, %s", (unsigned long long)done,
+             e->job->unit ? e->job->unit : "records", rate, when);
+    int len = (int)strlen(line) - 1; /* without the '\r' */
+    /* Pad over the tail of a longer previous line instead of relying on terminal escapes. */
+    const int pad = e->shown_len > len ? e->shown_len - len : 0;
+    memset(line + len + 1, ' ', (size_t)pad);
+    write_all(STDERR_FILENO, line, (size_t)(len + 1 + pad));
+    e->shown_len = len;
+}
+
+/* Reports that a buffer could not grow and stops the run. */
+static void oom(engine *e)
+{
+    static const char msg[] = CLI_NAME ": out of memory formatting records\n";
+    write_err(e, msg, sizeof msg - 1);
+    e->fatal = 1;
+}
+
+/* Writes a handled window in order: each chunk's stderr text, then its records, up to the
+ * first chunk the stop flag cut short (its finished records included); then the window's
+ * input-level messages if it was finished. */
+static void write_window(engine *e, window *w)
+{
+    const size_t nchunks = (w->n + CHUNK - 1) / CHUNK;
+    for (size_t c = 0; c < nchunks && !e->fatal; c++) {
+        const size_t size = c + 1 < nchunks ? CHUNK : w->n - c * CHUNK;
+        if (w->out[c].oom || w->err[c].oom) {
+            oom(e);
+            return;
+        }
+        /* A chunk's messages go before its records, as when they were printed while
+         * reading: with 2>&1 each message lands at most one chunk ahead of its record. */
+        write_err(e, w->err[c].data, w->err[c].len);
+        if (write_all(e->out_fd, w->out[c].data, w->out[c].len) != 0) {
+            char msg[160];
+            const int n = snprintf(msg, sizeof msg, CLI_NAME ": write error: %s\n",
+                                   strerror(errno));
+            write_err(e, msg, (size_t)n);
+            e->fatal = 1;
+            return;
+        }
+        const size_t k = w->done[c];
+        if (k > 0 && w->rec) {
+            const size_t last = c * CHUNK + k - 1;
+            e->last_input = (int)w->input[last];
+            e->last_line = w->rec[last].line;
+        }
+        e->written += k;
+        if (k < size)
+            return; /* stopped inside this chunk: later chunks must not follow a gap */
+    }
+    if (w->trailer.oom)
+        oom(e);
+    else
+        write_err(e, w->trailer.data, w->trailer.len);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Input                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+/* @return 1 if a read on fd would not block now (data, end of input or an error pending). */
+static int readable(int fd)
+{
+    struct pollfd pf = {.fd = fd, .events = POLLIN};
+    return poll(&pf, 1, 0) > 0;
+}
+
+/* Ends the open input, adding its size to the bytes read. */
+static void close_input(engine *e)
+{
+    struct stat st;
+    if (e->in_regular && fstat(e->fd, &st) == 0)
+        e->bytes_prior += (uint64_t)st.st_size;
+    sb_reader_close(e->reader);
+    if (e->in != stdin)
+        fclose(e->in);
+    e->reader = NULL;
+    e->in = NULL;
+}
+
+/* Opens the next input. @return 1 when one is open, 0 when none is left, -1 after adding a
+ * "cannot open" message to w's trailer (the caller then ends the window, to keep order). */
+static int open_next(engine *e, window *w)
+{
+    if (e->next_input >= e->ninputs)
+        return 0;
+    const int i = e->next_input++;
+    const int is_stdin = !strcmp(e->files[i], "-");
+    FILE *in = is_stdin ? stdin : fopen(e->files[i], "rb");
+    if (!in) {
+        cli_buf_printf(&w->trailer, CLI_NAME ": cannot open '%s': %s\n", e->files[i],
+                       strerror(errno));
+        e->rc = CLI_EXIT_USAGE;
+        return -1;
+    }
+    const int st = sb_reader_open(&e->reader, in);
+    if (st != SB_OK) {
+        cli_buf_printf(&w->trailer, CLI_NAME ": %s: %s\n", e->inputs[i].name, sb_strerror(st));
+        if (!is_stdin)
+            fclose(in);
+        e->rc = CLI_EXIT_USAGE;
+        return -1;
+    }
+    struct stat sst;
+    e->in = in;
+    e->fd = fileno(in);
+    e->in_regular = fstat(e->fd, &sst) == 0 && S_ISREG(sst.st_mode);
+    e->cur = i;
+    return 1;
+}
+
+/* Fills w with the next records (or items). With may_block 0 it never waits for input: it
+ * stops where a read could block. With 1 the first read may block (nothing is pending then),
+ * later ones may not: a window is handed over as soon as the input pauses, so pipes and
+ * terminals stream. Stops early at an input-level message or a stop request. */
+static void fill(engine *e, window *w, int may_block)
+{
+    w->n = 0;
+    w->first = e->read;
+    w->trailer.len = 0;
+    if (!e->inputs) {
+        const uint64_t left = e->items - e->read;
+        w->n = left < e->window ? (size_t)left : e->window;
+        e->read += w->n;
+        e->inputs_done = e->read == e->items;
+        return;
+    }
+    while (w->n < e->window && !stop_requested && !e->inputs_done) {
+        if (!e->reader) {
+            const int st = open_next(e, w);
+            if (st == 0)
+                e->inputs_done = 1;
+            if (st <= 0)
+                break;
+        }
+        if (!e->in_regular && (w->n > 0 || !may_block) && !readable(e->fd))
+            break;
+        const int st = sb_reader_next(e->reader, &w->rec[w->n]);
+        if (st == 1) {
+            w->input[w->n++] = (uint32_t)e->cur;
+            e->read++;
+        } else if (st == 0) {
+            close_input(e);
+        } else if (errno != EINTR) {
+            cli_buf_printf(&w->trailer, CLI_NAME ": %s: read error: %s\n",
+                           e->inputs[e->cur].name, strerror(errno));
+            e->rc = CLI_EXIT_USAGE;
+            close_input(e);
+            break;
+        } /* EINTR: a signal came during a blocking read; the loop checks the stop flag */
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Rounds                                                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Handles chunk c of w with the calling thread's worker. */
+static void run_chunk(engine *e, window *w, size_t c, void *worker)
+{
+    const cli_batch *job = e->job;
+    /* Local copies: neighbouring chunks' buffer headers share cache lines, and another
+     * thread is formatting the next chunk; the headers are written back once at the end. */
+    cli_buf out = w->out[c], err = w->err[c];
+    out.len = err.len = 0;
+    const size_t lo = c * CHUNK, hi = lo + CHUNK < w->n ? lo + CHUNK : w->n;
+    size_t i = lo;
+    if (w->rec) {
+        for (; i < hi && !stop_requested; i++) {
+            const sb_record *rec = &w->rec[i];
+            const cli_input *in = &e->inputs[w->input[i]];
+            if (rec->kind == SB_LINE_INVALID)
+                cli_format_invalid(&err, in->name, rec);
+            job->record(worker, in, rec, &out, &err);
+        }
+    } else {
+        for (; i < hi && !stop_requested; i++)
+            job->item(worker, w->first + i, &out, &err);
+    }
+    w->out[c] = out;
+    w->err[c] = err;
+    w->done[c] = i - lo;
+#pragma omp atomic
+    e->done_items += i - lo;
+}
+
+/* One round: handles the chunks of cur on every thread while the master thread first writes
+ * wout (the previous round's window, if any) and then refills wfill (if any) without
+ * blocking. wout and wfill are the same window: it is written before it is reused. */
+static void round_run(engine *e, window *cur, window *wout, window *wfill)
+{
+    const size_t nchunks = (cur->n + CHUNK - 1) / CHUNK;
+    int nt = e->threads;
+    if ((size_t)nt > nchunks)
+        nt = nchunks ? (int)nchunks : 1;
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+        const int tid = omp_get_thread_num();
+        if (tid != 0) /* keep SIGINT/SIGTERM for the master, whose reads they must interrupt */
+            pthread_sigmask(SIG_BLOCK, &e->stop_set, NULL);
+#pragma omp master
+        {
+            if (wout)
+                write_window(e, wout);
+            if (wfill && !e->fatal)
+                fill(e, wfill, 0);
+        }
+        void *worker = e->workers[tid];
+#pragma omp for schedule(dynamic, 1) nowait
+        for (size_t c = 0; c < nchunks; c++) {
+            run_chunk(e, cur, c, worker);
+            if (tid == 0 && e->progress)
+                progress_tick(e, 0);
+        }
+    }
+}
+
+/* The main loop shared by record and item runs: fill, handle, write, in rounds. */
+static void run(engine *e)
+{
+    window *cur = &e->win[0], *other = &e->win[1];
+    int pending = 0; /* other holds a handled window not yet written */
+    fill(e, cur, 1);
+    for (;;) {
+        if (cur->n == 0 && cur->trailer.len == 0) { /* input done or stop requested */
+            if (pending)
+                write_window(e, other);
+            break;
+        }
+        const int refill = !e->inputs_done && !stop_requested && cur->trailer.len == 0;
+        round_run(e, cur, pending ? other : NULL, refill ? other : NULL);
+        if (!refill)
+            other->n = 0, other->trailer.len = 0;
+        if (stop_requested || e->fatal) {
+            write_window(e, cur);
+            break;
+        }
+        if (other->n == 0 && other->trailer.len == 0) {
+            /* Nothing read ahead: the input pauses or ends. Write what is done before a read
+             * that may block, so interactive use sees every answer at once. */
+            write_window(e, cur);
+            if (e->fatal || e->inputs_done)
+                break;
+            fill(e, other, 1);
+            pending = 0;
+        } else {
+            pending = 1;
+        }
+        window *t = cur;
+        cur = other;
+        other = t;
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Setup and teardown                                                                         */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Frees the windows and the workers (workers fold their statistics in, in thread order). */
+static void engine_free(engine *e)
+{
+    for (int t = 0; t < e->threads && e->workers; t++)
+        if (e->workers[t])
+            e->job->worker_end(e->job->ctx, e->workers[t]);
+    free(e->workers);
+    for (int k = 0; k < 2; k++) {
+        window *w = &e->win[k];
+        const size_t nchunks = e->window / CHUNK;
+        for (size_t c = 0; c < nchunks && w->out; c++) {
+            cli_buf_free(&w->out[c]);
+            cli_buf_free(&w->err[c]);
+        }
+        free(w->rec);
+        free(w->input);
+        free(w->out);
+        free(w->err);
+        free(w->done);
+        cli_buf_free(&w->trailer);
+    }
+    for (int i = 0; i < e->ninputs && e->inputs; i++)
+        free(e->inputs[i].json_name);
+    free(e->inputs);
+}
+
+/* Creates the workers and windows. @return 0, or an exit code after a message. */
+static int engine_init(engine *e, const cli_batch *job, int records)
+{
+    e->job = job;
+    e->threads = job->threads < 1 ? 1 : job->threads;
+    e->last_input = -1;
+    size_t win = (size_t)e->threads * WINDOW_PER_THREAD;
+    e->window = win < WINDOW_MIN ? WINDOW_MIN : win > WINDOW_MAX ? WINDOW_MAX : win;
+    e->workers = calloc((size_t)e->threads, sizeof *e->workers);
+    if (!e->workers)
+        goto oom;
+    for (int t = 0; t < e->threads; t++) {
+        const int rc = job->worker_new(job->ctx, &e->workers[t]);
+        if (rc)
+            return rc;
+    }
+    const size_t nchunks = e->window / CHUNK;
+    for (int k = 0; k < 2; k++) {
+        window *w = &e->win[k];
+        w->out = calloc(nchunks, sizeof *w->out);
+        w->err = calloc(nchunks, sizeof *w->err);
+        w->done = calloc(nchunks, sizeof *w->done);
+        if (!w->out || !w->err || !w->done)
+            goto oom;
+        if (records) {
+            w->rec = malloc(e->window * sizeof *w->rec);
+            w->input = malloc(e->window * sizeof *w->input);
+            if (!w->rec || !w->input)
+                goto oom;
+        }
+    }
+    e->out_fd = fileno(job->out);
+    sigemptyset(&e->stop_set);
+    sigaddset(&e->stop_set, SIGINT);
+    sigaddset(&e->stop_set, SIGTERM);
+    e->progress = job->progress == CLI_PROGRESS_ALWAYS ||
+                  (job->progress == CLI_PROGRESS_AUTO && isatty(STDERR_FILENO));
+    e->always = job->progress == CLI_PROGRESS_ALWAYS;
+    return 0;
+oom:
+    fprintf(stderr, CLI_NAME ": out of memory\n");
+    return CLI_EXIT_USAGE;
+}
+
+/* Runs the loop with the stop handlers in place, then reports how the run ended.
+ * @return the run's exit code (see cli_batch_records). */
+static int engine_run(engine *e)
+{
+    /* Handlers without SA_RESTART, so a blocking read returns EINTR and the loop sees the
+     * flag; SA_RESETHAND, so a second signal ends a run stuck writing to a stalled reader.
+     * A signal the shell set to be ignored (background jobs) stays ignored. */
+    struct sigaction sa = {.sa_handler = on_stop_signal, .sa_flags = SA_RESETHAND}, old[2];
+    sigemptyset(&sa.sa_mask);
+    const int sigs[2] = {SIGINT, SIGTERM};
+    stop_requested = 0;
+    for (int k = 0; k < 2; k++) {
+        sigaction(sigs[k], NULL, &old[k]);
+        if (old[k].sa_handler != SIG_IGN)
+            sigaction(sigs[k], &sa, NULL);
+    }
+    if (fflush(e->job->out) != 0) { /* what the command printed first (csv header) */
+        fprintf(stderr, CLI_NAME ": write error: %s\n", strerror(errno));
+        e->fatal = 1;
+    }
+    e->t0 = cli_now_seconds();
+    e->last_shown = e->t0; /* the first line after PROGRESS_MS: short runs stay quiet */
+    if (!e->fatal)
+        run(e);
+    for (int k = 0; k < 2; k++)
+        if (old[k].sa_handler != SIG_IGN)
+            sigaction(sigs[k], &old[k], NULL);
+    if (e->progress && (e->drawn || e->always)) {
+        progress_tick(e, 1);
+        write_all(STDERR_FILENO, "\n", 1);
+        e->shown_len = 0;
+    }
+    if (e->fatal)
+        return CLI_EXIT_USAGE;
+    if (stop_requested) {
+        if (e->last_input >= 0)
+            fprintf(stderr, CLI_NAME ": interrupted after %llu records (%s:%llu)\n",
+                    (unsigned long long)e->written, e->inputs[e->last_input].name,
+                    (unsigned long long)e->last_line);
+        else
+            fprintf(stderr, CLI_NAME ": interrupted after %llu records\n",
+                    (unsigned long long)e->written);
+        return CLI_EXIT_INTERRUPTED;
+    }
+    return e->rc;
+}
+
+int cli_batch_records(const cli_batch *b, char *const *files, int nfiles)
+{
+    static char *const stdin_only[] = {"-"};
+    if (nfiles == 0) {
+        files = stdin_only;
+        nfiles = 1;
+    }
+    engine e = {.files = files, .ninputs = nfiles};
+    int rc = engine_init(&e, b, 1);
+    e.inputs = calloc((size_t)nfiles, sizeof *e.inputs);
+    if (!rc && !e.inputs) {
+        fprintf(stderr, CLI_NAME ": out of memory\n");
+        rc = CLI_EXIT_USAGE;
+    }
+    /* Names in their printed forms once per input, not once per record; sizes for the ETA
+     * when every input is a regular file. */
+    int sized = 1;
+    for (int i = 0; !rc && i < nfiles; i++) {
+        cli_input *in = &e.inputs[i];
+        in->name = strcmp(files[i], "-") ? files[i] : "<stdin>";
+        in->name_len = strlen(in->name);
+        in->json_name = malloc(6 * in->name_len + 3);
+        if (!in->json_name) {
+            fprintf(stderr, CLI_NAME ": out of memory\n");
+            rc = CLI_EXIT_USAGE;
+            break;
+        }
+        in->json_len = cli_json_escape(in->json_name, in->name);
+        struct stat st;
+        const int ok = strcmp(files[i], "-") ? stat(files[i], &st) == 0
+                                             : fstat(STDIN_FILENO, &st) == 0;
+        if (ok && S_ISREG(st.st_mode))
+            e.bytes_total += (uint64_t)st.st_size;
+        else
+            sized = 0;
+    }
+    if (!sized)
+        e.bytes_total = 0;
+    /* A terminal as input: the user is typing there; a progress line would garble it. */
+    for (int i = 0; i < nfiles; i++)
+        if (!strcmp(files[i], "-") && isatty(STDIN_FILENO) && b->progress == CLI_PROGRESS_AUTO)
+            e.progress = 0;
+    if (!rc)
+        rc = engine_run(&e);
+    if (e.reader)
+        close_input(&e);
+    engine_free(&e);
+    return rc;
+}
+
+int cli_batch_items(const cli_batch *b, uint64_t count)
+{
+    engine e = {.items = count, .inputs_done = count == 0};
+    int rc = engine_init(&e, b, 0);
+    if (!rc)
+        rc = engine_run(&e);
+    engine_free(&e);
+    return rc;
+}

