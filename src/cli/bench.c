@@ -39,18 +39,20 @@ typedef struct dataset {
     size_t cap;        /* room in packed */
     int oom;           /* an allocation failed while loading */
     size_t invalid;    /* invalid lines seen (reported, not benchmarked) */
+    size_t max;        /* keep at most this many puzzles (0 = all) */
 } dataset;
 
 /* One row of the results table. */
 typedef struct bench_row {
     const char *dataset;  /* the file's base name */
-    const char *pipeline; /* the pipeline's registry name */
+    const char *pipeline; /* the pipeline's registry name or custom spec */
     int simd;             /* level that ran */
     size_t puzzles;       /* puzzles per pass */
     double seconds;       /* timed seconds */
     double pps;           /* puzzles per second */
     double no_guess_pct;  /* % of puzzles solved without a guess */
     double guesses;       /* guesses per puzzle */
+    sb_technique_counts counts[SB_TECH_COUNT]; /* technique work over the warm-up pass */
 } bench_row;
 
 static const char bench_help[] =
@@ -58,6 +60,9 @@ static const char bench_help[] =
     "Measure throughput on each FILE for each pipeline: warm-up with every answer validated,\n"
     "then timed passes without checks. Prints the standard table and build info.\n\n"
     "      --pipelines LIST  'all' or a comma list of pipeline names (default all)\n"
+    "      --pipeline SPEC   add one pipeline: a name or a custom spec such as\n"
+    "                        array:ns,hs,lc,nt (repeatable; replaces the default list)\n"
+    "  -n, --max-puzzles N   use the first N puzzles of each FILE (default all)\n"
     "  -l, --limit N         solutions to count per puzzle (default %llu: uniqueness check)\n"
     "  -t, --threads N       threads solving each pass together (default %d: every core)\n"
     "      --seconds S       minimum timed seconds per row, at least one pass (default %.1f)\n"
@@ -74,6 +79,8 @@ static int load_record(void *ctx, const char *name, const sb_record *rec)
         d->invalid++;
         return 0;
     }
+    if (d->max && d->n >= d->max)
+        return 0;
     if (d->n == d->cap) {
         const size_t cap = d->cap ? 2 * d->cap : 4096;
         uint8_t(*p)[PACKED] = realloc(d->packed, cap * sizeof *p);
@@ -150,6 +157,15 @@ static int bench_one(const dataset *d, const sb_options *opt, int threads, doubl
             }
         }
     }
+    for (int t = 0; t < threads && !rc; t++) {
+        sb_technique_counts c[SB_TECH_COUNT];
+        sb_solver_counts(s[t], c);
+        for (int k = 0; k < SB_TECH_COUNT; k++) {
+            row->counts[k].applications += c[k].applications;
+            row->counts[k].placements += c[k].placements;
+            row->counts[k].eliminations += c[k].eliminations;
+        }
+    }
     if (!rc && wrong < d->n) {
         char text[SB_GRID_TEXT];
         sb_grid g;
@@ -218,11 +234,22 @@ static int write_json(const char *path, const bench_row *rows, size_t n, int thr
         const bench_row *r = &rows[i];
         fprintf(f, "%s\n{\"dataset\":", i ? "," : "");
         cli_json_string(f, r->dataset);
-        fprintf(f, ",\"pipeline\":\"%s\",\"threads\":%d,\"simd\":\"%s\",\"puzzles\":%zu,"
+        fputs(",\"pipeline\":", f);
+        cli_json_string(f, r->pipeline);
+        fprintf(f, ",\"threads\":%d,\"simd\":\"%s\",\"puzzles\":%zu,"
                    "\"seconds\":%.6f,\"puzzles_per_sec\":%.1f,\"usec_per_puzzle\":%.4f,"
-                   "\"no_guess_pct\":%.3f,\"guesses_per_puzzle\":%.4f}",
-                r->pipeline, threads, sb_simd_name(r->simd), r->puzzles, r->seconds, r->pps,
+                   "\"no_guess_pct\":%.3f,\"guesses_per_puzzle\":%.4f,\"techniques\":{",
+                threads, sb_simd_name(r->simd), r->puzzles, r->seconds, r->pps,
                 r->pps > 0 ? 1e6 / r->pps : 0.0, r->no_guess_pct, r->guesses);
+        size_t nt;
+        const sb_technique_info *t = sb_techniques(&nt);
+        for (size_t k = 0; k < nt; k++)
+            fprintf(f, "%s\"%s\":{\"applications\":%llu,\"placements\":%llu,"
+                       "\"eliminations\":%llu}",
+                    k ? "," : "", t[k].name, (unsigned long long)r->counts[k].applications,
+                    (unsigned long long)r->counts[k].placements,
+                    (unsigned long long)r->counts[k].eliminations);
+        fputs("}}", f);
     }
     fputs("\n]}\n", f);
     if (fclose(f) != 0) {
@@ -232,15 +259,15 @@ static int write_json(const char *path, const bench_row *rows, size_t n, int thr
     return 0;
 }
 
-/* Parses --pipelines into idx (registry indexes). @return count, or -1 after a message. */
-static int parse_pipelines(const char *arg, int *idx, int cap)
+/* Parses --pipelines into names (registry names). @return count, or -1 after a message. */
+static int parse_pipelines(const char *arg, const char **names, int cap)
 {
     size_t np;
     sb_pipelines(&np);
     int n = 0;
     if (!strcmp(arg, "all")) {
         for (size_t i = 0; i < np && n < cap; i++)
-            idx[n++] = (int)i;
+            names[n++] = sb_pipelines(&np)[i].name;
         return n;
     }
     char buf[512];
@@ -252,7 +279,7 @@ static int parse_pipelines(const char *arg, int *idx, int cap)
             return -1;
         }
         if (n < cap)
-            idx[n++] = p;
+            names[n++] = sb_pipelines(&np)[p].name;
     }
     if (n == 0) {
         cli_usage_error("bench", "empty pipeline list");
@@ -267,22 +294,41 @@ int cli_bench(int argc, char **argv)
         {"pipelines", required_argument, 0, 'P'}, {"limit", required_argument, 0, 'l'},
         {"threads", required_argument, 0, 't'},   {"seconds", required_argument, 0, 'D'},
         {"simd", required_argument, 0, 'S'},      {"json", required_argument, 0, 'J'},
+        {"pipeline", required_argument, 0, 'Q'},  {"max-puzzles", required_argument, 0, 'n'},
         {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
     enum { MAX_PIPELINES = 64 };
     sb_options opt;
     sb_options_default(&opt);
-    int pipes[MAX_PIPELINES], npipes = parse_pipelines("all", pipes, MAX_PIPELINES);
+    const char *pipes[MAX_PIPELINES];
+    int npipes = parse_pipelines("all", pipes, MAX_PIPELINES), added = 0;
+    unsigned long long max_puzzles = 0;
     double seconds = DEFAULT_SECONDS_X10 / 10.0;
     const char *json = NULL;
     int threads = cli_default_threads(), ch;
     optind = 1;
     opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
-    while ((ch = getopt_long(argc, argv, ":l:t:h", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":l:t:n:h", longopts, NULL)) != -1) {
         switch (ch) {
         case 'P':
             npipes = parse_pipelines(optarg, pipes, MAX_PIPELINES);
             if (npipes < 0)
                 return CLI_EXIT_USAGE;
+            added = 1;
+            break;
+        case 'Q':
+            if (sb_options_pipeline(&opt, optarg) != SB_OK)
+                return cli_usage_error("bench", "unknown pipeline or bad spec '%s'", optarg);
+            if (!added)
+                npipes = 0;
+            added = 1;
+            if (npipes == MAX_PIPELINES)
+                return cli_usage_error("bench", "more than %d pipelines", MAX_PIPELINES);
+            pipes[npipes++] = optarg;
+            break;
+        case 'n':
+            if (!cli_parse_u64(optarg, &max_puzzles) || max_puzzles == 0)
+                return cli_usage_error("bench", "bad --max-puzzles '%s' (a whole number >= 1)",
+                                       optarg);
             break;
         case 'l':
             if (cli_parse_limit("bench", optarg, &opt.limit))
@@ -326,18 +372,17 @@ int cli_bench(int argc, char **argv)
     size_t nrows = 0, invalid = 0;
     int rc = 0, header = 0;
     for (int fi = 0; fi < nfiles && !rc; fi++) {
-        dataset d = {0};
+        dataset d = {.max = (size_t)max_puzzles};
         rc = cli_for_each_record(&argv[optind + fi], 1, load_record, &d);
         if (d.oom) {
             fprintf(stderr, CLI_NAME ": %s: out of memory loading puzzles\n", argv[optind + fi]);
             rc = CLI_EXIT_USAGE;
         }
         for (int p = 0; p < npipes && !rc; p++) {
-            size_t np;
             bench_row *row = &rows[nrows];
             row->dataset = base_name(argv[optind + fi]);
-            row->pipeline = sb_pipelines(&np)[pipes[p]].name;
-            opt.pipeline = pipes[p];
+            row->pipeline = pipes[p];
+            sb_options_pipeline(&opt, pipes[p]); /* checked when parsed */
             rc = bench_one(&d, &opt, threads, seconds, row);
             if (rc)
                 break;

@@ -13,6 +13,7 @@ typedef struct tally {
     unsigned long long n[3];    /* puzzles per sb_verdict */
     unsigned long long invalid; /* invalid lines */
     unsigned long long guesses; /* total guesses */
+    unsigned long long errors;  /* puzzles the solver could not finish (BFS frontier cap) */
 } tally;
 
 /* One solve or validate run: options shared read-only by the workers, totals after. */
@@ -33,7 +34,11 @@ static const char solve_help[] =
     "Usage: " CLI_NAME " solve [OPTIONS] [FILE...|-]\n"
     "Solve (count) every puzzle of the inputs (stdin when none) and write one record per\n"
     "input puzzle, invalid lines included, in input order (the same bytes for any -t).\n\n"
-    "  -s, --pipeline NAME  propagation pipeline (default %s):%s\n"
+    "  -s, --pipeline NAME  propagation pipeline, a name or a custom spec ORDER:T1,T2,...\n"
+    "                       (orders list, array, restart; techniques ns hs lc nt2 nt3 nt4\n"
+    "                       ht2 ht3 ht4, nt, ht; see docs/strategies.md) (default %s):%s\n"
+    "      --search MODE    dfs or bfs (default dfs)\n"
+    "      --bfs-cap N      most boards the BFS frontier may hold (default %d)\n"
     "  -l, --limit N        stop counting at N solutions: 1 first, 2 uniqueness, 0 all\n"
     "                       (default %llu)\n"
     "  -t, --threads N      worker threads (default %d: every core)\n"
@@ -84,6 +89,7 @@ static void worker_end(void *ctx, void *wp)
         r->total.n[v] += w->t.n[v];
     r->total.invalid += w->t.invalid;
     r->total.guesses += w->t.guesses;
+    r->total.errors += w->t.errors;
     sb_solver_free(w->solver);
     free(w);
 }
@@ -92,7 +98,6 @@ static void worker_end(void *ctx, void *wp)
 static void solve_record(void *wp, const cli_input *in, const sb_record *rec, cli_buf *out,
                          cli_buf *err)
 {
-    (void)err;
     worker *w = wp;
     if (rec->kind == SB_LINE_INVALID) {
         w->t.invalid++;
@@ -100,7 +105,19 @@ static void solve_record(void *wp, const cli_input *in, const sb_record *rec, cl
         return;
     }
     sb_result res;
-    sb_solve(w->solver, &rec->grid, &res);
+    const int st = sb_solve(w->solver, &rec->grid, &res);
+    if (st != SB_OK) {
+        /* No honest count exists: the record carries the reason instead of a verdict. */
+        sb_record failed = *rec;
+        failed.kind = SB_LINE_INVALID;
+        failed.col = 0;
+        snprintf(failed.why, sizeof failed.why, "%s (raise --bfs-cap)", sb_strerror(st));
+        cli_buf_printf(err, CLI_NAME ": %s:%llu: %s\n", in->name,
+                       (unsigned long long)rec->line, failed.why);
+        w->t.errors++;
+        cli_format_record(out, w->format, in, &failed, NULL);
+        return;
+    }
     w->t.n[sb_result_verdict(&res)]++;
     w->t.guesses += res.guesses;
     cli_format_record(out, w->format, in, rec, &res);
@@ -113,8 +130,10 @@ int cli_solve(int argc, char **argv)
         {"threads", required_argument, 0, 't'},  {"format", required_argument, 0, 'f'},
         {"simd", required_argument, 0, 'S'},     {"stats", no_argument, 0, 'T'},
         {"progress", required_argument, 0, 'P'}, {"help", no_argument, 0, 'h'},
+        {"search", required_argument, 0, 'B'},   {"bfs-cap", required_argument, 0, 'C'},
         {0, 0, 0, 0}};
     run r = {.format = FMT_SOLUTION};
+    unsigned long long cap;
     sb_options_default(&r.opt);
     cli_batch b = {.threads = cli_default_threads(), .progress = CLI_PROGRESS_AUTO,
                    .unit = "puzzles", .out = stdout, .ctx = &r, .worker_new = worker_new,
@@ -127,9 +146,18 @@ int cli_solve(int argc, char **argv)
     while ((ch = getopt_long(argc, argv, ":s:l:t:f:h", longopts, NULL)) != -1) {
         switch (ch) {
         case 's':
-            r.opt.pipeline = sb_pipeline_find(optarg);
-            if (r.opt.pipeline < 0)
+            if (sb_options_pipeline(&r.opt, optarg) != SB_OK)
                 return cli_usage_error("solve", "unknown pipeline '%s'", optarg);
+            break;
+        case 'B':
+            if (strcmp(optarg, "dfs") && strcmp(optarg, "bfs"))
+                return cli_usage_error("solve", "unknown search '%s' (dfs, bfs)", optarg);
+            r.opt.search = strcmp(optarg, "dfs") ? SB_SEARCH_BFS : SB_SEARCH_DFS;
+            break;
+        case 'C':
+            if (!cli_parse_u64(optarg, &cap) || cap < 1 || cap > ((size_t)1 << 32))
+                return cli_usage_error("solve", "bad --bfs-cap '%s' (1..2^32)", optarg);
+            r.opt.bfs_cap = (size_t)cap;
             break;
         case 'l':
             if (cli_parse_limit("solve", optarg, &r.opt.limit))
@@ -154,7 +182,7 @@ int cli_solve(int argc, char **argv)
             sb_options d;
             sb_options_default(&d);
             print_pipelines(plist, sizeof plist);
-            printf(solve_help, sb_pipelines(&np)[d.pipeline].name, plist,
+            printf(solve_help, sb_pipelines(&np)[d.pipeline].name, plist, (int)d.bfs_cap,
                    (unsigned long long)d.limit, cli_default_threads(),
                    cli_format_name(FMT_SOLUTION));
             return CLI_EXIT_OK;
@@ -177,6 +205,8 @@ int cli_solve(int argc, char **argv)
     }
     if (rc)
         return rc;
+    if (r.total.errors)
+        return CLI_EXIT_USAGE;
     return r.total.invalid ? CLI_EXIT_INVALID : CLI_EXIT_OK;
 }
 
