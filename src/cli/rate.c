@@ -1,9 +1,11 @@
 /*
  * rate.c — the `rate` command: per puzzle, the weakest technique set that solves it without
  * guessing (singles -> +hidden singles -> +locked candidates -> +tuples -> needs search),
- * with what each technique did, and a per-file summary of the classes.
+ * with what each technique did, and a per-file summary of the classes. Runs on the batch
+ * engine: any -t gives the same bytes.
  */
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -11,16 +13,28 @@
 /* Formats rate writes. */
 enum { RATE_CSV, RATE_JSON };
 
-/* State of one rate run. */
+/* What one input file held. */
+typedef struct file_tally {
+    unsigned long long cls[SB_CLASS_COUNT]; /* proper puzzles per class */
+    unsigned long long verdict[3];          /* puzzles per sb_verdict */
+    unsigned long long invalid;             /* invalid lines */
+} file_tally;
+
+/* One rate run: options read by the workers, per-file totals after. */
 typedef struct rate_run {
-    sb_solver *solver;                       /* uniqueness check before rating */
-    int format;                              /* RATE_CSV or RATE_JSON */
-    const char *file;                        /* input the per-file counts belong to */
-    unsigned long long cls[SB_CLASS_COUNT];  /* this file: proper puzzles per class */
-    unsigned long long verdict[3];           /* this file: puzzles per sb_verdict */
-    unsigned long long invalid;              /* this file: invalid lines */
-    int any_invalid;                         /* some input had an invalid line */
+    sb_options opt;         /* the uniqueness check's solver options */
+    int format;             /* RATE_CSV or RATE_JSON */
+    int nfiles;             /* inputs (1 for stdin alone) */
+    char *const *files;     /* their names as given ("-" = stdin) */
+    file_tally *total;      /* nfiles tallies, summed over workers */
 } rate_run;
+
+/* One thread's state. */
+typedef struct rate_worker {
+    sb_solver *solver;      /* its own solver */
+    const rate_run *run;    /* the shared, read-only run */
+    file_tally *tally;      /* run->nfiles tallies of its own */
+} rate_worker;
 
 static const char rate_help[] =
     "Usage: " CLI_NAME " rate [OPTIONS] [FILE...|-]\n"
@@ -31,106 +45,143 @@ static const char rate_help[] =
     "proper (no solution, several) get that status and no class. A summary per file goes\n"
     "to stderr.\n\n"
     "  -f, --format FMT     csv or json (default csv)\n"
+    "  -t, --threads N      worker threads (default %d: every core)\n"
+    "      --progress WHEN  progress line on stderr: auto, always, never (default auto)\n"
     "      --simd LEVEL     auto, scalar, avx2, avx512 for the uniqueness check (default auto)\n"
     "  -h, --help           show this help\n\n"
-    "Exit: 0 every line was a puzzle, 1 some lines were invalid, 2 usage or I/O error.\n";
+    "Exit: 0 every line was a puzzle, 1 some lines were invalid, 2 usage or I/O error,\n"
+    "130 interrupted.\n";
 
-/* Prints the per-file class summary to stderr and zeroes the per-file counts. */
-static void summarize(rate_run *r)
+/* Returns the index of input in among the run's files (by display name). */
+static int file_index(const rate_run *r, const cli_input *in)
 {
-    if (!r->file)
-        return;
-    const unsigned long long proper = r->verdict[SB_SOLVED];
-    fprintf(stderr, "rate: %s: %llu puzzles:", r->file,
-            r->verdict[0] + r->verdict[1] + r->verdict[2]);
-    for (int c = 0; c < SB_CLASS_COUNT; c++)
-        fprintf(stderr, "%s %s %llu (%.1f%%)", c ? "," : "", sb_class_name(c), r->cls[c],
-                proper ? 100.0 * (double)r->cls[c] / (double)proper : 0.0);
-    fprintf(stderr, "; unsolvable %llu, multiple %llu, invalid lines %llu\n",
-            r->verdict[SB_UNSOLVABLE], r->verdict[SB_MULTIPLE], r->invalid);
-    memset(r->cls, 0, sizeof r->cls);
-    memset(r->verdict, 0, sizeof r->verdict);
-    r->invalid = 0;
+    for (int i = 0; i < r->nfiles; i++) {
+        const char *f = r->files ? r->files[i] : "-";
+        if (!strcmp(f, "-") ? !strcmp(in->name, "<stdin>") : !strcmp(f, in->name))
+            return i;
+    }
+    return 0;
 }
 
-/* Writes the json "counts" object of a rating. */
-static void write_counts_json(const sb_rating *rt)
+/* Creates a worker with its own solver (cli_batch.worker_new). */
+static int worker_new(void *ctx, void **out)
 {
-    size_t nt;
-    const sb_technique_info *t = sb_techniques(&nt);
-    fputs("{", stdout);
-    for (size_t i = 0; i < nt; i++)
-        printf("%s\"%s\":{\"applications\":%llu,\"placements\":%llu,\"eliminations\":%llu}",
-               i ? "," : "", t[i].name, (unsigned long long)rt->counts[i].applications,
-               (unsigned long long)rt->counts[i].placements,
-               (unsigned long long)rt->counts[i].eliminations);
-    fputs("}", stdout);
+    const rate_run *r = ctx;
+    rate_worker *w = cli_alloc_lines(sizeof *w);
+    *out = w;
+    if (!w || !(w->tally = calloc((size_t)r->nfiles, sizeof *w->tally))) {
+        fprintf(stderr, CLI_NAME ": out of memory\n");
+        return CLI_EXIT_USAGE;
+    }
+    w->run = r;
+    const int st = sb_solver_new(&w->solver, &r->opt);
+    return st == SB_OK ? 0 : cli_solver_error(st, r->opt.simd);
 }
 
-/* Record callback: check, rate, write one record. */
-static int rate_record(void *ctx, const char *name, const sb_record *rec)
+/* Adds a worker's tallies to the run's and frees it (cli_batch.worker_end). */
+static void worker_end(void *ctx, void *wp)
 {
     rate_run *r = ctx;
-    const unsigned long long line = (unsigned long long)rec->line;
-    size_t nt;
-    sb_techniques(&nt);
-    if (!r->file || strcmp(r->file, name) != 0) {
-        summarize(r);
-        r->file = name;
+    rate_worker *w = wp;
+    if (!w)
+        return;
+    for (int f = 0; w->tally && f < r->nfiles; f++) {
+        for (int c = 0; c < SB_CLASS_COUNT; c++)
+            r->total[f].cls[c] += w->tally[f].cls[c];
+        for (int v = 0; v < 3; v++)
+            r->total[f].verdict[v] += w->tally[f].verdict[v];
+        r->total[f].invalid += w->tally[f].invalid;
     }
+    sb_solver_free(w->solver);
+    free(w->tally);
+    free(w);
+}
+
+/* Checks, rates and formats one record (cli_batch.record). */
+static void rate_record(void *wp, const cli_input *in, const sb_record *rec, cli_buf *out,
+                        cli_buf *err)
+{
+    static const char *const names[] = {"unsolvable", "solved", "multiple"};
+    rate_worker *w = wp;
+    file_tally *t = &w->tally[file_index(w->run, in)];
     const char *status = "invalid";
+    size_t nt;
+    const sb_technique_info *tech = sb_techniques(&nt);
     sb_rating rt;
     int rated = 0;
+    (void)err;
     if (rec->kind == SB_LINE_INVALID) {
-        r->invalid++;
-        r->any_invalid = 1;
+        t->invalid++;
     } else {
         sb_result res;
-        sb_solve(r->solver, &rec->grid, &res);
+        sb_solve(w->solver, &rec->grid, &res);
         const sb_verdict v = sb_result_verdict(&res);
-        static const char *const names[] = {"unsolvable", "solved", "multiple"};
         status = names[v];
-        r->verdict[v]++;
+        t->verdict[v]++;
         if (v == SB_SOLVED) {
             sb_rate(&rec->grid, &rt);
-            r->cls[rt.cls]++;
+            t->cls[rt.cls]++;
             rated = 1;
         }
     }
-    if (r->format == RATE_CSV) {
-        printf("%llu,%s,%s", line, status, rated ? sb_class_name(rt.cls) : "");
+    const unsigned long long line = (unsigned long long)rec->line;
+    if (w->run->format == RATE_CSV) {
+        cli_buf_printf(out, "%llu,%s,%s", line, status, rated ? sb_class_name(rt.cls) : "");
         for (size_t i = 0; i < nt; i++)
             if (rated)
-                printf(",%llu", (unsigned long long)rt.counts[i].eliminations);
+                cli_buf_printf(out, ",%llu", (unsigned long long)rt.counts[i].eliminations);
             else
-                fputs(",", stdout);
-        putchar('\n');
-        return 0;
+                cli_buf_put(out, ",", 1);
+        cli_buf_put(out, "\n", 1);
+        return;
     }
-    fputs("{\"file\":", stdout);
-    cli_json_string(stdout, name);
-    printf(",\"line\":%llu,\"status\":\"%s\"", line, status);
+    cli_buf_printf(out, "{\"file\":%s,\"line\":%llu,\"status\":\"%s\"", in->json_name, line,
+                   status);
     if (rated) {
-        printf(",\"class\":\"%s\",\"counts\":", sb_class_name(rt.cls));
-        write_counts_json(&rt);
+        cli_buf_printf(out, ",\"class\":\"%s\",\"counts\":{", sb_class_name(rt.cls));
+        for (size_t i = 0; i < nt; i++)
+            cli_buf_printf(out,
+                           "%s\"%s\":{\"applications\":%llu,\"placements\":%llu,"
+                           "\"eliminations\":%llu}",
+                           i ? "," : "", tech[i].name,
+                           (unsigned long long)rt.counts[i].applications,
+                           (unsigned long long)rt.counts[i].placements,
+                           (unsigned long long)rt.counts[i].eliminations);
+        cli_buf_put(out, "}", 1);
     }
-    fputs("}\n", stdout);
-    return 0;
+    cli_buf_put(out, "}\n", 2);
+}
+
+/* Prints the class summary of file f to stderr. */
+static void summarize(const rate_run *r, int f)
+{
+    const file_tally *t = &r->total[f];
+    const char *name = r->files && strcmp(r->files[f], "-") ? r->files[f] : "<stdin>";
+    const unsigned long long proper = t->verdict[SB_SOLVED];
+    fprintf(stderr, "rate: %s: %llu puzzles:", name,
+            t->verdict[0] + t->verdict[1] + t->verdict[2]);
+    for (int c = 0; c < SB_CLASS_COUNT; c++)
+        fprintf(stderr, "%s %s %llu (%.1f%%)", c ? "," : "", sb_class_name(c), t->cls[c],
+                proper ? 100.0 * (double)t->cls[c] / (double)proper : 0.0);
+    fprintf(stderr, "; unsolvable %llu, multiple %llu, invalid lines %llu\n",
+            t->verdict[SB_UNSOLVABLE], t->verdict[SB_MULTIPLE], t->invalid);
 }
 
 int cli_rate(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"format", required_argument, 0, 'f'},
-                                             {"simd", required_argument, 0, 'S'},
-                                             {"help", no_argument, 0, 'h'},
-                                             {0, 0, 0, 0}};
-    sb_options opt;
-    sb_options_default(&opt);
+    static const struct option longopts[] = {
+        {"format", required_argument, 0, 'f'},   {"simd", required_argument, 0, 'S'},
+        {"threads", required_argument, 0, 't'},  {"progress", required_argument, 0, 'P'},
+        {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
     rate_run r = {.format = RATE_CSV};
+    sb_options_default(&r.opt);
+    cli_batch b = {.threads = cli_default_threads(), .progress = CLI_PROGRESS_AUTO,
+                   .unit = "puzzles", .out = stdout, .ctx = &r, .worker_new = worker_new,
+                   .worker_end = worker_end, .record = rate_record};
     int ch;
     optind = 1;
     opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
-    while ((ch = getopt_long(argc, argv, ":f:h", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":f:t:h", longopts, NULL)) != -1) {
         switch (ch) {
         case 'f':
             if (!strcmp(optarg, "csv"))
@@ -141,16 +192,25 @@ int cli_rate(int argc, char **argv)
                 return cli_usage_error("rate", "unknown format '%s' (csv, json)", optarg);
             break;
         case 'S':
-            if (cli_parse_simd("rate", optarg, &opt.simd))
+            if (cli_parse_simd("rate", optarg, &r.opt.simd))
                 return CLI_EXIT_USAGE;
             break;
-        case 'h': fputs(rate_help, stdout); return CLI_EXIT_OK;
+        case 't':
+        case 'P':
+            if (cli_batch_option("rate", ch, optarg, &b))
+                return CLI_EXIT_USAGE;
+            break;
+        case 'h': printf(rate_help, cli_default_threads()); return CLI_EXIT_OK;
         default: return cli_getopt_error("rate", ch, argv);
         }
     }
-    const int st = sb_solver_new(&r.solver, &opt);
-    if (st != SB_OK)
-        return cli_solver_error(st, opt.simd);
+    r.nfiles = argc - optind > 0 ? argc - optind : 1;
+    r.files = argc - optind > 0 ? argv + optind : NULL;
+    r.total = calloc((size_t)r.nfiles, sizeof *r.total);
+    if (!r.total) {
+        fprintf(stderr, CLI_NAME ": out of memory\n");
+        return CLI_EXIT_USAGE;
+    }
     if (r.format == RATE_CSV) {
         size_t nt;
         const sb_technique_info *t = sb_techniques(&nt);
@@ -159,14 +219,14 @@ int cli_rate(int argc, char **argv)
             printf(",%s", t[i].name);
         putchar('\n');
     }
-    const int rc = cli_for_each_record(argv + optind, argc - optind, rate_record, &r);
-    summarize(&r);
-    sb_solver_free(r.solver);
-    if (fflush(stdout) != 0) {
-        fprintf(stderr, CLI_NAME ": write error on standard output\n");
-        return CLI_EXIT_USAGE;
+    const int rc = cli_batch_records(&b, argv + optind, argc - optind);
+    unsigned long long invalid = 0;
+    for (int f = 0; f < r.nfiles; f++) {
+        summarize(&r, f);
+        invalid += r.total[f].invalid;
     }
+    free(r.total);
     if (rc)
         return rc;
-    return r.any_invalid ? CLI_EXIT_INVALID : CLI_EXIT_OK;
+    return invalid ? CLI_EXIT_INVALID : CLI_EXIT_OK;
 }

@@ -952,5 +952,6 @@ fi
 end
 
 . "$HERE/generate.sh" # generate, augment and datasets/fetch.sh cases
+. "$HERE/strategies.sh" # pipelines, specs, BFS, rate
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]
