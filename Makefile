@@ -27,13 +27,13 @@ TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/obj/%.o)
 LIB      := $(BUILD)/libsudokubench.a
 BIN      := $(BUILD)/sudokubench
 UNIT     := $(BUILD)/tests/unit
-TABLES   := $(BUILD)/gen/tables.inc $(BUILD)/gen/house_lanes.inc
+TABLES   := $(BUILD)/gen/tables.inc $(BUILD)/gen/house_lanes.inc $(BUILD)/gen/cell_house_lanes.inc
 
 # Corpora for `make bench`: the standard ones when ../shared is beside the checkout, else
 # the small samples committed in datasets/samples (the embedded default).
 SHARED_DATA := $(wildcard ../shared/datasets/puzzles*)
 BENCH_FILES ?= $(if $(SHARED_DATA),$(SHARED_DATA),$(wildcard datasets/samples/*.txt))
-BENCH_ARGS  ?= -t 1 --seconds 2
+BENCH_ARGS  ?= -t 1 --seconds 2 --pipelines fast
 
 # Performance tooling (bench/, scripts/perf_check.py, docs/ci.md). The gate counts
 # instructions under callgrind against PERF_BASELINE and fails above PERF_THRESHOLD percent.
@@ -82,6 +82,9 @@ $(BUILD)/gen/tables.inc: $(BUILD)/gen/gen_tables
 
 $(BUILD)/gen/house_lanes.inc: $(BUILD)/gen/gen_tables
 	$< lanes > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/cell_house_lanes.inc: $(BUILD)/gen/gen_tables
+	$< cells > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/obj/%.o: %.c $(TABLES) $(wildcard include/*.h src/*.h src/cli/*.h tests/*.h)
 	@mkdir -p $(dir $@)

@@ -17,6 +17,10 @@ const uint16_t sb_house_lanes[SB_DIGITS][32] __attribute__((aligned(64))) =
 #include "house_lanes.inc"
     ;
 
+const uint16_t sb_cell_house_lanes[3][SB_LANES] __attribute__((aligned(64))) =
+#include "cell_house_lanes.inc"
+    ;
+
 /* Popcount table by doubling: each macro level covers twice the range of the one below. */
 #define SB_PC2(n) n, n + 1, n + 1, n + 2
 #define SB_PC4(n) SB_PC2(n), SB_PC2(n + 1), SB_PC2(n + 1), SB_PC2(n + 2)
