@@ -168,31 +168,55 @@ static unsigned next_subset(unsigned s)
     return (((r ^ s) >> 2) / c) | r;
 }
 
+/* Most k-subsets of nine (C(9,4)); the size of a tuple list. */
+enum { MAX_TUPLES = 126 };
+
+/* The shared core of naked and hidden tuples, which are duals: over the open members of a
+ * house (cells for naked tuples, digits for hidden ones), each with a set (its digits, or
+ * its places), lists the k-member subsets whose sets cover exactly k elements.
+ * @return the number listed, or TECH_CONTRADICTION when some k members cover fewer than k. */
+static int find_tuples(const unsigned set[SB_DIGITS], unsigned open, int k,
+                       unsigned members[MAX_TUPLES], unsigned cover[MAX_TUPLES])
+{
+    int n = 0;
+    if (__builtin_popcount(open) <= k)
+        return 0;
+    for (unsigned sub = (1u << k) - 1; sub < (1u << SB_DIGITS); sub = next_subset(sub)) {
+        if (sub & ~open)
+            continue;
+        unsigned u = 0;
+        for (unsigned s = sub; s; s &= s - 1)
+            u |= set[__builtin_ctz(s)];
+        const int size = __builtin_popcount(u);
+        if (size < k)
+            return TECH_CONTRADICTION;
+        if (size == k) {
+            members[n] = sub;
+            cover[n++] = u;
+        }
+    }
+    return n;
+}
+
 /* nt<k>: k open cells of the house whose candidates together are k digits: those digits
  * leave the house's other open cells. Fewer than k digits is a contradiction. */
 static int tech_naked_tuple(const uint16_t *cand, int h, sb_elims *e, int k)
 {
     const uint8_t *hc = sb_peer_tables_data.house_cells[h];
-    unsigned open = 0; /* positions 0..8 of unknown cells */
-    for (int i = 0; i < SB_DIGITS; i++)
+    unsigned open = 0, digits[SB_DIGITS], members[MAX_TUPLES], cover[MAX_TUPLES];
+    for (int i = 0; i < SB_DIGITS; i++) {
+        digits[i] = cand[hc[i]];
         if (!is_single(cand[hc[i]]))
-            open |= 1u << i;
-    if (__builtin_popcount(open) <= k)
-        return TECH_NOTHING;
-    int found = 0;
-    for (unsigned sub = (1u << k) - 1; sub < (1u << SB_DIGITS); sub = next_subset(sub)) {
-        if (sub & ~open)
-            continue;
-        uint16_t digits = 0;
-        for (unsigned s = sub; s; s &= s - 1)
-            digits |= cand[hc[__builtin_ctz(s)]];
-        const int n = __builtin_popcount(digits);
-        if (n < k)
-            return TECH_CONTRADICTION;
-        if (n == k)
-            for (unsigned o = open & ~sub; o; o &= o - 1)
-                found |= schedule(e, hc[__builtin_ctz(o)], cand[hc[__builtin_ctz(o)]], digits);
+            open |= 1u << i; /* positions 0..8 of unknown cells */
     }
+    const int n = find_tuples(digits, open, k, members, cover);
+    if (n < 0)
+        return TECH_CONTRADICTION;
+    int found = 0;
+    for (int t = 0; t < n; t++)
+        for (unsigned o = open & ~members[t]; o; o &= o - 1)
+            found |= schedule(e, hc[__builtin_ctz(o)], cand[hc[__builtin_ctz(o)]],
+                              (uint16_t)cover[t]);
     return found;
 }
 
@@ -203,28 +227,19 @@ static int tech_hidden_tuple(const uint16_t *cand, int h, sb_elims *e, int k)
     const uint8_t *hc = sb_peer_tables_data.house_cells[h];
     uint16_t dup;
     const unsigned open = (unsigned)~known_digits(cand, h, &dup) & SB_ALL_DIGITS;
-    unsigned place[SB_DIGITS] = {0}; /* positions of each digit among unknown cells */
+    unsigned place[SB_DIGITS] = {0}, members[MAX_TUPLES], cover[MAX_TUPLES];
     for (int i = 0; i < SB_DIGITS; i++)
         if (!is_single(cand[hc[i]]))
             for (uint16_t m = cand[hc[i]]; m; m &= (uint16_t)(m - 1))
-                place[__builtin_ctz(m)] |= 1u << i;
-    if (__builtin_popcount(open) <= k)
-        return TECH_NOTHING;
+                place[__builtin_ctz(m)] |= 1u << i; /* positions of each digit */
+    const int n = find_tuples(place, open, k, members, cover);
+    if (n < 0)
+        return TECH_CONTRADICTION;
     int found = 0;
-    for (unsigned sub = (1u << k) - 1; sub < (1u << SB_DIGITS); sub = next_subset(sub)) {
-        if (sub & ~open)
-            continue;
-        unsigned cells = 0;
-        for (unsigned s = sub; s; s &= s - 1)
-            cells |= place[__builtin_ctz(s)];
-        const int n = __builtin_popcount(cells);
-        if (n < k)
-            return TECH_CONTRADICTION;
-        if (n == k)
-            for (unsigned o = cells; o; o &= o - 1)
-                found |= schedule(e, hc[__builtin_ctz(o)], cand[hc[__builtin_ctz(o)]],
-                                  (uint16_t)~sub);
-    }
+    for (int t = 0; t < n; t++)
+        for (unsigned o = cover[t]; o; o &= o - 1)
+            found |= schedule(e, hc[__builtin_ctz(o)], cand[hc[__builtin_ctz(o)]],
+                              (uint16_t)~members[t]);
     return found;
 }
 
