@@ -47,39 +47,10 @@
 #define SB_POPCOUNT(m) ((int)sb_popcount9[(m)])
 #endif
 
-#if SB_KERNEL_AVX512
-/* Removes the digit of cell c (its single bit) from its peers and marks c assigned: three
- * masked vector updates over the board's 96 lanes, one per 32-lane register, with the peers
- * as lane masks. Peers reduced to one candidate are queued in lane order; any change sets
- * *dirty (the vector hidden-singles pass looks at every house anyway).
- * @return 0 on contradiction (a peer left empty), else 1. */
-static inline int sbk_assign(sb_board *b, int c, uint8_t *q, int *qn, uint32_t *dirty)
-{
-    const uint64_t *pm = sb_peer_tables_data.peer_mask[c];
-    const __mmask32 peers[3] = {(__mmask32)pm[0], (__mmask32)(pm[0] >> 32), (__mmask32)pm[1]};
-    const __m512i d = _mm512_set1_epi16((short)b->cand[c]), one = _mm512_set1_epi16(1);
-    b->nsolved++;
-    for (int j = 0; j < 3; j++) {
-        __m512i v = _mm512_load_si512((const void *)&b->cand[32 * j]);
-        const __mmask32 hit = _mm512_mask_test_epi16_mask(peers[j], v, d);
-        if (!hit)
-            continue;
-        v = _mm512_mask_blend_epi16(hit, v, _mm512_andnot_si512(d, v));
-        _mm512_store_si512((void *)&b->cand[32 * j], v);
-        *dirty = SB_ALL_HOUSES;
-        __mmask32 single = _mm512_mask_testn_epi16_mask(hit, v, _mm512_sub_epi16(v, one));
-        if (single) {
-            if (_mm512_mask_testn_epi16_mask(single, v, v))
-                return 0;
-            while (single) {
-                q[(*qn)++] = (uint8_t)(32 * j + __builtin_ctz(single));
-                single &= single - 1;
-            }
-        }
-    }
-    return 1;
-}
-#else
+#if !SB_KERNEL_AVX512
+/* Queue-driven propagation (the scalar reference, and AVX2): one 20-peer update per cell
+ * that became single, hidden singles over the houses changed since their last scan. */
+
 /* Removes the digit of cell c (its single bit) from its peers and marks c assigned.
  * Cells reduced to one candidate are appended to q; the houses of every changed peer are
  * added to *dirty. @return 0 on contradiction (a peer left empty), else 1. */
@@ -106,7 +77,6 @@ static inline int sbk_assign(sb_board *b, int c, uint8_t *q, int *qn, uint32_t *
     *dirty |= touched;
     return 1;
 }
-#endif
 
 /* Fixes the hidden digits of house h (a mask of digits with exactly one place there):
  * each one's cell is set to it and queued, re-dirtying its houses. @return 0 on
@@ -133,48 +103,6 @@ static inline int sbk_fix_hidden(sb_board *b, int h, uint16_t hidden, uint8_t *q
     return 1;
 }
 
-#if SB_KERNEL_AVX512
-/* Hidden singles over all 27 houses at once: nine permutes gather position i of every house
- * into lane h, so once/twice/placed per house are plain vector ORs; only houses with a hidden
- * digit fall back to scalar work. Clears *dirty (every house was looked at).
- * @return 0 on contradiction, else 1. */
-static inline int sbk_hidden_singles(sb_board *b, uint8_t *q, int *qn, uint32_t *dirty)
-{
-    const __mmask32 houses = (1u << SB_HOUSES) - 1;
-    if (!*dirty)
-        return 1;
-    const __m512i v0 = _mm512_load_si512((const void *)&b->cand[0]);
-    const __m512i v1 = _mm512_load_si512((const void *)&b->cand[32]);
-    const __m512i v2 = _mm512_load_si512((const void *)&b->cand[64]);
-    const __m512i one = _mm512_set1_epi16(1), hi = _mm512_set1_epi16(64);
-    __m512i once = _mm512_setzero_si512(), twice = once, placed = once;
-    for (int i = 0; i < SB_DIGITS; i++) {
-        const __m512i idx = _mm512_load_si512((const void *)sb_house_lanes[i]);
-        __m512i v = _mm512_permutex2var_epi16(v0, idx, v1);
-        v = _mm512_mask_permutexvar_epi16(v, _mm512_cmpge_epu16_mask(idx, hi), idx, v2);
-        twice = _mm512_or_si512(twice, _mm512_and_si512(once, v));
-        once = _mm512_or_si512(once, v);
-        const __mmask32 single = _mm512_testn_epi16_mask(v, _mm512_sub_epi16(v, one));
-        placed = _mm512_mask_blend_epi16(single, placed, _mm512_or_si512(placed, v));
-    }
-    *dirty = 0;
-    if (_mm512_mask_cmpneq_epi16_mask(houses, once, _mm512_set1_epi16(SB_ALL_DIGITS)))
-        return 0;
-    const __m512i hidden = _mm512_andnot_si512(_mm512_or_si512(twice, placed), once);
-    __mmask32 found = _mm512_mask_test_epi16_mask(houses, hidden, hidden);
-    if (!found)
-        return 1;
-    uint16_t lane[32] __attribute__((aligned(64)));
-    _mm512_store_si512((void *)lane, hidden);
-    while (found) {
-        const int h = __builtin_ctz(found);
-        found &= found - 1;
-        if (!sbk_fix_hidden(b, h, lane[h], q, qn, dirty))
-            return 0;
-    }
-    return 1;
-}
-#else
 /* Hidden singles over the houses in *dirty (each scanned once and cleared); fixed cells are
  * set to their digit and queued. @return 0 on contradiction (a digit with no place in a
  * house, or a cell forced to two digits), else 1. */
@@ -200,7 +128,8 @@ static inline int sbk_hidden_singles(sb_board *b, uint8_t *q, int *qn, uint32_t 
     }
     return 1;
 }
-#endif
+
+#endif /* !SB_KERNEL_AVX512 */
 
 /* Locked candidates along one direction: lines are rows (line_step 9, pos_step 1) or
  * columns (1, 9). Within each band of three lines and three boxes, a digit of a box confined
@@ -253,6 +182,97 @@ static inline int sbk_locked_dir(sb_board *b, int line_step, int pos_step, uint8
     return 1;
 }
 
+#if SB_KERNEL_AVX512
+/* Gathers position i of all 27 houses into lanes 0..26 (lanes 27..31 read the zero lane). */
+static inline __m512i sbk_gather(const __m512i v[3], int i)
+{
+    const __m512i idx = _mm512_load_si512((const void *)sb_house_lanes[i]);
+    const __m512i g = _mm512_permutex2var_epi16(v[0], idx, v[1]);
+    return _mm512_mask_permutexvar_epi16(g, _mm512_cmpge_epu16_mask(idx, _mm512_set1_epi16(64)),
+                                         idx, v[2]);
+}
+
+/* Spreads a 27-lane house vector back to the board lanes of register j: each cell lane gets
+ * the OR of its row, column and box lanes. */
+static inline __m512i sbk_spread(__m512i house, int j)
+{
+    const __m512i r = _mm512_load_si512((const void *)&sb_cell_house_lanes[0][32 * j]);
+    const __m512i c = _mm512_load_si512((const void *)&sb_cell_house_lanes[1][32 * j]);
+    const __m512i x = _mm512_load_si512((const void *)&sb_cell_house_lanes[2][32 * j]);
+    return _mm512_ternarylogic_epi32(_mm512_permutexvar_epi16(r, house),
+                                     _mm512_permutexvar_epi16(c, house),
+                                     _mm512_permutexvar_epi16(x, house), 0xFE);
+}
+
+/* Propagates to the fixpoint in whole-board rounds: each round gathers all houses (the
+ * digits placed in each, those with one place, a digit placed twice or with no place is a
+ * contradiction), then every open cell loses its houses' placed digits and takes a digit
+ * hidden in one of its houses. Every single of a round lands at once, so an easy puzzle needs
+ * a handful of rounds rather than one 20-peer update per cell. When a round changes nothing,
+ * locked candidates run (scalar); their eliminations start new rounds.
+ * @return 0 on contradiction, else 1 (b is a valid solution or stable; nsolved is set). */
+static inline int sbk_settle(sb_board *b)
+{
+    const __m512i one = _mm512_set1_epi16(1), all = _mm512_set1_epi16(SB_ALL_DIGITS);
+    const __mmask32 houses = (1u << SB_HOUSES) - 1;
+    const __mmask32 lanes[3] = {0xFFFFFFFFu, 0xFFFFFFFFu, (1u << (SB_CELLS - 64)) - 1};
+    __m512i v[3];
+    for (;;) {
+        for (int j = 0; j < 3; j++)
+            v[j] = _mm512_load_si512((const void *)&b->cand[32 * j]);
+        for (;;) {
+            __m512i once = _mm512_setzero_si512(), twice = once, placed = once, clash = once;
+            for (int i = 0; i < SB_DIGITS; i++) {
+                const __m512i g = sbk_gather(v, i);
+                const __mmask32 s = _mm512_testn_epi16_mask(g, _mm512_sub_epi16(g, one));
+                twice = _mm512_ternarylogic_epi32(twice, once, g, 0xF8); /* twice | (once & g) */
+                once = _mm512_or_si512(once, g);
+                clash = _mm512_mask_mov_epi16(clash, s, _mm512_ternarylogic_epi32(clash, placed, g, 0xF8));
+                placed = _mm512_mask_mov_epi16(placed, s, _mm512_or_si512(placed, g));
+            }
+            if (_mm512_mask_cmpneq_epi16_mask(houses, once, all) |
+                _mm512_test_epi16_mask(clash, clash))
+                return 0;
+            const __m512i hidden = _mm512_andnot_si512(_mm512_or_si512(twice, placed), once);
+            __mmask32 changed = 0;
+            for (int j = 0; j < 3; j++) {
+                const __m512i w = _mm512_and_si512(v[j], _mm512_sub_epi16(v[j], one));
+                const __mmask32 open = _mm512_mask_test_epi16_mask(lanes[j], w, w);
+                __m512i nv = _mm512_andnot_si512(sbk_spread(placed, j), v[j]);
+                const __m512i h = _mm512_and_si512(nv, sbk_spread(hidden, j));
+                const __mmask32 hit = _mm512_mask_test_epi16_mask(open, h, h);
+                if (_mm512_mask_test_epi16_mask(hit, h, _mm512_sub_epi16(h, one)))
+                    return 0; /* two digits hidden in one cell */
+                nv = _mm512_mask_blend_epi16(hit, nv, h);
+                nv = _mm512_mask_blend_epi16(open, v[j], nv);
+                if (_mm512_mask_testn_epi16_mask(lanes[j], nv, nv))
+                    return 0; /* an empty cell */
+                changed |= _mm512_cmpneq_epi16_mask(nv, v[j]);
+                v[j] = nv;
+            }
+            if (!changed)
+                break;
+        }
+        int nsolved = 0;
+        for (int j = 0; j < 3; j++) {
+            _mm512_store_si512((void *)&b->cand[32 * j], v[j]);
+            nsolved += __builtin_popcount(
+                _mm512_mask_testn_epi16_mask(lanes[j], v[j], _mm512_sub_epi16(v[j], one)));
+        }
+        b->nsolved = (uint16_t)nsolved;
+        if (nsolved == SB_CELLS)
+            return 1;
+        uint8_t q[SB_CELLS];
+        int qn = 0;
+        uint32_t dirty = 0;
+        if (!sbk_locked_dir(b, SB_DIGITS, 1, q, &qn, &dirty) ||
+            !sbk_locked_dir(b, 1, SB_DIGITS, q, &qn, &dirty))
+            return 0;
+        if (!dirty)
+            return 1;
+    }
+}
+#else
 /* Runs naked and hidden singles to a fixed point, starting with the qn cells in q and the
  * houses in dirty (those whose cells changed since they were last scanned).
  * @return 0 on contradiction, else 1 (the board is solved or stable). */
@@ -278,6 +298,7 @@ static inline int sbk_propagate(sb_board *b, uint8_t *q, int qn, uint32_t dirty)
             return 1;
     }
 }
+#endif
 
 /* Scores cell c (candidates m) for branching: its open peers that share a digit with it,
  * bivalue ones counted three times (a guess there most often forces them). */
@@ -367,62 +388,41 @@ static inline int SB_BRANCH_SCALAR(const sb_board *b)
     return best;
 }
 
-/* Sets up the root board from the givens and propagates. @return 0 on contradiction
- * (conflicting givens included). The scalar form sets every given first and assigns them
- * after, so equal givens in a house meet as an emptied cell. The AVX-512 form assigns all
- * givens in one pass: the givens of every house (nine permutes, a digit twice is a
- * conflict), then each blank cell keeps what its three houses lack; only the cells that
- * leaves single are queued, instead of one 20-peer assignment per given. */
+/* The three ways a board enters propagation: the root from the givens, a guess taking digit
+ * d in cell c, and the alternative dropping d from c. Each returns 0 on contradiction, else 1
+ * (the board is a solution or stable). Conflicting givens are a contradiction like any other:
+ * two equal singles in one house. */
 #if SB_KERNEL_AVX512
+/* The givens become masks 32 cells at a time (byte → lane, 1 << (digit-1), blank → all
+ * digits); the first round of sbk_settle then assigns every given at once. */
 static inline int sbk_load(sb_board *b, const sb_grid *puzzle)
 {
-    static const uint16_t digit_bit[10] = {0, 1, 2, 4, 8, 16, 32, 64, 128, 256};
     const __m512i one = _mm512_set1_epi16(1), all = _mm512_set1_epi16(SB_ALL_DIGITS);
-    const __mmask32 lanes[3] = {0xFFFFFFFFu, 0xFFFFFFFFu, (1u << (SB_CELLS - 64)) - 1};
-    const __m512i hi = _mm512_set1_epi16(64);
-    uint8_t q[SB_CELLS];
-    int qn = 0, ngiven = 0;
-    memset(b, 0, sizeof *b);
-    for (int c = 0; c < SB_CELLS; c++) {
-        b->cand[c] = digit_bit[puzzle->cell[c]];
-        ngiven += puzzle->cell[c] != 0;
-    }
-    __m512i v[3];
-    for (int j = 0; j < 3; j++)
-        v[j] = _mm512_load_si512((const void *)&b->cand[32 * j]);
-    /* The givens of every house at once; a digit given twice in a house is a conflict. */
-    __m512i once = _mm512_setzero_si512(), twice = once;
-    for (int i = 0; i < SB_DIGITS; i++) {
-        const __m512i idx = _mm512_load_si512((const void *)sb_house_lanes[i]);
-        __m512i g = _mm512_permutex2var_epi16(v[0], idx, v[1]);
-        g = _mm512_mask_permutexvar_epi16(g, _mm512_cmpge_epu16_mask(idx, hi), idx, v[2]);
-        twice = _mm512_or_si512(twice, _mm512_and_si512(once, g));
-        once = _mm512_or_si512(once, g);
-    }
-    if (_mm512_test_epi16_mask(twice, twice))
-        return 0;
-    /* Every blank cell loses the givens of its three houses: the givens are assigned. */
     for (int j = 0; j < 3; j++) {
-        const __m512i row = _mm512_load_si512((const void *)&sb_cell_house_lanes[0][32 * j]);
-        const __m512i col = _mm512_load_si512((const void *)&sb_cell_house_lanes[1][32 * j]);
-        const __m512i box = _mm512_load_si512((const void *)&sb_cell_house_lanes[2][32 * j]);
-        const __m512i elim = _mm512_or_si512(
-            _mm512_or_si512(_mm512_permutexvar_epi16(row, once), _mm512_permutexvar_epi16(col, once)),
-            _mm512_permutexvar_epi16(box, once));
-        const __mmask32 blank = _mm512_mask_testn_epi16_mask(lanes[j], v[j], v[j]);
-        const __m512i c = _mm512_andnot_si512(elim, all);
-        const __m512i cand = _mm512_mask_blend_epi16(blank, v[j], c);
-        _mm512_store_si512((void *)&b->cand[32 * j], cand);
-        if (_mm512_mask_testn_epi16_mask(blank, cand, cand))
-            return 0; /* a blank cell with no candidate left */
-        for (__mmask32 s = _mm512_mask_testn_epi16_mask(blank, cand, _mm512_sub_epi16(cand, one));
-             s; s &= s - 1)
-            q[qn++] = (uint8_t)(32 * j + __builtin_ctz(s));
+        const __mmask32 cells = j < 2 ? 0xFFFFFFFFu : (1u << (SB_CELLS - 64)) - 1;
+        const __m512i d = _mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(cells, &puzzle->cell[32 * j]));
+        /* A shift by 0xFFFF (blank cell, or a padding lane) gives 0. */
+        const __m512i bit = _mm512_sllv_epi16(one, _mm512_sub_epi16(d, one));
+        const __mmask32 blank = _mm512_mask_testn_epi16_mask(cells, d, d);
+        _mm512_store_si512((void *)&b->cand[32 * j], _mm512_mask_blend_epi16(blank, bit, all));
     }
-    b->nsolved = (uint16_t)ngiven;
-    return sbk_propagate(b, q, qn, SB_ALL_HOUSES);
+    return sbk_settle(b);
+}
+
+static inline int sbk_take(sb_board *b, int c, uint16_t d)
+{
+    b->cand[c] = d;
+    return sbk_settle(b);
+}
+
+static inline int sbk_drop(sb_board *b, int c, uint16_t d)
+{
+    b->cand[c] &= (uint16_t)~d;
+    return sbk_settle(b);
 }
 #else
+/* Every given is set first and assigned after, so equal givens in a house meet as an emptied
+ * cell. */
 static inline int sbk_load(sb_board *b, const sb_grid *puzzle)
 {
     uint8_t q[SB_CELLS];
@@ -434,6 +434,25 @@ static inline int sbk_load(sb_board *b, const sb_grid *puzzle)
             q[qn++] = (uint8_t)c;
     }
     return sbk_propagate(b, q, qn, SB_ALL_HOUSES);
+}
+
+static inline int sbk_take(sb_board *b, int c, uint16_t d)
+{
+    uint8_t q[SB_CELLS];
+    b->cand[c] = d;
+    q[0] = (uint8_t)c;
+    return sbk_propagate(b, q, 1, sb_cell_house_bits[c]);
+}
+
+static inline int sbk_drop(sb_board *b, int c, uint16_t d)
+{
+    uint8_t q[SB_CELLS];
+    int qn = 0;
+    const uint16_t m = b->cand[c] & (uint16_t)~d;
+    b->cand[c] = m;
+    if ((m & (m - 1)) == 0)
+        q[qn++] = (uint8_t)c; /* one digit left: it is forced */
+    return sbk_propagate(b, q, qn, sb_cell_house_bits[c]);
 }
 #endif
 
@@ -462,23 +481,14 @@ static inline int srch_choose(sbk_ctx *x, const sb_board *b)
 
 static inline int srch_take(sbk_ctx *x, sb_board *b, int c, uint16_t d)
 {
-    uint8_t q[SB_CELLS];
     (void)x;
-    b->cand[c] = d;
-    q[0] = (uint8_t)c;
-    return sbk_propagate(b, q, 1, sb_cell_house_bits[c]);
+    return sbk_take(b, c, d);
 }
 
 static inline int srch_drop(sbk_ctx *x, sb_board *b, int c, uint16_t d)
 {
-    uint8_t q[SB_CELLS];
-    int qn = 0;
-    const uint16_t m = b->cand[c] & (uint16_t)~d;
     (void)x;
-    b->cand[c] = m;
-    if ((m & (m - 1)) == 0)
-        q[qn++] = (uint8_t)c; /* one digit left: it is forced */
-    return sbk_propagate(b, q, qn, sb_cell_house_bits[c]);
+    return sbk_drop(b, c, d);
 }
 
 #define SB_SEARCH_CTX sbk_ctx
