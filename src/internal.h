@@ -87,6 +87,10 @@ extern const uint32_t sb_cell_house_bits[SB_CELLS];
  * gathers all 27 houses side by side for vector hidden singles. */
 extern const uint16_t sb_house_lanes[SB_DIGITS][32] __attribute__((aligned(64)));
 
+/* For each position i of a house, the house lanes whose cell sb_house_lanes[i] takes from
+ * board lanes 64..95 (the third 32-lane register). */
+extern const uint32_t sb_house_hi[SB_DIGITS];
+
 /* For each board lane, the lane of its row (k = 0), column (1) and box (2) in the 27-lane
  * house vector that sb_house_lanes gathers; padding lanes read the always-zero lane 27. */
 extern const uint16_t sb_cell_house_lanes[3][SB_LANES] __attribute__((aligned(64)));

@@ -188,8 +188,7 @@ static inline __m512i sbk_gather(const __m512i v[3], int i)
 {
     const __m512i idx = _mm512_load_si512((const void *)sb_house_lanes[i]);
     const __m512i g = _mm512_permutex2var_epi16(v[0], idx, v[1]);
-    return _mm512_mask_permutexvar_epi16(g, _mm512_cmpge_epu16_mask(idx, _mm512_set1_epi16(64)),
-                                         idx, v[2]);
+    return _mm512_mask_permutexvar_epi16(g, (__mmask32)sb_house_hi[i], idx, v[2]);
 }
 
 /* Spreads a 27-lane house vector back to the board lanes of register j: each cell lane gets

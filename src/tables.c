@@ -17,6 +17,10 @@ const uint16_t sb_house_lanes[SB_DIGITS][32] __attribute__((aligned(64))) =
 #include "house_lanes.inc"
     ;
 
+const uint32_t sb_house_hi[SB_DIGITS] =
+#include "house_hi.inc"
+    ;
+
 const uint16_t sb_cell_house_lanes[3][SB_LANES] __attribute__((aligned(64))) =
 #include "cell_house_lanes.inc"
     ;
