@@ -28,7 +28,7 @@ LIB      := $(BUILD)/libsudokubench.a
 BIN      := $(BUILD)/sudokubench
 UNIT     := $(BUILD)/tests/unit
 TABLES   := $(BUILD)/gen/tables.inc $(BUILD)/gen/house_lanes.inc $(BUILD)/gen/cell_house_lanes.inc \
-            $(BUILD)/gen/house_hi.inc
+            $(BUILD)/gen/house_hi.inc $(BUILD)/gen/locked_lanes.inc
 
 # Corpora for `make bench`: the standard ones when ../shared is beside the checkout, else
 # the small samples committed in datasets/samples (the embedded default).
@@ -89,6 +89,9 @@ $(BUILD)/gen/cell_house_lanes.inc: $(BUILD)/gen/gen_tables
 
 $(BUILD)/gen/house_hi.inc: $(BUILD)/gen/gen_tables
 	$< hi > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/locked_lanes.inc: $(BUILD)/gen/gen_tables
+	$< locked > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/obj/%.o: %.c $(TABLES) $(wildcard include/*.h src/*.h src/cli/*.h tests/*.h)
 	@mkdir -p $(dir $@)

@@ -95,6 +95,21 @@ extern const uint32_t sb_house_hi[SB_DIGITS];
  * house vector that sb_house_lanes gathers; padding lanes read the always-zero lane 27. */
 extern const uint16_t sb_cell_house_lanes[3][SB_LANES] __attribute__((aligned(64)));
 
+/* Lane tables of vector locked candidates (AVX-512 kernel). Segment vector A_k holds in lane
+ * r the candidates of row r within stack k and in lane 9+c those of column c within band k;
+ * lines 0..17 come in triples, one per band (rows) or stack (columns). */
+typedef struct sb_locked_lanes_t {
+    uint16_t rot[2][32] __attribute__((aligned(64))); /* rot[n][L]: the line n+1 places on
+                                                         from L in its triple (L < 18) */
+    uint16_t row[SB_LANES] __attribute__((aligned(64))); /* board lane → its row segment's
+                                                            lane, +32 for stack 1 */
+    uint16_t col[SB_LANES] __attribute__((aligned(64))); /* board lane → its column segment's
+                                                            lane, +32 for band 1 */
+    uint32_t row_hi[3]; /* per 32-lane register: lanes whose row segment is in stack 2 */
+    uint32_t col_hi[3]; /* per 32-lane register: lanes whose column segment is in band 2 */
+} sb_locked_lanes_t;
+extern const sb_locked_lanes_t sb_locked_lanes;
+
 /* Popcount of a 9-bit candidate mask, without relying on the POPCNT instruction. */
 extern const uint8_t sb_popcount9[512];
 

@@ -8,28 +8,33 @@
  * Data layout (see sb_board in internal.h)
  *   cand[c]   9-bit candidate mask of cell c (bit d-1 = digit d still possible), c = 9*row+col,
  *             in 16-bit lanes padded to 96 so later vector passes run on whole registers.
- *             An assigned cell keeps exactly its digit's bit, and that bit is gone from all
- *             of its peers: "single-bit mask" therefore means "assigned or queued".
+ *             An assigned cell keeps exactly its digit's bit; at a stable board that bit is
+ *             gone from all of its peers (during propagation a single may still be pending).
  *   nsolved   how many cells have been assigned; 81 means the board is a solution.
  *   The board is 192 bytes, the whole state copied per guess.
  *
  * Algorithm
- *   propagate: drain a queue of cells whose mask became a single bit, removing that bit from
- *     their 20 peers (an emptied peer is a contradiction; a peer left with one bit is queued);
- *     when the queue is empty, look for hidden singles in the houses changed since their last
- *     look (a digit with exactly one place is fixed there; a digit with no place is a
- *     contradiction); when both are stuck, locked candidates (pointing and claiming, rows then
- *     columns); repeat until nothing changes. The result is the unique fixpoint of these rules,
- *     whatever the order, so every stamp branches on the same boards and makes the same
- *     guesses as the scalar reference.
+ *   propagate (scalar reference and AVX2 stamps): drain a queue of cells whose mask became a
+ *     single bit, removing that bit from their 20 peers (an emptied peer is a contradiction; a
+ *     peer left with one bit is queued); when the queue is empty, look for hidden singles in
+ *     the houses changed since their last look (a digit with exactly one place is fixed there;
+ *     a digit with no place is a contradiction); when both are stuck, locked candidates
+ *     (pointing and claiming, rows then columns); repeat until nothing changes.
+ *   settle (AVX-512 stamp): the same rules in whole-board rounds. The board lives in three
+ *     32-lane registers; nine permutes gather position i of all 27 houses side by side, which
+ *     gives per house the placed digits, the digits with one place and the box segments of
+ *     every line; three permutes per register spread a house vector back onto the cells.
+ *     A round applies every naked and hidden single found at once; a round that changes
+ *     nothing runs locked candidates on the segments it gathered. Every single of a round
+ *     landing together is what makes an easy puzzle a handful of rounds (measured: 5.4 per
+ *     puzzle of 40 givens, 13.5 per settle on 17-clue) instead of one update per cell.
+ *   Both reach the unique fixpoint of these rules (each rule only removes candidates and
+ *     stays valid on any board with fewer), whatever the order, so every stamp branches on
+ *     the same boards and makes the same guesses as the scalar reference.
  *   search: iterative DFS over an explicit stack of boards. At a stable, unsolved board pick
- *     the cell with the fewest candidates, take its lowest digit d: the board below keeps the
- *     alternative (d removed), the copy above assigns d. Each such push is one guess.
- *     A contradiction or a counted solution pops back to the newest alternative.
- *
- * Per-ISA specialisations (SB_KERNEL_AVX512): assignment is three masked vector updates with
- *   the peers as lane masks, and hidden singles gather position i of all 27 houses into one
- *   vector with a permute per position, so every house is checked with a few vector ORs.
+ *     the cell with the fewest candidates (ties: sbk_open_peers), take its lowest digit d: the
+ *     board below keeps the alternative (d removed), the copy above assigns d. Each such push
+ *     is one guess. A contradiction or a counted solution pops back to the newest alternative.
  */
 #include <string.h>
 
@@ -129,8 +134,6 @@ static inline int sbk_hidden_singles(sb_board *b, uint8_t *q, int *qn, uint32_t 
     return 1;
 }
 
-#endif /* !SB_KERNEL_AVX512 */
-
 /* Locked candidates along one direction: lines are rows (line_step 9, pos_step 1) or
  * columns (1, 9). Within each band of three lines and three boxes, a digit of a box confined
  * to one line leaves the rest of that line (pointing), and a digit of a line confined to one
@@ -182,6 +185,8 @@ static inline int sbk_locked_dir(sb_board *b, int line_step, int pos_step, uint8
     return 1;
 }
 
+#endif /* !SB_KERNEL_AVX512 */
+
 #if SB_KERNEL_AVX512
 /* Gathers position i of all 27 houses into lanes 0..26 (lanes 27..31 read the zero lane). */
 static inline __m512i sbk_gather(const __m512i v[3], int i)
@@ -203,72 +208,112 @@ static inline __m512i sbk_spread(__m512i house, int j)
                                      _mm512_permutexvar_epi16(x, house), 0xFE);
 }
 
-/* Propagates to the fixpoint in whole-board rounds: each round gathers all houses (the
- * digits placed in each, those with one place, a digit placed twice or with no place is a
- * contradiction), then every open cell loses its houses' placed digits and takes a digit
- * hidden in one of its houses. Every single of a round lands at once, so an easy puzzle needs
- * a handful of rounds rather than one 20-peer update per cell. When a round changes nothing,
- * locked candidates run (scalar); their eliminations start new rounds.
- * @return 0 on contradiction, else 1 (b is a valid solution or stable; nsolved is set). */
+/* Locked candidates for every box-line pair at once, from the segment vectors a[k] a round
+ * gathered (lane r: row r within stack k; lane 9+c: column c within band k). A digit of a
+ * segment absent from the other two segments of its box (pointing) leaves the other segments
+ * of its line; one absent from the other two segments of its line (claiming) leaves the other
+ * segments of its box. Applies the eliminations to v; *changed gets the lanes that moved.
+ * @return 0 on contradiction (a cell left empty), else 1. */
+static inline int sbk_locked(__m512i v[3], const __m512i a[3], __mmask32 *changed)
+{
+    const __m512i r1 = _mm512_load_si512((const void *)sb_locked_lanes.rot[0]);
+    const __m512i r2 = _mm512_load_si512((const void *)sb_locked_lanes.rot[1]);
+    const __mmask32 lanes[3] = {0xFFFFFFFFu, 0xFFFFFFFFu, (1u << (SB_CELLS - 64)) - 1};
+    __m512i point[3], claim[3], elim[3];
+    for (int k = 0; k < 3; k++) {
+        /* rot1/rot2 bring in the other two lines of the band (stack): the rest of the box. */
+        point[k] = _mm512_andnot_si512(_mm512_or_si512(_mm512_permutexvar_epi16(r1, a[k]),
+                                                       _mm512_permutexvar_epi16(r2, a[k])),
+                                       a[k]);
+        claim[k] = _mm512_andnot_si512(_mm512_or_si512(a[(k + 1) % 3], a[(k + 2) % 3]), a[k]);
+    }
+    for (int k = 0; k < 3; k++)
+        elim[k] = _mm512_ternarylogic_epi32(
+            _mm512_or_si512(point[(k + 1) % 3], point[(k + 2) % 3]),
+            _mm512_permutexvar_epi16(r1, claim[k]), _mm512_permutexvar_epi16(r2, claim[k]), 0xFE);
+    for (int j = 0; j < 3; j++) {
+        const __m512i ri = _mm512_load_si512((const void *)&sb_locked_lanes.row[32 * j]);
+        const __m512i ci = _mm512_load_si512((const void *)&sb_locked_lanes.col[32 * j]);
+        const __m512i er = _mm512_mask_permutexvar_epi16(
+            _mm512_permutex2var_epi16(elim[0], ri, elim[1]), sb_locked_lanes.row_hi[j], ri, elim[2]);
+        const __m512i ec = _mm512_mask_permutexvar_epi16(
+            _mm512_permutex2var_epi16(elim[0], ci, elim[1]), sb_locked_lanes.col_hi[j], ci, elim[2]);
+        const __m512i nv = _mm512_ternarylogic_epi32(v[j], er, ec, 0x10); /* v & ~(er | ec) */
+        if (_mm512_mask_testn_epi16_mask(lanes[j], nv, nv))
+            return 0;
+        *changed |= _mm512_cmpneq_epi16_mask(nv, v[j]);
+        v[j] = nv;
+    }
+    return 1;
+}
+
+/* Propagates to the fixpoint in whole-board rounds. Each round gathers all 27 houses (nine
+ * permutes: position i of every house side by side): the digits placed in each, those with
+ * one place, and per line the candidates of each box segment; a digit placed twice or with no
+ * place is a contradiction. Then every open cell loses its houses' placed digits and takes a
+ * digit hidden in one of its houses. Every single of a round lands at once, so an easy puzzle
+ * needs a handful of rounds rather than one 20-peer update per cell. A round that changes
+ * nothing runs locked candidates on the segments it gathered; their eliminations start new
+ * rounds. @return 0 on contradiction, else 1 (b is a valid solution or stable; nsolved set). */
 static inline int sbk_settle(sb_board *b)
 {
     const __m512i one = _mm512_set1_epi16(1), all = _mm512_set1_epi16(SB_ALL_DIGITS);
     const __mmask32 houses = (1u << SB_HOUSES) - 1;
     const __mmask32 lanes[3] = {0xFFFFFFFFu, 0xFFFFFFFFu, (1u << (SB_CELLS - 64)) - 1};
     __m512i v[3];
+    for (int j = 0; j < 3; j++)
+        v[j] = _mm512_load_si512((const void *)&b->cand[32 * j]);
     for (;;) {
-        for (int j = 0; j < 3; j++)
-            v[j] = _mm512_load_si512((const void *)&b->cand[32 * j]);
-        for (;;) {
-            __m512i once = _mm512_setzero_si512(), twice = once, placed = once, clash = once;
-            for (int i = 0; i < SB_DIGITS; i++) {
+        __m512i once = _mm512_setzero_si512(), twice = once, placed = once, clash = once;
+        __m512i seg[3]; /* positions 3k..3k+2 of each house: its segment in stack/band k */
+        for (int k = 0; k < 3; k++) {
+            seg[k] = _mm512_setzero_si512();
+            for (int i = 3 * k; i < 3 * k + 3; i++) {
                 const __m512i g = sbk_gather(v, i);
                 const __mmask32 s = _mm512_testn_epi16_mask(g, _mm512_sub_epi16(g, one));
                 twice = _mm512_ternarylogic_epi32(twice, once, g, 0xF8); /* twice | (once & g) */
                 once = _mm512_or_si512(once, g);
+                seg[k] = _mm512_or_si512(seg[k], g);
                 clash = _mm512_mask_mov_epi16(clash, s, _mm512_ternarylogic_epi32(clash, placed, g, 0xF8));
                 placed = _mm512_mask_mov_epi16(placed, s, _mm512_or_si512(placed, g));
             }
-            if (_mm512_mask_cmpneq_epi16_mask(houses, once, all) |
-                _mm512_test_epi16_mask(clash, clash))
-                return 0;
-            const __m512i hidden = _mm512_andnot_si512(_mm512_or_si512(twice, placed), once);
-            __mmask32 changed = 0;
-            for (int j = 0; j < 3; j++) {
-                const __m512i w = _mm512_and_si512(v[j], _mm512_sub_epi16(v[j], one));
-                const __mmask32 open = _mm512_mask_test_epi16_mask(lanes[j], w, w);
-                __m512i nv = _mm512_andnot_si512(sbk_spread(placed, j), v[j]);
-                const __m512i h = _mm512_and_si512(nv, sbk_spread(hidden, j));
-                const __mmask32 hit = _mm512_mask_test_epi16_mask(open, h, h);
-                if (_mm512_mask_test_epi16_mask(hit, h, _mm512_sub_epi16(h, one)))
-                    return 0; /* two digits hidden in one cell */
-                nv = _mm512_mask_blend_epi16(hit, nv, h);
-                nv = _mm512_mask_blend_epi16(open, v[j], nv);
-                if (_mm512_mask_testn_epi16_mask(lanes[j], nv, nv))
-                    return 0; /* an empty cell */
-                changed |= _mm512_cmpneq_epi16_mask(nv, v[j]);
-                v[j] = nv;
-            }
-            if (!changed)
-                break;
         }
-        int nsolved = 0;
+        if (_mm512_mask_cmpneq_epi16_mask(houses, once, all) |
+            _mm512_test_epi16_mask(clash, clash))
+            return 0;
+        const __m512i hidden = _mm512_andnot_si512(_mm512_or_si512(twice, placed), once);
+        __mmask32 changed = 0;
         for (int j = 0; j < 3; j++) {
-            _mm512_store_si512((void *)&b->cand[32 * j], v[j]);
+            const __m512i w = _mm512_and_si512(v[j], _mm512_sub_epi16(v[j], one));
+            const __mmask32 open = _mm512_mask_test_epi16_mask(lanes[j], w, w);
+            __m512i nv = _mm512_andnot_si512(sbk_spread(placed, j), v[j]);
+            const __m512i h = _mm512_and_si512(nv, sbk_spread(hidden, j));
+            const __mmask32 hit = _mm512_mask_test_epi16_mask(open, h, h);
+            if (_mm512_mask_test_epi16_mask(hit, h, _mm512_sub_epi16(h, one)))
+                return 0; /* two digits hidden in one cell */
+            nv = _mm512_mask_blend_epi16(hit, nv, h);
+            nv = _mm512_mask_blend_epi16(open, v[j], nv);
+            if (_mm512_mask_testn_epi16_mask(lanes[j], nv, nv))
+                return 0; /* an empty cell */
+            changed |= _mm512_cmpneq_epi16_mask(nv, v[j]);
+            v[j] = nv;
+        }
+        if (changed)
+            continue;
+        /* Stable under singles, and the round checked this very board: solved, or try
+         * locked candidates on the segments it gathered. */
+        int nsolved = 0;
+        for (int j = 0; j < 3; j++)
             nsolved += __builtin_popcount(
                 _mm512_mask_testn_epi16_mask(lanes[j], v[j], _mm512_sub_epi16(v[j], one)));
-        }
-        b->nsolved = (uint16_t)nsolved;
-        if (nsolved == SB_CELLS)
-            return 1;
-        uint8_t q[SB_CELLS];
-        int qn = 0;
-        uint32_t dirty = 0;
-        if (!sbk_locked_dir(b, SB_DIGITS, 1, q, &qn, &dirty) ||
-            !sbk_locked_dir(b, 1, SB_DIGITS, q, &qn, &dirty))
+        if (nsolved < SB_CELLS && !sbk_locked(v, seg, &changed))
             return 0;
-        if (!dirty)
+        if (!changed) {
+            for (int j = 0; j < 3; j++)
+                _mm512_store_si512((void *)&b->cand[32 * j], v[j]);
+            b->nsolved = (uint16_t)nsolved;
             return 1;
+        }
     }
 }
 #else

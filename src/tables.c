@@ -21,6 +21,10 @@ const uint32_t sb_house_hi[SB_DIGITS] =
 #include "house_hi.inc"
     ;
 
+const sb_locked_lanes_t sb_locked_lanes =
+#include "locked_lanes.inc"
+    ;
+
 const uint16_t sb_cell_house_lanes[3][SB_LANES] __attribute__((aligned(64))) =
 #include "cell_house_lanes.inc"
     ;
