@@ -264,20 +264,29 @@ static inline int sbk_settle(sb_board *b)
     for (int j = 0; j < 3; j++)
         v[j] = _mm512_load_si512((const void *)&b->cand[32 * j]);
     for (;;) {
-        __m512i once = _mm512_setzero_si512(), twice = once, placed = once, clash = once;
-        __m512i seg[3]; /* positions 3k..3k+2 of each house: its segment in stack/band k */
+        /* Per house: once (digits with a place), twice (two or more places), placed (digits
+         * of its singles), clash (a digit of two singles). Reduced as a tree, three positions
+         * (one box segment) at a time with one three-input op each, to keep the dependency
+         * chain of a round short: "at least two of three" is ternary-logic 0xE8. */
+        __m512i seg[3], twos[3], pone[3], ptwo[3];
         for (int k = 0; k < 3; k++) {
-            seg[k] = _mm512_setzero_si512();
-            for (int i = 3 * k; i < 3 * k + 3; i++) {
-                const __m512i g = sbk_gather(v, i);
-                const __mmask32 s = _mm512_testn_epi16_mask(g, _mm512_sub_epi16(g, one));
-                twice = _mm512_ternarylogic_epi32(twice, once, g, 0xF8); /* twice | (once & g) */
-                once = _mm512_or_si512(once, g);
-                seg[k] = _mm512_or_si512(seg[k], g);
-                clash = _mm512_mask_mov_epi16(clash, s, _mm512_ternarylogic_epi32(clash, placed, g, 0xF8));
-                placed = _mm512_mask_mov_epi16(placed, s, _mm512_or_si512(placed, g));
+            __m512i g[3], p[3];
+            for (int t = 0; t < 3; t++) {
+                g[t] = sbk_gather(v, 3 * k + t);
+                p[t] = _mm512_maskz_mov_epi16(
+                    _mm512_testn_epi16_mask(g[t], _mm512_sub_epi16(g[t], one)), g[t]);
             }
+            seg[k] = _mm512_ternarylogic_epi32(g[0], g[1], g[2], 0xFE);
+            twos[k] = _mm512_ternarylogic_epi32(g[0], g[1], g[2], 0xE8);
+            pone[k] = _mm512_ternarylogic_epi32(p[0], p[1], p[2], 0xFE);
+            ptwo[k] = _mm512_ternarylogic_epi32(p[0], p[1], p[2], 0xE8);
         }
+        const __m512i once = _mm512_ternarylogic_epi32(seg[0], seg[1], seg[2], 0xFE);
+        const __m512i twice = _mm512_or_si512(_mm512_ternarylogic_epi32(twos[0], twos[1], twos[2], 0xFE),
+                                              _mm512_ternarylogic_epi32(seg[0], seg[1], seg[2], 0xE8));
+        const __m512i placed = _mm512_ternarylogic_epi32(pone[0], pone[1], pone[2], 0xFE);
+        const __m512i clash = _mm512_or_si512(_mm512_ternarylogic_epi32(ptwo[0], ptwo[1], ptwo[2], 0xFE),
+                                              _mm512_ternarylogic_epi32(pone[0], pone[1], pone[2], 0xE8));
         if (_mm512_mask_cmpneq_epi16_mask(houses, once, all) |
             _mm512_test_epi16_mask(clash, clash))
             return 0;
