@@ -7,6 +7,12 @@
  * checks until --seconds have elapsed (at least one pass). Guess figures come from the
  * warm-up pass; the search is deterministic, so every pass makes the same guesses.
  *
+ * Verdicts: the warm-up also takes each puzzle's verdict (solved, unsolvable, multiple, for
+ * the run's limit). The first pipeline's verdicts on a dataset are kept; every later pipeline
+ * must agree with them puzzle by puzzle (a disagreement is an error, as a wrong solution is),
+ * so a solver that calls good puzzles unsolvable cannot post a fast row. Puzzles without
+ * exactly one solution are legitimate input: the first pipeline's row notes them on stderr.
+ *
  * Threads: each thread has its own solver; a pass hands out puzzles in chunks (dynamic
  * schedule) and ends at a barrier, so puzzles/s is the aggregate of all threads over whole
  * passes. Puzzles are stored packed, two cells a byte (41 bytes instead of the 81 of an
@@ -40,6 +46,8 @@ typedef struct dataset {
     int oom;           /* an allocation failed while loading */
     size_t invalid;    /* invalid lines seen (reported, not benchmarked) */
     size_t max;        /* keep at most this many puzzles (0 = all) */
+    uint8_t *verdict;  /* sb_verdict per puzzle from the first pipeline's warm-up (or NULL) */
+    const char *first; /* the pipeline whose verdicts those are (NULL before its row) */
 } dataset;
 
 /* One row of the results table. */
@@ -52,13 +60,18 @@ typedef struct bench_row {
     double pps;           /* puzzles per second */
     double no_guess_pct;  /* % of puzzles solved without a guess */
     double guesses;       /* guesses per puzzle */
+    size_t solved;        /* puzzles with verdict solved (one solution; with -l 1, any) */
+    size_t unsolvable;    /* puzzles with no solution (conflicting givens included) */
+    size_t multiple;      /* puzzles with two or more solutions (never with -l 1) */
     sb_technique_counts counts[SB_TECH_COUNT]; /* technique work over the warm-up pass */
 } bench_row;
 
 static const char bench_help[] =
     "Usage: " CLI_NAME " bench [OPTIONS] FILE...\n"
     "Measure throughput on each FILE for each pipeline: warm-up with every answer validated,\n"
-    "then timed passes without checks. Prints the standard table and build info.\n\n"
+    "then timed passes without checks. Prints the standard table and build info.\n"
+    "Every pipeline must give the first one's verdict (solved, unsolvable, multiple) on\n"
+    "every puzzle; puzzles without exactly one solution are noted on stderr.\n\n"
     "      --pipelines LIST  'all' or a comma list of pipeline names (default all)\n"
     "      --pipeline SPEC   add one pipeline: a name or a custom spec such as\n"
     "                        array:ns,hs,lc,nt (repeatable; replaces the default list)\n"
@@ -110,6 +123,44 @@ static inline void unpack(const dataset *d, size_t i, sb_grid *g)
     g->cell[SB_CELLS - 1] = p[PACKED - 1];
 }
 
+/* Formats puzzle i of d as 81 characters into text. */
+static void puzzle_text(const dataset *d, size_t i, char text[SB_GRID_TEXT])
+{
+    sb_grid g;
+    unpack(d, i, &g);
+    sb_grid_format(&g, text);
+}
+
+/* The earliest puzzle (in file order) a check failed on, and what it found there. */
+typedef struct first_hit {
+    size_t at; /* puzzle index; the dataset's size while none failed */
+    int what;  /* the failing value (a verdict), when the check has one */
+} first_hit;
+
+/* Records a failure on puzzle i; threads call it, the earliest index wins. */
+static void keep_first(first_hit *h, size_t i, int what)
+{
+#pragma omp critical(bench_first)
+    if (i < h->at) {
+        h->at = i;
+        h->what = what;
+    }
+}
+
+/* The first pipeline's row on d: notes its puzzles without exactly one solution. */
+static void note_improper(const dataset *d, const bench_row *row)
+{
+    if (row->unsolvable + row->multiple == 0)
+        return;
+    size_t k = 0;
+    while (d->verdict[k] == SB_SOLVED)
+        k++;
+    fprintf(stderr,
+            CLI_NAME ": bench: %s: %zu of %zu puzzles have no solution, %zu more than one "
+                     "(first: puzzle %zu)\n",
+            row->dataset, row->unsolvable, d->n, row->multiple, k + 1);
+}
+
 /* Returns the part of path after its last '/'. */
 static const char *base_name(const char *path)
 {
@@ -117,11 +168,17 @@ static const char *base_name(const char *path)
     return s ? s + 1 : path;
 }
 
-/* Runs one dataset x pipeline row on threads threads (one solver each). @return 0, or
+/* Runs one dataset x pipeline row on threads threads (one solver each). The first row on d
+ * keeps its verdicts in d; later rows are checked against them. @return 0, or
  * CLI_EXIT_USAGE after a message. */
-static int bench_one(const dataset *d, const sb_options *opt, int threads, double min_seconds,
+static int bench_one(dataset *d, const sb_options *opt, int threads, double min_seconds,
                      bench_row *row)
 {
+    const int first = !d->first;
+    if (first && d->n && !(d->verdict = malloc(d->n))) {
+        fprintf(stderr, CLI_NAME ": out of memory\n");
+        return CLI_EXIT_USAGE;
+    }
     sb_solver **s = calloc((size_t)threads, sizeof *s);
     if (!s) {
         fprintf(stderr, CLI_NAME ": out of memory\n");
@@ -133,12 +190,15 @@ static int bench_one(const dataset *d, const sb_options *opt, int threads, doubl
         if (st != SB_OK)
             rc = cli_solver_error(st, opt->simd);
     }
-    /* Warm-up: every answer checked; the first wrong one (in file order) is reported. */
+    /* Warm-up: every answer checked, every verdict kept (first row) or compared with the
+     * first row's; the first wrong answer and disagreement (in file order) are reported. */
     unsigned long long guesses = 0, no_guess = 0;
-    size_t wrong = d->n;
+    size_t verdicts[3] = {0, 0, 0}; /* puzzles per sb_verdict */
+    first_hit wrong = {d->n, 0}, disagree = {d->n, 0};
+    uint8_t *const kept = d->verdict;
     const long long n = (long long)d->n;
     if (!rc) {
-#pragma omp parallel num_threads(threads) reduction(+ : guesses, no_guess)
+#pragma omp parallel num_threads(threads) reduction(+ : guesses, no_guess, verdicts[:3])
         {
             sb_solver *me = s[omp_get_thread_num()];
             sb_grid g;
@@ -147,11 +207,14 @@ static int bench_one(const dataset *d, const sb_options *opt, int threads, doubl
             for (long long i = 0; i < n; i++) {
                 unpack(d, (size_t)i, &g);
                 sb_solve(me, &g, &res);
-                if (res.count && !sb_solution_check(&g, &res.solution)) {
-#pragma omp critical(bench_wrong)
-                    if ((size_t)i < wrong)
-                        wrong = (size_t)i;
-                }
+                if (res.count && !sb_solution_check(&g, &res.solution))
+                    keep_first(&wrong, (size_t)i, 0);
+                const sb_verdict v = sb_result_verdict(&res);
+                verdicts[v]++;
+                if (first)
+                    kept[i] = (uint8_t)v;
+                else if (kept[i] != v)
+                    keep_first(&disagree, (size_t)i, v);
                 guesses += res.guesses;
                 no_guess += res.guesses == 0;
             }
@@ -166,14 +229,28 @@ static int bench_one(const dataset *d, const sb_options *opt, int threads, doubl
             row->counts[k].eliminations += c[k].eliminations;
         }
     }
-    if (!rc && wrong < d->n) {
-        char text[SB_GRID_TEXT];
-        sb_grid g;
-        unpack(d, wrong, &g);
-        sb_grid_format(&g, text);
+    row->solved = verdicts[SB_SOLVED];
+    row->unsolvable = verdicts[SB_UNSOLVABLE];
+    row->multiple = verdicts[SB_MULTIPLE];
+    char text[SB_GRID_TEXT];
+    if (!rc && wrong.at < d->n) {
+        puzzle_text(d, wrong.at, text);
         fprintf(stderr, CLI_NAME ": bench: wrong solution for puzzle %zu of %s: %s\n",
-                wrong + 1, row->dataset, text);
+                wrong.at + 1, row->dataset, text);
         rc = CLI_EXIT_USAGE;
+    }
+    if (!rc && disagree.at < d->n) {
+        puzzle_text(d, disagree.at, text);
+        fprintf(stderr,
+                CLI_NAME ": bench: pipelines disagree on puzzle %zu of %s: %s says %s, %s says "
+                         "%s: %s\n",
+                disagree.at + 1, row->dataset, d->first, cli_verdict_name((sb_verdict)kept[disagree.at]),
+                row->pipeline, cli_verdict_name((sb_verdict)disagree.what), text);
+        rc = CLI_EXIT_USAGE;
+    }
+    if (!rc && first) {
+        d->first = row->pipeline;
+        note_improper(d, row);
     }
     /* Timed passes: all threads share each pass; one thread decides after every pass
      * (behind the barrier of `single`) whether the time is up, so all leave together. */
@@ -238,9 +315,11 @@ static int write_json(const char *path, const bench_row *rows, size_t n, int thr
         cli_json_string(f, r->pipeline);
         fprintf(f, ",\"threads\":%d,\"simd\":\"%s\",\"puzzles\":%zu,"
                    "\"seconds\":%.6f,\"puzzles_per_sec\":%.1f,\"usec_per_puzzle\":%.4f,"
-                   "\"no_guess_pct\":%.3f,\"guesses_per_puzzle\":%.4f,\"techniques\":{",
+                   "\"no_guess_pct\":%.3f,\"guesses_per_puzzle\":%.4f,\"solved\":%zu,"
+                   "\"unsolvable\":%zu,\"multiple\":%zu,\"techniques\":{",
                 threads, sb_simd_name(r->simd), r->puzzles, r->seconds, r->pps,
-                r->pps > 0 ? 1e6 / r->pps : 0.0, r->no_guess_pct, r->guesses);
+                r->pps > 0 ? 1e6 / r->pps : 0.0, r->no_guess_pct, r->guesses, r->solved,
+                r->unsolvable, r->multiple);
         size_t nt;
         const sb_technique_info *t = sb_techniques(&nt);
         for (size_t k = 0; k < nt; k++)
@@ -402,6 +481,7 @@ int cli_bench(int argc, char **argv)
         }
         invalid += d.invalid;
         free(d.packed);
+        free(d.verdict);
     }
     if (!rc && json)
         rc = write_json(json, rows, nrows, threads, (unsigned long long)opt.limit);

@@ -68,6 +68,9 @@ cli_format cli_format_find(const char *name);
 /* The name of a format. */
 const char *cli_format_name(cli_format f);
 
+/* The status word of a verdict in every output: unsolvable, solved or multiple. */
+const char *cli_verdict_name(sb_verdict v);
+
 /* Writes what a format prints before the first record (csv header), if anything. */
 void cli_write_header(FILE *out, cli_format f);
 

@@ -15,8 +15,13 @@
 static const char *const format_names[FMT_COUNT] = {"solution", "tdoku", "csv", "json",
                                                      "pretty"};
 
-/* Status words shared by every format, indexed by sb_verdict. */
+/* Status words shared by every format and command, indexed by sb_verdict. */
 static const char *const verdict_names[] = {"unsolvable", "solved", "multiple"};
+
+const char *cli_verdict_name(sb_verdict v)
+{
+    return verdict_names[v];
+}
 static const char invalid_name[] = "invalid";
 
 enum {

@@ -101,7 +101,6 @@ static void worker_end(void *ctx, void *wp)
 static void rate_record(void *wp, const cli_input *in, const sb_record *rec, cli_buf *out,
                         cli_buf *err)
 {
-    static const char *const names[] = {"unsolvable", "solved", "multiple"};
     rate_worker *w = wp;
     file_tally *t = &w->tally[file_index(w->run, in)];
     const char *status = "invalid";
@@ -116,7 +115,7 @@ static void rate_record(void *wp, const cli_input *in, const sb_record *rec, cli
         sb_result res;
         sb_solve(w->solver, &rec->grid, &res);
         const sb_verdict v = sb_result_verdict(&res);
-        status = names[v];
+        status = cli_verdict_name(v);
         t->verdict[v]++;
         if (v == SB_SOLVED) {
             sb_rate(&rec->grid, &rt);

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# shellcheck disable=SC2154 # BIN, HERE, P1, S1, P2, MULTI, NOSOL, RC come from tests/cli/run.sh
-# tests/cli/strategies.sh — black-box cases for pipelines, custom specs, BFS and `rate`
-# (docs/cli.md, docs/strategies.md), sourced by tests/cli/run.sh: they use its harness and
-# report in its total. Run directly, this file runs tests/cli/run.sh.
+# shellcheck disable=SC2154 # BIN, HERE, P1, S1, P2, MULTI, NOSOL, CONF, RC come from tests/cli/run.sh
+# tests/cli/strategies.sh — black-box cases for pipelines, custom specs, BFS, bench verdicts
+# and `rate` (docs/cli.md, docs/strategies.md), sourced by tests/cli/run.sh: they use its
+# harness and report in its total. Run directly, this file runs tests/cli/run.sh.
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
     exec bash "$(dirname "$0")/run.sh" "$@"
@@ -67,6 +67,75 @@ for r in rows:
     assert set(t) == {"ns","hs","lc","nt2","nt3","nt4","ht2","ht3","ht4"}, t
     assert t["ns"]["eliminations"] > 0
 assert rows[1]["techniques"]["lc"]["eliminations"] == 0
+PY
+fi
+end
+
+# Verdicts in bench: the warm-up takes each puzzle's verdict; puzzles without exactly one
+# solution are noted (not an error), and every pipeline must give the first one's verdicts.
+# C17 is the first puzzle of datasets/samples/17_clue_2000.txt; C16 is C17 without its r2c9
+# given (17,204 solutions); TOP and HARD open top1465.txt and hardest_11plus_1000.txt.
+C17='.................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...'
+C16='.......................2.3......3.2...1.4......5....6..3......4.7..8...962...7...'
+TOP='4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........'
+HARD='98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6'
+printf '%s\n' "# one puzzle of each verdict" "$P1" "$NOSOL" "$MULTI" >verdicts.txt
+printf '%s\n' "$P1" "$NOSOL" "$MULTI" "$CONF" "$C17" "$C16" "$TOP" "$HARD" >agree.txt
+
+begin "bench: puzzles without one solution are noted on stderr with exact counts (exit 0)"
+run solve -f csv verdicts.txt # the fixture's verdicts, as solve reports them
+expect_out_re '^2,solved,1,'
+expect_out_re '^3,unsolvable,0,'
+expect_out_re '^4,multiple,2,'
+run bench --seconds 0 --pipelines fast --json v.json verdicts.txt
+expect_rc 0
+expect_out_re '^\| verdicts.txt \| fast \| 3 \|'
+# K counts the loaded puzzles (the comment line is not one): NOSOL is puzzle 2.
+expect_err_line "sudokubench: bench: verdicts.txt: 1 of 3 puzzles have no solution, 1 more than one (first: puzzle 2)"
+expect_err_count 1
+if [ "${HAVE_PY:-0}" = 1 ]; then
+    python3 - v.json <<'PY' || fail "bench JSON verdict counts"
+import json, sys
+r = json.load(open(sys.argv[1]))["rows"][0]
+assert (r["solved"], r["unsolvable"], r["multiple"]) == (1, 1, 1), r
+keys = list(r)
+assert keys.index("guesses_per_puzzle") + 1 == keys.index("solved"), keys
+assert keys.index("multiple") + 1 == keys.index("techniques"), keys
+PY
+fi
+run bench --seconds 0 --pipelines fast -l 1 --json v1.json verdicts.txt # first solution: no "multiple"
+expect_rc 0
+expect_err_line "sudokubench: bench: verdicts.txt: 1 of 3 puzzles have no solution, 0 more than one (first: puzzle 2)"
+expect_err_count 1
+if [ "${HAVE_PY:-0}" = 1 ]; then
+    python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))["rows"][0]
+assert (r["solved"], r["unsolvable"], r["multiple"]) == (2, 1, 0), r' v1.json || fail "bench -l 1 JSON verdict counts"
+fi
+run bench --seconds 0 --pipelines fast,list "$STRAT_DIR/verdicts.txt" # one note per dataset, base name
+expect_rc 0
+expect_err_line "sudokubench: bench: verdicts.txt: 1 of 3 puzzles have no solution, 1 more than one (first: puzzle 2)"
+expect_err_count 1
+printf '%s\n' "$P1" "$P2" >proper2.txt
+run bench --seconds 0 --pipelines fast proper2.txt # only proper puzzles: no note
+expect_rc 0
+expect_err_empty
+end
+
+begin "bench: --pipelines all agree on every verdict of a small mixed file (exit 0)"
+run bench --seconds 0 -l 2 --pipelines all --json agree.json agree.txt
+expect_rc 0
+grep -q 'disagree' err && fail "pipelines disagree:"$'\n'"$(show err)"
+expect_err_line "sudokubench: bench: agree.txt: 2 of 8 puzzles have no solution, 2 more than one (first: puzzle 2)"
+expect_err_count 1
+if [ "${HAVE_PY:-0}" = 1 ]; then
+    python3 - agree.json "$(grep -c '^| agree.txt |' out)" <<'PY' || fail "bench --pipelines all JSON verdict counts"
+import json, sys
+rows = json.load(open(sys.argv[1]))["rows"]
+assert len(rows) == int(sys.argv[2]) and len(rows) >= 6, (len(rows), sys.argv[2])
+assert rows[0]["pipeline"] == "fast", rows[0]["pipeline"]
+for r in rows:
+    assert (r["solved"], r["unsolvable"], r["multiple"]) == (4, 2, 2), (r["pipeline"], r)
 PY
 fi
 end
