@@ -199,6 +199,10 @@ for i in $(seq 240); do cat hard1k.txt; done >hard.txt
 # the output of the first N records.
 interrupt() {
     local sig=$1 t=$2 f=$3 pid i n line rc
+    # The redirection truncates int.err in the child, after the fork: a left-over int.err
+    # (the previous case's) could show its progress line to the wait below and the signal
+    # would hit the new process before its handlers exist (exit 143, seen once).
+    rm -f int.out int.err
     set -m # own process group: a background job would otherwise start with SIGINT ignored
     "$BIN" solve -t "$t" -f "$f" --progress always hard.txt >int.out 2>int.err &
     pid=$!
