@@ -1,10 +1,11 @@
 /*
- * gen_tables.c — build-time generator of the peer tables (build/gen/tables.inc).
+ * gen_tables.c — build-time generator of the grid tables (build/gen/*.inc).
  *
  * The tables are pure geometry, so they are computed once here at build time and compiled
  * into the library as const data: no start-up cost, no mutable globals, safe for threads.
- * Output: a C initializer for sb_peer_tables, followed by the 512-entry popcount table the
- * scalar kernel uses where the POPCNT instruction is not guaranteed.
+ * One table per run, chosen by the argument (see main): no argument, the sb_peer_tables
+ * initializer (tables.inc); "lanes", "hi", "cells" and "locked", the AVX-512 kernel's lane
+ * tables (house_lanes.inc, house_hi.inc, cell_house_lanes.inc, locked_lanes.inc).
  */
 #include <stdio.h>
 #include <string.h>

@@ -83,8 +83,9 @@ extern const sb_peer_tables sb_peer_tables_data;
 extern const uint32_t sb_cell_house_bits[SB_CELLS];
 
 /* For each position i of a house, the board lane of cell i of every house (lane h of the
- * row = house h; lanes 27..31 read the always-zero lane 81): one permute per position
- * gathers all 27 houses side by side for vector hidden singles. */
+ * row = house h; lanes 27..31 read the always-zero lane 81): the AVX-512 round gathers all
+ * 27 houses side by side with two permutes per position (sb_house_hi picks the third
+ * register's lanes, padding included: a two-register permute would read lane 81 as 17). */
 extern const uint16_t sb_house_lanes[SB_DIGITS][32] __attribute__((aligned(64)));
 
 /* For each position i of a house, the house lanes whose cell sb_house_lanes[i] takes from

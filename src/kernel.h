@@ -21,7 +21,8 @@
  *     a digit with no place is a contradiction); when both are stuck, locked candidates
  *     (pointing and claiming, rows then columns); repeat until nothing changes.
  *   settle (AVX-512 stamp): the same rules in whole-board rounds. The board lives in three
- *     32-lane registers; nine permutes gather position i of all 27 houses side by side, which
+ *     32-lane registers; two permutes per position (a two-register one, and one for lanes of
+ *     the third register) gather position i of all 27 houses side by side, which
  *     gives per house the placed digits, the digits with one place and the box segments of
  *     every line; three permutes per register spread a house vector back onto the cells.
  *     A round applies every naked single, hidden single and locked-candidate elimination it

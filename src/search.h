@@ -10,7 +10,8 @@
  *   int srch_solved(SB_SEARCH_CTX *x, const sb_board *b)
  *       1 when b is a complete solution
  *   int srch_choose(SB_SEARCH_CTX *x, const sb_board *b)
- *       the branching cell: the unassigned cell with the fewest candidates, first in cell order
+ *       the branching cell: among the unassigned cells with the fewest candidates, the best by
+ *       the kernel's score (open peers sharing a digit), the first in cell order on a tie
  *   int srch_take(SB_SEARCH_CTX *x, sb_board *b, int cell, uint16_t digit)
  *       assign digit to cell and propagate; 0 on contradiction
  *   int srch_drop(SB_SEARCH_CTX *x, sb_board *b, int cell, uint16_t digit)

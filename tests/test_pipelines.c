@@ -397,6 +397,65 @@ Test(pipelines, every_pipeline_and_search_against_reference)
     free(c.items);
 }
 
+/* The fast kernel's SIMD levels run different propagation engines (queue vs whole-board
+ * rounds) that must reach the same fixpoint: DFS and BFS, limits 1, 2 and 5, give the same
+ * status, count, guesses and solution on every level this CPU supports as on the scalar
+ * reference, which is itself checked against the independent brute force. */
+Test(pipelines, fast_every_level_and_search_identical)
+{
+    corpus c = corpus_build(UINT64_C(0x1E7E15), 80);
+    int levels[SB_SIMD_LEVELS];
+    const int nl = tu_supported_levels(levels);
+    const uint64_t limits[3] = {1, 2, 5};
+    for (int m = SB_SEARCH_DFS; m <= SB_SEARCH_BFS; m++)
+        for (int li = 0; li < 3; li++) {
+            sb_options opt;
+            sb_options_default(&opt);
+            opt.limit = limits[li];
+            opt.search = m;
+            opt.bfs_cap = TEST_BFS_CAP;
+            sb_solver *s[SB_SIMD_LEVELS];
+            for (int l = 0; l < nl; l++) {
+                opt.simd = levels[l];
+                cr_assert_eq(sb_solver_new(&s[l], &opt), SB_OK);
+                cr_assert_eq(sb_solver_simd(s[l]), levels[l]);
+            }
+            for (int i = 0; i < c.n; i++) {
+                const pz *it = &c.items[i];
+                sb_result ref;
+                const int ref_rc = solve_rc(s[0], it->p, &ref);
+                char where[64];
+                snprintf(where, sizeof where, "fast/%s/scalar limit %llu", SEARCH_NAME[m],
+                         (unsigned long long)limits[li]);
+                if (ref_rc == SB_OK && limits[li] <= 2)
+                    check_ref(it, ref_rc, &ref, limits[li], where);
+                for (int l = 1; l < nl; l++) {
+                    sb_result res;
+                    const int rc = solve_rc(s[l], it->p, &res);
+                    char pt[82];
+                    tu_text(it->p, pt);
+                    cr_assert_eq(rc, ref_rc, "%s vs %s: status %d vs %d on %s", SEARCH_NAME[m],
+                                 sb_simd_name(levels[l]), rc, ref_rc, pt);
+                    cr_assert_eq(res.count, ref.count, "%s/%s limit %llu: count %llu vs %llu on %s",
+                                 SEARCH_NAME[m], sb_simd_name(levels[l]),
+                                 (unsigned long long)limits[li], (unsigned long long)res.count,
+                                 (unsigned long long)ref.count, pt);
+                    cr_assert_eq(res.guesses, ref.guesses, "%s/%s limit %llu: guesses %llu vs %llu on %s",
+                                 SEARCH_NAME[m], sb_simd_name(levels[l]),
+                                 (unsigned long long)limits[li], (unsigned long long)res.guesses,
+                                 (unsigned long long)ref.guesses, pt);
+                    if (ref.count)
+                        cr_assert_arr_eq(res.solution.cell, ref.solution.cell, 81,
+                                         "%s/%s: first solution differs on %s", SEARCH_NAME[m],
+                                         sb_simd_name(levels[l]), pt);
+                }
+            }
+            for (int l = 0; l < nl; l++)
+                sb_solver_free(s[l]);
+        }
+    free(c.items);
+}
+
 /* Each registry row's spec, given as a custom spec, is that pipeline: same counts, guesses,
  * solutions and technique counters, in both search modes. */
 Test(pipelines, registry_spec_equals_custom_spec)

@@ -163,3 +163,54 @@ Test(tables, peers_are_union_of_houses_minus_self)
         cr_assert_eq(u[1], t->peer_mask[c][1], "cell %d", c);
     }
 }
+
+/* The AVX-512 kernel's lane tables (internal.h), recomputed from the public geometry. Their
+ * mistakes would only show as a level mismatch on an AVX-512 machine, so they are checked
+ * here on every machine. */
+#include "internal.h"
+
+Test(tables, house_gather_lanes)
+{
+    const sb_peer_tables *t = sb_tables();
+    for (int i = 0; i < 9; i++)
+        for (int h = 0; h < 32; h++) {
+            const int want = h < 27 ? t->house_cells[h][i] : 81; /* padding: the zero lane */
+            cr_assert_eq(sb_house_lanes[i][h], want, "house_lanes[%d][%d]", i, h);
+            /* The third register supplies every lane >= 64, padding included: the two-register
+             * permute would read lane 81 as lane 17, a real cell. */
+            cr_assert_eq((sb_house_hi[i] >> h) & 1, (unsigned)(want >= 64), "house_hi[%d] bit %d",
+                         i, h);
+        }
+}
+
+Test(tables, cell_house_lanes)
+{
+    for (int c = 0; c < SB_LANES; c++) {
+        const int r = c / 9, col = c % 9;
+        const int want[3] = {r, 9 + col, 18 + 3 * (r / 3) + col / 3};
+        for (int k = 0; k < 3; k++)
+            cr_assert_eq(sb_cell_house_lanes[k][c], c < 81 ? want[k] : 27, "lane %d house %d", c, k);
+    }
+}
+
+Test(tables, locked_candidate_lanes)
+{
+    for (int n = 0; n < 2; n++)
+        for (int l = 0; l < 32; l++) {
+            const int want = l < 18 ? 3 * (l / 3) + (l % 3 + n + 1) % 3 : l;
+            cr_assert_eq(sb_locked_lanes.rot[n][l], want, "rot[%d][%d]", n, l);
+        }
+    for (int c = 0; c < 81; c++) {
+        const int r = c / 9, col = c % 9, stack = col / 3, band = r / 3;
+        const uint32_t bit = 1u << (c % 32);
+        cr_assert_eq(sb_locked_lanes.row[c], r + (stack == 1 ? 32 : 0), "row lane of %d", c);
+        cr_assert_eq(sb_locked_lanes.col[c], 9 + col + (band == 1 ? 32 : 0), "col lane of %d", c);
+        cr_assert_eq(!!(sb_locked_lanes.row_hi[c / 32] & bit), stack == 2, "row_hi of %d", c);
+        cr_assert_eq(!!(sb_locked_lanes.col_hi[c / 32] & bit), band == 2, "col_hi of %d", c);
+    }
+    for (int c = 81; c < SB_LANES; c++) {
+        const uint32_t bit = 1u << (c % 32);
+        cr_assert_eq(sb_locked_lanes.row_hi[c / 32] & bit, 0u, "padding lane %d in row_hi", c);
+        cr_assert_eq(sb_locked_lanes.col_hi[c / 32] & bit, 0u, "padding lane %d in col_hi", c);
+    }
+}

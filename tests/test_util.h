@@ -6,6 +6,7 @@
 
 #include <criterion/criterion.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sudokubench.h"
@@ -43,13 +44,20 @@ static inline void tu_text(const uint8_t cells[81], char out[82])
     out[81] = '\0';
 }
 
-/* Fills levels[] with every SIMD level this CPU supports (scalar first); returns the number. */
+/* Fills levels[] with every SIMD level this CPU supports (scalar first); returns the number.
+ * A level the CPU lacks is named on stderr (once per test process): its kernel goes untested
+ * here, and a green run on such a machine must not read as if it had been. */
 static inline int tu_supported_levels(int levels[SB_SIMD_LEVELS])
 {
+    static int told;
     int n = 0;
     for (int l = 0; l < SB_SIMD_LEVELS; l++)
         if (sb_simd_supported(l))
             levels[n++] = l;
+        else if (!told)
+            fprintf(stderr, "note: this CPU lacks %s: its kernel is not tested on this machine\n",
+                    sb_simd_name(l));
+    told = 1;
     return n;
 }
 
