@@ -1,5 +1,5 @@
 /*
- * gen_tables.c — build-time generator of the grid tables (build/gen/*.inc).
+ * gen_tables.c — build-time generator of the grid tables (the .inc files in build/gen).
  *
  * The tables are pure geometry, so they are computed once here at build time and compiled
  * into the library as const data: no start-up cost, no mutable globals, safe for threads.
