@@ -381,19 +381,24 @@ static inline int sbk_branch_cell(const sb_board *b)
     }
     if (!(bivalue[0] | bivalue[1] | bivalue[2]))
         return sbk_branch_cell_scalar(b);
+    /* Cell sets as the peer tables hold them (word 0: cells 0..63, word 1: 64..80), so a
+     * cell's score is three vector tests moved out to general registers, then ANDs and
+     * popcounts there: no mask register is loaded from a general one per cell. */
+    const uint64_t open_w[2] = {open[0] | (uint64_t)open[1] << 32, open[2]};
+    const uint64_t biv_w[2] = {bivalue[0] | (uint64_t)bivalue[1] << 32, bivalue[2]};
     int best = -1, best_deg = -1;
-    for (int jc = 0; jc < 3; jc++)
-        for (__mmask32 k = bivalue[jc]; k; k &= k - 1) {
-            const int c = 32 * jc + __builtin_ctz(k);
+    for (int w = 0; w < 2; w++)
+        for (uint64_t k = biv_w[w]; k; k &= k - 1) {
+            const int c = 64 * w + __builtin_ctzll(k);
             const uint64_t *pm = sb_peer_tables_data.peer_mask[c];
-            const __mmask32 peers[3] = {(__mmask32)pm[0], (__mmask32)(pm[0] >> 32),
-                                        (__mmask32)pm[1]};
             const __m512i m = _mm512_set1_epi16((short)b->cand[c]);
-            int deg = 0;
-            for (int j = 0; j < 3; j++) {
-                const __mmask32 share = _mm512_mask_test_epi16_mask(peers[j] & open[j], v[j], m);
-                deg += __builtin_popcount(share) + 2 * __builtin_popcount(share & bivalue[j]);
-            }
+            const uint64_t s0 = ((uint64_t)_mm512_test_epi16_mask(v[0], m) |
+                                 (uint64_t)_mm512_test_epi16_mask(v[1], m) << 32) &
+                                pm[0] & open_w[0];
+            const uint64_t s1 = (uint64_t)_mm512_test_epi16_mask(v[2], m) & pm[1] & open_w[1];
+            const int deg = __builtin_popcountll(s0) + __builtin_popcountll(s1) +
+                            2 * (__builtin_popcountll(s0 & biv_w[0]) +
+                                 __builtin_popcountll(s1 & biv_w[1]));
             if (deg > best_deg) {
                 best_deg = deg;
                 best = c;
