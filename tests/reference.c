@@ -272,3 +272,26 @@ int ref_clues(const uint8_t cells[81])
         n += cells[i] != 0;
     return n;
 }
+
+int ref_naked_singles(const uint8_t p[81], uint8_t out[81])
+{
+    memcpy(out, p, 81);
+    for (int progress = 1; progress;) {
+        progress = 0;
+        for (int c = 0; c < 81; c++) {
+            if (out[c])
+                continue;
+            int n = 0, last = 0;
+            for (int d = 1; d <= 9; d++)
+                if (ref_digit_fits(out, c, d)) {
+                    n++;
+                    last = d;
+                }
+            if (n == 1) {
+                out[c] = (uint8_t)last;
+                progress = 1;
+            }
+        }
+    }
+    return ref_clues(out) == 81;
+}

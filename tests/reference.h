@@ -59,4 +59,9 @@ int ref_unique_puzzle(ref_rng *r, const uint8_t full[81], int target, uint8_t ou
 /* Number of nonzero cells. */
 int ref_clues(const uint8_t cells[81]);
 
+/* Copies p to out and repeatedly fills every blank cell that has exactly one digit fitting
+ * its peers (naked singles on the digits alone, no candidate bookkeeping). Returns 1 when that
+ * completes the grid, else 0. */
+int ref_naked_singles(const uint8_t p[81], uint8_t out[81]);
+
 #endif /* SB_TESTS_REFERENCE_H */

@@ -98,25 +98,7 @@ static int add_bad_clue(ref_rng *r, const uint8_t full[81], uint8_t p[81], int f
 static int naked_singles_complete(const uint8_t p[81])
 {
     uint8_t g[81];
-    memcpy(g, p, 81);
-    for (int progress = 1; progress;) {
-        progress = 0;
-        for (int c = 0; c < 81; c++) {
-            if (g[c])
-                continue;
-            int n = 0, last = 0;
-            for (int d = 1; d <= 9; d++)
-                if (ref_digit_fits(g, c, d)) {
-                    n++;
-                    last = d;
-                }
-            if (n == 1) {
-                g[c] = (uint8_t)last;
-                progress = 1;
-            }
-        }
-    }
-    return ref_clues(g) == 81;
+    return ref_naked_singles(p, g);
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -406,30 +406,6 @@ Test(random, solvers_in_parallel_threads)
 /* Fixed cases                                                                                */
 /* ------------------------------------------------------------------------------------------ */
 
-/* 1 if repeatedly filling cells that have exactly one digit left solves the puzzle. */
-static int naked_singles_solve(const uint8_t p[81], uint8_t out[81])
-{
-    memcpy(out, p, 81);
-    for (int progress = 1; progress;) {
-        progress = 0;
-        for (int c = 0; c < 81; c++) {
-            if (out[c])
-                continue;
-            int n = 0, last = 0;
-            for (int d = 1; d <= 9; d++)
-                if (ref_digit_fits(out, c, d)) {
-                    n++;
-                    last = d;
-                }
-            if (n == 1) {
-                out[c] = (uint8_t)last;
-                progress = 1;
-            }
-        }
-    }
-    return ref_clues(out) == 81;
-}
-
 Test(fixed, singles_need_no_guesses)
 {
     ref_rng r;
@@ -442,7 +418,7 @@ Test(fixed, singles_need_no_guesses)
         ref_random_full_grid(&r, full);
         memcpy(p, full, 81);
         remove_clues(&r, p, 5);
-        if (!naked_singles_solve(p, tmp))
+        if (!ref_naked_singles(p, tmp))
             continue; /* e.g. an unavoidable rectangle: not a singles puzzle */
         tested++;
         for (int l = 0; l < nl; l++) {
