@@ -46,12 +46,8 @@ if ! command -v hyperfine >/dev/null 2>&1; then
     echo "hyperfine.sh: hyperfine not found (Debian package hyperfine: run 'make deps')" >&2
     exit 2
 fi
-if [ -n "${HF_FILES:-}" ]; then
-    read -r -a FILES <<<"$HF_FILES"
-else
-    FILES=(../shared/datasets/puzzles*)
-    [ -e "${FILES[0]}" ] || FILES=(datasets/samples/*.txt)
-fi
+. "$(dirname "$0")/corpora.sh"
+corpora "${HF_FILES:-}"
 NPROC=$(nproc)
 THREADS=${HF_THREADS:-$( [ "$NPROC" -gt 1 ] && echo "1,$NPROC" || echo 1 )}
 mkdir -p "$OUT"

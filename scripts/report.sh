@@ -35,12 +35,8 @@ if ! command -v gnuplot >/dev/null 2>&1; then
     echo "report: gnuplot not found (Debian package gnuplot-nox: run 'make deps')" >&2
     exit 2
 fi
-if [ -n "${REPORT_FILES:-}" ]; then
-    read -r -a FILES <<<"$REPORT_FILES"
-else
-    FILES=(../shared/datasets/puzzles*)
-    [ -e "${FILES[0]}" ] || FILES=(datasets/samples/*.txt)
-fi
+. "$HERE/corpora.sh"
+corpora "${REPORT_FILES:-}"
 NPROC=$(nproc)
 if [ -n "${REPORT_THREADS:-}" ]; then
     read -r -a THREADS <<<"$REPORT_THREADS"
