@@ -190,6 +190,9 @@ static inline int sbk_locked_dir(sb_board *b, int line_step, int pos_step, uint8
 #endif /* !SB_KERNEL_AVX512 */
 
 #if SB_KERNEL_AVX512
+/* The cell lanes of each 32-lane board register (lanes 81..95 are padding). */
+static const __mmask32 sbk_cells[3] = {0xFFFFFFFFu, 0xFFFFFFFFu, (1u << (SB_CELLS - 64)) - 1};
+
 /* Gathers position i of all 27 houses into lanes 0..26 (lanes 27..31 read the zero lane). */
 static inline __m512i sbk_gather(const __m512i v[3], int i)
 {
@@ -258,7 +261,6 @@ static inline int sbk_settle(sb_board *b)
 {
     const __m512i one = _mm512_set1_epi16(1), all = _mm512_set1_epi16(SB_ALL_DIGITS);
     const __mmask32 houses = (1u << SB_HOUSES) - 1;
-    const __mmask32 lanes[3] = {0xFFFFFFFFu, 0xFFFFFFFFu, (1u << (SB_CELLS - 64)) - 1};
     __m512i v[3];
     for (int j = 0; j < 3; j++)
         v[j] = _mm512_load_si512((const void *)&b->cand[32 * j]);
@@ -295,7 +297,7 @@ static inline int sbk_settle(sb_board *b)
         __mmask32 changed = 0;
         for (int j = 0; j < 3; j++) {
             const __m512i w = _mm512_and_si512(v[j], _mm512_sub_epi16(v[j], one));
-            const __mmask32 open = _mm512_mask_test_epi16_mask(lanes[j], w, w);
+            const __mmask32 open = _mm512_mask_test_epi16_mask(sbk_cells[j], w, w);
             __m512i nv = _mm512_andnot_si512(sbk_spread(placed, j), v[j]);
             const __m512i h = _mm512_and_si512(nv, sbk_spread(hidden, j));
             const __mmask32 hit = _mm512_mask_test_epi16_mask(open, h, h);
@@ -303,7 +305,7 @@ static inline int sbk_settle(sb_board *b)
                 return 0; /* two digits hidden in one cell */
             nv = _mm512_mask_blend_epi16(hit, nv, h);
             nv = _mm512_andnot_si512(locked[j], _mm512_mask_blend_epi16(open, v[j], nv));
-            if (_mm512_mask_testn_epi16_mask(lanes[j], nv, nv))
+            if (_mm512_mask_testn_epi16_mask(sbk_cells[j], nv, nv))
                 return 0; /* an empty cell */
             changed |= _mm512_cmpneq_epi16_mask(nv, v[j]);
             v[j] = nv;
@@ -315,7 +317,7 @@ static inline int sbk_settle(sb_board *b)
         for (int j = 0; j < 3; j++) {
             _mm512_store_si512((void *)&b->cand[32 * j], v[j]);
             nsolved += __builtin_popcount(
-                _mm512_mask_testn_epi16_mask(lanes[j], v[j], _mm512_sub_epi16(v[j], one)));
+                _mm512_mask_testn_epi16_mask(sbk_cells[j], v[j], _mm512_sub_epi16(v[j], one)));
         }
         b->nsolved = (uint16_t)nsolved;
         return 1;
@@ -370,13 +372,12 @@ static inline int sbk_branch_cell_scalar(const sb_board *b);
 static inline int sbk_branch_cell(const sb_board *b)
 {
     const __m512i one = _mm512_set1_epi16(1);
-    const __mmask32 lanes[3] = {0xFFFFFFFFu, 0xFFFFFFFFu, (1u << (SB_CELLS - 64)) - 1};
     __m512i v[3];
     __mmask32 open[3], bivalue[3];
     for (int j = 0; j < 3; j++) {
         v[j] = _mm512_load_si512((const void *)&b->cand[32 * j]);
         const __m512i w = _mm512_and_si512(v[j], _mm512_sub_epi16(v[j], one));
-        open[j] = _mm512_mask_test_epi16_mask(lanes[j], w, w);
+        open[j] = _mm512_mask_test_epi16_mask(sbk_cells[j], w, w);
         bivalue[j] = _mm512_mask_testn_epi16_mask(open[j], w, _mm512_sub_epi16(w, one));
     }
     if (!(bivalue[0] | bivalue[1] | bivalue[2]))
@@ -453,7 +454,7 @@ static inline int sbk_load(sb_board *b, const sb_grid *puzzle)
 {
     const __m512i one = _mm512_set1_epi16(1), all = _mm512_set1_epi16(SB_ALL_DIGITS);
     for (int j = 0; j < 3; j++) {
-        const __mmask32 cells = j < 2 ? 0xFFFFFFFFu : (1u << (SB_CELLS - 64)) - 1;
+        const __mmask32 cells = sbk_cells[j];
         const __m512i d = _mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(cells, &puzzle->cell[32 * j]));
         /* A shift by 0xFFFF (blank cell, or a padding lane) gives 0. */
         const __m512i bit = _mm512_sllv_epi16(one, _mm512_sub_epi16(d, one));

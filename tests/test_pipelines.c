@@ -402,13 +402,13 @@ Test(pipelines, fast_every_level_and_search_identical)
                 cr_assert_eq(sb_solver_new(&s[l], &opt), SB_OK);
                 cr_assert_eq(sb_solver_simd(s[l]), levels[l]);
             }
+            char where[64];
+            snprintf(where, sizeof where, "fast/%s/scalar limit %llu", SEARCH_NAME[m],
+                     (unsigned long long)limits[li]);
             for (int i = 0; i < c.n; i++) {
                 const pz *it = &c.items[i];
                 sb_result ref;
                 const int ref_rc = solve_rc(s[0], it->p, &ref);
-                char where[64];
-                snprintf(where, sizeof where, "fast/%s/scalar limit %llu", SEARCH_NAME[m],
-                         (unsigned long long)limits[li]);
                 if (ref_rc == SB_OK && limits[li] <= 2)
                     check_ref(it, ref_rc, &ref, limits[li], where);
                 for (int l = 1; l < nl; l++) {
