@@ -17,7 +17,17 @@ endif
 ALL_CFLAGS = $(BASE) $(CFLAGS) -DSB_BUILD_FLAGS='"$(CFLAGS)"'
 LDLIBS   := -fopenmp
 
-LIB_SRCS := $(wildcard src/*.c)
+LIB_SRCS := $(wildcard src/*.c src/kernel/*.c)
+
+# Each kernel stamp is compiled for its instruction set with per-file flags (gcc and clang
+# alike); the rest of the library stays baseline. Stamps for another architecture compile to
+# the portable algorithm and are never dispatched (src/kernel/simd.c).
+TARGET_ARCH_NAME := $(shell $(CC) -dumpmachine 2>/dev/null)
+ifneq ($(findstring x86_64,$(TARGET_ARCH_NAME)),)
+KERNEL_FLAGS_sse4   := -msse4.1 -mpopcnt
+KERNEL_FLAGS_avx2   := -mavx2 -mbmi -mbmi2 -mpopcnt -mlzcnt
+KERNEL_FLAGS_avx512 := -mavx512f -mavx512bw -mavx512vl -mavx512vpopcntdq $(KERNEL_FLAGS_avx2)
+endif
 LIB_SRCS := $(filter-out src/gen_tables.c,$(LIB_SRCS))
 CLI_SRCS := $(wildcard src/cli/*.c)
 TEST_SRCS := $(wildcard tests/*.c)
@@ -93,7 +103,11 @@ $(BUILD)/gen/house_hi.inc: $(BUILD)/gen/gen_tables
 $(BUILD)/gen/locked_lanes.inc: $(BUILD)/gen/gen_tables
 	$< locked > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/obj/%.o: %.c $(TABLES) $(wildcard include/*.h src/*.h src/cli/*.h tests/*.h)
+$(BUILD)/obj/src/kernel/kernel_%.o: src/kernel/kernel_%.c $(TABLES) $(wildcard include/*.h src/*.h src/kernel/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(KERNEL_FLAGS_$*) -c -o $@ $<
+
+$(BUILD)/obj/%.o: %.c $(TABLES) $(wildcard include/*.h src/*.h src/kernel/*.h src/cli/*.h tests/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests -c -o $@ $<
 

@@ -150,13 +150,16 @@ enum { SB_MAX_LINE = 1024 /* longest accepted line in bytes, '\n' excluded */ };
  * reference every other level is tested against. */
 typedef enum sb_simd {
     SB_SIMD_AUTO = -1,    /* $SUDOKUBENCH_SIMD if set, else the best level this CPU supports */
-    SB_SIMD_SCALAR = 0,   /* baseline x86-64 (or any CPU): always available */
-    SB_SIMD_AVX2 = 1,     /* AVX2 + BMI1/2 + POPCNT */
-    SB_SIMD_AVX512 = 2,   /* AVX-512 F/BW/VL/VPOPCNTDQ */
-    SB_SIMD_LEVELS = 3    /* number of levels */
+    SB_SIMD_SCALAR = 0,   /* any CPU: always available, the reference */
+    SB_SIMD_SSE4 = 1,     /* x86-64: SSE4.1 + POPCNT (128-bit vectors) */
+    SB_SIMD_AVX2 = 2,     /* x86-64: AVX2 + BMI1/2 + POPCNT + LZCNT (256-bit vectors) */
+    SB_SIMD_AVX512 = 3,   /* x86-64: AVX-512 F/BW/VL/VPOPCNTDQ */
+    SB_SIMD_NEON = 4,     /* aarch64: Advanced SIMD (128-bit vectors) */
+    SB_SIMD_LEVELS = 5    /* number of levels */
 } sb_simd;
 
-/* Returns the level's name ("scalar", "avx2", "avx512"), or "?" if out of range. */
+/* Returns the level's name ("scalar", "sse4", "avx2", "avx512", "neon"), or "?" if out of
+ * range. */
 const char *sb_simd_name(int level);
 
 /* Parses a level name ("auto" gives SB_SIMD_AUTO). @return the level, or SB_ERR_SIMD. */

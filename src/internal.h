@@ -2,7 +2,7 @@
  * internal.h — declarations shared inside the library (never installed, never public).
  *
  * The fast solver kernel is written once (kernel.h) and compiled once per SIMD level
- * (kernel_scalar.c, kernel_avx2.c, kernel_avx512.c); solver.c picks one through the
+ * (kernel/kernel_<level>.c); solver.c picks one through the
  * dispatch table, chosen once per solver context. The generic pipelines (pipeline.c) run
  * the seed documents' technique orders on the same board with the same search (search.h).
  */
@@ -47,11 +47,15 @@ typedef int (*sb_bfs_fn)(sb_board **ring, size_t *ring_len, size_t cap, const sb
                          uint64_t limit, sb_result *res);
 
 void sb_kernel_dfs_scalar(sb_board *, const sb_grid *, uint64_t, sb_result *);
+void sb_kernel_dfs_sse4(sb_board *, const sb_grid *, uint64_t, sb_result *);
 void sb_kernel_dfs_avx2(sb_board *, const sb_grid *, uint64_t, sb_result *);
 void sb_kernel_dfs_avx512(sb_board *, const sb_grid *, uint64_t, sb_result *);
+void sb_kernel_dfs_neon(sb_board *, const sb_grid *, uint64_t, sb_result *);
 int sb_kernel_bfs_scalar(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *);
+int sb_kernel_bfs_sse4(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *);
 int sb_kernel_bfs_avx2(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *);
 int sb_kernel_bfs_avx512(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *);
+int sb_kernel_bfs_neon(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *);
 
 /* A resolved generic pipeline: an order and the technique steps it walks. */
 typedef struct sb_plan {

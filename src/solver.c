@@ -37,8 +37,10 @@ typedef struct kernel_entry {
 /* The dispatch table, indexed by sb_simd level. */
 static const kernel_entry kernel_table[SB_SIMD_LEVELS] = {
     [SB_SIMD_SCALAR] = {sb_kernel_dfs_scalar, sb_kernel_bfs_scalar},
+    [SB_SIMD_SSE4] = {sb_kernel_dfs_sse4, sb_kernel_bfs_sse4},
     [SB_SIMD_AVX2] = {sb_kernel_dfs_avx2, sb_kernel_bfs_avx2},
     [SB_SIMD_AVX512] = {sb_kernel_dfs_avx512, sb_kernel_bfs_avx512},
+    [SB_SIMD_NEON] = {sb_kernel_dfs_neon, sb_kernel_bfs_neon},
 };
 
 struct sb_solver {

@@ -669,7 +669,7 @@ Test(api, strerror_names)
 
 Test(api, simd_names)
 {
-    const char *const names[SB_SIMD_LEVELS] = {"scalar", "avx2", "avx512"};
+    const char *const names[SB_SIMD_LEVELS] = {"scalar", "sse4", "avx2", "avx512", "neon"};
     for (int l = 0; l < SB_SIMD_LEVELS; l++) {
         cr_assert_str_eq(sb_simd_name(l), names[l]);
         cr_assert_eq(sb_simd_parse(sb_simd_name(l)), l);

@@ -79,7 +79,7 @@ static const char bench_help[] =
     "  -l, --limit N         solutions to count per puzzle (default %llu: uniqueness check)\n"
     "  -t, --threads N       threads solving each pass together (default %d: every core)\n"
     "      --seconds S       minimum timed seconds per row, at least one pass (default %.1f)\n"
-    "      --simd LEVEL      auto, scalar, avx2, avx512 (default auto)\n"
+    "      --simd LEVEL      auto, scalar, sse4, avx2, avx512, neon (default auto)\n"
     "      --json OUT        also write the rows as JSON to OUT\n"
     "  -h, --help            show this help\n";
 

@@ -69,7 +69,7 @@ int cli_parse_simd(const char *cmd, const char *arg, int *level)
 {
     const int l = sb_simd_parse(arg);
     if (l == SB_ERR_SIMD) {
-        cli_usage_error(cmd, "unknown SIMD level '%s' (auto, scalar, avx2, avx512)", arg);
+        cli_usage_error(cmd, "unknown SIMD level '%s' (auto, scalar, sse4, avx2, avx512, neon)", arg);
         return -2;
     }
     *level = l;
@@ -91,7 +91,7 @@ int cli_solver_error(int status, int simd)
         const char *env = getenv("SUDOKUBENCH_SIMD");
         if (simd == SB_SIMD_AUTO && env && *env)
             fprintf(stderr, CLI_NAME ": SUDOKUBENCH_SIMD=%s: unknown level or not supported "
-                            "by this CPU (scalar, avx2, avx512)\n", env);
+                            "by this CPU (scalar, sse4, avx2, avx512, neon)\n", env);
         else
             fprintf(stderr, CLI_NAME ": SIMD level '%s' is not supported by this CPU\n",
                     sb_simd_name(simd));

@@ -135,7 +135,7 @@ static const char generate_help[] =
     "      --attempts N     candidates per puzzle before giving up (default %llu)\n"
     "  -f, --format FMT     puzzle (81 chars), tdoku (puzzle:1:solution), csv, json,\n"
     "                       kaggle (quizzes,solutions) (default %s)\n"
-    "      --simd LEVEL     auto, scalar, avx2, avx512 (default auto; same output on all)\n"
+    "      --simd LEVEL     auto, scalar, sse4, avx2, avx512, neon (default auto; same output on all)\n"
     "      --stats          print a summary line to stderr at the end\n"
     "  -h, --help           show this help\n\n"
     "csv columns: index,puzzle,clues,guesses,solution; json keys in the same order.\n"

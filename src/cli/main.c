@@ -30,7 +30,7 @@ static void usage(FILE *out)
         fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
     fprintf(out, "\nInput: one puzzle per line, 81 cells, 1-9 givens, . 0 - _ blanks; '#' lines\n"
                  "and blank lines skipped; Kaggle CSV accepted.\n"
-                 "Environment: SUDOKUBENCH_SIMD=scalar|avx2|avx512 forces a kernel level.\n"
+                 "Environment: SUDOKUBENCH_SIMD=scalar|sse4|avx2|avx512|neon forces a kernel level.\n"
                  "Run '" CLI_NAME " COMMAND --help' for a command's options;\n"
                  "'" CLI_NAME " --version' prints the version.\n");
 }

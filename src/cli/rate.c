@@ -47,7 +47,7 @@ static const char rate_help[] =
     "  -f, --format FMT     csv or json (default csv)\n"
     "  -t, --threads N      worker threads (default %d: every core)\n"
     "      --progress WHEN  progress line on stderr: auto, always, never (default auto)\n"
-    "      --simd LEVEL     auto, scalar, avx2, avx512 for the uniqueness check (default auto)\n"
+    "      --simd LEVEL     auto, scalar, sse4, avx2, avx512, neon for the uniqueness check (default auto)\n"
     "  -h, --help           show this help\n\n"
     "Exit: 0 every line was a puzzle, 1 some lines were invalid, 2 usage or I/O error,\n"
     "130 interrupted.\n";

@@ -43,7 +43,7 @@ static const char solve_help[] =
     "                       (default %llu)\n"
     "  -t, --threads N      worker threads (default %d: every core)\n"
     "  -f, --format FMT     solution, tdoku, csv, json, pretty (default %s)\n"
-    "      --simd LEVEL     auto, scalar, avx2, avx512 (default auto: $SUDOKUBENCH_SIMD,\n"
+    "      --simd LEVEL     auto, scalar, sse4, avx2, avx512, neon (default auto: $SUDOKUBENCH_SIMD,\n"
     "                       else the best this CPU supports)\n"
     "      --progress WHEN  progress line on stderr: auto (when stderr is a terminal),\n"
     "                       always, never (default auto)\n"
@@ -216,7 +216,7 @@ static const char validate_help[] =
     "conflicting givens, exactly one solution. Problems go to stderr as FILE:LINE, in input\n"
     "order, a summary line to stdout.\n\n"
     "  -t, --threads N      worker threads (default %d: every core)\n"
-    "      --simd LEVEL     auto, scalar, avx2, avx512 (default auto)\n"
+    "      --simd LEVEL     auto, scalar, sse4, avx2, avx512, neon (default auto)\n"
     "      --progress WHEN  progress line on stderr: auto, always, never (default auto)\n"
     "  -h, --help           show this help\n\n"
     "Exit: 0 every puzzle is proper, 1 otherwise, 2 usage or I/O error, 130 interrupted.\n";

@@ -758,7 +758,7 @@ NUM='[0-9]+(\.[0-9]+)?'
 begin "bench: table header, columns and a fast row"
 run bench -t 1 --seconds 0.05 bench.txt
 expect_rc 0
-expect_out_re "^# sudokubench 0\\.1\\.0 \\| compiler .+ \\| flags .* \\| simd (scalar|avx2|avx512) \\| threads 1 \\| limit 2\$"
+expect_out_re "^# sudokubench 0\\.1\\.0 \\| compiler .+ \\| flags .* \\| simd (scalar|sse4|avx2|avx512|neon) \\| threads 1 \\| limit 2\$"
 grep -qxF '| dataset | pipeline | puzzles | puzzles/sec | usec/puzzle | %no_guess | guesses/puzzle |' out ||
     fail "table header row missing:"$'\n'"$(show out)"
 grep -qxF '|---|---|---:|---:|---:|---:|---:|' out || fail "table separator row missing"
@@ -796,7 +796,7 @@ if r["seconds"] <= 0 or r["puzzles_per_sec"] <= 0:
     sys.exit("seconds and puzzles_per_sec must be positive")
 if not 0 <= r["no_guess_pct"] <= 100:
     sys.exit("no_guess_pct out of range: %r" % r["no_guess_pct"])
-if r["simd"] not in ("scalar", "avx2", "avx512"):
+if r["simd"] not in ("scalar", "sse4", "avx2", "avx512", "neon"):
     sys.exit("simd is %r" % r["simd"])
 EOF
     fi
@@ -884,7 +884,7 @@ cp out simd_ref.tdoku
 run validate --simd scalar mixed.txt
 cp out simd_ref.val
 cp err simd_ref.valerr
-for lvl in scalar avx2 avx512; do
+for lvl in scalar sse4 avx2 avx512 neon; do
     begin "simd: --simd $lvl gives identical output"
     run solve --simd "$lvl" -f csv mixed.txt
     if [ "$RC" = 2 ] && [ "$lvl" != scalar ]; then

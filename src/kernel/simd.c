@@ -12,7 +12,7 @@
 #include <cpuid.h>
 #endif
 
-static const char *const level_names[SB_SIMD_LEVELS] = {"scalar", "avx2", "avx512"};
+static const char *const level_names[SB_SIMD_LEVELS] = {"scalar", "sse4", "avx2", "avx512", "neon"};
 
 const char *sb_simd_name(int level)
 {
@@ -49,11 +49,14 @@ int sb_simd_supported(int level)
     unsigned a, b, c, d;
     if (level == SB_SIMD_SCALAR)
         return 1;
-    if (level < 0 || level >= SB_SIMD_LEVELS)
+    if (level <= SB_SIMD_SCALAR || level >= SB_SIMD_LEVELS || level == SB_SIMD_NEON)
         return 0;
     if (!__get_cpuid(1, &a, &b, &c, &d))
         return 0;
-    const int osxsave = (c >> 27) & 1, avx = (c >> 28) & 1, popcnt = (c >> 23) & 1;
+    const int sse41 = (c >> 19) & 1, osxsave = (c >> 27) & 1, avx = (c >> 28) & 1,
+              popcnt = (c >> 23) & 1;
+    if (level == SB_SIMD_SSE4)
+        return sse41 && popcnt;
     if (!osxsave || !avx || !popcnt)
         return 0;
     const uint64_t xcr0 = read_xcr0();
@@ -71,6 +74,12 @@ int sb_simd_supported(int level)
         return has_avx2;
     return has_avx2 && avx512f && avx512bw && avx512vl && vpopcntdq &&
            (xcr0 & XCR0_AVX512) == XCR0_AVX512;
+}
+#elif defined(__aarch64__)
+/* Advanced SIMD (NEON) is mandatory in AArch64. */
+int sb_simd_supported(int level)
+{
+    return level == SB_SIMD_SCALAR || level == SB_SIMD_NEON;
 }
 #else
 int sb_simd_supported(int level)

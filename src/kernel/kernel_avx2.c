@@ -1,0 +1,7 @@
+/* kernel_avx2.c — the kernel stamped for AVX2 + BMI1/2 + POPCNT + LZCNT (Haswell, Zen and
+ * later). Built with those -m flags (Makefile: KERNEL_FLAGS); only called after
+ * sb_simd_supported(SB_SIMD_AVX2) said yes. */
+#define SB_KERNEL_DFS sb_kernel_dfs_avx2
+#define SB_KERNEL_BFS sb_kernel_bfs_avx2
+#define SB_KERNEL_POPCNT 1
+#include "kernel.h"
