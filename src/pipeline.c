@@ -463,6 +463,13 @@ static int srch_drop(gen_ctx *x, sb_board *b, int c, uint16_t d)
     return b->cand[c] && run_plan(x->plan, b, x->counts);
 }
 
+/* Both engines keep the board cell-major. */
+static inline uint16_t srch_cell(gen_ctx *x, const sb_board *b, int c)
+{
+    (void)x;
+    return b->cand[c];
+}
+
 #define SB_SEARCH_CTX gen_ctx
 #define SB_SEARCH_DFS gen_dfs
 #define SB_SEARCH_BFS gen_bfs

@@ -16,6 +16,9 @@
  *       assign digit to cell and propagate; 0 on contradiction
  *   int srch_drop(SB_SEARCH_CTX *x, sb_board *b, int cell, uint16_t digit)
  *       remove digit from cell and propagate; 0 on contradiction
+ *   uint16_t srch_cell(SB_SEARCH_CTX *x, const sb_board *b, int cell)
+ *       the candidate mask of cell (bit d-1 = digit d): a kernel whose board layout is not
+ *       cell-major (digit-major bitboards) converts here; the search reads cells only through it
  *
  * Guess convention (the field's): one guess per search state pushed. Digits are tried lowest
  * first; a cell with a single candidate is taken without a push (it is forced, not a guess).
@@ -24,6 +27,13 @@
 #include <string.h>
 
 #include "internal.h"
+
+/* Writes the solved board b (every cell one candidate) as digits into out. */
+static inline void srch_copy_solution(SB_SEARCH_CTX *x, const sb_board *b, sb_grid *out)
+{
+    for (int c = 0; c < SB_CELLS; c++)
+        out->cell[c] = (uint8_t)(__builtin_ctz(srch_cell(x, b, c)) + 1);
+}
 
 /* Depth-first: the board below the current one keeps the untried alternative (the branch
  * digit is dropped from it when it is popped); the copy above takes the digit. */
@@ -40,15 +50,14 @@ static void SB_SEARCH_DFS(SB_SEARCH_CTX *x, sb_board *stack, const sb_grid *puzz
     for (;;) {
         if (ok && srch_solved(x, b)) {
             if (res->count++ == 0)
-                for (int c = 0; c < SB_CELLS; c++)
-                    res->solution.cell[c] = (uint8_t)(__builtin_ctz(b->cand[c]) + 1);
+                srch_copy_solution(x, b, &res->solution);
             if (limit && res->count >= limit)
                 return;
             ok = 0; /* counted: look for the next one */
         }
         if (ok) {
             const int c = srch_choose(x, b);
-            const uint16_t m = b->cand[c];
+            const uint16_t m = srch_cell(x, b, c);
             const uint16_t d = m & (uint16_t)-m;
             if (m != d) {
                 sb_board *next = b + 1;
@@ -101,15 +110,15 @@ static int SB_SEARCH_BFS(SB_SEARCH_CTX *x, sb_board **ring, size_t *ring_len, si
         n--;
         if (srch_solved(x, &b)) {
             if (res->count++ == 0)
-                for (int c = 0; c < SB_CELLS; c++)
-                    res->solution.cell[c] = (uint8_t)(__builtin_ctz(b.cand[c]) + 1);
+                srch_copy_solution(x, &b, &res->solution);
             if (limit && res->count >= limit)
                 return SB_OK;
             continue;
         }
         const int c = srch_choose(x, &b);
-        res->guesses += (uint64_t)(__builtin_popcount(b.cand[c]) - 1);
-        for (uint16_t m = b.cand[c]; m; m &= (uint16_t)(m - 1)) {
+        const uint16_t cand = srch_cell(x, &b, c);
+        res->guesses += (uint64_t)(__builtin_popcount(cand) - 1);
+        for (uint16_t m = cand; m; m &= (uint16_t)(m - 1)) {
             sb_board child = b;
             if (!srch_take(x, &child, c, m & (uint16_t)-m))
                 continue;

@@ -546,6 +546,13 @@ static inline int srch_drop(sbk_ctx *x, sb_board *b, int c, uint16_t d)
     return sbk_drop(b, c, d);
 }
 
+/* Both engines keep the board cell-major. */
+static inline uint16_t srch_cell(sbk_ctx *x, const sb_board *b, int c)
+{
+    (void)x;
+    return b->cand[c];
+}
+
 #define SB_SEARCH_CTX sbk_ctx
 #define SB_SEARCH_DFS sbk_dfs
 #define SB_SEARCH_BFS sbk_bfs
