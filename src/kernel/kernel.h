@@ -48,11 +48,6 @@
 
 #define SB_ALL_HOUSES ((1u << SB_HOUSES) - 1)
 
-#if SB_KERNEL_POPCNT
-#define SB_POPCOUNT(m) ((int)__builtin_popcount(m))
-#else
-#define SB_POPCOUNT(m) ((int)sb_popcount9[(m)])
-#endif
 
 #if !SB_KERNEL_AVX512
 /* Queue-driven propagation (the scalar reference, and AVX2): one 20-peer update per cell
@@ -351,24 +346,12 @@ static inline int sbk_propagate(sb_board *b, uint8_t *q, int qn, uint32_t dirty)
 }
 #endif
 
-/* Scores cell c (candidates m) for branching: its open peers that share a digit with it,
- * bivalue ones counted three times (a guess there most often forces them). */
-static inline int sbk_open_peers(const sb_board *b, int c, uint16_t m)
-{
-    const uint8_t *peer = sb_peer_tables_data.peers[c];
-    int deg = 0;
-    for (int i = 0; i < SB_PEERS; i++) {
-        const uint16_t p = b->cand[peer[i]];
-        deg += ((p & m) != 0 && (p & (p - 1)) != 0) * (1 + 2 * (SB_POPCOUNT(p) == 2));
-    }
-    return deg;
-}
+#include "branch.h"
 
 #if SB_KERNEL_AVX512
 /* Picks the branching cell as the scalar rule below does, with vector masks: the bivalue
  * cells, then for each its open peers sharing a digit, as one masked test and a popcount
  * per 32-lane register. Falls back to the scalar rule when no cell is bivalue. */
-static inline int sbk_branch_cell_scalar(const sb_board *b);
 static inline int sbk_branch_cell(const sb_board *b)
 {
     const __m512i one = _mm512_set1_epi16(1);
@@ -407,41 +390,13 @@ static inline int sbk_branch_cell(const sb_board *b)
         }
     return best;
 }
-#define SB_BRANCH_SCALAR sbk_branch_cell_scalar
 #else
-#define SB_BRANCH_SCALAR sbk_branch_cell
-#endif
-
-/* Picks the branching cell: among the unassigned cells with the fewest candidates, the one
- * with the best sbk_open_peers score (the first such in cell order). Called only on a
- * stable board with nsolved < 81, so every multi-bit cell is unassigned. */
-static inline int SB_BRANCH_SCALAR(const sb_board *b)
+/* The scalar rule (branch.h). */
+static inline int sbk_branch_cell(const sb_board *b)
 {
-    /* Pass 1: the fewest candidates (2 cannot be beaten). */
-    int best_n = SB_DIGITS + 1;
-    for (int c = 0; c < SB_CELLS && best_n > 2; c++) {
-        const uint16_t m = b->cand[c];
-        if (m & (m - 1)) {
-            const int n = SB_POPCOUNT(m);
-            best_n = n < best_n ? n : best_n;
-        }
-    }
-    /* Pass 2: among those cells, the best score (sbk_open_peers): its guess prunes the most.
-     * On the first 2,000 of forum_hardest_11+ this takes guesses/puzzle from 136 (first
-     * such cell) to 80 (open peers sharing a digit) to 70 (bivalue peers weighted 3). */
-    int best = -1, best_deg = -1;
-    for (int c = 0; c < SB_CELLS; c++) {
-        const uint16_t m = b->cand[c];
-        if (!(m & (m - 1)) || SB_POPCOUNT(m) != best_n)
-            continue;
-        const int deg = sbk_open_peers(b, c, m);
-        if (deg > best_deg) {
-            best_deg = deg;
-            best = c;
-        }
-    }
-    return best;
+    return sbk_branch_cell_scalar(b);
 }
+#endif
 
 /* The three ways a board enters propagation: the root from the givens, a guess taking digit
  * d in cell c, and the alternative dropping d from c. Each returns 0 on contradiction, else 1

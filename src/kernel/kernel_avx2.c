@@ -4,4 +4,5 @@
 #define SB_KERNEL_DFS sb_kernel_dfs_avx2
 #define SB_KERNEL_BFS sb_kernel_bfs_avx2
 #define SB_KERNEL_POPCNT 1
-#include "kernel.h"
+#define SBV_BYTES 32
+#include "kernel_band.h"

@@ -1,0 +1,438 @@
+/*
+ * kernel_band.h — the band kernel: the fast solver written once over the portable vector layer
+ * (vec.h) and stamped for SSE4.1 and NEON (16-byte vectors) and AVX2 (32-byte vectors).
+ *
+ * Included by kernel_<level>.c after it defines SBV_BYTES, SB_KERNEL_DFS / SB_KERNEL_BFS (the
+ * exported entries) and SB_KERNEL_POPCNT. Everything here is static: each stamp stands alone.
+ *
+ * Data layout (digit-major band bitboards, kept inside the 192-byte sb_board)
+ *   word 4*d + k   the cells of band k (rows 3k..3k+2) where digit d+1 is still a candidate:
+ *                  bit 9*i + j = row 3k+i, column j (so cell c is bit c % 27 of band c / 27);
+ *   word 4*d + 3   0 (padding: one digit is one group of four 32-bit lanes).
+ *   A 16-byte vector holds one digit, a 32-byte vector two (the tenth slot of AVX2 is an
+ *   always-empty phantom digit, masked out of every house check). 144 or 160 bytes; the
+ *   board's nsolved lane (95) lies beyond them and keeps its meaning.
+ *   An assigned cell is a cell with one candidate left, as in the cell-major kernels.
+ *
+ * Why this layout: without AVX-512's 16-bit lane permutes a cell-major board cannot gather
+ * its 27 houses cheaply, but in a band word every house is a fixed bit pattern: a row is a
+ * 9-bit field, a box three 3-bit triads nine bits apart, a column one bit per band word. So
+ * the per-house counts a round needs (no place, one place, two or more, placed) come from
+ * shifts, ANDs and ORs of whole words (SWAR), all digits and bands in parallel lanes, and only
+ * the columns cross lanes (two lane shuffles per reduction).
+ *
+ * Algorithm: settle in whole-board rounds, as the AVX-512 stamp does, with the same rules and
+ *   so the same fixpoint (and the same guesses) as the scalar reference:
+ *   - cells with one digit left are placed: their digit leaves every peer;
+ *   - a digit with one place in a house where it is not placed is set there (hidden single);
+ *   - a digit with no place in a house, an emptied cell, or a cell hidden for two digits is a
+ *     contradiction; two placed cells with one digit in a house is one too (checked on the
+ *     final board, where it shows as a placed digit with two places);
+ *   - when singles stall, one round adds locked candidates (pointing and claiming, rows and
+ *     columns, from the triads and column segments the round computes anyway); a round with
+ *     locked candidates that changes nothing ends the settle. Locked candidates run only on a
+ *     stall here because these rounds are bound by throughput (every digit's SWAR work), not
+ *     by latency as the AVX-512 round is.
+ * search: search.h's DFS/BFS; the branch rule is branch.h's, computed on the bitboards for
+ *   bivalue cells (the common case) and on a cell-major copy otherwise.
+ */
+#include <string.h>
+
+#include "internal.h"
+#include "vec.h"
+#include "branch.h"
+
+#define SBB_DPV (SBV_LANES / 4)                           /* digits per vector */
+#define SBB_NV ((SB_DIGITS + SBB_DPV - 1) / SBB_DPV)     /* vectors per board */
+
+/* Bit patterns of a band word. */
+#define SBB_CELLS 0x7FFFFFFu /* the 27 cells */
+#define SBB_TRIAD 0x1249249u /* first cell of each triad (3 cells of a row in one box) */
+#define SBB_ROW 0x0040201u   /* first cell of each row */
+#define SBB_COL 0x00001FFu   /* the first row: one bit per column */
+#define SBB_BOX 0x0000049u   /* first column of each box, first row */
+
+typedef uint32_t sbb_word __attribute__((may_alias)); /* a board word, aliasing sb_board */
+
+_Static_assert(SBB_NV * SBV_BYTES <= 2 * 95, "the band board must leave the nsolved lane free");
+
+/* The band vectors of board b. */
+static inline sbv *sbb_vecs(sb_board *b)
+{
+    return (sbv *)(void *)b->cand;
+}
+
+/* The band words of board b (word 4*d + k: digit d+1, band k). */
+static inline sbb_word *sbb_words(sb_board *b)
+{
+    return (sbb_word *)(void *)b->cand;
+}
+
+/* Lanes of vector k that hold a real digit's band (not padding, not the phantom digit). */
+static inline sbv sbb_valid(int k)
+{
+    const uint32_t on = ~0u;
+#if SBB_DPV == 1
+    (void)k;
+    return (sbv){on, on, on, 0};
+#else
+    const uint32_t hi = 2 * k + 1 < SB_DIGITS ? on : 0;
+    return (sbv){on, on, on, 0, hi, hi, hi, 0};
+#endif
+}
+
+/* Each column-segment bit (positions 0..8) of every band, OR-ed over the three bands. */
+static inline sbv sbb_or_bands(sbv x)
+{
+    return x | SBV_SHUF4(x, 1, 2, 0, 3) | SBV_SHUF4(x, 2, 0, 1, 3);
+}
+
+/* Row flags (one bit at the row's first cell) → the row's nine cells. */
+static inline sbv sbb_fill_rows(sbv r)
+{
+    return (r << 9) - r;
+}
+
+/* Box flags (first row, first column of each box) → the box's nine cells. */
+static inline sbv sbb_fill_boxes(sbv x)
+{
+    const sbv t = (x << 3) - x;
+    return t | (t << 9) | (t << 18);
+}
+
+/* Column flags (first row) → the column's three cells in the band. */
+static inline sbv sbb_fill_cols(sbv x)
+{
+    return x | (x << 9) | (x << 18);
+}
+
+/* Triad flags → the triads' cells. */
+static inline sbv sbb_fill_triads(sbv x)
+{
+    return (x << 3) - x;
+}
+
+/* Triad rotations: rot_box1 moves each triad flag to the same row of the box before it
+ * (cyclically), rot_box2 two boxes; rot_row1/rot_row2 move it to the row before in its box. */
+static inline sbv sbb_rot_box1(sbv x)
+{
+    return ((x >> 3) & sbv_splat(0x0241209u)) | ((x << 6) & sbv_splat(0x1008040u));
+}
+static inline sbv sbb_rot_box2(sbv x)
+{
+    return ((x >> 6) & sbv_splat(SBB_ROW)) | ((x << 3) & sbv_splat(0x1209048u));
+}
+static inline sbv sbb_rot_row1(sbv x)
+{
+    return ((x >> 9) | (x << 18)) & sbv_splat(SBB_TRIAD);
+}
+static inline sbv sbb_rot_row2(sbv x)
+{
+    return ((x >> 18) | (x << 9)) & sbv_splat(SBB_TRIAD);
+}
+
+/* Column-segment rotations within each box (groups of three columns, first row). */
+static inline sbv sbb_rot_col1(sbv x)
+{
+    return ((x >> 1) & sbv_splat(0x0DBu)) | ((x << 2) & sbv_splat(0x124u));
+}
+static inline sbv sbb_rot_col2(sbv x)
+{
+    return ((x >> 2) & sbv_splat(0x049u)) | ((x << 1) & sbv_splat(0x1B6u));
+}
+
+/* Locked candidates of one digit vector w, given its triad flags to and column segments cb
+ * (its bands' columns; s1, s2 the other two bands' ones): the cells to remove. Pointing: a
+ * digit of a box confined to one row (column) of it leaves the rest of that row (column);
+ * claiming: a digit of a row (column) confined to one box leaves the rest of that box. */
+static inline sbv sbb_locked(sbv to, sbv cb, sbv s1, sbv s2)
+{
+    const sbv point_r = to & ~(sbb_rot_row1(to) | sbb_rot_row2(to));
+    const sbv claim_r = to & ~(sbb_rot_box1(to) | sbb_rot_box2(to));
+    const sbv elim_t = sbb_rot_box1(point_r) | sbb_rot_box2(point_r) | sbb_rot_row1(claim_r) |
+                       sbb_rot_row2(claim_r);
+    const sbv point_c = cb & ~(sbb_rot_col1(cb) | sbb_rot_col2(cb));
+    const sbv claim_c = cb & ~(s1 | s2);
+    const sbv elim_c = SBV_SHUF4(point_c, 1, 2, 0, 3) | SBV_SHUF4(point_c, 2, 0, 1, 3) |
+                       sbb_rot_col1(claim_c) | sbb_rot_col2(claim_c);
+    return sbb_fill_triads(elim_t) | sbb_fill_cols(elim_c);
+}
+
+/* Propagates board b to the fixpoint in whole-board rounds (see the file comment).
+ * @return 0 on contradiction, else 1 (b is stable or solved; nsolved set). */
+static inline int sbb_settle(sb_board *b)
+{
+    const sbv row = sbv_splat(SBB_ROW), col = sbv_splat(SBB_COL), box = sbv_splat(SBB_BOX);
+    const sbv triad = sbv_splat(SBB_TRIAD);
+    const sbv cells = sbv_splat(SBB_CELLS) & sbb_valid(0);
+    sbv *bv = sbb_vecs(b);
+    sbv v[SBB_NV];
+    for (int k = 0; k < SBB_NV; k++)
+        v[k] = bv[k];
+    int locked = 0; /* 1: this round adds locked candidates (singles stalled) */
+    for (;;) {
+        /* Cells: once (a digit left), twice (two or more); single = placed. */
+        sbv once = {0}, twice = {0};
+        for (int k = 0; k < SBB_NV; k++) {
+            twice |= once & v[k];
+            once |= v[k];
+        }
+#if SBB_DPV == 2
+        {
+            const sbv oh = sbv_swap_halves(once);
+            twice |= sbv_swap_halves(twice) | (once & oh);
+            once |= oh;
+        }
+#endif
+        if (sbv_any(cells & ~once))
+            return 0; /* an empty cell */
+        const sbv single = once & ~twice;
+
+        sbv keep[SBB_NV], hid[SBB_NV], elim[SBB_NV];
+        sbv bad = {0}, clash = {0}, hid1 = {0}, hid2 = {0};
+        for (int k = 0; k < SBB_NV; k++) {
+            const sbv w = v[k], p = w & single;
+            /* Triads: to = a digit in the triad, tt = in two or more of its cells. */
+            const sbv w1 = w >> 1, w2 = w >> 2;
+            const sbv to = (w | w1 | w2) & triad, tt = sbv_maj(w, w1, w2) & triad;
+            /* Rows and boxes from the triads; columns per band, then across bands. */
+            const sbv to3 = to >> 3, to6 = to >> 6, to9 = to >> 9, to18 = to >> 18;
+            const sbv r1 = (to | to3 | to6) & row;
+            const sbv r2 = (tt | (tt >> 3) | (tt >> 6) | sbv_maj(to, to3, to6)) & row;
+            const sbv x1 = (to | to9 | to18) & box;
+            const sbv x2 = (tt | (tt >> 9) | (tt >> 18) | sbv_maj(to, to9, to18)) & box;
+            const sbv w9 = w >> 9, w18 = w >> 18;
+            const sbv cb = (w | w9 | w18) & col;
+            const sbv s1 = SBV_SHUF4(cb, 1, 2, 0, 3), s2 = SBV_SHUF4(cb, 2, 0, 1, 3);
+            const sbv c1 = cb | s1 | s2;
+            const sbv c2 = sbb_or_bands(sbv_maj(w, w9, w18) & col) | sbv_maj(cb, s1, s2);
+            /* Houses holding a placed cell of this digit. */
+            const sbv pt = (p | (p >> 1) | (p >> 2)) & triad;
+            const sbv pr = (pt | (pt >> 3) | (pt >> 6)) & row;
+            const sbv px = (pt | (pt >> 9) | (pt >> 18)) & box;
+            const sbv pc = sbb_or_bands((p | (p >> 9) | (p >> 18)) & col);
+            const sbv valid = sbb_valid(k);
+            bad |= ((row & ~r1) | (box & ~x1) | (col & ~c1)) & valid;
+            clash |= (pr & r2) | (px & x2) | (pc & c2);
+            /* Placed digits leave their houses' other cells; hidden ones are taken. */
+            const sbv peers = sbb_fill_rows(pr) | sbb_fill_boxes(px) | sbb_fill_cols(pc);
+            const sbv hidden = sbb_fill_rows(r1 & ~r2 & ~pr) | sbb_fill_boxes(x1 & ~x2 & ~px) |
+                               sbb_fill_cols(c1 & ~c2 & ~pc);
+            keep[k] = w & ~(peers & ~p);
+            hid[k] = keep[k] & hidden;
+            hid2 |= hid1 & hid[k];
+            hid1 |= hid[k];
+            elim[k] = locked ? sbb_locked(to, cb, s1, s2) : (sbv){0};
+        }
+        if (sbv_any(bad))
+            return 0; /* a digit with no place in a house */
+#if SBB_DPV == 2
+        {
+            const sbv hh = sbv_swap_halves(hid1);
+            hid2 |= sbv_swap_halves(hid2) | (hid1 & hh);
+            hid1 |= hh;
+        }
+#endif
+        if (sbv_any(hid2))
+            return 0; /* a cell hidden for two digits */
+        sbv changed = {0};
+        for (int k = 0; k < SBB_NV; k++) {
+            const sbv nv = keep[k] & ~(hid1 & ~hid[k]) & ~elim[k];
+            changed |= nv ^ v[k];
+            v[k] = nv;
+        }
+        if (sbv_any(changed)) {
+            locked = 0;
+            continue;
+        }
+        if (!locked) {
+            locked = 1; /* singles stalled: one round with locked candidates */
+            continue;
+        }
+        /* Nothing changed in a full round: this board passed every check and rule. At a
+         * fixpoint a placed digit's house holds no other place of it, so two places there
+         * mean two placed cells: a clash. */
+        if (sbv_any(clash))
+            return 0;
+        int nsolved = 0;
+        for (int k = 0; k < SBB_NV; k++)
+            bv[k] = v[k];
+        for (int i = 0; i < 3; i++)
+            nsolved += __builtin_popcount(single[i]);
+        b->nsolved = (uint16_t)nsolved;
+        return 1;
+    }
+}
+
+/* The candidate mask of cell c (bit d-1 = digit d). */
+static inline uint16_t sbb_cell(const sb_board *b, int c)
+{
+    const sbb_word *w = sbb_words((sb_board *)b);
+    const int k = c / 27, s = c % 27;
+    uint16_t m = 0;
+    for (int d = 0; d < SB_DIGITS; d++)
+        m |= (uint16_t)(((w[4 * d + k] >> s) & 1u) << d);
+    return m;
+}
+
+/* Picks the branching cell by branch.h's rule. For bivalue cells (the fewest candidates any
+ * open cell can have) the score is taken on the bitboards: the union of the cell's two digit
+ * boards, ANDed with its peers and the open cells, popcounted. Without a bivalue cell the
+ * board is copied cell-major and the scalar rule runs (rare). */
+static inline int sbb_branch_cell(const sb_board *b)
+{
+    const sbb_word *w = sbb_words((sb_board *)b);
+    uint32_t n1[3] = {0}, n2[3] = {0}, n3[3] = {0};
+    for (int d = 0; d < SB_DIGITS; d++)
+        for (int k = 0; k < 3; k++) {
+            const uint32_t x = w[4 * d + k];
+            n3[k] |= n2[k] & x;
+            n2[k] |= n1[k] & x;
+            n1[k] |= x;
+        }
+    const uint32_t biv[3] = {n2[0] & ~n3[0], n2[1] & ~n3[1], n2[2] & ~n3[2]};
+    if (!(biv[0] | biv[1] | biv[2])) {
+        sb_board cm;
+        for (int c = 0; c < SB_CELLS; c++)
+            cm.cand[c] = sbb_cell(b, c);
+        return sbk_branch_cell_scalar(&cm);
+    }
+    /* reach[c]: the union of the digit boards of bivalue cell c (its first digit sets it). */
+    uint32_t reach[SB_CELLS][3];
+    uint32_t seen[3] = {0};
+    for (int d = 0; d < SB_DIGITS; d++)
+        for (int k = 0; k < 3; k++)
+            for (uint32_t m = w[4 * d + k] & biv[k]; m; m &= m - 1) {
+                const int s = __builtin_ctz(m);
+                uint32_t *r = reach[27 * k + s];
+                if (seen[k] >> s & 1) {
+                    r[0] |= w[4 * d];
+                    r[1] |= w[4 * d + 1];
+                    r[2] |= w[4 * d + 2];
+                } else {
+                    r[0] = w[4 * d];
+                    r[1] = w[4 * d + 1];
+                    r[2] = w[4 * d + 2];
+                    seen[k] |= 1u << s;
+                }
+            }
+    /* Score each bivalue cell in cell order: its open peers reached by its digits, bivalue
+     * ones three times; the first best wins. */
+    int best = -1, best_deg = -1;
+    for (int k = 0; k < 3; k++)
+        for (uint32_t m = biv[k]; m; m &= m - 1) {
+            const int s = __builtin_ctz(m), j = s % 9;
+            const uint32_t column = SBB_ROW << j;
+            const uint32_t own = (column | (SBB_COL << (s - j)) | (0x1C0E07u << (j - j % 3))) &
+                                 ~(1u << s);
+            const uint32_t *r = reach[27 * k + s];
+            int deg = 0;
+            for (int kk = 0; kk < 3; kk++) {
+                const uint32_t hit = r[kk] & (kk == k ? own : column) & n2[kk];
+                deg += __builtin_popcount(hit) + 2 * __builtin_popcount(hit & biv[kk]);
+            }
+            if (deg > best_deg) {
+                best_deg = deg;
+                best = 27 * k + s;
+            }
+        }
+    return best;
+}
+
+/* The three ways a board enters propagation (0 on contradiction, else 1). Loading: every
+ * blank cell takes all digits, every given only its own; the first round places the givens
+ * (equal givens in a house are a clash, found like any other). */
+static inline int sbb_load(sb_board *b, const sb_grid *puzzle)
+{
+    uint32_t given[3] = {0}, digit[SB_DIGITS][3];
+    memset(digit, 0, sizeof digit);
+    for (int c = 0; c < SB_CELLS; c++)
+        if (puzzle->cell[c]) {
+            given[c / 27] |= 1u << (c % 27);
+            digit[puzzle->cell[c] - 1][c / 27] |= 1u << (c % 27);
+        }
+    memset(b, 0, sizeof *b);
+    sbb_word *w = sbb_words(b);
+    for (int d = 0; d < SB_DIGITS; d++)
+        for (int k = 0; k < 3; k++)
+            w[4 * d + k] = (SBB_CELLS & ~given[k]) | digit[d][k];
+    return sbb_settle(b);
+}
+
+/* Assigns digit mask d to cell c. */
+static inline int sbb_take(sb_board *b, int c, uint16_t d)
+{
+    sbb_word *w = sbb_words(b);
+    const int k = c / 27;
+    const uint32_t bit = 1u << (c % 27);
+    for (int e = 0; e < SB_DIGITS; e++)
+        w[4 * e + k] &= ~bit;
+    w[4 * __builtin_ctz(d) + k] |= bit;
+    return sbb_settle(b);
+}
+
+/* Removes digit mask d from cell c. */
+static inline int sbb_drop(sb_board *b, int c, uint16_t d)
+{
+    sbb_words(b)[4 * __builtin_ctz(d) + c / 27] &= ~(1u << (c % 27));
+    return sbb_settle(b);
+}
+
+/* The band kernel needs no hook context: its state is the board. */
+typedef struct sbb_ctx {
+    char unused; /* C requires a member */
+} sbb_ctx;
+
+static inline int srch_load(sbb_ctx *x, sb_board *b, const sb_grid *puzzle)
+{
+    (void)x;
+    return sbb_load(b, puzzle);
+}
+
+static inline int srch_solved(sbb_ctx *x, const sb_board *b)
+{
+    (void)x;
+    return b->nsolved == SB_CELLS;
+}
+
+static inline int srch_choose(sbb_ctx *x, const sb_board *b)
+{
+    (void)x;
+    return sbb_branch_cell(b);
+}
+
+static inline int srch_take(sbb_ctx *x, sb_board *b, int c, uint16_t d)
+{
+    (void)x;
+    return sbb_take(b, c, d);
+}
+
+static inline int srch_drop(sbb_ctx *x, sb_board *b, int c, uint16_t d)
+{
+    (void)x;
+    return sbb_drop(b, c, d);
+}
+
+static inline uint16_t srch_cell(sbb_ctx *x, const sb_board *b, int c)
+{
+    (void)x;
+    return sbb_cell(b, c);
+}
+
+#define SB_SEARCH_CTX sbb_ctx
+#define SB_SEARCH_DFS sbb_dfs
+#define SB_SEARCH_BFS sbb_bfs
+#include "search.h"
+
+void SB_KERNEL_DFS(sb_board *stack, const sb_grid *puzzle, uint64_t limit, sb_result *res)
+{
+    sbb_ctx x;
+    sbb_dfs(&x, stack, puzzle, limit, res);
+}
+
+int SB_KERNEL_BFS(sb_board **ring, size_t *ring_len, size_t cap, const sb_grid *puzzle,
+                  uint64_t limit, sb_result *res)
+{
+    sbb_ctx x;
+    return sbb_bfs(&x, ring, ring_len, cap, puzzle, limit, res);
+}

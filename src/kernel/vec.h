@@ -1,0 +1,91 @@
+/*
+ * vec.h — the thin portable vector layer of the band kernel (kernel_band.h): one type of
+ * 32-bit lanes, 16 or 32 bytes wide, over GCC/clang vector extensions, so the same source
+ * compiles to SSE4.1, AVX2 and aarch64 NEON. Element-wise &, |, ^, ~, <<, >>, - and + are the
+ * compilers' own; this header adds only what the extensions spell differently per compiler
+ * (lane shuffles) or lack (an any-bit test, half swaps).
+ *
+ * The includer defines SBV_BYTES (16 or 32) before including. Lanes come in groups of four:
+ * the band kernel keeps one digit's three bands in lanes 0..2 of a group and 0 in lane 3.
+ */
+#ifndef SB_KERNEL_VEC_H
+#define SB_KERNEL_VEC_H
+
+#include <stdint.h>
+
+#if SBV_BYTES != 16 && SBV_BYTES != 32
+#error "SBV_BYTES must be 16 or 32"
+#endif
+
+#define SBV_LANES (SBV_BYTES / 4)
+
+/* The vector: SBV_LANES lanes of uint32_t; may alias the board's storage. */
+typedef uint32_t sbv __attribute__((vector_size(SBV_BYTES), aligned(SBV_BYTES), may_alias));
+
+#if defined(__SSE4_1__) || defined(__AVX2__)
+#include <immintrin.h>
+#elif defined(__ARM_NEON)
+#include <arm_neon.h>
+#endif
+
+/* A vector with every lane x. */
+static inline sbv sbv_splat(uint32_t x)
+{
+    return (sbv){0} + x;
+}
+
+/* Permutes the lanes of every group of four: lane i takes lane a, b, c, d of its group for
+ * i = 0, 1, 2, 3. (GCC spells a constant shuffle __builtin_shuffle, clang
+ * __builtin_shufflevector; both lower it to one pshufd / vpshufd / NEON permute.) */
+#if SBV_BYTES == 16
+#if defined(__clang__)
+#define SBV_SHUF4(x, a, b, c, d) __builtin_shufflevector((x), (x), a, b, c, d)
+#else
+#define SBV_SHUF4(x, a, b, c, d) __builtin_shuffle((x), (sbv){a, b, c, d})
+#endif
+#else
+#if defined(__clang__)
+#define SBV_SHUF4(x, a, b, c, d) \
+    __builtin_shufflevector((x), (x), a, b, c, d, (a) + 4, (b) + 4, (c) + 4, (d) + 4)
+#else
+#define SBV_SHUF4(x, a, b, c, d) \
+    __builtin_shuffle((x), (sbv){a, b, c, d, (a) + 4, (b) + 4, (c) + 4, (d) + 4})
+#endif
+#endif
+
+#if SBV_BYTES == 32
+/* Swaps the two 16-byte halves (the two digits a 32-byte vector holds). */
+static inline sbv sbv_swap_halves(sbv x)
+{
+#if defined(__clang__)
+    return __builtin_shufflevector(x, x, 4, 5, 6, 7, 0, 1, 2, 3);
+#else
+    return __builtin_shuffle(x, (sbv){4, 5, 6, 7, 0, 1, 2, 3});
+#endif
+}
+#endif
+
+/* @return 1 if any bit of x is set, else 0. */
+static inline int sbv_any(sbv x)
+{
+#if SBV_BYTES == 32 && defined(__AVX2__)
+    return !_mm256_testz_si256((__m256i)x, (__m256i)x);
+#elif SBV_BYTES == 16 && defined(__SSE4_1__)
+    return !_mm_testz_si128((__m128i)x, (__m128i)x);
+#elif SBV_BYTES == 16 && defined(__ARM_NEON)
+    return vmaxvq_u32((uint32x4_t)x) != 0;
+#else
+    uint32_t acc = 0;
+    for (int i = 0; i < SBV_LANES; i++)
+        acc |= x[i];
+    return acc != 0;
+#endif
+}
+
+/* Lane-wise majority: the bits set in at least two of a, b, c. */
+static inline sbv sbv_maj(sbv a, sbv b, sbv c)
+{
+    return (a & b) | (c & (a | b));
+}
+
+#endif /* SB_KERNEL_VEC_H */
