@@ -186,5 +186,14 @@ report: $(BIN) ## build/reports/report.md: bench matrix + thread scaling, gnuplo
 hyperfine: $(BIN) ## end-to-end CLI timings (hyperfine): pipelines x threads, JSON + Markdown in build/reports/
 	HF_DIR=$(BUILD)/reports bash scripts/hyperfine.sh $(BIN)
 
+# Same-run comparison with tdoku from ../shared/peers (built once into $(BUILD)/peers): every
+# SIMD level against the tdoku build of the same width on the bench corpora, interleaved rounds.
+COMPARE_ROUNDS  ?= 3
+COMPARE_SECONDS ?= 2
+.PHONY: compare
+compare: $(BIN) ## tdoku vs every SIMD level, same run, medians of COMPARE_ROUNDS=3 x COMPARE_SECONDS=2 (~7 min): build/reports/compare.md
+	BUILD=$(BUILD) COMPARE_ROUNDS=$(COMPARE_ROUNDS) COMPARE_SECONDS=$(COMPARE_SECONDS) \
+	  bash scripts/compare.sh $(BIN) $(BENCH_FILES)
+
 clean: ## remove build/
 	rm -rf build
