@@ -21,6 +21,7 @@
 #ifndef SUDOKUBENCH_H
 #define SUDOKUBENCH_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -48,7 +49,10 @@ typedef enum sb_status {
     SB_ERR_SIMD = -3,           /* the requested SIMD level is unknown or this CPU lacks it */
     SB_ERR_IO = -4,             /* reading the input failed (errno holds the cause) */
     SB_ERR_PIPELINE = -5,       /* no pipeline of that name or index, or a bad custom spec */
-    SB_ERR_FRONTIER = -6        /* breadth-first search: the frontier outgrew its cap */
+    SB_ERR_FRONTIER = -6,       /* breadth-first search: the frontier outgrew its cap */
+    SB_ERR_BUDGET = -7,         /* sb_solve: the guess budget (max_guesses) ran out */
+    SB_ERR_STOPPED = -8         /* the caller's stop flag was raised (sb_options.stop,
+                                   sb_reader_set_stop): the work was abandoned */
 } sb_status;
 
 /* Returns a constant, human-readable name for a status code. */
@@ -134,11 +138,17 @@ int sb_reader_open(sb_reader **out, FILE *in);
 /* Reads the next puzzle or invalid line, skipping comments, blank lines and a Kaggle header.
  * Lines longer than SB_MAX_LINE bytes are reported invalid ("line too long") and consumed
  * without being buffered. @return 1 with *rec filled, 0 at end of input, SB_ERR_IO on a
- * read error. */
+ * read error, SB_ERR_STOPPED when the stop flag was raised (sb_reader_set_stop). */
 int sb_reader_next(sb_reader *r, sb_record *rec);
 
 /* Frees a reader (NULL is allowed). */
 void sb_reader_close(sb_reader *r);
+
+/* Makes the reader poll *stop (a flag a signal handler or another thread sets; NULL: none)
+ * while it discards an over-long line, once per read of up to 64 KiB, so a line without end
+ * (/dev/zero) cannot hold the caller: sb_reader_next then returns SB_ERR_STOPPED and a
+ * later call resumes the skip. */
+void sb_reader_set_stop(sb_reader *r, const volatile sig_atomic_t *stop);
 
 enum { SB_MAX_LINE = 1024 /* longest accepted line in bytes, '\n' excluded */ };
 
@@ -261,6 +271,12 @@ enum { SB_SPEC_MAX = 32 };
  * SB_ERR_PIPELINE. */
 int sb_pipeline_check(const char *spec);
 
+/* Checks a registry name or a custom spec as sb_options_pipeline would take it, and when it
+ * is refused writes into why (len bytes, e.g. SB_WHY_LEN * 2) what is wrong: the unknown
+ * order or technique token with the valid ones, an empty token, or too many steps.
+ * @return SB_OK or SB_ERR_PIPELINE. */
+int sb_pipeline_explain(const char *spec, char *why, size_t len);
+
 /* Search modes. Both count solutions the same way and share the branching rule. */
 typedef enum sb_search {
     SB_SEARCH_DFS = 0,   /* iterative depth-first over an explicit stack (default) */
@@ -276,11 +292,17 @@ typedef struct sb_options {
     int simd;         /* an sb_simd level; default SB_SIMD_AUTO */
     int search;       /* an sb_search mode; default SB_SEARCH_DFS */
     size_t bfs_cap;   /* most boards the BFS frontier may hold; default SB_BFS_CAP */
+    uint64_t max_guesses; /* guess budget per puzzle: a search that needs more stops with
+                             SB_ERR_BUDGET (deterministic); default UINT64_MAX, no budget */
+    const volatile sig_atomic_t *stop; /* polled every few thousand guesses while a search
+                             runs; when it reads non-zero sb_solve returns SB_ERR_STOPPED.
+                             NULL (default): never. Lets Ctrl-C end a long search */
 } sb_options;
 
 enum { SB_BFS_CAP = 1 << 18 /* default BFS frontier cap: 256Ki boards of 192 bytes (48 MiB) */ };
 
-/* Sets the defaults: limit 2, pipeline "fast", SIMD auto, DFS, BFS cap SB_BFS_CAP. */
+/* Sets the defaults: limit 2, pipeline "fast", SIMD auto, DFS, BFS cap SB_BFS_CAP, no guess
+ * budget, no stop flag. */
 void sb_options_default(sb_options *opt);
 
 /* Sets opt->pipeline (and opt->spec) from a registry name or a custom spec; spec must outlive
@@ -330,8 +352,11 @@ void sb_solver_counts_reset(sb_solver *s);
 /* Solves (counts) one puzzle up to the solver's limit. Conflicting givens give count 0.
  * With limit 0 the count can exceed what is practical to enumerate: that is the caller's
  * choice. @return SB_OK; SB_ERR_ARG for NULL arguments or cell values above 9;
- * SB_ERR_FRONTIER when BFS needs more than bfs_cap boards (res holds what was found);
- * SB_ERR_NOMEM. */
+ * SB_ERR_FRONTIER when BFS needs more than bfs_cap boards; SB_ERR_BUDGET when the search
+ * would need more than max_guesses guesses (res->guesses is then at most max_guesses:
+ * exactly max_guesses in DFS); SB_ERR_STOPPED
+ * when the stop flag was raised; SB_ERR_NOMEM. After an error res holds what was found so
+ * far (count and solution), never a verdict. */
 int sb_solve(sb_solver *s, const sb_grid *puzzle, sb_result *res);
 
 /* ------------------------------------------------------------------------------------------ */

@@ -32,6 +32,20 @@ typedef struct sb_board {
 
 _Static_assert(sizeof(sb_board) == 2 * SB_LANES, "a board is exactly SB_LANES lanes");
 
+/* What sb_solve hands the search besides the result: the kernels' entries take only an
+ * sb_result *, which is &run->res, and search.h finds the rest from it (res is the first
+ * member, so the cast back is exact). Keeps the kernel signatures unchanged. */
+typedef struct sb_search_run {
+    sb_result res;                     /* the result; must stay the first member */
+    uint64_t max_guesses;              /* guesses allowed (UINT64_MAX: no budget) */
+    const volatile sig_atomic_t *stop; /* stop flag polled between guesses, or NULL */
+    int status;                        /* out: SB_OK, SB_ERR_BUDGET or SB_ERR_STOPPED */
+} sb_search_run;
+
+/* Guesses between two polls of the stop flag: a few milliseconds of search at most, and
+ * one compare per guess on the hot path. */
+#define SB_SEARCH_POLL 4096
+
 /* Depth bound of the search stack: each level assigns at least one more cell. */
 #define SB_STACK_DEPTH (SB_CELLS + 1)
 

@@ -14,7 +14,7 @@
  * as a program does to stop on Ctrl-C) or EAGAIN (a non-blocking descriptor) makes
  * sb_reader_next return SB_ERR_IO with errno set, having consumed nothing: the caller may
  * check its own state and call again. A long line being skipped stays in the reader's state
- * for the same reason.
+ * for the same reason, and so does a stop request (sb_reader_set_stop) while skipping.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -40,6 +40,7 @@ struct sb_reader {
     int eof;         /* the stream reported end of input */
     int skipping;    /* inside a line already reported too long: discard up to its '\n' */
     uint64_t line;   /* physical lines consumed so far */
+    const volatile sig_atomic_t *stop; /* polled while skipping (sb_reader_set_stop), or NULL */
 };
 
 /* Returns the digit value of a cell character: 1..9, 0 for a blank, -1 if not a cell. */
@@ -171,6 +172,12 @@ void sb_reader_close(sb_reader *r)
     free(r);
 }
 
+void sb_reader_set_stop(sb_reader *r, const volatile sig_atomic_t *stop)
+{
+    if (r)
+        r->stop = stop;
+}
+
 /* Moves the unread bytes to the front and reads more after them.
  * @return SB_OK (r->eof set at end of input) or SB_ERR_IO. */
 static int refill(sb_reader *r)
@@ -215,10 +222,13 @@ static void echo_text(sb_record *rec, const char *s, size_t len)
 }
 
 /* Discards input up to and including the next '\n' (or to end of input), then clears
- * r->skipping. On a read error r->skipping stays set, so a later call resumes the skip. */
+ * r->skipping. On a read error or a stop request r->skipping stays set, so a later call
+ * resumes the skip. The stop flag is read once per buffer: a line may never end. */
 static int skip_rest_of_line(sb_reader *r)
 {
     for (;;) {
+        if (r->stop && *r->stop)
+            return SB_ERR_STOPPED;
         const char *nl = memchr(r->buf + r->start, '\n', r->end - r->start);
         if (nl) {
             r->start = (size_t)(nl - r->buf) + 1;

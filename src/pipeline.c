@@ -14,10 +14,16 @@
  * Portable C on purpose: these are the references a comparison is made against, and they
  * run identically at every SIMD level.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
+
+/* SB_SPEC_MAX as text, for messages; checked against the enum below. */
+#define SB_SPEC_MAX_TEXT "32"
+_Static_assert(SB_SPEC_MAX == 32, "SB_SPEC_MAX_TEXT must match SB_SPEC_MAX");
 
 /* The technique registry, indexed by sb_technique. */
 static const sb_technique_info technique_table[SB_TECH_COUNT] = {
@@ -509,7 +515,7 @@ int sb_generic_root(const sb_plan *plan, sb_technique_counts *counts, const sb_g
 }
 
 /* Looks up a technique token (or the nt / ht group) and appends its steps to plan.
- * @return 0 when the token is unknown or the plan is full. */
+ * @return 1; 0 when the token is unknown; -1 when the plan would exceed SB_SPEC_MAX steps. */
 static int add_token(sb_plan *plan, const char *tok, size_t len)
 {
     static const struct {
@@ -526,14 +532,32 @@ static int add_token(sb_plan *plan, const char *tok, size_t len)
             first = groups[g].first;
             last = groups[g].last;
         }
-    if (first < 0 || plan->nsteps + (last - first + 1) > SB_SPEC_MAX)
+    if (first < 0)
         return 0;
+    if (plan->nsteps + (last - first + 1) > SB_SPEC_MAX)
+        return -1;
     for (int t = first; t <= last; t++)
         plan->steps[plan->nsteps++] = (uint8_t)t;
     return 1;
 }
 
-int sb_plan_parse(const char *spec, sb_plan *plan)
+/* Writes a spec error into why (len bytes; nothing when why is NULL). @return
+ * SB_ERR_PIPELINE. */
+static int spec_error(char *why, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int spec_error(char *why, size_t len, const char *fmt, ...)
+{
+    if (why && len) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why, len, fmt, ap);
+        va_end(ap);
+    }
+    return SB_ERR_PIPELINE;
+}
+
+/* sb_plan_parse, saying in why what is wrong (see sb_pipeline_explain). */
+static int plan_parse(const char *spec, sb_plan *plan, char *why, size_t why_len)
 {
     static const struct {
         const char *name; /* order word before ':' */
@@ -541,33 +565,61 @@ int sb_plan_parse(const char *spec, sb_plan *plan)
     } orders[] = {{"list", SB_ORDER_LIST}, {"array", SB_ORDER_ARRAY}, {"restart", SB_ORDER_RESTART}};
     const char *colon = spec ? strchr(spec, ':') : NULL;
     if (!colon)
-        return SB_ERR_PIPELINE;
+        return spec_error(why, why_len, "not a pipeline name, and no ':' for a spec ORDER:T1,T2,...");
     memset(plan, 0, sizeof *plan);
     size_t i = 0, n = sizeof orders / sizeof orders[0];
     while (i < n && !(strlen(orders[i].name) == (size_t)(colon - spec) &&
                       !strncmp(orders[i].name, spec, (size_t)(colon - spec))))
         i++;
     if (i == n)
-        return SB_ERR_PIPELINE;
+        return spec_error(why, why_len, "unknown order '%.*s' (list, array, restart)",
+                          (int)(colon - spec), spec);
     plan->order = orders[i].order;
+    /* "ORDER:" alone is a plan without techniques (the registry's "none" is "restart:"); once
+     * a list starts, every token must be there: "ns,", ",ns" and "ns,,hs" are typos. */
     for (const char *tok = colon + 1; *tok;) {
         const char *end = strchr(tok, ',');
         const size_t len = end ? (size_t)(end - tok) : strlen(tok);
-        if (!add_token(plan, tok, len))
-            return SB_ERR_PIPELINE;
+        if (len == 0)
+            return spec_error(why, why_len, "empty technique name (a comma with no token "
+                                            "before or after it)");
+        const int added = add_token(plan, tok, len);
+        if (added == 0)
+            return spec_error(why, why_len, "unknown technique '%.*s' (ns, hs, lc, nt2, nt3, "
+                                            "nt4, ht2, ht3, ht4; nt, ht = all three sizes)",
+                              (int)len, tok);
+        if (added < 0)
+            return spec_error(why, why_len, "more than " SB_SPEC_MAX_TEXT " technique steps "
+                                            "(nt and ht count three)");
         if (!end)
             break;
         tok = end + 1;
         if (!*tok)
-            return SB_ERR_PIPELINE; /* trailing comma */
+            return spec_error(why, why_len, "empty technique name (a comma with no token "
+                                            "before or after it)");
     }
     return SB_OK;
+}
+
+int sb_plan_parse(const char *spec, sb_plan *plan)
+{
+    return plan_parse(spec, plan, NULL, 0);
 }
 
 int sb_pipeline_check(const char *spec)
 {
     sb_plan plan;
-    return sb_plan_parse(spec, &plan);
+    return plan_parse(spec, &plan, NULL, 0);
+}
+
+int sb_pipeline_explain(const char *spec, char *why, size_t len)
+{
+    sb_plan plan;
+    if (why && len)
+        why[0] = '\0';
+    if (sb_pipeline_find(spec) >= 0)
+        return SB_OK;
+    return plan_parse(spec, &plan, why, len);
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -22,6 +22,12 @@
  *
  * Guess convention (the field's): one guess per search state pushed. Digits are tried lowest
  * first; a cell with a single candidate is taken without a push (it is forced, not a guess).
+ *
+ * Budget and stop flag: res is &run->res of an sb_search_run (internal.h). The guess counter
+ * is compared with one precomputed bound per guess; only when it passes the bound (every
+ * SB_SEARCH_POLL guesses, or at the budget) does srch_poll look at the budget and the stop
+ * flag, so neither costs anything per node. Work between two guesses is bounded (at most 81
+ * forced assignments and the pops of earlier guesses), so polling on guesses is prompt.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +41,20 @@ static inline void srch_copy_solution(SB_SEARCH_CTX *x, const sb_board *b, sb_gr
         out->cell[c] = (uint8_t)(__builtin_ctz(srch_cell(x, b, c)) + 1);
 }
 
+/* Called when a search is about to reach `need` guesses past *poll_at: checks the budget,
+ * then the stop flag, and sets the next bound. @return SB_OK, SB_ERR_BUDGET or
+ * SB_ERR_STOPPED. */
+static inline int srch_poll(const sb_search_run *run, uint64_t need, uint64_t *poll_at)
+{
+    if (need > run->max_guesses)
+        return SB_ERR_BUDGET;
+    if (run->stop && *run->stop)
+        return SB_ERR_STOPPED;
+    const uint64_t next = need + SB_SEARCH_POLL;
+    *poll_at = next < need || next > run->max_guesses ? run->max_guesses : next;
+    return SB_OK;
+}
+
 /* Depth-first: the board below the current one keeps the untried alternative (the branch
  * digit is dropped from it when it is popped); the copy above takes the digit. */
 static void SB_SEARCH_DFS(SB_SEARCH_CTX *x, sb_board *stack, const sb_grid *puzzle,
@@ -45,6 +65,8 @@ static void SB_SEARCH_DFS(SB_SEARCH_CTX *x, sb_board *stack, const sb_grid *puzz
     int depth = 0;
     sb_board *b = &stack[0];
 
+    sb_search_run *run = (sb_search_run *)res;
+    uint64_t poll_at = run->max_guesses < SB_SEARCH_POLL ? run->max_guesses : SB_SEARCH_POLL;
     memset(res, 0, sizeof *res);
     int ok = srch_load(x, b, puzzle);
     for (;;) {
@@ -60,6 +82,9 @@ static void SB_SEARCH_DFS(SB_SEARCH_CTX *x, sb_board *stack, const sb_grid *puzz
             const uint16_t m = srch_cell(x, b, c);
             const uint16_t d = m & (uint16_t)-m;
             if (m != d) {
+                if (__builtin_expect(res->guesses >= poll_at, 0) &&
+                    (run->status = srch_poll(run, res->guesses + 1, &poll_at)) != SB_OK)
+                    return;
                 sb_board *next = b + 1;
                 *next = *b;
                 branch_cell[depth] = (uint8_t)c;
@@ -82,12 +107,15 @@ static void SB_SEARCH_DFS(SB_SEARCH_CTX *x, sb_board *stack, const sb_grid *puzz
 /* Breadth-first: a FIFO frontier of boards, grown by doubling up to cap boards. A branching
  * board's children (one per candidate of the chosen cell) join the back; every candidate
  * beyond the first counts as a guess, so a cell of k candidates costs k-1 guesses as in the DFS.
- * @return SB_OK, SB_ERR_FRONTIER when the frontier would exceed cap, SB_ERR_NOMEM. */
+ * @return SB_OK, SB_ERR_FRONTIER when the frontier would exceed cap, SB_ERR_NOMEM,
+ * SB_ERR_BUDGET or SB_ERR_STOPPED (as the DFS, checked before a node's guesses are added). */
 static int SB_SEARCH_BFS(SB_SEARCH_CTX *x, sb_board **ring, size_t *ring_len, size_t cap,
                          const sb_grid *puzzle, uint64_t limit, sb_result *res)
 {
     size_t head = 0, n = 0; /* frontier = ring[head .. head+n) modulo ring_len */
     sb_board root;
+    const sb_search_run *run = (const sb_search_run *)res;
+    uint64_t poll_at = run->max_guesses < SB_SEARCH_POLL ? run->max_guesses : SB_SEARCH_POLL;
 
     memset(res, 0, sizeof *res);
     if (!srch_load(x, &root, puzzle))
@@ -117,7 +145,13 @@ static int SB_SEARCH_BFS(SB_SEARCH_CTX *x, sb_board **ring, size_t *ring_len, si
         }
         const int c = srch_choose(x, &b);
         const uint16_t cand = srch_cell(x, &b, c);
-        res->guesses += (uint64_t)(__builtin_popcount(cand) - 1);
+        const uint64_t add = (uint64_t)(__builtin_popcount(cand) - 1);
+        if (res->guesses + add > poll_at) {
+            const int st = srch_poll(run, res->guesses + add, &poll_at);
+            if (st != SB_OK)
+                return st;
+        }
+        res->guesses += add;
         for (uint16_t m = cand; m; m &= (uint16_t)(m - 1)) {
             sb_board child = b;
             if (!srch_take(x, &child, c, m & (uint16_t)-m))

@@ -58,6 +58,8 @@ const char *sb_strerror(int status)
     case SB_ERR_IO: return "input/output error";
     case SB_ERR_PIPELINE: return "unknown pipeline or bad pipeline spec";
     case SB_ERR_FRONTIER: return "BFS frontier outgrew its cap";
+    case SB_ERR_BUDGET: return "guess budget ran out";
+    case SB_ERR_STOPPED: return "stopped";
     default: return "unknown status";
     }
 }
