@@ -62,6 +62,40 @@ static void on_stop_signal(int sig)
     stop_requested = 1;
 }
 
+const volatile sig_atomic_t *cli_stop_flag(void)
+{
+    return &stop_requested;
+}
+
+int cli_stop_requested(void)
+{
+    return stop_requested != 0;
+}
+
+static const int stop_signals[2] = {SIGINT, SIGTERM};
+
+void cli_stop_begin(cli_stop_state *st)
+{
+    /* Handlers without SA_RESTART, so a blocking read returns EINTR and the loop sees the
+     * flag; SA_RESETHAND, so a second signal ends a run stuck writing to a stalled reader.
+     * A signal the shell set to be ignored (background jobs) stays ignored. */
+    struct sigaction sa = {.sa_handler = on_stop_signal, .sa_flags = SA_RESETHAND};
+    sigemptyset(&sa.sa_mask);
+    stop_requested = 0;
+    for (int k = 0; k < 2; k++) {
+        sigaction(stop_signals[k], NULL, &st->old[k]);
+        if (st->old[k].sa_handler != SIG_IGN)
+            sigaction(stop_signals[k], &sa, NULL);
+    }
+}
+
+void cli_stop_end(const cli_stop_state *st)
+{
+    for (int k = 0; k < 2; k++)
+        if (st->old[k].sa_handler != SIG_IGN)
+            sigaction(stop_signals[k], &st->old[k], NULL);
+}
+
 /* One window: a slice of the run's records (or generated items) and their formatted output. */
 typedef struct window {
     sb_record *rec;     /* records in input order (record runs; NULL for item runs) */
@@ -71,6 +105,8 @@ typedef struct window {
     cli_buf *out;       /* per chunk: the chunk's output records */
     cli_buf *err;       /* per chunk: the chunk's stderr text */
     size_t *done;       /* per chunk: items finished (less than the chunk only if stopped) */
+    int *halt;          /* per chunk: the exit code a handler ended the run with, else 0 */
+    unsigned char *tags; /* per item: tag_size bytes of statistics for commit */
     cli_buf trailer;    /* input-level messages (cannot open, read error), printed after the
                            window's records so stderr keeps input order */
 } window;
@@ -105,6 +141,9 @@ typedef struct engine {
     uint64_t last_line;     /* its line */
     int rc;                 /* CLI_EXIT_USAGE once an input failed, else 0 */
     int fatal;              /* a write failed or memory ran out: stop the run */
+    uint64_t halt_at;       /* run-wide index of the earliest item a handler ended the run on
+                               (UINT64_MAX: none); workers skip the items after it */
+    int halt_rc;            /* that exit code, from the first halted chunk written */
     /* progress */
     int progress;           /* show the progress line */
     int drawn;              /* a progress line has been drawn */
@@ -275,7 +314,7 @@ static void write_window(engine *e, window *w)
         write_err(e, w->err[c].data, w->err[c].len);
         if (write_all(e->out_fd, w->out[c].data, w->out[c].len) != 0) {
             char msg[160];
-            const int n = snprintf(msg, sizeof msg, CLI_NAME ": write error: %s\n",
+            const int n = snprintf(msg, sizeof msg, CLI_NAME ": write error: standard output: %s\n",
                                    strerror(errno));
             write_err(e, msg, (size_t)n);
             e->fatal = 1;
@@ -287,9 +326,16 @@ static void write_window(engine *e, window *w)
             e->last_input = (int)w->input[last];
             e->last_line = w->rec[last].line;
         }
+        if (k > 0 && e->job->commit)
+            e->job->commit(e->job->ctx, w->input ? w->input + c * CHUNK : NULL,
+                           w->tags + c * CHUNK * e->job->tag_size, k);
         e->written += k;
-        if (k < size)
-            return; /* stopped inside this chunk: later chunks must not follow a gap */
+        if (k < size) {
+            /* Stopped inside this chunk: later chunks must not follow a gap. */
+            if (w->halt[c] && !e->halt_rc)
+                e->halt_rc = w->halt[c];
+            return;
+        }
     }
     if (w->trailer.oom)
         oom(e);
@@ -331,14 +377,17 @@ static int open_next(engine *e, window *w)
     const int is_stdin = !strcmp(e->files[i], "-");
     FILE *in = is_stdin ? stdin : fopen(e->files[i], "rb");
     if (!in) {
-        cli_buf_printf(&w->trailer, CLI_NAME ": cannot open '%s': %s\n", e->files[i],
+        cli_buf_printf(&w->trailer, CLI_NAME ": cannot open '%s': %s\n", e->inputs[i].msg_name,
                        strerror(errno));
         e->rc = CLI_EXIT_USAGE;
         return -1;
     }
     const int st = sb_reader_open(&e->reader, in);
+    if (st == SB_OK)
+        sb_reader_set_stop(e->reader, &stop_requested);
     if (st != SB_OK) {
-        cli_buf_printf(&w->trailer, CLI_NAME ": %s: %s\n", e->inputs[i].name, sb_strerror(st));
+        cli_buf_printf(&w->trailer, CLI_NAME ": %s: %s\n", e->inputs[i].msg_name,
+                       sb_strerror(st));
         if (!is_stdin)
             fclose(in);
         e->rc = CLI_EXIT_USAGE;
@@ -349,6 +398,8 @@ static int open_next(engine *e, window *w)
     e->fd = fileno(in);
     e->in_regular = fstat(e->fd, &sst) == 0 && S_ISREG(sst.st_mode);
     e->cur = i;
+    if (e->job->opened)
+        e->job->opened[i] = 1;
     return 1;
 }
 
@@ -384,9 +435,11 @@ static void fill(engine *e, window *w, int may_block)
             e->read++;
         } else if (st == 0) {
             close_input(e);
+        } else if (st == SB_ERR_STOPPED) {
+            break; /* a signal came while an endless line was being skipped */
         } else if (errno != EINTR) {
             cli_buf_printf(&w->trailer, CLI_NAME ": %s: read error: %s\n",
-                           e->inputs[e->cur].name, strerror(errno));
+                           e->inputs[e->cur].msg_name, strerror(errno));
             e->rc = CLI_EXIT_USAGE;
             close_input(e);
             break;
@@ -408,18 +461,39 @@ static void run_chunk(engine *e, window *w, size_t c, void *worker)
     out.len = err.len = 0;
     const size_t lo = c * CHUNK, hi = lo + CHUNK < w->n ? lo + CHUNK : w->n;
     size_t i = lo;
-    if (w->rec) {
-        for (; i < hi && !stop_requested; i++) {
+    int st = CLI_DONE;
+    uint64_t halt_at;
+    for (; i < hi && !stop_requested; i++) {
+#pragma omp atomic read
+        halt_at = e->halt_at;
+        if (w->first + i > halt_at)
+            break; /* an earlier item ended the run: nothing after it is written */
+        const size_t olen = out.len, elen = err.len;
+        unsigned char *tag = w->tags + i * job->tag_size;
+        if (w->rec) {
             const sb_record *rec = &w->rec[i];
             const cli_input *in = &e->inputs[w->input[i]];
             if (rec->kind == SB_LINE_INVALID)
-                cli_format_invalid(&err, in->name, rec);
-            job->record(worker, in, rec, &out, &err);
+                cli_format_invalid(&err, in->msg_name, rec);
+            st = job->record(worker, in, rec, &out, &err, tag);
+        } else {
+            st = job->item(worker, w->first + i, &out, &err, tag);
         }
-    } else {
-        for (; i < hi && !stop_requested; i++)
-            job->item(worker, w->first + i, &out, &err);
+        if (st != CLI_DONE) {
+            out.len = olen; /* an unfinished record leaves nothing behind */
+            if (st == CLI_STOPPED)
+                err.len = elen;
+            break;
+        }
     }
+    if (st > 0) {
+#pragma omp critical(cli_batch_halt)
+        if (w->first + i < e->halt_at) {
+#pragma omp atomic write
+            e->halt_at = w->first + i;
+        }
+    }
+    w->halt[c] = st > 0 ? st : 0;
     w->out[c] = out;
     w->err[c] = err;
     w->done[c] = i - lo;
@@ -470,11 +544,12 @@ static void run(engine *e)
                 write_window(e, other);
             break;
         }
-        const int refill = !e->inputs_done && !stop_requested && cur->trailer.len == 0;
+        const int refill = !e->inputs_done && !stop_requested && e->halt_at == UINT64_MAX &&
+                           cur->trailer.len == 0;
         round_run(e, cur, pending ? other : NULL, refill ? other : NULL);
         if (!refill)
             other->n = 0, other->trailer.len = 0;
-        if (stop_requested || e->fatal) {
+        if (stop_requested || e->fatal || e->halt_at != UINT64_MAX) {
             write_window(e, cur);
             break;
         }
@@ -518,10 +593,12 @@ static void engine_free(engine *e)
         free(w->out);
         free(w->err);
         free(w->done);
+        free(w->halt);
+        free(w->tags);
         cli_buf_free(&w->trailer);
     }
     for (int i = 0; i < e->ninputs && e->inputs; i++)
-        free(e->inputs[i].json_name);
+        cli_input_free(&e->inputs[i]);
     free(e->inputs);
 }
 
@@ -531,6 +608,7 @@ static int engine_init(engine *e, const cli_batch *job, int records)
     e->job = job;
     e->threads = job->threads < 1 ? 1 : job->threads;
     e->last_input = -1;
+    e->halt_at = UINT64_MAX;
     size_t win = (size_t)e->threads * WINDOW_PER_THREAD;
     e->window = win < WINDOW_MIN ? WINDOW_MIN : win > WINDOW_MAX ? WINDOW_MAX : win;
     e->workers = calloc((size_t)e->threads, sizeof *e->workers);
@@ -547,7 +625,9 @@ static int engine_init(engine *e, const cli_batch *job, int records)
         w->out = calloc(nchunks, sizeof *w->out);
         w->err = calloc(nchunks, sizeof *w->err);
         w->done = calloc(nchunks, sizeof *w->done);
-        if (!w->out || !w->err || !w->done)
+        w->halt = calloc(nchunks, sizeof *w->halt);
+        w->tags = malloc(e->window * (job->tag_size ? job->tag_size : 1));
+        if (!w->out || !w->err || !w->done || !w->halt || !w->tags)
             goto oom;
         if (records) {
             w->rec = malloc(e->window * sizeof *w->rec);
@@ -573,29 +653,17 @@ oom:
  * @return the run's exit code (see cli_batch_records). */
 static int engine_run(engine *e)
 {
-    /* Handlers without SA_RESTART, so a blocking read returns EINTR and the loop sees the
-     * flag; SA_RESETHAND, so a second signal ends a run stuck writing to a stalled reader.
-     * A signal the shell set to be ignored (background jobs) stays ignored. */
-    struct sigaction sa = {.sa_handler = on_stop_signal, .sa_flags = SA_RESETHAND}, old[2];
-    sigemptyset(&sa.sa_mask);
-    const int sigs[2] = {SIGINT, SIGTERM};
-    stop_requested = 0;
-    for (int k = 0; k < 2; k++) {
-        sigaction(sigs[k], NULL, &old[k]);
-        if (old[k].sa_handler != SIG_IGN)
-            sigaction(sigs[k], &sa, NULL);
-    }
+    cli_stop_state stop;
+    cli_stop_begin(&stop);
     if (fflush(e->job->out) != 0) { /* what the command printed first (csv header) */
-        fprintf(stderr, CLI_NAME ": write error: %s\n", strerror(errno));
+        fprintf(stderr, CLI_NAME ": write error: standard output: %s\n", strerror(errno));
         e->fatal = 1;
     }
     e->t0 = cli_now_seconds();
     e->last_shown = e->t0; /* the first line after PROGRESS_MS: short runs stay quiet */
     if (!e->fatal)
         run(e);
-    for (int k = 0; k < 2; k++)
-        if (old[k].sa_handler != SIG_IGN)
-            sigaction(sigs[k], &old[k], NULL);
+    cli_stop_end(&stop);
     if (e->progress && (e->drawn || e->always)) {
         progress_tick(e, 1);
         write_all(STDERR_FILENO, "\n", 1);
@@ -603,10 +671,12 @@ static int engine_run(engine *e)
     }
     if (e->fatal)
         return CLI_EXIT_USAGE;
+    if (e->halt_rc)
+        return e->halt_rc; /* the handler's reason is on stderr already */
     if (stop_requested) {
         if (e->last_input >= 0)
             fprintf(stderr, CLI_NAME ": interrupted after %llu records (%s:%llu)\n",
-                    (unsigned long long)e->written, e->inputs[e->last_input].name,
+                    (unsigned long long)e->written, e->inputs[e->last_input].msg_name,
                     (unsigned long long)e->last_line);
         else
             fprintf(stderr, CLI_NAME ": interrupted after %llu records\n",
@@ -635,15 +705,12 @@ int cli_batch_records(const cli_batch *b, char *const *files, int nfiles)
     int sized = 1;
     for (int i = 0; !rc && i < nfiles; i++) {
         cli_input *in = &e.inputs[i];
-        in->name = strcmp(files[i], "-") ? files[i] : "<stdin>";
-        in->name_len = strlen(in->name);
-        in->json_name = malloc(6 * in->name_len + 3);
-        if (!in->json_name) {
+        if (cli_input_init(in, files[i]) != 0) {
             fprintf(stderr, CLI_NAME ": out of memory\n");
             rc = CLI_EXIT_USAGE;
             break;
         }
-        in->json_len = cli_json_escape(in->json_name, in->name);
+        in->with_file = nfiles > 1;
         struct stat st;
         const int ok = strcmp(files[i], "-") ? stat(files[i], &st) == 0
                                              : fstat(STDIN_FILENO, &st) == 0;

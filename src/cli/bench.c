@@ -20,6 +20,7 @@
  * memory. Unpacking is a few vector instructions per puzzle, inside the timed loop as the
  * string parsing of other solvers' benchmarks is.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <omp.h>
 #include <stdint.h>
@@ -30,6 +31,15 @@
 
 #ifndef SB_BUILD_FLAGS
 #define SB_BUILD_FLAGS "unknown"
+#endif
+
+/* The compiler's name and version: clang's __VERSION__ names it, gcc's is the bare number. */
+#if defined(__clang__)
+#define CLI_COMPILER __VERSION__
+#elif defined(__GNUC__)
+#define CLI_COMPILER "gcc " __VERSION__
+#else
+#define CLI_COMPILER "unknown"
 #endif
 
 enum {
@@ -67,21 +77,24 @@ typedef struct bench_row {
 } bench_row;
 
 static const char bench_help[] =
-    "Usage: " CLI_NAME " bench [OPTIONS] FILE...\n"
+    "Usage: " CLI_NAME " bench [OPTIONS] FILE...   ('-' = stdin)\n"
     "Measure throughput on each FILE for each pipeline: warm-up with every answer validated,\n"
     "then timed passes without checks. Prints the standard table and build info.\n"
     "Every pipeline must give the first one's verdict (solved, unsolvable, multiple) on\n"
     "every puzzle; puzzles without exactly one solution are noted on stderr.\n\n"
-    "      --pipelines LIST  'all' or a comma list of pipeline names (default all)\n"
+    "      --pipelines LIST  add 'all' or a comma list of pipeline names\n"
     "      --pipeline SPEC   add one pipeline: a name or a custom spec such as\n"
-    "                        array:ns,hs,lc,nt (repeatable; replaces the default list)\n"
+    "                        array:ns,hs,lc,nt (both repeatable, rows in the order given;\n"
+    "                        default: all)\n"
     "  -n, --max-puzzles N   use the first N puzzles of each FILE (default all)\n"
     "  -l, --limit N         solutions to count per puzzle (default %llu: uniqueness check)\n"
     "  -t, --threads N       threads solving each pass together (default %d: every core)\n"
     "      --seconds S       minimum timed seconds per row, at least one pass (default %.1f)\n"
     "      --simd LEVEL      auto, scalar, sse4, avx2, avx512, neon (default auto)\n"
-    "      --json OUT        also write the rows as JSON to OUT\n"
-    "  -h, --help            show this help\n";
+    "      --json OUT        also write the rows as JSON to OUT (opened before the run)\n"
+    "  -h, --help            show this help\n\n"
+    "An unreadable FILE is reported and skipped (exit 2). SIGINT/SIGTERM stop the run after\n"
+    "the rows finished so far (JSON included): exit 130.\n";
 
 /* Record callback: keep valid puzzles (invalid lines were reported by the iterator). */
 static int load_record(void *ctx, const char *name, const sb_record *rec)
@@ -188,7 +201,7 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
     for (int t = 0; t < threads && !rc; t++) {
         const int st = sb_solver_new(&s[t], opt);
         if (st != SB_OK)
-            rc = cli_solver_error(st, opt->simd);
+            rc = cli_solver_error("bench", st, opt->simd);
     }
     /* Warm-up: every answer checked, every verdict kept (first row) or compared with the
      * first row's; the first wrong answer and disagreement (in file order) are reported. */
@@ -205,8 +218,11 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
             sb_result res;
 #pragma omp for schedule(dynamic, BENCH_CHUNK)
             for (long long i = 0; i < n; i++) {
+                if (cli_stop_requested())
+                    continue; /* an OpenMP loop cannot break: skip the rest cheaply */
                 unpack(d, (size_t)i, &g);
-                sb_solve(me, &g, &res);
+                if (sb_solve(me, &g, &res) == SB_ERR_STOPPED)
+                    continue;
                 if (res.count && !sb_solution_check(&g, &res.solution))
                     keep_first(&wrong, (size_t)i, 0);
                 const sb_verdict v = sb_result_verdict(&res);
@@ -229,6 +245,8 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
             row->counts[k].eliminations += c[k].eliminations;
         }
     }
+    if (!rc && cli_stop_requested())
+        rc = CLI_EXIT_INTERRUPTED; /* the verdicts are partial: no check, no row */
     row->solved = verdicts[SB_SOLVED];
     row->unsolvable = verdicts[SB_UNSOLVABLE];
     row->multiple = verdicts[SB_MULTIPLE];
@@ -267,6 +285,8 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
             while (!done) {
 #pragma omp for schedule(dynamic, BENCH_CHUNK)
                 for (long long i = 0; i < n; i++) {
+                    if (cli_stop_requested())
+                        continue;
                     unpack(d, (size_t)i, &g);
                     sb_solve(me, &g, &res);
                 }
@@ -274,7 +294,7 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
                 {
                     passes++;
                     elapsed = cli_now_seconds() - t0;
-                    done = elapsed >= min_seconds;
+                    done = elapsed >= min_seconds || cli_stop_requested();
                 }
             }
         }
@@ -283,6 +303,8 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
     for (int t = 0; t < threads; t++)
         sb_solver_free(s[t]);
     free(s);
+    if (!rc && cli_stop_requested())
+        rc = CLI_EXIT_INTERRUPTED; /* a cut pass is no measurement */
     if (rc)
         return rc;
     row->puzzles = d->n;
@@ -293,20 +315,17 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
     return 0;
 }
 
-/* Writes the rows and build info as JSON. @return 0 or CLI_EXIT_USAGE. */
-static int write_json(const char *path, const bench_row *rows, size_t n, int threads,
-                      unsigned long long limit)
+/* Writes the rows and build info as JSON to f, opened before the run, and closes it.
+ * @return 0, or CLI_EXIT_USAGE after a message naming path. */
+static int write_json(FILE *f, const char *path, const bench_row *rows, size_t n, int threads,
+                      unsigned long long limit, int simd)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        perror(CLI_NAME ": --json");
-        return CLI_EXIT_USAGE;
-    }
     fprintf(f, "{\"build\":{\"version\":\"%s\",\"compiler\":", SB_VERSION);
-    cli_json_string(f, __VERSION__);
+    cli_json_string(f, CLI_COMPILER);
     fputs(",\"flags\":", f);
     cli_json_string(f, SB_BUILD_FLAGS);
-    fprintf(f, ",\"threads\":%d,\"limit\":%llu},\n\"rows\":[", threads, limit);
+    fprintf(f, ",\"simd\":\"%s\",\"threads\":%d,\"limit\":%llu},\n\"rows\":[",
+            sb_simd_name(simd), threads, limit);
     for (size_t i = 0; i < n; i++) {
         const bench_row *r = &rows[i];
         fprintf(f, "%s\n{\"dataset\":", i ? "," : "");
@@ -331,40 +350,68 @@ static int write_json(const char *path, const bench_row *rows, size_t n, int thr
         fputs("}}", f);
     }
     fputs("\n]}\n", f);
-    if (fclose(f) != 0) {
-        perror(CLI_NAME ": --json");
+    const int failed = fflush(f) != 0 || ferror(f);
+    const int err = errno;
+    if (fclose(f) != 0 || failed) {
+        char *name = malloc(4 * strlen(path) + 1);
+        if (name)
+            cli_msg_escape(name, path);
+        fprintf(stderr, CLI_NAME ": write error: %s: %s\n", name ? name : path,
+                strerror(failed ? err : errno));
+        free(name);
         return CLI_EXIT_USAGE;
     }
     return 0;
 }
 
-/* Parses --pipelines into names (registry names). @return count, or -1 after a message. */
-static int parse_pipelines(const char *arg, const char **names, int cap)
+/* Appends the pipelines of --pipelines LIST (registry names, or 'all') to names, which holds
+ * *n of cap. @return 0, or -1 after a message. */
+static int add_pipelines(const char *arg, const char **names, int *n, int cap)
 {
     size_t np;
-    sb_pipelines(&np);
-    int n = 0;
+    const sb_pipeline_info *reg = sb_pipelines(&np);
     if (!strcmp(arg, "all")) {
-        for (size_t i = 0; i < np && n < cap; i++)
-            names[n++] = sb_pipelines(&np)[i].name;
-        return n;
-    }
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", arg);
-    for (char *save, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        const int p = sb_pipeline_find(tok);
-        if (p < 0) {
-            cli_usage_error("bench", "unknown pipeline '%s'", tok);
-            return -1;
+        for (size_t i = 0; i < np; i++) {
+            if (*n == cap)
+                return cli_usage_error("bench", "more than %d pipelines", cap), -1;
+            names[(*n)++] = reg[i].name;
         }
-        if (n < cap)
-            names[n++] = sb_pipelines(&np)[p].name;
+        return 0;
     }
-    if (n == 0) {
-        cli_usage_error("bench", "empty pipeline list");
-        return -1;
+    for (const char *tok = arg;;) {
+        const size_t len = strcspn(tok, ",");
+        char name[64];
+        if (len == 0) /* "fast,,list", ",fast", "fast,": a typo, not a request for less */
+            return cli_usage_error("bench", "empty pipeline name in --pipelines '%s'", arg), -1;
+        snprintf(name, sizeof name, "%.*s", (int)len, tok);
+        const int p = len < sizeof name ? sb_pipeline_find(name) : -1;
+        if (p < 0) {
+            char known[256] = "";
+            size_t used = 0;
+            for (size_t i = 0; i < np && used < sizeof known; i++)
+                used += (size_t)snprintf(known + used, sizeof known - used, "%s%s",
+                                         i ? ", " : "", reg[i].name);
+            return cli_usage_error("bench", "unknown pipeline '%.*s' in --pipelines (%s, all; "
+                                   "custom specs go to --pipeline)", (int)len, tok, known), -1;
+        }
+        if (*n == cap)
+            return cli_usage_error("bench", "more than %d pipelines", cap), -1;
+        names[(*n)++] = reg[p].name;
+        if (!tok[len])
+            return 0;
+        tok += len + 1;
     }
-    return n;
+}
+
+/* The name a dataset row shows: the file's base name, "<stdin>" for '-', control bytes
+ * escaped so the table keeps one row per line. @return a malloc'd string, or NULL. */
+static char *dataset_name(const char *path)
+{
+    const char *base = strcmp(path, "-") ? base_name(path) : "<stdin>";
+    char *name = malloc(4 * strlen(base) + 1);
+    if (name)
+        cli_msg_escape(name, base);
+    return name;
 }
 
 int cli_bench(int argc, char **argv)
@@ -379,7 +426,7 @@ int cli_bench(int argc, char **argv)
     sb_options opt;
     sb_options_default(&opt);
     const char *pipes[MAX_PIPELINES];
-    int npipes = parse_pipelines("all", pipes, MAX_PIPELINES), added = 0;
+    int npipes = 0;
     unsigned long long max_puzzles = 0;
     double seconds = DEFAULT_SECONDS_X10 / 10.0;
     const char *json = NULL;
@@ -388,26 +435,22 @@ int cli_bench(int argc, char **argv)
     opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
     while ((ch = getopt_long(argc, argv, ":l:t:n:h", longopts, NULL)) != -1) {
         switch (ch) {
-        case 'P':
-            npipes = parse_pipelines(optarg, pipes, MAX_PIPELINES);
-            if (npipes < 0)
+        case 'P': /* --pipelines and --pipeline both add, in the order given */
+            if (add_pipelines(optarg, pipes, &npipes, MAX_PIPELINES))
                 return CLI_EXIT_USAGE;
-            added = 1;
             break;
         case 'Q':
-            if (sb_options_pipeline(&opt, optarg) != SB_OK)
-                return cli_usage_error("bench", "unknown pipeline or bad spec '%s'", optarg);
-            if (!added)
-                npipes = 0;
-            added = 1;
+            if (cli_parse_pipeline("bench", optarg, &opt))
+                return CLI_EXIT_USAGE;
             if (npipes == MAX_PIPELINES)
                 return cli_usage_error("bench", "more than %d pipelines", MAX_PIPELINES);
             pipes[npipes++] = optarg;
             break;
         case 'n':
             if (!cli_parse_u64(optarg, &max_puzzles) || max_puzzles == 0)
-                return cli_usage_error("bench", "bad --max-puzzles '%s' (a whole number >= 1)",
-                                       optarg);
+                return cli_usage_error("bench", "bad --max-puzzles '%s' (%s)", optarg,
+                                       cli_parse_u64(optarg, &max_puzzles)
+                                           ? "a whole number >= 1" : cli_number_why(optarg));
             break;
         case 'l':
             if (cli_parse_limit("bench", optarg, &opt.limit))
@@ -421,7 +464,7 @@ int cli_bench(int argc, char **argv)
             char *end;
             seconds = strtod(optarg, &end);
             if (*end || end == optarg || !(seconds >= 0) || seconds > 1e6)
-                return cli_usage_error("bench", "bad --seconds '%s'", optarg);
+                return cli_usage_error("bench", "bad --seconds '%s' (0..1000000)", optarg);
             break;
         }
         case 'S':
@@ -440,34 +483,69 @@ int cli_bench(int argc, char **argv)
         }
     }
     if (optind >= argc)
-        return cli_usage_error("bench", "no FILE given (bench needs at least one puzzle file)");
+        return cli_usage_error("bench", "no FILE given (bench needs at least one puzzle file, "
+                                        "or '-' for stdin)");
+    if (npipes == 0 && add_pipelines("all", pipes, &npipes, MAX_PIPELINES))
+        return CLI_EXIT_USAGE;
+    /* Level problems are usage errors: found now, not after loading the first file. */
+    const int level = sb_simd_resolve(opt.simd);
+    if (level < 0)
+        return cli_solver_error("bench", SB_ERR_SIMD, opt.simd);
+    /* The JSON file is opened first: a bad path must fail before minutes of measuring. */
+    FILE *jf = NULL;
+    if (json && !(jf = fopen(json, "w"))) {
+        char *name = malloc(4 * strlen(json) + 1);
+        if (name)
+            cli_msg_escape(name, json);
+        fprintf(stderr, CLI_NAME ": cannot open '%s' for --json: %s\n", name ? name : json,
+                strerror(errno));
+        free(name);
+        return CLI_EXIT_USAGE;
+    }
 
     const int nfiles = argc - optind;
     bench_row *rows = calloc((size_t)nfiles * (size_t)npipes, sizeof *rows);
-    if (!rows) {
+    char **names = calloc((size_t)nfiles, sizeof *names);
+    if (!rows || !names) {
         fprintf(stderr, CLI_NAME ": out of memory\n");
+        free(rows);
+        free(names);
+        if (jf)
+            fclose(jf);
         return CLI_EXIT_USAGE;
     }
+    opt.stop = cli_stop_flag();
+    cli_stop_state stop;
+    cli_stop_begin(&stop);
     size_t nrows = 0, invalid = 0;
-    int rc = 0, header = 0;
+    int rc = 0, failed = 0, header = 0;
     for (int fi = 0; fi < nfiles && !rc; fi++) {
         dataset d = {.max = (size_t)max_puzzles};
-        rc = cli_for_each_record(&argv[optind + fi], 1, load_record, &d);
-        if (d.oom) {
-            fprintf(stderr, CLI_NAME ": %s: out of memory loading puzzles\n", argv[optind + fi]);
+        const int lrc = cli_for_each_record(&argv[optind + fi], 1, load_record, &d);
+        if (lrc == CLI_EXIT_INTERRUPTED || cli_stop_requested()) {
+            rc = CLI_EXIT_INTERRUPTED;
+        } else if (d.oom) {
+            fprintf(stderr, CLI_NAME ": %s: out of memory loading puzzles\n",
+                    argv[optind + fi]);
+            rc = CLI_EXIT_USAGE;
+        } else if (lrc) {
+            failed = 1; /* reported (cannot open, read error); the other files still run */
+        }
+        if (!rc && !lrc && !(names[fi] = dataset_name(argv[optind + fi]))) {
+            fprintf(stderr, CLI_NAME ": out of memory\n");
             rc = CLI_EXIT_USAGE;
         }
-        for (int p = 0; p < npipes && !rc; p++) {
+        for (int p = 0; p < npipes && !rc && !lrc; p++) {
             bench_row *row = &rows[nrows];
-            row->dataset = base_name(argv[optind + fi]);
+            row->dataset = names[fi];
             row->pipeline = pipes[p];
             sb_options_pipeline(&opt, pipes[p]); /* checked when parsed */
             rc = bench_one(&d, &opt, threads, seconds, row);
             if (rc)
                 break;
             if (!header) {
-                printf("# %s %s | compiler gcc %s | flags %s | simd %s | threads %d | limit %llu\n",
-                       CLI_NAME, SB_VERSION, __VERSION__, SB_BUILD_FLAGS,
+                printf("# %s %s | compiler %s | flags %s | simd %s | threads %d | limit %llu\n",
+                       CLI_NAME, SB_VERSION, CLI_COMPILER, SB_BUILD_FLAGS,
                        sb_simd_name(row->simd), threads, (unsigned long long)opt.limit);
                 printf("| dataset | pipeline | puzzles | puzzles/sec | usec/puzzle | %%no_guess "
                        "| guesses/puzzle |\n|---|---|---:|---:|---:|---:|---:|\n");
@@ -476,16 +554,33 @@ int cli_bench(int argc, char **argv)
             printf("| %s | %s | %zu | %.1f | %.3f | %.1f | %.3f |\n", row->dataset,
                    row->pipeline, row->puzzles, row->pps, row->pps > 0 ? 1e6 / row->pps : 0.0,
                    row->no_guess_pct, row->guesses);
-            fflush(stdout);
+            if (fflush(stdout) != 0) { /* a full disk now, not after every row has run */
+                fprintf(stderr, CLI_NAME ": write error: standard output: %s\n",
+                        strerror(errno));
+                rc = CLI_EXIT_USAGE;
+            }
             nrows++;
         }
         invalid += d.invalid;
         free(d.packed);
         free(d.verdict);
     }
-    if (!rc && json)
-        rc = write_json(json, rows, nrows, threads, (unsigned long long)opt.limit);
+    cli_stop_end(&stop);
+    if (rc == CLI_EXIT_INTERRUPTED)
+        fprintf(stderr, CLI_NAME ": bench: interrupted after %zu rows\n", nrows);
+    /* The rows that finished stand, interrupted or not: the JSON file holds them. */
+    if (jf) {
+        const int jrc = write_json(jf, json, rows, nrows, threads, (unsigned long long)opt.limit,
+                                   level);
+        if (!rc)
+            rc = jrc;
+    }
+    for (int fi = 0; fi < nfiles; fi++)
+        free(names[fi]);
+    free(names);
     free(rows);
+    if (!rc && failed)
+        rc = CLI_EXIT_USAGE;
     if (!rc && invalid)
         rc = CLI_EXIT_INVALID; /* rows stand, measured on the valid puzzles */
     return rc;

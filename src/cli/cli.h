@@ -5,6 +5,7 @@
 #ifndef SB_CLI_H
 #define SB_CLI_H
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -35,6 +36,14 @@ int cli_getopt_error(const char *cmd, int ch, char **argv);
 /* Parses a whole non-negative decimal number. @return 1 on success, 0 otherwise. */
 int cli_parse_u64(const char *s, unsigned long long *out);
 
+/* Why cli_parse_u64 rejected s, for a message: "too large: ..." for digits beyond 2^64-1,
+ * else "a whole number >= 0". */
+const char *cli_number_why(const char *s);
+
+/* Parses option `what` of cmd as cli_parse_u64 does. @return 0, or CLI_EXIT_USAGE after
+ * "bad WHAT 'ARG' (WHY)". */
+int cli_parse_whole(const char *cmd, const char *what, const char *arg, unsigned long long *out);
+
 /* Parses -l LIMIT (a whole number >= 0) into *limit; returns 0 or CLI_EXIT_USAGE after a
  * message. */
 int cli_parse_limit(const char *cmd, const char *arg, uint64_t *limit);
@@ -42,15 +51,25 @@ int cli_parse_limit(const char *cmd, const char *arg, uint64_t *limit);
 /* Seconds on the monotonic clock. */
 double cli_now_seconds(void);
 
+/* Sets opt's pipeline from a registry name or custom spec; on a bad one prints a usage error
+ * naming the bad token and the valid ones. @return 0 or CLI_EXIT_USAGE. */
+int cli_parse_pipeline(const char *cmd, const char *arg, sb_options *opt);
+
 /* Parses a SIMD level name for --simd; prints a usage error and returns -2 when bad. */
 int cli_parse_simd(const char *cmd, const char *arg, int *level);
 
 /* Parses -t THREADS (1..1024) into *threads; returns 0 or CLI_EXIT_USAGE after a message. */
 int cli_parse_threads(const char *cmd, const char *arg, int *threads);
 
-/* Reports a library status from sb_solver_new as "sudokubench: ..." on stderr; returns
+/* Reports a library status from sb_solver_new as "sudokubench: ..." on stderr (an
+ * unsupported SIMD level as a usage error of cmd, with its Try line); returns
  * CLI_EXIT_USAGE. */
-int cli_solver_error(int status, int simd);
+int cli_solver_error(const char *cmd, int status, int simd);
+
+/* Flushes and closes stdout at the end of a command. @return rc, or CLI_EXIT_USAGE after
+ * "write error: standard output: WHY" when the output could not be written (the message is
+ * left out when rc is already CLI_EXIT_USAGE: that failure has been reported). */
+int cli_close_stdout(int rc);
 
 /* Called for every record in input order; name is the input's display name. Returns 0 to go
  * on, non-zero to stop the whole iteration with that code. */
@@ -68,17 +87,24 @@ cli_format cli_format_find(const char *name);
 /* The name of a format. */
 const char *cli_format_name(cli_format f);
 
-/* The status word of a verdict in every output: unsolvable, solved or multiple. */
+/* The status of a record whose search ran out of its --max-guesses budget: after the three
+ * sb_verdict values, so one table names every status. */
+enum { CLI_STATUS_BUDGET = 3 };
+
+/* The status word of a verdict (or CLI_STATUS_BUDGET) in every output: unsolvable, solved,
+ * multiple or budget. */
 const char *cli_verdict_name(sb_verdict v);
 
-/* Writes what a format prints before the first record (csv header), if anything. */
-void cli_write_header(FILE *out, cli_format f);
+/* Writes what a format prints before the first record (csv header, with a file column when
+ * with_file), if anything. */
+void cli_write_header(FILE *out, cli_format f, int with_file);
 
 /* Writes s as a JSON string literal (quotes included). */
 void cli_json_string(FILE *out, const char *s);
 
 /* Writes s as a JSON string literal (quotes included) into dst, which needs room for
- * 6 * strlen(s) + 3 bytes; NUL-terminates. @return the length written. */
+ * 6 * strlen(s) + 3 bytes; NUL-terminates. Control bytes are escaped and bytes that are not
+ * valid UTF-8 become U+FFFD, so any file name gives valid JSON. @return the length. */
 size_t cli_json_escape(char *dst, const char *s);
 
 /* ------------------------------------------------------------------------------------------ */
@@ -127,15 +153,41 @@ typedef struct cli_input {
     size_t name_len;  /* strlen(name) */
     char *json_name;  /* name as a JSON string literal, quotes included */
     size_t json_len;  /* strlen(json_name) */
+    char *msg_name;   /* name for messages and pretty headers (cli_msg_escape) */
+    size_t msg_len;   /* strlen(msg_name) */
+    char *csv_name;   /* name as a CSV field (cli_csv_escape) */
+    size_t csv_len;   /* strlen(csv_name) */
+    int with_file;    /* the run has several inputs: csv records carry a file column */
 } cli_input;
 
-/* Appends one record of format f: res is the solve result for a puzzle, NULL for an
- * invalid line. Byte-for-byte the formats of docs/cli.md. */
-void cli_format_record(cli_buf *b, cli_format f, const cli_input *in, const sb_record *rec,
-                       const sb_result *res);
+/* Fills in's name forms for path ("-" = stdin). @return 0, or -1 when memory ran out. */
+int cli_input_init(cli_input *in, const char *path);
 
-/* Appends the stderr report of an invalid line: "sudokubench: FILE:LINE:COL: invalid ...". */
-void cli_format_invalid(cli_buf *b, const char *name, const sb_record *rec);
+/* Frees what cli_input_init allocated. */
+void cli_input_free(cli_input *in);
+
+/* Writes s into dst (room for 4 * strlen(s) + 1) with control bytes (below 0x20, and 0x7f)
+ * as \xHH, so a file name cannot split or garble a message line. @return the length. */
+size_t cli_msg_escape(char *dst, const char *s);
+
+/* Writes s as one CSV field into dst (room for 2 * strlen(s) + 3): quoted, quotes doubled,
+ * when it holds a comma, a quote or a line break (RFC 4180). @return the length. */
+size_t cli_csv_escape(char *dst, const char *s);
+
+/* Appends one record of format f: res is the solve result for a puzzle, NULL for an
+ * invalid line; status its sb_verdict, or CLI_STATUS_BUDGET when the guess budget ran out
+ * (res then holds what was found so far). Byte-for-byte the formats of docs/cli.md. */
+void cli_format_record(cli_buf *b, cli_format f, const cli_input *in, const sb_record *rec,
+                       const sb_result *res, int status);
+
+/* Writes the 13-line boxed picture of the pretty format at p (at most 13 * 54 bytes): the
+ * grid `left`, and when `right` is not NULL that grid beside it (the givens beside their
+ * solution). @return the position after it. */
+char *cli_put_boxed(char *p, const sb_grid *left, const sb_grid *right);
+
+/* Appends the stderr report of an invalid line: "sudokubench: FILE:LINE:COL: invalid ...";
+ * msg_name is the input's name as cli_msg_escape writes it. */
+void cli_format_invalid(cli_buf *b, const char *msg_name, const sb_record *rec);
 
 /* --progress modes. */
 typedef enum cli_progress {
@@ -151,31 +203,69 @@ int cli_parse_progress(const char *cmd, const char *arg, cli_progress *mode);
  * applies), at most 1024. */
 int cli_default_threads(void);
 
+/* What a record or item handler returns. */
+enum {
+    CLI_DONE = 0,     /* finished: its output, stderr text and tag stand */
+    CLI_STOPPED = -1  /* the stop flag cut it short (SB_ERR_STOPPED): everything it appended
+                         is dropped and the run ends as interrupted */
+    /* > 0: an exit code: the run ends after the records before this one, with this one's
+     * stderr text (its reason) written and its output dropped (generate's give-up) */
+};
+
 /* A batch run: what a command plugs into the engine. The engine calls worker_new once per
  * thread, then record (or item) for every input record (generated item) on the thread that
- * owns the worker, then worker_end for each worker on the calling thread, in thread order,
- * so per-thread statistics are reduced without any sharing on the hot path. */
+ * owns the worker, then worker_end for each worker. Statistics go through tags: the handler
+ * fills tag_size bytes per record, and the engine passes the tags of the records it has
+ * written, in order, to commit on the calling thread. So summaries count exactly the
+ * records written (an interrupt drops handled but unwritten ones), without any sharing on
+ * the hot path. */
 typedef struct cli_batch {
     int threads;           /* worker threads, >= 1 */
     cli_progress progress; /* progress line on stderr */
     const char *unit;      /* what the progress line counts ("puzzles"); NULL = "records" */
     FILE *out;             /* where records go: flushed first, then written by descriptor */
-    void *ctx;             /* the command's shared state (read-only during the run) */
+    void *ctx;             /* the command's shared state (read-only for the workers) */
+    size_t tag_size;       /* bytes of statistics per record handed to commit (0: none) */
+    unsigned char *opened; /* optional, one per input: set to 1 when the input is opened, so
+                              summaries leave out inputs that could not be read */
     /* Creates one thread's worker in *worker. @return 0, or an exit code after a message.
      * A worker written on every record should own its cache lines (CLI_CACHE_LINE-aligned
      * allocation), or two threads' workers ping-pong one line between cores. */
     int (*worker_new)(void *ctx, void **worker);
-    /* Folds a worker's statistics into ctx and frees it (worker may be NULL). */
+    /* Frees a worker (worker may be NULL). */
     void (*worker_end)(void *ctx, void *worker);
     /* Handles one record of cli_batch_records: appends its output record to out and any
-     * stderr text to err. Invalid lines arrive too, their "invalid puzzle" message already
-     * in err. Must not touch shared state. */
-    void (*record)(void *worker, const cli_input *in, const sb_record *rec, cli_buf *out,
-                   cli_buf *err);
+     * stderr text to err, and fills tag. Invalid lines arrive too, their "invalid puzzle"
+     * message already in err. Must not touch shared state. @return CLI_DONE, CLI_STOPPED or
+     * an exit code (see above). */
+    int (*record)(void *worker, const cli_input *in, const sb_record *rec, cli_buf *out,
+                  cli_buf *err, void *tag);
     /* Handles item index (0-based, run-wide) of cli_batch_items, like record. Derive any
      * randomness from index so the output does not depend on the thread count. */
-    void (*item)(void *worker, uint64_t index, cli_buf *out, cli_buf *err);
+    int (*item)(void *worker, uint64_t index, cli_buf *out, cli_buf *err, void *tag);
+    /* Adds the tags of n written records to ctx; input[i] is record i's input index (NULL
+     * for items). Called on the calling thread, in output order. May be NULL. */
+    void (*commit)(void *ctx, const uint32_t *input, const unsigned char *tags, size_t n);
 } cli_batch;
+
+/* The flag SIGINT/SIGTERM raise while cli_stop_begin's handlers are in place: give it to
+ * sb_options.stop so a long search ends promptly. */
+const volatile sig_atomic_t *cli_stop_flag(void);
+
+/* Saved signal dispositions of cli_stop_begin. */
+typedef struct cli_stop_state {
+    struct sigaction old[2]; /* SIGINT's and SIGTERM's previous actions */
+} cli_stop_state;
+
+/* Clears the stop flag and installs the SIGINT/SIGTERM handlers that raise it (a signal
+ * ignored at start stays ignored; a second signal ends the program at once). */
+void cli_stop_begin(cli_stop_state *st);
+
+/* Restores the dispositions cli_stop_begin saved. */
+void cli_stop_end(const cli_stop_state *st);
+
+/* @return 1 once a stop signal came (since cli_stop_begin). */
+int cli_stop_requested(void);
 
 /* Handles the engine's options in a command's getopt loop: ch 't' (-t/--threads N) and
  * 'P' (--progress WHEN) set b->threads and b->progress. @return 0, or CLI_EXIT_USAGE after

@@ -49,11 +49,26 @@ int cli_parse_u64(const char *s, unsigned long long *out)
     return 1;
 }
 
+const char *cli_number_why(const char *s)
+{
+    /* All digits yet rejected: only the range can be at fault, and saying "a whole number"
+     * of a whole number would mislead. */
+    const int digits = s && *s && !s[strspn(s, "0123456789")];
+    return digits ? "too large: at most 18446744073709551615" : "a whole number >= 0";
+}
+
+int cli_parse_whole(const char *cmd, const char *what, const char *arg, unsigned long long *out)
+{
+    return cli_parse_u64(arg, out)
+               ? 0
+               : cli_usage_error(cmd, "bad %s '%s' (%s)", what, arg, cli_number_why(arg));
+}
+
 int cli_parse_limit(const char *cmd, const char *arg, uint64_t *limit)
 {
-    unsigned long long v;
-    if (!cli_parse_u64(arg, &v))
-        return cli_usage_error(cmd, "bad limit '%s' (a whole number >= 0)", arg);
+    unsigned long long v = 0;
+    if (cli_parse_whole(cmd, "limit", arg, &v))
+        return CLI_EXIT_USAGE;
     *limit = v;
     return 0;
 }
@@ -63,6 +78,24 @@ double cli_now_seconds(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int cli_parse_pipeline(const char *cmd, const char *arg, sb_options *opt)
+{
+    char why[2 * SB_WHY_LEN + 64];
+    if (sb_pipeline_explain(arg, why, sizeof why) == SB_OK && sb_options_pipeline(opt, arg) == SB_OK)
+        return 0;
+    if (strchr(arg, ':'))
+        return cli_usage_error(cmd, "bad pipeline spec '%s': %s", arg, why);
+    /* Not a spec: a misspelt name, so list the names. */
+    char names[256] = "";
+    size_t n, used = 0;
+    const sb_pipeline_info *p = sb_pipelines(&n);
+    for (size_t i = 0; i < n && used < sizeof names; i++)
+        used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
+                                 p[i].name);
+    return cli_usage_error(cmd, "unknown pipeline '%s' (%s; or a spec ORDER:T1,T2,...)", arg,
+                           names);
 }
 
 int cli_parse_simd(const char *cmd, const char *arg, int *level)
@@ -85,20 +118,38 @@ int cli_parse_threads(const char *cmd, const char *arg, int *threads)
     return 0;
 }
 
-int cli_solver_error(int status, int simd)
+int cli_solver_error(const char *cmd, int status, int simd)
 {
+    /* A level this CPU lacks is a usage error like an unknown one: same Try line. */
     if (status == SB_ERR_SIMD) {
         const char *env = getenv("SUDOKUBENCH_SIMD");
         if (simd == SB_SIMD_AUTO && env && *env)
-            fprintf(stderr, CLI_NAME ": SUDOKUBENCH_SIMD=%s: unknown level or not supported "
-                            "by this CPU (scalar, sse4, avx2, avx512, neon)\n", env);
-        else
-            fprintf(stderr, CLI_NAME ": SIMD level '%s' is not supported by this CPU\n",
-                    sb_simd_name(simd));
-    } else {
-        fprintf(stderr, CLI_NAME ": cannot create solver: %s\n", sb_strerror(status));
+            return cli_usage_error(cmd, "SUDOKUBENCH_SIMD=%s: unknown level or not supported "
+                                        "by this CPU (scalar, sse4, avx2, avx512, neon)", env);
+        return cli_usage_error(cmd, "SIMD level '%s' is not supported by this CPU",
+                               sb_simd_name(simd));
     }
+    fprintf(stderr, CLI_NAME ": cannot create solver: %s\n", sb_strerror(status));
     return CLI_EXIT_USAGE;
+}
+
+int cli_close_stdout(int rc)
+{
+    /* A full disk or a closed descriptor shows only here for what went through stdio
+     * (summaries, --help): a run must not report success for output that was lost. */
+    const int failed = fflush(stdout) != 0 || ferror(stdout);
+    const int err = errno;
+    if (fclose(stdout) != 0 && !failed) {
+        if (rc != CLI_EXIT_USAGE)
+            fprintf(stderr, CLI_NAME ": write error: standard output: %s\n", strerror(errno));
+        return CLI_EXIT_USAGE;
+    }
+    if (failed) {
+        if (rc != CLI_EXIT_USAGE)
+            fprintf(stderr, CLI_NAME ": write error: standard output: %s\n", strerror(err));
+        return CLI_EXIT_USAGE;
+    }
+    return rc;
 }
 
 /* Reads one open stream through the reader; see cli_for_each_record. */
@@ -110,10 +161,11 @@ static int read_stream(FILE *in, const char *name, cli_record_fn fn, void *ctx)
         fprintf(stderr, CLI_NAME ": %s: %s\n", name, sb_strerror(st));
         return CLI_EXIT_USAGE;
     }
+    sb_reader_set_stop(r, cli_stop_flag()); /* raised only while a command's handlers are in */
     sb_record rec;
     cli_buf msg = {0};
     int stop = 0;
-    while (!stop && (st = sb_reader_next(r, &rec)) == 1) {
+    while (!stop && !cli_stop_requested() && (st = sb_reader_next(r, &rec)) == 1) {
         if (rec.kind == SB_LINE_INVALID) {
             msg.len = 0;
             cli_format_invalid(&msg, name, &rec);
@@ -125,6 +177,10 @@ static int read_stream(FILE *in, const char *name, cli_record_fn fn, void *ctx)
     sb_reader_close(r);
     if (stop)
         return stop;
+    if (cli_stop_requested())
+        return CLI_EXIT_INTERRUPTED;
+    if (st < 0 && errno == EINTR && cli_stop_requested())
+        return CLI_EXIT_INTERRUPTED;
     if (st < 0) {
         fprintf(stderr, CLI_NAME ": %s: read error: %s\n", name, strerror(errno));
         return CLI_EXIT_USAGE;
@@ -142,14 +198,20 @@ int cli_for_each_record(char *const *files, int nfiles, cli_record_fn fn, void *
     int rc = 0;
     for (int i = 0; i < nfiles; i++) {
         const int is_stdin = !strcmp(files[i], "-");
-        const char *name = is_stdin ? "<stdin>" : files[i];
+        cli_input name;
+        if (cli_input_init(&name, files[i]) != 0) {
+            fprintf(stderr, CLI_NAME ": out of memory\n");
+            return CLI_EXIT_USAGE;
+        }
         FILE *in = is_stdin ? stdin : fopen(files[i], "rb");
         if (!in) {
-            fprintf(stderr, CLI_NAME ": cannot open '%s': %s\n", files[i], strerror(errno));
+            fprintf(stderr, CLI_NAME ": cannot open '%s': %s\n", name.msg_name, strerror(errno));
+            cli_input_free(&name);
             rc = CLI_EXIT_USAGE;
             continue;
         }
-        const int st = read_stream(in, name, fn, ctx);
+        const int st = read_stream(in, name.msg_name, fn, ctx);
+        cli_input_free(&name);
         if (!is_stdin)
             fclose(in);
         if (st == CLI_EXIT_USAGE)

@@ -1,11 +1,12 @@
 /*
  * generate.c — the `generate` and `augment` commands: corpora of millions of puzzles.
  *
- * Both write through one large buffer with a single fwrite per megabyte, never a printf
- * per puzzle, since at millions of records per second the formatting calls would dominate.
- * generate makes blocks of puzzles with OpenMP (one sb_generator per thread) and writes each
- * block in index order; puzzle i depends only on (seed, i, options), so the bytes are the
- * same for any thread count. augment draws transform i from rng stream i of the seed.
+ * Both run as item runs of the batch engine (batch.c): items are made in parallel (one
+ * sb_generator per thread for generate), formatted straight into the engine's chunk buffers
+ * and written in index order, so the bytes are the same for any thread count, and a signal
+ * ends the output on a record boundary with the "interrupted" message and exit 130, as for
+ * solve. Puzzle i depends only on (seed, i, options); augment draws transform i from rng
+ * stream i of the seed.
  */
 #include <getopt.h>
 #include <omp.h>
@@ -15,65 +16,17 @@
 #include "cli.h"
 
 enum {
-    OUT_BUF = 1 << 20,      /* bytes of output gathered per fwrite */
-    RECORD_MAX = 512,       /* longest generate record (json with two grids) */
-    GEN_BLOCK = 4096,       /* puzzles generated in parallel between two writes */
+    RECORD_MAX = 1024,      /* longest generate record (pretty: a header and 13 lines of 54) */
     CLUES_EASY_FLOOR = 20   /* --clues below this is rarely reached by random digging */
 };
 
 /* Output formats of generate, in the order --help lists them. */
 typedef enum gen_format {
-    GF_PUZZLE, GF_TDOKU, GF_CSV, GF_JSON, GF_KAGGLE, GF_COUNT
+    GF_PUZZLE, GF_TDOKU, GF_CSV, GF_JSON, GF_KAGGLE, GF_PRETTY, GF_COUNT
 } gen_format;
 
 static const char *const gen_format_names[GF_COUNT] = {"puzzle", "tdoku", "csv", "json",
-                                                       "kaggle"};
-
-/* A buffered writer: records are formatted into buf and written a megabyte at a time. */
-typedef struct out_buf {
-    FILE *out;  /* the destination stream */
-    char *buf;  /* OUT_BUF bytes */
-    size_t len; /* bytes waiting in buf */
-    int error;  /* a write failed */
-} out_buf;
-
-/* Writes what buf holds; records a failed write. */
-static void out_flush(out_buf *o)
-{
-    if (o->len && fwrite(o->buf, 1, o->len, o->out) != o->len)
-        o->error = 1;
-    o->len = 0;
-}
-
-/* Returns room for at least `need` (<= OUT_BUF) more bytes at the end of buf. */
-static char *out_room(out_buf *o, size_t need)
-{
-    if (o->len + need > OUT_BUF)
-        out_flush(o);
-    return o->buf + o->len;
-}
-
-/* Appends a NUL-terminated string (headers; records are formatted in place). */
-static void out_text(out_buf *o, const char *s)
-{
-    const size_t n = strlen(s);
-    memcpy(out_room(o, n), s, n);
-    o->len += n;
-}
-
-/* Flushes and frees the writer; returns 0, or CLI_EXIT_USAGE after a write error message. */
-static int out_close(out_buf *o)
-{
-    out_flush(o);
-    if (fflush(o->out) != 0)
-        o->error = 1;
-    free(o->buf);
-    if (o->error) {
-        fprintf(stderr, CLI_NAME ": write error on standard output\n");
-        return CLI_EXIT_USAGE;
-    }
-    return 0;
-}
+                                                       "kaggle", "pretty"};
 
 /* Copies a grid as 81 characters, blanks as `blank`, into dst; returns dst + 81. */
 static char *put_grid(char *dst, const sb_grid *g, char blank)
@@ -84,10 +37,12 @@ static char *put_grid(char *dst, const sb_grid *g, char blank)
 }
 
 /* Appends one generated puzzle, number index, in format f. */
-static void put_generated(out_buf *o, gen_format f, unsigned long long index,
+static void put_generated(cli_buf *o, gen_format f, unsigned long long index,
                           const sb_generated *p)
 {
-    char *const start = out_room(o, RECORD_MAX), *d = start;
+    char *const start = cli_buf_reserve(o, RECORD_MAX), *d = start;
+    if (!start)
+        return;
     char sol[SB_GRID_TEXT], puz[SB_GRID_TEXT];
     switch (f) {
     case GF_PUZZLE: d = put_grid(d, &p->puzzle, '.'); break;
@@ -109,6 +64,11 @@ static void put_generated(out_buf *o, gen_format f, unsigned long long index,
                       : "{\"index\":%llu,\"puzzle\":\"%s\",\"clues\":%d,\"guesses\":%llu,"
                         "\"solution\":\"%s\"}",
                       index, puz, p->clues, (unsigned long long)p->guesses, sol);
+        break;
+    case GF_PRETTY: /* as solve -f pretty: a header, the givens beside the solution */
+        d += snprintf(d, RECORD_MAX, "# puzzle %llu (clues %d, guesses %llu)\n", index,
+                      p->clues, (unsigned long long)p->guesses);
+        d = cli_put_boxed(d, &p->puzzle, &p->solution);
         break;
     default: break;
     }
@@ -142,15 +102,6 @@ static const char generate_help[] =
     "Exit: 0 all made; 1 a puzzle met --clues/--guesses in no candidate of --attempts (the\n"
     "records before it are written); 2 usage or I/O error.\n";
 
-/* Parses a whole number >= 0 given to option `what` of cmd; 0 or CLI_EXIT_USAGE. */
-static int parse_whole(const char *cmd, const char *what, const char *arg,
-                       unsigned long long *out)
-{
-    return cli_parse_u64(arg, out) ? 0
-                                   : cli_usage_error(cmd, "bad %s '%s' (a whole number >= 0)",
-                                                     what, arg);
-}
-
 /* Parses --guesses RANGE (MIN-MAX, MIN- or N) into opt; 0 or CLI_EXIT_USAGE. */
 static int parse_guesses(const char *arg, sb_gen_options *opt)
 {
@@ -173,7 +124,7 @@ static int parse_guesses(const char *arg, sb_gen_options *opt)
     return 0;
 }
 
-/* Totals for --stats. */
+/* Totals for --stats, over the records written. */
 typedef struct gen_stats {
     unsigned long long made;     /* puzzles written */
     unsigned long long clues;    /* sum of clue counts */
@@ -182,55 +133,96 @@ typedef struct gen_stats {
     int min_clues, max_clues;    /* range of clue counts */
 } gen_stats;
 
-/* Makes puzzles first..first+count-1 with `threads` generators and writes them in order.
- * Returns 0, CLI_EXIT_INVALID after a give-up, or CLI_EXIT_USAGE. */
-static int generate_run(const sb_gen_options *opt, unsigned long long first,
-                        unsigned long long count, int threads, gen_format f, out_buf *o,
-                        gen_stats *st)
+/* One generate run: what the workers read, the totals after. */
+typedef struct gen_run {
+    sb_gen_options opt;       /* every generator's options */
+    unsigned long long first; /* index of item 0 */
+    gen_format format;        /* record format */
+    const char *guesses_arg;  /* --guesses as given, for the give-up message (NULL: none) */
+    gen_stats st;             /* committed totals */
+} gen_run;
+
+/* What one puzzle leaves for the totals (cli_batch.tag_size bytes). */
+typedef struct gen_tag {
+    uint64_t guesses;  /* its guesses */
+    uint64_t attempts; /* candidates it took */
+    int clues;         /* its clues */
+} gen_tag;
+
+/* One thread's state: its generator and the shared, read-only run. */
+typedef struct gen_worker {
+    sb_generator *g;  /* this thread's generator */
+    const gen_run *r; /* the run */
+} gen_worker;
+
+/* Creates one thread's generator (cli_batch.worker_new). */
+static int gen_worker_new(void *ctx, void **out)
 {
-    sb_generator **gen = calloc((size_t)threads, sizeof *gen);
-    sb_generated *block = malloc(GEN_BLOCK * sizeof *block);
-    int *made = malloc(GEN_BLOCK * sizeof *made);
-    int rc = (!gen || !block || !made) ? SB_ERR_NOMEM : SB_OK;
-    for (int t = 0; t < threads && rc == SB_OK; t++)
-        rc = sb_generator_new(&gen[t], opt);
-    if (rc != SB_OK) {
-        count = 0; /* nothing to make: report why below */
-        rc = cli_solver_error(rc, opt->simd);
+    const gen_run *r = ctx;
+    gen_worker *w = cli_alloc_lines(sizeof *w);
+    *out = w;
+    if (!w) {
+        fprintf(stderr, CLI_NAME ": out of memory\n");
+        return CLI_EXIT_USAGE;
     }
-    for (unsigned long long done = 0; done < count && rc == 0;) {
-        const long n = (long)(count - done < GEN_BLOCK ? count - done : GEN_BLOCK);
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 16)
-        for (long i = 0; i < n; i++)
-            made[i] = sb_generate(gen[omp_get_thread_num()], first + done + (unsigned long long)i,
-                                  &block[i]);
-        for (long i = 0; i < n && rc == 0; i++) {
-            const unsigned long long index = first + done + (unsigned long long)i;
-            if (made[i] != 1) {
-                fprintf(stderr, CLI_NAME ": generate: puzzle %llu: no candidate met --clues %d "
-                                "and the --guesses range in %llu attempts\n",
-                        index, opt->max_clues, (unsigned long long)opt->max_attempts);
-                rc = CLI_EXIT_INVALID;
-                break;
-            }
-            put_generated(o, f, index, &block[i]);
-            st->made++;
-            st->clues += (unsigned long long)block[i].clues;
-            st->guesses += block[i].guesses;
-            st->attempts += block[i].attempts;
-            if (block[i].clues < st->min_clues)
-                st->min_clues = block[i].clues;
-            if (block[i].clues > st->max_clues)
-                st->max_clues = block[i].clues;
-        }
-        done += (unsigned long long)n;
+    w->r = r;
+    const int st = sb_generator_new(&w->g, &r->opt);
+    return st == SB_OK ? 0 : cli_solver_error("generate", st, r->opt.simd);
+}
+
+/* Frees a worker (cli_batch.worker_end). */
+static void gen_worker_end(void *ctx, void *wp)
+{
+    gen_worker *w = wp;
+    (void)ctx;
+    if (w)
+        sb_generator_free(w->g);
+    free(w);
+}
+
+/* Makes and formats puzzle first + index (cli_batch.item). A puzzle no candidate fits ends
+ * the run after the puzzles before it, naming only the constraints that were given. */
+static int gen_item(void *wp, uint64_t index, cli_buf *out, cli_buf *err, void *tp)
+{
+    const gen_worker *w = wp;
+    const gen_run *r = w->r;
+    gen_tag *t = tp;
+    sb_generated p;
+    const unsigned long long i = r->first + index;
+    if (sb_generate(w->g, i, &p) != 1) {
+        char clues[32] = "";
+        if (r->opt.max_clues < SB_CELLS)
+            snprintf(clues, sizeof clues, "--clues %d", r->opt.max_clues);
+        cli_buf_printf(err, CLI_NAME ": generate: puzzle %llu: no candidate met %s%s%s%s in "
+                            "%llu attempts\n", i, clues,
+                       *clues && r->guesses_arg ? " and " : "",
+                       r->guesses_arg ? "--guesses " : "", r->guesses_arg ? r->guesses_arg : "",
+                       (unsigned long long)r->opt.max_attempts);
+        return CLI_EXIT_INVALID;
     }
-    for (int t = 0; gen && t < threads; t++)
-        sb_generator_free(gen[t]);
-    free(gen);
-    free(block);
-    free(made);
-    return rc;
+    put_generated(out, r->format, i, &p);
+    t->guesses = p.guesses;
+    t->attempts = p.attempts;
+    t->clues = p.clues;
+    return CLI_DONE;
+}
+
+/* Adds written puzzles to the totals (cli_batch.commit). */
+static void gen_commit(void *ctx, const uint32_t *input, const unsigned char *tags, size_t n)
+{
+    gen_run *r = ctx;
+    const gen_tag *t = (const gen_tag *)tags;
+    (void)input;
+    for (size_t i = 0; i < n; i++) {
+        r->st.made++;
+        r->st.clues += (unsigned long long)t[i].clues;
+        r->st.guesses += t[i].guesses;
+        r->st.attempts += t[i].attempts;
+        if (t[i].clues < r->st.min_clues)
+            r->st.min_clues = t[i].clues;
+        if (t[i].clues > r->st.max_clues)
+            r->st.max_clues = t[i].clues;
+    }
 }
 
 int cli_generate(int argc, char **argv)
@@ -243,8 +235,9 @@ int cli_generate(int argc, char **argv)
         {"attempts", required_argument, 0, 'a'}, {"format", required_argument, 0, 'f'},
         {"simd", required_argument, 0, 'S'},     {"stats", no_argument, 0, 'T'},
         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
-    sb_gen_options opt;
-    sb_gen_options_default(&opt);
+    gen_run run = {.format = GF_PUZZLE, .st = {.min_clues = SB_CELLS}};
+    sb_gen_options_default(&run.opt);
+    sb_gen_options opt = run.opt; /* filled by the options, then copied into run */
     unsigned long long count = 0, first = 0, v;
     int have_count = 0, stats = 0, threads = omp_get_max_threads(), ch;
     gen_format f = GF_PUZZLE;
@@ -253,17 +246,17 @@ int cli_generate(int argc, char **argv)
     while ((ch = getopt_long(argc, argv, ":n:t:f:h", longopts, NULL)) != -1) {
         switch (ch) {
         case 'n':
-            if (parse_whole("generate", "count", optarg, &count))
+            if (cli_parse_whole("generate", "count", optarg, &count))
                 return CLI_EXIT_USAGE;
             have_count = 1;
             break;
         case 'e':
-            if (parse_whole("generate", "seed", optarg, &v))
+            if (cli_parse_whole("generate", "seed", optarg, &v))
                 return CLI_EXIT_USAGE;
             opt.seed = v;
             break;
         case 'i':
-            if (parse_whole("generate", "--first", optarg, &first))
+            if (cli_parse_whole("generate", "--first", optarg, &first))
                 return CLI_EXIT_USAGE;
             break;
         case 't':
@@ -290,6 +283,7 @@ int cli_generate(int argc, char **argv)
         case 'g':
             if (parse_guesses(optarg, &opt))
                 return CLI_EXIT_USAGE;
+            run.guesses_arg = optarg;
             break;
         case 'a':
             if (!cli_parse_u64(optarg, &v) || v == 0)
@@ -302,7 +296,7 @@ int cli_generate(int argc, char **argv)
                 ;
             if (f == GF_COUNT)
                 return cli_usage_error("generate", "unknown format '%s' (puzzle, tdoku, csv, "
-                                       "json, kaggle)", optarg);
+                                       "json, kaggle, pretty)", optarg);
             break;
         case 'S':
             if (cli_parse_simd("generate", optarg, &opt.simd))
@@ -324,33 +318,38 @@ int cli_generate(int argc, char **argv)
         return cli_usage_error("generate", "unexpected argument '%s'", argv[optind]);
     if (!have_count)
         return cli_usage_error("generate", "missing -n COUNT");
+    /* Indices are 64-bit: a range past the top would wrap to index 0 and repeat puzzles. */
+    if (count > 0 && first > UINT64_MAX - (count - 1))
+        return cli_usage_error("generate", "--first %llu with -n %llu passes the last index "
+                               "(18446744073709551615)", first, count);
     if (opt.max_clues < CLUES_EASY_FLOOR)
         fprintf(stderr, CLI_NAME ": note: --clues %d: random digging rarely reaches fewer than "
                         "%d clues; a puzzle may take up to %llu attempts and then give up\n",
                 opt.max_clues, CLUES_EASY_FLOOR, (unsigned long long)opt.max_attempts);
-    out_buf o = {.out = stdout, .buf = malloc(OUT_BUF)};
-    if (!o.buf) {
-        fprintf(stderr, CLI_NAME ": out of memory\n");
-        return CLI_EXIT_USAGE;
-    }
+    run.opt = opt;
+    run.first = first;
+    run.format = f;
     if (f == GF_CSV)
-        out_text(&o, "index,puzzle,clues,guesses,solution\n");
+        fputs("index,puzzle,clues,guesses,solution\n", stdout);
     else if (f == GF_KAGGLE)
-        out_text(&o, "quizzes,solutions\n");
-    gen_stats st = {.min_clues = SB_CELLS};
+        fputs("quizzes,solutions\n", stdout);
+    cli_batch b = {.threads = threads, .progress = CLI_PROGRESS_NEVER, .unit = "puzzles",
+                   .out = stdout, .ctx = &run, .tag_size = sizeof(gen_tag),
+                   .worker_new = gen_worker_new, .worker_end = gen_worker_end,
+                   .item = gen_item, .commit = gen_commit};
     const double t0 = cli_now_seconds();
-    int rc = generate_run(&opt, first, count, threads, f, &o, &st);
-    const int wrc = out_close(&o);
+    const int rc = cli_batch_items(&b, count);
     const double secs = cli_now_seconds() - t0;
-    if (stats && st.made) {
-        const double n = (double)st.made;
+    const gen_stats *st = &run.st;
+    if (stats && st->made) {
+        const double n = (double)st->made;
         fprintf(stderr, "stats: %llu puzzles, %.2f clues/puzzle (%d..%d), %.3f guesses/puzzle, "
                         "%.2f attempts/puzzle, %d threads, %.3f s, %.0f puzzles/s\n",
-                st.made, (double)st.clues / n, st.min_clues, st.max_clues,
-                (double)st.guesses / n, (double)st.attempts / n, threads, secs,
+                st->made, (double)st->clues / n, st->min_clues, st->max_clues,
+                (double)st->guesses / n, (double)st->attempts / n, threads, secs,
                 secs > 0 ? n / secs : 0.0);
     }
-    return rc ? rc : wrc;
+    return rc;
 }
 
 /* The valid puzzles of augment's inputs. */
@@ -385,6 +384,46 @@ static int keep_puzzle(void *ctx, const char *name, const sb_record *rec)
     return 0;
 }
 
+/* An augment run: the puzzles to transform and the seed, read-only during the run. */
+typedef struct aug_run {
+    puzzle_set set;          /* valid input puzzles */
+    unsigned long long seed; /* --seed */
+} aug_run;
+
+/* augment needs no per-thread state: the run is the worker (cli_batch.worker_new). */
+static int aug_worker_new(void *ctx, void **out)
+{
+    *out = ctx;
+    return 0;
+}
+
+/* Nothing to free (cli_batch.worker_end). */
+static void aug_worker_end(void *ctx, void *worker)
+{
+    (void)ctx;
+    (void)worker;
+}
+
+/* Writes output line index: input puzzle index mod P under transform index of the seed
+ * (cli_batch.item). */
+static int aug_item(void *wp, uint64_t index, cli_buf *out, cli_buf *err, void *tag)
+{
+    const aug_run *r = wp;
+    sb_transform t;
+    sb_rng rng;
+    (void)err;
+    (void)tag;
+    char *d = cli_buf_reserve(out, SB_CELLS + 1);
+    if (!d)
+        return CLI_DONE; /* the engine reports the full buffer */
+    sb_rng_seed(&rng, r->seed, index);
+    sb_transform_random(&t, &rng);
+    sb_transform_format(&t, &r->set.grid[index % r->set.n], d);
+    d[SB_CELLS] = '\n';
+    out->len += SB_CELLS + 1;
+    return CLI_DONE;
+}
+
 static const char augment_help[] =
     "Usage: " CLI_NAME " augment -n COUNT [OPTIONS] [FILE...|-]\n"
     "Write COUNT random validity-preserving transforms of the input puzzles (stdin when no\n"
@@ -413,12 +452,12 @@ int cli_augment(int argc, char **argv)
     while ((ch = getopt_long(argc, argv, ":n:h", longopts, NULL)) != -1) {
         switch (ch) {
         case 'n':
-            if (parse_whole("augment", "count", optarg, &count))
+            if (cli_parse_whole("augment", "count", optarg, &count))
                 return CLI_EXIT_USAGE;
             have_count = 1;
             break;
         case 'e':
-            if (parse_whole("augment", "seed", optarg, &seed))
+            if (cli_parse_whole("augment", "seed", optarg, &seed))
                 return CLI_EXIT_USAGE;
             break;
         case 'T': stats = 1; break;
@@ -428,42 +467,43 @@ int cli_augment(int argc, char **argv)
     }
     if (!have_count)
         return cli_usage_error("augment", "missing -n COUNT");
-    puzzle_set set = {0};
-    int rc = cli_for_each_record(argv + optind, argc - optind, keep_puzzle, &set);
-    if (rc == 0 && set.n == 0 && count > 0) {
-        fprintf(stderr, CLI_NAME ": augment: no valid puzzle in the input\n");
-        rc = CLI_EXIT_USAGE;
+    aug_run run = {.seed = seed};
+    /* The handlers go in before the inputs are read: a signal during a long read must end
+     * the run as documented, not kill it. */
+    cli_stop_state stop;
+    cli_stop_begin(&stop);
+    int rc = cli_for_each_record(argv + optind, argc - optind, keep_puzzle, &run.set);
+    const int stopped = rc == CLI_EXIT_INTERRUPTED || cli_stop_requested();
+    cli_stop_end(&stop);
+    if (stopped) {
+        free(run.set.grid);
+        fprintf(stderr, CLI_NAME ": interrupted after 0 records\n");
+        return CLI_EXIT_INTERRUPTED;
     }
-    out_buf o = {.out = stdout, .buf = rc ? NULL : malloc(OUT_BUF)};
-    if (rc == 0 && !o.buf) {
-        fprintf(stderr, CLI_NAME ": out of memory\n");
-        rc = CLI_EXIT_USAGE;
-    }
-    if (rc) {
-        free(set.grid);
+    /* An unreadable file was reported; the others still run and the exit code says 2. */
+    const int read_rc = rc;
+    if (rc != CLI_EXIT_USAGE && rc != 0) {
+        free(run.set.grid);
         return rc;
     }
-    const double t0 = cli_now_seconds();
-    sb_transform t;
-    sb_rng rng;
-    size_t src = 0;
-    for (unsigned long long i = 0; i < count; i++) {
-        char *d = out_room(&o, SB_CELLS + 1);
-        sb_rng_seed(&rng, seed, i);
-        sb_transform_random(&t, &rng);
-        sb_transform_format(&t, &set.grid[src], d);
-        d[SB_CELLS] = '\n';
-        o.len += SB_CELLS + 1;
-        if (++src == set.n)
-            src = 0;
+    if (run.set.n == 0 && count > 0) {
+        fprintf(stderr, CLI_NAME ": augment: no valid puzzle in the input\n");
+        free(run.set.grid);
+        return CLI_EXIT_USAGE;
     }
-    rc = out_close(&o);
+    cli_batch b = {.threads = 1, .progress = CLI_PROGRESS_NEVER, .unit = "puzzles",
+                   .out = stdout, .ctx = &run, .worker_new = aug_worker_new,
+                   .worker_end = aug_worker_end, .item = aug_item};
+    const double t0 = cli_now_seconds();
+    rc = cli_batch_items(&b, count);
     const double secs = cli_now_seconds() - t0;
     if (stats)
         fprintf(stderr, "stats: %llu puzzles from %zu inputs, %.3f s, %.0f puzzles/s\n", count,
-                set.n, secs, secs > 0 ? (double)count / secs : 0.0);
-    free(set.grid);
+                run.set.n, secs, secs > 0 ? (double)count / secs : 0.0);
+    free(run.set.grid);
     if (rc)
         return rc;
-    return set.invalid ? CLI_EXIT_INVALID : CLI_EXIT_OK;
+    if (read_rc)
+        return read_rc;
+    return run.set.invalid ? CLI_EXIT_INVALID : CLI_EXIT_OK;
 }

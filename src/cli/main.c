@@ -39,19 +39,24 @@ int main(int argc, char **argv)
 {
     if (argc < 2)
         return usage(stderr), CLI_EXIT_USAGE;
-    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+    const int help = !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+                     !strcmp(argv[1], "help");
+    const int version = !strcmp(argv[1], "--version") || !strcmp(argv[1], "-V");
+    if ((help || version) && argc > 2) /* a typo must not pass for a request honoured */
+        return cli_usage_error(NULL, "unexpected argument '%s' after '%s'", argv[2], argv[1]);
+    if (help) {
         usage(stdout);
-        return CLI_EXIT_OK;
+        return cli_close_stdout(CLI_EXIT_OK);
     }
-    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+    if (version) {
         printf(CLI_NAME " %s\n", SB_VERSION);
-        return CLI_EXIT_OK;
+        return cli_close_stdout(CLI_EXIT_OK);
     }
     /* Whole-line output for pipes; the terminal keeps line buffering. */
     static char outbuf[1 << 16];
     setvbuf(stdout, outbuf, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, sizeof outbuf);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name))
-            return commands[i].run(argc - 1, argv + 1);
+            return cli_close_stdout(commands[i].run(argc - 1, argv + 1));
     return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
 }

@@ -15,8 +15,9 @@
 static const char *const format_names[FMT_COUNT] = {"solution", "tdoku", "csv", "json",
                                                      "pretty"};
 
-/* Status words shared by every format and command, indexed by sb_verdict. */
-static const char *const verdict_names[] = {"unsolvable", "solved", "multiple"};
+/* Status words shared by every format and command, indexed by sb_verdict, then the status
+ * of a search cut short by --max-guesses (CLI_STATUS_BUDGET). */
+static const char *const verdict_names[] = {"unsolvable", "solved", "multiple", "budget"};
 
 const char *cli_verdict_name(sb_verdict v)
 {
@@ -28,7 +29,7 @@ enum {
     /* Worst case of one record without its file name: a pretty grid (14 lines of 26 bytes)
      * plus header words and three 20-digit numbers, or a json record with an escaped reason
      * (6 * SB_WHY_LEN). Generous on purpose: one reserve per record, no per-field checks. */
-    RECORD_MAX = 1024 + 6 * SB_WHY_LEN,
+    RECORD_MAX = 1024 + 6 * SB_WHY_LEN, /* pretty with givens beside: 13 lines of 54 bytes */
     U64_DIGITS = 20 /* decimal digits of the largest uint64_t */
 };
 
@@ -45,34 +46,139 @@ const char *cli_format_name(cli_format f)
     return f < FMT_COUNT ? format_names[f] : "?";
 }
 
-void cli_write_header(FILE *out, cli_format f)
+void cli_write_header(FILE *out, cli_format f, int with_file)
 {
     if (f == FMT_CSV)
-        fputs("line,status,count,guesses,solution\n", out);
+        fputs(with_file ? "file,line,status,count,guesses,solution\n"
+                        : "line,status,count,guesses,solution\n", out);
+}
+
+/* @return the length of the valid UTF-8 sequence at s (2..4), or 0 when it is not one
+ * (overlong forms, surrogates and code points above U+10FFFF are not). */
+static size_t utf8_len(const unsigned char *s)
+{
+    const unsigned char c = s[0];
+    size_t n;
+    uint32_t cp;
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 2, cp = c & 0x1F;
+    else if (c >= 0xE0 && c <= 0xEF)
+        n = 3, cp = c & 0x0F;
+    else if (c >= 0xF0 && c <= 0xF4)
+        n = 4, cp = c & 0x07;
+    else
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80) /* also stops at the NUL */
+            return 0;
+        cp = cp << 6 | (s[i] & 0x3F);
+    }
+    if ((n == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+        (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+        return 0;
+    return n;
 }
 
 size_t cli_json_escape(char *dst, const char *s)
 {
     static const char hex[] = "0123456789abcdef";
+    const unsigned char *u = (const unsigned char *)s;
     char *p = dst;
     *p++ = '"';
-    for (; *s; s++) {
-        const unsigned char ch = (unsigned char)*s;
+    while (*u) {
+        const unsigned char ch = *u;
         if (ch == '"' || ch == '\\') {
             *p++ = '\\';
             *p++ = (char)ch;
-        } else if (ch < 0x20) {
+            u++;
+        } else if (ch < 0x20 || ch == 0x7f) {
             memcpy(p, "\\u00", 4);
             p[4] = hex[ch >> 4];
             p[5] = hex[ch & 15];
             p += 6;
-        } else {
+            u++;
+        } else if (ch < 0x80) {
             *p++ = (char)ch;
+            u++;
+        } else {
+            const size_t n = utf8_len(u);
+            if (n) {
+                memcpy(p, u, n);
+                p += n;
+                u += n;
+            } else { /* JSON text is Unicode: a stray byte cannot be carried, only marked */
+                memcpy(p, "\\ufffd", 6);
+                p += 6;
+                u++;
+            }
         }
     }
     *p++ = '"';
     *p = '\0';
     return (size_t)(p - dst);
+}
+
+size_t cli_msg_escape(char *dst, const char *s)
+{
+    static const char hex[] = "0123456789abcdef";
+    char *p = dst;
+    for (; *s; s++) {
+        const unsigned char ch = (unsigned char)*s;
+        if (ch < 0x20 || ch == 0x7f) {
+            *p++ = '\\';
+            *p++ = 'x';
+            *p++ = hex[ch >> 4];
+            *p++ = hex[ch & 15];
+        } else {
+            *p++ = (char)ch;
+        }
+    }
+    *p = '\0';
+    return (size_t)(p - dst);
+}
+
+size_t cli_csv_escape(char *dst, const char *s)
+{
+    char *p = dst;
+    if (!s[strcspn(s, ",\"\r\n")]) {
+        const size_t n = strlen(s);
+        memcpy(dst, s, n + 1);
+        return n;
+    }
+    *p++ = '"';
+    for (; *s; s++) {
+        if (*s == '"')
+            *p++ = '"';
+        *p++ = *s;
+    }
+    *p++ = '"';
+    *p = '\0';
+    return (size_t)(p - dst);
+}
+
+int cli_input_init(cli_input *in, const char *path)
+{
+    in->name = strcmp(path, "-") ? path : "<stdin>";
+    in->name_len = strlen(in->name);
+    in->json_name = malloc(6 * in->name_len + 3);
+    in->msg_name = malloc(4 * in->name_len + 1);
+    in->csv_name = malloc(2 * in->name_len + 3);
+    if (!in->json_name || !in->msg_name || !in->csv_name) {
+        cli_input_free(in);
+        return -1;
+    }
+    in->json_len = cli_json_escape(in->json_name, in->name);
+    in->msg_len = cli_msg_escape(in->msg_name, in->name);
+    in->csv_len = cli_csv_escape(in->csv_name, in->name);
+    return 0;
+}
+
+void cli_input_free(cli_input *in)
+{
+    free(in->json_name);
+    free(in->msg_name);
+    free(in->csv_name);
+    in->json_name = in->msg_name = in->csv_name = NULL;
 }
 
 void cli_json_string(FILE *out, const char *s)
@@ -160,25 +266,46 @@ static inline char *put_grid(char *p, const sb_grid *g)
     return p + SB_CELLS;
 }
 
-/* Writes a grid as the 13-line boxed picture of the pretty format. */
-static char *put_boxed(char *p, const sb_grid *g)
+/* Writes row r of a boxed grid (a rule for r % 4 == 0, else grid row r - r/4 - 1) without a
+ * line end: 25 characters. */
+static char *put_boxed_row(char *p, const sb_grid *g, int r)
 {
-    static const char rule[] = "+-------+-------+-------+\n";
-    for (int r = 0; r < 9; r++) {
-        if (r % 3 == 0)
-            p = put_str(p, rule);
-        for (int c = 0; c < 9; c++) {
-            const uint8_t v = g->cell[9 * r + c];
-            if (c % 3 == 0) {
-                *p++ = '|';
-                *p++ = ' ';
-            }
-            *p++ = v ? (char)('0' + v) : '.';
+    static const char rule[] = "+-------+-------+-------+";
+    if (r % 4 == 0)
+        return put_str(p, rule);
+    const uint8_t *row = &g->cell[9 * (r - r / 4 - 1)];
+    for (int c = 0; c < 9; c++) {
+        if (c % 3 == 0) {
+            *p++ = '|';
             *p++ = ' ';
         }
-        p = put_str(p, "|\n");
+        *p++ = row[c] ? (char)('0' + row[c]) : '.';
+        *p++ = ' ';
     }
-    return put_str(p, rule);
+    *p++ = '|';
+    return p;
+}
+
+char *cli_put_boxed(char *p, const sb_grid *left, const sb_grid *right)
+{
+    for (int r = 0; r < 13; r++) {
+        p = put_boxed_row(p, left, r);
+        if (right)
+            p = put_boxed_row(put_str(p, "   "), right, r);
+        *p++ = '\n';
+    }
+    return p;
+}
+
+/* Writes the file column of a csv record (with its comma) when the run has several inputs. */
+static inline char *put_csv_file(char *p, const cli_input *in)
+{
+    if (!in->with_file)
+        return p;
+    memcpy(p, in->csv_name, in->csv_len);
+    p += in->csv_len;
+    *p++ = ',';
+    return p;
 }
 
 /* Writes the start of a json record: {"file":F,"line":N,"status":"STATUS" */
@@ -199,8 +326,8 @@ static char *put_pretty_head(char *p, const cli_input *in, uint64_t line, const 
 {
     *p++ = '#';
     *p++ = ' ';
-    memcpy(p, in->name, in->name_len);
-    p += in->name_len;
+    memcpy(p, in->msg_name, in->msg_len); /* a newline in a name must not split the header */
+    p += in->msg_len;
     *p++ = ':';
     p = put_u64(p, line);
     *p++ = ' ';
@@ -220,14 +347,15 @@ static char *put_invalid(char *p, cli_format f, const cli_input *in, const sb_re
         *p++ = ':';
         break;
     case FMT_CSV:
-        p = put_u64(p, line);
+        p = put_u64(put_csv_file(p, in), line);
         p = put_str(p, ",invalid,,,");
         break;
     case FMT_JSON:
         p = put_str(put_json_head(p, in, line, invalid_name), ",\"error\":");
         p += cli_json_escape(p, rec->why);
         p = put_str(p, ",\"column\":");
-        p = put_u64(p, rec->col);
+        /* column 0: a well-formed line the solver could not finish (BFS cap): no column */
+        p = rec->col ? put_u64(p, rec->col) : put_str(p, "null");
         *p++ = '}';
         break;
     case FMT_PRETTY:
@@ -242,9 +370,10 @@ static char *put_invalid(char *p, cli_format f, const cli_input *in, const sb_re
 }
 
 void cli_format_record(cli_buf *b, cli_format f, const cli_input *in, const sb_record *rec,
-                       const sb_result *res)
+                       const sb_result *res, int status)
 {
-    char *const start = cli_buf_reserve(b, RECORD_MAX + in->name_len + in->json_len);
+    char *const start =
+        cli_buf_reserve(b, RECORD_MAX + in->msg_len + in->json_len + in->csv_len);
     if (!start)
         return;
     char *p = start;
@@ -252,7 +381,7 @@ void cli_format_record(cli_buf *b, cli_format f, const cli_input *in, const sb_r
         b->len += (size_t)(put_invalid(p, f, in, rec) - start);
         return;
     }
-    const sb_verdict v = sb_result_verdict(res);
+    const int v = status;
     const int solved = v == SB_SOLVED;
     switch (f) {
     case FMT_SOLUTION: p = solved ? put_grid(p, &res->solution) : put_str(p, verdict_names[v]);
@@ -260,13 +389,14 @@ void cli_format_record(cli_buf *b, cli_format f, const cli_input *in, const sb_r
     case FMT_TDOKU:
         p = put_grid(p, &rec->grid);
         *p++ = ':';
-        p = put_u64(p, res->count);
+        /* a count cut short by the budget is no count: the status word stands in for it */
+        p = v == CLI_STATUS_BUDGET ? put_str(p, verdict_names[v]) : put_u64(p, res->count);
         *p++ = ':';
         if (solved)
             p = put_grid(p, &res->solution);
         break;
     case FMT_CSV:
-        p = put_u64(p, rec->line);
+        p = put_u64(put_csv_file(p, in), rec->line);
         *p++ = ',';
         p = put_str(p, verdict_names[v]);
         *p++ = ',';
@@ -299,7 +429,7 @@ void cli_format_record(cli_buf *b, cli_format f, const cli_input *in, const sb_r
         p = put_str(p, ", guesses ");
         p = put_u64(p, res->guesses);
         p = put_str(p, ")\n");
-        p = put_boxed(p, solved ? &res->solution : &rec->grid);
+        p = cli_put_boxed(p, &rec->grid, solved ? &res->solution : NULL);
         break;
     default: break;
     }
@@ -307,8 +437,8 @@ void cli_format_record(cli_buf *b, cli_format f, const cli_input *in, const sb_r
     b->len += (size_t)(p - start);
 }
 
-void cli_format_invalid(cli_buf *b, const char *name, const sb_record *rec)
+void cli_format_invalid(cli_buf *b, const char *msg_name, const sb_record *rec)
 {
-    cli_buf_printf(b, CLI_NAME ": %s:%llu:%zu: invalid puzzle: %s\n", name,
+    cli_buf_printf(b, CLI_NAME ": %s:%llu:%zu: invalid puzzle: %s\n", msg_name,
                    (unsigned long long)rec->line, rec->col, rec->why);
 }

@@ -26,15 +26,23 @@ typedef struct rate_run {
     int format;             /* RATE_CSV or RATE_JSON */
     int nfiles;             /* inputs (1 for stdin alone) */
     char *const *files;     /* their names as given ("-" = stdin) */
-    file_tally *total;      /* nfiles tallies, summed over workers */
+    file_tally *total;      /* nfiles tallies of the records written */
+    unsigned char *opened;  /* nfiles flags: the input could be opened (it gets a summary) */
 } rate_run;
 
 /* One thread's state. */
 typedef struct rate_worker {
     sb_solver *solver;      /* its own solver */
     const rate_run *run;    /* the shared, read-only run */
-    file_tally *tally;      /* run->nfiles tallies of its own */
 } rate_worker;
+
+/* What one record leaves for the tally (cli_batch.tag_size bytes). */
+typedef struct rate_tag {
+    uint8_t status; /* an sb_verdict, or TAG_INVALID */
+    uint8_t cls;    /* its sb_class when status is SB_SOLVED */
+} rate_tag;
+
+enum { TAG_INVALID = 3 /* after the sb_verdict values */ };
 
 static const char rate_help[] =
     "Usage: " CLI_NAME " rate [OPTIONS] [FILE...|-]\n"
@@ -52,74 +60,72 @@ static const char rate_help[] =
     "Exit: 0 every line was a puzzle, 1 some lines were invalid, 2 usage or I/O error,\n"
     "130 interrupted.\n";
 
-/* Returns the index of input in among the run's files (by display name). */
-static int file_index(const rate_run *r, const cli_input *in)
-{
-    for (int i = 0; i < r->nfiles; i++) {
-        const char *f = r->files ? r->files[i] : "-";
-        if (!strcmp(f, "-") ? !strcmp(in->name, "<stdin>") : !strcmp(f, in->name))
-            return i;
-    }
-    return 0;
-}
-
 /* Creates a worker with its own solver (cli_batch.worker_new). */
 static int worker_new(void *ctx, void **out)
 {
     const rate_run *r = ctx;
     rate_worker *w = cli_alloc_lines(sizeof *w);
     *out = w;
-    if (!w || !(w->tally = calloc((size_t)r->nfiles, sizeof *w->tally))) {
+    if (!w) {
         fprintf(stderr, CLI_NAME ": out of memory\n");
         return CLI_EXIT_USAGE;
     }
     w->run = r;
     const int st = sb_solver_new(&w->solver, &r->opt);
-    return st == SB_OK ? 0 : cli_solver_error(st, r->opt.simd);
+    return st == SB_OK ? 0 : cli_solver_error("rate", st, r->opt.simd);
 }
 
-/* Adds a worker's tallies to the run's and frees it (cli_batch.worker_end). */
+/* Frees a worker (cli_batch.worker_end). */
 static void worker_end(void *ctx, void *wp)
 {
-    rate_run *r = ctx;
+    (void)ctx;
     rate_worker *w = wp;
-    if (!w)
-        return;
-    for (int f = 0; w->tally && f < r->nfiles; f++) {
-        for (int c = 0; c < SB_CLASS_COUNT; c++)
-            r->total[f].cls[c] += w->tally[f].cls[c];
-        for (int v = 0; v < 3; v++)
-            r->total[f].verdict[v] += w->tally[f].verdict[v];
-        r->total[f].invalid += w->tally[f].invalid;
-    }
-    sb_solver_free(w->solver);
-    free(w->tally);
+    if (w)
+        sb_solver_free(w->solver);
     free(w);
 }
 
+/* Adds written records to their file's tally (cli_batch.commit). */
+static void commit(void *ctx, const uint32_t *input, const unsigned char *tags, size_t n)
+{
+    rate_run *r = ctx;
+    const rate_tag *t = (const rate_tag *)tags;
+    for (size_t i = 0; i < n; i++) {
+        file_tally *f = &r->total[input[i]];
+        if (t[i].status == TAG_INVALID) {
+            f->invalid++;
+            continue;
+        }
+        f->verdict[t[i].status]++;
+        if (t[i].status == SB_SOLVED)
+            f->cls[t[i].cls]++;
+    }
+}
+
 /* Checks, rates and formats one record (cli_batch.record). */
-static void rate_record(void *wp, const cli_input *in, const sb_record *rec, cli_buf *out,
-                        cli_buf *err)
+static int rate_record(void *wp, const cli_input *in, const sb_record *rec, cli_buf *out,
+                       cli_buf *err, void *tp)
 {
     rate_worker *w = wp;
-    file_tally *t = &w->tally[file_index(w->run, in)];
+    rate_tag *t = tp;
     const char *status = "invalid";
     size_t nt;
     const sb_technique_info *tech = sb_techniques(&nt);
     sb_rating rt;
     int rated = 0;
     (void)err;
-    if (rec->kind == SB_LINE_INVALID) {
-        t->invalid++;
-    } else {
+    t->status = TAG_INVALID;
+    t->cls = 0;
+    if (rec->kind == SB_LINE_PUZZLE) {
         sb_result res;
-        sb_solve(w->solver, &rec->grid, &res);
+        if (sb_solve(w->solver, &rec->grid, &res) == SB_ERR_STOPPED)
+            return CLI_STOPPED;
         const sb_verdict v = sb_result_verdict(&res);
         status = cli_verdict_name(v);
-        t->verdict[v]++;
+        t->status = (uint8_t)v;
         if (v == SB_SOLVED) {
             sb_rate(&rec->grid, &rt);
-            t->cls[rt.cls]++;
+            t->cls = (uint8_t)rt.cls;
             rated = 1;
         }
     }
@@ -132,10 +138,15 @@ static void rate_record(void *wp, const cli_input *in, const sb_record *rec, cli
             else
                 cli_buf_put(out, ",", 1);
         cli_buf_put(out, "\n", 1);
-        return;
+        return CLI_DONE;
     }
     cli_buf_printf(out, "{\"file\":%s,\"line\":%llu,\"status\":\"%s\"", in->json_name, line,
                    status);
+    if (rec->kind == SB_LINE_INVALID) { /* as solve -f json: why and where */
+        char why[6 * SB_WHY_LEN + 3];
+        cli_json_escape(why, rec->why);
+        cli_buf_printf(out, ",\"error\":%s,\"column\":%zu", why, rec->col);
+    }
     if (rated) {
         cli_buf_printf(out, ",\"class\":\"%s\",\"counts\":{", sb_class_name(rt.cls));
         for (size_t i = 0; i < nt; i++)
@@ -149,13 +160,17 @@ static void rate_record(void *wp, const cli_input *in, const sb_record *rec, cli
         cli_buf_put(out, "}", 1);
     }
     cli_buf_put(out, "}\n", 2);
+    return CLI_DONE;
 }
 
 /* Prints the class summary of file f to stderr. */
 static void summarize(const rate_run *r, int f)
 {
     const file_tally *t = &r->total[f];
-    const char *name = r->files && strcmp(r->files[f], "-") ? r->files[f] : "<stdin>";
+    cli_input in;
+    if (cli_input_init(&in, r->files ? r->files[f] : "-") != 0)
+        return;
+    const char *name = in.msg_name;
     const unsigned long long proper = t->verdict[SB_SOLVED];
     fprintf(stderr, "rate: %s: %llu puzzles:", name,
             t->verdict[0] + t->verdict[1] + t->verdict[2]);
@@ -164,6 +179,7 @@ static void summarize(const rate_run *r, int f)
                 proper ? 100.0 * (double)t->cls[c] / (double)proper : 0.0);
     fprintf(stderr, "; unsolvable %llu, multiple %llu, invalid lines %llu\n",
             t->verdict[SB_UNSOLVABLE], t->verdict[SB_MULTIPLE], t->invalid);
+    cli_input_free(&in);
 }
 
 int cli_rate(int argc, char **argv)
@@ -174,9 +190,11 @@ int cli_rate(int argc, char **argv)
         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
     rate_run r = {.format = RATE_CSV};
     sb_options_default(&r.opt);
+    r.opt.stop = cli_stop_flag();
     cli_batch b = {.threads = cli_default_threads(), .progress = CLI_PROGRESS_AUTO,
-                   .unit = "puzzles", .out = stdout, .ctx = &r, .worker_new = worker_new,
-                   .worker_end = worker_end, .record = rate_record};
+                   .unit = "puzzles", .out = stdout, .ctx = &r, .tag_size = sizeof(rate_tag),
+                   .worker_new = worker_new, .worker_end = worker_end, .record = rate_record,
+                   .commit = commit};
     int ch;
     optind = 1;
     opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
@@ -206,7 +224,11 @@ int cli_rate(int argc, char **argv)
     r.nfiles = argc - optind > 0 ? argc - optind : 1;
     r.files = argc - optind > 0 ? argv + optind : NULL;
     r.total = calloc((size_t)r.nfiles, sizeof *r.total);
-    if (!r.total) {
+    r.opened = calloc((size_t)r.nfiles, 1);
+    b.opened = r.opened;
+    if (!r.total || !r.opened) {
+        free(r.total);
+        free(r.opened);
         fprintf(stderr, CLI_NAME ": out of memory\n");
         return CLI_EXIT_USAGE;
     }
@@ -221,10 +243,12 @@ int cli_rate(int argc, char **argv)
     const int rc = cli_batch_records(&b, argv + optind, argc - optind);
     unsigned long long invalid = 0;
     for (int f = 0; f < r.nfiles; f++) {
-        summarize(&r, f);
+        if (r.opened[f]) /* an input that could not be read has nothing to sum up */
+            summarize(&r, f);
         invalid += r.total[f].invalid;
     }
     free(r.total);
+    free(r.opened);
     if (rc)
         return rc;
     return invalid ? CLI_EXIT_INVALID : CLI_EXIT_OK;

@@ -1,33 +1,43 @@
 /*
  * solve.c — the `solve` and `validate` commands over the batch engine (batch.c): records in
- * input order whatever the thread count, one solver context per thread, per-thread tallies
- * summed at the end.
+ * input order whatever the thread count, one solver context per thread. Each record leaves
+ * a tag (its status and guesses) that the engine commits once the record is written, so the
+ * summaries count exactly the records written, interrupted or not.
  */
 #include <getopt.h>
 #include <stdlib.h>
 
 #include "cli.h"
 
-/* What a run counted; each worker keeps its own, folded into the run's at the end. */
+/* What a run counted over the records written. */
 typedef struct tally {
     unsigned long long n[3];    /* puzzles per sb_verdict */
     unsigned long long invalid; /* invalid lines */
     unsigned long long guesses; /* total guesses */
-    unsigned long long errors;  /* puzzles the solver could not finish (BFS frontier cap) */
+    unsigned long long errors;  /* puzzles the solver could not finish (BFS cap, memory) */
+    unsigned long long budget;  /* puzzles whose search ran out of --max-guesses */
 } tally;
+
+/* Kinds of a record's tag beyond the three sb_verdict values. */
+enum { TAG_INVALID = 3, TAG_ERROR = 4, TAG_BUDGET = 5 };
+
+/* What one record leaves for the tally (cli_batch.tag_size bytes). */
+typedef struct tag {
+    uint64_t guesses; /* its guesses */
+    uint8_t kind;     /* an sb_verdict or TAG_* */
+} tag;
 
 /* One solve or validate run: options shared read-only by the workers, totals after. */
 typedef struct run {
     sb_options opt;   /* every worker's solver options */
     cli_format format; /* solve: record format */
-    tally total;      /* the workers' tallies, summed when they end */
+    tally total;      /* the committed tags, summed */
 } run;
 
-/* One thread's worker: its own solver and tally, so the hot path shares nothing. */
+/* One thread's worker: its own solver. */
 typedef struct worker {
     sb_solver *solver; /* this thread's solver context */
     cli_format format; /* copy of run.format, read on every record */
-    tally t;           /* what this thread counted */
 } worker;
 
 static const char solve_help[] =
@@ -47,10 +57,14 @@ static const char solve_help[] =
     "                       else the best this CPU supports)\n"
     "      --progress WHEN  progress line on stderr: auto (when stderr is a terminal),\n"
     "                       always, never (default auto)\n"
+    "      --max-guesses N  guess budget per puzzle: a search that needs more stops and its\n"
+    "                       record says 'budget' (default no budget)\n"
     "      --stats          print a summary line to stderr at the end\n"
     "  -h, --help           show this help\n\n"
+    "With several FILEs, csv records start with a file column.\n"
     "SIGINT/SIGTERM stop the run with every finished record written (exit 130).\n"
-    "Exit: 0 every line was a puzzle, 1 some lines were invalid, 2 usage or I/O error.\n";
+    "Exit: 0 every line was a puzzle, 1 some lines were invalid, 2 usage or I/O error,\n"
+    "130 interrupted.\n";
 
 /* Writes the pipeline list of the help text into buf. */
 static void print_pipelines(char *buf, size_t len)
@@ -67,7 +81,7 @@ static void print_pipelines(char *buf, size_t len)
 static int worker_new(void *ctx, void **out)
 {
     const run *r = ctx;
-    worker *w = cli_alloc_lines(sizeof *w); /* its tally is written on every record */
+    worker *w = cli_alloc_lines(sizeof *w);
     if (!w) {
         fprintf(stderr, CLI_NAME ": out of memory\n");
         return CLI_EXIT_USAGE;
@@ -75,52 +89,77 @@ static int worker_new(void *ctx, void **out)
     const int st = sb_solver_new(&w->solver, &r->opt);
     *out = w;
     if (st != SB_OK)
-        return cli_solver_error(st, r->opt.simd);
+        return cli_solver_error(r->format == FMT_COUNT ? "validate" : "solve", st, r->opt.simd);
     w->format = r->format;
     return 0;
 }
 
-/* Adds a worker's tally to the run's and frees it (cli_batch.worker_end). */
+/* Frees a worker (cli_batch.worker_end). */
 static void worker_end(void *ctx, void *wp)
 {
-    run *r = ctx;
+    (void)ctx;
     worker *w = wp;
-    for (int v = 0; v < 3; v++)
-        r->total.n[v] += w->t.n[v];
-    r->total.invalid += w->t.invalid;
-    r->total.guesses += w->t.guesses;
-    r->total.errors += w->t.errors;
-    sb_solver_free(w->solver);
+    if (w)
+        sb_solver_free(w->solver);
     free(w);
 }
 
+/* Adds the tags of written records to the run's tally (cli_batch.commit). */
+static void commit(void *ctx, const uint32_t *input, const unsigned char *tags, size_t n)
+{
+    run *r = ctx;
+    const tag *t = (const tag *)tags;
+    (void)input;
+    for (size_t i = 0; i < n; i++) {
+        switch (t[i].kind) {
+        case TAG_INVALID: r->total.invalid++; break;
+        case TAG_ERROR: r->total.errors++; break;
+        case TAG_BUDGET: r->total.budget++; break;
+        default: r->total.n[t[i].kind]++; break;
+        }
+        r->total.guesses += t[i].guesses;
+    }
+}
+
 /* Solves one record and formats it (cli_batch.record of solve). */
-static void solve_record(void *wp, const cli_input *in, const sb_record *rec, cli_buf *out,
-                         cli_buf *err)
+static int solve_record(void *wp, const cli_input *in, const sb_record *rec, cli_buf *out,
+                        cli_buf *err, void *tp)
 {
     worker *w = wp;
+    tag *t = tp;
+    t->guesses = 0;
     if (rec->kind == SB_LINE_INVALID) {
-        w->t.invalid++;
-        cli_format_record(out, w->format, in, rec, NULL);
-        return;
+        t->kind = TAG_INVALID;
+        cli_format_record(out, w->format, in, rec, NULL, 0);
+        return CLI_DONE;
     }
     sb_result res;
     const int st = sb_solve(w->solver, &rec->grid, &res);
+    if (st == SB_ERR_STOPPED)
+        return CLI_STOPPED;
+    t->guesses = res.guesses;
+    if (st == SB_ERR_BUDGET) {
+        t->kind = TAG_BUDGET;
+        cli_format_record(out, w->format, in, rec, &res, CLI_STATUS_BUDGET);
+        return CLI_DONE;
+    }
     if (st != SB_OK) {
-        /* No honest count exists: the record carries the reason instead of a verdict. */
+        /* No honest count exists: the record carries the reason instead of a verdict. A
+         * frontier over its cap wants a larger cap; memory running out, a smaller one. */
         sb_record failed = *rec;
         failed.kind = SB_LINE_INVALID;
         failed.col = 0;
-        snprintf(failed.why, sizeof failed.why, "%s (raise --bfs-cap)", sb_strerror(st));
-        cli_buf_printf(err, CLI_NAME ": %s:%llu: %s\n", in->name,
+        snprintf(failed.why, sizeof failed.why, "%s (%s --bfs-cap)", sb_strerror(st),
+                 st == SB_ERR_FRONTIER ? "raise" : "lower");
+        cli_buf_printf(err, CLI_NAME ": %s:%llu: %s\n", in->msg_name,
                        (unsigned long long)rec->line, failed.why);
-        w->t.errors++;
-        cli_format_record(out, w->format, in, &failed, NULL);
-        return;
+        t->kind = TAG_ERROR;
+        cli_format_record(out, w->format, in, &failed, NULL, 0);
+        return CLI_DONE;
     }
-    w->t.n[sb_result_verdict(&res)]++;
-    w->t.guesses += res.guesses;
-    cli_format_record(out, w->format, in, rec, &res);
+    t->kind = (uint8_t)sb_result_verdict(&res);
+    cli_format_record(out, w->format, in, rec, &res, t->kind);
+    return CLI_DONE;
 }
 
 int cli_solve(int argc, char **argv)
@@ -131,13 +170,15 @@ int cli_solve(int argc, char **argv)
         {"simd", required_argument, 0, 'S'},     {"stats", no_argument, 0, 'T'},
         {"progress", required_argument, 0, 'P'}, {"help", no_argument, 0, 'h'},
         {"search", required_argument, 0, 'B'},   {"bfs-cap", required_argument, 0, 'C'},
-        {0, 0, 0, 0}};
+        {"max-guesses", required_argument, 0, 'G'}, {0, 0, 0, 0}};
     run r = {.format = FMT_SOLUTION};
-    unsigned long long cap;
+    unsigned long long cap, budget;
     sb_options_default(&r.opt);
+    r.opt.stop = cli_stop_flag();
     cli_batch b = {.threads = cli_default_threads(), .progress = CLI_PROGRESS_AUTO,
-                   .unit = "puzzles", .out = stdout, .ctx = &r, .worker_new = worker_new,
-                   .worker_end = worker_end, .record = solve_record};
+                   .unit = "puzzles", .out = stdout, .ctx = &r, .tag_size = sizeof(tag),
+                   .worker_new = worker_new, .worker_end = worker_end,
+                   .record = solve_record, .commit = commit};
     int stats = 0, ch;
     char plist[1024];
     size_t np;
@@ -146,8 +187,13 @@ int cli_solve(int argc, char **argv)
     while ((ch = getopt_long(argc, argv, ":s:l:t:f:h", longopts, NULL)) != -1) {
         switch (ch) {
         case 's':
-            if (sb_options_pipeline(&r.opt, optarg) != SB_OK)
-                return cli_usage_error("solve", "unknown pipeline '%s'", optarg);
+            if (cli_parse_pipeline("solve", optarg, &r.opt))
+                return CLI_EXIT_USAGE;
+            break;
+        case 'G':
+            if (cli_parse_whole("solve", "--max-guesses", optarg, &budget))
+                return CLI_EXIT_USAGE;
+            r.opt.max_guesses = budget;
             break;
         case 'B':
             if (strcmp(optarg, "dfs") && strcmp(optarg, "bfs"))
@@ -191,17 +237,20 @@ int cli_solve(int argc, char **argv)
         }
     }
     const double t0 = cli_now_seconds();
-    cli_write_header(stdout, r.format);
+    cli_write_header(stdout, r.format, argc - optind > 1);
     const int rc = cli_batch_records(&b, argv + optind, argc - optind);
     const double secs = cli_now_seconds() - t0;
     if (stats) {
         const tally *t = &r.total;
-        const unsigned long long total = t->n[0] + t->n[1] + t->n[2];
+        const unsigned long long total = t->n[0] + t->n[1] + t->n[2] + t->budget;
+        char budget_text[48] = "";
+        if (r.opt.max_guesses != UINT64_MAX)
+            snprintf(budget_text, sizeof budget_text, ", %llu over budget", t->budget);
         fprintf(stderr,
-                "stats: %llu puzzles (%llu solved, %llu unsolvable, %llu multiple), "
+                "stats: %llu puzzles (%llu solved, %llu unsolvable, %llu multiple%s), "
                 "%llu invalid lines, %llu guesses, %.3f s, %.0f puzzles/s\n",
-                total, t->n[SB_SOLVED], t->n[SB_UNSOLVABLE], t->n[SB_MULTIPLE], t->invalid,
-                t->guesses, secs, secs > 0 ? (double)total / secs : 0.0);
+                total, t->n[SB_SOLVED], t->n[SB_UNSOLVABLE], t->n[SB_MULTIPLE], budget_text,
+                t->invalid, t->guesses, secs, secs > 0 ? (double)total / secs : 0.0);
     }
     if (rc)
         return rc;
@@ -222,32 +271,36 @@ static const char validate_help[] =
     "Exit: 0 every puzzle is proper, 1 otherwise, 2 usage or I/O error, 130 interrupted.\n";
 
 /* Diagnoses one record that is not a proper puzzle (cli_batch.record of validate). */
-static void validate_record(void *wp, const cli_input *in, const sb_record *rec, cli_buf *out,
-                            cli_buf *err)
+static int validate_record(void *wp, const cli_input *in, const sb_record *rec, cli_buf *out,
+                           cli_buf *err, void *tp)
 {
     (void)out;
     worker *w = wp;
+    tag *t = tp;
     const unsigned long long line = (unsigned long long)rec->line;
+    t->guesses = 0;
     if (rec->kind == SB_LINE_INVALID) {
-        w->t.invalid++;
-        return;
+        t->kind = TAG_INVALID;
+        return CLI_DONE;
     }
     int a, b;
     if (sb_grid_conflict(&rec->grid, &a, &b)) {
         cli_buf_printf(err, CLI_NAME ": %s:%llu: conflicting givens: r%dc%d and r%dc%d are both %d\n",
-                       in->name, line, a / 9 + 1, a % 9 + 1, b / 9 + 1, b % 9 + 1,
+                       in->msg_name, line, a / 9 + 1, a % 9 + 1, b / 9 + 1, b % 9 + 1,
                        rec->grid.cell[a]);
-        w->t.n[SB_UNSOLVABLE]++;
-        return;
+        t->kind = SB_UNSOLVABLE;
+        return CLI_DONE;
     }
     sb_result res;
-    sb_solve(w->solver, &rec->grid, &res);
+    if (sb_solve(w->solver, &rec->grid, &res) == SB_ERR_STOPPED)
+        return CLI_STOPPED;
     const sb_verdict v = sb_result_verdict(&res);
-    w->t.n[v]++;
+    t->kind = (uint8_t)v;
     if (v == SB_UNSOLVABLE)
-        cli_buf_printf(err, CLI_NAME ": %s:%llu: no solution\n", in->name, line);
+        cli_buf_printf(err, CLI_NAME ": %s:%llu: no solution\n", in->msg_name, line);
     else if (v == SB_MULTIPLE)
-        cli_buf_printf(err, CLI_NAME ": %s:%llu: multiple solutions\n", in->name, line);
+        cli_buf_printf(err, CLI_NAME ": %s:%llu: multiple solutions\n", in->msg_name, line);
+    return CLI_DONE;
 }
 
 int cli_validate(int argc, char **argv)
@@ -256,12 +309,14 @@ int cli_validate(int argc, char **argv)
         {"simd", required_argument, 0, 'S'},     {"threads", required_argument, 0, 't'},
         {"progress", required_argument, 0, 'P'}, {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
-    run r = {.format = FMT_SOLUTION};
+    run r = {.format = FMT_COUNT}; /* no records: FMT_COUNT also names the command */
     sb_options_default(&r.opt);
     r.opt.limit = 2; /* proper = exactly one solution: counting to two decides it */
+    r.opt.stop = cli_stop_flag();
     cli_batch b = {.threads = cli_default_threads(), .progress = CLI_PROGRESS_AUTO,
-                   .unit = "puzzles", .out = stdout, .ctx = &r, .worker_new = worker_new,
-                   .worker_end = worker_end, .record = validate_record};
+                   .unit = "puzzles", .out = stdout, .ctx = &r, .tag_size = sizeof(tag),
+                   .worker_new = worker_new, .worker_end = worker_end,
+                   .record = validate_record, .commit = commit};
     int ch;
     optind = 1;
     opterr = 0; /* messages come from cli_getopt_error, in the program's own form */

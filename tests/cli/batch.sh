@@ -170,8 +170,8 @@ files_in_order() {
             "sudokubench: cannot open 'missing.txt': No such file or directory" \
             "sudokubench: b.txt:1:1: invalid puzzle: unexpected character 'b'" >fe.want
         same fe.want "fe.$t"
-        [ "$(cut -d, -f1,2 "f.$t" | tr '\n' ' ')" = "line,status 1,solved 2,invalid 1,invalid 2,solved " ] ||
-            echo "-t $t: csv records $(cut -d, -f1,2 "f.$t" | tr '\n' ' ')"
+        [ "$(cut -d, -f1-3 "f.$t" | tr '\n' ' ')" = "file,line,status a.txt,1,solved a.txt,2,invalid b.txt,1,invalid b.txt,2,solved " ] ||
+            echo "-t $t: csv records $(cut -d, -f1-3 "f.$t" | tr '\n' ' ')"
     done
 }
 tcase "several files: records and messages (cannot open included) in input order" files_in_order

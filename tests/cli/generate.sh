@@ -172,7 +172,7 @@ run generate -n 3 --clues 17 --attempts 2 -t 1
 expect_rc 1
 expect_out_empty
 expect_err_re '^sudokubench: note: --clues 17: random digging rarely reaches fewer than 20 clues'
-expect_err_re '^sudokubench: generate: puzzle 0: no candidate met --clues 17 and the --guesses range in 2 attempts$'
+expect_err_line 'sudokubench: generate: puzzle 0: no candidate met --clues 17 in 2 attempts'
 end
 
 begin "generate --symmetry: every clue's image is a clue"
@@ -224,7 +224,7 @@ begin "generate: usage errors"
 run generate
 expect_usage_error generate
 expect_err_line 'sudokubench: missing -n COUNT'
-for args in "-n 3 extra" "-n x" "-n 3 -f pretty" "-n 3 -t 0" "-n 3 --attempts 0" "-n 3 --seed -1" "-n 3 --bogus" "-n"; do
+for args in "-n 3 extra" "-n x" "-n 3 -f boxed" "-n 3 -t 0" "-n 3 --attempts 0" "-n 3 --seed -1" "-n 3 --bogus" "-n"; do
     # shellcheck disable=SC2086 # split on purpose: each string is a word list
     run generate $args
     expect_usage_error generate

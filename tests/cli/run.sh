@@ -144,7 +144,7 @@ expect_err_count() {
     [ "$n" = "$1" ] || fail "stderr lines: expected $1, got $n"$'\n'"$(show err)"
 }
 
-norm_csv() { sed -E 's/^([0-9]+,(solved|unsolvable|multiple),[0-9]+,)[0-9]+,/\1G,/' "$@"; }
+norm_csv() { sed -E 's/^(("[^"]*"|[^,"]+),)?([0-9]+,(solved|unsolvable|multiple|budget),[0-9]+,)[0-9]+,/\1\3G,/' "$@"; }
 norm_json() { sed -E 's/,"guesses":[0-9]+,/,"guesses":G,/' "$@"; }
 norm_pretty() { sed -E 's/^(# .* \(count [0-9]+, guesses )[0-9]+\)$/\1G)/' "$@"; }
 
@@ -503,11 +503,11 @@ expect_out "$S1"$'\n'invalid$'\n'"$S2"$'\n'multiple
 expect_err_line "sudokubench: a.txt:2:1: invalid puzzle: unexpected character 'o'"
 end
 
-begin "files: csv header once, LINE restarts per file"
+begin "files: csv header once with a file column, LINE restarts per file"
 run solve -f csv a.txt b.txt c.txt
 expect_rc 1
 norm_csv out >got.txt
-printf '%s\n' "line,status,count,guesses,solution" "1,solved,1,G,$S1" "2,invalid,,," "2,solved,1,G,$S2" "1,multiple,2,G," >expected.txt
+printf '%s\n' "file,line,status,count,guesses,solution" "a.txt,1,solved,1,G,$S1" "a.txt,2,invalid,,," "b.txt,2,solved,1,G,$S2" "c.txt,1,multiple,2,G," >expected.txt
 expect_file expected.txt got.txt
 end
 
@@ -526,7 +526,7 @@ begin "files: '-' among files reads stdin in its place"
 run solve -f csv a.txt - b.txt <c.txt
 expect_rc 1
 norm_csv out >got.txt
-printf '%s\n' "line,status,count,guesses,solution" "1,solved,1,G,$S1" "2,invalid,,," "1,multiple,2,G," "2,solved,1,G,$S2" >expected.txt
+printf '%s\n' "file,line,status,count,guesses,solution" "a.txt,1,solved,1,G,$S1" "a.txt,2,invalid,,," "<stdin>,1,multiple,2,G," "b.txt,2,solved,1,G,$S2" >expected.txt
 expect_file expected.txt got.txt
 end
 
@@ -953,5 +953,6 @@ end
 
 . "$HERE/generate.sh" # generate, augment and datasets/fetch.sh cases
 . "$HERE/strategies.sh" # pipelines, specs, BFS, rate
+. "$HERE/edges.sh" # the contract at its edges: signals, write errors, messages (issue 17)
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

@@ -28,13 +28,37 @@ for spec in list array restart singles none "array:ns,hs,lc,nt" "list:hs" "resta
     end
 done
 
-for bad in "bogus" "list:xx" "array:ns," "fast:ns" "list;ns"; do
-    begin "pipelines: bad spec '$bad' is a usage error"
+# Each message names what is wrong and what would be right (issue 17, defect 7).
+NAMES='fast, list, array, restart, singles, none; or a spec ORDER:T1,T2,...'
+TECHS='ns, hs, lc, nt2, nt3, nt4, ht2, ht3, ht4; nt, ht = all three sizes'
+EMPTY='empty technique name (a comma with no token before or after it)'
+SPEC33="list:$(printf 'ns,%.0s' $(seq 32))ns"
+while IFS='|' read -r bad want; do
+    begin "pipelines: bad spec '${bad:0:20}' is a usage error naming the fault"
     run solve -s "$bad" mix.txt
     expect_rc 2
-    expect_err_line "sudokubench: unknown pipeline '$bad'"
+    expect_err_line "sudokubench: $want"
+    expect_err_line "Try 'sudokubench solve --help'."
     end
-done
+done <<EOF
+bogus|unknown pipeline 'bogus' ($NAMES)
+list;ns|unknown pipeline 'list;ns' ($NAMES)
+list:xx|bad pipeline spec 'list:xx': unknown technique 'xx' ($TECHS)
+array:xx|bad pipeline spec 'array:xx': unknown technique 'xx' ($TECHS)
+array:ns,|bad pipeline spec 'array:ns,': $EMPTY
+list:ns,,hs|bad pipeline spec 'list:ns,,hs': $EMPTY
+list:,ns|bad pipeline spec 'list:,ns': $EMPTY
+fast:ns|bad pipeline spec 'fast:ns': unknown order 'fast' (list, array, restart)
+$SPEC33|bad pipeline spec '$SPEC33': more than 32 technique steps (nt and ht count three)
+EOF
+
+begin "pipelines: 'ORDER:' with no technique is a pipeline without propagation (documented)"
+run solve -s none -f tdoku mix.txt
+cp out none.out
+run solve -s array: -f tdoku mix.txt
+expect_rc 1
+expect_file none.out out
+end
 
 begin "search: unknown mode and bad --bfs-cap are usage errors"
 run solve --search dive mix.txt
