@@ -233,6 +233,39 @@ interrupt_term() { interrupt TERM 1 pretty; }
 tcase "SIGINT mid-run (-t 2, csv): exit 130, message, stdout = first N records exactly" interrupt_int
 tcase "SIGTERM mid-run (-t 1, pretty): exit 130, whole records only" interrupt_term
 
+# summary_after_interrupt CMD: `CMD -t 2` on hard.txt, SIGINT once records are being handled;
+# the summary must count exactly the N records of "interrupted after N records" (with two
+# threads the other thread has handled records of later chunks that are never written).
+summary_after_interrupt() {
+    local cmd=$1 pid i rc n got
+    rm -f sum.out sum.err
+    set -m
+    "$BIN" "$cmd" -t 2 --progress always hard.txt >sum.out 2>sum.err &
+    pid=$!
+    set +m
+    for i in $(seq 300); do
+        grep -q 'puzzles, ' sum.err 2>/dev/null && break
+        sleep 0.1
+    done
+    kill -INT "$pid"
+    wait "$pid"
+    rc=$?
+    [ "$rc" = 130 ] || { echo "exit $rc after SIGINT, want 130"; return; }
+    n=$(sed -n 's/^sudokubench: interrupted after \([0-9]*\) records.*/\1/p' sum.err)
+    [ -n "$n" ] || { echo "no interrupted message: $(tail -n 2 sum.err)"; return; }
+    if [ "$cmd" = validate ]; then
+        got=$(sed -n 's/^\([0-9]*\) puzzles: .*/\1/p' sum.out)
+    else
+        got=$(sed -n 's/^rate: hard\.txt: \([0-9]*\) puzzles:.*/\1/p' sum.err)
+        [ "$(($(wc -l <sum.out) - 1))" = "$n" ] || echo "rate wrote $(($(wc -l <sum.out) - 1)) records, message says $n"
+    fi
+    [ "$got" = "$n" ] || echo "$cmd summary counts ${got:-nothing} puzzles after 'interrupted after $n records'"
+}
+summary_validate() { summary_after_interrupt validate; }
+summary_rate() { summary_after_interrupt rate; }
+tcase "validate -t 2, SIGINT: the summary counts exactly the records written" summary_validate
+tcase "rate -t 2, SIGINT: the per-file summary counts exactly the records written" summary_rate
+
 streaming() {
     local line rc p1 p2 s1
     p1=$(head -n 1 c17.txt)
