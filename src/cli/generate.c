@@ -92,15 +92,17 @@ static const char generate_help[] =
     "      --symmetry SYM   clue pattern: none, rot180, rot90, mirror, diagonal (default %s)\n"
     "      --guesses RANGE  keep puzzles whose guess count (as 'solve' reports it with -l 2)\n"
     "                       is in RANGE: MIN-MAX, MIN- or N (default any)\n"
+    "      --class CLASS    keep puzzles 'rate' puts in CLASS: singles, hidden, locked,\n"
+    "                       tuples, search (alias --difficulty; default any)\n"
     "      --attempts N     candidates per puzzle before giving up (default %llu)\n"
     "  -f, --format FMT     puzzle (81 chars), tdoku (puzzle:1:solution), csv, json,\n"
-    "                       kaggle (quizzes,solutions) (default %s)\n"
+    "                       kaggle (quizzes,solutions), pretty (default %s)\n"
     "      --simd LEVEL     auto, scalar, sse4, avx2, avx512, neon (default auto; same output on all)\n"
     "      --stats          print a summary line to stderr at the end\n"
     "  -h, --help           show this help\n\n"
     "csv columns: index,puzzle,clues,guesses,solution; json keys in the same order.\n"
-    "Exit: 0 all made; 1 a puzzle met --clues/--guesses in no candidate of --attempts (the\n"
-    "records before it are written); 2 usage or I/O error.\n";
+    "Exit: 0 all made; 1 a puzzle met --clues/--guesses/--class in no candidate of --attempts\n"
+    "(the records before it are written); 2 usage or I/O error; 130 interrupted.\n";
 
 /* Parses --guesses RANGE (MIN-MAX, MIN- or N) into opt; 0 or CLI_EXIT_USAGE. */
 static int parse_guesses(const char *arg, sb_gen_options *opt)
@@ -139,6 +141,7 @@ typedef struct gen_run {
     unsigned long long first; /* index of item 0 */
     gen_format format;        /* record format */
     const char *guesses_arg;  /* --guesses as given, for the give-up message (NULL: none) */
+    int cls;                  /* --class: keep puzzles `rate` puts in this sb_class (-1: any) */
     gen_stats st;             /* committed totals */
 } gen_run;
 
@@ -189,17 +192,44 @@ static int gen_item(void *wp, uint64_t index, cli_buf *out, cli_buf *err, void *
     gen_tag *t = tp;
     sb_generated p;
     const unsigned long long i = r->first + index;
-    if (sb_generate(w->g, i, &p) != 1) {
-        char clues[32] = "";
+    /* --class: candidate k of puzzle i is generator index i for k = 0 (the puzzle plain
+     * generate makes), else a splitmix64 mix of (i, k): still a function of (seed, i,
+     * options) only, so any -t gives the same bytes. */
+    int made = 0;
+    uint64_t attempts = 0;
+    const uint64_t tries = r->cls < 0 ? 1 : r->opt.max_attempts;
+    for (uint64_t k = 0; k < tries && !made; k++) {
+        uint64_t sub = i;
+        if (k) {
+            sb_rng mix;
+            sb_rng_seed(&mix, i, k);
+            sub = sb_rng_next(&mix);
+        }
+        if (sb_generate(w->g, sub, &p) != 1) {
+            attempts += p.attempts;
+            break; /* --clues / --guesses not met in --attempts: give up as without --class */
+        }
+        attempts += p.attempts;
+        sb_rating rt;
+        made = r->cls < 0 || (sb_rate(&p.puzzle, &rt) == SB_OK && (int)rt.cls == r->cls);
+    }
+    if (!made) {
+        char what[160] = "";
+        size_t used = 0;
         if (r->opt.max_clues < SB_CELLS)
-            snprintf(clues, sizeof clues, "--clues %d", r->opt.max_clues);
-        cli_buf_printf(err, CLI_NAME ": generate: puzzle %llu: no candidate met %s%s%s%s in "
-                            "%llu attempts\n", i, clues,
-                       *clues && r->guesses_arg ? " and " : "",
-                       r->guesses_arg ? "--guesses " : "", r->guesses_arg ? r->guesses_arg : "",
-                       (unsigned long long)r->opt.max_attempts);
+            used += (size_t)snprintf(what + used, sizeof what - used, "--clues %d",
+                                     r->opt.max_clues);
+        if (r->guesses_arg && used < sizeof what)
+            used += (size_t)snprintf(what + used, sizeof what - used, "%s--guesses %s",
+                                     used ? " and " : "", r->guesses_arg);
+        if (r->cls >= 0 && used < sizeof what)
+            snprintf(what + used, sizeof what - used, "%s--class %s", used ? " and " : "",
+                     sb_class_name(r->cls));
+        cli_buf_printf(err, CLI_NAME ": generate: puzzle %llu: no candidate met %s in %llu "
+                            "attempts\n", i, what, (unsigned long long)r->opt.max_attempts);
         return CLI_EXIT_INVALID;
     }
+    p.attempts = attempts;
     put_generated(out, r->format, i, &p);
     t->guesses = p.guesses;
     t->attempts = p.attempts;
@@ -234,8 +264,9 @@ int cli_generate(int argc, char **argv)
         {"symmetry", required_argument, 0, 'y'}, {"guesses", required_argument, 0, 'g'},
         {"attempts", required_argument, 0, 'a'}, {"format", required_argument, 0, 'f'},
         {"simd", required_argument, 0, 'S'},     {"stats", no_argument, 0, 'T'},
+        {"class", required_argument, 0, 'C'},    {"difficulty", required_argument, 0, 'C'},
         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
-    gen_run run = {.format = GF_PUZZLE, .st = {.min_clues = SB_CELLS}};
+    gen_run run = {.format = GF_PUZZLE, .st = {.min_clues = SB_CELLS}, .cls = -1};
     sb_gen_options_default(&run.opt);
     sb_gen_options opt = run.opt; /* filled by the options, then copied into run */
     unsigned long long count = 0, first = 0, v;
@@ -303,6 +334,14 @@ int cli_generate(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             break;
         case 'T': stats = 1; break;
+        case 'C':
+            for (run.cls = 0; run.cls < SB_CLASS_COUNT && strcmp(optarg, sb_class_name(run.cls));
+                 run.cls++)
+                ;
+            if (run.cls == SB_CLASS_COUNT)
+                return cli_usage_error("generate", "unknown class '%s' (singles, hidden, locked, "
+                                       "tuples, search)", optarg);
+            break;
         case 'h': {
             sb_gen_options d;
             sb_gen_options_default(&d);

@@ -408,3 +408,19 @@ expect_records 30
 expect_out_re '^# puzzle 1 \(clues [0-9]+, guesses [0-9]+\)$'
 expect_out_re '^\+-------\+-------\+-------\+   \+-------\+-------\+-------\+$'
 end
+begin "generate --class: every puzzle is of that class by rate; same bytes for any -t; give-up names it"
+run generate -n 12 --class locked -t 2
+expect_rc 0
+expect_records 12
+cp out cls.txt
+timeout "$TIMEOUT" "$BIN" rate cls.txt >rate.out 2>rate.err
+[ "$(tail -n +2 rate.out | cut -d, -f2,3 | sort -u)" = "solved,locked" ] || fail "classes: $(tail -n +2 rate.out | cut -d, -f3 | sort | uniq -c | tr '\n' ' ')"
+run generate -n 12 --class locked -t 1
+expect_file cls.txt out
+run generate -n 1 --class tuples --clues 17 --attempts 1
+expect_rc 1
+expect_err_line "sudokubench: generate: puzzle 0: no candidate met --clues 17 and --class tuples in 1 attempts"
+run generate -n 1 --class hard
+expect_rc 2
+expect_err_line "sudokubench: unknown class 'hard' (singles, hidden, locked, tuples, search)"
+end
