@@ -158,108 +158,144 @@ static inline sbv sbb_locked(sbv to, sbv cb, sbv s1, sbv s2)
     return sbb_fill_triads(elim_t) | sbb_fill_cols(elim_c);
 }
 
-/* Propagates board b to the fixpoint in whole-board rounds (see the file comment).
- * @return 0 on contradiction, else 1 (b is stable or solved; nsolved set). */
-static inline int sbb_settle(sb_board *b)
+/* Word of the board's placed-cell set (3 band words at words 40..42, beyond every layout's
+ * digit words): cells whose digit has left their peers. */
+#define SBB_DONE 40
+
+/* Naked singles to their fixpoint: every cell left with one digit and not yet placed has
+ * that digit removed from its 20 peers (one 16-byte AND per cell, from sb_band_peers), then
+ * the cells are counted again, until no new single appears. A clash (two singles of one digit
+ * in a house) empties one of them. @return 0 on an empty cell, else 1. */
+static inline int sbb_naked(sb_board *b)
+{
+    sbb_word *w = sbb_words(b);
+    sbv4 *done = (sbv4 *)(void *)&w[SBB_DONE];
+    const sbv4 cells = {SBB_CELLS, SBB_CELLS, SBB_CELLS, 0};
+    for (;;) {
+        /* once/twice: cells with one / two or more digits; d0..d3: the bits of the digit
+         * index of each cell, which is exact for the cells with one digit. */
+        sbv4 once = {0}, twice = {0}, d0 = {0}, d1 = {0}, d2 = {0};
+        for (int d = 0; d < SB_DIGITS; d++) {
+            const sbv4 x = *(const sbv4 *)(const void *)&w[4 * d];
+            twice |= once & x;
+            once |= x;
+            d0 |= (d & 1) ? x : (sbv4){0};
+            d1 |= (d & 2) ? x : (sbv4){0};
+            d2 |= (d & 4) ? x : (sbv4){0};
+        }
+        const sbv4 d3 = *(const sbv4 *)(const void *)&w[4 * 8];
+        if (sbv4_any(cells & ~once))
+            return 0;
+        const sbv4 fresh = once & ~twice & ~*done;
+        if (!sbv4_any(fresh))
+            return 1;
+        *done |= fresh;
+        for (int k = 0; k < 3; k++)
+            for (uint32_t m = fresh[k]; m; m &= m - 1) {
+                const int s = __builtin_ctz(m);
+                const int d = (int)((d0[k] >> s & 1) | (d1[k] >> s & 1) << 1 |
+                                    (d2[k] >> s & 1) << 2 | (d3[k] >> s & 1) << 3);
+                *(sbv4 *)(void *)&w[4 * d] &= ~*(const sbv4 *)(const void *)sb_band_peers[27 * k + s];
+            }
+    }
+}
+
+/* Hidden singles over all 27 houses at once: per digit, the houses where it has exactly one
+ * place take it there (the cell keeps only that digit). Naked singles are settled, so a placed
+ * digit is its house's only place and shows as hidden in its own cell, which changes nothing.
+ * @return 0 on contradiction (a digit with no place in a house, a cell hidden for two digits),
+ * else 1 with *changed set when a cell lost digits. */
+static inline int sbb_hidden(sb_board *b, int *changed)
 {
     const sbv row = sbv_splat(SBB_ROW), col = sbv_splat(SBB_COL), box = sbv_splat(SBB_BOX);
     const sbv triad = sbv_splat(SBB_TRIAD);
-    const sbv cells = sbv_splat(SBB_CELLS) & sbb_valid(0);
     sbv *bv = sbb_vecs(b);
-    sbv v[SBB_NV];
-    for (int k = 0; k < SBB_NV; k++)
-        v[k] = bv[k];
-    int locked = 0; /* 1: this round adds locked candidates (singles stalled) */
-    for (;;) {
-        /* Cells: once (a digit left), twice (two or more); single = placed. */
-        sbv once = {0}, twice = {0};
-        for (int k = 0; k < SBB_NV; k++) {
-            twice |= once & v[k];
-            once |= v[k];
-        }
+    sbv hid[SBB_NV];
+    sbv bad = {0}, hid1 = {0}, hid2 = {0};
+    for (int k = 0; k < SBB_NV; k++) {
+        const sbv w = bv[k];
+        /* Triads: to = the digit in the triad, tt = in two or more of its cells. */
+        const sbv w1 = w >> 1, w2 = w >> 2;
+        const sbv to = (w | w1 | w2) & triad, tt = sbv_maj(w, w1, w2) & triad;
+        /* Rows and boxes from the triads (one place: r1 & ~r2); columns per band, then
+         * across the bands. */
+        const sbv to3 = to >> 3, to6 = to >> 6, to9 = to >> 9, to18 = to >> 18;
+        const sbv r1 = (to | to3 | to6) & row;
+        const sbv r2 = (tt | (tt >> 3) | (tt >> 6) | sbv_maj(to, to3, to6)) & row;
+        const sbv x1 = (to | to9 | to18) & box;
+        const sbv x2 = (tt | (tt >> 9) | (tt >> 18) | sbv_maj(to, to9, to18)) & box;
+        const sbv w9 = w >> 9, w18 = w >> 18;
+        const sbv cb = (w | w9 | w18) & col;
+        const sbv s1 = SBV_SHUF4(cb, 1, 2, 0, 3), s2 = SBV_SHUF4(cb, 2, 0, 1, 3);
+        const sbv c1 = cb | s1 | s2;
+        const sbv c2 = sbb_or_bands(sbv_maj(w, w9, w18) & col) | sbv_maj(cb, s1, s2);
+        bad |= ((row & ~r1) | (box & ~x1) | (col & ~c1)) & sbb_valid(k);
+        hid[k] = w & (sbb_fill_rows(r1 & ~r2) | sbb_fill_boxes(x1 & ~x2) |
+                      sbb_fill_cols(c1 & ~c2));
+        hid2 |= hid1 & hid[k];
+        hid1 |= hid[k];
+    }
+    if (sbv_any(bad))
+        return 0;
 #if SBB_DPV == 2
-        {
-            const sbv oh = sbv_swap_halves(once);
-            twice |= sbv_swap_halves(twice) | (once & oh);
-            once |= oh;
-        }
+    {
+        const sbv hh = sbv_swap_halves(hid1);
+        hid2 |= sbv_swap_halves(hid2) | (hid1 & hh);
+        hid1 |= hh;
+    }
 #endif
-        if (sbv_any(cells & ~once))
-            return 0; /* an empty cell */
-        const sbv single = once & ~twice;
+    if (sbv_any(hid2))
+        return 0;
+    sbv diff = {0};
+    for (int k = 0; k < SBB_NV; k++) {
+        const sbv nv = bv[k] & ~(hid1 & ~hid[k]);
+        diff |= nv ^ bv[k];
+        bv[k] = nv;
+    }
+    *changed = sbv_any(diff);
+    return 1;
+}
 
-        sbv keep[SBB_NV], hid[SBB_NV], elim[SBB_NV];
-        sbv bad = {0}, clash = {0}, hid1 = {0}, hid2 = {0};
-        for (int k = 0; k < SBB_NV; k++) {
-            const sbv w = v[k], p = w & single;
-            /* Triads: to = a digit in the triad, tt = in two or more of its cells. */
-            const sbv w1 = w >> 1, w2 = w >> 2;
-            const sbv to = (w | w1 | w2) & triad, tt = sbv_maj(w, w1, w2) & triad;
-            /* Rows and boxes from the triads; columns per band, then across bands. */
-            const sbv to3 = to >> 3, to6 = to >> 6, to9 = to >> 9, to18 = to >> 18;
-            const sbv r1 = (to | to3 | to6) & row;
-            const sbv r2 = (tt | (tt >> 3) | (tt >> 6) | sbv_maj(to, to3, to6)) & row;
-            const sbv x1 = (to | to9 | to18) & box;
-            const sbv x2 = (tt | (tt >> 9) | (tt >> 18) | sbv_maj(to, to9, to18)) & box;
-            const sbv w9 = w >> 9, w18 = w >> 18;
-            const sbv cb = (w | w9 | w18) & col;
-            const sbv s1 = SBV_SHUF4(cb, 1, 2, 0, 3), s2 = SBV_SHUF4(cb, 2, 0, 1, 3);
-            const sbv c1 = cb | s1 | s2;
-            const sbv c2 = sbb_or_bands(sbv_maj(w, w9, w18) & col) | sbv_maj(cb, s1, s2);
-            /* Houses holding a placed cell of this digit. */
-            const sbv pt = (p | (p >> 1) | (p >> 2)) & triad;
-            const sbv pr = (pt | (pt >> 3) | (pt >> 6)) & row;
-            const sbv px = (pt | (pt >> 9) | (pt >> 18)) & box;
-            const sbv pc = sbb_or_bands((p | (p >> 9) | (p >> 18)) & col);
-            const sbv valid = sbb_valid(k);
-            bad |= ((row & ~r1) | (box & ~x1) | (col & ~c1)) & valid;
-            clash |= (pr & r2) | (px & x2) | (pc & c2);
-            /* Placed digits leave their houses' other cells; hidden ones are taken. */
-            const sbv peers = sbb_fill_rows(pr) | sbb_fill_boxes(px) | sbb_fill_cols(pc);
-            const sbv hidden = sbb_fill_rows(r1 & ~r2 & ~pr) | sbb_fill_boxes(x1 & ~x2 & ~px) |
-                               sbb_fill_cols(c1 & ~c2 & ~pc);
-            keep[k] = w & ~(peers & ~p);
-            hid[k] = keep[k] & hidden;
-            hid2 |= hid1 & hid[k];
-            hid1 |= hid[k];
-            elim[k] = locked ? sbb_locked(to, cb, s1, s2) : (sbv){0};
-        }
-        if (sbv_any(bad))
-            return 0; /* a digit with no place in a house */
-#if SBB_DPV == 2
-        {
-            const sbv hh = sbv_swap_halves(hid1);
-            hid2 |= sbv_swap_halves(hid2) | (hid1 & hh);
-            hid1 |= hh;
-        }
-#endif
-        if (sbv_any(hid2))
-            return 0; /* a cell hidden for two digits */
-        sbv changed = {0};
-        for (int k = 0; k < SBB_NV; k++) {
-            const sbv nv = keep[k] & ~(hid1 & ~hid[k]) & ~elim[k];
-            changed |= nv ^ v[k];
-            v[k] = nv;
-        }
-        if (sbv_any(changed)) {
-            locked = 0;
-            continue;
-        }
-        if (!locked) {
-            locked = 1; /* singles stalled: one round with locked candidates */
-            continue;
-        }
-        /* Nothing changed in a full round: this board passed every check and rule. At a
-         * fixpoint a placed digit's house holds no other place of it, so two places there
-         * mean two placed cells: a clash. */
-        if (sbv_any(clash))
+/* Locked candidates over the whole board (sbb_locked per digit). @return 1 if a candidate
+ * was removed (an emptied cell is left for sbb_naked to find), else 0. */
+static inline int sbb_locked_pass(sb_board *b)
+{
+    const sbv col = sbv_splat(SBB_COL), triad = sbv_splat(SBB_TRIAD);
+    sbv *bv = sbb_vecs(b);
+    sbv diff = {0};
+    for (int k = 0; k < SBB_NV; k++) {
+        const sbv w = bv[k];
+        const sbv to = (w | (w >> 1) | (w >> 2)) & triad;
+        const sbv cb = (w | (w >> 9) | (w >> 18)) & col;
+        const sbv nv = w & ~sbb_locked(to, cb, SBV_SHUF4(cb, 1, 2, 0, 3), SBV_SHUF4(cb, 2, 0, 1, 3));
+        diff |= nv ^ w;
+        bv[k] = nv;
+    }
+    return sbv_any(diff);
+}
+
+/* Propagates board b to the fixpoint of the reference's rules: naked singles until they
+ * stall, then one whole-board hidden-singles round, and locked candidates when that changes
+ * nothing; any change goes back to the naked singles. The final board passed every check
+ * (an emptied cell, a house without a digit, a cell hidden twice; a clash empties a cell).
+ * @return 0 on contradiction, else 1 (b is stable or solved; nsolved set). */
+static inline int sbb_settle(sb_board *b)
+{
+    const sbb_word *done = &sbb_words(b)[SBB_DONE];
+    for (;;) {
+        if (!sbb_naked(b))
             return 0;
-        int nsolved = 0;
-        for (int k = 0; k < SBB_NV; k++)
-            bv[k] = v[k];
-        for (int i = 0; i < 3; i++)
-            nsolved += __builtin_popcount(single[i]);
-        b->nsolved = (uint16_t)nsolved;
+        if ((done[0] & done[1] & done[2]) == SBB_CELLS) {
+            b->nsolved = SB_CELLS;
+            return 1;
+        }
+        int changed;
+        if (!sbb_hidden(b, &changed))
+            return 0;
+        if (changed || sbb_locked_pass(b))
+            continue;
+        b->nsolved = (uint16_t)(__builtin_popcount(done[0]) + __builtin_popcount(done[1]) +
+                                __builtin_popcount(done[2]));
         return 1;
     }
 }
