@@ -162,6 +162,19 @@ static inline sbv sbb_locked(sbv to, sbv cb, sbv s1, sbv s2)
  * digit words): cells whose digit has left their peers. */
 #define SBB_DONE 40
 
+/* Word of the board's dirty digits (bit d: digit d+1 changed since the whole-board pass last
+ * looked at it): bits 0..8 for hidden singles, 16..24 for locked candidates. A pass skips
+ * the clean digits: what it found for them last time still holds and was applied. */
+#define SBB_DIRTY 43
+#define SBB_HIDDEN_DIRTY(d) (1u << (d))
+#define SBB_ALL_DIRTY 0x01FF01FFu
+
+/* The dirty bits of vector k's digits (hidden-singles half). */
+static inline uint32_t sbb_vec_digits(int k)
+{
+    return SBB_DPV == 1 ? 1u << k : 3u << (2 * k);
+}
+
 /* Naked singles to their fixpoint: every cell left with one digit and not yet placed has
  * that digit removed from its 20 peers (one 16-byte AND per cell, from sb_band_peers), then
  * the cells are counted again, until no new single appears. A clash (two singles of one digit
@@ -171,6 +184,7 @@ static inline int sbb_naked(sb_board *b)
     sbb_word *w = sbb_words(b);
     sbv4 *done = (sbv4 *)(void *)&w[SBB_DONE];
     const sbv4 cells = {SBB_CELLS, SBB_CELLS, SBB_CELLS, 0};
+    uint32_t dirty = 0;
     for (;;) {
         /* once/twice: cells with one / two or more digits; d0..d3: the bits of the digit
          * index of each cell, which is exact for the cells with one digit. */
@@ -187,8 +201,10 @@ static inline int sbb_naked(sb_board *b)
         if (sbv4_any(cells & ~once))
             return 0;
         const sbv4 fresh = once & ~twice & ~*done;
-        if (!sbv4_any(fresh))
+        if (!sbv4_any(fresh)) {
+            w[SBB_DIRTY] |= dirty | dirty << 16;
             return 1;
+        }
         *done |= fresh;
         for (int k = 0; k < 3; k++)
             for (uint32_t m = fresh[k]; m; m &= m - 1) {
@@ -196,6 +212,7 @@ static inline int sbb_naked(sb_board *b)
                 const int d = (int)((d0[k] >> s & 1) | (d1[k] >> s & 1) << 1 |
                                     (d2[k] >> s & 1) << 2 | (d3[k] >> s & 1) << 3);
                 *(sbv4 *)(void *)&w[4 * d] &= ~*(const sbv4 *)(const void *)sb_band_peers[27 * k + s];
+                dirty |= SBB_HIDDEN_DIRTY(d);
             }
     }
 }
@@ -210,9 +227,13 @@ static inline int sbb_hidden(sb_board *b, int *changed)
     const sbv row = sbv_splat(SBB_ROW), col = sbv_splat(SBB_COL), box = sbv_splat(SBB_BOX);
     const sbv triad = sbv_splat(SBB_TRIAD);
     sbv *bv = sbb_vecs(b);
+    sbb_word *dirty = &sbb_words(b)[SBB_DIRTY];
     sbv hid[SBB_NV];
     sbv bad = {0}, hid1 = {0}, hid2 = {0};
     for (int k = 0; k < SBB_NV; k++) {
+        hid[k] = (sbv){0};
+        if (!(*dirty & sbb_vec_digits(k)))
+            continue;
         const sbv w = bv[k];
         /* Triads: to = the digit in the triad, tt = in two or more of its cells. */
         const sbv w1 = w >> 1, w2 = w >> 2;
@@ -246,13 +267,15 @@ static inline int sbb_hidden(sb_board *b, int *changed)
 #endif
     if (sbv_any(hid2))
         return 0;
-    sbv diff = {0};
+    /* Hidden cells lose their other digits in every vector, clean ones included. */
+    uint32_t moved = 0;
     for (int k = 0; k < SBB_NV; k++) {
         const sbv nv = bv[k] & ~(hid1 & ~hid[k]);
-        diff |= nv ^ bv[k];
+        moved |= sbv_any(nv ^ bv[k]) ? sbb_vec_digits(k) : 0;
         bv[k] = nv;
     }
-    *changed = sbv_any(diff);
+    *dirty = moved | ((*dirty >> 16 | moved) << 16);
+    *changed = moved != 0;
     return 1;
 }
 
@@ -262,16 +285,20 @@ static inline int sbb_locked_pass(sb_board *b)
 {
     const sbv col = sbv_splat(SBB_COL), triad = sbv_splat(SBB_TRIAD);
     sbv *bv = sbb_vecs(b);
-    sbv diff = {0};
+    sbb_word *dirty = &sbb_words(b)[SBB_DIRTY];
+    uint32_t moved = 0;
     for (int k = 0; k < SBB_NV; k++) {
+        if (!(*dirty >> 16 & sbb_vec_digits(k)))
+            continue;
         const sbv w = bv[k];
         const sbv to = (w | (w >> 1) | (w >> 2)) & triad;
         const sbv cb = (w | (w >> 9) | (w >> 18)) & col;
         const sbv nv = w & ~sbb_locked(to, cb, SBV_SHUF4(cb, 1, 2, 0, 3), SBV_SHUF4(cb, 2, 0, 1, 3));
-        diff |= nv ^ w;
+        moved |= sbv_any(nv ^ w) ? sbb_vec_digits(k) : 0;
         bv[k] = nv;
     }
-    return sbv_any(diff);
+    *dirty = (*dirty & 0xFFFFu) | moved | moved << 16;
+    return moved != 0;
 }
 
 /* Propagates board b to the fixpoint of the reference's rules: naked singles until they
@@ -311,6 +338,12 @@ static inline uint16_t sbb_cell(const sb_board *b, int c)
     return m;
 }
 
+/* Popcount of the three band words of x. */
+static inline int sbb_count(sbv4 x)
+{
+    return __builtin_popcountll((uint64_t)x[0] | (uint64_t)x[1] << 32) + __builtin_popcount(x[2]);
+}
+
 /* Picks the branching cell by branch.h's rule. For bivalue cells (the fewest candidates any
  * open cell can have) the score is taken on the bitboards: the union of the cell's two digit
  * boards, ANDed with its peers and the open cells, popcounted. Without a bivalue cell the
@@ -318,58 +351,38 @@ static inline uint16_t sbb_cell(const sb_board *b, int c)
 static inline int sbb_branch_cell(const sb_board *b)
 {
     const sbb_word *w = sbb_words((sb_board *)b);
-    uint32_t n1[3] = {0}, n2[3] = {0}, n3[3] = {0};
-    for (int d = 0; d < SB_DIGITS; d++)
-        for (int k = 0; k < 3; k++) {
-            const uint32_t x = w[4 * d + k];
-            n3[k] |= n2[k] & x;
-            n2[k] |= n1[k] & x;
-            n1[k] |= x;
-        }
-    const uint32_t biv[3] = {n2[0] & ~n3[0], n2[1] & ~n3[1], n2[2] & ~n3[2]};
-    if (!(biv[0] | biv[1] | biv[2])) {
+    sbv4 n1 = {0}, n2 = {0}, n3 = {0};
+    for (int d = 0; d < SB_DIGITS; d++) {
+        const sbv4 x = *(const sbv4 *)(const void *)&w[4 * d];
+        n3 |= n2 & x;
+        n2 |= n1 & x;
+        n1 |= x;
+    }
+    const sbv4 biv = n2 & ~n3;
+    if (!sbv4_any(biv)) {
         sb_board cm;
         for (int c = 0; c < SB_CELLS; c++)
             cm.cand[c] = sbb_cell(b, c);
         return sbk_branch_cell_scalar(&cm);
     }
-    /* reach[c]: the union of the digit boards of bivalue cell c (its first digit sets it). */
-    uint32_t reach[SB_CELLS][3];
-    uint32_t seen[3] = {0};
-    for (int d = 0; d < SB_DIGITS; d++)
-        for (int k = 0; k < 3; k++)
-            for (uint32_t m = w[4 * d + k] & biv[k]; m; m &= m - 1) {
-                const int s = __builtin_ctz(m);
-                uint32_t *r = reach[27 * k + s];
-                if (seen[k] >> s & 1) {
-                    r[0] |= w[4 * d];
-                    r[1] |= w[4 * d + 1];
-                    r[2] |= w[4 * d + 2];
-                } else {
-                    r[0] = w[4 * d];
-                    r[1] = w[4 * d + 1];
-                    r[2] = w[4 * d + 2];
-                    seen[k] |= 1u << s;
-                }
-            }
-    /* Score each bivalue cell in cell order: its open peers reached by its digits, bivalue
-     * ones three times; the first best wins. */
+    /* Score each bivalue cell in cell order: its open peers reached by its two digits,
+     * bivalue ones three times; the first best wins. One pass over the cells, with the
+     * digits read off the cell's bit in each digit word: no loop of unpredictable length. */
     int best = -1, best_deg = -1;
     for (int k = 0; k < 3; k++)
         for (uint32_t m = biv[k]; m; m &= m - 1) {
-            const int s = __builtin_ctz(m), j = s % 9;
-            const uint32_t column = SBB_ROW << j;
-            const uint32_t own = (column | (SBB_COL << (s - j)) | (0x1C0E07u << (j - j % 3))) &
-                                 ~(1u << s);
-            const uint32_t *r = reach[27 * k + s];
-            int deg = 0;
-            for (int kk = 0; kk < 3; kk++) {
-                const uint32_t hit = r[kk] & (kk == k ? own : column) & n2[kk];
-                deg += __builtin_popcount(hit) + 2 * __builtin_popcount(hit & biv[kk]);
-            }
+            const int s = __builtin_ctz(m), c = 27 * k + s;
+            unsigned digits = 0;
+            for (int d = 0; d < SB_DIGITS; d++)
+                digits |= (w[4 * d + k] >> s & 1u) << d;
+            const int lo = __builtin_ctz(digits), hi = __builtin_ctz(digits & (digits - 1));
+            const sbv4 reach = *(const sbv4 *)(const void *)&w[4 * lo] |
+                               *(const sbv4 *)(const void *)&w[4 * hi];
+            const sbv4 hit = reach & *(const sbv4 *)(const void *)sb_band_peers[c] & n2;
+            const int deg = sbb_count(hit) + 2 * sbb_count(hit & biv);
             if (deg > best_deg) {
                 best_deg = deg;
-                best = 27 * k + s;
+                best = c;
             }
         }
     return best;
@@ -392,6 +405,7 @@ static inline int sbb_load(sb_board *b, const sb_grid *puzzle)
     for (int d = 0; d < SB_DIGITS; d++)
         for (int k = 0; k < 3; k++)
             w[4 * d + k] = (SBB_CELLS & ~given[k]) | digit[d][k];
+    w[SBB_DIRTY] = SBB_ALL_DIRTY;
     return sbb_settle(b);
 }
 
@@ -404,13 +418,16 @@ static inline int sbb_take(sb_board *b, int c, uint16_t d)
     for (int e = 0; e < SB_DIGITS; e++)
         w[4 * e + k] &= ~bit;
     w[4 * __builtin_ctz(d) + k] |= bit;
+    w[SBB_DIRTY] = SBB_ALL_DIRTY;
     return sbb_settle(b);
 }
 
 /* Removes digit mask d from cell c. */
 static inline int sbb_drop(sb_board *b, int c, uint16_t d)
 {
-    sbb_words(b)[4 * __builtin_ctz(d) + c / 27] &= ~(1u << (c % 27));
+    sbb_word *w = sbb_words(b);
+    w[4 * __builtin_ctz(d) + c / 27] &= ~(1u << (c % 27));
+    w[SBB_DIRTY] |= (SBB_HIDDEN_DIRTY(__builtin_ctz(d)) * 0x10001u);
     return sbb_settle(b);
 }
 
