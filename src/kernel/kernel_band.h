@@ -186,18 +186,16 @@ static inline int sbb_naked(sb_board *b)
     const sbv4 cells = {SBB_CELLS, SBB_CELLS, SBB_CELLS, 0};
     uint32_t dirty = 0;
     for (;;) {
-        /* once/twice: cells with one / two or more digits; d0..d3: the bits of the digit
-         * index of each cell, which is exact for the cells with one digit. */
-        sbv4 once = {0}, twice = {0}, d0 = {0}, d1 = {0}, d2 = {0};
-        for (int d = 0; d < SB_DIGITS; d++) {
-            const sbv4 x = *(const sbv4 *)(const void *)&w[4 * d];
-            twice |= once & x;
-            once |= x;
-            d0 |= (d & 1) ? x : (sbv4){0};
-            d1 |= (d & 2) ? x : (sbv4){0};
-            d2 |= (d & 4) ? x : (sbv4){0};
-        }
-        const sbv4 d3 = *(const sbv4 *)(const void *)&w[4 * 8];
+        /* once/twice: cells with one / two or more digits, reduced as a tree (the chain of
+         * an iteration is what a settle waits on); d0..d3: the bits of each cell's digit
+         * index, exact for the cells with one digit. */
+        const sbv4 *x = (const sbv4 *)(const void *)w;
+        const sbv4 o01 = x[0] | x[1], t01 = x[0] & x[1], o23 = x[2] | x[3], t23 = x[2] & x[3];
+        const sbv4 o45 = x[4] | x[5], t45 = x[4] & x[5], o67 = x[6] | x[7], t67 = x[6] & x[7];
+        const sbv4 o03 = o01 | o23, t03 = t01 | t23 | (o01 & o23);
+        const sbv4 o47 = o45 | o67, t47 = t45 | t67 | (o45 & o67);
+        const sbv4 o07 = o03 | o47, t07 = t03 | t47 | (o03 & o47);
+        const sbv4 once = o07 | x[8], twice = t07 | (o07 & x[8]);
         if (sbv4_any(cells & ~once))
             return 0;
         const sbv4 fresh = once & ~twice & ~*done;
@@ -206,12 +204,20 @@ static inline int sbb_naked(sb_board *b)
             return 1;
         }
         *done |= fresh;
-        for (int k = 0; k < 3; k++)
-            for (uint32_t m = fresh[k]; m; m &= m - 1) {
-                const int s = __builtin_ctz(m);
-                const int d = (int)((d0[k] >> s & 1) | (d1[k] >> s & 1) << 1 |
-                                    (d2[k] >> s & 1) << 2 | (d3[k] >> s & 1) << 3);
-                *(sbv4 *)(void *)&w[4 * d] &= ~*(const sbv4 *)(const void *)sb_band_peers[27 * k + s];
+        const sbv4 d0 = x[1] | x[3] | x[5] | x[7], d1 = x[2] | x[3] | x[6] | x[7];
+        const sbv4 d2 = o47, d3 = x[8];
+        /* Cells 0..53 (bands 0 and 1) as one 64-bit set, then cells 54..80. */
+        const uint64_t f[2] = {fresh[0] | (uint64_t)fresh[1] << 27, fresh[2]};
+        const uint64_t p0[2] = {d0[0] | (uint64_t)d0[1] << 27, d0[2]};
+        const uint64_t p1[2] = {d1[0] | (uint64_t)d1[1] << 27, d1[2]};
+        const uint64_t p2[2] = {d2[0] | (uint64_t)d2[1] << 27, d2[2]};
+        const uint64_t p3[2] = {d3[0] | (uint64_t)d3[1] << 27, d3[2]};
+        for (int h = 0; h < 2; h++)
+            for (uint64_t m = f[h]; m; m &= m - 1) {
+                const int s = __builtin_ctzll(m);
+                const int d = (int)((p0[h] >> s & 1) | (p1[h] >> s & 1) << 1 |
+                                    (p2[h] >> s & 1) << 2 | (p3[h] >> s & 1) << 3);
+                *(sbv4 *)(void *)&w[4 * d] &= ~*(const sbv4 *)(const void *)sb_band_peers[54 * h + s];
                 dirty |= SBB_HIDDEN_DIRTY(d);
             }
     }
