@@ -169,6 +169,18 @@ static inline sbv sbb_locked(sbv to, sbv cb, sbv s1, sbv s2)
 #define SBB_HIDDEN_DIRTY(d) (1u << (d))
 #define SBB_ALL_DIRTY 0x01FF01FFu
 
+/* The vectors holding a digit of the set (bit k: vector k), so that a pass walks its dirty
+ * vectors in one loop instead of one hard-to-predict branch per vector. */
+static inline uint32_t sbb_vecs_of(uint32_t digits)
+{
+#if SBB_DPV == 1
+    return digits & 0x1FF;
+#else
+    const uint32_t x = (digits | digits >> 1) & 0x155;
+    return (x & 1) | (x >> 1 & 2) | (x >> 2 & 4) | (x >> 3 & 8) | (x >> 4 & 16);
+#endif
+}
+
 /* The dirty bits of vector k's digits (hidden-singles half). */
 static inline uint32_t sbb_vec_digits(int k)
 {
@@ -207,19 +219,19 @@ static inline int sbb_naked(sb_board *b)
         const sbv4 d0 = x[1] | x[3] | x[5] | x[7], d1 = x[2] | x[3] | x[6] | x[7];
         const sbv4 d2 = o47, d3 = x[8];
         /* Cells 0..53 (bands 0 and 1) as one 64-bit set, then cells 54..80. */
-        const uint64_t f[2] = {fresh[0] | (uint64_t)fresh[1] << 27, fresh[2]};
         const uint64_t p0[2] = {d0[0] | (uint64_t)d0[1] << 27, d0[2]};
         const uint64_t p1[2] = {d1[0] | (uint64_t)d1[1] << 27, d1[2]};
         const uint64_t p2[2] = {d2[0] | (uint64_t)d2[1] << 27, d2[2]};
         const uint64_t p3[2] = {d3[0] | (uint64_t)d3[1] << 27, d3[2]};
-        for (int h = 0; h < 2; h++)
-            for (uint64_t m = f[h]; m; m &= m - 1) {
-                const int s = __builtin_ctzll(m);
-                const int d = (int)((p0[h] >> s & 1) | (p1[h] >> s & 1) << 1 |
-                                    (p2[h] >> s & 1) << 2 | (p3[h] >> s & 1) << 3);
-                *(sbv4 *)(void *)&w[4 * d] &= ~*(const sbv4 *)(const void *)sb_band_peers[54 * h + s];
-                dirty |= SBB_HIDDEN_DIRTY(d);
-            }
+        uint64_t f[2] = {fresh[0] | (uint64_t)fresh[1] << 27, fresh[2]};
+        do { /* one loop over both sets: one hard-to-predict exit, not two */
+            const int h = f[0] == 0, s = __builtin_ctzll(f[h]);
+            f[h] &= f[h] - 1;
+            const int d = (int)((p0[h] >> s & 1) | (p1[h] >> s & 1) << 1 |
+                                (p2[h] >> s & 1) << 2 | (p3[h] >> s & 1) << 3);
+            *(sbv4 *)(void *)&w[4 * d] &= ~*(const sbv4 *)(const void *)sb_band_peers[54 * h + s];
+            dirty |= SBB_HIDDEN_DIRTY(d);
+        } while (f[0] | f[1]);
     }
 }
 
@@ -236,10 +248,10 @@ static inline int sbb_hidden(sb_board *b, int *changed)
     sbb_word *dirty = &sbb_words(b)[SBB_DIRTY];
     sbv hid[SBB_NV];
     sbv bad = {0}, hid1 = {0}, hid2 = {0};
-    for (int k = 0; k < SBB_NV; k++) {
+    for (int k = 0; k < SBB_NV; k++)
         hid[k] = (sbv){0};
-        if (!(*dirty & sbb_vec_digits(k)))
-            continue;
+    for (uint32_t todo = sbb_vecs_of(*dirty); todo; todo &= todo - 1) {
+        const int k = __builtin_ctz(todo);
         const sbv w = bv[k];
         /* Triads: to = the digit in the triad, tt = in two or more of its cells. */
         const sbv w1 = w >> 1, w2 = w >> 2;
@@ -277,7 +289,7 @@ static inline int sbb_hidden(sb_board *b, int *changed)
     uint32_t moved = 0;
     for (int k = 0; k < SBB_NV; k++) {
         const sbv nv = bv[k] & ~(hid1 & ~hid[k]);
-        moved |= sbv_any(nv ^ bv[k]) ? sbb_vec_digits(k) : 0;
+        moved |= (uint32_t)-sbv_any(nv ^ bv[k]) & sbb_vec_digits(k);
         bv[k] = nv;
     }
     *dirty = moved | ((*dirty >> 16 | moved) << 16);
@@ -293,14 +305,13 @@ static inline int sbb_locked_pass(sb_board *b)
     sbv *bv = sbb_vecs(b);
     sbb_word *dirty = &sbb_words(b)[SBB_DIRTY];
     uint32_t moved = 0;
-    for (int k = 0; k < SBB_NV; k++) {
-        if (!(*dirty >> 16 & sbb_vec_digits(k)))
-            continue;
+    for (uint32_t todo = sbb_vecs_of(*dirty >> 16); todo; todo &= todo - 1) {
+        const int k = __builtin_ctz(todo);
         const sbv w = bv[k];
         const sbv to = (w | (w >> 1) | (w >> 2)) & triad;
         const sbv cb = (w | (w >> 9) | (w >> 18)) & col;
         const sbv nv = w & ~sbb_locked(to, cb, SBV_SHUF4(cb, 1, 2, 0, 3), SBV_SHUF4(cb, 2, 0, 1, 3));
-        moved |= sbv_any(nv ^ w) ? sbb_vec_digits(k) : 0;
+        moved |= (uint32_t)-sbv_any(nv ^ w) & sbb_vec_digits(k);
         bv[k] = nv;
     }
     *dirty = (*dirty & 0xFFFFu) | moved | moved << 16;
@@ -419,11 +430,11 @@ static inline int sbb_load(sb_board *b, const sb_grid *puzzle)
 static inline int sbb_take(sb_board *b, int c, uint16_t d)
 {
     sbb_word *w = sbb_words(b);
-    const int k = c / 27;
-    const uint32_t bit = 1u << (c % 27);
+    /* Whole 16-byte updates: the settle's first loads then forward from these stores. */
+    const sbv4 bit = ((sbv4){0, 1, 2, 3} == (uint32_t)(c / 27)) & (1u << (c % 27));
     for (int e = 0; e < SB_DIGITS; e++)
-        w[4 * e + k] &= ~bit;
-    w[4 * __builtin_ctz(d) + k] |= bit;
+        *(sbv4 *)(void *)&w[4 * e] &= ~bit;
+    *(sbv4 *)(void *)&w[4 * __builtin_ctz(d)] |= bit;
     w[SBB_DIRTY] = SBB_ALL_DIRTY;
     return sbb_settle(b);
 }
@@ -432,7 +443,8 @@ static inline int sbb_take(sb_board *b, int c, uint16_t d)
 static inline int sbb_drop(sb_board *b, int c, uint16_t d)
 {
     sbb_word *w = sbb_words(b);
-    w[4 * __builtin_ctz(d) + c / 27] &= ~(1u << (c % 27));
+    const sbv4 bit = ((sbv4){0, 1, 2, 3} == (uint32_t)(c / 27)) & (1u << (c % 27));
+    *(sbv4 *)(void *)&w[4 * __builtin_ctz(d)] &= ~bit;
     w[SBB_DIRTY] |= (SBB_HIDDEN_DIRTY(__builtin_ctz(d)) * 0x10001u);
     return sbb_settle(b);
 }
