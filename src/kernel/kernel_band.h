@@ -40,7 +40,6 @@
 
 #include "internal.h"
 #include "vec.h"
-#include "branch.h"
 
 #define SBB_DPV (SBV_LANES / 4)                           /* digits per vector */
 #define SBB_NV ((SB_DIGITS + SBB_DPV - 1) / SBB_DPV)     /* vectors per board */
@@ -417,47 +416,54 @@ static inline int sbb_count(sbv4 x)
     return __builtin_popcountll((uint64_t)x[0] | (uint64_t)x[1] << 32) + __builtin_popcount(x[2]);
 }
 
-/* Picks the branching cell by branch.h's rule. For bivalue cells (the fewest candidates any
- * open cell can have) the score is taken on the bitboards: the union of the cell's two digit
- * boards, ANDed with its peers and the open cells, popcounted. Without a bivalue cell the
- * board is copied cell-major and the scalar rule runs (rare). */
+/* Picks the branching cell by branch.h's rule, on the bitboards: the open cells with the
+ * fewest candidates (bivalue ones nearly always), each scored as the union of its digit
+ * boards ANDed with its peers and the open cells, popcounted, bivalue peers three times; the
+ * first best in cell order wins. */
 static inline int sbb_branch_cell(const sb_board *b)
 {
     const sbb_word *w = sbb_words((sb_board *)b);
+    const sbv4 *x = (const sbv4 *)(const void *)w;
     sbv4 n1 = {0}, n2 = {0}, n3 = {0};
     for (int d = 0; d < SB_DIGITS; d++) {
-        const sbv4 x = *(const sbv4 *)(const void *)&w[4 * d];
-        n3 |= n2 & x;
-        n2 |= n1 & x;
-        n1 |= x;
+        n3 |= n2 & x[d];
+        n2 |= n1 & x[d];
+        n1 |= x[d];
     }
     const sbv4 biv = n2 & ~n3;
+    sbv4 fewest = biv;
     if (!sbv4_any(biv)) {
-        sb_board cm;
-        for (int c = 0; c < SB_CELLS; c++)
-            cm.cand[c] = sbb_cell(b, c);
-        return sbk_branch_cell_scalar(&cm);
-    }
-    /* Score each bivalue cell in cell order: its open peers reached by its two digits,
-     * bivalue ones three times; the first best wins. One pass over the cells, with the
-     * digits read off the cell's bit in each digit word: no loop of unpredictable length. */
-    int best = -1, best_deg = -1;
-    for (int k = 0; k < 3; k++)
-        for (uint32_t m = biv[k]; m; m &= m - 1) {
-            const int s = __builtin_ctz(m), c = 27 * k + s;
-            unsigned digits = 0;
-            for (int d = 0; d < SB_DIGITS; d++)
-                digits |= (w[4 * d + k] >> s & 1u) << d;
-            const int lo = __builtin_ctz(digits), hi = __builtin_ctz(digits & (digits - 1));
-            const sbv4 reach = *(const sbv4 *)(const void *)&w[4 * lo] |
-                               *(const sbv4 *)(const void *)&w[4 * hi];
-            const sbv4 hit = reach & *(const sbv4 *)(const void *)sb_band_peers[c] & n2;
-            const int deg = sbb_count(hit) + 2 * sbb_count(hit & biv);
-            if (deg > best_deg) {
-                best_deg = deg;
-                best = c;
-            }
+        /* No bivalue cell: exact counts from "at least k digits" sets. */
+        sbv4 at[SB_DIGITS + 2] = {{0}};
+        for (int d = 0; d < SB_DIGITS; d++) {
+            for (int k = d + 1; k >= 2; k--)
+                at[k] |= at[k - 1] & x[d];
+            at[1] |= x[d];
         }
+        for (int k = 3; k <= SB_DIGITS; k++) {
+            fewest = at[k] & ~at[k + 1];
+            if (sbv4_any(fewest))
+                break;
+        }
+    }
+    /* Cells 0..53 (bands 0 and 1) as one 64-bit set, then cells 54..80, in cell order. */
+    uint64_t f[2] = {fewest[0] | (uint64_t)fewest[1] << 27, fewest[2]};
+    int best = -1, best_deg = -1;
+    do {
+        const int h = f[0] == 0, s = __builtin_ctzll(f[h]), c = 54 * h + s;
+        f[h] &= f[h] - 1;
+        const int k = c / 27, bit = c % 27;
+        unsigned digits = 0;
+        for (int d = 0; d < SB_DIGITS; d++)
+            digits |= (w[4 * d + k] >> bit & 1u) << d;
+        sbv4 reach = {0};
+        for (; digits; digits &= digits - 1)
+            reach |= x[__builtin_ctz(digits)];
+        const sbv4 hit = reach & *(const sbv4 *)(const void *)sb_band_peers[c] & n2;
+        const int deg = sbb_count(hit) + 2 * sbb_count(hit & biv);
+        best = deg > best_deg ? c : best;
+        best_deg = deg > best_deg ? deg : best_deg;
+    } while (f[0] | f[1]);
     return best;
 }
 
