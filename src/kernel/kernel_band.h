@@ -467,6 +467,23 @@ static inline int sbb_branch_cell(const sb_board *b)
     return best;
 }
 
+/* Cell c's bit in every digit group of a vector. */
+static inline sbv sbb_cell_bit(int c)
+{
+    return sbb_wide(((sbv4){0, 1, 2, 3} == (uint32_t)(c / 27)) & (1u << (c % 27)));
+}
+
+/* All ones in the lanes of digit index e within its vector, zero elsewhere. */
+static inline sbv sbb_digit_lanes(int e)
+{
+#if SBB_DPV == 1
+    (void)e;
+    return sbv_splat(~0u);
+#else
+    return (sbv)((sbv){0, 0, 0, 0, 1, 1, 1, 1} == (uint32_t)(e & 1));
+#endif
+}
+
 /* The three ways a board enters propagation (0 on contradiction, else 1). Loading: every
  * blank cell takes all digits, every given only its own; the first round places the givens
  * (equal givens in a house are a clash, found like any other). */
@@ -491,13 +508,15 @@ static inline int sbb_load(sb_board *b, const sb_grid *puzzle)
 /* Assigns digit mask d to cell c. */
 static inline int sbb_take(sb_board *b, int c, uint16_t d)
 {
-    sbb_word *w = sbb_words(b);
-    /* Whole 16-byte updates: the settle's first loads then forward from these stores. */
-    const sbv4 bit = ((sbv4){0, 1, 2, 3} == (uint32_t)(c / 27)) & (1u << (c % 27));
-    for (int e = 0; e < SB_DIGITS; e++)
-        *(sbv4 *)(void *)&w[4 * e] &= ~bit;
-    *(sbv4 *)(void *)&w[4 * __builtin_ctz(d)] |= bit;
-    w[SBB_DIRTY] = SBB_ALL_DIRTY;
+    /* Whole-vector updates: the settle's first loads then forward from these stores (a
+     * vector load spanning two smaller stores stalls). */
+    sbv *bv = sbb_vecs(b);
+    const sbv bit = sbb_cell_bit(c);
+    const int e = __builtin_ctz(d);
+    for (int k = 0; k < SBB_NV; k++)
+        bv[k] &= ~bit;
+    bv[e / SBB_DPV] |= bit & sbb_digit_lanes(e);
+    sbb_words(b)[SBB_DIRTY] = SBB_ALL_DIRTY;
     return sbb_settle(b);
 }
 
@@ -505,8 +524,8 @@ static inline int sbb_take(sb_board *b, int c, uint16_t d)
 static inline int sbb_drop(sb_board *b, int c, uint16_t d)
 {
     sbb_word *w = sbb_words(b);
-    const sbv4 bit = ((sbv4){0, 1, 2, 3} == (uint32_t)(c / 27)) & (1u << (c % 27));
-    *(sbv4 *)(void *)&w[4 * __builtin_ctz(d)] &= ~bit;
+    const int e = __builtin_ctz(d);
+    sbb_vecs(b)[e / SBB_DPV] &= ~(sbb_cell_bit(c) & sbb_digit_lanes(e));
     w[SBB_DIRTY] |= (SBB_HIDDEN_DIRTY(__builtin_ctz(d)) * 0x10001u);
     return sbb_settle(b);
 }
