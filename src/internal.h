@@ -129,6 +129,10 @@ typedef struct sb_locked_lanes_t {
 } sb_locked_lanes_t;
 extern const sb_locked_lanes_t sb_locked_lanes;
 
+/* Band-kernel peer masks: for each cell, its 20 peers as band words (word k: band k, bit
+ * 9*i + j = row 3k+i, column j; word 3 is 0), one 16-byte vector per cell. */
+extern const uint32_t sb_band_peers[SB_CELLS][4] __attribute__((aligned(16)));
+
 /* Popcount of a 9-bit candidate mask, without relying on the POPCNT instruction. */
 extern const uint8_t sb_popcount9[512];
 

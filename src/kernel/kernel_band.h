@@ -40,7 +40,6 @@
 
 #include "internal.h"
 #include "vec.h"
-#include "branch.h"
 
 #define SBB_DPV (SBV_LANES / 4)                           /* digits per vector */
 #define SBB_NV ((SB_DIGITS + SBB_DPV - 1) / SBB_DPV)     /* vectors per board */
@@ -158,108 +157,244 @@ static inline sbv sbb_locked(sbv to, sbv cb, sbv s1, sbv s2)
     return sbb_fill_triads(elim_t) | sbb_fill_cols(elim_c);
 }
 
-/* Propagates board b to the fixpoint in whole-board rounds (see the file comment).
- * @return 0 on contradiction, else 1 (b is stable or solved; nsolved set). */
-static inline int sbb_settle(sb_board *b)
+/* Word of the board's placed-cell set (3 band words at words 40..42, beyond every layout's
+ * digit words): cells whose digit has left their peers. */
+#define SBB_DONE 40
+
+/* Word of the board's dirty digits (bit d: digit d+1 changed since the whole-board pass last
+ * looked at it): bits 0..8 for hidden singles, 16..24 for locked candidates. A pass skips
+ * the clean digits: what it found for them last time still holds and was applied. */
+#define SBB_DIRTY 43
+#define SBB_HIDDEN_DIRTY(d) (1u << (d))
+#define SBB_ALL_DIRTY 0x01FF01FFu
+
+/* The vectors holding a digit of the set (bit k: vector k), so that a pass walks its dirty
+ * vectors in one loop instead of one hard-to-predict branch per vector. */
+static inline uint32_t sbb_vecs_of(uint32_t digits)
+{
+#if SBB_DPV == 1
+    return digits & 0x1FF;
+#else
+    const uint32_t x = (digits | digits >> 1) & 0x155;
+    return (x & 1) | (x >> 1 & 2) | (x >> 2 & 4) | (x >> 3 & 8) | (x >> 4 & 16);
+#endif
+}
+
+/* The dirty bits of vector k's digits (hidden-singles half). */
+static inline uint32_t sbb_vec_digits(int k)
+{
+    return SBB_DPV == 1 ? 1u << k : 3u << (2 * k);
+}
+
+/* Cells with one digit, all digits folded: once = a digit left, twice = two or more (both
+ * uniform across the digit groups of a vector). Reduced as a tree where there are nine
+ * vectors: the chain of a naked-singles iteration is what a settle waits on. */
+static inline void sbb_count_cells(const sbv v[SBB_NV], sbv *once, sbv *twice)
+{
+    const sbv o01 = v[0] | v[1], t01 = v[0] & v[1], o23 = v[2] | v[3], t23 = v[2] & v[3];
+    const sbv o03 = o01 | o23, t03 = t01 | t23 | (o01 & o23);
+#if SBB_DPV == 1
+    const sbv o45 = v[4] | v[5], t45 = v[4] & v[5], o67 = v[6] | v[7], t67 = v[6] & v[7];
+    const sbv o47 = o45 | o67, t47 = t45 | t67 | (o45 & o67);
+    const sbv o07 = o03 | o47, t07 = t03 | t47 | (o03 & o47);
+    *once = o07 | v[8];
+    *twice = t07 | (o07 & v[8]);
+#else
+    const sbv o = o03 | v[4], t = t03 | (o03 & v[4]);
+    const sbv oh = sbv_swap_halves(o);
+    *twice = t | sbv_swap_halves(t) | (o & oh);
+    *once = o | oh;
+#endif
+}
+
+/* The first four lanes of x (the first digit group). */
+static inline sbv4 sbb_low(sbv x)
+{
+    return (sbv4){x[0], x[1], x[2], x[3]};
+}
+
+/* x in every digit group of a vector. */
+static inline sbv sbb_wide(sbv4 x)
+{
+#if SBB_DPV == 1
+    return x;
+#else
+    return (sbv){x[0], x[1], x[2], x[3], x[0], x[1], x[2], x[3]};
+#endif
+}
+
+/* Naked singles to their fixpoint: every cell left with one digit and not yet placed has
+ * that digit removed from its 20 peers (sb_band_peers, masked to the digit's lanes by a
+ * compare, so the board stays in registers across iterations), then the cells are counted
+ * again, until no new single appears. A clash (two singles of one digit in a house) empties
+ * one of them. @return 0 on an empty cell, else 1. */
+static inline int sbb_naked(sb_board *b)
+{
+    sbb_word *w = sbb_words(b);
+    sbv *bv = sbb_vecs(b);
+    sbv4 *donep = (sbv4 *)(void *)&w[SBB_DONE];
+    const sbv4 cells = {SBB_CELLS, SBB_CELLS, SBB_CELLS, 0};
+    sbv v[SBB_NV], ids[SBB_NV]; /* ids: each lane's digit index */
+    for (int k = 0; k < SBB_NV; k++) {
+        v[k] = bv[k];
+#if SBB_DPV == 1
+        ids[k] = sbv_splat((uint32_t)k);
+#else
+        ids[k] = (sbv){2 * k, 2 * k, 2 * k, 2 * k, 2 * k + 1, 2 * k + 1, 2 * k + 1, 2 * k + 1};
+#endif
+    }
+    sbv4 done = *donep;
+    uint32_t dirty = 0;
+    for (;;) {
+        sbv wonce, wtwice;
+        sbb_count_cells(v, &wonce, &wtwice);
+        const sbv4 once = sbb_low(wonce), twice = sbb_low(wtwice);
+        if (sbv4_any(cells & ~once))
+            return 0;
+        const sbv4 fresh = once & ~twice & ~done;
+        if (!sbv4_any(fresh))
+            break;
+        done |= fresh;
+        /* d0..d3: the bits of each cell's digit index, exact for the cells with one digit. */
+#if SBB_DPV == 1
+        const sbv4 d0 = v[1] | v[3] | v[5] | v[7], d1 = v[2] | v[3] | v[6] | v[7];
+        const sbv4 d2 = v[4] | v[5] | v[6] | v[7], d3 = v[8];
+#else
+        const sbv odd = sbv_swap_halves(v[0] | v[1] | v[2] | v[3]), m1 = v[1] | v[3];
+        const sbv m2 = v[2] | v[3];
+        const sbv4 d0 = sbb_low(odd), d1 = sbb_low(m1 | sbv_swap_halves(m1));
+        const sbv4 d2 = sbb_low(m2 | sbv_swap_halves(m2)), d3 = sbb_low(v[4]);
+#endif
+        /* Cells 0..53 (bands 0 and 1) as one 64-bit set, then cells 54..80. */
+        const uint64_t p0[2] = {d0[0] | (uint64_t)d0[1] << 27, d0[2]};
+        const uint64_t p1[2] = {d1[0] | (uint64_t)d1[1] << 27, d1[2]};
+        const uint64_t p2[2] = {d2[0] | (uint64_t)d2[1] << 27, d2[2]};
+        const uint64_t p3[2] = {d3[0] | (uint64_t)d3[1] << 27, d3[2]};
+        uint64_t f[2] = {fresh[0] | (uint64_t)fresh[1] << 27, fresh[2]};
+        do { /* one loop over both sets: one hard-to-predict exit, not two */
+            const int h = f[0] == 0, s = __builtin_ctzll(f[h]);
+            f[h] &= f[h] - 1;
+            const uint32_t d = (uint32_t)((p0[h] >> s & 1) | (p1[h] >> s & 1) << 1 |
+                                          (p2[h] >> s & 1) << 2 | (p3[h] >> s & 1) << 3);
+            const sbv peer = sbb_wide(*(const sbv4 *)(const void *)sb_band_peers[54 * h + s]);
+            const sbv dd = sbv_splat(d);
+            for (int k = 0; k < SBB_NV; k++)
+                v[k] &= ~(peer & (sbv)(ids[k] == dd));
+            dirty |= SBB_HIDDEN_DIRTY(d);
+        } while (f[0] | f[1]);
+    }
+    for (int k = 0; k < SBB_NV; k++)
+        bv[k] = v[k];
+    *donep = done;
+    w[SBB_DIRTY] |= dirty | dirty << 16;
+    return 1;
+}
+
+/* Hidden singles over all 27 houses at once: per digit, the houses where it has exactly one
+ * place take it there (the cell keeps only that digit). Naked singles are settled, so a placed
+ * digit is its house's only place and shows as hidden in its own cell, which changes nothing.
+ * @return 0 on contradiction (a digit with no place in a house, a cell hidden for two digits),
+ * else 1 with *changed set when a cell lost digits. */
+static inline int sbb_hidden(sb_board *b, int *changed)
 {
     const sbv row = sbv_splat(SBB_ROW), col = sbv_splat(SBB_COL), box = sbv_splat(SBB_BOX);
     const sbv triad = sbv_splat(SBB_TRIAD);
-    const sbv cells = sbv_splat(SBB_CELLS) & sbb_valid(0);
     sbv *bv = sbb_vecs(b);
-    sbv v[SBB_NV];
+    sbb_word *dirty = &sbb_words(b)[SBB_DIRTY];
+    sbv hid[SBB_NV];
+    sbv bad = {0}, hid1 = {0}, hid2 = {0};
     for (int k = 0; k < SBB_NV; k++)
-        v[k] = bv[k];
-    int locked = 0; /* 1: this round adds locked candidates (singles stalled) */
-    for (;;) {
-        /* Cells: once (a digit left), twice (two or more); single = placed. */
-        sbv once = {0}, twice = {0};
-        for (int k = 0; k < SBB_NV; k++) {
-            twice |= once & v[k];
-            once |= v[k];
-        }
+        hid[k] = (sbv){0};
+    for (uint32_t todo = sbb_vecs_of(*dirty); todo; todo &= todo - 1) {
+        const int k = __builtin_ctz(todo);
+        const sbv w = bv[k];
+        /* Triads: to = the digit in the triad, tt = in two or more of its cells. */
+        const sbv w1 = w >> 1, w2 = w >> 2;
+        const sbv to = (w | w1 | w2) & triad, tt = sbv_maj(w, w1, w2) & triad;
+        /* Rows and boxes from the triads (one place: r1 & ~r2); columns per band, then
+         * across the bands. */
+        const sbv to3 = to >> 3, to6 = to >> 6, to9 = to >> 9, to18 = to >> 18;
+        const sbv r1 = (to | to3 | to6) & row;
+        const sbv r2 = (tt | (tt >> 3) | (tt >> 6) | sbv_maj(to, to3, to6)) & row;
+        const sbv x1 = (to | to9 | to18) & box;
+        const sbv x2 = (tt | (tt >> 9) | (tt >> 18) | sbv_maj(to, to9, to18)) & box;
+        const sbv w9 = w >> 9, w18 = w >> 18;
+        const sbv cb = (w | w9 | w18) & col;
+        const sbv s1 = SBV_SHUF4(cb, 1, 2, 0, 3), s2 = SBV_SHUF4(cb, 2, 0, 1, 3);
+        const sbv c1 = cb | s1 | s2;
+        const sbv c2 = sbb_or_bands(sbv_maj(w, w9, w18) & col) | sbv_maj(cb, s1, s2);
+        bad |= ((row & ~r1) | (box & ~x1) | (col & ~c1)) & sbb_valid(k);
+        hid[k] = w & (sbb_fill_rows(r1 & ~r2) | sbb_fill_boxes(x1 & ~x2) |
+                      sbb_fill_cols(c1 & ~c2));
+        hid2 |= hid1 & hid[k];
+        hid1 |= hid[k];
+    }
+    if (sbv_any(bad))
+        return 0;
 #if SBB_DPV == 2
-        {
-            const sbv oh = sbv_swap_halves(once);
-            twice |= sbv_swap_halves(twice) | (once & oh);
-            once |= oh;
-        }
+    {
+        const sbv hh = sbv_swap_halves(hid1);
+        hid2 |= sbv_swap_halves(hid2) | (hid1 & hh);
+        hid1 |= hh;
+    }
 #endif
-        if (sbv_any(cells & ~once))
-            return 0; /* an empty cell */
-        const sbv single = once & ~twice;
+    if (sbv_any(hid2))
+        return 0;
+    /* Hidden cells lose their other digits in every vector, clean ones included. */
+    uint32_t moved = 0;
+    for (int k = 0; k < SBB_NV; k++) {
+        const sbv nv = bv[k] & ~(hid1 & ~hid[k]);
+        moved |= (uint32_t)-sbv_any(nv ^ bv[k]) & sbb_vec_digits(k);
+        bv[k] = nv;
+    }
+    *dirty = moved | ((*dirty >> 16 | moved) << 16);
+    *changed = moved != 0;
+    return 1;
+}
 
-        sbv keep[SBB_NV], hid[SBB_NV], elim[SBB_NV];
-        sbv bad = {0}, clash = {0}, hid1 = {0}, hid2 = {0};
-        for (int k = 0; k < SBB_NV; k++) {
-            const sbv w = v[k], p = w & single;
-            /* Triads: to = a digit in the triad, tt = in two or more of its cells. */
-            const sbv w1 = w >> 1, w2 = w >> 2;
-            const sbv to = (w | w1 | w2) & triad, tt = sbv_maj(w, w1, w2) & triad;
-            /* Rows and boxes from the triads; columns per band, then across bands. */
-            const sbv to3 = to >> 3, to6 = to >> 6, to9 = to >> 9, to18 = to >> 18;
-            const sbv r1 = (to | to3 | to6) & row;
-            const sbv r2 = (tt | (tt >> 3) | (tt >> 6) | sbv_maj(to, to3, to6)) & row;
-            const sbv x1 = (to | to9 | to18) & box;
-            const sbv x2 = (tt | (tt >> 9) | (tt >> 18) | sbv_maj(to, to9, to18)) & box;
-            const sbv w9 = w >> 9, w18 = w >> 18;
-            const sbv cb = (w | w9 | w18) & col;
-            const sbv s1 = SBV_SHUF4(cb, 1, 2, 0, 3), s2 = SBV_SHUF4(cb, 2, 0, 1, 3);
-            const sbv c1 = cb | s1 | s2;
-            const sbv c2 = sbb_or_bands(sbv_maj(w, w9, w18) & col) | sbv_maj(cb, s1, s2);
-            /* Houses holding a placed cell of this digit. */
-            const sbv pt = (p | (p >> 1) | (p >> 2)) & triad;
-            const sbv pr = (pt | (pt >> 3) | (pt >> 6)) & row;
-            const sbv px = (pt | (pt >> 9) | (pt >> 18)) & box;
-            const sbv pc = sbb_or_bands((p | (p >> 9) | (p >> 18)) & col);
-            const sbv valid = sbb_valid(k);
-            bad |= ((row & ~r1) | (box & ~x1) | (col & ~c1)) & valid;
-            clash |= (pr & r2) | (px & x2) | (pc & c2);
-            /* Placed digits leave their houses' other cells; hidden ones are taken. */
-            const sbv peers = sbb_fill_rows(pr) | sbb_fill_boxes(px) | sbb_fill_cols(pc);
-            const sbv hidden = sbb_fill_rows(r1 & ~r2 & ~pr) | sbb_fill_boxes(x1 & ~x2 & ~px) |
-                               sbb_fill_cols(c1 & ~c2 & ~pc);
-            keep[k] = w & ~(peers & ~p);
-            hid[k] = keep[k] & hidden;
-            hid2 |= hid1 & hid[k];
-            hid1 |= hid[k];
-            elim[k] = locked ? sbb_locked(to, cb, s1, s2) : (sbv){0};
-        }
-        if (sbv_any(bad))
-            return 0; /* a digit with no place in a house */
-#if SBB_DPV == 2
-        {
-            const sbv hh = sbv_swap_halves(hid1);
-            hid2 |= sbv_swap_halves(hid2) | (hid1 & hh);
-            hid1 |= hh;
-        }
-#endif
-        if (sbv_any(hid2))
-            return 0; /* a cell hidden for two digits */
-        sbv changed = {0};
-        for (int k = 0; k < SBB_NV; k++) {
-            const sbv nv = keep[k] & ~(hid1 & ~hid[k]) & ~elim[k];
-            changed |= nv ^ v[k];
-            v[k] = nv;
-        }
-        if (sbv_any(changed)) {
-            locked = 0;
-            continue;
-        }
-        if (!locked) {
-            locked = 1; /* singles stalled: one round with locked candidates */
-            continue;
-        }
-        /* Nothing changed in a full round: this board passed every check and rule. At a
-         * fixpoint a placed digit's house holds no other place of it, so two places there
-         * mean two placed cells: a clash. */
-        if (sbv_any(clash))
+/* Locked candidates over the whole board (sbb_locked per digit). @return 1 if a candidate
+ * was removed (an emptied cell is left for sbb_naked to find), else 0. */
+static inline int sbb_locked_pass(sb_board *b)
+{
+    const sbv col = sbv_splat(SBB_COL), triad = sbv_splat(SBB_TRIAD);
+    sbv *bv = sbb_vecs(b);
+    sbb_word *dirty = &sbb_words(b)[SBB_DIRTY];
+    uint32_t moved = 0;
+    for (uint32_t todo = sbb_vecs_of(*dirty >> 16); todo; todo &= todo - 1) {
+        const int k = __builtin_ctz(todo);
+        const sbv w = bv[k];
+        const sbv to = (w | (w >> 1) | (w >> 2)) & triad;
+        const sbv cb = (w | (w >> 9) | (w >> 18)) & col;
+        const sbv nv = w & ~sbb_locked(to, cb, SBV_SHUF4(cb, 1, 2, 0, 3), SBV_SHUF4(cb, 2, 0, 1, 3));
+        moved |= (uint32_t)-sbv_any(nv ^ w) & sbb_vec_digits(k);
+        bv[k] = nv;
+    }
+    *dirty = (*dirty & 0xFFFFu) | moved | moved << 16;
+    return moved != 0;
+}
+
+/* Propagates board b to the fixpoint of the reference's rules: naked singles until they
+ * stall, then one whole-board hidden-singles round, and locked candidates when that changes
+ * nothing; any change goes back to the naked singles. The final board passed every check
+ * (an emptied cell, a house without a digit, a cell hidden twice; a clash empties a cell).
+ * @return 0 on contradiction, else 1 (b is stable or solved; nsolved set). */
+static inline int sbb_settle(sb_board *b)
+{
+    const sbb_word *done = &sbb_words(b)[SBB_DONE];
+    for (;;) {
+        if (!sbb_naked(b))
             return 0;
-        int nsolved = 0;
-        for (int k = 0; k < SBB_NV; k++)
-            bv[k] = v[k];
-        for (int i = 0; i < 3; i++)
-            nsolved += __builtin_popcount(single[i]);
-        b->nsolved = (uint16_t)nsolved;
+        if ((done[0] & done[1] & done[2]) == SBB_CELLS) {
+            b->nsolved = SB_CELLS;
+            return 1;
+        }
+        int changed;
+        if (!sbb_hidden(b, &changed))
+            return 0;
+        if (changed || sbb_locked_pass(b))
+            continue;
+        b->nsolved = (uint16_t)(__builtin_popcount(done[0]) + __builtin_popcount(done[1]) +
+                                __builtin_popcount(done[2]));
         return 1;
     }
 }
@@ -275,68 +410,78 @@ static inline uint16_t sbb_cell(const sb_board *b, int c)
     return m;
 }
 
-/* Picks the branching cell by branch.h's rule. For bivalue cells (the fewest candidates any
- * open cell can have) the score is taken on the bitboards: the union of the cell's two digit
- * boards, ANDed with its peers and the open cells, popcounted. Without a bivalue cell the
- * board is copied cell-major and the scalar rule runs (rare). */
+/* Popcount of the three band words of x. */
+static inline int sbb_count(sbv4 x)
+{
+    return __builtin_popcountll((uint64_t)x[0] | (uint64_t)x[1] << 32) + __builtin_popcount(x[2]);
+}
+
+/* Picks the branching cell by branch.h's rule, on the bitboards: the open cells with the
+ * fewest candidates (bivalue ones nearly always), each scored as the union of its digit
+ * boards ANDed with its peers and the open cells, popcounted, bivalue peers three times; the
+ * first best in cell order wins. */
 static inline int sbb_branch_cell(const sb_board *b)
 {
     const sbb_word *w = sbb_words((sb_board *)b);
-    uint32_t n1[3] = {0}, n2[3] = {0}, n3[3] = {0};
-    for (int d = 0; d < SB_DIGITS; d++)
-        for (int k = 0; k < 3; k++) {
-            const uint32_t x = w[4 * d + k];
-            n3[k] |= n2[k] & x;
-            n2[k] |= n1[k] & x;
-            n1[k] |= x;
-        }
-    const uint32_t biv[3] = {n2[0] & ~n3[0], n2[1] & ~n3[1], n2[2] & ~n3[2]};
-    if (!(biv[0] | biv[1] | biv[2])) {
-        sb_board cm;
-        for (int c = 0; c < SB_CELLS; c++)
-            cm.cand[c] = sbb_cell(b, c);
-        return sbk_branch_cell_scalar(&cm);
+    const sbv4 *x = (const sbv4 *)(const void *)w;
+    sbv4 n1 = {0}, n2 = {0}, n3 = {0};
+    for (int d = 0; d < SB_DIGITS; d++) {
+        n3 |= n2 & x[d];
+        n2 |= n1 & x[d];
+        n1 |= x[d];
     }
-    /* reach[c]: the union of the digit boards of bivalue cell c (its first digit sets it). */
-    uint32_t reach[SB_CELLS][3];
-    uint32_t seen[3] = {0};
-    for (int d = 0; d < SB_DIGITS; d++)
-        for (int k = 0; k < 3; k++)
-            for (uint32_t m = w[4 * d + k] & biv[k]; m; m &= m - 1) {
-                const int s = __builtin_ctz(m);
-                uint32_t *r = reach[27 * k + s];
-                if (seen[k] >> s & 1) {
-                    r[0] |= w[4 * d];
-                    r[1] |= w[4 * d + 1];
-                    r[2] |= w[4 * d + 2];
-                } else {
-                    r[0] = w[4 * d];
-                    r[1] = w[4 * d + 1];
-                    r[2] = w[4 * d + 2];
-                    seen[k] |= 1u << s;
-                }
-            }
-    /* Score each bivalue cell in cell order: its open peers reached by its digits, bivalue
-     * ones three times; the first best wins. */
-    int best = -1, best_deg = -1;
-    for (int k = 0; k < 3; k++)
-        for (uint32_t m = biv[k]; m; m &= m - 1) {
-            const int s = __builtin_ctz(m), j = s % 9;
-            const uint32_t column = SBB_ROW << j;
-            const uint32_t own = (column | (SBB_COL << (s - j)) | (0x1C0E07u << (j - j % 3))) &
-                                 ~(1u << s);
-            const uint32_t *r = reach[27 * k + s];
-            int deg = 0;
-            for (int kk = 0; kk < 3; kk++) {
-                const uint32_t hit = r[kk] & (kk == k ? own : column) & n2[kk];
-                deg += __builtin_popcount(hit) + 2 * __builtin_popcount(hit & biv[kk]);
-            }
-            if (deg > best_deg) {
-                best_deg = deg;
-                best = 27 * k + s;
-            }
+    const sbv4 biv = n2 & ~n3;
+    sbv4 fewest = biv;
+    if (!sbv4_any(biv)) {
+        /* No bivalue cell: exact counts from "at least k digits" sets. */
+        sbv4 at[SB_DIGITS + 2] = {{0}};
+        for (int d = 0; d < SB_DIGITS; d++) {
+            for (int k = d + 1; k >= 2; k--)
+                at[k] |= at[k - 1] & x[d];
+            at[1] |= x[d];
         }
+        for (int k = 3; k <= SB_DIGITS; k++) {
+            fewest = at[k] & ~at[k + 1];
+            if (sbv4_any(fewest))
+                break;
+        }
+    }
+    /* Cells 0..53 (bands 0 and 1) as one 64-bit set, then cells 54..80, in cell order. */
+    uint64_t f[2] = {fewest[0] | (uint64_t)fewest[1] << 27, fewest[2]};
+    int best = -1, best_deg = -1;
+    do {
+        const int h = f[0] == 0, s = __builtin_ctzll(f[h]), c = 54 * h + s;
+        f[h] &= f[h] - 1;
+        const int k = c / 27, bit = c % 27;
+        unsigned digits = 0;
+        for (int d = 0; d < SB_DIGITS; d++)
+            digits |= (w[4 * d + k] >> bit & 1u) << d;
+        sbv4 reach = {0};
+        for (; digits; digits &= digits - 1)
+            reach |= x[__builtin_ctz(digits)];
+        const sbv4 hit = reach & *(const sbv4 *)(const void *)sb_band_peers[c] & n2;
+        const int deg = sbb_count(hit) + 2 * sbb_count(hit & biv);
+        best = deg > best_deg ? c : best;
+        best_deg = deg > best_deg ? deg : best_deg;
+    } while (f[0] | f[1]);
     return best;
+}
+
+/* Cell c's bit in every digit group of a vector. */
+static inline sbv sbb_cell_bit(int c)
+{
+    return sbb_wide(((sbv4){0, 1, 2, 3} == (uint32_t)(c / 27)) & (1u << (c % 27)));
+}
+
+/* All ones in the lanes of digit index e within its vector, zero elsewhere. */
+static inline sbv sbb_digit_lanes(int e)
+{
+#if SBB_DPV == 1
+    (void)e;
+    return sbv_splat(~0u);
+#else
+    return (sbv)((sbv){0, 0, 0, 0, 1, 1, 1, 1} == (uint32_t)(e & 1));
+#endif
 }
 
 /* The three ways a board enters propagation (0 on contradiction, else 1). Loading: every
@@ -356,25 +501,32 @@ static inline int sbb_load(sb_board *b, const sb_grid *puzzle)
     for (int d = 0; d < SB_DIGITS; d++)
         for (int k = 0; k < 3; k++)
             w[4 * d + k] = (SBB_CELLS & ~given[k]) | digit[d][k];
+    w[SBB_DIRTY] = SBB_ALL_DIRTY;
     return sbb_settle(b);
 }
 
 /* Assigns digit mask d to cell c. */
 static inline int sbb_take(sb_board *b, int c, uint16_t d)
 {
-    sbb_word *w = sbb_words(b);
-    const int k = c / 27;
-    const uint32_t bit = 1u << (c % 27);
-    for (int e = 0; e < SB_DIGITS; e++)
-        w[4 * e + k] &= ~bit;
-    w[4 * __builtin_ctz(d) + k] |= bit;
+    /* Whole-vector updates: the settle's first loads then forward from these stores (a
+     * vector load spanning two smaller stores stalls). */
+    sbv *bv = sbb_vecs(b);
+    const sbv bit = sbb_cell_bit(c);
+    const int e = __builtin_ctz(d);
+    for (int k = 0; k < SBB_NV; k++)
+        bv[k] &= ~bit;
+    bv[e / SBB_DPV] |= bit & sbb_digit_lanes(e);
+    sbb_words(b)[SBB_DIRTY] = SBB_ALL_DIRTY;
     return sbb_settle(b);
 }
 
 /* Removes digit mask d from cell c. */
 static inline int sbb_drop(sb_board *b, int c, uint16_t d)
 {
-    sbb_words(b)[4 * __builtin_ctz(d) + c / 27] &= ~(1u << (c % 27));
+    sbb_word *w = sbb_words(b);
+    const int e = __builtin_ctz(d);
+    sbb_vecs(b)[e / SBB_DPV] &= ~(sbb_cell_bit(c) & sbb_digit_lanes(e));
+    w[SBB_DIRTY] |= (SBB_HIDDEN_DIRTY(__builtin_ctz(d)) * 0x10001u);
     return sbb_settle(b);
 }
 

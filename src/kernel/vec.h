@@ -22,6 +22,9 @@
 /* The vector: SBV_LANES lanes of uint32_t; may alias the board's storage. */
 typedef uint32_t sbv __attribute__((vector_size(SBV_BYTES), aligned(SBV_BYTES), may_alias));
 
+/* A 16-byte vector of four 32-bit lanes whatever SBV_BYTES is: one digit's band words. */
+typedef uint32_t sbv4 __attribute__((vector_size(16), aligned(16), may_alias));
+
 #if defined(__SSE4_1__) || defined(__AVX2__)
 #include <immintrin.h>
 #elif defined(__ARM_NEON)
@@ -79,6 +82,18 @@ static inline int sbv_any(sbv x)
     for (int i = 0; i < SBV_LANES; i++)
         acc |= x[i];
     return acc != 0;
+#endif
+}
+
+/* @return 1 if any bit of x is set, else 0. */
+static inline int sbv4_any(sbv4 x)
+{
+#if defined(__SSE4_1__)
+    return !_mm_testz_si128((__m128i)x, (__m128i)x);
+#elif defined(__ARM_NEON)
+    return vmaxvq_u32((uint32x4_t)x) != 0;
+#else
+    return (x[0] | x[1] | x[2] | x[3]) != 0;
 #endif
 }
 
