@@ -214,3 +214,19 @@ Test(tables, locked_candidate_lanes)
         cr_assert_eq(sb_locked_lanes.col_hi[c / 32] & bit, 0u, "padding lane %d in col_hi", c);
     }
 }
+
+/* The band kernel's peer masks (sse4, avx2, neon), against the public peer sets: cell p is
+ * bit p % 27 of word p / 27, word 3 empty. A wrong bit would only show as a level mismatch on
+ * the machines that run those stamps, so it is checked here on every machine. */
+Test(tables, band_peer_masks)
+{
+    const sb_peer_tables *t = sb_tables();
+    for (int c = 0; c < SB_CELLS; c++) {
+        uint32_t want[4] = {0, 0, 0, 0};
+        for (int p = 0; p < SB_CELLS; p++)
+            if (t->peer_mask[c][p / 64] >> (p % 64) & 1)
+                want[p / 27] |= 1u << (p % 27);
+        for (int k = 0; k < 4; k++)
+            cr_assert_eq(sb_band_peers[c][k], want[k], "cell %d word %d", c, k);
+    }
+}
