@@ -2,13 +2,40 @@
 #
 # Build output goes to $(BUILD) (default build/): build/sudokubench, build/libsudokubench.a.
 # The default binary runs on any x86-64: no -march=native; SIMD kernels are compiled per
-# instruction set with target pragmas and chosen at run time.
+# instruction set with per-file -m flags and chosen at run time.
+#
+# Toolchains (README "Portability"); each gets its own BUILD unless BUILD= is given, so their
+# objects never mix:
+#   make                              gcc                      -> build/
+#   make CC=clang                     clang + libomp           -> build/clang/
+#   make CROSS=aarch64-linux-gnu-     $(CROSS)gcc, cross build -> build/aarch64/
+#                                     (make test-aarch64 runs its tests under qemu-aarch64)
+# The table generator (build/.../gen/gen_tables) always runs on the build machine: HOSTCC.
 
-BUILD    ?= build
-CC       ?= gcc
+CROSS    ?=
+CROSS_TRIPLET := $(patsubst %-,%,$(CROSS))
+CROSS_ARCH    := $(firstword $(subst -, ,$(CROSS)))
+# CC is make's default (cc, gcc on Debian) unless given; with CROSS it is $(CROSS)gcc unless
+# given on the command line.
+ifneq ($(CROSS),)
+ifneq ($(origin CC),command line)
+CC       := $(CROSS)gcc
+endif
+endif
+ifeq ($(origin AR),default)
+AR       := $(CROSS)ar
+endif
+OBJCOPY  ?= $(CROSS)objcopy
+HOSTCC   ?= $(if $(CROSS),gcc,$(CC))
+CC_IS_CLANG := $(if $(findstring clang,$(shell $(CC) --version 2>/dev/null | head -n 1)),1)
+ifndef BUILD
+BUILD    := $(if $(CROSS),build/$(CROSS_ARCH),$(if $(CC_IS_CLANG),build/clang,build))
+endif
 OPT      ?= -O3
 SAN      ?=
-CFLAGS   ?= $(OPT) -g
+# clang 14 writes DWARF 5 forms that valgrind 3.19 (Debian 12) cannot read, so the callgrind
+# perf tests need DWARF 4 from it; gcc keeps plain -g (the flags perf-check records).
+CFLAGS   ?= $(OPT) $(if $(CC_IS_CLANG),-gdwarf-4,-g)
 WARN     := -Wall -Wextra
 BASE     := -std=c11 -D_GNU_SOURCE -fopenmp -Iinclude -Isrc -I$(BUILD)/gen $(WARN)
 ifeq ($(SAN),1)
@@ -40,6 +67,29 @@ UNIT     := $(BUILD)/tests/unit
 TABLES   := $(BUILD)/gen/tables.inc $(BUILD)/gen/house_lanes.inc $(BUILD)/gen/cell_house_lanes.inc \
             $(BUILD)/gen/house_hi.inc $(BUILD)/gen/locked_lanes.inc
 
+# Cross builds (CROSS=...): the tests run under qemu user-mode emulation (scripts/qemu-run;
+# BIN_RUN is a generated wrapper for scripts that take a binary path), and the unit tests link
+# Criterion from a private sysroot of the target's Debian packages (scripts/cross-sysroot.sh:
+# libcriterion-dev:arm64 cannot be installed beside the amd64 one). Criterion re-executes the
+# test binary for each worker, which the host kernel cannot run: QEMU_SHIM (LD_PRELOAD'ed into
+# the guest, scripts/qemu-exec-shim.c) sends that exec through qemu. Natively all are empty.
+DEB_ARCH_aarch64 := arm64
+SYSROOT_PKGS     := libcriterion-dev libcriterion3
+UNIT_RUN :=
+BIN_RUN  := $(BIN)
+ifneq ($(CROSS),)
+CROSS_DEB_ARCH := $(DEB_ARCH_$(CROSS_ARCH))
+SYSROOT        := build/sysroot/$(CROSS_DEB_ARCH)
+SYSROOT_STAMP  := $(SYSROOT)/.complete
+SYSROOT_LIBS   := $(abspath $(SYSROOT))/usr/lib/$(CROSS_TRIPLET):$(abspath $(SYSROOT))/lib/$(CROSS_TRIPLET)
+CRIT_CFLAGS    := -I$(SYSROOT)/usr/include
+CRIT_LIBS      := -L$(SYSROOT)/usr/lib/$(CROSS_TRIPLET) -Wl,-rpath-link,$(SYSROOT_LIBS)
+QEMU_RUN       := $(abspath scripts/qemu-run) --arch $(CROSS_ARCH) --prefix /usr/$(CROSS_TRIPLET)
+QEMU_SHIM      := $(BUILD)/qemu-exec-shim.so
+UNIT_RUN       := $(QEMU_RUN) --libs $(SYSROOT_LIBS) --preload $(abspath $(QEMU_SHIM))
+BIN_RUN        := $(BIN)-qemu
+endif
+
 # Corpora for `make bench`: the standard ones when ../shared is beside the checkout, else
 # the small samples committed in datasets/samples (the embedded default).
 SHARED_DATA := $(wildcard ../shared/datasets/puzzles*)
@@ -60,33 +110,50 @@ PERF_ARGS       = --driver $(PERF_DRIVER) --cc "$(CC)" --flags "$(CFLAGS)" \
 GBENCH_ARGS    ?= --benchmark_out=$(BUILD)/reports/gbench.json --benchmark_out_format=json
 
 # Debian packages the build and tests need (`make deps` installs what is missing).
+# clang + libomp-dev: `make CC=clang`; gcc-aarch64-linux-gnu + qemu-user: `make test-aarch64`,
+# which also needs the arm64 architecture known to apt (DEB_FOREIGN_ARCHS) for the Criterion
+# sysroot that deps unpacks into build/sysroot/arm64.
 DEB_PKGS := gcc make libc6-dev libcriterion-dev python3 time \
-            g++ libbenchmark-dev valgrind hyperfine gnuplot-nox
+            g++ libbenchmark-dev valgrind hyperfine gnuplot-nox \
+            clang libomp-dev gcc-aarch64-linux-gnu qemu-user
+DEB_FOREIGN_ARCHS := arm64
 
-.PHONY: all help deps test test-unit test-cli test-sanitize bench batch datasets clean
+.PHONY: all help deps test test-unit test-cli test-sanitize test-aarch64 bench batch datasets clean
 .PHONY: test-perf gbench perf-check perf-baseline report hyperfine
 
 all: $(BIN) $(LIB) ## build build/sudokubench and build/libsudokubench.a
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | awk -F'\t' '{printf "  make %-14s %s\n", $$1, $$2}'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | awk -F'\t' '{printf "  make %-14s %s\n", $$1, $$2}'
 	@echo "  variables: BUILD=$(BUILD) OPT=$(OPT) BENCH_FILES=... BENCH_ARGS='$(BENCH_ARGS)'"
+	@echo "  toolchains: CC=clang (build/clang; clang libomp-dev), CROSS=aarch64-linux-gnu- (build/aarch64;"
+	@echo "    gcc-aarch64-linux-gnu, tests via make test-aarch64 under qemu-user); HOSTCC=$(HOSTCC) builds gen_tables"
 	@echo "  perf: PERF_THRESHOLD=$(PERF_THRESHOLD) (percent) PERF_BASELINE=$(PERF_BASELINE) PERF_WALL=$(PERF_WALL) (0: no wall-time part)"
 	@echo "  DEB_PKGS (make deps): $(DEB_PKGS)"
 
-deps: ## install the missing Debian packages of DEB_PKGS (idempotent)
-	@missing=""; for p in $(DEB_PKGS); do \
+deps: ## install the missing Debian packages of DEB_PKGS, add arm64 to apt, unpack the arm64 Criterion sysroot (idempotent)
+	@set -e; SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); update=""; missing=""; \
+	for a in $(DEB_FOREIGN_ARCHS); do \
+	  if ! dpkg --print-foreign-architectures | grep -qx "$$a"; then \
+	    echo "deps: adding the $$a architecture to apt"; $$SUDO dpkg --add-architecture "$$a"; update=1; \
+	  fi; \
+	  [ -f build/sysroot/$$a/.complete ] || apt-cache show "libcriterion3:$$a" >/dev/null 2>&1 || update=1; \
+	done; \
+	for p in $(DEB_PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
 	done; \
+	if [ -n "$$missing$$update" ]; then $$SUDO apt-get update -qq; fi; \
 	if [ -n "$$missing" ]; then \
 	  echo "deps: installing$$missing"; \
-	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
-	else echo "deps: all present ($(DEB_PKGS))"; fi
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	else echo "deps: all present ($(DEB_PKGS))"; fi; \
+	for a in $(DEB_FOREIGN_ARCHS); do \
+	  bash scripts/cross-sysroot.sh "$$a" "build/sysroot/$$a" $(SYSROOT_PKGS); \
+	done
 
 $(BUILD)/gen/gen_tables: src/gen_tables.c include/sudokubench.h
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -O1 -Iinclude -o $@ src/gen_tables.c
+	$(HOSTCC) -std=c11 -O1 $(WARN) -Iinclude -o $@ src/gen_tables.c
 
 $(BUILD)/gen/tables.inc: $(BUILD)/gen/gen_tables
 	$< > $@.tmp && mv $@.tmp $@
@@ -113,26 +180,47 @@ $(BUILD)/obj/%.o: %.c $(TABLES) $(wildcard include/*.h src/*.h src/kernel/*.h sr
 
 $(LIB): $(LIB_OBJS)
 	@rm -f $@
-	ar rcs $@ $^
+	$(AR) rcs $@ $^
 
 $(BIN): $(CLI_OBJS) $(LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS)
 
 $(UNIT): $(TEST_OBJS) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $(TEST_OBJS) $(LIB) -lcriterion $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $(TEST_OBJS) $(LIB) $(CRIT_LIBS) -lcriterion $(LDLIBS)
+
+ifneq ($(CROSS),)
+$(SYSROOT_STAMP):
+	bash scripts/cross-sysroot.sh $(CROSS_DEB_ARCH) $(SYSROOT) $(SYSROOT_PKGS)
+
+$(TEST_OBJS): ALL_CFLAGS += $(CRIT_CFLAGS)
+$(TEST_OBJS) $(UNIT): | $(SYSROOT_STAMP)
+
+$(QEMU_SHIM): scripts/qemu-exec-shim.c
+	@mkdir -p $(dir $@)
+	$(CC) -shared -fPIC -O2 $(WARN) -o $@ $< -ldl
+
+# What the CLI test scripts run: the cross binary under qemu, by absolute paths.
+$(BIN_RUN): scripts/qemu-run
+	@mkdir -p $(dir $@)
+	printf '#!/bin/sh\n# generated by make: %s under qemu (scripts/qemu-run)\nexec %s %s "$$@"\n' \
+	  '$(abspath $(BIN))' '$(QEMU_RUN)' '$(abspath $(BIN))' > $@.tmp && chmod +x $@.tmp && mv $@.tmp $@
+endif
 
 test: test-unit test-cli test-perf ## build and run the unit tests (Criterion), the CLI tests, the perf-gate tests
 
-test-unit: $(UNIT)
-	$(UNIT) --jobs 2
+test-unit: $(UNIT) $(QEMU_SHIM)
+	$(UNIT_RUN) $(UNIT) --jobs 2
 
-test-cli: $(BIN)
-	bash tests/cli/run.sh $(BIN)
-	bash tests/cli/batch.sh $(BIN)
+test-cli: $(BIN) $(BIN_RUN)
+	bash tests/cli/run.sh $(BIN_RUN)
+	bash tests/cli/batch.sh $(BIN_RUN)
 
-test-sanitize: ## the whole test suite built with ASan + UBSan (in build/asan)
-	$(MAKE) --no-print-directory BUILD=build/asan SAN=1 test
+test-sanitize: ## the whole test suite built with ASan + UBSan (in build/asan; with CC=clang build/clang/asan)
+	$(MAKE) --no-print-directory BUILD=$(BUILD)/asan SAN=1 test
+
+test-aarch64: ## cross-build for aarch64 (build/aarch64) and run the unit + CLI tests under qemu-aarch64 (no perf tests)
+	$(MAKE) --no-print-directory CROSS=aarch64-linux-gnu- CC=aarch64-linux-gnu-gcc BUILD=build/aarch64 test
 
 bench: $(BIN) ## benchmark: ../shared/datasets if present, else datasets/samples (1 thread)
 	$(BIN) bench $(BENCH_ARGS) $(BENCH_FILES)
@@ -152,14 +240,18 @@ $(PERF_DRIVER): bench/perf_driver.c $(LIB)
 # measured function while the shipped sources stay untouched.
 $(PERF_SLOW): bench/perf_driver.c tests/perf/slowdown.c $(LIB)
 	@mkdir -p $(dir $@)
-	objcopy --redefine-sym sb_solve=sb_solve_unslowed $(LIB) $(dir $@)libslowed.a
+	$(OBJCOPY) --redefine-sym sb_solve=sb_solve_unslowed $(LIB) $(dir $@)libslowed.a
 	$(CC) $(ALL_CFLAGS) -o $@ $< tests/perf/slowdown.c $(dir $@)libslowed.a $(LDLIBS)
 
 $(GBENCH): bench/gbench.cc $(LIB)
 	@mkdir -p $(dir $@)
 	$(CXX) -std=c++17 $(OPT) -g $(WARN) -Iinclude -o $@ $< $(LIB) -lbenchmark -lpthread $(LDLIBS)
 
-ifeq ($(SAN),1)
+ifneq ($(CROSS),)
+test-perf:
+	python3 tests/perf/test_perf_check.py
+	@echo "test-perf: callgrind checks skipped for CROSS=$(CROSS) (valgrind runs only host binaries)"
+else ifeq ($(SAN),1)
 test-perf:
 	python3 tests/perf/test_perf_check.py
 	@echo "test-perf: callgrind check skipped under SAN=1 (valgrind cannot run ASan builds)"
