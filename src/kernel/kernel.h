@@ -466,62 +466,15 @@ static inline int sbk_drop(sb_board *b, int c, uint16_t d)
 }
 #endif
 
-/* The fast kernel needs no hook context: its state is the board. */
-typedef struct sbk_ctx {
-    char unused; /* C requires a member */
-} sbk_ctx;
-
-static inline int srch_load(sbk_ctx *x, sb_board *b, const sb_grid *puzzle)
+/* The board is cell-major: a cell's candidates are its lane. */
+static inline uint16_t sbk_cell(const sb_board *b, int c)
 {
-    (void)x;
-    return sbk_load(b, puzzle);
-}
-
-static inline int srch_solved(sbk_ctx *x, const sb_board *b)
-{
-    (void)x;
-    return b->nsolved == SB_CELLS;
-}
-
-static inline int srch_choose(sbk_ctx *x, const sb_board *b)
-{
-    (void)x;
-    return sbk_branch_cell(b);
-}
-
-static inline int srch_take(sbk_ctx *x, sb_board *b, int c, uint16_t d)
-{
-    (void)x;
-    return sbk_take(b, c, d);
-}
-
-static inline int srch_drop(sbk_ctx *x, sb_board *b, int c, uint16_t d)
-{
-    (void)x;
-    return sbk_drop(b, c, d);
-}
-
-/* Both engines keep the board cell-major. */
-static inline uint16_t srch_cell(sbk_ctx *x, const sb_board *b, int c)
-{
-    (void)x;
     return b->cand[c];
 }
 
-#define SB_SEARCH_CTX sbk_ctx
-#define SB_SEARCH_DFS sbk_dfs
-#define SB_SEARCH_BFS sbk_bfs
-#include "search.h"
-
-void SB_KERNEL_DFS(sb_board *stack, const sb_grid *puzzle, uint64_t limit, sb_result *res)
-{
-    sbk_ctx x;
-    sbk_dfs(&x, stack, puzzle, limit, res);
-}
-
-int SB_KERNEL_BFS(sb_board **ring, size_t *ring_len, size_t cap, const sb_grid *puzzle,
-                  uint64_t limit, sb_result *res)
-{
-    sbk_ctx x;
-    return sbk_bfs(&x, ring, ring_len, cap, puzzle, limit, res);
-}
+#define SBK_LOAD sbk_load
+#define SBK_TAKE sbk_take
+#define SBK_DROP sbk_drop
+#define SBK_CHOOSE sbk_branch_cell
+#define SBK_CELL sbk_cell
+#include "entries.h"

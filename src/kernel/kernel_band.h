@@ -530,61 +530,9 @@ static inline int sbb_drop(sb_board *b, int c, uint16_t d)
     return sbb_settle(b);
 }
 
-/* The band kernel needs no hook context: its state is the board. */
-typedef struct sbb_ctx {
-    char unused; /* C requires a member */
-} sbb_ctx;
-
-static inline int srch_load(sbb_ctx *x, sb_board *b, const sb_grid *puzzle)
-{
-    (void)x;
-    return sbb_load(b, puzzle);
-}
-
-static inline int srch_solved(sbb_ctx *x, const sb_board *b)
-{
-    (void)x;
-    return b->nsolved == SB_CELLS;
-}
-
-static inline int srch_choose(sbb_ctx *x, const sb_board *b)
-{
-    (void)x;
-    return sbb_branch_cell(b);
-}
-
-static inline int srch_take(sbb_ctx *x, sb_board *b, int c, uint16_t d)
-{
-    (void)x;
-    return sbb_take(b, c, d);
-}
-
-static inline int srch_drop(sbb_ctx *x, sb_board *b, int c, uint16_t d)
-{
-    (void)x;
-    return sbb_drop(b, c, d);
-}
-
-static inline uint16_t srch_cell(sbb_ctx *x, const sb_board *b, int c)
-{
-    (void)x;
-    return sbb_cell(b, c);
-}
-
-#define SB_SEARCH_CTX sbb_ctx
-#define SB_SEARCH_DFS sbb_dfs
-#define SB_SEARCH_BFS sbb_bfs
-#include "search.h"
-
-void SB_KERNEL_DFS(sb_board *stack, const sb_grid *puzzle, uint64_t limit, sb_result *res)
-{
-    sbb_ctx x;
-    sbb_dfs(&x, stack, puzzle, limit, res);
-}
-
-int SB_KERNEL_BFS(sb_board **ring, size_t *ring_len, size_t cap, const sb_grid *puzzle,
-                  uint64_t limit, sb_result *res)
-{
-    sbb_ctx x;
-    return sbb_bfs(&x, ring, ring_len, cap, puzzle, limit, res);
-}
+#define SBK_LOAD sbb_load
+#define SBK_TAKE sbb_take
+#define SBK_DROP sbb_drop
+#define SBK_CHOOSE sbb_branch_cell
+#define SBK_CELL sbb_cell
+#include "entries.h"

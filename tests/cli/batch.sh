@@ -197,20 +197,29 @@ for i in $(seq 240); do cat hard1k.txt; done >hard.txt
 # interrupt SIG THREADS FORMAT: starts a run, waits for its first progress line (records are
 # being handled), sends SIG, then checks exit 130, the message and that stdout is exactly
 # the output of the first N records.
-interrupt() {
-    local sig=$1 t=$2 f=$3 pid i n line rc
-    # The redirection truncates int.err in the child, after the fork: a left-over int.err
-    # (the previous case's) could show its progress line to the wait below and the signal
-    # would hit the new process before its handlers exist (exit 143, seen once).
-    rm -f int.out int.err
+# start_until_progress OUT ERR ARGS...: starts "$BIN" ARGS in the background (pid in $pid,
+# stdout to OUT, stderr to ERR) and waits, 30 s at most, for its first progress line, so a
+# signal lands mid-run, never before the handlers exist.
+start_until_progress() {
+    local out=$1 err=$2 i
+    shift 2
+    # The redirection truncates ERR in the child, after the fork: a left-over one (the
+    # previous case's) could show its progress line to the wait below and the signal would
+    # hit the new process before its handlers exist (exit 143, seen once).
+    rm -f "$out" "$err"
     set -m # own process group: a background job would otherwise start with SIGINT ignored
-    "$BIN" solve -t "$t" -f "$f" --progress always hard.txt >int.out 2>int.err &
+    "$BIN" "$@" >"$out" 2>"$err" &
     pid=$!
     set +m
     for i in $(seq 300); do
-        grep -q 'puzzles, ' int.err 2>/dev/null && break
+        grep -q 'puzzles, ' "$err" 2>/dev/null && break
         sleep 0.1
     done
+}
+
+interrupt() {
+    local sig=$1 t=$2 f=$3 pid n line rc
+    start_until_progress int.out int.err solve -t "$t" -f "$f" --progress always hard.txt
     kill "-$sig" "$pid"
     wait "$pid"
     rc=$?
@@ -237,16 +246,8 @@ tcase "SIGTERM mid-run (-t 1, pretty): exit 130, whole records only" interrupt_t
 # the summary must count exactly the N records of "interrupted after N records" (with two
 # threads the other thread has handled records of later chunks that are never written).
 summary_after_interrupt() {
-    local cmd=$1 pid i rc n got
-    rm -f sum.out sum.err
-    set -m
-    "$BIN" "$cmd" -t 2 --progress always hard.txt >sum.out 2>sum.err &
-    pid=$!
-    set +m
-    for i in $(seq 300); do
-        grep -q 'puzzles, ' sum.err 2>/dev/null && break
-        sleep 0.1
-    done
+    local cmd=$1 pid rc n got
+    start_until_progress sum.out sum.err "$cmd" -t 2 --progress always hard.txt
     kill -INT "$pid"
     wait "$pid"
     rc=$?

@@ -1,0 +1,69 @@
+/*
+ * entries.h — the search hooks and the two exported entries of a fast-kernel stamp, written
+ * once for every stamp (kernel.h, kernel_band.h). A fast kernel keeps all of its state in the
+ * board, so the hook context is empty and each hook forwards to the kernel.
+ *
+ * The includer defines, before including: SB_KERNEL_DFS / SB_KERNEL_BFS (the entry names),
+ * and the kernel functions SBK_LOAD(b, puzzle), SBK_TAKE(b, c, d), SBK_DROP(b, c, d),
+ * SBK_CHOOSE(b) and SBK_CELL(b, c) (see search.h for their contracts); the kernel sets
+ * b->nsolved at every stable board.
+ */
+
+/* The fast kernels need no hook context: their state is the board. */
+typedef struct sbk_ctx {
+    char unused; /* C requires a member */
+} sbk_ctx;
+
+static inline int srch_load(sbk_ctx *x, sb_board *b, const sb_grid *puzzle)
+{
+    (void)x;
+    return SBK_LOAD(b, puzzle);
+}
+
+static inline int srch_solved(sbk_ctx *x, const sb_board *b)
+{
+    (void)x;
+    return b->nsolved == SB_CELLS;
+}
+
+static inline int srch_choose(sbk_ctx *x, const sb_board *b)
+{
+    (void)x;
+    return SBK_CHOOSE(b);
+}
+
+static inline int srch_take(sbk_ctx *x, sb_board *b, int c, uint16_t d)
+{
+    (void)x;
+    return SBK_TAKE(b, c, d);
+}
+
+static inline int srch_drop(sbk_ctx *x, sb_board *b, int c, uint16_t d)
+{
+    (void)x;
+    return SBK_DROP(b, c, d);
+}
+
+static inline uint16_t srch_cell(sbk_ctx *x, const sb_board *b, int c)
+{
+    (void)x;
+    return SBK_CELL(b, c);
+}
+
+#define SB_SEARCH_CTX sbk_ctx
+#define SB_SEARCH_DFS sbk_dfs
+#define SB_SEARCH_BFS sbk_bfs
+#include "search.h"
+
+void SB_KERNEL_DFS(sb_board *stack, const sb_grid *puzzle, uint64_t limit, sb_result *res)
+{
+    sbk_ctx x;
+    sbk_dfs(&x, stack, puzzle, limit, res);
+}
+
+int SB_KERNEL_BFS(sb_board **ring, size_t *ring_len, size_t cap, const sb_grid *puzzle,
+                  uint64_t limit, sb_result *res)
+{
+    sbk_ctx x;
+    return sbk_bfs(&x, ring, ring_len, cap, puzzle, limit, res);
+}
