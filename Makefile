@@ -114,7 +114,7 @@ GBENCH_ARGS    ?= --benchmark_out=$(BUILD)/reports/gbench.json --benchmark_out_f
 # which also needs the arm64 architecture known to apt (DEB_FOREIGN_ARCHS) for the Criterion
 # sysroot that deps unpacks into build/sysroot/arm64.
 DEB_PKGS := gcc make libc6-dev libcriterion-dev python3 time \
-            g++ libbenchmark-dev valgrind hyperfine gnuplot-nox \
+            g++ libbenchmark-dev valgrind hyperfine gnuplot-nox cmake \
             clang libomp-dev gcc-aarch64-linux-gnu qemu-user
 DEB_FOREIGN_ARCHS := arm64
 

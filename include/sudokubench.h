@@ -175,7 +175,8 @@ const char *sb_simd_name(int level);
 /* Parses a level name ("auto" gives SB_SIMD_AUTO). @return the level, or SB_ERR_SIMD. */
 int sb_simd_parse(const char *name);
 
-/* @return 1 if this CPU and OS support the level (CPUID + XGETBV), else 0. */
+/* @return 1 if this CPU and OS support the level (x86-64: CPUID + XGETBV; aarch64: scalar and
+ * neon), else 0. */
 int sb_simd_supported(int level);
 
 /* Resolves SB_SIMD_AUTO: $SUDOKUBENCH_SIMD when set, else the best supported level.
