@@ -186,31 +186,17 @@ static inline uint32_t sbb_vec_digits(int k)
     return SBB_DPV == 1 ? 1u << k : 3u << (2 * k);
 }
 
-/* Cells with one digit, all digits folded: once = a digit left, twice = two or more (both
- * uniform across the digit groups of a vector). Reduced as a tree where there are nine
- * vectors: the chain of a naked-singles iteration is what a settle waits on. */
-static inline void sbb_count_cells(const sbv v[SBB_NV], sbv *once, sbv *twice)
+/* Cells with one digit left, over the nine digit words: once = a digit left, twice = two or
+ * more. Reduced as a tree: the chain of a naked-singles iteration is what a settle waits on. */
+static inline void sbb_count_cells(const sbv4 v[SB_DIGITS], sbv4 *once, sbv4 *twice)
 {
-    const sbv o01 = v[0] | v[1], t01 = v[0] & v[1], o23 = v[2] | v[3], t23 = v[2] & v[3];
-    const sbv o03 = o01 | o23, t03 = t01 | t23 | (o01 & o23);
-#if SBB_DPV == 1
-    const sbv o45 = v[4] | v[5], t45 = v[4] & v[5], o67 = v[6] | v[7], t67 = v[6] & v[7];
-    const sbv o47 = o45 | o67, t47 = t45 | t67 | (o45 & o67);
-    const sbv o07 = o03 | o47, t07 = t03 | t47 | (o03 & o47);
+    const sbv4 o01 = v[0] | v[1], t01 = v[0] & v[1], o23 = v[2] | v[3], t23 = v[2] & v[3];
+    const sbv4 o45 = v[4] | v[5], t45 = v[4] & v[5], o67 = v[6] | v[7], t67 = v[6] & v[7];
+    const sbv4 o03 = o01 | o23, t03 = t01 | t23 | (o01 & o23);
+    const sbv4 o47 = o45 | o67, t47 = t45 | t67 | (o45 & o67);
+    const sbv4 o07 = o03 | o47, t07 = t03 | t47 | (o03 & o47);
     *once = o07 | v[8];
     *twice = t07 | (o07 & v[8]);
-#else
-    const sbv o = o03 | v[4], t = t03 | (o03 & v[4]);
-    const sbv oh = sbv_swap_halves(o);
-    *twice = t | sbv_swap_halves(t) | (o & oh);
-    *once = o | oh;
-#endif
-}
-
-/* The first four lanes of x (the first digit group). */
-static inline sbv4 sbb_low(sbv x)
-{
-    return (sbv4){x[0], x[1], x[2], x[3]};
 }
 
 /* x in every digit group of a vector. */
@@ -224,31 +210,26 @@ static inline sbv sbb_wide(sbv4 x)
 }
 
 /* Naked singles to their fixpoint: every cell left with one digit and not yet placed has
- * that digit removed from its 20 peers (sb_band_peers, masked to the digit's lanes by a
+ * that digit removed from its 20 peers (sb_band_peers, masked to the digit's word by a
  * compare, so the board stays in registers across iterations), then the cells are counted
  * again, until no new single appears. A clash (two singles of one digit in a house) empties
- * one of them. @return 0 on an empty cell, else 1. */
+ * one of them. This chain is latency-bound, so it works on 16-byte digit words at every
+ * width (at 32 bytes the halves would have to be folded in every iteration); the board goes
+ * back as whole vectors, so the passes' wider loads forward from these stores.
+ * @return 0 on an empty cell, else 1. */
 static inline int sbb_naked(sb_board *b)
 {
     sbb_word *w = sbb_words(b);
-    sbv *bv = sbb_vecs(b);
     sbv4 *donep = (sbv4 *)(void *)&w[SBB_DONE];
     const sbv4 cells = {SBB_CELLS, SBB_CELLS, SBB_CELLS, 0};
-    sbv v[SBB_NV], ids[SBB_NV]; /* ids: each lane's digit index */
-    for (int k = 0; k < SBB_NV; k++) {
-        v[k] = bv[k];
-#if SBB_DPV == 1
-        ids[k] = sbv_splat((uint32_t)k);
-#else
-        ids[k] = (sbv){2 * k, 2 * k, 2 * k, 2 * k, 2 * k + 1, 2 * k + 1, 2 * k + 1, 2 * k + 1};
-#endif
-    }
+    sbv4 v[SB_DIGITS];
+    for (int d = 0; d < SB_DIGITS; d++)
+        v[d] = *(const sbv4 *)(const void *)&w[4 * d];
     sbv4 done = *donep;
     uint32_t dirty = 0;
     for (;;) {
-        sbv wonce, wtwice;
-        sbb_count_cells(v, &wonce, &wtwice);
-        const sbv4 once = sbb_low(wonce), twice = sbb_low(wtwice);
+        sbv4 once, twice;
+        sbb_count_cells(v, &once, &twice);
         if (sbv4_any(cells & ~once))
             return 0;
         const sbv4 fresh = once & ~twice & ~done;
@@ -256,15 +237,8 @@ static inline int sbb_naked(sb_board *b)
             break;
         done |= fresh;
         /* d0..d3: the bits of each cell's digit index, exact for the cells with one digit. */
-#if SBB_DPV == 1
         const sbv4 d0 = v[1] | v[3] | v[5] | v[7], d1 = v[2] | v[3] | v[6] | v[7];
         const sbv4 d2 = v[4] | v[5] | v[6] | v[7], d3 = v[8];
-#else
-        const sbv odd = sbv_swap_halves(v[0] | v[1] | v[2] | v[3]), m1 = v[1] | v[3];
-        const sbv m2 = v[2] | v[3];
-        const sbv4 d0 = sbb_low(odd), d1 = sbb_low(m1 | sbv_swap_halves(m1));
-        const sbv4 d2 = sbb_low(m2 | sbv_swap_halves(m2)), d3 = sbb_low(v[4]);
-#endif
         /* Cells 0..53 (bands 0 and 1) as one 64-bit set, then cells 54..80. */
         const uint64_t p0[2] = {d0[0] | (uint64_t)d0[1] << 27, d0[2]};
         const uint64_t p1[2] = {d1[0] | (uint64_t)d1[1] << 27, d1[2]};
@@ -276,15 +250,23 @@ static inline int sbb_naked(sb_board *b)
             f[h] &= f[h] - 1;
             const uint32_t d = (uint32_t)((p0[h] >> s & 1) | (p1[h] >> s & 1) << 1 |
                                           (p2[h] >> s & 1) << 2 | (p3[h] >> s & 1) << 3);
-            const sbv peer = sbb_wide(*(const sbv4 *)(const void *)sb_band_peers[54 * h + s]);
-            const sbv dd = sbv_splat(d);
-            for (int k = 0; k < SBB_NV; k++)
-                v[k] &= ~(peer & (sbv)(ids[k] == dd));
+            const sbv4 peer = *(const sbv4 *)(const void *)sb_band_peers[54 * h + s];
+            const sbv4 dd = (sbv4){0} + d;
+            for (int e = 0; e < SB_DIGITS; e++)
+                v[e] &= ~(peer & (sbv4)((sbv4){0} + (uint32_t)e == dd));
             dirty |= SBB_HIDDEN_DIRTY(d);
         } while (f[0] | f[1]);
     }
-    for (int k = 0; k < SBB_NV; k++)
-        bv[k] = v[k];
+    sbv *bv = sbb_vecs(b);
+#if SBB_DPV == 1
+    for (int d = 0; d < SB_DIGITS; d++)
+        bv[d] = v[d];
+#else
+    for (int k = 0; k < SBB_NV; k++) {
+        const sbv4 lo = v[2 * k], hi = 2 * k + 1 < SB_DIGITS ? v[2 * k + 1] : (sbv4){0};
+        bv[k] = (sbv){lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]};
+    }
+#endif
     *donep = done;
     w[SBB_DIRTY] |= dirty | dirty << 16;
     return 1;
