@@ -452,7 +452,7 @@ static inline int sbb_branch_cell(const sb_board *b)
 /* Cell c's bit in every digit group of a vector. */
 static inline sbv sbb_cell_bit(int c)
 {
-    return sbb_wide(((sbv4){0, 1, 2, 3} == (uint32_t)(c / 27)) & (1u << (c % 27)));
+    return sbb_wide((sbv4)((sbv4){0, 1, 2, 3} == (uint32_t)(c / 27)) & (1u << (c % 27)));
 }
 
 /* All ones in the lanes of digit index e within its vector, zero elsewhere. */
