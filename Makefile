@@ -44,7 +44,7 @@ endif
 ALL_CFLAGS = $(BASE) $(CFLAGS) -DSB_BUILD_FLAGS='"$(CFLAGS)"'
 LDLIBS   := -fopenmp
 
-LIB_SRCS := $(wildcard src/*.c src/kernel/*.c)
+LIB_SRCS := $(wildcard src/*.c src/kernel/*.c src/geometry/*.c)
 
 # Each kernel stamp is compiled for its instruction set with per-file flags (gcc and clang
 # alike); the rest of the library stays baseline. Stamps for another architecture compile to

@@ -515,6 +515,191 @@ void sb_generator_free(sb_generator *g);
  * candidate, a proper puzzle, with attempts = max_attempts); SB_ERR_ARG for NULL arguments. */
 int sb_generate(sb_generator *g, uint64_t index, sb_generated *out);
 
+/* ------------------------------------------------------------------------------------------ */
+/* Geometries: any grid as data, the general solver, its text codec (docs/geometry.md)        */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A geometry is a number of cells, a number of digits N (1..SB_GEO_MAX_DIGITS) and a list of
+ * houses: each house holds exactly N distinct cells, and a solution puts every digit 1..N once
+ * in every house. Each cell's houses and peers (cells sharing a house with it) are derived
+ * from the houses when the geometry is made. The 9x9 API above (sb_grid, sb_solve) stays as
+ * it is; everything below takes cells as a uint8_t array of sb_geometry_cells() values,
+ * 0 = blank, 1..N = digit, in the geometry's cell order.
+ *
+ * Built-in specs (sb_geometry_parse):
+ *   "RxC"      boxed Sudoku: N = R*C digits on an N x N grid, cell = N*row + column; houses
+ *              are the N rows, then the N columns, then the N boxes of R rows by C columns
+ *              (box b covers rows R*(b/R).., columns C*(b%R)..); 1 <= R, C and N <= 64
+ *   "latin:N"  latin square: N x N cells, houses the rows then the columns
+ *   "cube:K"   K*K*K cells, K*K digits, cell = K*K*x + K*y + z (plane-major, as APL ravels
+ *              a K K K array); houses the 3K axis planes: x = 0..K-1, then y, then z
+ *              (cube:3 is seed 002's s333); K <= 8
+ *   "x:RxC"    RxC plus the two main diagonals as houses (the last two)
+ * Any other geometry comes from a file (sb_geometry_read / sb_geometry_load).
+ *
+ * Thread rules: a geometry is immutable once made and may be shared by any number of
+ * threads; an sb_gsolver is one thread's mutable state. */
+
+enum {
+    SB_GEO_MAX_DIGITS = 64,    /* N fits one uint64_t candidate mask */
+    SB_GEO_MAX_CELLS = 4096,   /* 64x64, the largest built-in grid */
+    SB_GEO_WHY_LEN = 128,      /* room for a geometry or grid error message, NUL included */
+    SB_GEO_NAME_LEN = 64       /* room for a geometry's name, NUL included */
+};
+
+/* What shape a geometry has; the layout fields of sb_geometry_layout depend on it. */
+typedef enum sb_geometry_kind {
+    SB_GEO_BOXED = 0,  /* "RxC" */
+    SB_GEO_LATIN = 1,  /* "latin:N" */
+    SB_GEO_CUBE = 2,   /* "cube:K" */
+    SB_GEO_X = 3,      /* "x:RxC" */
+    SB_GEO_JIGSAW = 4, /* file: an N x N grid of regions (plus rows and columns) */
+    SB_GEO_HOUSES = 5  /* file: a bare list of houses (no 2-D layout) */
+} sb_geometry_kind;
+
+/* An immutable geometry (opaque; read it through the accessors below). */
+typedef struct sb_geometry sb_geometry;
+
+/* Makes a geometry from a built-in spec ("3x3", "4x4", "latin:5", "cube:3", "x:3x3", ...).
+ * @param why  receives the reason on failure (whylen bytes, e.g. SB_GEO_WHY_LEN; may be NULL)
+ * @return SB_OK with *out set (free with sb_geometry_free), SB_ERR_ARG for a bad spec (the
+ * reason names the valid forms), SB_ERR_NOMEM. */
+int sb_geometry_parse(const char *spec, sb_geometry **out, char *why, size_t whylen);
+
+/* Makes the square boxed geometry for a cell count: N*N cells with N = R*C, R <= C and C - R
+ * smallest (16 -> 2x2, 36 -> 2x3, 64 -> 2x4, 81 -> 3x3, 144 -> 3x4, 256 -> 4x4, 625 -> 5x5).
+ * @return SB_OK with *out set; SB_ERR_ARG when no boxed geometry has that many cells (not a
+ * square, or N prime, or N > 64), with why naming what does fit (latin:N, cube:K). */
+int sb_geometry_for_cells(int ncells, sb_geometry **out, char *why, size_t whylen);
+
+/* Makes a geometry from an explicit house list: house h is cells[h*ndigits .. +ndigits).
+ * Checks every cell index is below ncells, the cells of a house are distinct, and every cell
+ * lies in at least one house. name is copied (may be NULL: "houses").
+ * @return SB_OK with *out set; SB_ERR_ARG with why; SB_ERR_NOMEM. */
+int sb_geometry_from_houses(int ncells, int ndigits, int nhouses, const int *cells,
+                            const char *name, sb_geometry **out, char *why, size_t whylen);
+
+/* Reads a geometry file from an open stream (format in docs/geometry.md: "jigsaw N" followed
+ * by N lines of N region characters, or "houses CELLS N" followed by one house per line as
+ * cell indices; '#' comments and blank lines anywhere). source names the input in messages.
+ * @return SB_OK with *out set; SB_ERR_ARG with why "SOURCE:LINE: reason"; SB_ERR_IO;
+ * SB_ERR_NOMEM. */
+int sb_geometry_read(FILE *in, const char *source, sb_geometry **out, char *why,
+                     size_t whylen);
+
+/* Opens path and reads it as sb_geometry_read does. @return as sb_geometry_read; SB_ERR_IO
+ * (why says the file cannot be opened) when it cannot be opened. */
+int sb_geometry_load(const char *path, sb_geometry **out, char *why, size_t whylen);
+
+/* Frees a geometry (NULL is allowed). */
+void sb_geometry_free(sb_geometry *g);
+
+/* @return the geometry's name: its spec ("4x4", "cube:3") or "jigsaw:N" / "houses". */
+const char *sb_geometry_name(const sb_geometry *g);
+
+/* @return its kind (an sb_geometry_kind). */
+int sb_geometry_kind_of(const sb_geometry *g);
+
+/* @return the number of cells. */
+int sb_geometry_cells(const sb_geometry *g);
+
+/* @return the number of digits N (also the cells per house). */
+int sb_geometry_digits(const sb_geometry *g);
+
+/* @return the number of houses. */
+int sb_geometry_houses(const sb_geometry *g);
+
+/* @return the N cells of house h, ascending (h must be below sb_geometry_houses). */
+const uint16_t *sb_geometry_house(const sb_geometry *g, int h);
+
+/* Sets *count and @return the houses of cell c, ascending. */
+const uint16_t *sb_geometry_cell_houses(const sb_geometry *g, int c, int *count);
+
+/* Sets *count and @return the peers of cell c (cells sharing a house with it, c excluded),
+ * ascending. */
+const uint16_t *sb_geometry_peers(const sb_geometry *g, int c, int *count);
+
+/* The 2-D layout for printing: rows x cols cells row-major (cube: K planes of K x K side by
+ * side, so rows = K, cols = K*K), boxes of box_rows x box_cols (0 when there are none).
+ * A bare house list has rows = 1, cols = cells. */
+typedef struct sb_geometry_layout {
+    int rows;      /* rows of the printed grid */
+    int cols;      /* columns of the printed grid */
+    int box_rows;  /* rows per box, 0 without boxes */
+    int box_cols;  /* columns per box, 0 without boxes */
+} sb_geometry_layout;
+
+/* Fills *out with the geometry's printing layout. */
+void sb_geometry_layout_of(const sb_geometry *g, sb_geometry_layout *out);
+
+/* Checks a solution: every cell 1..N, every given of puzzle kept (puzzle may be NULL: none),
+ * every house holding each digit once. @return 1 if valid, else 0. */
+int sb_gsolution_check(const sb_geometry *g, const uint8_t *puzzle, const uint8_t *solution);
+
+/* ---- text codec ---- */
+
+/* How a grid is written as text. */
+typedef enum sb_gform {
+    SB_GFORM_CHARS = 0, /* one character per cell: '1'-'9' then 'A'-'Z' (N <= 35), '.' blank */
+    SB_GFORM_INTS = 1   /* decimal cell values separated by ',' (0 blank), any N */
+} sb_gform;
+
+/* Parses one puzzle line for geometry g into cells (sb_geometry_cells bytes). The form is
+ * detected per line: a ',' or an inner space/tab means the integer form (values 0..N
+ * separated by ',' or runs of spaces/tabs), else one character per cell ('1'-'9', 'A'-'Z' or
+ * 'a'-'z' for 10..35, '.' or '0' blank). Surrounding spaces/tabs and a trailing '\r' are
+ * ignored. On error nothing is guessed: *col (may be NULL) is the 1-based column of the
+ * offending byte (for a short line, one past the end) and why says the reason.
+ * @param form  receives the detected sb_gform (may be NULL)
+ * @return SB_OK, or SB_ERR_ARG with why ("digit 'H' out of range 1..16", "too few cells
+ * (15 of 16)", ...). */
+int sb_gparse(const sb_geometry *g, const char *line, size_t len, uint8_t *cells, int *form,
+              char *why, size_t whylen, size_t *col);
+
+/* Writes cells as text in form (no newline) into out, NUL-terminated when it fits.
+ * @return the length the text needs (excluding NUL), like snprintf; SB_ERR_ARG when form is
+ * SB_GFORM_CHARS and N > 35 or a cell is above N. */
+int sb_gformat(const sb_geometry *g, const uint8_t *cells, int form, char *out, size_t outlen);
+
+/* ---- the general solver ---- */
+
+/* One thread's general solver over one geometry: candidate masks of uint64_t per cell, naked
+ * and hidden singles over the geometry's houses to a fixpoint at every node, and an iterative
+ * DFS over an explicit stack branching on the first cell (in cell order) with the fewest
+ * candidates, digits lowest first. */
+typedef struct sb_gsolver sb_gsolver;
+
+/* What one general solve found. */
+typedef struct sb_gresult {
+    uint64_t count;    /* solutions found, at most limit when limit > 0 */
+    uint64_t guesses;  /* search states pushed (one per branch taken), as sb_result */
+} sb_gresult;
+
+/* Creates a solver for geometry g (which must outlive it). @return SB_OK with *out set,
+ * SB_ERR_ARG for NULL, SB_ERR_NOMEM. */
+int sb_gsolver_new(const sb_geometry *g, sb_gsolver **out);
+
+/* Frees a solver (NULL is allowed). */
+void sb_gsolver_free(sb_gsolver *s);
+
+/* Counts the solutions of cells up to limit (0 = all) and copies the first into first
+ * (sb_geometry_cells bytes; may be NULL; untouched when there is none). Conflicting givens
+ * give count 0. @return SB_OK; SB_ERR_ARG for NULL arguments or a cell above N; SB_ERR_NOMEM. */
+int sb_gsolve(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gresult *res,
+              uint8_t *first);
+
+/* Called once per solution by sb_gsolve_each; solution holds sb_geometry_cells digits and is
+ * valid only during the call. @return 0 to go on, non-zero to stop the enumeration. */
+typedef int (*sb_gsolution_fn)(const uint8_t *solution, uint64_t index, void *user);
+
+/* Enumerates the solutions of cells, up to limit (0 = all), calling fn for each in DFS order:
+ * the branch cell's digits lowest first, so the order is fixed for a geometry and puzzle.
+ * Streams in constant memory (the solver's stack, at most one board per cell).
+ * @return SB_OK (res->count = solutions reported), SB_ERR_STOPPED when fn asked to stop (the
+ * solution it stopped on is counted), SB_ERR_ARG, SB_ERR_NOMEM. */
+int sb_gsolve_each(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
+                   void *user, sb_gresult *res);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,147 @@
+/*
+ * codec.c — grid text for any geometry: one character per cell while N <= 35, or separated
+ * integers for any N (docs/geometry.md "Grid text"). A line is parsed whole or refused with
+ * a 1-based column and a reason; nothing is guessed.
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include "sudokubench.h"
+
+enum {
+    ALPHABET_MAX = 35 /* '1'-'9' then 'A'-'Z': the largest N the character form can write */
+};
+
+/* The value of a cell character: 0 for a blank, 1..35 for a digit, -1 for anything else. */
+static int char_value(unsigned char ch)
+{
+    if (ch == '.' || ch == '0')
+        return 0;
+    if (ch >= '1' && ch <= '9')
+        return ch - '0';
+    if (ch >= 'A' && ch <= 'Z')
+        return ch - 'A' + 10;
+    if (ch >= 'a' && ch <= 'z')
+        return ch - 'a' + 10;
+    return -1;
+}
+
+/* Sets the error outputs. @return SB_ERR_ARG. */
+static int fail(size_t *col, size_t at, char *why, size_t whylen, const char *fmt, ...)
+{
+    if (col)
+        *col = at + 1;
+    if (why && whylen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why, whylen, fmt, ap);
+        va_end(ap);
+    }
+    return SB_ERR_ARG;
+}
+
+int sb_gparse(const sb_geometry *g, const char *line, size_t len, uint8_t *cells, int *form,
+              char *why, size_t whylen, size_t *col)
+{
+    if (!g || !line || !cells)
+        return fail(col, 0, why, whylen, "no geometry, line or cells");
+    const int n = sb_geometry_digits(g), nc = sb_geometry_cells(g);
+    size_t lo = 0, hi = len;
+    if (hi && line[hi - 1] == '\r')
+        hi--;
+    while (lo < hi && (line[lo] == ' ' || line[lo] == '\t'))
+        lo++;
+    while (hi > lo && (line[hi - 1] == ' ' || line[hi - 1] == '\t'))
+        hi--;
+    int ints = 0;
+    for (size_t i = lo; i < hi; i++)
+        if (line[i] == ',' || line[i] == ' ' || line[i] == '\t')
+            ints = 1;
+    if (form)
+        *form = ints ? SB_GFORM_INTS : SB_GFORM_CHARS;
+
+    int k = 0;
+    if (!ints) {
+        for (size_t i = lo; i < hi; i++) {
+            const unsigned char ch = (unsigned char)line[i];
+            const int v = char_value(ch);
+            if (v < 0)
+                return fail(col, i, why, whylen, "unexpected character '%c'",
+                            ch >= 0x20 && ch < 0x7F ? ch : '?');
+            if (v > n)
+                return fail(col, i, why, whylen, "digit '%c' out of range 1..%d", ch, n);
+            if (k == nc)
+                return fail(col, i, why, whylen, "too many cells (more than %d)", nc);
+            cells[k++] = (uint8_t)v;
+        }
+    } else {
+        size_t i = lo;
+        for (;;) {
+            /* One value, then one ',' (with spaces around it) or a run of spaces/tabs. */
+            const size_t start = i;
+            unsigned v = 0;
+            while (i < hi && line[i] >= '0' && line[i] <= '9') {
+                if (v <= 999)
+                    v = v * 10 + (unsigned)(line[i] - '0');
+                i++;
+            }
+            if (i == start) {
+                if (i < hi && line[i] == '.') /* '.' is a blank here too */
+                    i++;
+                else
+                    return fail(col, i, why, whylen, "%s",
+                                i < hi ? "expected a number" : "expected a number after ','");
+            } else if (v > (unsigned)n) {
+                return fail(col, start, why, whylen, "value %.*s out of range 0..%d",
+                            (int)(i - start > 8 ? 8 : i - start), line + start, n);
+            }
+            if (k == nc)
+                return fail(col, start, why, whylen, "too many cells (more than %d)", nc);
+            cells[k++] = (uint8_t)v;
+            if (i == hi)
+                break;
+            int comma = 0;
+            while (i < hi && (line[i] == ' ' || line[i] == '\t' || (line[i] == ',' && !comma))) {
+                comma |= line[i] == ',';
+                i++;
+            }
+            if (i < hi && (line[i] < '0' || line[i] > '9') && line[i] != '.')
+                return fail(col, i, why, whylen, "unexpected character '%c'",
+                            line[i] >= 0x20 && line[i] < 0x7F ? line[i] : '?');
+        }
+    }
+    if (k < nc)
+        return fail(col, hi, why, whylen, "too few cells (%d of %d)", k, nc);
+    return SB_OK;
+}
+
+int sb_gformat(const sb_geometry *g, const uint8_t *cells, int form, char *out, size_t outlen)
+{
+    static const char alphabet[] = ".123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    const int n = sb_geometry_digits(g), nc = sb_geometry_cells(g);
+    if (form != SB_GFORM_CHARS && form != SB_GFORM_INTS)
+        return SB_ERR_ARG;
+    if (form == SB_GFORM_CHARS && n > ALPHABET_MAX)
+        return SB_ERR_ARG;
+    size_t need = 0, fit = 0; /* fit: bytes actually written (a prefix of whole cells) */
+    for (int c = 0; c < nc; c++) {
+        if (cells[c] > n)
+            return SB_ERR_ARG;
+        char tmp[8];
+        size_t k;
+        if (form == SB_GFORM_CHARS) {
+            tmp[0] = alphabet[cells[c]];
+            k = 1;
+        } else {
+            k = (size_t)snprintf(tmp, sizeof tmp, c ? ",%u" : "%u", (unsigned)cells[c]);
+        }
+        if (need + k < outlen) {
+            memcpy(out + need, tmp, k);
+            fit = need + k;
+        }
+        need += k;
+    }
+    if (outlen)
+        out[fit] = '\0';
+    return (int)need;
+}

@@ -1,0 +1,695 @@
+/*
+ * geometry.c — geometries as data: built-in specs, geometry files, derived cell/peer tables.
+ *
+ * Layout: a geometry keeps its houses as one flat array (house h = house_cells[h*N .. +N),
+ * ascending) and derives, once, each cell's houses and peers in compressed-row form
+ * (cell c's entries are list[start[c] .. start[c+1])). Cell and house indices fit uint16_t
+ * because SB_GEO_MAX_CELLS is 4096. Nothing is mutated after construction, so threads share.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sudokubench.h"
+
+/* The one definition of the geometry; other sources read it through the public accessors. */
+struct sb_geometry {
+    int kind;                   /* an sb_geometry_kind */
+    int ncells;                 /* cells, 1..SB_GEO_MAX_CELLS */
+    int ndigits;                /* N: digits, and cells per house, 1..SB_GEO_MAX_DIGITS */
+    int nhouses;                /* houses */
+    int rows, cols;             /* printing layout (sb_geometry_layout) */
+    int box_rows, box_cols;     /* box size for printing, 0 without boxes */
+    char name[SB_GEO_NAME_LEN]; /* spec or file kind, for messages and output */
+    uint16_t *house_cells;      /* nhouses * ndigits cells, each house ascending */
+    int *cell_house_start;      /* ncells + 1 offsets into cell_house_list */
+    uint16_t *cell_house_list;  /* houses of each cell, ascending */
+    int *peer_start;            /* ncells + 1 offsets into peer_list */
+    uint16_t *peer_list;        /* peers of each cell, ascending, the cell itself excluded */
+};
+
+/* Writes a formatted reason into why (when given); keeps call sites one line. */
+static void say(char *why, size_t whylen, const char *fmt, ...)
+{
+    if (!why || whylen == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, whylen, fmt, ap);
+    va_end(ap);
+}
+
+void sb_geometry_free(sb_geometry *g)
+{
+    if (!g)
+        return;
+    free(g->house_cells);
+    free(g->cell_house_start);
+    free(g->cell_house_list);
+    free(g->peer_start);
+    free(g->peer_list);
+    free(g);
+}
+
+/* Derives cell_houses and peers from the house list; checks distinct, in-range cells and
+ * that every cell is covered. @return SB_OK, SB_ERR_ARG (why set) or SB_ERR_NOMEM. */
+static int derive(sb_geometry *g, char *why, size_t whylen)
+{
+    const int n = g->ndigits, nc = g->ncells, nh = g->nhouses;
+    int rc = SB_ERR_NOMEM;
+    uint64_t *seen = NULL; /* per-cell bitset of peers, reused per cell: (nc+63)/64 words */
+    const size_t words = ((size_t)nc + 63) / 64;
+
+    g->cell_house_start = calloc((size_t)nc + 1, sizeof *g->cell_house_start);
+    g->peer_start = calloc((size_t)nc + 1, sizeof *g->peer_start);
+    seen = calloc(words, sizeof *seen);
+    if (!g->cell_house_start || !g->peer_start || !seen)
+        goto out;
+
+    /* Range and distinctness per house (the bitset marks this house's cells). */
+    for (int h = 0; h < nh; h++) {
+        const uint16_t *hc = &g->house_cells[(size_t)h * n];
+        for (int i = 0; i < n; i++) {
+            if (hc[i] >= nc) {
+                say(why, whylen, "house %d: cell %d out of range 0..%d", h + 1, hc[i], nc - 1);
+                rc = SB_ERR_ARG;
+                goto out;
+            }
+            if (seen[hc[i] / 64] >> (hc[i] % 64) & 1) {
+                say(why, whylen, "house %d: cell %d listed twice", h + 1, hc[i]);
+                rc = SB_ERR_ARG;
+                goto out;
+            }
+            seen[hc[i] / 64] |= UINT64_C(1) << (hc[i] % 64);
+            g->cell_house_start[hc[i] + 1]++;
+        }
+        for (int i = 0; i < n; i++)
+            seen[hc[i] / 64] = 0;
+    }
+    for (int c = 0; c < nc; c++) {
+        if (g->cell_house_start[c + 1] == 0) {
+            say(why, whylen, "cell %d is in no house", c);
+            rc = SB_ERR_ARG;
+            goto out;
+        }
+        g->cell_house_start[c + 1] += g->cell_house_start[c];
+    }
+    g->cell_house_list = malloc((size_t)g->cell_house_start[nc] * sizeof *g->cell_house_list);
+    if (!g->cell_house_list)
+        goto out;
+    {
+        /* Fill in house order, so each cell's list comes out ascending. */
+        int *fill = malloc((size_t)nc * sizeof *fill);
+        if (!fill)
+            goto out;
+        memcpy(fill, g->cell_house_start, (size_t)nc * sizeof *fill);
+        for (int h = 0; h < nh; h++)
+            for (int i = 0; i < n; i++)
+                g->cell_house_list[fill[g->house_cells[(size_t)h * n + i]]++] = (uint16_t)h;
+        free(fill);
+    }
+
+    /* Peers: the union of the cell's houses minus itself, counted then written ascending. */
+    size_t total = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int c = 0; c < nc; c++) {
+            for (int k = g->cell_house_start[c]; k < g->cell_house_start[c + 1]; k++) {
+                const uint16_t *hc = &g->house_cells[(size_t)g->cell_house_list[k] * n];
+                for (int i = 0; i < n; i++)
+                    if (hc[i] != c)
+                        seen[hc[i] / 64] |= UINT64_C(1) << (hc[i] % 64);
+            }
+            size_t cnt = 0;
+            for (size_t w = 0; w < words; w++) {
+                for (uint64_t m = seen[w]; m; m &= m - 1) {
+                    if (pass == 1)
+                        g->peer_list[g->peer_start[c] + cnt] =
+                            (uint16_t)(w * 64 + (size_t)__builtin_ctzll(m));
+                    cnt++;
+                }
+                seen[w] = 0;
+            }
+            if (pass == 0) {
+                g->peer_start[c] = (int)total;
+                total += cnt;
+            }
+        }
+        if (pass == 0) {
+            g->peer_start[nc] = (int)total;
+            g->peer_list = malloc((total ? total : 1) * sizeof *g->peer_list);
+            if (!g->peer_list)
+                goto out;
+        }
+    }
+    rc = SB_OK;
+out:
+    free(seen);
+    return rc;
+}
+
+/* Sorts a house's cells ascending (insertion sort: houses hold at most 64 cells). */
+static void sort_cells(uint16_t *a, int n)
+{
+    for (int i = 1; i < n; i++) {
+        uint16_t v = a[i];
+        int j = i;
+        for (; j > 0 && a[j - 1] > v; j--)
+            a[j] = a[j - 1];
+        a[j] = v;
+    }
+}
+
+/* Allocates a geometry with room for nhouses houses; fields derived later. NULL on OOM. */
+static sb_geometry *geo_alloc(int kind, int ncells, int ndigits, int nhouses, const char *name)
+{
+    sb_geometry *g = calloc(1, sizeof *g);
+    if (!g)
+        return NULL;
+    g->kind = kind;
+    g->ncells = ncells;
+    g->ndigits = ndigits;
+    g->nhouses = nhouses;
+    snprintf(g->name, sizeof g->name, "%s", name ? name : "houses");
+    g->house_cells = malloc((size_t)nhouses * (size_t)ndigits * sizeof *g->house_cells);
+    if (!g->house_cells) {
+        free(g);
+        return NULL;
+    }
+    return g;
+}
+
+/* Sorts every house, derives the tables and hands g out, or frees it on failure. */
+static int finish(sb_geometry *g, sb_geometry **out, char *why, size_t whylen)
+{
+    for (int h = 0; h < g->nhouses; h++)
+        sort_cells(&g->house_cells[(size_t)h * g->ndigits], g->ndigits);
+    int rc = derive(g, why, whylen);
+    if (rc != SB_OK) {
+        if (rc == SB_ERR_NOMEM)
+            say(why, whylen, "out of memory");
+        sb_geometry_free(g);
+        return rc;
+    }
+    *out = g;
+    return SB_OK;
+}
+
+int sb_geometry_from_houses(int ncells, int ndigits, int nhouses, const int *cells,
+                            const char *name, sb_geometry **out, char *why, size_t whylen)
+{
+    if (!out || !cells || ncells < 1 || ncells > SB_GEO_MAX_CELLS || ndigits < 1 ||
+        ndigits > SB_GEO_MAX_DIGITS || nhouses < 1) {
+        say(why, whylen, "need 1..%d cells, 1..%d digits and at least one house",
+            SB_GEO_MAX_CELLS, SB_GEO_MAX_DIGITS);
+        return SB_ERR_ARG;
+    }
+    sb_geometry *g = geo_alloc(SB_GEO_HOUSES, ncells, ndigits, nhouses, name);
+    if (!g) {
+        say(why, whylen, "out of memory");
+        return SB_ERR_NOMEM;
+    }
+    g->rows = 1;
+    g->cols = ncells;
+    for (size_t i = 0; i < (size_t)nhouses * (size_t)ndigits; i++) {
+        if (cells[i] < 0 || cells[i] >= ncells) {
+            say(why, whylen, "house %d: cell %d out of range 0..%d", (int)(i / (size_t)ndigits) + 1,
+                cells[i], ncells - 1);
+            sb_geometry_free(g);
+            return SB_ERR_ARG;
+        }
+        g->house_cells[i] = (uint16_t)cells[i];
+    }
+    return finish(g, out, why, whylen);
+}
+
+/* Builds an N x N grid: rows, columns, then boxes of br x bc when br > 0, then the two
+ * diagonals when diag. */
+static int make_square(int kind, int n, int br, int bc, int diag, const char *name,
+                       sb_geometry **out, char *why, size_t whylen)
+{
+    const int nh = 2 * n + (br ? n : 0) + (diag ? 2 : 0);
+    sb_geometry *g = geo_alloc(kind, n * n, n, nh, name);
+    if (!g) {
+        say(why, whylen, "out of memory");
+        return SB_ERR_NOMEM;
+    }
+    g->rows = g->cols = n;
+    g->box_rows = br;
+    g->box_cols = bc;
+    uint16_t *hc = g->house_cells;
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++)
+            *hc++ = (uint16_t)(n * r + c);
+    for (int c = 0; c < n; c++)
+        for (int r = 0; r < n; r++)
+            *hc++ = (uint16_t)(n * r + c);
+    if (br) {
+        /* n/bc = br boxes side by side in each band of br rows. */
+        for (int b = 0; b < n; b++)
+            for (int i = 0; i < n; i++)
+                *hc++ = (uint16_t)(n * (br * (b / br) + i / bc) + bc * (b % br) + i % bc);
+    }
+    if (diag) {
+        for (int i = 0; i < n; i++)
+            *hc++ = (uint16_t)(n * i + i);
+        for (int i = 0; i < n; i++)
+            *hc++ = (uint16_t)(n * i + (n - 1 - i));
+    }
+    return finish(g, out, why, whylen);
+}
+
+/* Builds cube:K: planes x = i, then y = i, then z = i, cell = K*K*x + K*y + z. */
+static int make_cube(int k, const char *name, sb_geometry **out, char *why, size_t whylen)
+{
+    const int n = k * k;
+    sb_geometry *g = geo_alloc(SB_GEO_CUBE, k * n, n, 3 * k, name);
+    if (!g) {
+        say(why, whylen, "out of memory");
+        return SB_ERR_NOMEM;
+    }
+    g->rows = k;
+    g->cols = n;
+    g->box_rows = k;
+    g->box_cols = k;
+    uint16_t *hc = g->house_cells;
+    for (int axis = 0; axis < 3; axis++)
+        for (int i = 0; i < k; i++)
+            for (int a = 0; a < k; a++)
+                for (int b = 0; b < k; b++) {
+                    const int x = axis == 0 ? i : a;
+                    const int y = axis == 1 ? i : axis == 0 ? a : b;
+                    const int z = axis == 2 ? i : b;
+                    *hc++ = (uint16_t)(n * x + k * y + z);
+                }
+    return finish(g, out, why, whylen);
+}
+
+/* Parses a whole decimal number in [lo, hi] from s up to end (end NULL: to the NUL).
+ * @return the number, or -1 when s is not one. */
+static long whole_number(const char *s, const char *end, long lo, long hi)
+{
+    long v = 0;
+    const char *p = s;
+    if (!end)
+        end = s + strlen(s);
+    if (p == end)
+        return -1;
+    for (; p < end; p++) {
+        if (*p < '0' || *p > '9')
+            return -1;
+        v = v * 10 + (*p - '0');
+        if (v > hi)
+            return -1;
+    }
+    return v < lo ? -1 : v;
+}
+
+/* Parses "RxC" into *r, *c with R*C <= 64. @return 1 if it is one. */
+static int parse_rxc(const char *s, int *r, int *c)
+{
+    const char *x = strchr(s, 'x');
+    if (!x)
+        return 0;
+    long rr = whole_number(s, x, 1, SB_GEO_MAX_DIGITS);
+    long cc = whole_number(x + 1, NULL, 1, SB_GEO_MAX_DIGITS);
+    if (rr < 0 || cc < 0 || rr * cc > SB_GEO_MAX_DIGITS)
+        return 0;
+    *r = (int)rr;
+    *c = (int)cc;
+    return 1;
+}
+
+static const char SPEC_FORMS[] =
+    "RxC (N=R*C<=64), latin:N (N<=64), cube:K (K<=8) or x:RxC";
+
+int sb_geometry_parse(const char *spec, sb_geometry **out, char *why, size_t whylen)
+{
+    int r, c;
+    long v;
+    if (!spec || !out) {
+        say(why, whylen, "no geometry spec");
+        return SB_ERR_ARG;
+    }
+    if (parse_rxc(spec, &r, &c))
+        return make_square(SB_GEO_BOXED, r * c, r, c, 0, spec, out, why, whylen);
+    if (!strncmp(spec, "x:", 2) && parse_rxc(spec + 2, &r, &c))
+        return make_square(SB_GEO_X, r * c, r, c, 1, spec, out, why, whylen);
+    if (!strncmp(spec, "latin:", 6) && (v = whole_number(spec + 6, NULL, 1, SB_GEO_MAX_DIGITS)) > 0)
+        return make_square(SB_GEO_LATIN, (int)v, 0, 0, 0, spec, out, why, whylen);
+    if (!strncmp(spec, "cube:", 5) && (v = whole_number(spec + 5, NULL, 1, 8)) > 0)
+        return make_cube((int)v, spec, out, why, whylen);
+    say(why, whylen, "unknown geometry '%.40s': use %s, or a geometry file", spec, SPEC_FORMS);
+    return SB_ERR_ARG;
+}
+
+int sb_geometry_for_cells(int ncells, sb_geometry **out, char *why, size_t whylen)
+{
+    int n = 1;
+    while (n * n < ncells && n <= SB_GEO_MAX_DIGITS)
+        n++;
+    int cube = 0; /* K with K^3 == ncells, to name it as the alternative */
+    for (int k = 1; k <= 8; k++)
+        if (k * k * k == ncells)
+            cube = k;
+    if (ncells < 1 || n * n != ncells || n > SB_GEO_MAX_DIGITS) {
+        if (cube)
+            say(why, whylen, "%d cells is not an N x N grid: say cube:%d", ncells, cube);
+        else
+            say(why, whylen, "%d cells is not an N x N grid with N <= %d: no geometry fits",
+                ncells, SB_GEO_MAX_DIGITS);
+        return SB_ERR_ARG;
+    }
+    /* The most square factorisation R x C with 1 < R <= C: R the largest divisor <= sqrt N. */
+    int best = 0;
+    for (int r = 2; r * r <= n; r++)
+        if (n % r == 0)
+            best = r;
+    if (!best) {
+        if (cube)
+            say(why, whylen, "%d cells: %d has no boxes; say latin:%d or cube:%d", ncells, n, n,
+                cube);
+        else
+            say(why, whylen, "%d cells: N = %d is prime, so no boxes fit; say latin:%d", ncells, n,
+                n);
+        return SB_ERR_ARG;
+    }
+    char name[SB_GEO_NAME_LEN];
+    snprintf(name, sizeof name, "%dx%d", best, n / best);
+    return make_square(SB_GEO_BOXED, n, best, n / best, 0, name, out, why, whylen);
+}
+
+/* ---- geometry files ---- */
+
+/* A line reader over a stream: reads one line (any length up to a sane cap) into buf.
+ * @return 1 with the line (no '\n', no '\r') or 0 at end of input; -1 on a read error. */
+static int read_line(FILE *in, char **buf, size_t *cap, size_t *len)
+{
+    size_t n = 0;
+    int ch;
+    while ((ch = getc(in)) != EOF && ch != '\n') {
+        if (n + 2 > *cap) {
+            size_t nc = *cap ? *cap * 2 : 256;
+            char *b = realloc(*buf, nc);
+            if (!b)
+                return -1;
+            *buf = b;
+            *cap = nc;
+        }
+        (*buf)[n++] = (char)ch;
+    }
+    if (ch == EOF && ferror(in))
+        return -1;
+    if (ch == EOF && n == 0)
+        return 0;
+    if (!*buf) {
+        *buf = malloc(1);
+        if (!*buf)
+            return -1;
+        *cap = 1;
+    }
+    if (n && (*buf)[n - 1] == '\r')
+        n--;
+    (*buf)[n] = '\0';
+    *len = n;
+    return 1;
+}
+
+/* 1 when the line is blank or a '#' comment (after leading spaces/tabs). */
+static int skippable(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return *s == '\0' || *s == '#';
+}
+
+/* Strips leading and trailing spaces/tabs in place. @return the first kept byte. */
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        s[--n] = '\0';
+    return s;
+}
+
+/* Reads the rest of a "jigsaw N" file: N lines of N region characters. Houses: rows,
+ * columns, then regions in order of first appearance. */
+static int read_jigsaw(FILE *in, const char *src, int n, int *lineno, char **buf, size_t *cap,
+                       sb_geometry **out, char *why, size_t whylen)
+{
+    unsigned char region_char[SB_GEO_MAX_DIGITS]; /* the character of each region, by number */
+    int region_line[SB_GEO_MAX_DIGITS];            /* the line where each region first shows */
+    int region_size[SB_GEO_MAX_DIGITS] = {0};      /* cells seen so far in each region */
+    int nregions = 0;
+    size_t len;
+    int rc;
+    char name[SB_GEO_NAME_LEN];
+    snprintf(name, sizeof name, "jigsaw:%d", n);
+    sb_geometry *g = geo_alloc(SB_GEO_JIGSAW, n * n, n, 3 * n, name);
+    if (!g) {
+        say(why, whylen, "out of memory");
+        return SB_ERR_NOMEM;
+    }
+    g->rows = g->cols = n;
+    uint16_t *rows = g->house_cells, *cols = rows + n * n, *regs = cols + n * n;
+    int row = 0;
+    while (row < n && (rc = read_line(in, buf, cap, &len)) == 1) {
+        ++*lineno;
+        if (skippable(*buf))
+            continue;
+        char *s = trim(*buf);
+        if ((int)strlen(s) != n) {
+            say(why, whylen, "%s:%d: region row has %d characters, need %d", src, *lineno,
+                (int)strlen(s), n);
+            sb_geometry_free(g);
+            return SB_ERR_ARG;
+        }
+        for (int c = 0; c < n; c++) {
+            const unsigned char ch = (unsigned char)s[c];
+            int k = 0;
+            while (k < nregions && region_char[k] != ch)
+                k++;
+            if (!isgraph(ch) || (k == nregions && nregions == n)) {
+                say(why, whylen, "%s:%d: column %d: '%c' would be region %d of %d allowed",
+                    src, *lineno, c + 1, isgraph(ch) ? ch : '?', nregions + 1, n);
+                sb_geometry_free(g);
+                return SB_ERR_ARG;
+            }
+            if (k == nregions) {
+                region_char[nregions] = ch;
+                region_line[nregions++] = *lineno;
+            }
+            if (region_size[k] == n) {
+                say(why, whylen, "%s:%d: column %d: region '%c' has more than %d cells", src,
+                    *lineno, c + 1, ch, n);
+                sb_geometry_free(g);
+                return SB_ERR_ARG;
+            }
+            regs[k * n + region_size[k]++] = (uint16_t)(n * row + c);
+            rows[n * row + c] = (uint16_t)(n * row + c);
+            cols[n * c + row] = (uint16_t)(n * row + c);
+        }
+        row++;
+    }
+    if (row < n) {
+        say(why, whylen, "%s:%d: %s after %d of %d region rows", src, *lineno,
+            ferror(in) ? "read error" : "file ends", row, n);
+        sb_geometry_free(g);
+        return ferror(in) ? SB_ERR_IO : SB_ERR_ARG;
+    }
+    for (int k = 0; k < n; k++)
+        if (k >= nregions || region_size[k] != n) {
+            if (k >= nregions)
+                say(why, whylen, "%s:%d: %d regions, need %d", src, *lineno, nregions, n);
+            else
+                say(why, whylen, "%s:%d: region '%c' has %d cells, need %d", src,
+                    region_line[k], region_char[k], region_size[k], n);
+            sb_geometry_free(g);
+            return SB_ERR_ARG;
+        }
+    return finish(g, out, why, whylen);
+}
+
+/* Reads the rest of a "houses CELLS N" file: one house per line, N cell indices. */
+static int read_houses(FILE *in, const char *src, int ncells, int n, int *lineno, char **buf,
+                       size_t *cap, sb_geometry **out, char *why, size_t whylen)
+{
+    int *cells = NULL, nh = 0, hcap = 0, rc;
+    size_t len;
+    while ((rc = read_line(in, buf, cap, &len)) == 1) {
+        ++*lineno;
+        if (skippable(*buf))
+            continue;
+        if (nh == hcap) {
+            hcap = hcap ? 2 * hcap : 32;
+            int *p = realloc(cells, (size_t)hcap * (size_t)n * sizeof *p);
+            if (!p) {
+                free(cells);
+                say(why, whylen, "out of memory");
+                return SB_ERR_NOMEM;
+            }
+            cells = p;
+        }
+        int k = 0;
+        char *s = *buf;
+        uint64_t seen[SB_GEO_MAX_CELLS / 64] = {0};
+        for (;;) {
+            while (*s == ' ' || *s == '\t' || *s == ',')
+                s++;
+            if (*s == '\0' || *s == '#')
+                break;
+            char *e = s;
+            while (*e && *e != ' ' && *e != '\t' && *e != ',' && *e != '#')
+                e++;
+            long v = whole_number(s, e, 0, ncells - 1);
+            const char *fail = NULL;
+            if (v < 0)
+                fail = "is not a cell index";
+            else if (k == n)
+                fail = "is one cell too many";
+            else if (seen[v / 64] >> (v % 64) & 1)
+                fail = "is listed twice";
+            if (fail) {
+                say(why, whylen, "%s:%d: column %d: '%.*s' %s (cells 0..%d, %d per house)", src,
+                    *lineno, (int)(s - *buf) + 1, (int)(e - s > 12 ? 12 : e - s), s, fail,
+                    ncells - 1, n);
+                free(cells);
+                return SB_ERR_ARG;
+            }
+            seen[v / 64] |= UINT64_C(1) << (v % 64);
+            cells[(size_t)nh * (size_t)n + (size_t)k++] = (int)v;
+            s = e;
+        }
+        if (k != n) {
+            say(why, whylen, "%s:%d: house has %d cells, need %d", src, *lineno, k, n);
+            free(cells);
+            return SB_ERR_ARG;
+        }
+        nh++;
+    }
+    if (rc < 0 || nh == 0) {
+        say(why, whylen, "%s:%d: %s", src, *lineno, rc < 0 ? "read error" : "no houses listed");
+        free(cells);
+        return rc < 0 ? SB_ERR_IO : SB_ERR_ARG;
+    }
+    char name[SB_GEO_NAME_LEN];
+    snprintf(name, sizeof name, "houses:%d:%d", ncells, n);
+    char inner[SB_GEO_WHY_LEN];
+    rc = sb_geometry_from_houses(ncells, n, nh, cells, name, out, inner, sizeof inner);
+    free(cells);
+    if (rc != SB_OK)
+        say(why, whylen, "%s: %s", src, inner);
+    return rc;
+}
+
+int sb_geometry_read(FILE *in, const char *source, sb_geometry **out, char *why, size_t whylen)
+{
+    char *buf = NULL;
+    size_t cap = 0, len;
+    int lineno = 0, rc;
+    const char *src = source ? source : "geometry";
+    if (!in || !out) {
+        say(why, whylen, "no input");
+        return SB_ERR_ARG;
+    }
+    /* The header: the first line that is not blank or a comment. */
+    while ((rc = read_line(in, &buf, &cap, &len)) == 1) {
+        lineno++;
+        if (!skippable(buf))
+            break;
+    }
+    if (rc != 1) {
+        say(why, whylen, "%s:%d: %s", src, lineno,
+            rc < 0 ? "read error" : "empty: expected 'jigsaw N' or 'houses CELLS N'");
+        free(buf);
+        return rc < 0 ? SB_ERR_IO : SB_ERR_ARG;
+    }
+    char word[16];
+    int a = 0, b = 0, used = 0;
+    const char *h = trim(buf);
+    if (sscanf(h, "%15s %d %n", word, &a, &used) == 2 && !strcmp(word, "jigsaw") &&
+        h[used] == '\0' && a >= 1 && a <= SB_GEO_MAX_DIGITS) {
+        rc = read_jigsaw(in, src, a, &lineno, &buf, &cap, out, why, whylen);
+    } else if (sscanf(h, "%15s %d %d %n", word, &a, &b, &used) == 3 &&
+               !strcmp(word, "houses") && h[used] == '\0' && a >= 1 &&
+               a <= SB_GEO_MAX_CELLS && b >= 1 && b <= SB_GEO_MAX_DIGITS && b <= a) {
+        rc = read_houses(in, src, a, b, &lineno, &buf, &cap, out, why, whylen);
+    } else {
+        say(why, whylen,
+            "%s:%d: expected 'jigsaw N' (N 1..%d) or 'houses CELLS N' (CELLS <= %d, N <= 64)",
+            src, lineno, SB_GEO_MAX_DIGITS, SB_GEO_MAX_CELLS);
+        rc = SB_ERR_ARG;
+    }
+    free(buf);
+    return rc;
+}
+
+int sb_geometry_load(const char *path, sb_geometry **out, char *why, size_t whylen)
+{
+    FILE *f = path ? fopen(path, "r") : NULL;
+    if (!f) {
+        say(why, whylen, "%s: cannot open: %s", path ? path : "(null)", strerror(errno));
+        return SB_ERR_IO;
+    }
+    int rc = sb_geometry_read(f, path, out, why, whylen);
+    fclose(f);
+    return rc;
+}
+
+/* ---- accessors ---- */
+
+const char *sb_geometry_name(const sb_geometry *g) { return g->name; }
+int sb_geometry_kind_of(const sb_geometry *g) { return g->kind; }
+int sb_geometry_cells(const sb_geometry *g) { return g->ncells; }
+int sb_geometry_digits(const sb_geometry *g) { return g->ndigits; }
+int sb_geometry_houses(const sb_geometry *g) { return g->nhouses; }
+
+const uint16_t *sb_geometry_house(const sb_geometry *g, int h)
+{
+    return &g->house_cells[(size_t)h * g->ndigits];
+}
+
+const uint16_t *sb_geometry_cell_houses(const sb_geometry *g, int c, int *count)
+{
+    *count = g->cell_house_start[c + 1] - g->cell_house_start[c];
+    return &g->cell_house_list[g->cell_house_start[c]];
+}
+
+const uint16_t *sb_geometry_peers(const sb_geometry *g, int c, int *count)
+{
+    *count = g->peer_start[c + 1] - g->peer_start[c];
+    return &g->peer_list[g->peer_start[c]];
+}
+
+void sb_geometry_layout_of(const sb_geometry *g, sb_geometry_layout *out)
+{
+    out->rows = g->rows;
+    out->cols = g->cols;
+    out->box_rows = g->box_rows;
+    out->box_cols = g->box_cols;
+}
+
+int sb_gsolution_check(const sb_geometry *g, const uint8_t *puzzle, const uint8_t *solution)
+{
+    const int n = g->ndigits;
+    const uint64_t all = n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1;
+    for (int c = 0; c < g->ncells; c++) {
+        if (solution[c] < 1 || solution[c] > n)
+            return 0;
+        if (puzzle && puzzle[c] && puzzle[c] != solution[c])
+            return 0;
+    }
+    /* N cells holding N distinct digits of 1..N: the union is all N. */
+    for (int h = 0; h < g->nhouses; h++) {
+        uint64_t m = 0;
+        const uint16_t *hc = sb_geometry_house(g, h);
+        for (int i = 0; i < n; i++)
+            m |= UINT64_C(1) << (solution[hc[i]] - 1);
+        if (m != all)
+            return 0;
+    }
+    return 1;
+}
