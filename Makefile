@@ -86,7 +86,8 @@ CRIT_CFLAGS    := -I$(SYSROOT)/usr/include
 CRIT_LIBS      := -L$(SYSROOT)/usr/lib/$(CROSS_TRIPLET) -Wl,-rpath-link,$(SYSROOT_LIBS)
 QEMU_RUN       := $(abspath scripts/qemu-run) --arch $(CROSS_ARCH) --prefix /usr/$(CROSS_TRIPLET)
 QEMU_SHIM      := $(BUILD)/qemu-exec-shim.so
-UNIT_RUN       := $(QEMU_RUN) --libs $(SYSROOT_LIBS) --preload $(abspath $(QEMU_SHIM))
+# Bounded: a hang under emulation must fail the run, not eat CI's 90 minutes (about 1 min).
+UNIT_RUN       := timeout -s KILL 900 $(QEMU_RUN) --libs $(SYSROOT_LIBS) --preload $(abspath $(QEMU_SHIM))
 BIN_RUN        := $(BIN)-qemu
 endif
 
