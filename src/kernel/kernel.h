@@ -1,9 +1,11 @@
 /*
- * kernel.h — the solver kernel, written once and compiled once per SIMD level.
+ * kernel.h — the cell-major solver kernel: the scalar reference and the AVX-512 stamp (the
+ * SSE4.1, AVX2 and NEON stamps use the band kernel, kernel_band.h).
  *
- * Included by kernel_<level>.c after that file sets the instruction set (#pragma GCC target)
- * and defines SB_KERNEL_DFS / SB_KERNEL_BFS (the exported entries) and SB_KERNEL_POPCNT (1 when the POPCNT
- * instruction may be used). Everything here is static: each stamp is self-contained.
+ * Included by kernel_<level>.c, compiled with that level's -m flags (Makefile), after it
+ * defines SB_KERNEL_DFS / SB_KERNEL_BFS (the exported entries), SB_KERNEL_POPCNT (1 when the
+ * POPCNT instruction may be used) and, for AVX-512, SB_KERNEL_AVX512. Everything here is
+ * static: each stamp is self-contained.
  *
  * Data layout (see sb_board in internal.h)
  *   cand[c]   9-bit candidate mask of cell c (bit d-1 = digit d still possible), c = 9*row+col,
@@ -14,7 +16,7 @@
  *   The board is 192 bytes, the whole state copied per guess.
  *
  * Algorithm
- *   propagate (scalar reference and AVX2 stamps): drain a queue of cells whose mask became a
+ *   propagate (scalar reference): drain a queue of cells whose mask became a
  *     single bit, removing that bit from their 20 peers (an emptied peer is a contradiction; a
  *     peer left with one bit is queued); when the queue is empty, look for hidden singles in
  *     the houses changed since their last look (a digit with exactly one place is fixed there;
