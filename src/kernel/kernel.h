@@ -52,7 +52,7 @@
 
 
 #if !SB_KERNEL_AVX512
-/* Queue-driven propagation (the scalar reference, and AVX2): one 20-peer update per cell
+/* Queue-driven propagation (the scalar reference): one 20-peer update per cell
  * that became single, hidden singles over the houses changed since their last scan. */
 
 /* Removes the digit of cell c (its single bit) from its peers and marks c assigned.
