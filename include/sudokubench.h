@@ -682,9 +682,14 @@ int sb_gsolver_new(const sb_geometry *g, sb_gsolver **out);
 /* Frees a solver (NULL is allowed). */
 void sb_gsolver_free(sb_gsolver *s);
 
+/* Sets the guess budget of every later solve (UINT64_MAX, the default: none): a search that
+ * would push more states stops with SB_ERR_BUDGET, deterministically, as sb_options.max_guesses. */
+void sb_gsolver_budget(sb_gsolver *s, uint64_t max_guesses);
+
 /* Counts the solutions of cells up to limit (0 = all) and copies the first into first
  * (sb_geometry_cells bytes; may be NULL; untouched when there is none). Conflicting givens
- * give count 0. @return SB_OK; SB_ERR_ARG for NULL arguments or a cell above N; SB_ERR_NOMEM. */
+ * give count 0. @return SB_OK; SB_ERR_ARG for NULL arguments or a cell above N; SB_ERR_BUDGET
+ * (res holds what was found so far, res->guesses the budget); SB_ERR_NOMEM. */
 int sb_gsolve(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gresult *res,
               uint8_t *first);
 
@@ -696,7 +701,7 @@ typedef int (*sb_gsolution_fn)(const uint8_t *solution, uint64_t index, void *us
  * the branch cell's digits lowest first, so the order is fixed for a geometry and puzzle.
  * Streams in constant memory (the solver's stack, at most one board per cell).
  * @return SB_OK (res->count = solutions reported), SB_ERR_STOPPED when fn asked to stop (the
- * solution it stopped on is counted), SB_ERR_ARG, SB_ERR_NOMEM. */
+ * solution it stopped on is counted), SB_ERR_BUDGET, SB_ERR_ARG, SB_ERR_NOMEM. */
 int sb_gsolve_each(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
                    void *user, sb_gresult *res);
 

@@ -37,6 +37,7 @@ struct sb_gsolver {
     int *queue;                 /* cells assigned but not yet removed from their peers */
     int qhead, qtail;           /* queue[qhead .. qtail) is pending */
     uint8_t *sol;               /* scratch: the solution handed to callbacks */
+    uint64_t max_guesses;       /* guess budget per solve (UINT64_MAX: none) */
 };
 
 int sb_gsolver_new(const sb_geometry *g, sb_gsolver **out)
@@ -62,6 +63,7 @@ int sb_gsolver_new(const sb_geometry *g, sb_gsolver **out)
     s->queue = malloc(nc * sizeof *s->queue);
     s->sol = malloc(nc);
     s->cap = 4;
+    s->max_guesses = UINT64_MAX;
     s->stack = malloc(s->cap * s->words * sizeof *s->stack);
     if (!s->house || !s->peer || !s->npeer || !s->bcell || !s->bdigit || !s->queue || !s->sol ||
         !s->stack) {
@@ -243,6 +245,8 @@ static int run(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gsolution
         if (ok) {
             const int c = choose(s, b);
             const uint64_t d = b[c] & -b[c];
+            if (res->guesses >= s->max_guesses)
+                return SB_ERR_BUDGET;
             if (!reserve(s, depth + 2))
                 return SB_ERR_NOMEM;
             uint64_t *next = s->stack + (depth + 1) * w;
@@ -271,6 +275,11 @@ static int run(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gsolution
             ok = propagate(s, b);
         }
     }
+}
+
+void sb_gsolver_budget(sb_gsolver *s, uint64_t max_guesses)
+{
+    s->max_guesses = max_guesses;
 }
 
 int sb_gsolve(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gresult *res,

@@ -1,0 +1,812 @@
+/*
+ * test_geometry.c — geometries as data, the general solver, enumeration and the grid codec
+ * (issue 13's library part), checked against an independent dancing-links oracle (dlx.c)
+ * on house lists the tests build themselves, and against the fast 9x9 kernel on the samples.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dlx.h"
+#include "reference.h"
+#include "sudokubench.h"
+
+#define JIGSAW_FILE "tests/data/jigsaw6.txt"
+
+/* ------------------------------------------------------------------------------------------ */
+/* Independent house lists (what each spec means, written out without the library)          */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct houses {
+    int ncells, n, nh;   /* cells, digits, houses */
+    int h[256 * 64];     /* house i is h[i*n .. +n); room for 64x64's 192 houses of 64 */
+} houses;
+
+/* Rows and columns of an n x n grid, then boxes br x bc (br > 0), then diagonals. */
+static void square_houses(houses *H, int n, int br, int bc, int diag)
+{
+    H->ncells = n * n;
+    H->n = n;
+    H->nh = 0;
+    for (int r = 0; r < n; r++, H->nh++)
+        for (int c = 0; c < n; c++)
+            H->h[H->nh * n + c] = n * r + c;
+    for (int c = 0; c < n; c++, H->nh++)
+        for (int r = 0; r < n; r++)
+            H->h[H->nh * n + r] = n * r + c;
+    if (br)
+        for (int r0 = 0; r0 < n; r0 += br)
+            for (int c0 = 0; c0 < n; c0 += bc, H->nh++) {
+                int k = 0;
+                for (int r = r0; r < r0 + br; r++)
+                    for (int c = c0; c < c0 + bc; c++)
+                        H->h[H->nh * n + k++] = n * r + c;
+            }
+    if (diag) {
+        for (int i = 0; i < n; i++)
+            H->h[H->nh * n + i] = n * i + i;
+        H->nh++;
+        for (int i = 0; i < n; i++)
+            H->h[H->nh * n + i] = n * i + n - 1 - i;
+        H->nh++;
+    }
+}
+
+/* cube:k: planes with one coordinate fixed, cell = k*k*x + k*y + z. */
+static void cube_houses(houses *H, int k)
+{
+    const int n = k * k;
+    H->ncells = k * n;
+    H->n = n;
+    H->nh = 0;
+    for (int axis = 0; axis < 3; axis++)
+        for (int v = 0; v < k; v++, H->nh++) {
+            int m = 0;
+            for (int x = 0; x < k; x++)
+                for (int y = 0; y < k; y++)
+                    for (int z = 0; z < k; z++) {
+                        int coord[3] = {x, y, z};
+                        if (coord[axis] == v)
+                            H->h[H->nh * n + m++] = n * x + k * y + z;
+                    }
+        }
+}
+
+/* The test jigsaw: rows, columns and the regions of tests/data/jigsaw6.txt, typed again. */
+static void jigsaw_houses(houses *H)
+{
+    static const char *const rows[6] = {"AAABBB", "AAABBB", "CCCDDD",
+                                        "CCCFFD", "EEEDDF", "EEEFFF"};
+    square_houses(H, 6, 0, 0, 0);
+    /* Regions in order of first appearance, as the file format numbers them. */
+    for (const char *reg = "ABCDFE"; *reg; reg++, H->nh++) {
+        int k = 0;
+        for (int i = 0; i < 36; i++)
+            if (rows[i / 6][i % 6] == *reg)
+                H->h[H->nh * 6 + k++] = i;
+        cr_assert_eq(k, 6);
+    }
+}
+
+/* Makes the geometry for a spec (or the jigsaw file for "jigsaw") and its independent
+ * house list. */
+static sb_geometry *geo_and_houses(const char *spec, houses *H)
+{
+    sb_geometry *g = NULL;
+    char why[SB_GEO_WHY_LEN] = "";
+    int r, c, k;
+    int rc;
+    if (!strcmp(spec, "jigsaw")) {
+        rc = sb_geometry_load(JIGSAW_FILE, &g, why, sizeof why);
+        jigsaw_houses(H);
+    } else {
+        rc = sb_geometry_parse(spec, &g, why, sizeof why);
+        if (sscanf(spec, "x:%dx%d", &r, &c) == 2)
+            square_houses(H, r * c, r, c, 1);
+        else if (sscanf(spec, "latin:%d", &k) == 1)
+            square_houses(H, k, 0, 0, 0);
+        else if (sscanf(spec, "cube:%d", &k) == 1)
+            cube_houses(H, k);
+        else if (sscanf(spec, "%dx%d", &r, &c) == 2)
+            square_houses(H, r * c, r, c, 0);
+        else
+            cr_assert_fail("no house list for %s", spec);
+    }
+    cr_assert_eq(rc, SB_OK, "%s: %s", spec, why);
+    return g;
+}
+
+/* 1 when sol is a complete solution of puzzle under H (checked without the library). */
+static int houses_valid(const houses *H, const uint8_t *puzzle, const uint8_t *sol)
+{
+    for (int c = 0; c < H->ncells; c++)
+        if (sol[c] < 1 || sol[c] > H->n || (puzzle && puzzle[c] && puzzle[c] != sol[c]))
+            return 0;
+    for (int h = 0; h < H->nh; h++) {
+        int seen[65] = {0};
+        for (int i = 0; i < H->n; i++)
+            if (seen[sol[H->h[h * H->n + i]]]++)
+                return 0;
+    }
+    return 1;
+}
+
+static uint64_t oracle(const houses *H, const uint8_t *cells, uint64_t limit, uint8_t *first)
+{
+    return dlx_count(H->ncells, H->n, H->nh, H->h, cells, limit, first);
+}
+
+/* Solves with a fresh general solver, asserting the call succeeded. */
+static sb_gresult gsolve(const sb_geometry *g, const uint8_t *cells, uint64_t limit,
+                         uint8_t *first)
+{
+    sb_gsolver *s = NULL;
+    sb_gresult res;
+    cr_assert_eq(sb_gsolver_new(g, &s), SB_OK);
+    int rc = sb_gsolve(s, cells, limit, &res, first);
+    cr_assert_eq(rc, SB_OK, "sb_gsolve = %d (%s)", rc, sb_strerror(rc));
+    sb_gsolver_free(s);
+    return res;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The geometry tables                                                                        */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Sorted copy of a house, for set comparison. */
+static int cmp_int(const void *a, const void *b)
+{
+    return *(const int *)a - *(const int *)b;
+}
+
+static const char *const SPECS[] = {"2x2", "2x3", "3x3", "3x4", "4x4", "4x2", "latin:5",
+                                    "x:3x3", "cube:3", "cube:2", "jigsaw", "8x8", "5x5"};
+
+Test(geometry, houses_cells_and_peers_match_the_definitions)
+{
+    static houses H;
+    for (size_t s = 0; s < sizeof SPECS / sizeof *SPECS; s++) {
+        sb_geometry *g = geo_and_houses(SPECS[s], &H);
+        cr_assert_eq(sb_geometry_cells(g), H.ncells, "%s", SPECS[s]);
+        cr_assert_eq(sb_geometry_digits(g), H.n, "%s", SPECS[s]);
+        cr_assert_eq(sb_geometry_houses(g), H.nh, "%s", SPECS[s]);
+        /* Same houses in the same order; each house ascending. */
+        for (int h = 0; h < H.nh; h++) {
+            int want[64];
+            memcpy(want, &H.h[h * H.n], (size_t)H.n * sizeof *want);
+            qsort(want, (size_t)H.n, sizeof *want, cmp_int);
+            const uint16_t *got = sb_geometry_house(g, h);
+            for (int i = 0; i < H.n; i++)
+                cr_assert_eq(got[i], want[i], "%s house %d cell %d", SPECS[s], h, i);
+        }
+        /* Peers: exactly the cells sharing a house, ascending; houses of each cell. */
+        for (int c = 0; c < H.ncells; c++) {
+            static char share[4096];
+            memset(share, 0, (size_t)H.ncells);
+            int nh_expect = 0;
+            for (int h = 0; h < H.nh; h++) {
+                int in = 0;
+                for (int i = 0; i < H.n; i++)
+                    in |= H.h[h * H.n + i] == c;
+                nh_expect += in;
+                if (in)
+                    for (int i = 0; i < H.n; i++)
+                        share[H.h[h * H.n + i]] = 1;
+            }
+            share[c] = 0;
+            int np, nhc, expect = 0;
+            const uint16_t *p = sb_geometry_peers(g, c, &np);
+            sb_geometry_cell_houses(g, c, &nhc);
+            for (int i = 0; i < H.ncells; i++)
+                expect += share[i];
+            cr_assert_eq(np, expect, "%s cell %d: %d peers, want %d", SPECS[s], c, np, expect);
+            cr_assert_eq(nhc, nh_expect, "%s cell %d houses", SPECS[s], c);
+            for (int i = 0; i < np; i++) {
+                cr_assert(share[p[i]], "%s cell %d: %d is no peer", SPECS[s], c, p[i]);
+                cr_assert(i == 0 || p[i - 1] < p[i], "%s cell %d: peers not ascending", SPECS[s], c);
+            }
+        }
+        sb_geometry_free(g);
+    }
+}
+
+Test(geometry, sudoku_peer_counts_and_names)
+{
+    struct { const char *spec; int cells, digits, houses, peers0; int kind; } t[] = {
+        {"3x3", 81, 9, 27, 20, SB_GEO_BOXED},   {"2x2", 16, 4, 12, 7, SB_GEO_BOXED},
+        {"4x4", 256, 16, 48, 39, SB_GEO_BOXED}, {"latin:5", 25, 5, 10, 8, SB_GEO_LATIN},
+        {"x:3x3", 81, 9, 29, 26, SB_GEO_X},     {"cube:3", 27, 9, 9, 18, SB_GEO_CUBE},
+        {"8x8", 4096, 64, 192, 175, SB_GEO_BOXED},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
+        sb_geometry *g = NULL;
+        cr_assert_eq(sb_geometry_parse(t[i].spec, &g, NULL, 0), SB_OK, "%s", t[i].spec);
+        int np;
+        sb_geometry_peers(g, 0, &np);
+        cr_assert_eq(sb_geometry_cells(g), t[i].cells, "%s", t[i].spec);
+        cr_assert_eq(sb_geometry_digits(g), t[i].digits, "%s", t[i].spec);
+        cr_assert_eq(sb_geometry_houses(g), t[i].houses, "%s", t[i].spec);
+        cr_assert_eq(np, t[i].peers0, "%s: cell 0 has %d peers", t[i].spec, np);
+        cr_assert_eq(sb_geometry_kind_of(g), t[i].kind, "%s", t[i].spec);
+        cr_assert_str_eq(sb_geometry_name(g), t[i].spec);
+        sb_geometry_free(g);
+    }
+}
+
+Test(geometry, for_cells_picks_the_most_square_boxes_or_names_the_choices)
+{
+    struct { int cells; const char *want; } ok[] = {
+        {16, "2x2"}, {36, "2x3"}, {64, "2x4"}, {81, "3x3"}, {144, "3x4"},
+        {256, "4x4"}, {400, "4x5"}, {625, "5x5"}, {1296, "6x6"}, {4096, "8x8"},
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+        sb_geometry *g = NULL;
+        char why[SB_GEO_WHY_LEN] = "";
+        cr_assert_eq(sb_geometry_for_cells(ok[i].cells, &g, why, sizeof why), SB_OK, "%d: %s",
+                     ok[i].cells, why);
+        cr_assert_str_eq(sb_geometry_name(g), ok[i].want, "%d cells", ok[i].cells);
+        cr_assert_eq(sb_geometry_kind_of(g), SB_GEO_BOXED);
+        sb_geometry_free(g);
+    }
+    struct { int cells; const char *says; } bad[] = {
+        {27, "say cube:3"}, {25, "say latin:5"}, {49, "latin:7"}, {80, "not an N x N grid"},
+        {64 * 64 + 1, "not an N x N grid"}, {0, "not an N x N grid"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        sb_geometry *g = NULL;
+        char why[SB_GEO_WHY_LEN] = "";
+        cr_assert_eq(sb_geometry_for_cells(bad[i].cells, &g, why, sizeof why), SB_ERR_ARG);
+        cr_assert_null(g);
+        cr_assert(strstr(why, bad[i].says), "%d cells: '%s' lacks '%s'", bad[i].cells, why,
+                  bad[i].says);
+    }
+}
+
+Test(geometry, bad_specs_are_refused_with_the_valid_forms)
+{
+    const char *bad[] = {"", "3x", "x3", "0x3", "3x0", "8x9", "65x1", "latin:0", "latin:65",
+                         "latin:", "cube:0", "cube:9", "x:3", "sudoku", "3x3 ", "-3x3", "cube:3x"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        sb_geometry *g = NULL;
+        char why[SB_GEO_WHY_LEN] = "";
+        cr_assert_eq(sb_geometry_parse(bad[i], &g, why, sizeof why), SB_ERR_ARG, "'%s'", bad[i]);
+        cr_assert_null(g);
+        cr_assert(strstr(why, "unknown geometry") && strstr(why, "RxC") && strstr(why, "cube:K"),
+                  "'%s': %s", bad[i], why);
+    }
+    cr_assert_eq(sb_geometry_parse(NULL, &(sb_geometry *){NULL}, NULL, 0), SB_ERR_ARG);
+}
+
+/* Reads a geometry from text; returns the status and leaves the message in why. */
+static int read_text(const char *text, sb_geometry **g, char *why, size_t len)
+{
+    FILE *f = fmemopen((void *)text, strlen(text), "r");
+    cr_assert_not_null(f);
+    int rc = sb_geometry_read(f, "t.geo", g, why, len);
+    fclose(f);
+    return rc;
+}
+
+Test(geometry, files_read_and_bad_files_name_line_and_reason)
+{
+    sb_geometry *g = NULL;
+    char why[SB_GEO_WHY_LEN] = "";
+    /* A house list: a 2x2 latin square (4 cells, 2 digits) written as houses. */
+    cr_assert_eq(read_text("# comment\n\nhouses 4 2\n0 1\n2,3\n0 2 # column\n1 3\n", &g, why,
+                           sizeof why),
+                 SB_OK, "%s", why);
+    cr_assert_eq(sb_geometry_kind_of(g), SB_GEO_HOUSES);
+    cr_assert_eq(sb_geometry_houses(g), 4);
+    uint8_t empty[4] = {0}, sol[4];
+    cr_assert_eq(gsolve(g, empty, 0, sol).count, 2, "a 2x2 latin square has 2 fillings");
+    sb_geometry_free(g);
+
+    struct { const char *text, *says; int rc; } bad[] = {
+        {"", "t.geo:0: empty", SB_ERR_ARG},
+        {"# only\n", "t.geo:1: empty", SB_ERR_ARG},
+        {"sudoku 9\n", "t.geo:1: expected 'jigsaw N'", SB_ERR_ARG},
+        {"jigsaw 99\n", "t.geo:1: expected", SB_ERR_ARG},
+        {"jigsaw 2\nAB\n", "t.geo:2: file ends after 1 of 2 region rows", SB_ERR_ARG},
+        {"jigsaw 2\nAB\nABC\n", "t.geo:3: region row has 3 characters, need 2", SB_ERR_ARG},
+        {"jigsaw 2\nAB\nAC\n", "t.geo:3: column 2: 'C' would be region 3 of 2", SB_ERR_ARG},
+        {"jigsaw 2\nAA\nAB\n", "t.geo:3: column 1: region 'A' has more than 2 cells", SB_ERR_ARG},
+        {"houses 4 2\n0 1\n2 2\n", "t.geo:3: column 3: '2' is listed twice", SB_ERR_ARG},
+        {"houses 4 2\n0 1\n2 7\n", "t.geo:3: column 3: '7' is not a cell index", SB_ERR_ARG},
+        {"houses 4 2\n0 1 2\n", "t.geo:2: column 5: '2' is one cell too many", SB_ERR_ARG},
+        {"houses 4 2\n0\n", "t.geo:2: house has 1 cells, need 2", SB_ERR_ARG},
+        {"houses 4 2\n0 1\n", "t.geo: cell 2 is in no house", SB_ERR_ARG},
+        {"houses 4 2\n", "t.geo:1: no houses listed", SB_ERR_ARG},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        g = NULL;
+        why[0] = '\0';
+        cr_assert_eq(read_text(bad[i].text, &g, why, sizeof why), bad[i].rc, "case %zu", i);
+        cr_assert_null(g);
+        cr_assert(strstr(why, bad[i].says), "case %zu: '%s' lacks '%s'", i, why, bad[i].says);
+    }
+    cr_assert_eq(sb_geometry_load("tests/data/no-such.geo", &g, why, sizeof why), SB_ERR_IO);
+    cr_assert(strstr(why, "no-such.geo: cannot open"), "%s", why);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Seed 002's puzzles                                                                         */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Solves text under spec: exactly one solution, valid by the test's own house check and the
+ * library's, agreeing with the oracle; returns the solution text. */
+static void seed_puzzle(const char *spec, const char *text, const char *want)
+{
+    static houses H;
+    sb_geometry *g = geo_and_houses(spec, &H);
+    uint8_t p[4096], sol[4096], osol[4096];
+    char why[SB_GEO_WHY_LEN] = "", out[4096];
+    size_t col = 0;
+    cr_assert_eq(sb_gparse(g, text, strlen(text), p, NULL, why, sizeof why, &col), SB_OK, "%s", why);
+    sb_gresult r = gsolve(g, p, 0, sol);
+    cr_assert_eq(r.count, 1, "%s: %llu solutions", spec, (unsigned long long)r.count);
+    cr_assert(houses_valid(&H, p, sol), "%s: solution breaks a rule", spec);
+    cr_assert(sb_gsolution_check(g, p, sol));
+    cr_assert_eq(oracle(&H, p, 0, osol), 1, "%s: oracle disagrees", spec);
+    cr_assert_eq(memcmp(sol, osol, (size_t)H.ncells), 0, "%s: oracle's solution differs", spec);
+    cr_assert_eq(sb_gformat(g, sol, SB_GFORM_CHARS, out, sizeof out), H.ncells);
+    cr_assert_str_eq(out, want, "%s", spec);
+    sb_geometry_free(g);
+}
+
+Test(seed002, s44_s99_s333_have_one_solution_each)
+{
+    /* s44 <- 4 4 rho 0 0 0 0  0 0 2 1  3 0 0 4  0 0 0 0 */
+    seed_puzzle("2x2", "0000002130040000", "2143432132141432");
+    /* s99, rows 1..9 as the seed types them. */
+    seed_puzzle("3x3",
+                "001690500" "400270001" "070000090" "000000030" "000430007"
+                "000780600" "006000805" "020140060" "010350040",
+                "281693574469275381573814296792561438658439127134782659346927815925148763817356942");
+    /* s333: planes 1..3 (x), each 3x3 in row-major (y, z) order, ravelled plane-major. */
+    seed_puzzle("cube:3", "000810002" "060070904" "500003000", "349816752168275934527493681");
+}
+
+Test(seed002, s44_in_the_integer_form)
+{
+    sb_geometry *g = NULL;
+    cr_assert_eq(sb_geometry_parse("2x2", &g, NULL, 0), SB_OK);
+    uint8_t p[16], sol[16];
+    int form = -1;
+    const char *t = "0,0,0,0, 0,0,2,1, 3,0,0,4, 0,0,0,0";
+    cr_assert_eq(sb_gparse(g, t, strlen(t), p, &form, NULL, 0, NULL), SB_OK);
+    cr_assert_eq(form, SB_GFORM_INTS);
+    cr_assert_eq(gsolve(g, p, 2, sol).count, 1);
+    char out[64];
+    cr_assert_eq(sb_gformat(g, sol, SB_GFORM_INTS, out, sizeof out), 31);
+    cr_assert_str_eq(out, "2,1,4,3,4,3,2,1,3,2,1,4,1,4,3,2");
+    sb_geometry_free(g);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Counts against the oracle on mutated puzzles                                               */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A full solution of H's geometry: the general solver's first filling of the empty grid with
+ * its digits relabelled at random (checked by the test's own rules). */
+static void full_grid(const sb_geometry *g, const houses *H, ref_rng *rng, uint8_t *full)
+{
+    uint8_t empty[4096] = {0}, perm[65];
+    cr_assert_eq(gsolve(g, empty, 1, full).count, 1, "%s: no filling", sb_geometry_name(g));
+    int d[64];
+    for (int i = 0; i < H->n; i++)
+        d[i] = i + 1;
+    ref_shuffle(rng, d, H->n);
+    for (int i = 0; i < H->n; i++)
+        perm[i + 1] = (uint8_t)d[i];
+    for (int c = 0; c < H->ncells; c++)
+        full[c] = perm[full[c]];
+    cr_assert(houses_valid(H, NULL, full), "%s: filling breaks a rule", sb_geometry_name(g));
+}
+
+/* Digs full down to a puzzle with one solution: the first `tries` cells of a random order
+ * leave while the general solver still finds one solution (the oracle re-checks the result).
+ * tries < ncells keeps big grids well above minimal, where proving 0 or 2+ solutions of a
+ * mutation can take the oracle seconds. */
+static void dig_unique(const sb_geometry *g, const houses *H, ref_rng *rng, const uint8_t *full,
+                       uint8_t *p, int tries)
+{
+    int order[4096];
+    memcpy(p, full, (size_t)H->ncells);
+    for (int i = 0; i < H->ncells; i++)
+        order[i] = i;
+    ref_shuffle(rng, order, H->ncells);
+    sb_gsolver *s = NULL;
+    cr_assert_eq(sb_gsolver_new(g, &s), SB_OK);
+    for (int i = 0; i < tries && i < H->ncells; i++) {
+        sb_gresult r;
+        const uint8_t keep = p[order[i]];
+        p[order[i]] = 0;
+        cr_assert_eq(sb_gsolve(s, p, 2, &r, NULL), SB_OK);
+        if (r.count != 1)
+            p[order[i]] = keep;
+    }
+    sb_gsolver_free(s);
+}
+
+/* A random digit for cell c of p that no peer already gives (0 when none fits). */
+static int fitting_digit(const houses *H, const uint8_t *p, int c, int avoid, ref_rng *rng)
+{
+    int ok[64], k = 0;
+    for (int d = 1; d <= H->n; d++) {
+        if (d == avoid)
+            continue;
+        int clash = 0;
+        for (int h = 0; h < H->nh && !clash; h++) {
+            int in = 0;
+            for (int i = 0; i < H->n; i++)
+                in |= H->h[h * H->n + i] == c;
+            for (int i = 0; in && i < H->n; i++)
+                clash |= H->h[h * H->n + i] != c && p[H->h[h * H->n + i]] == d;
+        }
+        if (!clash)
+            ok[k++] = d;
+    }
+    return k ? ok[ref_rng_below(rng, k)] : 0;
+}
+
+/* For one geometry: several bases, each with mutations (givens removed, a fitting wrong
+ * digit added, a given changed, a clash added); counts up to 3 must equal the oracle's, the
+ * first solution must be valid, and 0, 1 and 2+ must all occur. */
+static void mutations_agree(const char *spec, int bases, int per_base, int tries, uint64_t seed)
+{
+    static houses H;
+    sb_geometry *g = geo_and_houses(spec, &H);
+    ref_rng rng;
+    ref_rng_seed(&rng, seed);
+    static uint8_t full[4096], base[4096], p[4096], sol[4096];
+    int seen[3] = {0}; /* puzzles with 0, 1, 2+ solutions */
+    for (int b = 0; b < bases; b++) {
+        full_grid(g, &H, &rng, full);
+        dig_unique(g, &H, &rng, full, base, tries);
+        cr_assert_eq(oracle(&H, base, 2, NULL), 1, "%s: dug base not unique per the oracle", spec);
+        for (int m = 0; m < per_base; m++) {
+            memcpy(p, base, (size_t)H.ncells);
+            const int kind = m % 5;
+            if (kind == 0 || kind == 4) { /* remove 1..4 givens (then maybe add a wrong one) */
+                for (int k = 1 + ref_rng_below(&rng, 4); k > 0; k--)
+                    p[ref_rng_below(&rng, H.ncells)] = 0;
+            }
+            if (kind == 1 || kind == 4) { /* a blank gets a digit no peer gives */
+                int c = ref_rng_below(&rng, H.ncells);
+                if (!p[c])
+                    p[c] = (uint8_t)fitting_digit(&H, p, c, full[c], &rng);
+            }
+            if (kind == 2) { /* a given changes to another digit that fits */
+                int c = ref_rng_below(&rng, H.ncells);
+                if (p[c])
+                    p[c] = (uint8_t)fitting_digit(&H, p, c, p[c], &rng);
+            }
+            if (kind == 3) { /* a blank copies a peer's digit: a clash */
+                int c = ref_rng_below(&rng, H.ncells), h = 0;
+                while (!p[c] && h < H.nh) {
+                    for (int i = 0; i < H.n; i++)
+                        if (H.h[h * H.n + i] != c && p[H.h[h * H.n + i]] && H.h[h * H.n] <= c)
+                            p[c] = p[H.h[h * H.n + i]];
+                    h++;
+                }
+            }
+            const uint64_t want = oracle(&H, p, 3, NULL);
+            memset(sol, 0, (size_t)H.ncells);
+            const sb_gresult r = gsolve(g, p, 3, sol);
+            cr_assert_eq(r.count, want, "%s base %d mutation %d: %llu solutions, oracle %llu",
+                         spec, b, m, (unsigned long long)r.count, (unsigned long long)want);
+            if (want)
+                cr_assert(houses_valid(&H, p, sol), "%s: first solution invalid", spec);
+            seen[want > 2 ? 2 : want]++;
+        }
+    }
+    cr_assert(seen[0] && seen[1] && seen[2], "%s: 0/1/2+ seen %d/%d/%d times", spec, seen[0],
+              seen[1], seen[2]);
+    sb_geometry_free(g);
+}
+
+Test(oracle, boxed_2x2) { mutations_agree("2x2", 6, 30, 4096, 1); }
+Test(oracle, boxed_2x3) { mutations_agree("2x3", 6, 30, 4096, 2); }
+Test(oracle, boxed_3x4) { mutations_agree("3x4", 3, 25, 4096, 3); }
+Test(oracle, boxed_4x4) { mutations_agree("4x4", 2, 25, 150, 4); }
+Test(oracle, latin_5) { mutations_agree("latin:5", 6, 30, 4096, 5); }
+Test(oracle, x_3x3) { mutations_agree("x:3x3", 4, 30, 4096, 6); }
+Test(oracle, cube_3) { mutations_agree("cube:3", 6, 30, 4096, 7); }
+Test(oracle, jigsaw_file) { mutations_agree("jigsaw", 6, 30, 4096, 8); }
+
+/* 25x25 with about half the cells given (a random half of a full grid), and the same with
+ * one given changed: counts up to 2 against the oracle. */
+Test(oracle, boxed_5x5_half_given)
+{
+    static houses H;
+    static uint8_t full[625], p[625], sol[625];
+    sb_geometry *g = geo_and_houses("5x5", &H);
+    ref_rng rng;
+    ref_rng_seed(&rng, 25);
+    int seen[3] = {0};
+    for (int t = 0; t < 5; t++) {
+        full_grid(g, &H, &rng, full);
+        /* Random halves until one the general solver settles in at most 2000 guesses: some
+         * halves leave a second solution that takes both solvers minutes to find, which is a
+         * benchmark, not a unit test (the draw is seeded, so the puzzles are fixed). */
+        sb_gsolver *s = NULL;
+        sb_gresult probe;
+        cr_assert_eq(sb_gsolver_new(g, &s), SB_OK);
+        sb_gsolver_budget(s, 2000);
+        int rc;
+        do {
+            for (int c = 0; c < 625; c++)
+                p[c] = ref_rng_below(&rng, 100) < 50 ? full[c] : 0;
+            rc = sb_gsolve(s, p, 2, &probe, NULL);
+            cr_assert(rc == SB_OK || (rc == SB_ERR_BUDGET && probe.guesses == 2000), "rc %d", rc);
+        } while (rc != SB_OK);
+        sb_gsolver_free(s);
+        if (t == 4) { /* a given changed to a digit that fits its peers: no solution */
+            int c;
+            do
+                c = ref_rng_below(&rng, 625);
+            while (!p[c]);
+            p[c] = (uint8_t)fitting_digit(&H, p, c, p[c], &rng);
+        }
+        const uint64_t want = oracle(&H, p, 2, NULL);
+        const sb_gresult r = gsolve(g, p, 2, sol);
+        cr_assert_eq(r.count, want, "5x5 puzzle %d: %llu, oracle %llu", t,
+                     (unsigned long long)r.count, (unsigned long long)want);
+        if (want)
+            cr_assert(houses_valid(&H, p, sol));
+        seen[want]++;
+    }
+    cr_assert(seen[1] || seen[2], "no solvable 5x5 puzzle");
+    sb_geometry_free(g);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Enumeration                                                                                */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct listing {
+    const houses *H;        /* the rules */
+    const uint8_t *puzzle;  /* the givens */
+    uint8_t *all;           /* every solution, back to back */
+    uint64_t n, cap;        /* solutions listed, room */
+    uint64_t stop_at;       /* ask to stop after this many (0: never) */
+} listing;
+
+static int collect(const uint8_t *sol, uint64_t index, void *user)
+{
+    listing *l = user;
+    /* Plain ifs: hundreds of callbacks, and a Criterion assert per call costs. */
+    if (index != l->n || l->n >= l->cap)
+        cr_assert_fail("callback index %llu, expected %llu (room %llu)", (unsigned long long)index,
+                       (unsigned long long)l->n, (unsigned long long)l->cap);
+    if (!houses_valid(l->H, l->puzzle, sol))
+        cr_assert_fail("listed solution %llu invalid", (unsigned long long)index);
+    memcpy(l->all + l->n * (uint64_t)l->H->ncells, sol, (size_t)l->H->ncells);
+    l->n++;
+    return l->stop_at && l->n >= l->stop_at;
+}
+
+/* Lists all solutions of p, checks count = oracle = callbacks, distinct and in DFS order. */
+static void enumerate_all(const char *spec, const uint8_t *p, uint64_t expect_min)
+{
+    static houses H;
+    sb_geometry *g = geo_and_houses(spec, &H);
+    const uint64_t want = oracle(&H, p, 0, NULL);
+    cr_assert_geq(want, expect_min, "%s: oracle %llu", spec, (unsigned long long)want);
+    listing l = {&H, p, malloc(want * (uint64_t)H.ncells + 1), 0, want, 0};
+    sb_gsolver *s = NULL;
+    sb_gresult r;
+    cr_assert_eq(sb_gsolver_new(g, &s), SB_OK);
+    cr_assert_eq(sb_gsolve_each(s, p, 0, collect, &l, &r), SB_OK);
+    cr_assert_eq(r.count, want, "%s: %llu, oracle %llu", spec, (unsigned long long)r.count,
+                 (unsigned long long)want);
+    cr_assert_eq(l.n, want);
+    /* Distinct: sort-free check by pairwise compare (the lists are small). */
+    for (uint64_t i = 0; i < l.n; i++)
+        for (uint64_t j = i + 1; j < l.n; j++)
+            if (!memcmp(l.all + i * H.ncells, l.all + j * H.ncells, (size_t)H.ncells))
+                cr_assert_fail("%s: solutions %llu and %llu equal", spec, (unsigned long long)i,
+                               (unsigned long long)j);
+    /* The same order again (deterministic), and sb_gsolve's first is the first listed. */
+    uint8_t first[4096];
+    cr_assert_eq(sb_gsolve(s, p, 0, &r, first), SB_OK);
+    cr_assert_eq(r.count, want);
+    if (want)
+        cr_assert_eq(memcmp(first, l.all, (size_t)H.ncells), 0, "%s: first differs", spec);
+    /* A limit caps the callbacks; a callback's stop ends the run with the stop counted. */
+    if (want >= 3) {
+        listing l2 = {&H, p, malloc(want * (uint64_t)H.ncells), 0, want, 0};
+        cr_assert_eq(sb_gsolve_each(s, p, 2, collect, &l2, &r), SB_OK);
+        cr_assert_eq(r.count, 2);
+        cr_assert_eq(l2.n, 2);
+        l2.n = 0;
+        l2.stop_at = 3;
+        cr_assert_eq(sb_gsolve_each(s, p, 0, collect, &l2, &r), SB_ERR_STOPPED);
+        cr_assert_eq(r.count, 3);
+        cr_assert_eq(memcmp(l2.all, l.all, 3 * (size_t)H.ncells), 0, "%s: order changed", spec);
+        free(l2.all);
+    }
+    sb_gsolver_free(s);
+    free(l.all);
+    sb_geometry_free(g);
+}
+
+Test(enumerate, every_solution_once_in_a_fixed_order)
+{
+    uint8_t empty[36] = {0};
+    enumerate_all("2x2", empty, 288);      /* all 288 4x4 Sudoku grids */
+    enumerate_all("latin:4", empty, 576);  /* all 576 4x4 latin squares */
+    enumerate_all("cube:2", empty, 1);     /* 8 cells, 4 digits */
+    uint8_t six[36] = {1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                       0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 6};
+    enumerate_all("2x3", six, 100);
+    uint8_t none[16] = {1, 1};
+    enumerate_all("2x2", none, 0);         /* a clash: no callback at all */
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The general solver on 9x9 against the fast kernel                                          */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The first `take` puzzles of each committed sample: count (limit 2) and first solution of
+ * the general solver equal sb_solve's. */
+Test(fast_kernel, general_solver_agrees_on_the_samples, .timeout = 60)
+{
+    static const char *const files[] = {"datasets/samples/17_clue_2000.txt",
+                                        "datasets/samples/hardest_11plus_1000.txt",
+                                        "datasets/samples/top1465.txt"};
+    const int take = 100;
+    sb_geometry *g = NULL;
+    cr_assert_eq(sb_geometry_parse("3x3", &g, NULL, 0), SB_OK);
+    sb_gsolver *gs = NULL;
+    cr_assert_eq(sb_gsolver_new(g, &gs), SB_OK);
+    sb_options opt;
+    sb_options_default(&opt);
+    sb_solver *fs = NULL;
+    cr_assert_eq(sb_solver_new(&fs, &opt), SB_OK);
+    int total = 0;
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        FILE *in = fopen(files[f], "r");
+        cr_assert_not_null(in, "%s: run the tests from the repository root", files[f]);
+        char line[1100];
+        int n = 0;
+        while (n < take && fgets(line, sizeof line, in)) {
+            size_t len = strcspn(line, "\r\n");
+            sb_grid grid;
+            if (sb_parse_line(line, len, &grid, NULL, NULL) != SB_LINE_PUZZLE)
+                continue;
+            uint8_t cells[81], sol[81];
+            char why[SB_GEO_WHY_LEN];
+            cr_assert_eq(sb_gparse(g, line, len, cells, NULL, why, sizeof why, NULL), SB_OK,
+                         "%s: %s", files[f], why);
+            cr_assert_eq(memcmp(cells, grid.cell, 81), 0);
+            sb_result fr;
+            cr_assert_eq(sb_solve(fs, &grid, &fr), SB_OK);
+            sb_gresult gr;
+            cr_assert_eq(sb_gsolve(gs, cells, 2, &gr, sol), SB_OK);
+            cr_assert_eq(gr.count, fr.count, "%s puzzle %d: general %llu, fast %llu", files[f],
+                         n + 1, (unsigned long long)gr.count, (unsigned long long)fr.count);
+            if (fr.count)
+                cr_assert_eq(memcmp(sol, fr.solution.cell, 81), 0, "%s puzzle %d: solutions differ",
+                             files[f], n + 1);
+            n++;
+        }
+        fclose(in);
+        cr_assert_eq(n, take, "%s: only %d puzzles", files[f], n);
+        total += n;
+    }
+    cr_assert_eq(total, 300);
+    sb_solver_free(fs);
+    sb_gsolver_free(gs);
+    sb_geometry_free(g);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Grid text                                                                                  */
+/* ------------------------------------------------------------------------------------------ */
+
+Test(codec, characters_and_integers_round_trip)
+{
+    sb_geometry *g = NULL;
+    cr_assert_eq(sb_geometry_parse("4x4", &g, NULL, 0), SB_OK);
+    uint8_t cells[256], back[256];
+    for (int c = 0; c < 256; c++)
+        cells[c] = (uint8_t)((c * 7) % 17); /* 0..16: blanks and every digit */
+    char text[1024];
+    int form;
+    for (int f = SB_GFORM_CHARS; f <= SB_GFORM_INTS; f++) {
+        int len = sb_gformat(g, cells, f, text, sizeof text);
+        cr_assert_eq((size_t)len, strlen(text));
+        cr_assert_eq(sb_gparse(g, text, (size_t)len, back, &form, NULL, 0, NULL), SB_OK, "%s",
+                     text);
+        cr_assert_eq(form, f);
+        cr_assert_eq(memcmp(cells, back, 256), 0);
+    }
+    cr_assert_eq(text[0], '0');
+    sb_gformat(g, cells, SB_GFORM_CHARS, text, sizeof text);
+    cr_assert_eq(text[0], '.', "blanks are written as '.'");
+    cr_assert_eq(text[12], 'G', "16 (cell 12) is written as 'G'");
+    /* Too small a buffer: the needed length back, and a NUL-terminated prefix of whole
+     * cells ("0,7" of "0,7,14,..."). */
+    const int need = sb_gformat(g, cells, SB_GFORM_INTS, NULL, 0);
+    char small[5];
+    cr_assert_eq(sb_gformat(g, cells, SB_GFORM_INTS, small, sizeof small), need);
+    cr_assert_gt(need, 256);
+    cr_assert_str_eq(small, "0,7");
+    sb_geometry_free(g);
+
+    /* N = 64: only the integer form writes it. */
+    cr_assert_eq(sb_geometry_parse("8x8", &g, NULL, 0), SB_OK);
+    static uint8_t big[4096], big2[4096];
+    static char bigtext[4096 * 4];
+    big[4095] = 64;
+    cr_assert_eq(sb_gformat(g, big, SB_GFORM_CHARS, bigtext, sizeof bigtext), SB_ERR_ARG);
+    int len = sb_gformat(g, big, SB_GFORM_INTS, bigtext, sizeof bigtext);
+    cr_assert_gt(len, 0);
+    cr_assert_eq(sb_gparse(g, bigtext, (size_t)len, big2, NULL, NULL, 0, NULL), SB_OK);
+    cr_assert_eq(big2[4095], 64);
+    sb_geometry_free(g);
+}
+
+Test(codec, errors_give_column_and_reason)
+{
+    sb_geometry *g = NULL;
+    cr_assert_eq(sb_geometry_parse("2x2", &g, NULL, 0), SB_OK);
+    struct { const char *text; size_t col; const char *says; } bad[] = {
+        {"000000213004000", 16, "too few cells (15 of 16)"},
+        {"00000021300400000", 17, "too many cells (more than 16)"},
+        {"0000002150040000", 9, "digit '5' out of range 1..4"},
+        {"00000021300400?0", 15, "unexpected character '?'"},
+        {"00000021300400x0", 15, "digit 'x' out of range 1..4"},
+        {"0,0,0,0,0,0,2,1,3,0,0,4,0,0,0", 30, "too few cells (15 of 16)"},
+        {"0,0,0,0,0,0,2,1,3,0,0,4,0,0,0,0,0", 33, "too many cells"},
+        {"0,0,0,0,0,0,2,9,3,0,0,4,0,0,0,0", 15, "value 9 out of range 0..4"},
+        {"0,0,0,0,0,0,2,1,3,0,0,4,0,0,0,", 31, "expected a number after ','"},
+        {"0,0,0,0,0,0,2,1,3,0,0,4,0,,0,0", 27, "unexpected character ','"},
+        {"1 2 3 4 x", 9, "unexpected character 'x'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        uint8_t cells[16];
+        char why[SB_GEO_WHY_LEN] = "";
+        size_t col = 0;
+        cr_assert_eq(sb_gparse(g, bad[i].text, strlen(bad[i].text), cells, NULL, why, sizeof why,
+                               &col),
+                     SB_ERR_ARG, "'%s'", bad[i].text);
+        cr_assert(strstr(why, bad[i].says), "'%s': '%s' lacks '%s'", bad[i].text, why, bad[i].says);
+        cr_assert_eq(col, bad[i].col, "'%s': column %zu, want %zu", bad[i].text, col, bad[i].col);
+    }
+    /* Spaces as separators, surrounding blanks and CR are fine; '.' blanks in both forms. */
+    uint8_t cells[16];
+    const char *ok[] = {"  ....00213004.000 \r", "0 0 0 0  0 0 2 1\t3 0 0 4 0 0 0 ."};
+    for (size_t i = 0; i < 2; i++) {
+        cr_assert_eq(sb_gparse(g, ok[i], strlen(ok[i]), cells, NULL, NULL, 0, NULL), SB_OK, "%s",
+                     ok[i]);
+        cr_assert_eq(cells[6], 2);
+        cr_assert_eq(cells[11], 4);
+        cr_assert_eq(cells[15], 0);
+    }
+    /* A clash is a puzzle with no solution, not a parse error; digits above N are refused. */
+    uint8_t clash[16] = {1, 1};
+    cr_assert_eq(gsolve(g, clash, 0, NULL).count, 0);
+    uint8_t high[16] = {5};
+    sb_gsolver *s = NULL;
+    sb_gresult r;
+    cr_assert_eq(sb_gsolver_new(g, &s), SB_OK);
+    cr_assert_eq(sb_gsolve(s, high, 0, &r, NULL), SB_ERR_ARG);
+    cr_assert_eq(sb_gsolve_each(s, clash, 0, NULL, NULL, &r), SB_ERR_ARG);
+    sb_gsolver_free(s);
+    /* The checker: givens kept, every digit once per house. */
+    uint8_t p[16] = {0}, sol[16];
+    cr_assert_eq(gsolve(g, p, 1, sol).count, 1);
+    cr_assert(sb_gsolution_check(g, NULL, sol));
+    p[0] = (uint8_t)(sol[0] % 4 + 1);
+    cr_assert_not(sb_gsolution_check(g, p, sol), "a given not kept");
+    uint8_t t = sol[0];
+    sol[0] = sol[1];
+    sol[1] = t;
+    cr_assert_not(sb_gsolution_check(g, NULL, sol), "a row with a digit twice");
+    sb_geometry_free(g);
+}
