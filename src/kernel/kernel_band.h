@@ -10,31 +10,34 @@
  *                  bit 9*i + j = row 3k+i, column j (so cell c is bit c % 27 of band c / 27);
  *   word 4*d + 3   0 (padding: one digit is one group of four 32-bit lanes).
  *   A 16-byte vector holds one digit, a 32-byte vector two (the tenth slot of AVX2 is an
- *   always-empty phantom digit, masked out of every house check). 144 or 160 bytes; the
- *   board's nsolved lane (95) lies beyond them and keeps its meaning.
- *   An assigned cell is a cell with one candidate left, as in the cell-major kernels.
+ *   always-empty phantom digit, masked out of every house check): 144 or 160 bytes.
+ *   words 40..42  the placed cells (their digit has left their peers), one word per band;
+ *   word 43       the dirty digits: bit d (hidden-singles pass) and bit 16+d (locked pass)
+ *                 set when digit d+1's word changed since that pass last looked at it.
+ *   The board's nsolved lane (95) lies beyond them and keeps its meaning. An assigned cell is
+ *   a cell with one candidate left, as in the cell-major kernels.
  *
  * Why this layout: without AVX-512's 16-bit lane permutes a cell-major board cannot gather
  * its 27 houses cheaply, but in a band word every house is a fixed bit pattern: a row is a
  * 9-bit field, a box three 3-bit triads nine bits apart, a column one bit per band word. So
- * the per-house counts a round needs (no place, one place, two or more, placed) come from
- * shifts, ANDs and ORs of whole words (SWAR), all digits and bands in parallel lanes, and only
- * the columns cross lanes (two lane shuffles per reduction).
+ * per-house counts (no place, one place, two or more) come from shifts, ANDs and ORs of whole
+ * words (SWAR), all digits and bands in parallel lanes; only the columns cross lanes (two
+ * lane shuffles per reduction).
  *
- * Algorithm: settle in whole-board rounds, as the AVX-512 stamp does, with the same rules and
- *   so the same fixpoint (and the same guesses) as the scalar reference:
- *   - cells with one digit left are placed: their digit leaves every peer;
- *   - a digit with one place in a house where it is not placed is set there (hidden single);
- *   - a digit with no place in a house, an emptied cell, or a cell hidden for two digits is a
- *     contradiction; two placed cells with one digit in a house is one too (checked on the
- *     final board, where it shows as a placed digit with two places);
- *   - when singles stall, one round adds locked candidates (pointing and claiming, rows and
- *     columns, from the triads and column segments the round computes anyway); a round with
- *     locked candidates that changes nothing ends the settle. Locked candidates run only on a
- *     stall here because these rounds are bound by throughput (every digit's SWAR work), not
- *     by latency as the AVX-512 round is.
- * search: search.h's DFS/BFS; the branch rule is branch.h's, computed on the bitboards for
- *   bivalue cells (the common case) and on a cell-major copy otherwise.
+ * Algorithm (settle): the reference's rules, so its fixpoint and its guesses:
+ *   - naked singles, cell by cell until they stall: a new single's digit word loses the
+ *     cell's 20 peers (one 16-byte AND with sb_band_peers), then the cells are recounted; a
+ *     clash (two singles of a digit in a house) empties one of them;
+ *   - then one hidden-singles pass over the whole board (the dirty digits): a digit with one
+ *     place in a house is set there; no place, or a cell hidden for two digits, is a
+ *     contradiction;
+ *   - when that changes nothing, one locked-candidates pass (pointing and claiming, rows and
+ *     columns, from the triads and column segments); any change goes back to naked singles.
+ *   Whole-board rounds of every rule (as the AVX-512 stamp runs them) were measured 1.7x
+ *   slower here: a band round is bound by throughput (every digit's SWAR work), the naked
+ *   chain by latency (docs/performance.md, third session).
+ * search: search.h's DFS/BFS through entries.h; the branch rule (branch.h's) is computed on
+ *   the bitboards.
  */
 #include <string.h>
 
