@@ -619,9 +619,10 @@ const uint16_t *sb_geometry_cell_houses(const sb_geometry *g, int c, int *count)
  * ascending. */
 const uint16_t *sb_geometry_peers(const sb_geometry *g, int c, int *count);
 
-/* The 2-D layout for printing: rows x cols cells row-major (cube: K planes of K x K side by
- * side, so rows = K, cols = K*K), boxes of box_rows x box_cols (0 when there are none).
- * A bare house list has rows = 1, cols = cells. */
+/* The 2-D layout for printing. Square grids: rows = cols = N, cell = N*row + column, boxes of
+ * box_rows x box_cols (0 when there are none: latin, jigsaw). Cube: the K planes x = 0..K-1
+ * side by side, rows = K, cols = K*K, printed row y column K*x + z showing cell K*K*x + K*y + z,
+ * box_rows = box_cols = K marking the planes. A bare house list: rows = 1, cols = cells. */
 typedef struct sb_geometry_layout {
     int rows;      /* rows of the printed grid */
     int cols;      /* columns of the printed grid */

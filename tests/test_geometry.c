@@ -236,6 +236,24 @@ Test(geometry, sudoku_peer_counts_and_names)
     }
 }
 
+Test(geometry, layouts_for_printing)
+{
+    struct { const char *spec; sb_geometry_layout want; } t[] = {
+        {"3x4", {12, 12, 3, 4}}, {"latin:5", {5, 5, 0, 0}}, {"cube:3", {3, 9, 3, 3}},
+        {"x:2x2", {4, 4, 2, 2}}, {"jigsaw", {6, 6, 0, 0}},
+    };
+    static houses H;
+    for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
+        sb_geometry *g = geo_and_houses(t[i].spec, &H);
+        sb_geometry_layout l;
+        sb_geometry_layout_of(g, &l);
+        cr_assert(l.rows == t[i].want.rows && l.cols == t[i].want.cols &&
+                      l.box_rows == t[i].want.box_rows && l.box_cols == t[i].want.box_cols,
+                  "%s: %dx%d boxes %dx%d", t[i].spec, l.rows, l.cols, l.box_rows, l.box_cols);
+        sb_geometry_free(g);
+    }
+}
+
 Test(geometry, for_cells_picks_the_most_square_boxes_or_names_the_choices)
 {
     struct { int cells; const char *want; } ok[] = {
@@ -309,6 +327,9 @@ Test(geometry, files_read_and_bad_files_name_line_and_reason)
         {"# only\n", "t.geo:1: empty", SB_ERR_ARG},
         {"sudoku 9\n", "t.geo:1: expected 'jigsaw N'", SB_ERR_ARG},
         {"jigsaw 99\n", "t.geo:1: expected", SB_ERR_ARG},
+        {"jigsaw 4 4\n", "t.geo:1: expected", SB_ERR_ARG},
+        {"houses 99999999999999999999 2\n", "t.geo:1: expected", SB_ERR_ARG},
+        {"houses 4 8\n", "t.geo:1: expected", SB_ERR_ARG},
         {"jigsaw 2\nAB\n", "t.geo:2: file ends after 1 of 2 region rows", SB_ERR_ARG},
         {"jigsaw 2\nAB\nABC\n", "t.geo:3: region row has 3 characters, need 2", SB_ERR_ARG},
         {"jigsaw 2\nAB\nAC\n", "t.geo:3: column 2: 'C' would be region 3 of 2", SB_ERR_ARG},

@@ -607,16 +607,27 @@ int sb_geometry_read(FILE *in, const char *source, sb_geometry **out, char *why,
         free(buf);
         return rc < 0 ? SB_ERR_IO : SB_ERR_ARG;
     }
-    char word[16];
-    int a = 0, b = 0, used = 0;
-    const char *h = trim(buf);
-    if (sscanf(h, "%15s %d %n", word, &a, &used) == 2 && !strcmp(word, "jigsaw") &&
-        h[used] == '\0' && a >= 1 && a <= SB_GEO_MAX_DIGITS) {
-        rc = read_jigsaw(in, src, a, &lineno, &buf, &cap, out, why, whylen);
-    } else if (sscanf(h, "%15s %d %d %n", word, &a, &b, &used) == 3 &&
-               !strcmp(word, "houses") && h[used] == '\0' && a >= 1 &&
-               a <= SB_GEO_MAX_CELLS && b >= 1 && b <= SB_GEO_MAX_DIGITS && b <= a) {
-        rc = read_houses(in, src, a, b, &lineno, &buf, &cap, out, why, whylen);
+    /* Up to four whitespace-separated words; numbers parsed with bounds (no sscanf %d,
+     * whose overflow is undefined). */
+    char *w[4] = {NULL, NULL, NULL, NULL};
+    int nw = 0;
+    for (char *t = trim(buf); *t && nw < 4;) {
+        w[nw++] = t;
+        while (*t && *t != ' ' && *t != '\t')
+            t++;
+        if (*t)
+            *t++ = '\0';
+        while (*t == ' ' || *t == '\t')
+            t++;
+        if (*t && nw == 4)
+            nw = 5; /* too many words */
+    }
+    long a = nw >= 2 ? whole_number(w[1], NULL, 1, SB_GEO_MAX_CELLS) : -1;
+    long b = nw >= 3 ? whole_number(w[2], NULL, 1, SB_GEO_MAX_DIGITS) : -1;
+    if (nw == 2 && !strcmp(w[0], "jigsaw") && a >= 1 && a <= SB_GEO_MAX_DIGITS) {
+        rc = read_jigsaw(in, src, (int)a, &lineno, &buf, &cap, out, why, whylen);
+    } else if (nw == 3 && !strcmp(w[0], "houses") && a >= 1 && b >= 1 && b <= a) {
+        rc = read_houses(in, src, (int)a, (int)b, &lineno, &buf, &cap, out, why, whylen);
     } else {
         say(why, whylen,
             "%s:%d: expected 'jigsaw N' (N 1..%d) or 'houses CELLS N' (CELLS <= %d, N <= 64)",
