@@ -38,6 +38,12 @@ struct sb_gsolver {
     int qhead, qtail;           /* queue[qhead .. qtail) is pending */
     uint8_t *sol;               /* scratch: the solution handed to callbacks */
     uint64_t max_guesses;       /* guess budget per solve (UINT64_MAX: none) */
+    const uint16_t **chouse;    /* the houses of each cell */
+    int *nchouse;               /* the house count of each cell */
+    uint64_t *dirty;            /* bit h: house h may hold a new hidden single or lack a digit;
+                                   a clear bit means it was scanned since its cells last changed
+                                   on the current board (kept across push/pop: see propagate) */
+    size_t hwords;              /* words of dirty */
 };
 
 int sb_gsolver_new(const sb_geometry *g, sb_gsolver **out)
@@ -62,18 +68,24 @@ int sb_gsolver_new(const sb_geometry *g, sb_gsolver **out)
     s->bdigit = malloc((nc + 1) * sizeof *s->bdigit);
     s->queue = malloc(nc * sizeof *s->queue);
     s->sol = malloc(nc);
+    s->chouse = malloc(nc * sizeof *s->chouse);
+    s->nchouse = malloc(nc * sizeof *s->nchouse);
+    s->hwords = ((size_t)s->nhouses + 63) / 64;
+    s->dirty = calloc(s->hwords, sizeof *s->dirty);
     s->cap = 4;
     s->max_guesses = UINT64_MAX;
     s->stack = malloc(s->cap * s->words * sizeof *s->stack);
     if (!s->house || !s->peer || !s->npeer || !s->bcell || !s->bdigit || !s->queue || !s->sol ||
-        !s->stack) {
+        !s->stack || !s->chouse || !s->nchouse || !s->dirty) {
         sb_gsolver_free(s);
         return SB_ERR_NOMEM;
     }
     for (int h = 0; h < s->nhouses; h++)
         s->house[h] = sb_geometry_house(g, h);
-    for (int c = 0; c < s->ncells; c++)
+    for (int c = 0; c < s->ncells; c++) {
         s->peer[c] = sb_geometry_peers(g, c, &s->npeer[c]);
+        s->chouse[c] = sb_geometry_cell_houses(g, c, &s->nchouse[c]);
+    }
     *out = s;
     return SB_OK;
 }
@@ -90,6 +102,9 @@ void sb_gsolver_free(sb_gsolver *s)
     free(s->queue);
     free(s->sol);
     free(s->stack);
+    free(s->chouse);
+    free(s->nchouse);
+    free(s->dirty);
     free(s);
 }
 
@@ -102,6 +117,14 @@ static inline void assign(sb_gsolver *s, uint64_t *b, int c)
     s->queue[s->qtail++] = c;
 }
 
+/* Marks the houses of cell c for the next hidden-single scan (c's candidates changed). */
+static inline void touch(sb_gsolver *s, int c)
+{
+    const uint16_t *h = s->chouse[c];
+    for (int i = 0, k = s->nchouse[c]; i < k; i++)
+        s->dirty[h[i] / 64] |= UINT64_C(1) << (h[i] % 64);
+}
+
 /* 1 when cell c is assigned on board b. */
 static inline int is_done(const sb_gsolver *s, const uint64_t *b, int c)
 {
@@ -110,7 +133,12 @@ static inline int is_done(const sb_gsolver *s, const uint64_t *b, int c)
 
 /* Naked then hidden singles until nothing changes. @return 0 on a contradiction (a cell with
  * no candidate, a digit with no place in a house, or a cell that is the only place for two
- * digits), else 1. The queue is empty on return either way. */
+ * digits), else 1. The queue is empty on return either way.
+ *
+ * Hidden singles scan only the dirty houses. That is sound across the search because a board
+ * is pushed only after a propagation that returned 1 (every house scanned clean for it), and a
+ * pop changes one cell, which is touched; bits left over from an abandoned subtree only cost
+ * a rescan. A contradiction clears them all. */
 static int propagate(sb_gsolver *s, uint64_t *b)
 {
     uint64_t *cand = b;
@@ -126,6 +154,7 @@ static int propagate(sb_gsolver *s, uint64_t *b)
                 cand[q] &= ~bit;
                 if (!cand[q])
                     goto contradiction;
+                touch(s, q);
                 if (!(cand[q] & (cand[q] - 1)) && !is_done(s, b, q))
                     assign(s, b, q);
             }
@@ -135,28 +164,37 @@ static int propagate(sb_gsolver *s, uint64_t *b)
             return 1;
         /* Hidden singles: digits seen once in a house ("once and not twice"). */
         int placed = 0;
-        for (int h = 0; h < s->nhouses; h++) {
+        for (size_t wd = 0; wd < s->hwords; wd++)
+        for (uint64_t todo = s->dirty[wd]; todo; todo &= todo - 1) {
+            const int h = (int)(wd * 64 + (size_t)__builtin_ctzll(todo));
+            s->dirty[wd] &= ~(todo & -todo);
             const uint16_t *hc = s->house[h];
-            uint64_t once = 0, twice = 0;
+            uint64_t once = 0, twice = 0, solved = 0;
             for (int i = 0; i < s->n; i++) {
                 const uint64_t m = cand[hc[i]];
                 twice |= once & m;
                 once |= m;
+                solved |= m & (m - 1) ? 0 : m;
             }
             if (once != s->all)
                 goto contradiction;
-            const uint64_t hidden = once & ~twice;
+            /* A solved cell's digit is seen once too (naked singles removed it from its peers): only
+             * the others are news, and most houses have none, so the cell walk is skipped. */
+            const uint64_t hidden = once & ~twice & ~solved;
             if (!hidden)
                 continue;
             for (int i = 0; i < s->n; i++) {
                 const int c = hc[i];
                 const uint64_t m = cand[c] & hidden;
-                if (!m || cand[c] == m)
-                    continue; /* no hidden digit here, or already a single (assigned) */
-                if (m & (m - 1))
+                if (!m)
+                    continue;
+                if (m & (m - 1)) /* the only place for two digits (even if it holds just them) */
                     goto contradiction;
+                if (cand[c] == m)
+                    continue; /* already this single */
                 cand[c] = m;
                 assign(s, b, c);
+                touch(s, c);
                 placed = 1;
             }
         }
@@ -165,6 +203,7 @@ static int propagate(sb_gsolver *s, uint64_t *b)
     }
 contradiction:
     s->qhead = s->qtail = 0;
+    memset(s->dirty, 0, s->hwords * sizeof *s->dirty);
     return 0;
 }
 
@@ -221,6 +260,8 @@ static int run(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gsolution
     s->qhead = s->qtail = 0;
     for (int c = 0; c < s->ncells; c++)
         b[c] = s->all;
+    for (int h = 0; h < s->nhouses; h++) /* the root: every house unscanned */
+        s->dirty[h / 64] |= UINT64_C(1) << (h % 64);
     /* Givens become singles first, then one propagation: a clash between two givens shows
      * as a peer losing its only candidate. */
     for (int c = 0; c < s->ncells; c++)
@@ -258,6 +299,7 @@ static int run(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gsolution
             b = next;
             b[c] = d;
             assign(s, b, c);
+            touch(s, c);
             ok = propagate(s, b);
             continue;
         }
@@ -267,6 +309,7 @@ static int run(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gsolution
         b = s->stack + depth * w;
         const int c = s->bcell[depth];
         b[c] &= ~s->bdigit[depth];
+        touch(s, c);
         if (!b[c]) {
             ok = 0;
         } else {
