@@ -584,6 +584,23 @@ Test(oracle, boxed_5x5_half_given)
     sb_geometry_free(g);
 }
 
+/* A 2x3 puzzle found by search where, after singles, one cell holds exactly two digits and
+ * is the only place for both in a house: propagation alone must reject it (no guess). An
+ * earlier version took that cell for a solved single and needed a guess. */
+Test(oracle, two_hidden_digits_in_one_cell_fail_without_search)
+{
+    static houses H;
+    sb_geometry *g = geo_and_houses("2x3", &H);
+    const char *t = "030005000410000000102000400050006000";
+    uint8_t p[36];
+    cr_assert_eq(sb_gparse(g, t, strlen(t), p, NULL, NULL, 0, NULL), SB_OK);
+    cr_assert_eq(oracle(&H, p, 0, NULL), 0);
+    const sb_gresult r = gsolve(g, p, 0, NULL);
+    cr_assert_eq(r.count, 0);
+    cr_assert_eq(r.guesses, 0, "%llu guesses", (unsigned long long)r.guesses);
+    sb_geometry_free(g);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Enumeration                                                                                */
 /* ------------------------------------------------------------------------------------------ */
