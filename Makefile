@@ -119,6 +119,12 @@ DEB_PKGS := gcc make libc6-dev libcriterion-dev python3 time \
             clang libomp-dev gcc-aarch64-linux-gnu qemu-user
 DEB_FOREIGN_ARCHS := arm64
 
+# Areas with their own targets (MPI, install/Python, fuzzing, ...) live in mk/*.mk, included
+# here so each keeps its rules in one file: they may append to DEB_PKGS (make deps) and to
+# TEST_EXTRA (extra prerequisites of make test).
+TEST_EXTRA :=
+include $(sort $(wildcard mk/*.mk))
+
 .PHONY: all help deps test test-unit test-cli test-sanitize test-aarch64 bench batch datasets clean
 .PHONY: test-perf gbench perf-check perf-baseline report hyperfine
 
@@ -208,7 +214,7 @@ $(BIN_RUN): scripts/qemu-run
 	  '$(abspath $(BIN))' '$(QEMU_RUN)' '$(abspath $(BIN))' > $@.tmp && chmod +x $@.tmp && mv $@.tmp $@
 endif
 
-test: test-unit test-cli test-perf ## build and run the unit tests (Criterion), the CLI tests, the perf-gate tests
+test: test-unit test-cli test-perf $(TEST_EXTRA) ## build and run the unit tests (Criterion), the CLI tests, the perf-gate tests, and each area's TEST_EXTRA (mk/*.mk)
 
 test-unit: $(UNIT) $(QEMU_SHIM)
 	$(UNIT_RUN) $(UNIT) --jobs 2
