@@ -122,6 +122,7 @@ DEB_FOREIGN_ARCHS := arm64
 # Areas with their own targets (MPI, install/Python, fuzzing, ...) live in mk/*.mk, included
 # here so each keeps its rules in one file: they may append to DEB_PKGS (make deps) and to
 # TEST_EXTRA (extra prerequisites of make test).
+.DEFAULT_GOAL := all
 TEST_EXTRA :=
 include $(sort $(wildcard mk/*.mk))
 
