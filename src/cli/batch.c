@@ -28,8 +28,15 @@
  * output is a prefix of the full output, ending on a record boundary. Blocking reads happen
  * only on the calling thread, which is the only thread with the signals unblocked, so the
  * signal interrupts the read (the handler is installed without SA_RESTART).
+ *
+ * Segments (MPI, src/cli/mpi.c). cli_batch_segment runs the same engine over one piece of
+ * one input (a line-aligned byte range, or the items from item_base on), with its line
+ * numbers shifted to the input's, and hands what write_window would write and commit to a
+ * cli_sink instead; cli_sink_write later writes and commits a sink with the same
+ * guarantees, so rank 0 can emit every rank's segments in input order.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <omp.h>
 #include <poll.h>
 #include <pthread.h>
@@ -46,6 +53,7 @@ enum {
                                 window stays cache-near on the single-thread path) */
     WINDOW_MAX = 1 << 16,    /* records per window at most (16 MiB of records) */
     WINDOW_PER_THREAD = 4096, /* window grows with threads so every round has ~16 chunks a thread */
+    WINDOW_BYTES = 16 << 20, /* records of a window at most, bytes (a source's large ones) */
     PROGRESS_MS = 250,       /* at most four progress updates a second */
     PROGRESS_WIDTH = 100     /* longest progress line */
 };
@@ -127,12 +135,15 @@ typedef struct engine {
     int next_input;         /* index of the next input to open */
     int cur;                /* index of the open input */
     FILE *in;               /* the open input, NULL between inputs */
-    sb_reader *reader;      /* its reader */
+    void *reader;           /* its reader: an sb_reader, or job->source's */
+    size_t rec_size;        /* bytes per record: sizeof(sb_record), or job->source's */
     int fd;                 /* its descriptor */
+    FILE *given;            /* segment runs: the already open stream of input next_input */
     int in_regular;         /* it is a regular file: reads never block, size is known */
     int inputs_done;        /* every input has been read to its end */
     /* item runs */
     uint64_t items;         /* items to make */
+    uint64_t item_base;     /* run-wide index of item 0 (job->item_base) */
     /* totals */
     uint64_t read;          /* records read (items made) so far */
     uint64_t written;       /* records whose output has been written */
@@ -154,6 +165,12 @@ typedef struct engine {
     uint64_t bytes_total;   /* bytes of all inputs when all are regular files, else 0 */
     uint64_t bytes_prior;   /* bytes of the inputs already read to their end */
 } engine;
+
+/* Record i of window w: records are e->rec_size bytes apart. */
+static inline sb_record *rec_at(const engine *e, const window *w, size_t i)
+{
+    return (sb_record *)((char *)w->rec + i * e->rec_size);
+}
 
 int cli_default_threads(void)
 {
@@ -181,10 +198,30 @@ void *cli_alloc_lines(size_t size)
     return p;
 }
 
+/* Points standard output at path (-o FILE), so the records, a header and a summary all go
+ * there in the order they are written. @return 0, or CLI_EXIT_USAGE after a message. */
+static int open_output(const char *cmd, const char *path, cli_batch *b)
+{
+    b->out_name = path;
+    if (cli_mpi_rank() != 0)
+        return 0; /* rank 0 writes every rank's output */
+    const int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0)
+        return cli_usage_error(cmd, "cannot open '%s' for -o: %s", path, strerror(errno));
+    fflush(stdout);
+    const int ok = dup2(fd, STDOUT_FILENO) >= 0;
+    const int e = errno;
+    close(fd);
+    if (!ok)
+        return cli_usage_error(cmd, "cannot redirect output to '%s': %s", path, strerror(e));
+    return 0;
+}
+
 int cli_batch_option(const char *cmd, int ch, const char *arg, cli_batch *b)
 {
-    return ch == 't' ? cli_parse_threads(cmd, arg, &b->threads)
-                     : cli_parse_progress(cmd, arg, &b->progress);
+    return ch == 't'   ? cli_parse_threads(cmd, arg, &b->threads)
+           : ch == 'o' ? open_output(cmd, arg, b)
+                       : cli_parse_progress(cmd, arg, &b->progress);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -231,6 +268,10 @@ static void write_err(engine *e, const char *p, size_t n)
 {
     if (n == 0)
         return;
+    if (e->job->sink) {
+        cli_buf_put(&e->job->sink->err, p, n);
+        return;
+    }
     progress_clear(e);
     write_all(STDERR_FILENO, p, n);
 }
@@ -297,6 +338,49 @@ static void oom(engine *e)
     e->fatal = 1;
 }
 
+/* Writes one chunk's n bytes of records to the job's output, or appends them to its sink.
+ * @return 0, or -1 after the "write error" message. */
+static int write_out(engine *e, const char *p, size_t n)
+{
+    if (e->job->sink) {
+        cli_buf_put(&e->job->sink->out, p, n);
+        return 0;
+    }
+    const off_t at = lseek(e->out_fd, 0, SEEK_CUR); /* -1 on a pipe or terminal */
+    if (write_all(e->out_fd, p, n) != 0) {
+        /* A full disk takes part of a chunk before it fails: cut a file back to the
+         * chunk's start so it ends on a record boundary (a pipe fails only with EPIPE,
+         * when no reader is left to see a torn record). */
+        const int why = errno;
+        if (at >= 0 && ftruncate(e->out_fd, at) == 0)
+            lseek(e->out_fd, at, SEEK_SET);
+        errno = why;
+        char msg[160 + 4 * 256];
+        const int len = snprintf(msg, sizeof msg, CLI_NAME ": write error: %.1024s: %s\n",
+                                 e->job->out_name ? e->job->out_name : "standard output",
+                                 strerror(errno));
+        write_err(e, msg, (size_t)len < sizeof msg ? (size_t)len : sizeof msg - 1);
+        return -1;
+    }
+    return 0;
+}
+
+/* Passes the tags of n written records to the job's commit, or appends them and their input
+ * indices to its sink (rank 0 commits every rank's in input order). */
+static void commit_tags(engine *e, const uint32_t *input, const unsigned char *tags, size_t n)
+{
+    cli_sink *s = e->job->sink;
+    if (!s) {
+        if (e->job->commit)
+            e->job->commit(e->job->ctx, input, tags, n);
+        return;
+    }
+    cli_buf_put(&s->tags, tags, n * e->job->tag_size);
+    if (input)
+        cli_buf_put(&s->input, input, n * sizeof *input);
+    s->n += n;
+}
+
 /* Writes a handled window in order: each chunk's stderr text, then its records, up to the
  * first chunk the stop flag cut short (its finished records included); then the window's
  * input-level messages if it was finished. */
@@ -312,11 +396,7 @@ static void write_window(engine *e, window *w)
         /* A chunk's messages go before its records, as when they were printed while
          * reading: with 2>&1 each message lands at most one chunk ahead of its record. */
         write_err(e, w->err[c].data, w->err[c].len);
-        if (write_all(e->out_fd, w->out[c].data, w->out[c].len) != 0) {
-            char msg[160];
-            const int n = snprintf(msg, sizeof msg, CLI_NAME ": write error: standard output: %s\n",
-                                   strerror(errno));
-            write_err(e, msg, (size_t)n);
+        if (write_out(e, w->out[c].data, w->out[c].len) != 0) {
             e->fatal = 1;
             return;
         }
@@ -324,11 +404,11 @@ static void write_window(engine *e, window *w)
         if (k > 0 && w->rec) {
             const size_t last = c * CHUNK + k - 1;
             e->last_input = (int)w->input[last];
-            e->last_line = w->rec[last].line;
+            e->last_line = rec_at(e, w, last)->line;
         }
-        if (k > 0 && e->job->commit)
-            e->job->commit(e->job->ctx, w->input ? w->input + c * CHUNK : NULL,
-                           w->tags + c * CHUNK * e->job->tag_size, k);
+        if (k > 0)
+            commit_tags(e, w->input ? w->input + c * CHUNK : NULL,
+                        w->tags + c * CHUNK * e->job->tag_size, k);
         e->written += k;
         if (k < size) {
             /* Stopped inside this chunk: later chunks must not follow a gap. */
@@ -360,7 +440,10 @@ static void close_input(engine *e)
     struct stat st;
     if (e->in_regular && fstat(e->fd, &st) == 0)
         e->bytes_prior += (uint64_t)st.st_size;
-    sb_reader_close(e->reader);
+    if (e->job->source)
+        e->job->source->close(e->reader);
+    else
+        sb_reader_close(e->reader);
     if (e->in != stdin)
         fclose(e->in);
     e->reader = NULL;
@@ -374,17 +457,22 @@ static int open_next(engine *e, window *w)
     if (e->next_input >= e->ninputs)
         return 0;
     const int i = e->next_input++;
-    const int is_stdin = !strcmp(e->files[i], "-");
-    FILE *in = is_stdin ? stdin : fopen(e->files[i], "rb");
+    const int is_stdin = !strcmp(e->files[i], "-") && !e->given;
+    FILE *in = e->given ? e->given : is_stdin ? stdin : fopen(e->files[i], "rb");
+    e->given = NULL; /* the reader's now: close_input closes it */
     if (!in) {
         cli_buf_printf(&w->trailer, CLI_NAME ": cannot open '%s': %s\n", e->inputs[i].msg_name,
                        strerror(errno));
         e->rc = CLI_EXIT_USAGE;
         return -1;
     }
-    const int st = sb_reader_open(&e->reader, in);
-    if (st == SB_OK)
-        sb_reader_set_stop(e->reader, &stop_requested);
+    const cli_source *src = e->job->source;
+    sb_reader *r = NULL;
+    const int st = src ? src->open(e->job->ctx, in, &e->reader) : sb_reader_open(&r, in);
+    if (st == SB_OK && !src) {
+        sb_reader_set_stop(r, &stop_requested);
+        e->reader = r;
+    }
     if (st != SB_OK) {
         cli_buf_printf(&w->trailer, CLI_NAME ": %s: %s\n", e->inputs[i].msg_name,
                        sb_strerror(st));
@@ -396,7 +484,8 @@ static int open_next(engine *e, window *w)
     struct stat sst;
     e->in = in;
     e->fd = fileno(in);
-    e->in_regular = fstat(e->fd, &sst) == 0 && S_ISREG(sst.st_mode);
+    /* A segment's stream (no descriptor) is a byte range or a buffer: it never blocks. */
+    e->in_regular = e->fd < 0 || (fstat(e->fd, &sst) == 0 && S_ISREG(sst.st_mode));
     e->cur = i;
     if (e->job->opened)
         e->job->opened[i] = 1;
@@ -410,7 +499,7 @@ static int open_next(engine *e, window *w)
 static void fill(engine *e, window *w, int may_block)
 {
     w->n = 0;
-    w->first = e->read;
+    w->first = e->item_base + e->read;
     w->trailer.len = 0;
     if (!e->inputs) {
         const uint64_t left = e->items - e->read;
@@ -429,8 +518,10 @@ static void fill(engine *e, window *w, int may_block)
         }
         if (!e->in_regular && (w->n > 0 || !may_block) && !readable(e->fd))
             break;
-        const int st = sb_reader_next(e->reader, &w->rec[w->n]);
+        const int st = e->job->source ? e->job->source->next(e->reader, rec_at(e, w, w->n))
+                                      : sb_reader_next(e->reader, &w->rec[w->n]);
         if (st == 1) {
+            rec_at(e, w, w->n)->line += e->job->line_base; /* a segment's lines: its input's */
             w->input[w->n++] = (uint32_t)e->cur;
             e->read++;
         } else if (st == 0) {
@@ -471,7 +562,7 @@ static void run_chunk(engine *e, window *w, size_t c, void *worker)
         const size_t olen = out.len, elen = err.len;
         unsigned char *tag = w->tags + i * job->tag_size;
         if (w->rec) {
-            const sb_record *rec = &w->rec[i];
+            const sb_record *rec = rec_at(e, w, i);
             const cli_input *in = &e->inputs[w->input[i]];
             if (rec->kind == SB_LINE_INVALID)
                 cli_format_invalid(&err, in->msg_name, rec);
@@ -584,7 +675,8 @@ static void engine_free(engine *e)
     for (int k = 0; k < 2; k++) {
         window *w = &e->win[k];
         const size_t nchunks = e->window / CHUNK;
-        for (size_t c = 0; c < nchunks && w->out; c++) {
+        /* engine_init may have stopped between the two allocations */
+        for (size_t c = 0; c < nchunks && w->out && w->err; c++) {
             cli_buf_free(&w->out[c]);
             cli_buf_free(&w->err[c]);
         }
@@ -611,6 +703,9 @@ static int engine_init(engine *e, const cli_batch *job, int records)
     e->halt_at = UINT64_MAX;
     size_t win = (size_t)e->threads * WINDOW_PER_THREAD;
     e->window = win < WINDOW_MIN ? WINDOW_MIN : win > WINDOW_MAX ? WINDOW_MAX : win;
+    e->rec_size = job->source ? job->source->rec_size : sizeof(sb_record);
+    if (e->window * e->rec_size > WINDOW_BYTES) /* large records (64x64 grids): fewer */
+        e->window = WINDOW_BYTES / e->rec_size / CHUNK * CHUNK + CHUNK;
     e->workers = calloc((size_t)e->threads, sizeof *e->workers);
     if (!e->workers)
         goto oom;
@@ -630,7 +725,7 @@ static int engine_init(engine *e, const cli_batch *job, int records)
         if (!w->out || !w->err || !w->done || !w->halt || !w->tags)
             goto oom;
         if (records) {
-            w->rec = malloc(e->window * sizeof *w->rec);
+            w->rec = malloc(e->window * e->rec_size);
             w->input = malloc(e->window * sizeof *w->input);
             if (!w->rec || !w->input)
                 goto oom;

@@ -203,6 +203,20 @@ int cli_parse_progress(const char *cmd, const char *arg, cli_progress *mode);
  * applies), at most 1024. */
 int cli_default_threads(void);
 
+/* Another record source than sb_reader for cli_batch_records (grid.c reads puzzles of any
+ * geometry with one). Its records are rec_size bytes, each starting with an sb_record whose
+ * line, kind, why and col the engine reads; the rest is the source's. */
+typedef struct cli_source {
+    size_t rec_size; /* bytes per record, at least sizeof(sb_record) */
+    /* Opens a reader over in (which it must not close), given cli_batch.ctx.
+     * @return SB_OK or an SB_ERR_* code. */
+    int (*open)(void *ctx, FILE *in, void **reader);
+    /* Reads the next record into rec (rec_size bytes). @return as sb_reader_next. */
+    int (*next)(void *reader, sb_record *rec);
+    /* Frees a reader (NULL allowed). */
+    void (*close)(void *reader);
+} cli_source;
+
 /* What a record or item handler returns. */
 enum {
     CLI_DONE = 0,     /* finished: its output, stderr text and tag stand */
@@ -228,6 +242,7 @@ typedef struct cli_batch {
     size_t tag_size;       /* bytes of statistics per record handed to commit (0: none) */
     unsigned char *opened; /* optional, one per input: set to 1 when the input is opened, so
                               summaries leave out inputs that could not be read */
+    const cli_source *source; /* optional: where records come from (NULL: sb_reader) */
     /* Creates one thread's worker in *worker. @return 0, or an exit code after a message.
      * A worker written on every record should own its cache lines (CLI_CACHE_LINE-aligned
      * allocation), or two threads' workers ping-pong one line between cores. */
