@@ -706,6 +706,45 @@ typedef int (*sb_gsolution_fn)(const uint8_t *solution, uint64_t index, void *us
 int sb_gsolve_each(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
                    void *user, sb_gresult *res);
 
+/* ------------------------------------------------------------------------------------------ */
+/* Batches: whole arrays of puzzles on every core (OpenMP), for bindings and tools            */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Arrays hold puzzle i in bytes [i*SB_CELLS, (i+1)*SB_CELLS), one byte per cell as in sb_grid
+ * (0 blank, 1..9). Each call runs an OpenMP team of `threads` threads (0: the OpenMP default,
+ * every core; never more than the items), one solver or generator per thread, and writes
+ * row i of each output from item i alone: the results are the same for any thread count.
+ * The calls are reentrant (no state outside the arguments). */
+
+/* Solves n puzzles with the options *opt (limit, pipeline, SIMD level, budget, stop flag).
+ * Outputs may each be NULL: counts[i] and guesses[i] as sb_result; solutions + i*SB_CELLS the
+ * first solution found (all zero when none); status[i] what sb_solve returned for puzzle i
+ * (SB_OK, SB_ERR_BUDGET, SB_ERR_ARG for a cell above 9, SB_ERR_STOPPED for puzzles not run
+ * once opt->stop was raised, ...). @return SB_OK; SB_ERR_ARG for NULL opt or cells; what
+ * sb_solver_new returns for bad options (nothing solved); SB_ERR_STOPPED when the stop flag
+ * ended the batch; SB_ERR_NOMEM when a thread could not make its solver. */
+int sb_solve_batch(const sb_options *opt, const uint8_t *cells, size_t n, int threads,
+                   uint64_t *counts, uint64_t *guesses, uint8_t *solutions, int8_t *status);
+
+/* Rates n puzzles (sb_rate): classes[i] = the sb_class, or -1 when sb_rate refused puzzle i
+ * (a cell above 9). @return SB_OK, or SB_ERR_ARG when some puzzle was refused. */
+int sb_rate_batch(const uint8_t *cells, size_t n, int threads, int8_t *classes);
+
+/* Makes puzzles first .. first+n-1 of the generator options *opt (sb_generate: the same puzzle
+ * for an index whatever the thread count) into puzzles (n*SB_CELLS bytes), and when not NULL
+ * their solutions and guess counts. @return SB_OK; what sb_generator_new returns for bad
+ * options; SB_ERR_BUDGET when some index ran out of max_attempts (its row holds the last
+ * candidate, a proper puzzle, as sb_generate). */
+int sb_generate_batch(const sb_gen_options *opt, uint64_t first, size_t n, int threads,
+                      uint8_t *puzzles, uint8_t *solutions, uint64_t *guesses);
+
+/* Writes n transformed puzzles into out: row i is input puzzle (first+i) mod n_in of in
+ * under the transform sb_transform_random draws from rng stream first+i of seed (what
+ * `sudokubench augment` writes as line first+i). @return SB_OK, or SB_ERR_ARG for NULL
+ * arrays, n_in 0, or an input cell above 9. */
+int sb_augment_batch(const uint8_t *in, size_t n_in, uint64_t seed, uint64_t first, size_t n,
+                     int threads, uint8_t *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,289 @@
+"""sudokubench — solve, count, rate, generate and augment 9x9 Sudoku from Python and numpy.
+
+A thin layer over libsudokubench (include/sudokubench.h): every function takes whole arrays
+and runs the library's OpenMP batch calls (sb_solve_batch, ...) with one solver per thread,
+without the GIL, so Python pays per call, not per puzzle.
+
+Puzzles are given as a numpy uint8 array of shape (n, 81) (0 blank, 1..9 given; row-major
+cells), or as a list of strings in any one-line form the library reads (81 cells with
+``.0-_`` blanks, Kaggle ``puzzle,solution``, ``puzzle:count:solution``, ...), or as one
+string of such lines. ``read(path)`` reads a file in every form the CLI accepts, nine-line
+grids included. A line that is not a puzzle raises ParseError naming it.
+
+    >>> import sudokubench as sb
+    >>> counts, guesses, solutions = sb.solve(["4.....8.5.3..........7......2.....6....."
+    ...                                        "8.4......1.......6.3.7.5..2.....1.4......"])
+    >>> int(counts[0]), sb.to_strings(solutions)[0][:9]
+    (1, '417369825')
+"""
+from collections import namedtuple
+
+import numpy as np
+
+from ._sb import ffi, lib
+
+__all__ = ["solve", "validate", "rate", "generate", "augment", "read", "parse", "to_strings",
+           "ParseError", "SudokuError", "SolveResult", "GenerateResult", "CLASSES",
+           "PIPELINES", "SYMMETRIES", "__version__"]
+
+__version__ = "0.1.0"
+CELLS = 81
+#: rate() codes index this tuple (the library's sb_class order)
+CLASSES = tuple(ffi.string(lib.sb_class_name(i)).decode() for i in range(5))
+#: the registry's pipeline names (custom specs such as "list:ns,hs" are accepted too)
+PIPELINES = ("fast", "list", "array", "restart", "singles", "none")
+#: generate()'s clue symmetries
+SYMMETRIES = ("none", "rot180", "rot90", "mirror", "diagonal")
+
+SolveResult = namedtuple("SolveResult", "counts guesses solutions")
+SolveResult.__doc__ = """solve()'s result: counts (uint64, n), guesses (uint64, n), solutions
+(uint8, (n, 81), the first solution found, zeros when there is none)."""
+GenerateResult = namedtuple("GenerateResult", "puzzles solutions guesses")
+GenerateResult.__doc__ = """generate()'s result: puzzles and solutions (uint8, (n, 81)),
+guesses (uint64, n: what solve reports with limit 2)."""
+
+
+class SudokuError(RuntimeError):
+    """A library call failed (bad options, out of memory, ...): the message is sb_strerror's."""
+
+
+class ParseError(ValueError):
+    """An input line is not a puzzle. Attributes: source (file name or None), line (1-based),
+    column (1-based, of the first offending byte) and reason (the library's words)."""
+
+    def __init__(self, source, line, column, reason):
+        self.source, self.line, self.column, self.reason = source, line, column, reason
+        where = f"{source}:{line}:{column}" if source else f"line {line}, column {column}"
+        super().__init__(f"{where}: invalid puzzle: {reason}")
+
+
+def _check(status, what):
+    if status < 0:
+        raise SudokuError(f"{what}: {ffi.string(lib.sb_strerror(status)).decode()}")
+    return status
+
+
+def _threads(threads):
+    if not isinstance(threads, (int, np.integer)) or threads < 0:
+        raise ValueError(f"threads must be an integer >= 0 (0: every core), not {threads!r}")
+    return int(threads)
+
+
+# Byte value -> cell value for the one-line 81-character form; 255 marks anything else.
+_CELL_OF = np.full(256, 255, dtype=np.uint8)
+_CELL_OF[ord("1"):ord("9") + 1] = np.arange(1, 10, dtype=np.uint8)
+for _blank in ".0-_":
+    _CELL_OF[ord(_blank)] = 0
+
+
+def _parse_one(text, lineno, out):
+    """Parses one line with the library (every one-line form). Returns False for a line the
+    library skips (blank, comment), raises ParseError for an invalid one."""
+    raw = text.encode() if isinstance(text, str) else bytes(text)
+    grid = ffi.new("sb_grid *")
+    why = ffi.new("char[64]")
+    col = ffi.new("size_t *")
+    kind = lib.sb_parse_line(raw, len(raw), grid, why, col)
+    if kind == lib.SB_LINE_INVALID:
+        raise ParseError(None, lineno, int(col[0]), ffi.string(why).decode(errors="replace"))
+    if kind == lib.SB_LINE_SKIP:
+        return False
+    out[:] = np.frombuffer(ffi.buffer(grid.cell), dtype=np.uint8)
+    return True
+
+
+def parse(lines):
+    """Parses puzzles from a list of strings (or bytes), or one string of lines, into a uint8
+    array (n, 81). Blank and '#' lines are skipped (a single string only: in a list every item
+    must be a puzzle). Raises ParseError naming the 1-based line (list index + 1)."""
+    single = isinstance(lines, (str, bytes))
+    if single:
+        text = lines.decode() if isinstance(lines, bytes) else lines
+        lines = text.split("\n")
+    items = list(lines)
+    n = len(items)
+    out = np.empty((n, CELLS), dtype=np.uint8)
+    # Fast path: every item exactly 81 cell characters, mapped in one vector pass.
+    if n and all(isinstance(s, str) and len(s) == CELLS for s in items):
+        try:
+            raw = np.frombuffer("".join(items).encode("ascii"), dtype=np.uint8)
+        except UnicodeEncodeError:
+            raw = None
+        if raw is not None and raw.size == n * CELLS:
+            cells = _CELL_OF[raw].reshape(n, CELLS)
+            bad = np.flatnonzero((cells == 255).any(axis=1))
+            if bad.size == 0:
+                return cells
+    keep = np.ones(n, dtype=bool)
+    for i, s in enumerate(items):
+        if not _parse_one(s, i + 1, out[i]):
+            if not single:
+                raise ParseError(None, i + 1, 1, "not a puzzle (blank or comment)")
+            keep[i] = False
+    return out[keep] if not keep.all() else out
+
+
+def read(path):
+    """Reads every puzzle of a file in every form the CLI accepts (one per line, Kaggle CSV,
+    puzzle:count:solution, nine-line grids, ...) into a uint8 array (n, 81).
+    Raises ParseError (FILE:LINE:COL) at the first invalid record, OSError when unreadable."""
+    f = lib.fopen(str(path).encode(), b"rb")
+    if f == ffi.NULL:
+        raise OSError(ffi.errno, f"cannot open '{path}'")
+    reader = ffi.new("sb_reader **")
+    try:
+        _check(lib.sb_reader_open(reader, f), "sb_reader_open")
+        rec = ffi.new("sb_record *")
+        chunks, cap, n = [], 4096, 0
+        buf = np.empty((cap, CELLS), dtype=np.uint8)
+        while True:
+            got = lib.sb_reader_next(reader[0], rec)
+            if got == 0:
+                break
+            if got < 0:
+                raise OSError(ffi.errno, f"reading '{path}': "
+                              + ffi.string(lib.sb_strerror(got)).decode())
+            if rec.kind != lib.SB_LINE_PUZZLE:
+                raise ParseError(str(path), int(rec.line), int(rec.col),
+                                 ffi.string(rec.why).decode(errors="replace"))
+            buf[n] = np.frombuffer(ffi.buffer(rec.grid.cell), dtype=np.uint8)
+            n += 1
+            if n == cap:
+                chunks.append(buf)
+                buf, n = np.empty((cap, CELLS), dtype=np.uint8), 0
+        chunks.append(buf[:n])
+        return np.concatenate(chunks)
+    finally:
+        lib.sb_reader_close(reader[0])
+        lib.fclose(f)
+
+
+def _puzzles(puzzles):
+    """Returns puzzles as a C-contiguous uint8 array (n, 81) with cells 0..9."""
+    if isinstance(puzzles, np.ndarray):
+        arr = puzzles
+        if arr.ndim == 1 and arr.size == CELLS:
+            arr = arr.reshape(1, CELLS)
+        if arr.ndim != 2 or arr.shape[1] != CELLS:
+            raise ValueError(f"puzzles must have shape (n, 81), not {arr.shape}")
+        if arr.dtype != np.uint8:
+            if not np.issubdtype(arr.dtype, np.integer):
+                raise TypeError(f"puzzles must be an integer array (uint8), not {arr.dtype}")
+            if arr.size and (arr.min() < 0 or arr.max() > 9):
+                raise ValueError("cells must be 0..9")
+            arr = arr.astype(np.uint8)
+        arr = np.ascontiguousarray(arr)
+        if arr.size and arr.max() > 9:
+            row = int(np.flatnonzero((arr > 9).any(axis=1))[0])
+            raise ValueError(f"puzzle {row}: cells must be 0..9")
+        return arr
+    return parse(puzzles)
+
+
+def _ptr(ctype, arr):
+    return ffi.cast(ctype, ffi.from_buffer(arr)) if arr.size else ffi.NULL
+
+
+def _options(limit, pipeline, simd):
+    opt = ffi.new("sb_options *")
+    lib.sb_options_default(opt)
+    if not isinstance(limit, (int, np.integer)) or limit < 0:
+        raise ValueError(f"limit must be an integer >= 0 (0: count all), not {limit!r}")
+    opt.limit = int(limit)
+    spec = ffi.new("char[]", pipeline.encode())
+    if lib.sb_options_pipeline(opt, spec) != 0:
+        raise ValueError(f"unknown pipeline {pipeline!r} (names: {', '.join(PIPELINES)}, "
+                         "or a spec ORDER:T1,T2,...)")
+    level = lib.sb_simd_parse(simd.encode())
+    if level < -1:
+        raise ValueError(f"unknown SIMD level {simd!r}")
+    opt.simd = level
+    return opt, spec  # spec must stay alive while opt is used
+
+
+def solve(puzzles, limit=2, pipeline="fast", threads=0, simd="auto"):
+    """Solves (counts) every puzzle: limit 1 first solution, 2 uniqueness (default), 0 all.
+    Returns SolveResult(counts, guesses, solutions) as numpy arrays; the work runs on
+    `threads` threads (0: every core) without the GIL."""
+    cells = _puzzles(puzzles)
+    n = len(cells)
+    opt, spec = _options(limit, pipeline, simd)
+    counts = np.zeros(n, dtype=np.uint64)
+    guesses = np.zeros(n, dtype=np.uint64)
+    solutions = np.zeros((n, CELLS), dtype=np.uint8)
+    status = np.zeros(n, dtype=np.int8)
+    st = lib.sb_solve_batch(opt, _ptr("uint8_t *", cells), n, _threads(threads),
+                            _ptr("uint64_t *", counts), _ptr("uint64_t *", guesses),
+                            _ptr("uint8_t *", solutions), _ptr("int8_t *", status))
+    del spec
+    _check(st, "solve")
+    bad = np.flatnonzero(status)
+    if bad.size:
+        i = int(bad[0])
+        _check(int(status[i]), f"solve: puzzle {i}")
+    return SolveResult(counts, guesses, solutions)
+
+
+def validate(puzzles, threads=0, simd="auto"):
+    """Returns a bool array: True where the puzzle is proper (exactly one solution)."""
+    return solve(puzzles, limit=2, threads=threads, simd=simd).counts == 1
+
+
+def rate(puzzles, threads=0):
+    """Rates every puzzle: an int8 array of class codes, CLASSES[code] naming each (singles,
+    hidden, locked, tuples, search: the weakest technique set that solves it)."""
+    cells = _puzzles(puzzles)
+    classes = np.zeros(len(cells), dtype=np.int8)
+    _check(lib.sb_rate_batch(_ptr("uint8_t *", cells), len(cells), _threads(threads),
+                             _ptr("int8_t *", classes)), "rate")
+    return classes
+
+
+def generate(n, seed=0, symmetry="none", minimal=False, max_clues=81, first=0, threads=0,
+             simd="auto"):
+    """Makes puzzles first .. first+n-1 of the seed (the same as `sudokubench generate
+    -n N --seed S --first I --symmetry SYM [--minimal] [--clues K]` prints). Returns
+    GenerateResult(puzzles, solutions, guesses)."""
+    if not isinstance(n, (int, np.integer)) or n < 0:
+        raise ValueError(f"n must be an integer >= 0, not {n!r}")
+    opt = ffi.new("sb_gen_options *")
+    lib.sb_gen_options_default(opt)
+    opt.seed = int(seed)
+    sym = lib.sb_symmetry_parse(symmetry.encode())
+    if sym < 0:
+        raise ValueError(f"unknown symmetry {symmetry!r} (one of {', '.join(SYMMETRIES)})")
+    opt.symmetry = sym
+    opt.minimal = 1 if minimal else 0
+    opt.max_clues = int(max_clues)
+    level = lib.sb_simd_parse(simd.encode())
+    if level < -1:
+        raise ValueError(f"unknown SIMD level {simd!r}")
+    opt.simd = level
+    n = int(n)
+    puzzles = np.zeros((n, CELLS), dtype=np.uint8)
+    solutions = np.zeros((n, CELLS), dtype=np.uint8)
+    guesses = np.zeros(n, dtype=np.uint64)
+    _check(lib.sb_generate_batch(opt, int(first), n, _threads(threads),
+                                 _ptr("uint8_t *", puzzles), _ptr("uint8_t *", solutions),
+                                 _ptr("uint64_t *", guesses)), "generate")
+    return GenerateResult(puzzles, solutions, guesses)
+
+
+def augment(puzzles, n, seed=0, first=0, threads=0):
+    """Returns n random validity-preserving transforms (uint8, (n, 81)): row i is puzzle
+    (first+i) mod P under the transform drawn from (seed, first+i), the same lines
+    `sudokubench augment -n N --seed S` writes for the same P puzzles."""
+    cells = _puzzles(puzzles)
+    if len(cells) == 0:
+        raise ValueError("augment needs at least one puzzle")
+    out = np.zeros((int(n), CELLS), dtype=np.uint8)
+    _check(lib.sb_augment_batch(_ptr("uint8_t *", cells), len(cells), int(seed), int(first),
+                                int(n), _threads(threads), _ptr("uint8_t *", out)), "augment")
+    return out
+
+
+def to_strings(grids):
+    """Formats a uint8 array (n, 81) as 81-character strings, '.' for blanks."""
+    arr = np.asarray(grids, dtype=np.uint8).reshape(-1, CELLS)
+    chars = np.where(arr == 0, ord("."), arr + ord("0")).astype(np.uint8)
+    return [row.tobytes().decode("ascii") for row in chars]

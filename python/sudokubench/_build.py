@@ -1,0 +1,79 @@
+"""Builds sudokubench._sb, the cffi extension over libsudokubench (run by `make python`).
+
+Usage: python3 _build.py --lib BUILD/pic/libsudokubench_pic.a --include include --out DIR
+
+API mode (the C compiler checks every declaration below against include/sudokubench.h, so
+a changed struct cannot be misread) and the library's -fPIC archive linked in: the module
+needs no installed library and no rpath. cffi releases the GIL around every call, so the
+batch calls (OpenMP inside) let other Python threads run while they solve.
+"""
+import argparse
+import os
+import shutil
+
+import cffi
+
+CDEF = """
+typedef struct { uint8_t cell[81]; } sb_grid;
+typedef enum { SB_LINE_PUZZLE = 0, SB_LINE_SKIP = 1, SB_LINE_INVALID = 2 } sb_line_kind;
+typedef struct {
+    uint64_t line; sb_line_kind kind; sb_grid grid; char why[64]; size_t col; ...;
+} sb_record;
+typedef struct {
+    uint64_t limit; int pipeline; const char *spec; int simd; uint64_t max_guesses; ...;
+} sb_options;
+typedef struct {
+    uint64_t seed; int minimal; int max_clues; int symmetry; uint64_t min_guesses;
+    uint64_t max_guesses; uint64_t max_attempts; int simd; ...;
+} sb_gen_options;
+typedef struct sb_reader sb_reader;
+
+const char *sb_strerror(int status);
+const char *sb_class_name(int cls);
+int sb_simd_parse(const char *name);
+int sb_symmetry_parse(const char *name);
+void sb_options_default(sb_options *opt);
+int sb_options_pipeline(sb_options *opt, const char *name_or_spec);
+void sb_gen_options_default(sb_gen_options *opt);
+sb_line_kind sb_parse_line(const char *line, size_t len, sb_grid *grid, char *why, size_t *col);
+int sb_reader_open(sb_reader **out, FILE *in);
+int sb_reader_next(sb_reader *r, sb_record *rec);
+void sb_reader_close(sb_reader *r);
+FILE *fopen(const char *path, const char *mode);
+int fclose(FILE *f);
+
+int sb_solve_batch(const sb_options *opt, const uint8_t *cells, size_t n, int threads,
+                   uint64_t *counts, uint64_t *guesses, uint8_t *solutions, int8_t *status);
+int sb_rate_batch(const uint8_t *cells, size_t n, int threads, int8_t *classes);
+int sb_generate_batch(const sb_gen_options *opt, uint64_t first, size_t n, int threads,
+                      uint8_t *puzzles, uint8_t *solutions, uint64_t *guesses);
+int sb_augment_batch(const uint8_t *in, size_t n_in, uint64_t seed, uint64_t first, size_t n,
+                     int threads, uint8_t *out);
+"""
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--lib", required=True, help="the library's -fPIC static archive")
+    ap.add_argument("--include", required=True, help="directory of sudokubench.h")
+    ap.add_argument("--out", required=True, help="directory the module is copied to")
+    ap.add_argument("--tmp", required=True, help="scratch directory for the C build")
+    ap.add_argument("--ldflags", default="-fopenmp", help="extra link flags (OpenMP runtime)")
+    args = ap.parse_args()
+    ffi = cffi.FFI()
+    ffi.cdef(CDEF)
+    ffi.set_source(
+        "_sb",
+        '#include <stdio.h>\n#include "sudokubench.h"\n',
+        include_dirs=[os.path.abspath(args.include)],
+        extra_objects=[os.path.abspath(args.lib)],
+        extra_compile_args=["-O2"],
+        extra_link_args=args.ldflags.split(),
+    )
+    built = ffi.compile(tmpdir=args.tmp, verbose=False)
+    os.makedirs(args.out, exist_ok=True)
+    shutil.copy2(built, os.path.join(args.out, os.path.basename(built)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,227 @@
+"""pytest suite of the Python package: results against the CLI (same library, other path),
+against independent checks written here (solution rules, brute-force counts), and the
+package's own contracts (input forms, errors naming the line, GIL released while solving).
+
+Run by `make test-python` (SB_CLI names the CLI binary, PYTHONPATH the built package)."""
+import os
+import subprocess
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import sudokubench as sb
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "datasets" / "samples"
+CLI = os.environ.get("SB_CLI", str(ROOT / "build" / "sudokubench"))
+PUZZLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+def cli(*args, stdin=None):
+    """Runs the CLI, returns its stdout (text); fails the test on an unexpected exit."""
+    p = subprocess.run([CLI, *args], input=stdin, capture_output=True, text=True, check=False)
+    assert p.returncode in (0, 1), p.stderr
+    return p.stdout
+
+
+def valid_solution(puzzle, solution):
+    """Independent check: every house a permutation of 1..9 and every given kept."""
+    g = solution.reshape(9, 9)
+    want = set(range(1, 10))
+    houses = [g[r, :] for r in range(9)] + [g[:, c] for c in range(9)]
+    houses += [g[3 * (b // 3):3 * (b // 3) + 3, 3 * (b % 3):3 * (b % 3) + 3].ravel() for b in range(9)]
+    if any(set(h.tolist()) != want for h in houses):
+        return False
+    given = puzzle != 0
+    return bool((solution[given] == puzzle[given]).all())
+
+
+def brute_count(puzzle):
+    """Counts solutions by plain backtracking over the blanks (for puzzles with few blanks)."""
+    g = [int(v) for v in puzzle]
+
+    def ok(c, d):
+        r, k = divmod(c, 9)
+        for i in range(9):
+            if g[9 * r + i] == d or g[9 * i + k] == d:
+                return False
+        br, bk = 3 * (r // 3), 3 * (k // 3)
+        return all(g[9 * (br + i) + bk + j] != d for i in range(3) for j in range(3))
+
+    def count():
+        try:
+            c = g.index(0)
+        except ValueError:
+            return 1
+        total = 0
+        for d in range(1, 10):
+            if ok(c, d):
+                g[c] = d
+                total += count()
+                g[c] = 0
+        return total
+
+    return count()
+
+
+def sample(name, n):
+    return sb.read(SAMPLES / name)[:n]
+
+
+def test_solve_one_string():
+    counts, guesses, solutions = sb.solve([PUZZLE])
+    assert counts.tolist() == [1]
+    assert solutions.shape == (1, 81) and solutions.dtype == np.uint8
+    assert valid_solution(sb.parse([PUZZLE])[0], solutions[0])
+    assert counts.dtype == np.uint64 and guesses.dtype == np.uint64
+
+
+def test_solve_matches_cli_and_rules():
+    path = SAMPLES / "top1465.txt"
+    puzzles = sb.read(path)
+    res = sb.solve(puzzles, limit=2)
+    rows = cli("solve", "-f", "csv", "-l", "2", "-t", "1", str(path)).splitlines()[1:]
+    assert len(rows) == len(puzzles) == 1465
+    for i, row in enumerate(rows):
+        line, status, count, guesses, solution = row.split(",")
+        assert int(count) == res.counts[i] and int(guesses) == res.guesses[i], row
+        if status == "solved":
+            assert sb.to_strings(res.solutions[i])[0] == solution
+            assert valid_solution(puzzles[i], res.solutions[i])
+        else:
+            assert not res.solutions[i].any()
+
+
+def test_strings_and_numpy_and_threads_agree():
+    puzzles = sample("hardest_11plus_1000.txt", 200)
+    strings = sb.to_strings(puzzles)
+    a = sb.solve(strings, threads=1)
+    b = sb.solve(puzzles, threads=2)
+    c = sb.solve(puzzles.astype(np.int64), threads=0)
+    for x, y in ((a, b), (a, c)):
+        for u, v in zip(x, y):
+            np.testing.assert_array_equal(u, v)
+
+
+def test_counts_against_brute_force():
+    rng = np.random.default_rng(7)
+    full = sb.solve([PUZZLE]).solutions[0]
+    for trial in range(12):
+        p = full.copy()
+        p[rng.choice(81, size=7 + trial % 5, replace=False)] = 0
+        counts = sb.solve(p, limit=0).counts
+        assert counts[0] == brute_count(p)
+    r = sb.solve(np.zeros((1, 81), np.uint8), limit=5)
+    assert r.counts[0] == 5 and valid_solution(np.zeros(81, np.uint8), r.solutions[0])
+
+
+def test_unsolvable_and_multiple():
+    bad = "11" + "." * 79  # two 1s in row 0
+    multi = "." * 81
+    r = sb.solve([bad, multi, PUZZLE], limit=2)
+    assert r.counts.tolist() == [0, 2, 1]
+    assert not r.solutions[0].any()
+    assert sb.validate([bad, multi, PUZZLE]).tolist() == [False, False, True]
+
+
+def test_pipelines_agree_and_bad_ones_refused():
+    puzzles = sample("top1465.txt", 100)
+    fast = sb.solve(puzzles)
+    for name in ("list", "restart", "array:ns,hs"):
+        other = sb.solve(puzzles, pipeline=name)
+        np.testing.assert_array_equal(fast.counts, other.counts)
+        np.testing.assert_array_equal(fast.solutions, other.solutions)
+    with pytest.raises(ValueError, match="unknown pipeline 'nope'"):
+        sb.solve(puzzles, pipeline="nope")
+    with pytest.raises(ValueError, match="unknown SIMD level"):
+        sb.solve(puzzles, simd="mmx")
+
+
+def test_parse_errors_name_the_line():
+    with pytest.raises(sb.ParseError) as e:
+        sb.solve([PUZZLE, PUZZLE, PUZZLE[:40] + "x" + PUZZLE[41:]])
+    assert e.value.line == 3 and e.value.column == 41
+    assert str(e.value) == "line 3, column 41: invalid puzzle: unexpected character 'x'"
+    with pytest.raises(sb.ParseError, match=r"line 2, column 12: invalid puzzle: too few cells \(11 of 81\)"):
+        sb.parse(PUZZLE + "\n12345678912\n")
+    with pytest.raises(ValueError, match="shape"):
+        sb.solve(np.zeros((2, 80), np.uint8))
+    with pytest.raises(ValueError, match="puzzle 1: cells must be 0..9"):
+        sb.solve(np.array([[0] * 81, [10] + [0] * 80], np.uint8))
+
+
+def test_read_reports_file_line_column(tmp_path):
+    f = tmp_path / "p.txt"
+    f.write_text(f"# a comment\n{PUZZLE}\n\n{PUZZLE[:80]}z\n")
+    with pytest.raises(sb.ParseError) as e:
+        sb.read(f)
+    assert str(e.value) == f"{f}:4:81: invalid puzzle: unexpected character 'z'"
+    with pytest.raises(OSError):
+        sb.read(tmp_path / "missing.txt")
+
+
+def test_one_string_of_lines_skips_comments():
+    text = f"# header\n{PUZZLE}\n\n{PUZZLE}\r\n"
+    arr = sb.parse(text)
+    assert arr.shape == (2, 81)
+    assert sb.to_strings(arr) == [PUZZLE, PUZZLE]
+
+
+def test_rate_matches_cli():
+    path = SAMPLES / "top1465.txt"
+    puzzles = sb.read(path)[:300]
+    classes = sb.rate(puzzles)
+    text = "\n".join(sb.to_strings(puzzles)) + "\n"
+    rows = cli("rate", "-f", "csv", "-t", "1", stdin=text).splitlines()
+    header = rows[0].split(",")
+    col = header.index("class")
+    names = [row.split(",")[col] for row in rows[1:]]
+    assert [sb.CLASSES[c] for c in classes] == names
+
+
+def test_generate_matches_cli_and_is_proper():
+    g = sb.generate(40, seed=11, symmetry="rot180", threads=2)
+    want = cli("generate", "-n", "40", "--seed", "11", "--symmetry", "rot180").split()
+    assert sb.to_strings(g.puzzles) == want
+    assert sb.validate(g.puzzles).all()
+    for p, s in zip(g.puzzles, g.solutions):
+        assert valid_solution(p, s)
+        given = (p != 0).reshape(9, 9)
+        assert (given == given[::-1, ::-1]).all()  # rot180 clue pattern
+    np.testing.assert_array_equal(g.guesses, sb.solve(g.puzzles).guesses)
+    again = sb.generate(10, seed=11, symmetry="rot180", first=30, threads=1)
+    np.testing.assert_array_equal(again.puzzles, g.puzzles[30:])
+    with pytest.raises(ValueError, match="unknown symmetry"):
+        sb.generate(1, symmetry="spiral")
+
+
+def test_augment_matches_cli_and_keeps_counts():
+    base = sample("17_clue_2000.txt", 7)
+    out = sb.augment(base, 50, seed=5)
+    text = "\n".join(sb.to_strings(base)) + "\n"
+    assert sb.to_strings(out) == cli("augment", "-n", "50", "--seed", "5", stdin=text).split()
+    base_counts = sb.solve(base, limit=0).counts
+    np.testing.assert_array_equal(sb.solve(out, limit=0).counts, np.resize(base_counts, 50))
+    for i in range(50):  # same number of givens as the source puzzle
+        assert (out[i] != 0).sum() == (base[i % 7] != 0).sum()
+
+
+def test_gil_released_while_solving():
+    hard = np.tile(sample("hardest_11plus_1000.txt", 1000), (4, 1))
+    state = {"in_call": False, "ticks": 0}
+
+    def work():
+        state["in_call"] = True
+        sb.solve(hard, threads=1)
+        state["in_call"] = False
+
+    t = threading.Thread(target=work)
+    t.start()
+    while t.is_alive():
+        if state["in_call"]:
+            state["ticks"] += 1
+    t.join()
+    # With the GIL held through the call this thread would run a few switch intervals at most.
+    assert state["ticks"] > 1000, state

@@ -1,0 +1,156 @@
+/*
+ * batch_api.c — whole arrays of puzzles in one call, on every core: the entry points that
+ * bindings (python/) and other programs use instead of writing their own thread pool.
+ *
+ * Each call opens one OpenMP team; every thread makes its own solver or generator (the
+ * library's thread rule: one context per thread), takes chunks of the index range from a
+ * dynamic schedule (hard puzzles cluster in corpora) and writes only its own rows of the
+ * caller's arrays, so no locks are taken and the output does not depend on the thread count.
+ * The CLI's batch engine (src/cli/batch.c) adds what a stream needs (reading windows,
+ * ordered writing, progress); over arrays already in memory this is all there is to do.
+ */
+#include <omp.h>
+#include <string.h>
+
+#include "sudokubench.h"
+
+enum { BATCH_CHUNK = 64 /* indices a thread takes at once: small enough to balance */ };
+
+/* The team size for a batch of n items: threads (0 = OpenMP's default), at most n, >= 1. */
+static int team_size(int threads, size_t n)
+{
+    int t = threads > 0 ? threads : omp_get_max_threads();
+    if ((size_t)t > n)
+        t = n ? (int)n : 1;
+    return t;
+}
+
+/* Records an error a thread met in *shared (SB_OK is ignored). With several errors one of
+ * them is kept, which one depends on timing: the caller only needs to learn that one did. */
+static void keep_error(int *shared, int st)
+{
+    if (st == SB_OK)
+        return;
+#pragma omp atomic write
+    *shared = st;
+}
+
+int sb_solve_batch(const sb_options *opt, const uint8_t *cells, size_t n, int threads,
+                   uint64_t *counts, uint64_t *guesses, uint8_t *solutions, int8_t *status)
+{
+    if (!opt || (!cells && n))
+        return SB_ERR_ARG;
+    /* One solver made up front checks the options, so a bad pipeline or SIMD level is an
+     * error of the call, never a row status. */
+    sb_solver *probe;
+    int setup = sb_solver_new(&probe, opt);
+    if (setup != SB_OK)
+        return setup;
+    sb_solver_free(probe);
+    int stopped = 0;
+#pragma omp parallel num_threads(team_size(threads, n))
+    {
+        sb_solver *s = NULL;
+        const int st_new = sb_solver_new(&s, opt);
+        if (st_new != SB_OK)
+            keep_error(&setup, st_new);
+#pragma omp for schedule(dynamic, BATCH_CHUNK)
+        for (size_t i = 0; i < n; i++) {
+            sb_result res;
+            memset(&res, 0, sizeof res);
+            int st = SB_ERR_NOMEM;
+            if (opt->stop && *opt->stop)
+                st = SB_ERR_STOPPED;
+            else if (s)
+                st = sb_solve(s, (const sb_grid *)(cells + i * SB_CELLS), &res);
+            if (st == SB_ERR_STOPPED) {
+#pragma omp atomic write
+                stopped = 1;
+            }
+            if (counts)
+                counts[i] = res.count;
+            if (guesses)
+                guesses[i] = res.guesses;
+            if (solutions)
+                memcpy(solutions + i * SB_CELLS, res.solution.cell, SB_CELLS);
+            if (status)
+                status[i] = (int8_t)st;
+        }
+        sb_solver_free(s);
+    }
+    if (setup != SB_OK)
+        return setup;
+    return stopped ? SB_ERR_STOPPED : SB_OK;
+}
+
+int sb_rate_batch(const uint8_t *cells, size_t n, int threads, int8_t *classes)
+{
+    if ((!cells || !classes) && n)
+        return SB_ERR_ARG;
+    int err = SB_OK;
+#pragma omp parallel for num_threads(team_size(threads, n)) schedule(dynamic, BATCH_CHUNK)
+    for (size_t i = 0; i < n; i++) {
+        sb_rating r;
+        const int st = sb_rate((const sb_grid *)(cells + i * SB_CELLS), &r);
+        keep_error(&err, st);
+        classes[i] = st == SB_OK ? (int8_t)r.cls : (int8_t)-1;
+    }
+    return err;
+}
+
+int sb_generate_batch(const sb_gen_options *opt, uint64_t first, size_t n, int threads,
+                      uint8_t *puzzles, uint8_t *solutions, uint64_t *guesses)
+{
+    if (!opt || (!puzzles && n))
+        return SB_ERR_ARG;
+    sb_generator *probe;
+    int err = sb_generator_new(&probe, opt);
+    if (err != SB_OK)
+        return err;
+    sb_generator_free(probe);
+    int missed = 0;
+#pragma omp parallel num_threads(team_size(threads, n))
+    {
+        sb_generator *g = NULL;
+        keep_error(&err, sb_generator_new(&g, opt));
+#pragma omp for schedule(dynamic, 1)
+        for (size_t i = 0; i < n; i++) {
+            sb_generated p;
+            memset(&p, 0, sizeof p);
+            if (g && sb_generate(g, first + i, &p) != 1) {
+#pragma omp atomic write
+                missed = 1;
+            }
+            memcpy(puzzles + i * SB_CELLS, p.puzzle.cell, SB_CELLS);
+            if (solutions)
+                memcpy(solutions + i * SB_CELLS, p.solution.cell, SB_CELLS);
+            if (guesses)
+                guesses[i] = p.guesses;
+        }
+        sb_generator_free(g);
+    }
+    if (err != SB_OK)
+        return err;
+    return missed ? SB_ERR_BUDGET : SB_OK;
+}
+
+int sb_augment_batch(const uint8_t *in, size_t n_in, uint64_t seed, uint64_t first, size_t n,
+                     int threads, uint8_t *out)
+{
+    if (n && (!in || !n_in || !out))
+        return SB_ERR_ARG;
+    for (size_t i = 0; i < n_in * SB_CELLS; i++)
+        if (in[i] > 9)
+            return SB_ERR_ARG;
+#pragma omp parallel for num_threads(team_size(threads, n)) schedule(static)
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t index = first + i;
+        sb_rng rng;
+        sb_transform t;
+        sb_rng_seed(&rng, seed, index);
+        sb_transform_random(&t, &rng);
+        sb_transform_apply(&t, (const sb_grid *)(in + (index % n_in) * SB_CELLS),
+                           (sb_grid *)(out + i * SB_CELLS));
+    }
+    return SB_OK;
+}
