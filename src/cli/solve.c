@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "grid.h"
 
 /* What a run counted over the records written. */
 typedef struct tally {
@@ -53,6 +54,11 @@ static const char solve_help[] =
     "                       (default %llu)\n"
     "  -t, --threads N      worker threads (default %d: every core)\n"
     "  -f, --format FMT     solution, tdoku, csv, json, pretty (default %s)\n"
+    "      --grid SPEC      geometry: RxC (4x4, 5x5, ...), latin:N, cube:K, x:RxC (default:\n"
+    "                       from the first puzzle line's cell count, 81 = 9x9; docs/geometry.md)\n"
+    "      --geometry FILE  geometry from a file (jigsaw N / houses CELLS N)\n"
+    "      --all            write every solution after each puzzle's count record (-l caps\n"
+    "                       them, default no cap; one thread, streamed)\n"
     "      --simd LEVEL     auto, scalar, sse4, avx2, avx512, neon (default auto: $SUDOKUBENCH_SIMD,\n"
     "                       else the best this CPU supports)\n"
     "      --progress WHEN  progress line on stderr: auto (when stderr is a terminal),\n"
@@ -170,7 +176,8 @@ int cli_solve(int argc, char **argv)
         {"simd", required_argument, 0, 'S'},     {"stats", no_argument, 0, 'T'},
         {"progress", required_argument, 0, 'P'}, {"help", no_argument, 0, 'h'},
         {"search", required_argument, 0, 'B'},   {"bfs-cap", required_argument, 0, 'C'},
-        {"max-guesses", required_argument, 0, 'G'}, {0, 0, 0, 0}};
+        {"max-guesses", required_argument, 0, 'G'}, CLI_GRID_LONGOPTS,
+        {"all", no_argument, 0, CLI_OPT_ALL},    {0, 0, 0, 0}};
     run r = {.format = FMT_SOLUTION};
     unsigned long long cap, budget;
     sb_options_default(&r.opt);
@@ -180,6 +187,7 @@ int cli_solve(int argc, char **argv)
                    .worker_new = worker_new, .worker_end = worker_end,
                    .record = solve_record, .commit = commit};
     int stats = 0, ch;
+    cli_grid_opt gopt = {0};
     char plist[1024];
     size_t np;
     optind = 1;
@@ -208,6 +216,7 @@ int cli_solve(int argc, char **argv)
         case 'l':
             if (cli_parse_limit("solve", optarg, &r.opt.limit))
                 return CLI_EXIT_USAGE;
+            gopt.limit_given = 1;
             break;
         case 't':
         case 'P':
@@ -233,8 +242,22 @@ int cli_solve(int argc, char **argv)
                    cli_format_name(FMT_SOLUTION));
             return CLI_EXIT_OK;
         }
-        default: return cli_getopt_error("solve", ch, argv);
+        default:
+            if (cli_grid_option(&gopt, ch, optarg))
+                break;
+            return cli_getopt_error("solve", ch, argv);
         }
+    }
+    sb_geometry *geo;
+    if (cli_grid_pick("solve", &gopt, argv + optind, argc - optind, gopt.all, &geo))
+        return CLI_EXIT_USAGE;
+    if (geo) { /* another geometry, or --all: the general solver (grid.c) */
+        const cli_grid_job job = {.cmd = "solve", .format = r.format, .all = gopt.all,
+                                  .limit = gopt.all && !gopt.limit_given ? 0 : r.opt.limit,
+                                  .max_guesses = r.opt.max_guesses, .stats = stats};
+        const int grc = cli_grid_run(geo, &job, &b, argv + optind, argc - optind);
+        sb_geometry_free(geo);
+        return grc;
     }
     const double t0 = cli_now_seconds();
     cli_write_header(stdout, r.format, argc - optind > 1);
@@ -267,6 +290,8 @@ static const char validate_help[] =
     "  -t, --threads N      worker threads (default %d: every core)\n"
     "      --simd LEVEL     auto, scalar, sse4, avx2, avx512, neon (default auto)\n"
     "      --progress WHEN  progress line on stderr: auto, always, never (default auto)\n"
+    "      --grid SPEC      geometry (RxC, latin:N, cube:K, x:RxC; default from the cell count)\n"
+    "      --geometry FILE  geometry from a file\n"
     "  -h, --help           show this help\n\n"
     "Exit: 0 every puzzle is proper, 1 otherwise, 2 usage or I/O error, 130 interrupted.\n";
 
@@ -308,7 +333,8 @@ int cli_validate(int argc, char **argv)
     static const struct option longopts[] = {
         {"simd", required_argument, 0, 'S'},     {"threads", required_argument, 0, 't'},
         {"progress", required_argument, 0, 'P'}, {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
+        CLI_GRID_LONGOPTS,                       {0, 0, 0, 0}};
+    cli_grid_opt gopt = {0};
     run r = {.format = FMT_COUNT}; /* no records: FMT_COUNT also names the command */
     sb_options_default(&r.opt);
     r.opt.limit = 2; /* proper = exactly one solution: counting to two decides it */
@@ -332,8 +358,21 @@ int cli_validate(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             break;
         case 'h': printf(validate_help, cli_default_threads()); return CLI_EXIT_OK;
-        default: return cli_getopt_error("validate", ch, argv);
+        default:
+            if (ch != CLI_OPT_ALL && cli_grid_option(&gopt, ch, optarg))
+                break;
+            return cli_getopt_error("validate", ch, argv);
         }
+    }
+    sb_geometry *geo;
+    if (cli_grid_pick("validate", &gopt, argv + optind, argc - optind, 0, &geo))
+        return CLI_EXIT_USAGE;
+    if (geo) {
+        const cli_grid_job job = {.cmd = "validate", .format = FMT_COUNT, .limit = 2,
+                                  .max_guesses = UINT64_MAX};
+        const int grc = cli_grid_run(geo, &job, &b, argv + optind, argc - optind);
+        sb_geometry_free(geo);
+        return grc;
     }
     const int rc = cli_batch_records(&b, argv + optind, argc - optind);
     const tally *t = &r.total;

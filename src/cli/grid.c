@@ -1,0 +1,963 @@
+/*
+ * grid.c — solve and validate on any geometry (issue 13; docs/geometry.md "Command line").
+ *
+ * The 9x9 fast path (sb_reader, sb_solve) is untouched: this file runs only when --grid or
+ * --geometry is given, when the first puzzle line is not a 9x9 one, or for solve --all.
+ * Records come from a line reader of its own (a cli_source of the batch engine), so the
+ * engine's windows, threads, ordered output and interrupts hold as on 9x9; each record is
+ * parsed for the geometry (sb_gparse) and checked for clashing givens while it is read, and
+ * is written back in the form it came in (characters or separated integers).
+ *
+ * --all streams: every solution is written as it is found, straight to stdout, one puzzle at
+ * a time (a puzzle may have millions of solutions; a window of them would not fit in memory).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "grid.h"
+
+enum {
+    READ_BUF = 1 << 16,   /* reader buffer: the longest line kept whole is a bit less */
+    LINE_MAX_GEO = 32000, /* longest accepted puzzle line (64x64 in integers is ~12 KB) */
+    PEEK_MAX = 1 << 16,   /* bytes looked at ahead to find the first puzzle line */
+    ALL_FLUSH = 1 << 16   /* --all writes its buffer out past this many bytes */
+};
+
+/* One record of the geometry source: the engine's header, then the puzzle. */
+typedef struct grec {
+    sb_record head;   /* line, kind, why, col, text (grid unused) */
+    int form;         /* sb_gform the line was written in */
+    uint8_t cells[];  /* the puzzle, sb_geometry_cells bytes */
+} grec;
+
+/* Record bytes for geometry g (a multiple of 8, so records stay aligned). */
+static size_t grec_size(const sb_geometry *g)
+{
+    return (offsetof(grec, cells) + (size_t)sb_geometry_cells(g) + 7) / 8 * 8;
+}
+
+int cli_grid_option(cli_grid_opt *o, int ch, const char *arg)
+{
+    switch (ch) {
+    case CLI_OPT_GRID: o->spec = arg; return 1;
+    case CLI_OPT_GEOMETRY: o->file = arg; return 1;
+    case CLI_OPT_ALL: o->all = 1; return 1;
+    default: return 0;
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Lines                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+/* @return 1 when the line (no '\n') is skipped: blank, or a '#' comment after spaces. */
+static int skip_line(const char *s, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+        i++;
+    return i == len || s[i] == '#';
+}
+
+/* Counts the cells of a puzzle line as sb_gparse reads it (integers when a ',' or an inner
+ * space or tab is there, else one character per cell), without a geometry. @return the
+ * count, or -1 when the line holds anything but cells and separators. */
+static int count_cells(const char *s, size_t len)
+{
+    size_t lo = 0, hi = len;
+    while (hi > lo && (s[hi - 1] == '\r' || s[hi - 1] == ' ' || s[hi - 1] == '\t'))
+        hi--;
+    while (lo < hi && (s[lo] == ' ' || s[lo] == '\t'))
+        lo++;
+    const int ints = memchr(s + lo, ',', hi - lo) || memchr(s + lo, ' ', hi - lo) ||
+                     memchr(s + lo, '\t', hi - lo);
+    for (size_t i = lo; i < hi; i++) {
+        const unsigned char ch = (unsigned char)s[i];
+        const int digit = ch == '.' || (ch >= '0' && ch <= '9');
+        if (!digit && !(ints ? ch == ',' || ch == ' ' || ch == '\t'
+                             : (ch | 0x20) >= 'a' && (ch | 0x20) <= 'z'))
+            return -1;
+    }
+    if (!ints)
+        return (int)(hi - lo);
+    int n = 0, in_value = 0;
+    for (size_t i = lo; i < hi; i++) {
+        const int sep = s[i] == ',' || s[i] == ' ' || s[i] == '\t';
+        if (!sep && !in_value)
+            n++;
+        in_value = !sep;
+    }
+    return n;
+}
+
+/* The 1-based column of cell k of a line sb_gparse accepted in form. */
+static size_t cell_column(const char *s, size_t len, int form, int k)
+{
+    size_t i = 0;
+    while (i < len && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    if (form == SB_GFORM_CHARS)
+        return i + (size_t)k + 1;
+    for (int t = 0; t < k && i < len; t++) {
+        while (i < len && s[i] != ',' && s[i] != ' ' && s[i] != '\t')
+            i++;
+        int comma = 0;
+        while (i < len && (s[i] == ' ' || s[i] == '\t' || (s[i] == ',' && !comma)))
+            comma |= s[i++] == ',';
+    }
+    return i + 1;
+}
+
+/* Writes the name of cell c ("r1c2", "x1y2z3" or "cell 7") into out. */
+static void cell_name(const sb_geometry *g, int c, char *out, size_t len)
+{
+    sb_geometry_layout l;
+    sb_geometry_layout_of(g, &l);
+    const int kind = sb_geometry_kind_of(g);
+    if (kind == SB_GEO_CUBE) {
+        const int k = l.rows;
+        snprintf(out, len, "x%dy%dz%d", c / (k * k) + 1, c / k % k + 1, c % k + 1);
+    } else if (kind == SB_GEO_HOUSES) {
+        snprintf(out, len, "cell %d", c);
+    } else {
+        snprintf(out, len, "r%dc%d", c / l.cols + 1, c % l.cols + 1);
+    }
+}
+
+/* Writes the name of house h ("row 1", "box 3", "plane y=2", "house 5") into out. */
+static void house_name(const sb_geometry *g, int h, char *out, size_t len)
+{
+    const int n = sb_geometry_digits(g), kind = sb_geometry_kind_of(g);
+    if (kind == SB_GEO_CUBE) {
+        sb_geometry_layout l;
+        sb_geometry_layout_of(g, &l);
+        snprintf(out, len, "plane %c=%d", "xyz"[h / l.rows], h % l.rows + 1);
+    } else if (kind == SB_GEO_HOUSES || h >= 3 * n + 2) {
+        snprintf(out, len, "house %d", h + 1);
+    } else if (h >= 3 * n) {
+        snprintf(out, len, "%s", h == 3 * n ? "main diagonal" : "anti-diagonal");
+    } else {
+        static const char *const what[] = {"row", "column", "box", "region"};
+        const int w = h / n == 2 && kind == SB_GEO_JIGSAW ? 3 : h / n;
+        snprintf(out, len, "%s %d", what[w], h % n + 1);
+    }
+}
+
+/* Finds two givens with the same digit in one house (the first house in order that has
+ * any, its second such cell last). @return 1 with *a < *b and *house set, else 0. */
+static int find_clash(const sb_geometry *g, const uint8_t *cells, int *a, int *b, int *house)
+{
+    const int n = sb_geometry_digits(g), nh = sb_geometry_houses(g);
+    int seen[SB_GEO_MAX_DIGITS + 1];
+    for (int h = 0; h < nh; h++) {
+        const uint16_t *hc = sb_geometry_house(g, h);
+        for (int d = 0; d <= n; d++)
+            seen[d] = -1;
+        for (int i = 0; i < n; i++) {
+            const int d = cells[hc[i]];
+            if (!d)
+                continue;
+            if (seen[d] >= 0) {
+                *a = seen[d];
+                *b = hc[i];
+                *house = h;
+                return 1;
+            }
+            seen[d] = hc[i];
+        }
+    }
+    return 0;
+}
+
+/* Fills r from one puzzle line (no '\n'): the cells, or the reason it is invalid (a parse
+ * error, or two givens clashing in a house, at the second one's column). */
+static void parse_record(const sb_geometry *g, const char *s, size_t len, grec *r)
+{
+    size_t n = len < SB_CELLS ? len : SB_CELLS;
+    for (size_t i = 0; i < n; i++) /* the echo of tdoku's invalid records, as sb_reader's */
+        r->head.text[i] = (s[i] >= 0x20 && s[i] < 0x7f && s[i] != ':') ? s[i] : '?';
+    r->head.text[n] = '\0';
+    r->head.why[0] = '\0';
+    r->head.col = 0;
+    r->head.kind = SB_LINE_PUZZLE;
+    char why[SB_GEO_WHY_LEN];
+    if (sb_gparse(g, s, len, r->cells, &r->form, why, sizeof why, &r->head.col) != SB_OK) {
+        r->head.kind = SB_LINE_INVALID;
+        snprintf(r->head.why, sizeof r->head.why, "%.*s", (int)sizeof r->head.why - 1, why);
+        return;
+    }
+    int a, b, h;
+    if (find_clash(g, r->cells, &a, &b, &h)) {
+        char ca[48], cb[48], hn[48];
+        cell_name(g, a, ca, sizeof ca);
+        cell_name(g, b, cb, sizeof cb);
+        house_name(g, h, hn, sizeof hn);
+        r->head.kind = SB_LINE_INVALID;
+        r->head.col = cell_column(s, len, r->form, b);
+        snprintf(r->head.why, sizeof r->head.why, "%d twice in %.14s (%.12s, %.12s)", r->cells[b],
+                 hn, ca, cb);
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The record source                                                                          */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A line reader over one input: constant memory whatever the line lengths. */
+typedef struct greader {
+    const sb_geometry *g; /* the run's geometry */
+    FILE *in;             /* the input (not ours) */
+    int fd;               /* its descriptor (-1: read through stdio) */
+    char *buf;            /* READ_BUF bytes */
+    size_t start, end;    /* unread bytes: buf[start..end) */
+    int eof;              /* the input has ended */
+    int skipping;         /* inside a line too long to keep: discard up to its '\n' */
+    uint64_t line;        /* lines read so far */
+} greader;
+
+/* Reads more input after the unread bytes. @return 0, or -1 on a read error (errno set;
+ * EINTR: a signal came, the engine looks at its stop flag and calls again). */
+static int greader_fill(greader *r)
+{
+    if (r->start > 0) {
+        memmove(r->buf, r->buf + r->start, r->end - r->start);
+        r->end -= r->start;
+        r->start = 0;
+    }
+    const size_t room = READ_BUF - r->end;
+    ssize_t got;
+    if (r->fd >= 0) {
+        got = read(r->fd, r->buf + r->end, room);
+        if (got < 0)
+            return -1;
+    } else {
+        got = (ssize_t)fread(r->buf + r->end, 1, room, r->in);
+        if (got == 0 && ferror(r->in))
+            return -1;
+    }
+    if (got == 0)
+        r->eof = 1;
+    r->end += (size_t)got;
+    return 0;
+}
+
+/* cli_source.open: a reader over in. */
+static int greader_open(void *ctx, FILE *in, void **out)
+{
+    greader *r = calloc(1, sizeof *r);
+    if (!r || !(r->buf = malloc(READ_BUF))) {
+        free(r);
+        return SB_ERR_NOMEM;
+    }
+    r->g = ctx ? *(const sb_geometry *const *)ctx : NULL;
+    r->in = in;
+    r->fd = fileno(in);
+    *out = r;
+    return SB_OK;
+}
+
+/* cli_source.close. */
+static void greader_close(void *rp)
+{
+    greader *r = rp;
+    if (r)
+        free(r->buf);
+    free(r);
+}
+
+/* cli_source.next: the next puzzle or invalid line (blank and '#' lines skipped, a UTF-8 BOM
+ * at the start ignored). @return 1, 0 at the end, SB_ERR_IO (errno set). */
+static int greader_next(void *rp, sb_record *rec)
+{
+    greader *r = rp;
+    grec *gr = (grec *)rec;
+    for (;;) {
+        char *nl = memchr(r->buf + r->start, '\n', r->end - r->start);
+        if (!nl && !r->eof) {
+            if (r->end - r->start >= LINE_MAX_GEO) { /* too long: drop what is buffered */
+                if (!r->skipping) {
+                    r->skipping = 1;
+                    r->line++;
+                    gr->head.line = r->line;
+                    gr->head.kind = SB_LINE_INVALID;
+                    gr->head.col = LINE_MAX_GEO + 1;
+                    snprintf(gr->head.why, sizeof gr->head.why, "line too long");
+                    memcpy(gr->head.text, "?", 2);
+                    r->start = r->end;
+                    return 1;
+                }
+                r->start = r->end;
+            }
+            if (greader_fill(r) != 0)
+                return SB_ERR_IO;
+            continue;
+        }
+        const size_t len = nl ? (size_t)(nl - (r->buf + r->start)) : r->end - r->start;
+        if (!nl && len == 0)
+            return 0;
+        const char *s = r->buf + r->start;
+        r->start += len + (nl != NULL);
+        if (r->skipping) {
+            r->skipping = 0;
+            continue;
+        }
+        r->line++;
+        if (r->line == 1 && len >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3)) {
+            s += 3;
+            if (skip_line(s, len - 3))
+                continue;
+            gr->head.line = r->line;
+            parse_record(r->g, s, len - 3, gr);
+            return 1;
+        }
+        if (skip_line(s, len))
+            continue;
+        gr->head.line = r->line;
+        parse_record(r->g, s, len, gr);
+        return 1;
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Choosing the geometry                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Reads up to cap bytes from the start of input path without consuming them from a pipe or
+ * a redirected file (stdin). @return the bytes read, or -1 when the input cannot be looked
+ * at ahead (a terminal, a socket, a missing file: the run reports it). */
+static ssize_t peek_input(const char *path, char *buf, size_t cap)
+{
+    struct stat st;
+    const int named = strcmp(path, "-") != 0;
+    /* O_NONBLOCK: a named FIFO must not hold the open; only regular files are read ahead */
+    const int fd = named ? open(path, O_RDONLY | O_NONBLOCK) : STDIN_FILENO;
+    if (fd < 0)
+        return -1;
+    if (fstat(fd, &st) != 0 || (named && !S_ISREG(st.st_mode))) {
+        if (named)
+            close(fd);
+        return -1;
+    }
+    if (S_ISREG(st.st_mode)) {
+        const off_t at = named ? 0 : lseek(fd, 0, SEEK_CUR);
+        size_t got = 0;
+        ssize_t k = 0;
+        while (at >= 0 && got < cap && (k = pread(fd, buf + got, cap - got, at + (off_t)got)) > 0)
+            got += (size_t)k;
+        if (named)
+            close(fd);
+        return at < 0 || k < 0 ? -1 : (ssize_t)got;
+    }
+    if (!S_ISFIFO(st.st_mode))
+        return -1;
+    /* A pipe: tee() copies what it holds into a pipe of ours without consuming it. Wait
+     * until a whole puzzle line is there, the writer is done, or the pipe is full. */
+    int p[2];
+    if (pipe(p) != 0)
+        return -1;
+    ssize_t got = -1;
+    for (;;) {
+        const ssize_t k = tee(STDIN_FILENO, p[1], cap, SPLICE_F_NONBLOCK);
+        if (k < 0 && errno != EAGAIN)
+            break;
+        size_t n = 0;
+        ssize_t m;
+        while (k > 0 && n < (size_t)k && (m = read(p[0], buf + n, (size_t)k - n)) > 0)
+            n += (size_t)m;
+        struct pollfd pf = {.fd = STDIN_FILENO, .events = POLLIN};
+        const int ended = k == 0 || (poll(&pf, 1, 0) > 0 && (pf.revents & POLLHUP) &&
+                                     !(pf.revents & POLLIN));
+        int whole = 0; /* a puzzle line with its '\n' is in */
+        for (size_t i = 0, s = 0; i < n && !whole; i++)
+            if (buf[i] == '\n') {
+                whole = !skip_line(buf + s, i - s);
+                s = i + 1;
+            }
+        if (whole || ended || n >= cap || k == 0) {
+            got = (ssize_t)n;
+            break;
+        }
+        /* Part of a line: wait for more (a writer still typing), then look again. */
+        poll(&pf, 1, -1);
+        usleep(10000);
+    }
+    close(p[0]);
+    close(p[1]);
+    return got;
+}
+
+/* Finds the first line in buf (n bytes) that is not skipped (blank, comment, the Kaggle
+ * header); with whole_only it must end in a '\n'. @return 1 with *line, *len, *lineno set. */
+static int first_puzzle_line(const char *buf, size_t n, int whole_only, const char **line,
+                             size_t *len, unsigned *lineno)
+{
+    size_t s = n >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3) ? 3 : 0;
+    sb_grid grid;
+    for (unsigned no = 1; s < n; no++) {
+        const char *nl = memchr(buf + s, '\n', n - s);
+        const size_t e = nl ? (size_t)(nl - buf) : n;
+        if (!nl && whole_only)
+            return 0; /* the line goes on past what was looked at */
+        if (!skip_line(buf + s, e - s) &&
+            sb_parse_line(buf + s, e - s, &grid, NULL, NULL) != SB_LINE_SKIP) {
+            *line = buf + s;
+            *len = e - s;
+            *lineno = no;
+            return 1;
+        }
+        s = e + 1;
+    }
+    return 0;
+}
+
+int cli_grid_pick(const char *cmd, const cli_grid_opt *o, char *const *files, int nfiles,
+                  int need_geometry, sb_geometry **g)
+{
+    char why[SB_GEO_WHY_LEN];
+    *g = NULL;
+    if (o->spec && o->file)
+        return cli_usage_error(cmd, "--grid and --geometry both given: say one");
+    if (o->spec) {
+        if (sb_geometry_parse(o->spec, g, why, sizeof why) != SB_OK)
+            return cli_usage_error(cmd, "bad --grid: %s", why);
+        return 0;
+    }
+    if (o->file) {
+        const int st = sb_geometry_load(o->file, g, why, sizeof why);
+        if (st != SB_OK)
+            return cli_usage_error(cmd, "bad --geometry: %s", st == SB_ERR_NOMEM ? "out of memory" : why);
+        return 0;
+    }
+    /* No option: the first puzzle line's cell count decides. */
+    const char *path = nfiles > 0 ? files[0] : "-";
+    char *buf = malloc(PEEK_MAX);
+    if (!buf) {
+        fprintf(stderr, CLI_NAME ": out of memory\n");
+        return CLI_EXIT_USAGE;
+    }
+    const ssize_t n = peek_input(path, buf, PEEK_MAX);
+    const char *line;
+    size_t len;
+    unsigned lineno;
+    int rc = 0, cells = 81;
+    sb_grid grid;
+    /* Only a line of cells and nothing else can name another geometry: anything the 9x9
+     * reader takes, or a garbled line, stays on the 9x9 path (which reports it as today). */
+    if (n > 0 && first_puzzle_line(buf, (size_t)n, n == PEEK_MAX, &line, &len, &lineno) &&
+        sb_parse_line(line, len, &grid, NULL, NULL) != SB_LINE_PUZZLE)
+        cells = count_cells(line, len);
+    if (cells != 81 && sb_geometry_for_cells(cells, g, why, sizeof why) != SB_OK &&
+        !strstr(why, "say ")) /* no geometry fits: not a puzzle of another shape */
+        cells = 81;
+    else if (cells != 81 && !*g) {
+        char *name = malloc(4 * strlen(path) + 8);
+        if (name)
+            cli_msg_escape(name, strcmp(path, "-") ? path : "<stdin>");
+        const char *say = strstr(why, "say "); /* "say cube:3" names the option's value */
+        rc = cli_usage_error(cmd, "%s:%u: cannot tell the geometry: %.*s%s%s", name ? name : path,
+                             lineno, say ? (int)(say - why + 4) : (int)strlen(why), why,
+                             say ? "--grid " : " (say --grid SPEC or --geometry FILE)",
+                             say ? say + 4 : "");
+        free(name);
+    }
+    free(buf);
+    if (!rc && !*g && need_geometry && sb_geometry_parse("3x3", g, why, sizeof why) != SB_OK)
+        rc = cli_usage_error(cmd, "%s", why);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Records                                                                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Appends cells as text in form (characters, or ',' between integers). */
+static void put_cells(cli_buf *b, const sb_geometry *g, const uint8_t *cells, int form)
+{
+    const size_t room = 3 * (size_t)sb_geometry_cells(g) + 1;
+    char *p = cli_buf_reserve(b, room);
+    if (!p)
+        return;
+    const int n = sb_gformat(g, cells, form, p, room);
+    if (n > 0)
+        b->len += (size_t)n;
+}
+
+/* Appends one cell of a pretty grid: width w, '.' for a blank. */
+static void put_pretty_cell(cli_buf *b, int v, int w)
+{
+    static const char alphabet[] = ".123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    if (w == 1)
+        cli_buf_put(b, &alphabet[v], 1);
+    else if (v)
+        cli_buf_printf(b, "%*d", w, v);
+    else
+        cli_buf_printf(b, "%*s", w, ".");
+}
+
+/* Appends printed row r of a pretty grid (no line end): boxes drawn with '|' and '+--+'
+ * rules when the geometry has them; for a cube the planes x = 1..K side by side. Rows are
+ * numbered with the rules: with boxes of R rows, printed row r is a rule when r % (R+1) is 0. */
+static void put_pretty_row(cli_buf *b, const sb_geometry *g, const uint8_t *cells, int r)
+{
+    sb_geometry_layout l;
+    sb_geometry_layout_of(g, &l);
+    const int n = sb_geometry_digits(g), w = n <= 35 ? 1 : 2, cube = sb_geometry_kind_of(g) == SB_GEO_CUBE;
+    if (l.box_rows) {
+        if (r % (l.box_rows + 1) == 0) {
+            for (int c = 0; c < l.cols; c++) {
+                if (c % l.box_cols == 0)
+                    cli_buf_put(b, "+-", 2);
+                for (int k = 0; k <= w; k++)
+                    cli_buf_put(b, "-", 1);
+            }
+            cli_buf_put(b, "+", 1);
+            return;
+        }
+        r -= r / (l.box_rows + 1) + 1;
+    }
+    for (int c = 0; c < l.cols; c++) {
+        if (l.box_cols && c % l.box_cols == 0)
+            cli_buf_put(b, "| ", 2);
+        const int cell = cube ? l.rows * l.rows * (c / l.rows) + l.rows * r + c % l.rows
+                              : r * l.cols + c;
+        put_pretty_cell(b, cells[cell], w);
+        if (c + 1 < l.cols || l.box_cols)
+            cli_buf_put(b, " ", 1);
+    }
+    if (l.box_cols)
+        cli_buf_put(b, "|", 1);
+}
+
+/* Appends the pretty picture of left, with right beside it when not NULL. */
+static void put_pretty(cli_buf *b, const sb_geometry *g, const uint8_t *left,
+                       const uint8_t *right)
+{
+    sb_geometry_layout l;
+    sb_geometry_layout_of(g, &l);
+    const int rows = l.box_rows ? l.rows + l.rows / l.box_rows + 1 : l.rows;
+    for (int r = 0; r < rows; r++) {
+        put_pretty_row(b, g, left, r);
+        if (right) {
+            cli_buf_put(b, "   ", 3);
+            put_pretty_row(b, g, right, r);
+        }
+        cli_buf_put(b, "\n", 1);
+    }
+}
+
+/* Appends a csv field holding cells (quoted in the integer form, which has commas). */
+static void put_csv_cells(cli_buf *b, const sb_geometry *g, const uint8_t *cells, int form)
+{
+    if (form == SB_GFORM_INTS)
+        cli_buf_put(b, "\"", 1);
+    put_cells(b, g, cells, form);
+    if (form == SB_GFORM_INTS)
+        cli_buf_put(b, "\"", 1);
+}
+
+/* Appends the start of a csv record: the file column when the run has several inputs, and
+ * the line. */
+static void put_csv_head(cli_buf *b, const cli_input *in, uint64_t line)
+{
+    if (in->with_file) {
+        cli_buf_put(b, in->csv_name, in->csv_len);
+        cli_buf_put(b, ",", 1);
+    }
+    cli_buf_printf(b, "%llu,", (unsigned long long)line);
+}
+
+/* Appends the record of a solved (or counted) puzzle in format f, as docs/cli.md says for
+ * 9x9 with the grids in the input's form; sol is the first solution (used when status is
+ * solved). With count_only (--all, solution format) the record is the count alone. */
+static void put_record(cli_buf *b, const sb_geometry *g, cli_format f, const cli_input *in,
+                       const grec *r, const sb_gresult *res, int status, const uint8_t *sol,
+                       int count_only)
+{
+    const char *word = cli_verdict_name((sb_verdict)status);
+    const int solved = status == SB_SOLVED;
+    switch (f) {
+    case FMT_SOLUTION:
+        if (count_only && status != CLI_STATUS_BUDGET)
+            cli_buf_printf(b, "%llu", (unsigned long long)res->count);
+        else if (solved)
+            put_cells(b, g, sol, r->form);
+        else
+            cli_buf_printf(b, "%s", word);
+        break;
+    case FMT_TDOKU:
+        put_cells(b, g, r->cells, r->form);
+        if (status == CLI_STATUS_BUDGET)
+            cli_buf_printf(b, ":%s:", word);
+        else
+            cli_buf_printf(b, ":%llu:", (unsigned long long)res->count);
+        if (solved)
+            put_cells(b, g, sol, r->form);
+        break;
+    case FMT_CSV:
+        put_csv_head(b, in, r->head.line);
+        cli_buf_printf(b, "%s,%llu,%llu,", word, (unsigned long long)res->count,
+                       (unsigned long long)res->guesses);
+        if (solved)
+            put_csv_cells(b, g, sol, r->form);
+        break;
+    case FMT_JSON:
+        cli_buf_printf(b, "{\"file\":%s,\"line\":%llu,\"status\":\"%s\",\"count\":%llu,"
+                          "\"guesses\":%llu,\"puzzle\":\"", in->json_name,
+                       (unsigned long long)r->head.line, word, (unsigned long long)res->count,
+                       (unsigned long long)res->guesses);
+        put_cells(b, g, r->cells, r->form);
+        cli_buf_put(b, "\",\"solution\":", 13);
+        if (solved) {
+            cli_buf_put(b, "\"", 1);
+            put_cells(b, g, sol, r->form);
+            cli_buf_put(b, "\"}", 2);
+        } else {
+            cli_buf_put(b, "null}", 5);
+        }
+        break;
+    case FMT_PRETTY:
+        cli_buf_printf(b, "# %s:%llu %s (count %llu, guesses %llu)\n", in->msg_name,
+                       (unsigned long long)r->head.line, word, (unsigned long long)res->count,
+                       (unsigned long long)res->guesses);
+        put_pretty(b, g, r->cells, solved ? sol : NULL);
+        break;
+    default: break;
+    }
+    cli_buf_put(b, "\n", 1);
+}
+
+/* Appends solution number index (1-based) of --all in format f (docs/cli.md "--all"). */
+static void put_solution(cli_buf *b, const sb_geometry *g, cli_format f, const cli_input *in,
+                         const grec *r, const uint8_t *sol, uint64_t index)
+{
+    switch (f) {
+    case FMT_CSV:
+        put_csv_head(b, in, r->head.line);
+        cli_buf_printf(b, "solution,%llu,,", (unsigned long long)index);
+        put_csv_cells(b, g, sol, r->form);
+        break;
+    case FMT_JSON:
+        cli_buf_printf(b, "{\"file\":%s,\"line\":%llu,\"status\":\"solution\",\"index\":%llu,"
+                          "\"solution\":\"", in->json_name, (unsigned long long)r->head.line,
+                       (unsigned long long)index);
+        put_cells(b, g, sol, r->form);
+        cli_buf_put(b, "\"}", 2);
+        break;
+    case FMT_PRETTY:
+        cli_buf_printf(b, "# %s:%llu solution %llu\n", in->msg_name,
+                       (unsigned long long)r->head.line, (unsigned long long)index);
+        put_pretty(b, g, sol, NULL);
+        break;
+    default: put_cells(b, g, sol, r->form); break;
+    }
+    cli_buf_put(b, "\n", 1);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Runs                                                                                       */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Kinds of a record's tag beyond the three sb_verdict values (as solve.c's). */
+enum { TAG_INVALID = 3, TAG_BUDGET = 4 };
+
+/* What one record leaves for the tally. */
+typedef struct gtag {
+    uint64_t guesses; /* its guesses */
+    uint8_t kind;     /* an sb_verdict or TAG_* */
+} gtag;
+
+/* One run: the geometry first (greader_open reads it through ctx), then the job and the
+ * tally of written records. */
+typedef struct grun {
+    const sb_geometry *g;    /* the geometry (first member: the source's ctx) */
+    const cli_grid_job *job; /* what to do */
+    unsigned long long n[5]; /* written records per tag kind */
+    unsigned long long guesses; /* their guesses */
+    FILE *out;               /* where records go (stdout, or -o FILE) */
+} grun;
+
+/* One thread's worker: its solver and a solution buffer. */
+typedef struct gworker {
+    const grun *run;    /* the run */
+    sb_gsolver *solver; /* this thread's solver */
+    uint8_t *sol;       /* the first solution, sb_geometry_cells bytes */
+} gworker;
+
+/* cli_batch.worker_new. */
+static int gworker_new(void *ctx, void **out)
+{
+    const grun *run = ctx;
+    gworker *w = cli_alloc_lines(sizeof *w);
+    *out = w;
+    if (!w || !(w->sol = malloc((size_t)sb_geometry_cells(run->g))) ||
+        sb_gsolver_new(run->g, &w->solver) != SB_OK) {
+        fprintf(stderr, CLI_NAME ": out of memory\n");
+        return CLI_EXIT_USAGE;
+    }
+    w->run = run;
+    sb_gsolver_budget(w->solver, run->job->max_guesses);
+    return 0;
+}
+
+/* cli_batch.worker_end. */
+static void gworker_end(void *ctx, void *wp)
+{
+    (void)ctx;
+    gworker *w = wp;
+    if (w) {
+        sb_gsolver_free(w->solver);
+        free(w->sol);
+    }
+    free(w);
+}
+
+/* cli_batch.commit: adds written records' tags to the tally. */
+static void gcommit(void *ctx, const uint32_t *input, const unsigned char *tags, size_t n)
+{
+    grun *run = ctx;
+    const gtag *t = (const gtag *)tags;
+    (void)input;
+    for (size_t i = 0; i < n; i++) {
+        run->n[t[i].kind]++;
+        run->guesses += t[i].guesses;
+    }
+}
+
+/* Counts r's solutions up to the job's limit. @return the record's status (an sb_verdict or
+ * CLI_STATUS_BUDGET), or CLI_STOPPED. */
+static int count_puzzle(gworker *w, const grec *r, sb_gresult *res)
+{
+    const int st = sb_gsolve(w->solver, r->cells, w->run->job->limit, res, w->sol);
+    if (st == SB_ERR_BUDGET)
+        return CLI_STATUS_BUDGET;
+    if (st != SB_OK)
+        return CLI_STOPPED; /* only out of memory: no count to report */
+    return res->count == 0 ? SB_UNSOLVABLE : res->count == 1 ? SB_SOLVED : SB_MULTIPLE;
+}
+
+/* cli_batch.record of solve and validate on a geometry. */
+static int grecord(void *wp, const cli_input *in, const sb_record *rec, cli_buf *out,
+                   cli_buf *err, void *tp)
+{
+    gworker *w = wp;
+    const cli_grid_job *job = w->run->job;
+    const grec *r = (const grec *)rec;
+    gtag *t = tp;
+    t->guesses = 0;
+    if (rec->kind == SB_LINE_INVALID) {
+        t->kind = TAG_INVALID;
+        if (job->format != FMT_COUNT)
+            cli_format_record(out, job->format, in, rec, NULL, 0);
+        return CLI_DONE;
+    }
+    sb_gresult res;
+    const int status = count_puzzle(w, r, &res);
+    if (status == CLI_STOPPED) {
+        cli_buf_printf(err, CLI_NAME ": %s:%llu: out of memory\n", in->msg_name,
+                       (unsigned long long)rec->line);
+        return CLI_EXIT_USAGE;
+    }
+    t->guesses = res.guesses;
+    t->kind = status == CLI_STATUS_BUDGET ? TAG_BUDGET : (uint8_t)status;
+    if (job->format != FMT_COUNT)
+        put_record(out, w->run->g, job->format, in, r, &res, status, w->sol, 0);
+    else if (status == SB_UNSOLVABLE)
+        cli_buf_printf(err, CLI_NAME ": %s:%llu: no solution\n", in->msg_name,
+                       (unsigned long long)rec->line);
+    else if (status == SB_MULTIPLE)
+        cli_buf_printf(err, CLI_NAME ": %s:%llu: multiple solutions\n", in->msg_name,
+                       (unsigned long long)rec->line);
+    return CLI_DONE;
+}
+
+/* What the --all enumeration callback needs. */
+typedef struct all_ctx {
+    cli_buf *out;          /* the output buffer, written out past ALL_FLUSH */
+    FILE *to;              /* where it is written */
+    const sb_geometry *g;  /* the geometry */
+    cli_format f;          /* record format */
+    const cli_input *in;   /* the input */
+    const grec *r;         /* the puzzle */
+    int failed;            /* writing stdout failed */
+} all_ctx;
+
+/* Writes out b's bytes to f. @return 0, or -1 after a message. */
+static int all_flush(cli_buf *b, FILE *f)
+{
+    if (b->len && fwrite(b->data, 1, b->len, f) != b->len) {
+        fprintf(stderr, CLI_NAME ": write error: standard output: %s\n", strerror(errno));
+        return -1;
+    }
+    b->len = 0;
+    return 0;
+}
+
+/* sb_gsolve_each callback of --all: one solution record. */
+static int all_one(const uint8_t *sol, uint64_t index, void *user)
+{
+    all_ctx *a = user;
+    put_solution(a->out, a->g, a->f, a->in, a->r, sol, index + 1);
+    if (a->out->len > ALL_FLUSH && all_flush(a->out, a->to) != 0)
+        a->failed = 1;
+    return a->failed || cli_stop_requested();
+}
+
+/* solve --all over one open input: each puzzle's count record, then its solutions, written
+ * to stdout as they are found. @return 0, CLI_EXIT_USAGE after an I/O error, or
+ * CLI_EXIT_INTERRUPTED. */
+static int all_input(grun *run, gworker *w, FILE *fin, const cli_input *in, grec *r,
+                     cli_buf *out)
+{
+    const cli_grid_job *job = run->job;
+    void *rd;
+    if (greader_open(run, fin, &rd) != SB_OK) {
+        fprintf(stderr, CLI_NAME ": out of memory\n");
+        return CLI_EXIT_USAGE;
+    }
+    int st, rc = 0;
+    while (!rc && !cli_stop_requested() && (st = greader_next(rd, &r->head)) != 0) {
+        if (st < 0) {
+            if (errno == EINTR)
+                continue; /* the loop looks at the stop flag */
+            fprintf(stderr, CLI_NAME ": %s: read error: %s\n", in->msg_name, strerror(errno));
+            rc = CLI_EXIT_USAGE;
+            break;
+        }
+        gtag t = {.kind = TAG_INVALID};
+        if (r->head.kind == SB_LINE_INVALID) {
+            cli_buf msg = {0};
+            cli_format_invalid(&msg, in->msg_name, &r->head);
+            fflush(run->out); /* stderr text after the records before it, as batch runs do */
+            fwrite(msg.data, 1, msg.len, stderr);
+            cli_buf_free(&msg);
+            cli_format_record(out, job->format, in, &r->head, NULL, 0);
+        } else {
+            sb_gresult res;
+            const int status = count_puzzle(w, r, &res);
+            if (status == CLI_STOPPED) {
+                fprintf(stderr, CLI_NAME ": %s:%llu: out of memory\n", in->msg_name,
+                        (unsigned long long)r->head.line);
+                rc = CLI_EXIT_USAGE;
+                break;
+            }
+            t.kind = status == CLI_STATUS_BUDGET ? TAG_BUDGET : (uint8_t)status;
+            t.guesses = res.guesses;
+            put_record(out, run->g, job->format, in, r, &res, status, w->sol, 1);
+            if (status != CLI_STATUS_BUDGET && res.count > 0) {
+                all_ctx a = {.out = out, .to = run->out, .g = run->g, .f = job->format,
+                             .in = in, .r = r};
+                sb_gresult again;
+                sb_gsolve_each(w->solver, r->cells, res.count, all_one, &a, &again);
+                if (a.failed)
+                    rc = CLI_EXIT_USAGE;
+            }
+        }
+        if (cli_stop_requested())
+            break; /* the puzzle cut short is not counted */
+        gcommit(run, NULL, (const unsigned char *)&t, 1);
+        if (all_flush(out, run->out) != 0 || fflush(run->out) != 0)
+            rc = CLI_EXIT_USAGE;
+    }
+    greader_close(rd);
+    if (!rc && cli_stop_requested()) {
+        all_flush(out, run->out);
+        fflush(run->out);
+        fprintf(stderr, CLI_NAME ": interrupted (%s:%llu)\n", in->msg_name,
+                (unsigned long long)r->head.line);
+        rc = CLI_EXIT_INTERRUPTED;
+    }
+    return rc;
+}
+
+/* solve --all: the inputs in order on one thread, streaming. @return the run's status (0,
+ * CLI_EXIT_USAGE, CLI_EXIT_INTERRUPTED). */
+static int all_run(grun *run, char *const *files, int nfiles)
+{
+    static char *const stdin_only[] = {"-"};
+    if (nfiles == 0) {
+        files = stdin_only;
+        nfiles = 1;
+    }
+    void *wp = NULL;
+    grec *r = malloc(grec_size(run->g));
+    int rc = r ? gworker_new(run, &wp) : CLI_EXIT_USAGE;
+    cli_buf out = {0};
+    cli_stop_state stop;
+    cli_stop_begin(&stop);
+    for (int i = 0; !rc || rc == CLI_EXIT_USAGE; i++) {
+        if (i == nfiles || !r || !wp)
+            break;
+        cli_input in;
+        if (cli_input_init(&in, files[i]) != 0) {
+            rc = CLI_EXIT_USAGE;
+            break;
+        }
+        in.with_file = nfiles > 1;
+        const int is_stdin = !strcmp(files[i], "-");
+        FILE *f = is_stdin ? stdin : fopen(files[i], "rb");
+        if (!f) {
+            fflush(run->out);
+            fprintf(stderr, CLI_NAME ": cannot open '%s': %s\n", in.msg_name, strerror(errno));
+            rc = CLI_EXIT_USAGE;
+        } else {
+            const int st = all_input(run, wp, f, &in, r, &out);
+            if (st)
+                rc = st;
+            if (!is_stdin)
+                fclose(f);
+        }
+        cli_input_free(&in);
+    }
+    cli_stop_end(&stop);
+    cli_buf_free(&out);
+    gworker_end(run, wp);
+    free(r);
+    return rc;
+}
+
+int cli_grid_run(const sb_geometry *g, const cli_grid_job *job, const cli_batch *b,
+                 char *const *files, int nfiles)
+{
+    grun run = {.g = g, .job = job, .out = b->out};
+    const cli_source src = {.rec_size = grec_size(g), .open = greader_open,
+                            .next = greader_next, .close = greader_close};
+    cli_batch bb = *b;
+    bb.ctx = &run;
+    bb.tag_size = sizeof(gtag);
+    bb.worker_new = gworker_new;
+    bb.worker_end = gworker_end;
+    bb.record = grecord;
+    bb.commit = gcommit;
+    bb.source = &src;
+    const double t0 = cli_now_seconds();
+    if (job->format != FMT_COUNT)
+        cli_write_header(b->out, job->format, nfiles > 1);
+    const int rc = job->all ? all_run(&run, files, nfiles) : cli_batch_records(&bb, files, nfiles);
+    const double secs = cli_now_seconds() - t0;
+    const unsigned long long puzzles = run.n[0] + run.n[1] + run.n[2] + run.n[TAG_BUDGET];
+    if (job->format == FMT_COUNT)
+        printf("%llu puzzles: %llu unique, %llu multiple, %llu unsolvable, %llu invalid lines\n",
+               run.n[0] + run.n[1] + run.n[2], run.n[SB_SOLVED], run.n[SB_MULTIPLE],
+               run.n[SB_UNSOLVABLE], run.n[TAG_INVALID]);
+    if (job->stats) {
+        char budget_text[48] = "";
+        if (job->max_guesses != UINT64_MAX)
+            snprintf(budget_text, sizeof budget_text, ", %llu over budget", run.n[TAG_BUDGET]);
+        fprintf(stderr,
+                "stats: %llu puzzles (%llu solved, %llu unsolvable, %llu multiple%s), "
+                "%llu invalid lines, %llu guesses, %.3f s, %.0f puzzles/s\n",
+                puzzles, run.n[SB_SOLVED], run.n[SB_UNSOLVABLE], run.n[SB_MULTIPLE],
+                budget_text, run.n[TAG_INVALID], run.guesses, secs,
+                secs > 0 ? (double)puzzles / secs : 0.0);
+    }
+    if (rc)
+        return rc;
+    if (job->format == FMT_COUNT && (run.n[SB_MULTIPLE] || run.n[SB_UNSOLVABLE]))
+        return CLI_EXIT_INVALID;
+    return run.n[TAG_INVALID] ? CLI_EXIT_INVALID : CLI_EXIT_OK;
+}

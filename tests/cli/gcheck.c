@@ -1,0 +1,161 @@
+/*
+ * gcheck.c — the independent checker of the geometry CLI tests (tests/cli/geometry.sh).
+ * Counts come from the dancing-links oracle (tests/dlx.c), rule checks are written out here
+ * over the geometry's house list; the library only parses the geometry and the grid text.
+ *
+ *   gcheck solve SPEC PUZZLES < OUTPUT   OUTPUT is `solve -f solution -l 2` of PUZZLES: each
+ *                                        record must be the oracle's verdict, and a solution
+ *                                        must keep the givens and fill every house
+ *   gcheck all SPEC PUZZLES [CAP] < OUT    OUTPUT is `solve --all` of PUZZLES: each count record
+ *                                        must equal the oracle's count, followed by that many
+ *                                        valid, distinct solutions (with CAP: the oracle's
+ *                                        count up to CAP, as `-l CAP`)
+ *   gcheck clean SPEC < LINES            writes the lines of LINES whose givens do not clash
+ *                                        (no digit twice in a house) to stdout, the others to
+ *                                        stderr
+ * SPEC is a built-in spec or @FILE (a geometry file). PUZZLES holds puzzle lines only.
+ * Prints one line per problem; exits 1 if there was any, 2 on bad usage.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../dlx.h"
+#include "sudokubench.h"
+
+/* The geometry as a plain house list, for the oracle and the rule check. */
+typedef struct geo {
+    sb_geometry *g; /* parsed geometry (for the grid text only) */
+    int ncells;     /* cells */
+    int n;          /* digits */
+    int nhouses;    /* houses */
+    int *houses;    /* nhouses * n cell indices */
+} geo;
+
+/* Reads one line into buf without its '\n'. @return 1, or 0 at the end. */
+static int get_line(FILE *f, char *buf, size_t len)
+{
+    if (!fgets(buf, (int)len, f))
+        return 0;
+    buf[strcspn(buf, "\r\n")] = '\0';
+    return 1;
+}
+
+/* @return 1 when sol keeps every given of puzzle and every house holds 1..n once. */
+static int rules_ok(const geo *G, const uint8_t *puzzle, const uint8_t *sol)
+{
+    for (int c = 0; c < G->ncells; c++)
+        if (sol[c] < 1 || sol[c] > G->n || (puzzle[c] && puzzle[c] != sol[c]))
+            return 0;
+    for (int h = 0; h < G->nhouses; h++) {
+        int seen[65] = {0};
+        for (int i = 0; i < G->n; i++)
+            if (seen[sol[G->houses[h * G->n + i]]]++)
+                return 0;
+    }
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    const int clean = argc == 3 && !strcmp(argv[1], "clean");
+    if (!clean && (argc < 4 || argc > 5 || (strcmp(argv[1], "solve") && strcmp(argv[1], "all")))) {
+        fprintf(stderr, "usage: gcheck solve|all SPEC|@FILE PUZZLES [CAP] < OUTPUT\n"
+                        "       gcheck clean SPEC|@FILE < LINES\n");
+        return 2;
+    }
+    geo G = {0};
+    char why[SB_GEO_WHY_LEN];
+    const int st = argv[2][0] == '@' ? sb_geometry_load(argv[2] + 1, &G.g, why, sizeof why)
+                                     : sb_geometry_parse(argv[2], &G.g, why, sizeof why);
+    FILE *pf = clean ? stdin : fopen(argv[3], "r");
+    if (st != SB_OK || !pf) {
+        fprintf(stderr, "gcheck: %s\n", st != SB_OK ? why : "cannot open PUZZLES");
+        return 2;
+    }
+    G.ncells = sb_geometry_cells(G.g);
+    G.n = sb_geometry_digits(G.g);
+    G.nhouses = sb_geometry_houses(G.g);
+    G.houses = malloc(sizeof(int) * (size_t)(G.nhouses * G.n));
+    for (int h = 0; h < G.nhouses; h++)
+        for (int i = 0; i < G.n; i++)
+            G.houses[h * G.n + i] = sb_geometry_house(G.g, h)[i];
+    const int all = !strcmp(argv[1], "all");
+    static char line[40000], out[40000];
+    uint8_t *puzzle = malloc((size_t)G.ncells), *sol = malloc((size_t)G.ncells);
+    int bad = 0, lineno = 0;
+    const uint64_t cap = argc == 5 ? strtoull(argv[4], NULL, 10) : 0;
+    while (clean && get_line(stdin, line, sizeof line)) {
+        int clash = sb_gparse(G.g, line, strlen(line), puzzle, NULL, why, sizeof why, NULL);
+        for (int h = 0; h < G.nhouses && !clash; h++) {
+            int seen[65] = {0};
+            for (int i = 0; i < G.n; i++) {
+                const int d = puzzle[G.houses[h * G.n + i]];
+                clash |= d && seen[d]++;
+            }
+        }
+        fprintf(clash ? stderr : stdout, "%s\n", line);
+    }
+    while (get_line(pf, line, sizeof line)) {
+        lineno++;
+        if (sb_gparse(G.g, line, strlen(line), puzzle, NULL, why, sizeof why, NULL) != SB_OK) {
+            printf("PUZZLES:%d: not a puzzle: %s\n", lineno, why);
+            bad = 1;
+            continue;
+        }
+        const uint64_t want = dlx_count(G.ncells, G.n, G.nhouses, G.houses, puzzle,
+                                        all ? cap : 2, NULL);
+        if (!get_line(stdin, out, sizeof out)) {
+            printf("puzzle %d: output ended\n", lineno);
+            return 1;
+        }
+        if (!all) {
+            const char *expect = want == 0 ? "unsolvable" : want >= 2 ? "multiple" : NULL;
+            if (expect ? strcmp(out, expect) != 0
+                       : sb_gparse(G.g, out, strlen(out), sol, NULL, why, sizeof why, NULL) != SB_OK ||
+                             !rules_ok(&G, puzzle, sol)) {
+                printf("puzzle %d: got '%.60s', oracle count %llu\n", lineno, out,
+                       (unsigned long long)want);
+                bad = 1;
+            }
+            continue;
+        }
+        const unsigned long long got = strtoull(out, NULL, 10);
+        if (got != want) {
+            printf("puzzle %d: count record '%s', oracle %llu\n", lineno, out,
+                   (unsigned long long)want);
+            return 1;
+        }
+        uint8_t *seen = malloc((size_t)G.ncells * (size_t)(got ? got : 1));
+        for (unsigned long long k = 0; k < got; k++) {
+            if (!get_line(stdin, out, sizeof out) ||
+                sb_gparse(G.g, out, strlen(out), seen + k * (size_t)G.ncells, NULL, why,
+                          sizeof why, NULL) != SB_OK) {
+                printf("puzzle %d: solution %llu missing or unreadable\n", lineno, k + 1);
+                return 1;
+            }
+            const uint8_t *s = seen + k * (size_t)G.ncells;
+            if (!rules_ok(&G, puzzle, s)) {
+                printf("puzzle %d: solution %llu breaks the rules: %s\n", lineno, k + 1, out);
+                bad = 1;
+            }
+            for (unsigned long long j = 0; j < k; j++)
+                if (!memcmp(seen + j * (size_t)G.ncells, s, (size_t)G.ncells)) {
+                    printf("puzzle %d: solution %llu repeats solution %llu\n", lineno, k + 1,
+                           j + 1);
+                    bad = 1;
+                }
+        }
+        free(seen);
+    }
+    if (get_line(stdin, out, sizeof out)) {
+        printf("output goes on after the last puzzle: '%.60s'\n", out);
+        bad = 1;
+    }
+    fclose(pf);
+    free(puzzle);
+    free(sol);
+    free(G.houses);
+    sb_geometry_free(G.g);
+    return bad;
+}

@@ -1,0 +1,349 @@
+#!/usr/bin/env bash
+# tests/cli/geometry.sh — the CLI on geometries other than 9x9 (issue 13, docs/geometry.md
+# "Command line"): --grid / --geometry, the geometry picked from the first line's cell count,
+# errors per geometry (message, column, record kept, exit code), records checked against the
+# dancing-links oracle, --all (counts = oracle, solutions valid and distinct), pretty, validate
+# and the same bytes for any -t.
+#
+# Usage: tests/cli/geometry.sh [BINARY] [GCHECK]   (defaults build/sudokubench,
+#        build/tests/gcheck; run from the repo root)
+#
+# GCHECK (tests/cli/gcheck.c) is the independent side: the oracle's counts and its own rule
+# check over the house lists. Puzzles are made here: a solution of the empty grid (itself
+# checked), then givens removed, changed and added with a fixed seed, so 0, 1 and 2+
+# solutions all occur; lines whose givens clash are split off by GCHECK and must be reported
+# invalid by the CLI.
+
+set -u
+
+BIN=${1:-build/sudokubench}
+GCHECK=${2:-build/tests/gcheck}
+case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
+case $GCHECK in /*) ;; *) GCHECK=$PWD/$GCHECK ;; esac
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+TIMEOUT=${SUDOKUBENCH_TEST_TIMEOUT:-120}
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/sudokubench-geo.XXXXXX") || { echo "mktemp -d failed" >&2; exit 1; }
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+unset SUDOKUBENCH_SIMD OMP_NUM_THREADS
+exec </dev/null
+
+NPASS=0
+NFAIL=0
+# tcase NAME FUNCTION: runs FUNCTION; every line it prints is a failure
+tcase() {
+    local msg
+    msg=$("$2" 2>&1)
+    if [ -z "$msg" ]; then
+        echo "ok - $1"
+        NPASS=$((NPASS + 1))
+    else
+        echo "not ok - $1"
+        printf '%s\n' "$msg" | head -n 30 | sed 's/^/#   /'
+        NFAIL=$((NFAIL + 1))
+    fi
+}
+# sb OUT ERR ARGS...: runs the binary with a time limit; prints its exit code
+sb() {
+    local o=$1 e=$2
+    shift 2
+    timeout "$TIMEOUT" "$BIN" "$@" >"$o" 2>"$e"
+    echo $?
+}
+# want_rc GOT WANT WHAT
+want_rc() { [ "$1" = "$2" ] || echo "$3: exit $1, want $2"; }
+# want_text FILE EXPECTED: FILE must hold exactly EXPECTED (plus its final newline)
+want_text() { [ "$(cat "$1")" = "$2" ] || { echo "$1 differs:"; diff <(printf '%s\n' "$2") "$1" | head -n 20; }; }
+# want_grep FILE PATTERN
+want_grep() { grep -q -- "$2" "$1" || { echo "$1 lacks '$2':"; head -n 5 "$1"; }; }
+
+# mutate SOLUTION N COUNT SEED [ints]: puzzles from a solved grid (character form, N <= 35)
+mutate() {
+    python3 - "$@" <<'EOF'
+import random, sys
+sol, n, count, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+ints = len(sys.argv) > 5
+alpha = ".123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+rng = random.Random(seed)
+cells = len(sol)
+for i in range(count):
+    p = list(sol)
+    frac = [0.2, 0.4, 0.55, 0.7, 0.85][i % 5]
+    for c in rng.sample(range(cells), int(frac * cells)):
+        p[c] = '.'
+    kind = i % 4
+    filled = [c for c in range(cells) if p[c] != '.']
+    empty = [c for c in range(cells) if p[c] == '.']
+    if kind == 1 and filled:          # a given changed
+        c = rng.choice(filled)
+        p[c] = alpha[rng.randint(1, n)]
+    elif kind == 2 and empty:         # a digit added (right or wrong)
+        c = rng.choice(empty)
+        p[c] = alpha[rng.randint(1, n)]
+    line = "".join(p)
+    if ints and i % 2:
+        line = ",".join(str(alpha.index(ch)) for ch in line)
+    print(line)
+EOF
+}
+
+if [ ! -x "$BIN" ] || [ ! -x "$GCHECK" ]; then
+    echo "not ok - binary $BIN and checker $GCHECK exist"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+cp "$ROOT/tests/data/jigsaw6.txt" jigsaw6.txt
+
+# ---- seed 002 ----------------------------------------------------------------------------
+S44=0000002130040000
+S99=001690500400270001070000090000000030000430007000780600006000805020140060010350040
+S333=000810002060070904500003000
+t_seed() {
+    local rc
+    rc=$(echo $S44 | sb o e solve)
+    want_rc "$rc" 0 "s44 (16 cells: 2x2 picked)"
+    want_text o 2143432132141432
+    rc=$(echo $S99 | sb o e solve)
+    want_rc "$rc" 0 s99
+    want_text o 281693574469275381573814296792561438658439127134782659346927815925148763817356942
+    rc=$(echo $S333 | sb o e solve --grid cube:3 -f tdoku)
+    want_rc "$rc" 0 s333
+    want_text o "...81...2.6..7.9.45....3...:1:349816752168275934527493681"
+    echo 349816752168275934527493681 >p333
+    echo $S333 >s333
+    solve_check cube:3 s333
+}
+# solve_check SPEC PUZZLES [ARGS...]: solve records against the oracle
+solve_check() {
+    local spec=$1 file=$2 rc
+    shift 2
+    local g=(--grid "$spec")
+    case $spec in @*) g=(--geometry "${spec#@}") ;; esac
+    rc=$(sb out.$$ err.$$ solve "${g[@]}" -l 2 "$@" "$file")
+    [ "$rc" = 0 ] || { echo "solve $spec $file: exit $rc"; head -n 3 err.$$; }
+    "$GCHECK" solve "$spec" "$file" <out.$$
+}
+tcase "seed 002: s44 found as 2x2, s99 on the 9x9 path, s333 as cube:3; solutions by the rules" t_seed
+
+# ---- picking the geometry ----------------------------------------------------------------
+t_pick() {
+    local rc
+    rc=$(echo $S333 | sb o e solve)
+    want_rc "$rc" 2 "27 cells without --grid"
+    want_grep e "<stdin>:1: cannot tell the geometry: 27 cells is not an N x N grid: say --grid cube:3"
+    [ -s o ] && echo "27 cells: records written"
+    printf '# a comment\n\n0000000000000000000000000\n' >l5
+    rc=$(sb o e solve l5)
+    want_rc "$rc" 2 "25 cells"
+    want_grep e "l5:3: cannot tell the geometry: 25 cells: N = 5 is prime, so no boxes fit; say --grid latin:5"
+    rc=$(sb o e solve --grid 8x9)
+    want_rc "$rc" 2 "bad --grid"
+    want_grep e "bad --grid: unknown geometry '8x9'"
+    rc=$(sb o e solve --geometry nosuch.txt)
+    want_rc "$rc" 2 "missing --geometry file"
+    want_grep e "bad --geometry: nosuch.txt: cannot open"
+    rc=$(sb o e solve --grid 2x2 --geometry jigsaw6.txt)
+    want_rc "$rc" 2 "both options"
+    # 36 cells -> 2x3 from a file, a pipe and a redirected stdin alike
+    echo 000000000000000000000000000000000000 >e36
+    rc=$(sb o1 e solve -l 1 e36)
+    want_rc "$rc" 0 "36 cells from a file"
+    rc=$(cat e36 | timeout "$TIMEOUT" "$BIN" solve -l 1 >o2 2>e)
+    rc=$?
+    want_rc "$rc" 0 "36 cells from a pipe"
+    rc=$(sb o3 e solve -l 1 <e36)
+    want_rc "$rc" 0 "36 cells from redirected stdin"
+    cmp -s o1 o2 || echo "pipe output differs from the file's"
+    cmp -s o1 o3 || echo "redirected stdin output differs from the file's"
+    "$GCHECK" solve 2x3 e36 <<<"multiple" || true
+}
+tcase "geometry from the first line's cell count (file, pipe, redirect); errors name the choices, exit 2" t_pick
+
+# ---- records against the oracle -----------------------------------------------------------
+# base SPEC [GEOARGS]: a solution of the empty grid via --all -l 1, checked by the rules
+base() {
+    local spec=$1 cells empty
+    shift
+    cells=$(python3 -c "
+import sys
+s=sys.argv[1]
+if s.startswith('@'): print(36)
+elif s.startswith('cube:'): print(int(s[5:])**3)
+else:
+    a,b=s.split(':')[-1].split('x') if 'x' in s else (s.split(':')[1],1)
+    n=int(a)*int(b); print(n*n)" "$spec")
+    empty=$(printf '%*s' "$cells" '' | tr ' ' .)
+    echo "$empty" | timeout "$TIMEOUT" "$BIN" solve "$@" --all -l 1 | sed -n 2p
+}
+# oracle_case SPEC COUNT SEED [GEOARGS]: mutated puzzles, chars and ints forms
+oracle_case() {
+    local spec=$1 count=$2 seed=$3 s n rc
+    shift 3
+    s=$(base "$spec" "$@")
+    [ -n "$s" ] || { echo "$spec: no base solution"; return; }
+    echo "$s" >base.txt
+    : >empty.txt
+    n=$(python3 -c "print(max('123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'.index(c)+1 for c in '$s'))")
+    mutate "$s" "$n" "$count" "$seed" ints | "$GCHECK" clean "$spec" >p.txt 2>clash.txt
+    # every oracle verdict must occur: 0, 1 and 2+
+    rc=$(sb o e solve "$@" -l 2 p.txt)
+    want_rc "$rc" 0 "$spec solve"
+    for w in unsolvable multiple; do grep -qx $w o || echo "$spec: no '$w' record among $count"; done
+    [ "$(grep -cvx -e unsolvable -e multiple o)" -gt 0 ] || echo "$spec: no solved record"
+    "$GCHECK" solve "$spec" p.txt <o
+    grep -q , o || echo "$spec: no record in the integer form"
+    # clashing lines: invalid records, in place, exit 1
+    if [ -s clash.txt ]; then
+        rc=$(sb o e solve "$@" clash.txt)
+        want_rc "$rc" 1 "$spec clashes"
+        [ "$(grep -cx invalid o)" = "$(wc -l <clash.txt)" ] || echo "$spec: clashing lines not all invalid"
+        [ "$(grep -c 'invalid puzzle: .* twice in ' e)" = "$(wc -l <clash.txt)" ] || { echo "$spec: clash messages"; head -n 3 e; }
+    fi
+    # the same bytes for any -t
+    for t in 2 7; do
+        sb o$t e solve "$@" -l 2 -t $t -f json p.txt >/dev/null
+    done
+    sb o1 e solve "$@" -l 2 -t 1 -f json p.txt >/dev/null
+    cmp -s o1 o2 && cmp -s o1 o7 || echo "$spec: json output depends on -t"
+}
+t_2x2() { oracle_case 2x2 60 1; }
+t_2x3() { oracle_case 2x3 60 2 --grid 2x3; }
+t_3x4() { oracle_case 3x4 60 23 --grid 3x4; }
+t_4x4() { oracle_case 4x4 20 4 --grid 4x4; }
+t_latin() { oracle_case latin:5 60 5 --grid latin:5; }
+t_x() { oracle_case x:3x3 40 6 --grid x:3x3; }
+t_cube() { oracle_case cube:3 60 7 --grid cube:3; }
+t_jigsaw() { oracle_case @jigsaw6.txt 60 8 --geometry jigsaw6.txt; }
+tcase "2x2 (picked from 16 cells): records = oracle, clashes invalid, any -t" t_2x2
+tcase "2x3: records = oracle, clashes invalid, any -t" t_2x3
+tcase "3x4: records = oracle, clashes invalid, any -t" t_3x4
+tcase "4x4 (1-9A-G): records = oracle, clashes invalid, any -t" t_4x4
+tcase "latin:5: records = oracle, clashes invalid, any -t" t_latin
+tcase "x:3x3: records = oracle, clashes invalid, any -t" t_x
+tcase "cube:3: records = oracle, clashes invalid, any -t" t_cube
+tcase "jigsaw file: records = oracle, clashes invalid, any -t" t_jigsaw
+
+# ---- errors -------------------------------------------------------------------------------
+t_errors() {
+    local rc
+    printf '%s\n' 0000002150040000 1100002130040000 000000213004000 $S44 \
+        0,0,0,0,0,0,2,1,3,0,0,9,0,0,0,0 "1, 0,0,0, 1,0,0,0,0,0,0,0,0,0,0,0" >bad.txt
+    rc=$(sb o e solve --grid 2x2 bad.txt)
+    want_rc "$rc" 1 "bad lines"
+    want_text o "invalid
+invalid
+invalid
+2143432132141432
+invalid
+invalid"
+    want_text e "sudokubench: bad.txt:1:9: invalid puzzle: digit '5' out of range 1..4
+sudokubench: bad.txt:2:2: invalid puzzle: 1 twice in row 1 (r1c1, r1c2)
+sudokubench: bad.txt:3:16: invalid puzzle: too few cells (15 of 16)
+sudokubench: bad.txt:5:23: invalid puzzle: value 9 out of range 0..4
+sudokubench: bad.txt:6:11: invalid puzzle: 1 twice in column 1 (r1c1, r2c1)"
+    echo 100000000000000000000000000 100000000000000000000000000 | tr ' ' '\n' >c.txt
+    echo 101000000000000000000000000 >>c.txt
+    rc=$(sb o e solve --grid cube:3 -f csv c.txt)
+    want_rc "$rc" 1 "cube clash"
+    want_text e "sudokubench: c.txt:3:3: invalid puzzle: 1 twice in plane x=1 (x1y1z1, x1y1z3)"
+    [ "$(sed -n 4p o)" = "3,invalid,,," ] || echo "cube clash record: $(sed -n 4p o)"
+    rc=$(sb o e validate --grid 2x2 bad.txt)
+    want_rc "$rc" 1 "validate bad lines"
+    want_text o "1 puzzles: 1 unique, 0 multiple, 0 unsolvable, 5 invalid lines"
+    printf '%s\n' $S44 0000000000000000 1200003000000000 >v.txt
+    rc=$(sb o e validate v.txt)
+    want_rc "$rc" 1 "validate 2x2"
+    want_text o "3 puzzles: 1 unique, 1 multiple, 1 unsolvable, 0 invalid lines"
+    want_text e "sudokubench: v.txt:2: multiple solutions
+sudokubench: v.txt:3: no solution"
+    rc=$(echo $S44 | sb o e validate)
+    want_rc "$rc" 0 "validate a proper 2x2"
+}
+tcase "errors per geometry: FILE:LINE:COL, the record kept, exit 1; validate on a geometry" t_errors
+
+# ---- --all --------------------------------------------------------------------------------
+# all_case SPEC COUNT SEED CAP ARGS...: --all counts = oracle, solutions valid and distinct
+all_case() {
+    local spec=$1 count=$2 seed=$3 cap=$4 s n rc
+    shift 4
+    s=$(base "$spec" "$@")
+    n=$(python3 -c "print(max('123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'.index(c)+1 for c in '$s'))")
+    mutate "$s" "$n" "$count" "$seed" | "$GCHECK" clean "$spec" >p.txt 2>/dev/null
+    rc=$(sb o e solve "$@" --all -l "$cap" p.txt)
+    want_rc "$rc" 0 "$spec --all"
+    "$GCHECK" all "$spec" p.txt "$cap" <o
+    [ "$(awk 'NR==1 || 0' o)" ] || echo "$spec: empty --all output"
+}
+t_all() {
+    all_case 2x2 40 11 0 --grid 2x2
+    all_case 2x3 30 12 200
+    all_case latin:4 30 13 0 --grid latin:4
+    all_case cube:2 20 14 0 --grid cube:2
+    all_case cube:3 30 15 100 --grid cube:3
+    all_case @jigsaw6.txt 30 16 300 --geometry jigsaw6.txt
+    # exact totals: 288 4x4 Sudoku grids, 576 order-4 latin squares
+    echo 0000000000000000 | sb o e solve --all >/dev/null
+    [ "$(head -n 1 o)" = 288 ] && [ "$(wc -l <o)" = 289 ] || echo "2x2 empty: $(head -n 1 o) / $(wc -l <o) lines"
+    [ "$(tail -n +2 o | sort -u | wc -l)" = 288 ] || echo "2x2 empty: solutions not distinct"
+    echo 0000000000000000 | sb o e solve --grid latin:4 --all -f csv >/dev/null
+    [ "$(sed -n 2p o)" = "1,multiple,576,$(sed -n 2p o | cut -d, -f4)," ] || echo "latin:4 count record: $(sed -n 2p o)"
+    [ "$(grep -c '^1,solution,' o)" = 576 ] || echo "latin:4: $(grep -c '^1,solution,' o) solution rows"
+    echo 0000000000000000 | sb o1 e solve --grid latin:4 -l 1 >/dev/null
+    [ "$(sed -n 3p o)" = "1,solution,1,,$(cat o1)" ] || echo "latin:4 first row $(sed -n 3p o) is not solve -l 1's"
+}
+tcase "--all: count record then every solution; counts = oracle, valid, distinct; -l caps" t_all
+
+t_all99() {
+    local rc
+    # s99 with 3 givens removed: 15 solutions, on 9x9 through the general solver
+    python3 -c "
+s='$S99'
+p=list(s)
+k=0
+for i,c in enumerate(p):
+    if c!='0' and k<3: p[i]='0'; k+=1
+print(''.join(p))" >p99.txt
+    rc=$(sb o e solve --all p99.txt)
+    want_rc "$rc" 0 "9x9 --all"
+    "$GCHECK" all 3x3 p99.txt <o
+    [ "$(head -n 1 o)" -ge 2 ] || echo "9x9 --all: count $(head -n 1 o), want several"
+    rc=$(sb o e solve --all -l 2 -f json p99.txt)
+    want_grep o '"status":"multiple","count":2,'
+    [ "$(grep -c '"status":"solution","index":' o)" = 2 ] || echo "9x9 --all -l 2: not 2 solution records"
+    # the same order as the count's first solution: solution 1 is what solve prints at -l 1
+    rc=$(sb o1 e solve --grid 3x3 -l 1 p99.txt)
+    [ "$(sed -n 2p o | sed 's/.*"solution":"\([^"]*\)".*/\1/')" = "$(cat o1)" ] || echo "9x9: --all's first solution is not solve -l 1's"
+}
+tcase "--all on 9x9: counts = oracle, -l cap, first solution = solve -l 1 (DFS order)" t_all99
+
+# ---- pretty -------------------------------------------------------------------------------
+t_pretty() {
+    echo $S44 | sb o e solve -f pretty >/dev/null
+    want_text o "# <stdin>:1 solved (count 1, guesses 0)
++-----+-----+   +-----+-----+
+| . . | . . |   | 2 1 | 4 3 |
+| . . | 2 1 |   | 4 3 | 2 1 |
++-----+-----+   +-----+-----+
+| 3 . | . 4 |   | 3 2 | 1 4 |
+| . . | . . |   | 1 4 | 3 2 |
++-----+-----+   +-----+-----+"
+    echo $S333 | sb o e solve --grid cube:3 -f pretty >/dev/null
+    want_text o "# <stdin>:1 solved (count 1, guesses 0)
++-------+-------+-------+   +-------+-------+-------+
+| . . . | . 6 . | 5 . . |   | 3 4 9 | 1 6 8 | 5 2 7 |
+| 8 1 . | . 7 . | . . 3 |   | 8 1 6 | 2 7 5 | 4 9 3 |
+| . . 2 | 9 . 4 | . . . |   | 7 5 2 | 9 3 4 | 6 8 1 |
++-------+-------+-------+   +-------+-------+-------+"
+    echo 0000000000000000000000001 | sb o e solve --grid latin:5 -l 1 -f pretty >/dev/null
+    want_text o "# <stdin>:1 solved (count 1, guesses 10)
+. . . . .   1 3 4 5 2
+. . . . .   2 5 1 4 3
+. . . . .   3 1 5 2 4
+. . . . .   4 2 3 1 5
+. . . . 1   5 4 2 3 1"
+}
+tcase "pretty: boxes for RxC, cube planes x=1..K side by side, latin without boxes" t_pretty
+
+echo "$NPASS passed, $NFAIL failed"
+[ "$NFAIL" = 0 ]
