@@ -745,6 +745,34 @@ int sb_generate_batch(const sb_gen_options *opt, uint64_t first, size_t n, int t
 int sb_augment_batch(const uint8_t *in, size_t n_in, uint64_t seed, uint64_t first, size_t n,
                      int threads, uint8_t *out);
 
+/* ------------------------------------------------------------------------------------------ */
+/* Input forms beyond one puzzle per line (docs/cli.md "Input")                               */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Besides the forms listed at sb_parse_line, the reader and the parser take, told apart per
+ * record:
+ *   - tdoku records "PUZZLE:COUNT[:SOLUTION]" (what `solve -f tdoku` writes): COUNT decimal
+ *     or "budget", SOLUTION empty or 81 digits, both checked for form and otherwise ignored;
+ *     the record of an invalid line ("TEXT:invalid:") stays invalid;
+ *   - 729-character pencilmark lines (tdoku -p): 9 characters per cell, the k-th the digit k+1
+ *     (a candidate) or '.' (eliminated); a cell with one candidate is a given. The solver
+ *     takes givens only, so a line whose marks eliminate more than its givens imply is
+ *     refused ("elimination beyond the givens"), as is a cell with no candidate;
+ *   - nine-line grids, gathered by sb_reader_next only: rows of 9 cells ('1'-'9', '.', '0',
+ *     '-', '_') with any spaces, tabs and '|' between them, optionally with rule lines of
+ *     '-', '+', '=', '|' (a line of exactly nine '-' is a row of blanks); rows of 18 cells
+ *     with a gap of two spaces after the ninth (`solve -f pretty`: givens beside the
+ *     solution) give their first 9. A grid ends at its ninth row (a rule line right after is
+ *     its bottom rule); a blank line, a comment or another puzzle before that cuts it:
+ *     one invalid record "grid ends after K of 9 rows" at its first line. A bad row makes the
+ *     grid one invalid record at that row's line and column. A valid grid's record carries
+ *     the line number of its first line (a row or its top rule). */
+
+/* @return 1 when line is a row or a rule line of the nine-line grid form (a line the
+ * one-line forms refuse and sb_reader_next gathers into a grid), else 0. Lets a caller that
+ * sniffs the first line of an input (which geometry is it?) recognise this form. */
+int sb_line_is_grid(const char *line, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -174,3 +174,17 @@ test-python: $(PY_STAMP) $(BIN)
 	SB_CLI=$(abspath $(BIN)) PYTHONPATH=$(abspath $(PY_DIR)) PYTHONDONTWRITEBYTECODE=1 \
 	  $(PYTHON) -m pytest -q -p no:cacheprovider python/tests
 endif
+
+# The input forms of the reader through the CLI (tests/cli/forms.sh): nine-line grids, tdoku
+# records, pencilmarks, and the round trips of -f tdoku and -f pretty.
+TEST_EXTRA += test-forms
+test-forms: $(BIN) $(BIN_RUN)
+	bash tests/cli/forms.sh $(BIN_RUN)
+
+# Python-from-numpy against the CLI on the same 1M generated puzzles (a minute or two; not
+# part of make test): python/bench/bench_throughput.py.
+BENCH_PY_N ?= 1000000
+.PHONY: bench-python
+bench-python: $(PY_STAMP) $(BIN) ## Python solve() on a numpy array vs the CLI on the same 1M-puzzle file (BENCH_PY_N)
+	PYTHONPATH=$(abspath $(PY_DIR)) $(PYTHON) python/bench/bench_throughput.py --cli $(BIN) \
+	  --n $(BENCH_PY_N) --dir $(BUILD)/bench-python

@@ -10,6 +10,13 @@
  * vector compares) and only falls back to the careful scan, which finds the reason and
  * column of a bad line, when that pass fails.
  *
+ * Forms (docs/cli.md "Input"), told apart per record: one-line puzzles (81 cells, a Kaggle
+ * row, a tdoku record PUZZLE:COUNT:SOLUTION, 729-character pencilmarks) are recognised by
+ * sb_parse_line; a nine-line grid (rows of 9 cells with optional '|' and spaces, optional
+ * rule lines of '-', '+', '=', '|') is gathered by the reader, because only it sees several
+ * lines. Every line the fast path takes is still an 81-cell line: the other forms cost
+ * nothing on plain files.
+ *
  * Resuming: a read() that fails with EINTR (a signal handler installed without SA_RESTART,
  * as a program does to stop on Ctrl-C) or EAGAIN (a non-blocking descriptor) makes
  * sb_reader_next return SB_ERR_IO with errno set, having consumed nothing: the caller may
@@ -26,7 +33,8 @@
 
 enum {
     READ_BUF = 1 << 16,       /* bytes read at once; must exceed SB_MAX_LINE */
-    KAGGLE_LEN = 2 * SB_CELLS + 1 /* "puzzle,solution" */
+    KAGGLE_LEN = 2 * SB_CELLS + 1, /* "puzzle,solution" */
+    PENCIL_LEN = SB_CELLS * SB_DIGITS /* tdoku -p: 9 characters per cell */
 };
 
 static const char kaggle_header[] = "quizzes,solutions";
@@ -41,7 +49,19 @@ struct sb_reader {
     int skipping;    /* inside a line already reported too long: discard up to its '\n' */
     uint64_t line;   /* physical lines consumed so far */
     const volatile sig_atomic_t *stop; /* polled while skipping (sb_reader_set_stop), or NULL */
+    int grid_open;   /* a nine-line grid is being gathered (a row or a rule line seen) */
+    int grid_rows;   /* its rows read so far (bad rows count: a grid stays one record) */
+    int grid_bad;    /* a row was bad: grid.why/col/line say the first fault */
+    int after_grid;  /* the previous line closed a grid: a rule line now is its bottom rule */
+    sb_record grid;  /* the grid's record: line of its first line, cells, first fault */
 };
+
+/* What a line is to the nine-line grid form. */
+typedef enum grid_line {
+    GRID_NONE = 0, /* neither a row nor a rule (why/col say what is wrong as a row) */
+    GRID_ROW = 1,  /* 9 cells (or pretty output's 9 + 9 side by side: the first 9) */
+    GRID_RULE = 2  /* a rule line between bands or grids */
+} grid_line;
 
 /* Returns the digit value of a cell character: 1..9, 0 for a blank, -1 if not a cell. */
 static int cell_value(unsigned char ch)
@@ -60,6 +80,157 @@ static void why_unexpected(char *why, unsigned char ch)
         snprintf(why, SB_WHY_LEN, "unexpected character '%c'", ch);
     else
         snprintf(why, SB_WHY_LEN, "unexpected character '\\x%02x'", ch);
+}
+
+/* Checks the end of a tdoku record after "PUZZLE:" from byte i: a count (decimal) or the
+ * word "budget", then optionally ':' and an empty or 81-digit solution, which is checked for
+ * its form and otherwise ignored (as a Kaggle solution column). The record of an invalid line
+ * ("TEXT:invalid:") stays invalid: its text may happen to be 81 cells. */
+static sb_line_kind parse_tdoku_tail(const char *line, size_t i, size_t hi, char *why,
+                                     size_t *col)
+{
+    const size_t start = i;
+    while (i < hi && line[i] >= '0' && line[i] <= '9')
+        i++;
+    if (i == start) {
+        while (i < hi && line[i] >= 'a' && line[i] <= 'z')
+            i++;
+        const size_t wl = i - start;
+        if (wl == 7 && !memcmp(line + start, "invalid", 7)) {
+            *col = start + 1;
+            snprintf(why, SB_WHY_LEN, "tdoku record of an invalid line");
+            return SB_LINE_INVALID;
+        }
+        if (wl != 6 || memcmp(line + start, "budget", 6)) {
+            *col = start + 1;
+            snprintf(why, SB_WHY_LEN, "bad count field");
+            return SB_LINE_INVALID;
+        }
+    }
+    if (i == hi)
+        return SB_LINE_PUZZLE;
+    if (line[i] != ':') {
+        *col = i + 1;
+        snprintf(why, SB_WHY_LEN, "bad count field");
+        return SB_LINE_INVALID;
+    }
+    size_t j = ++i;
+    while (j < hi && line[j] >= '1' && line[j] <= '9')
+        j++;
+    if (j != hi || (hi - i != 0 && hi - i != SB_CELLS)) {
+        *col = j + 1;
+        snprintf(why, SB_WHY_LEN, "bad solution column");
+        return SB_LINE_INVALID;
+    }
+    return SB_LINE_PUZZLE;
+}
+
+/* Reads a 729-character pencilmark line (tdoku -p): cell c is characters 9c..9c+8, the k-th
+ * either the digit k+1 (a candidate) or '.' (eliminated). A cell with one candidate is a
+ * given. The solver takes givens only (sb_grid), so a line is read only when its marks say
+ * no more than its givens: every blank cell keeps each digit its given peers allow; a line
+ * with further eliminations is refused (it would be a different puzzle), as is a cell with
+ * no candidate. base is s's offset in its line, for columns. */
+static sb_line_kind parse_pencilmarks(const char *s, size_t base, sb_grid *grid, char *why,
+                                      size_t *col)
+{
+    uint16_t marks[SB_CELLS];
+    for (int c = 0; c < SB_CELLS; c++) {
+        unsigned m = 0;
+        for (int k = 0; k < SB_DIGITS; k++) {
+            const char ch = s[SB_DIGITS * c + k];
+            if (ch == '1' + k) {
+                m |= 1u << k;
+            } else if (ch != '.') {
+                *col = base + (size_t)(SB_DIGITS * c + k) + 1;
+                if (ch >= '1' && ch <= '9')
+                    snprintf(why, SB_WHY_LEN, "pencilmark '%c' in place of digit %d", ch, k + 1);
+                else
+                    why_unexpected(why, (unsigned char)ch);
+                return SB_LINE_INVALID;
+            }
+        }
+        if (!m) {
+            *col = base + (size_t)(SB_DIGITS * c) + 1;
+            snprintf(why, SB_WHY_LEN, "pencilmarks: cell r%dc%d has no candidate",
+                     c / SB_DIGITS + 1, c % SB_DIGITS + 1);
+            return SB_LINE_INVALID;
+        }
+        marks[c] = (uint16_t)m;
+        grid->cell[c] = (uint8_t)((m & (m - 1)) ? 0 : __builtin_ctz(m) + 1);
+    }
+    uint16_t allowed[SB_CELLS];
+    sb_grid_candidates(grid, allowed);
+    for (int c = 0; c < SB_CELLS; c++) {
+        const unsigned lost = grid->cell[c] ? 0u : (unsigned)(allowed[c] & ~marks[c]);
+        if (lost) {
+            *col = base + (size_t)(SB_DIGITS * c + __builtin_ctz(lost)) + 1;
+            snprintf(why, SB_WHY_LEN, "pencilmarks: elimination beyond the givens (r%dc%d)",
+                     c / SB_DIGITS + 1, c % SB_DIGITS + 1);
+            return SB_LINE_INVALID;
+        }
+    }
+    return SB_LINE_PUZZLE;
+}
+
+/* Classifies a line for the nine-line grid form. A rule holds only '-', '+', '=', '|',
+ * spaces and tabs, and is not 9 cells (a '+' or '=', or a dash count other than 9: "---------"
+ * is a row of blanks). A row holds cells (as the one-line form: '1'-'9' givens, '.', '0',
+ * '-', '_' blanks) separated by any spaces, tabs and '|': 9 of them, or 18 with a gap of two
+ * spaces after the ninth (pretty output: the givens' grid beside the solution's; the first 9
+ * are the puzzle). For GRID_NONE why/col say what is wrong with the line as a row. */
+static grid_line classify_grid_line(const char *s, size_t len, uint8_t row[SB_DIGITS],
+                                    char *why, size_t *col)
+{
+    size_t lo = 0, hi = len;
+    while (hi > lo && (s[hi - 1] == '\r' || s[hi - 1] == ' ' || s[hi - 1] == '\t'))
+        hi--;
+    int dashes = 0, other_rule = 0, rule_only = 1;
+    for (size_t i = lo; i < hi; i++) {
+        const char ch = s[i];
+        dashes += ch == '-';
+        other_rule |= ch == '+' || ch == '=';
+        rule_only &= ch == '-' || ch == '+' || ch == '=' || ch == '|' || ch == ' ' || ch == '\t';
+    }
+    if (rule_only && (other_rule || dashes != SB_DIGITS))
+        return GRID_RULE;
+    int n = 0, gap = 0;
+    size_t ninth_end = 0, tenth = 0; /* after the ninth cell; the tenth cell */
+    for (size_t i = lo; i < hi; i++) {
+        const char ch = s[i];
+        if (ch == ' ' || ch == '\t' || ch == '|')
+            continue;
+        const int v = cell_value((unsigned char)ch);
+        if (v < 0) {
+            *col = i + 1;
+            why_unexpected(why, (unsigned char)ch);
+            return GRID_NONE;
+        }
+        if (n < SB_DIGITS) {
+            row[n] = (uint8_t)v;
+        } else if (n == SB_DIGITS) {
+            tenth = i;
+            gap = memmem(s + ninth_end, i - ninth_end, "  ", 2) != NULL;
+        }
+        if (++n == SB_DIGITS)
+            ninth_end = i + 1;
+    }
+    if (n == SB_DIGITS || (n == 2 * SB_DIGITS && gap))
+        return GRID_ROW;
+    *col = n > SB_DIGITS ? tenth + 1 : hi + 1;
+    snprintf(why, SB_WHY_LEN, "grid row has %d cells (9 needed)", n);
+    return GRID_NONE;
+}
+
+int sb_line_is_grid(const char *line, size_t len)
+{
+    uint8_t row[SB_DIGITS];
+    char why[SB_WHY_LEN];
+    size_t col;
+    sb_grid grid;
+    if (!line || sb_parse_line(line, len, &grid, NULL, NULL) != SB_LINE_INVALID)
+        return 0;
+    return classify_grid_line(line, len, row, why, &col) != GRID_NONE;
 }
 
 sb_line_kind sb_parse_line(const char *line, size_t len, sb_grid *grid, char *why, size_t *col)
@@ -102,6 +273,9 @@ sb_line_kind sb_parse_line(const char *line, size_t len, sb_grid *grid, char *wh
     if (hi - lo == sizeof kaggle_header - 1 && !memcmp(line + lo, kaggle_header, hi - lo))
         return SB_LINE_SKIP;
 
+    if (hi - lo == PENCIL_LEN)
+        return parse_pencilmarks(line + lo, lo, grid, why, col);
+
     size_t i = lo;
     int n = 0;
     for (; i < hi && n < SB_CELLS; i++, n++) {
@@ -128,6 +302,8 @@ sb_line_kind sb_parse_line(const char *line, size_t len, sb_grid *grid, char *wh
         snprintf(why, SB_WHY_LEN, "too many cells");
         return SB_LINE_INVALID;
     }
+    if (line[i] == ':')
+        return parse_tdoku_tail(line, i + 1, hi, why, col);
     if (line[i] != ',') {
         *col = i + 1;
         why_unexpected(why, (unsigned char)line[i]);
@@ -246,6 +422,72 @@ static int skip_rest_of_line(sb_reader *r)
     }
 }
 
+/* Opens a grid record at the current line (its first line: a row or a top rule). */
+static void grid_open(sb_reader *r, const char *s, size_t len)
+{
+    r->grid_open = 1;
+    r->grid_rows = 0;
+    r->grid_bad = 0;
+    memset(&r->grid, 0, sizeof r->grid);
+    r->grid.line = r->line;
+    r->grid.kind = SB_LINE_PUZZLE;
+    echo_text(&r->grid, s, len);
+}
+
+/* Ends the open grid before its ninth row (a blank line, a comment, a one-line puzzle, a long
+ * line or the end of input came first) and puts its record, invalid, in *rec: the first bad
+ * row's fault, else "grid ends after K of 9 rows" at the grid's first line. */
+static void grid_cut(sb_reader *r, sb_record *rec)
+{
+    *rec = r->grid;
+    if (!r->grid_bad) {
+        rec->kind = SB_LINE_INVALID;
+        rec->col = 1;
+        snprintf(rec->why, SB_WHY_LEN, "grid ends after %d of 9 rows", r->grid_rows);
+    }
+    r->grid_open = 0;
+}
+
+/* Offers a line one-line parsing refused to the nine-line grid form. @return 1 when the line
+ * completed a grid (its record in *rec), 0 when the line was taken (a row, or a rule line:
+ * inside a grid, opening one, or right after one), -1 when it is no grid text and no grid
+ * with rows is open (the caller reports the line itself). A bad line inside a grid counts as
+ * one of its rows, so a grid with a typo is still one record, not several. */
+static int grid_take(sb_reader *r, const char *s, size_t len, sb_record *rec)
+{
+    uint8_t row[SB_DIGITS];
+    char why[SB_WHY_LEN] = "";
+    size_t col = 0;
+    const grid_line g = classify_grid_line(s, len, row, why, &col);
+    if (g == GRID_RULE) {
+        if (!r->grid_open && !r->after_grid)
+            grid_open(r, s, len); /* a top rule; alone it is only a separator */
+        return 0;
+    }
+    r->after_grid = 0;
+    if (g == GRID_NONE && (!r->grid_open || r->grid_rows == 0)) {
+        r->grid_open = 0; /* a rule before it was a separator */
+        return -1;
+    }
+    if (!r->grid_open)
+        grid_open(r, s, len);
+    if (g == GRID_ROW && !r->grid_bad) {
+        memcpy(r->grid.grid.cell + SB_DIGITS * r->grid_rows, row, SB_DIGITS);
+    } else if (g == GRID_NONE && !r->grid_bad) {
+        r->grid_bad = 1;
+        r->grid.line = r->line;
+        r->grid.kind = SB_LINE_INVALID;
+        r->grid.col = col;
+        memcpy(r->grid.why, why, SB_WHY_LEN);
+    }
+    if (++r->grid_rows < SB_DIGITS)
+        return 0;
+    *rec = r->grid;
+    r->grid_open = 0;
+    r->after_grid = 1;
+    return 1;
+}
+
 int sb_reader_next(sb_reader *r, sb_record *rec)
 {
     if (r->skipping) {
@@ -257,10 +499,15 @@ int sb_reader_next(sb_reader *r, sb_record *rec)
         const char *s = r->buf + r->start;
         const size_t avail = r->end - r->start;
         const char *nl = memchr(s, '\n', avail);
+        /* A grid with rows still open when its input ends or an over-long line comes is cut
+         * first; the line is then read again by the next call. */
+        const int cut = r->grid_open && r->grid_rows > 0;
         size_t len;
         if (nl) {
             len = (size_t)(nl - s);
         } else if (avail > SB_MAX_LINE) {
+            if (cut)
+                return grid_cut(r, rec), 1;
             r->line++;
             rec->line = r->line;
             rec->kind = SB_LINE_INVALID;
@@ -278,10 +525,16 @@ int sb_reader_next(sb_reader *r, sb_record *rec)
                 return st;
             continue;
         } else if (avail == 0) {
+            if (cut)
+                return grid_cut(r, rec), 1;
+            r->grid_open = 0;
             return 0;
         } else {
             len = avail; /* last line without a final newline */
         }
+        if (len > SB_MAX_LINE && cut)
+            return grid_cut(r, rec), 1;
+        const size_t start = r->start;
         r->start += nl ? len + 1 : len;
         r->line++;
         if (r->line == 1 && len >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3)) {
@@ -294,9 +547,28 @@ int sb_reader_next(sb_reader *r, sb_record *rec)
             rec->col = SB_MAX_LINE + 1;
             snprintf(rec->why, SB_WHY_LEN, "line too long");
             echo_text(rec, s, len);
+            r->grid_open = 0;
+            r->after_grid = 0;
             return 1;
         }
         const sb_line_kind kind = sb_parse_line(s, len, &rec->grid, rec->why, &rec->col);
+        if (kind == SB_LINE_INVALID) {
+            const int g = grid_take(r, s, len, rec);
+            if (g == 1)
+                return 1;
+            if (g == 0)
+                continue;
+        } else {
+            r->after_grid = 0;
+            if (r->grid_open && r->grid_rows > 0) {
+                if (kind == SB_LINE_PUZZLE) { /* read again after the grid's record */
+                    r->start = start;
+                    r->line--;
+                }
+                return grid_cut(r, rec), 1;
+            }
+            r->grid_open = 0;
+        }
         if (kind == SB_LINE_SKIP)
             continue;
         rec->line = r->line;

@@ -77,8 +77,8 @@ for _blank in ".0-_":
 
 
 def _parse_one(text, lineno, out):
-    """Parses one line with the library (every one-line form). Returns False for a line the
-    library skips (blank, comment), raises ParseError for an invalid one."""
+    """Parses one line with the library (every one-line form) into out. Returns False for a
+    line the library skips (blank, comment), raises ParseError for an invalid one."""
     raw = text.encode() if isinstance(text, str) else bytes(text)
     grid = ffi.new("sb_grid *")
     why = ffi.new("char[64]")
@@ -93,13 +93,17 @@ def _parse_one(text, lineno, out):
 
 
 def parse(lines):
-    """Parses puzzles from a list of strings (or bytes), or one string of lines, into a uint8
-    array (n, 81). Blank and '#' lines are skipped (a single string only: in a list every item
-    must be a puzzle). Raises ParseError naming the 1-based line (list index + 1)."""
-    single = isinstance(lines, (str, bytes))
-    if single:
-        text = lines.decode() if isinstance(lines, bytes) else lines
-        lines = text.split("\n")
+    """Parses puzzles from a list of strings (or bytes), one puzzle each in a one-line form,
+    or from one string of lines in every form the CLI reads (nine-line grids included;
+    blank and '#' lines skipped), into a uint8 array (n, 81). Raises ParseError naming the
+    1-based line (list index + 1, or line of the string)."""
+    if isinstance(lines, (str, bytes)):
+        data = lines.encode() if isinstance(lines, str) else bytes(lines)
+        buf = ffi.from_buffer(data)
+        f = lib.fmemopen(buf, len(data), b"r") if data else ffi.NULL
+        if f == ffi.NULL:
+            return np.empty((0, CELLS), dtype=np.uint8)
+        return _read_stream(f, None)
     items = list(lines)
     n = len(items)
     out = np.empty((n, CELLS), dtype=np.uint8)
@@ -111,25 +115,26 @@ def parse(lines):
             raw = None
         if raw is not None and raw.size == n * CELLS:
             cells = _CELL_OF[raw].reshape(n, CELLS)
-            bad = np.flatnonzero((cells == 255).any(axis=1))
-            if bad.size == 0:
+            if not (cells == 255).any():
                 return cells
-    keep = np.ones(n, dtype=bool)
     for i, s in enumerate(items):
         if not _parse_one(s, i + 1, out[i]):
-            if not single:
-                raise ParseError(None, i + 1, 1, "not a puzzle (blank or comment)")
-            keep[i] = False
-    return out[keep] if not keep.all() else out
+            raise ParseError(None, i + 1, 1, "not a puzzle (blank or comment)")
+    return out
 
 
 def read(path):
     """Reads every puzzle of a file in every form the CLI accepts (one per line, Kaggle CSV,
-    puzzle:count:solution, nine-line grids, ...) into a uint8 array (n, 81).
+    puzzle:count:solution, pencilmarks, nine-line grids, ...) into a uint8 array (n, 81).
     Raises ParseError (FILE:LINE:COL) at the first invalid record, OSError when unreadable."""
     f = lib.fopen(str(path).encode(), b"rb")
     if f == ffi.NULL:
         raise OSError(ffi.errno, f"cannot open '{path}'")
+    return _read_stream(f, str(path))
+
+
+def _read_stream(f, source):
+    """Reads every record of an open FILE with sb_reader, then closes it."""
     reader = ffi.new("sb_reader **")
     try:
         _check(lib.sb_reader_open(reader, f), "sb_reader_open")
@@ -141,10 +146,10 @@ def read(path):
             if got == 0:
                 break
             if got < 0:
-                raise OSError(ffi.errno, f"reading '{path}': "
+                raise OSError(ffi.errno, f"reading {source or 'text'}: "
                               + ffi.string(lib.sb_strerror(got)).decode())
             if rec.kind != lib.SB_LINE_PUZZLE:
-                raise ParseError(str(path), int(rec.line), int(rec.col),
+                raise ParseError(source, int(rec.line), int(rec.col),
                                  ffi.string(rec.why).decode(errors="replace"))
             buf[n] = np.frombuffer(ffi.buffer(rec.grid.cell), dtype=np.uint8)
             n += 1

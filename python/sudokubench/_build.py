@@ -40,6 +40,7 @@ int sb_reader_open(sb_reader **out, FILE *in);
 int sb_reader_next(sb_reader *r, sb_record *rec);
 void sb_reader_close(sb_reader *r);
 FILE *fopen(const char *path, const char *mode);
+FILE *fmemopen(void *buf, size_t size, const char *mode);
 int fclose(FILE *f);
 
 int sb_solve_batch(const sb_options *opt, const uint8_t *cells, size_t n, int threads,

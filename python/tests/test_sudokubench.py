@@ -225,3 +225,19 @@ def test_gil_released_while_solving():
     t.join()
     # With the GIL held through the call this thread would run a few switch intervals at most.
     assert state["ticks"] > 1000, state
+
+
+def test_read_forms_round_trip(tmp_path):
+    """The CLI's own -f pretty and -f tdoku output read back to the same puzzles, as do
+    nine-line grids and tdoku lines given to parse()."""
+    puzzles = sample("top1465.txt", 40)
+    src = tmp_path / "p.txt"
+    src.write_text("\n".join(sb.to_strings(puzzles)) + "\n")
+    for fmt in ("pretty", "tdoku"):
+        out = tmp_path / f"p.{fmt}"
+        out.write_text(cli("solve", "-f", fmt, str(src)))
+        np.testing.assert_array_equal(sb.read(out), puzzles)
+    rows = "\n".join(PUZZLE[i:i + 9] for i in range(0, 81, 9))
+    assert sb.to_strings(sb.parse(rows + "\n\n" + rows)) == [PUZZLE, PUZZLE]
+    tdoku = cli("solve", "-f", "tdoku", stdin=PUZZLE + "\n").strip()
+    assert sb.to_strings(sb.parse([tdoku])) == [PUZZLE]

@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# tests/cli/forms.sh — the input forms besides one puzzle per line (docs/cli.md "Input"):
+# nine-line grids in several layouts, tdoku records PUZZLE:COUNT:SOLUTION and 729-character
+# pencilmarks; the round trips of the project's own `-f tdoku` and `-f pretty` output; and
+# that errors keep FILE:LINE:COL and one record per puzzle.
+#
+# Usage: tests/cli/forms.sh [BINARY]   (default build/sudokubench; run from anywhere)
+# Prints `ok - NAME` / `not ok - NAME` per case, then `N passed, M failed`; exit 1 on failure.
+set -u
+BIN=${1:-build/sudokubench}
+case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
+SAMPLES=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/datasets/samples
+W=$(mktemp -d "${TMPDIR:-/tmp}/sudokubench-forms.XXXXXX") || exit 1
+trap 'rm -rf "$W"' EXIT
+cd "$W" || exit 1
+unset SUDOKUBENCH_SIMD
+passed=0 failed=0
+
+# check NAME FUNCTION: the case passes when FUNCTION prints nothing (what it prints is why not)
+check() {
+    local why
+    why=$("$2" 2>&1)
+    if [ -z "$why" ]; then echo "ok - $1"; passed=$((passed + 1)); else
+        echo "not ok - $1"; printf '%s\n' "$why" | head -n 20 | sed 's/^/#   /'; failed=$((failed + 1)); fi
+}
+# run EXPECTED_EXIT OUT ERR ARGS...: runs the CLI, complains about another exit code
+run() {
+    local want=$1 out=$2 err=$3 rc
+    shift 3
+    timeout 120 "$BIN" "$@" > "$out" 2> "$err"
+    rc=$?
+    [ "$rc" = "$want" ] || { echo "exit $rc, expected $want: sudokubench $*"; sed 's/^/  stderr: /' "$err" | head -5; }
+}
+differ() { cmp -s "$1" "$2" || { echo "$1 and $2 differ:"; diff "$1" "$2" | head -n 8; }; }
+
+# The corpus: solved, unsolvable (two 1s in a row) and multiple (empty) puzzles.
+{ grep -v '^#' "$SAMPLES/top1465.txt" | head -n 150
+  echo "11..............................................................................."
+  echo "................................................................................."
+  grep -v '^#' "$SAMPLES/hardest_11plus_1000.txt" | head -n 50; } > p.txt
+"$BIN" solve -f tdoku p.txt > p.tdoku 2> /dev/null
+
+tdoku_round_trip() {
+    run 0 t2.tdoku e1 solve -f tdoku p.tdoku
+    differ p.tdoku t2.tdoku
+    run 0 a.sol e2 solve -f solution p.txt
+    run 0 b.sol e3 solve -f solution p.tdoku
+    differ a.sol b.sol
+    [ "$(wc -l < p.tdoku)" = 202 ] || echo "p.tdoku has $(wc -l < p.tdoku) records, want 202"
+}
+check "round trip: -f tdoku output reads back to the same records" tdoku_round_trip
+
+pretty_round_trip() {
+    run 0 p.pretty e1 solve -f pretty p.txt
+    run 0 r.tdoku e2 solve -f tdoku p.pretty
+    differ p.tdoku r.tdoku
+    # each record at its grid's first line (the top rule, under the header comment)
+    run 0 r.csv e3 solve -f csv p.pretty
+    local first
+    first=$(sed -n 2p r.csv | cut -d, -f1)
+    [ "$(sed -n "${first}p" p.pretty)" = "+-------+-------+-------+   +-------+-------+-------+" ] ||
+        echo "csv line $first of the first record is not the first grid's top rule"
+}
+check "round trip: -f pretty output (grids side by side, comments) reads back to the same puzzles" pretty_round_trip
+
+# One puzzle drawn in several layouts (the first line of p.txt).
+P=$(head -n 1 p.txt)
+rows() { echo "$P" | fold -w 9; }  # nine rows of nine characters
+layouts() {
+    echo "# bare rows"; rows; echo
+    echo "# spaced, zeros for blanks"; rows | tr . 0 | sed 's/./& /g'; echo
+    echo "# forum style"
+    rows | sed -E 's/(...)(...)(...)/\1|\2|\3/' | sed '3a ---+---+---' | sed '7a ---+---+---'; echo
+    echo "# boxed with spaces"; echo "+-------+-------+-------+"
+    rows | sed -E 's/(.)(.)(.)(.)(.)(.)(.)(.)(.)/| \1 \2 \3 | \4 \5 \6 | \7 \8 \9 |/' |
+        sed '3a +-------+-------+-------+' | sed '7a +-------+-------+-------+'
+    echo "+-------+-------+-------+"
+    echo "# dashes for blanks, then a separator line and the next grid without a blank line"
+    rows | tr . -; echo "========="; rows | tr . _
+    echo "$P"
+}
+layouts_read() {
+    layouts > g.txt
+    run 0 g.tdoku e1 solve -f tdoku g.txt
+    local want
+    want=$(sed -n 1p p.tdoku)
+    [ "$(wc -l < g.tdoku)" = 7 ] || echo "$(wc -l < g.tdoku) records from seven drawings of one puzzle"
+    [ "$(sort -u g.tdoku)" = "$want" ] || { echo "records differ from $want:"; sort -u g.tdoku; }
+    run 0 g.csv e2 solve -f csv g.txt
+    # each record at its grid's first line: a row, or the top rule of the boxed drawing
+    [ "$(cut -d, -f1 g.csv | tail -n +2 | tr '\n' ' ')" = "2 13 24 37 51 61 70 " ] ||
+        echo "record lines $(cut -d, -f1 g.csv | tail -n +2 | tr '\n' ' '), want 2 13 24 37 51 61 70"
+}
+check "nine-line grids: bare, spaced, forum, boxed, dashed layouts read as the one-line puzzle" layouts_read
+
+grid_errors() {
+    { rows | sed '5s/^\(....\)./\1x/'; echo; rows | head -n 6; echo; echo "$P"; rows | sed '2s/$/7/'; } > bad.txt
+    run 1 bad.out bad.err solve -f csv bad.txt
+    # lines 1-9 a grid with 'x' in row 5; 11-16 a grid cut after 6 rows; 18 a one-line
+    # puzzle; 19-27 a grid whose row 2 (line 20) has a tenth cell
+    [ "$(cut -d, -f1,2 bad.out | tr '\n' ' ')" = "line,status 5,invalid 11,invalid 18,solved 20,invalid " ] ||
+        { echo "records:"; cat bad.out; }
+    printf '%s\n' "sudokubench: bad.txt:5:5: invalid puzzle: unexpected character 'x'" \
+        "sudokubench: bad.txt:11:1: invalid puzzle: grid ends after 6 of 9 rows" \
+        "sudokubench: bad.txt:20:10: invalid puzzle: grid row has 10 cells (9 needed)" > want.err
+    differ want.err bad.err
+}
+check "nine-line grids: a bad row and a cut grid are one invalid record each, FILE:LINE:COL" grid_errors
+
+tdoku_errors() {
+    S=$(sed -n 1p p.tdoku | cut -d: -f3)
+    printf '%s\n' "$P:invalid:" "$P:x1:" "$P:1:${S}9" "$P:budget:" "$P:0" > td.txt
+    run 1 td.out td.err solve -f tdoku td.txt
+    printf '%s\n' "sudokubench: td.txt:1:83: invalid puzzle: tdoku record of an invalid line" \
+        "sudokubench: td.txt:2:83: invalid puzzle: bad count field" \
+        "sudokubench: td.txt:3:167: invalid puzzle: bad solution column" > want.err
+    differ want.err td.err
+    [ "$(cut -d: -f2 td.out | tr '\n' ' ')" = "invalid invalid invalid 1 1 " ] || { echo "records:"; cat td.out; }
+}
+check "tdoku records: an invalid-line record, a bad count or solution column are refused" tdoku_errors
+
+# pencilmarks PUZZLE: the 729-character form with every candidate the givens leave
+pencil() {
+    python3 -c '
+import sys
+p = sys.argv[1]
+g = [0 if c in ".0" else int(c) for c in p]
+out = []
+for c in range(81):
+    r, k = divmod(c, 9)
+    peers = {g[9 * r + i] for i in range(9)} | {g[9 * i + k] for i in range(9)}
+    peers |= {g[9 * (3 * (r // 3) + i) + 3 * (k // 3) + j] for i in range(3) for j in range(3)}
+    for d in range(1, 10):
+        keep = d == g[c] if g[c] else d not in peers
+        out.append(str(d) if keep else ".")
+print("".join(out))' "$1"
+}
+pencilmarks() {
+    head -n 20 p.txt | while read -r q; do pencil "$q"; done > pm.txt
+    run 0 pm.sol e1 solve -f solution pm.txt
+    head -n 20 p.txt > p20.txt
+    run 0 p20.sol e2 solve -f solution p20.txt
+    differ p20.sol pm.sol
+    # an elimination the givens do not imply: refused (the solver takes givens only)
+    local line
+    line=$(pencil "$P")
+    local i=0
+    while [ "${P:$i:1}" != . ]; do i=$((i + 1)); done  # the first blank cell: drop its first candidate
+    local cell=${line:$((9 * i)):9} k=0
+    while [ "${cell:$k:1}" = . ]; do k=$((k + 1)); done
+    echo "${line:0:$((9 * i + k))}.${line:$((9 * i + k + 1))}" > pm-bad.txt
+    run 1 pmb.out pmb.err solve pm-bad.txt
+    grep -qx "sudokubench: pm-bad.txt:1:$((9 * i + k + 1)): invalid puzzle: pencilmarks: elimination beyond the givens (r$((i / 9 + 1))c$((i % 9 + 1)))" pmb.err ||
+        { echo "stderr:"; cat pmb.err; }
+}
+check "pencilmarks: 729-character lines with the givens' candidates solve as the puzzle; more eliminations refused" pencilmarks
+
+mixed_forms_one_record_each() {
+    { echo "$P"; rows; sed -n 2p p.tdoku; pencil "$(sed -n 3p p.txt)"; echo "$(sed -n 4p p.txt),$(sed -n 4p p.tdoku | cut -d: -f3)"; } > mix.txt
+    run 0 mix.sol e1 solve -t 2 -f solution mix.txt
+    { sed -n 1p a.sol; sed -n 1,4p a.sol; } > want.sol
+    differ want.sol mix.sol
+}
+check "forms mixed in one file: one record per puzzle, in order" mixed_forms_one_record_each
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
