@@ -745,6 +745,13 @@ int sb_generate_batch(const sb_gen_options *opt, uint64_t first, size_t n, int t
 int sb_augment_batch(const uint8_t *in, size_t n_in, uint64_t seed, uint64_t first, size_t n,
                      int threads, uint8_t *out);
 
+/* Reads up to max puzzles from r into cells (max*SB_CELLS bytes, one row per puzzle) and sets
+ * *n to how many it stored, so a binding fills an array in one call per chunk. Stops at an
+ * invalid record, copied into *bad (may be NULL). @return 1 when max puzzles were stored (more
+ * may follow), 0 at the end of input, 2 at an invalid record (the puzzles before it are
+ * stored; the next call goes on after it), or an error of sb_reader_next. */
+int sb_reader_read_cells(sb_reader *r, uint8_t *cells, size_t max, size_t *n, sb_record *bad);
+
 /* ------------------------------------------------------------------------------------------ */
 /* Input forms beyond one puzzle per line (docs/cli.md "Input")                               */
 /* ------------------------------------------------------------------------------------------ */

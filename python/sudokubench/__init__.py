@@ -134,30 +134,26 @@ def read(path):
 
 
 def _read_stream(f, source):
-    """Reads every record of an open FILE with sb_reader, then closes it."""
+    """Reads every record of an open FILE with sb_reader, a chunk of rows per C call, then
+    closes it."""
     reader = ffi.new("sb_reader **")
     try:
         _check(lib.sb_reader_open(reader, f), "sb_reader_open")
-        rec = ffi.new("sb_record *")
-        chunks, cap, n = [], 4096, 0
-        buf = np.empty((cap, CELLS), dtype=np.uint8)
+        bad = ffi.new("sb_record *")
+        got_n = ffi.new("size_t *")
+        chunks, cap = [], 1 << 16
         while True:
-            got = lib.sb_reader_next(reader[0], rec)
-            if got == 0:
-                break
+            buf = np.empty((cap, CELLS), dtype=np.uint8)
+            got = lib.sb_reader_read_cells(reader[0], _ptr("uint8_t *", buf), cap, got_n, bad)
+            chunks.append(buf[:got_n[0]])
+            if got == 2:
+                raise ParseError(source, int(bad.line), int(bad.col),
+                                 ffi.string(bad.why).decode(errors="replace"))
             if got < 0:
                 raise OSError(ffi.errno, f"reading {source or 'text'}: "
                               + ffi.string(lib.sb_strerror(got)).decode())
-            if rec.kind != lib.SB_LINE_PUZZLE:
-                raise ParseError(source, int(rec.line), int(rec.col),
-                                 ffi.string(rec.why).decode(errors="replace"))
-            buf[n] = np.frombuffer(ffi.buffer(rec.grid.cell), dtype=np.uint8)
-            n += 1
-            if n == cap:
-                chunks.append(buf)
-                buf, n = np.empty((cap, CELLS), dtype=np.uint8), 0
-        chunks.append(buf[:n])
-        return np.concatenate(chunks)
+            if got == 0:
+                return np.concatenate(chunks)
     finally:
         lib.sb_reader_close(reader[0])
         lib.fclose(f)

@@ -50,6 +50,7 @@ int sb_generate_batch(const sb_gen_options *opt, uint64_t first, size_t n, int t
                       uint8_t *puzzles, uint8_t *solutions, uint64_t *guesses);
 int sb_augment_batch(const uint8_t *in, size_t n_in, uint64_t seed, uint64_t first, size_t n,
                      int threads, uint8_t *out);
+int sb_reader_read_cells(sb_reader *r, uint8_t *cells, size_t max, size_t *n, sb_record *bad);
 """
 
 
