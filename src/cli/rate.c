@@ -163,13 +163,16 @@ static int rate_record(void *wp, const cli_input *in, const sb_record *rec, cli_
     return CLI_DONE;
 }
 
-/* Prints the class summary of file f to stderr. */
-static void summarize(const rate_run *r, int f)
+/* Prints the class summary of file f to stderr. @return 0, or -1 after "out of memory"
+ * (the summary is part of the command's promise: its absence must fail the run). */
+static int summarize(const rate_run *r, int f)
 {
     const file_tally *t = &r->total[f];
     cli_input in;
-    if (cli_input_init(&in, r->files ? r->files[f] : "-") != 0)
-        return;
+    if (cli_input_init(&in, r->files ? r->files[f] : "-") != 0) {
+        fprintf(stderr, CLI_NAME ": out of memory writing the summary\n");
+        return -1;
+    }
     const char *name = in.msg_name;
     const unsigned long long proper = t->verdict[SB_SOLVED];
     fprintf(stderr, "rate: %s: %llu puzzles:", name,
@@ -180,6 +183,7 @@ static void summarize(const rate_run *r, int f)
     fprintf(stderr, "; unsolvable %llu, multiple %llu, invalid lines %llu\n",
             t->verdict[SB_UNSOLVABLE], t->verdict[SB_MULTIPLE], t->invalid);
     cli_input_free(&in);
+    return 0;
 }
 
 int cli_rate(int argc, char **argv)
@@ -240,11 +244,12 @@ int cli_rate(int argc, char **argv)
             printf(",%s", t[i].name);
         putchar('\n');
     }
-    const int rc = cli_batch_records(&b, argv + optind, argc - optind);
+    int rc = cli_batch_records(&b, argv + optind, argc - optind);
     unsigned long long invalid = 0;
     for (int f = 0; f < r.nfiles; f++) {
-        if (r.opened[f]) /* an input that could not be read has nothing to sum up */
-            summarize(&r, f);
+        /* an input that could not be read has nothing to sum up */
+        if (r.opened[f] && summarize(&r, f) != 0)
+            rc = CLI_EXIT_USAGE;
         invalid += r.total[f].invalid;
     }
     free(r.total);
