@@ -1,0 +1,116 @@
+# mk/reliability.mk — issue 16 (docs/reliability.md): fault injection, the large independent
+# cross-check, fuzzing.
+#
+#   make test-fault     the CLI under injected read/write/allocation faults (tests/fault/);
+#                       part of make test (skipped under CROSS=: an LD_PRELOAD shim of the
+#                       build machine cannot enter qemu's guest; SAN=1 leaves out the
+#                       allocation faults: ASan owns malloc)
+#   make test-oracle    a slice of the cross-check (ORACLE_SLICE puzzles), part of make test
+#   make check-oracle   >= ORACLE_TARGET puzzles (standard corpora when ../shared/datasets is
+#                       present, else the samples, plus mutants) through every pipeline and
+#                       SIMD level against tests/dlx.c and tests/reference.c; 0 mismatches
+#   make fuzz           every libFuzzer target for FUZZ_SECONDS each (clang, ASan + UBSan)
+
+TEST_EXTRA += test-fault test-oracle
+DEB_PKGS   += python3 clang llvm
+
+.PHONY: test-fault test-oracle check-oracle fuzz fuzz-build
+
+# ---- fault injection ---------------------------------------------------------------------
+FAULT_SHIM := $(BUILD)/fault/shim.so
+
+# The shim is built without sanitizers: it is preloaded into the program, not part of it.
+$(FAULT_SHIM): tests/fault/shim.c
+	@mkdir -p $(dir $@)
+	$(CC) -shared -fPIC -O2 $(WARN) -o $@ $< -ldl
+
+ifneq ($(CROSS),)
+test-fault:
+	@echo "test-fault: skipped for CROSS=$(CROSS): the LD_PRELOAD shim is a build-machine library and cannot be preloaded into qemu's guest"
+else
+test-fault: $(BIN) $(FAULT_SHIM)
+	python3 tests/fault/run.py $(BIN) $(FAULT_SHIM) $(if $(filter 1,$(SAN)),--no-malloc)
+endif
+
+# ---- the independent cross-check ------------------------------------------------------------
+ORACLE         := $(BUILD)/oracle/oracle
+ORACLE_TARGET  ?= 200000
+ORACLE_EVERY   ?= 40
+ORACLE_FILES   ?= $(if $(SHARED_DATA),$(SHARED_DATA),$(wildcard datasets/samples/*.txt))
+# The make-test slice: a few thousand puzzles from the committed samples, the slow generic
+# pipelines on every ORACLE_SLICE_EVERY-th (ASan runs them about five times slower).
+# Under qemu (CROSS=) everything runs some ten times slower: a smaller slice.
+ORACLE_SLICE       ?= $(if $(CROSS),800,$(if $(filter 1,$(SAN)),1500,4000))
+ORACLE_SLICE_EVERY ?= $(if $(CROSS),200,$(if $(filter 1,$(SAN)),150,80))
+
+$(ORACLE): scripts/oracle.c tests/dlx.c tests/reference.c tests/dlx.h tests/reference.h $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests -o $@ scripts/oracle.c tests/dlx.c tests/reference.c $(LIB) $(LDLIBS)
+
+test-oracle: $(ORACLE)
+	$(if $(CROSS),timeout -s KILL 900 $(QEMU_RUN)) $(ORACLE) --target $(ORACLE_SLICE) \
+	  --every $(ORACLE_SLICE_EVERY) $(wildcard datasets/samples/*.txt)
+
+check-oracle: $(ORACLE) ## the cross-check: >= 200000 puzzles + mutants, every pipeline and SIMD level vs tests/dlx.c, 0 mismatches
+	$(ORACLE) --target $(ORACLE_TARGET) --every $(ORACLE_EVERY) $(ORACLE_FILES)
+
+# ---- fuzzing (libFuzzer: clang, ASan + UBSan) -----------------------------------------------
+# Own objects in build/fuzz: the library compiled with clang's coverage instrumentation and
+# the sanitizers. Each target runs FUZZ_SECONDS on its committed seed corpus
+# (tests/fuzz/corpus/NAME, read only) plus what it finds (build/fuzz/corpus/NAME); a crash
+# stops `make fuzz` with the input saved as build/fuzz/crash-NAME-*.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_DIR     := build/fuzz
+FUZZ_FLAGS   := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+                -fno-sanitize-recover=all
+FUZZ_CFLAGS   = -std=c11 -D_GNU_SOURCE -fopenmp -Iinclude -Isrc -I$(BUILD)/gen -Itests $(WARN) \
+                $(FUZZ_FLAGS) -DSB_BUILD_FLAGS='"fuzz"'
+FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/obj/tests/dlx.o \
+                 $(FUZZ_DIR)/obj/tests/reference.o
+FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
+# Named only by the pattern rule below, make would treat the objects as intermediate and
+# delete them after each link.
+.SECONDARY: $(FUZZ_LIB_OBJS)
+
+$(FUZZ_DIR)/obj/src/kernel/kernel_%.o: src/kernel/kernel_%.c $(TABLES) $(wildcard include/*.h src/*.h src/kernel/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(KERNEL_FLAGS_$*) -c -o $@ $<
+
+$(FUZZ_DIR)/obj/%.o: %.c $(TABLES) $(wildcard include/*.h src/*.h src/kernel/*.h tests/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.h $(FUZZ_LIB_OBJS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJS)
+
+fuzz-build: $(FUZZ_BINS) ## build the libFuzzer targets (build/fuzz/fuzz_*; clang)
+
+fuzz: $(FUZZ_BINS) ## run every libFuzzer target for FUZZ_SECONDS=60 on its seed corpus (clang, ASan + UBSan)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FUZZ_DIR)/corpus/$$t; \
+	  echo "=== fuzz: $$t for $(FUZZ_SECONDS) s"; \
+	  rc=0; $(FUZZ_DIR)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	    -timeout=30 -rss_limit_mb=2048 -artifact_prefix=$(FUZZ_DIR)/crash-$$t- \
+	    $(FUZZ_DIR)/corpus/$$t tests/fuzz/corpus/$$t >$(FUZZ_DIR)/$$t.log 2>&1 || rc=$$?; \
+	  grep -E '^(stat::|#[0-9]+ +(INITED|DONE)|==[0-9]+==|SUMMARY|fuzz invariant)' \
+	    $(FUZZ_DIR)/$$t.log || true; \
+	  test $$rc -eq 0 || { echo "fuzz: $$t failed (exit $$rc), see $(FUZZ_DIR)/$$t.log"; exit 1; }; \
+	done
+
+# The same targets without libFuzzer (tests/fuzz/replay.c), built by $(CC) with the build's
+# flags: `make test` replays the seed corpora and every regression input on each toolchain.
+FUZZ_REPLAY := $(FUZZ_TARGETS:%=$(BUILD)/fuzz-replay/fuzz_%)
+TEST_EXTRA  += test-fuzz-replay
+.PHONY: test-fuzz-replay
+
+$(BUILD)/fuzz-replay/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz_util.h tests/dlx.c tests/reference.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< tests/fuzz/replay.c tests/dlx.c tests/reference.c $(LIB) $(LDLIBS)
+
+test-fuzz-replay: $(FUZZ_REPLAY)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  $(if $(CROSS),timeout -s KILL 900 $(QEMU_RUN)) $(BUILD)/fuzz-replay/fuzz_$$t \
+	    tests/fuzz/corpus/$$t tests/fuzz/regress/$$t; \
+	done

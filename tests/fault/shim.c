@@ -1,0 +1,257 @@
+/*
+ * shim.c — an LD_PRELOAD fault injector for the CLI's fault tests (tests/fault/run.sh).
+ *
+ * It wraps read(), write() and the allocation functions and makes them fail the way a
+ * failing disk, a full disk, a closed pipe or exhausted memory would, at a chosen point, so
+ * the tests can check that every failure ends with exit 2, a message naming the file and the
+ * operation, and output that is a prefix of the correct output made of whole records.
+ *
+ * Everything is set from the environment (nothing set: the shim passes everything through):
+ *   SB_FAULT_PATH=SUFFIX      read/write faults touch only descriptors whose path
+ *                             (/proc/self/fd/N) ends with SUFFIX; every other fd is untouched
+ *   SB_FAULT_READ_EIO=K       the first K bytes read from that file arrive (a read crossing K
+ *                             is cut short at K), then every read fails with EIO
+ *   SB_FAULT_WRITE_AFTER=K    the first K bytes written to that file go through (a write
+ *                             crossing K is a short write, as a disk filling up gives), then
+ *                             every write fails with SB_FAULT_WRITE_ERRNO
+ *   SB_FAULT_WRITE_ERRNO=E    ENOSPC (default), EIO or EPIPE
+ *   SB_FAULT_SHORT=S          every write to that file moves at most 1..S bytes (cycling), so
+ *                             the caller must loop; nothing fails
+ *   SB_FAULT_MALLOC=N         the Nth allocation (malloc, calloc, realloc, aligned_alloc,
+ *                             posix_memalign) called directly from the main program fails with
+ *                             ENOMEM; allocations made inside libc, libgomp or ld.so are
+ *                             neither counted nor failed (their failures are not the
+ *                             program's to handle: libgomp aborts by design)
+ *   SB_FAULT_MALLOC_COUNT=F   at exit, writes the number of counted allocations to file F
+ *   SB_FAULT_TRACE=1          prints a backtrace to stderr where the allocation fails (to find
+ *                             the code that mishandled it)
+ *
+ * Allocation goes to glibc's __libc_* entry points, so the shim needs no dlsym for them (dlsym
+ * itself allocates). The counters are atomics: the program runs OpenMP threads.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+extern void *__libc_memalign(size_t, size_t);
+
+typedef ssize_t (*io_fn)(int, void *, size_t);
+
+/* The fault plan, read once from the environment by the constructor. */
+static struct {
+    int ready;              /* the constructor has run: faults may fire */
+    const char *path;       /* SB_FAULT_PATH, or NULL */
+    long long read_eio;     /* SB_FAULT_READ_EIO, or -1 */
+    long long write_after;  /* SB_FAULT_WRITE_AFTER, or -1 */
+    int write_errno;        /* errno of the failing writes */
+    long long short_max;    /* SB_FAULT_SHORT, or 0 */
+    long long malloc_at;    /* SB_FAULT_MALLOC (1-based), or 0 */
+    const char *count_file; /* SB_FAULT_MALLOC_COUNT, or NULL */
+    int trace;              /* SB_FAULT_TRACE: backtrace at the failing allocation */
+    uintptr_t main_lo;      /* the main program's mapped address range, for callers */
+    uintptr_t main_hi;
+} plan;
+
+/* Progress of the faults; updated from any thread. */
+static long long read_bytes, written_bytes, short_turn, allocs;
+
+/* Reads a number from the environment. @return its value, or dflt when unset. */
+static long long env_num(const char *name, long long dflt)
+{
+    const char *s = getenv(name);
+    return s && *s ? strtoll(s, NULL, 10) : dflt;
+}
+
+/* dl_iterate_phdr callback: the first object is the main program; records its range. */
+static int find_main(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    (void)data;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD)
+            continue;
+        const uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
+        if (!plan.main_lo || lo < plan.main_lo)
+            plan.main_lo = lo;
+        if (hi > plan.main_hi)
+            plan.main_hi = hi;
+    }
+    return 1; /* stop after the main program */
+}
+
+/* Writes the allocation count for SB_FAULT_MALLOC_COUNT. */
+static void report_count(void)
+{
+    FILE *f = fopen(plan.count_file, "w");
+    if (f) {
+        fprintf(f, "%lld\n", __atomic_load_n(&allocs, __ATOMIC_RELAXED));
+        fclose(f);
+    }
+}
+
+__attribute__((constructor)) static void shim_init(void)
+{
+    plan.path = getenv("SB_FAULT_PATH");
+    plan.read_eio = env_num("SB_FAULT_READ_EIO", -1);
+    plan.write_after = env_num("SB_FAULT_WRITE_AFTER", -1);
+    const char *e = getenv("SB_FAULT_WRITE_ERRNO");
+    plan.write_errno = !e || !strcmp(e, "ENOSPC") ? ENOSPC : !strcmp(e, "EIO") ? EIO : EPIPE;
+    plan.short_max = env_num("SB_FAULT_SHORT", 0);
+    plan.malloc_at = env_num("SB_FAULT_MALLOC", 0);
+    plan.count_file = getenv("SB_FAULT_MALLOC_COUNT");
+    plan.trace = env_num("SB_FAULT_TRACE", 0) != 0;
+    if (plan.trace) { /* backtrace() loads libgcc on first use, which allocates: do it now */
+        void *frames[1];
+        backtrace(frames, 1);
+    }
+    dl_iterate_phdr(find_main, NULL);
+    if (plan.count_file)
+        atexit(report_count);
+    plan.ready = 1;
+}
+
+/* @return 1 when fd is the file SB_FAULT_PATH names. */
+static int targeted(int fd)
+{
+    if (!plan.ready || !plan.path)
+        return 0;
+    char link[64], target[4096];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    const ssize_t n = readlink(link, target, sizeof target - 1);
+    if (n < 0)
+        return 0;
+    target[n] = '\0';
+    const size_t lp = strlen(plan.path);
+    return (size_t)n >= lp && !strcmp(target + n - lp, plan.path);
+}
+
+/* The next function of that name after the shim (libc's). */
+static void *next_fn(const char *name)
+{
+    return dlsym(RTLD_NEXT, name);
+}
+
+ssize_t read(int fd, void *buf, size_t n)
+{
+    static io_fn real;
+    if (!real)
+        real = (io_fn)next_fn("read");
+    if (plan.read_eio >= 0 && targeted(fd)) {
+        const long long done = __atomic_load_n(&read_bytes, __ATOMIC_RELAXED);
+        if (done >= plan.read_eio) {
+            errno = EIO;
+            return -1;
+        }
+        if ((long long)n > plan.read_eio - done)
+            n = (size_t)(plan.read_eio - done);
+        const ssize_t got = real(fd, buf, n);
+        if (got > 0)
+            __atomic_add_fetch(&read_bytes, got, __ATOMIC_RELAXED);
+        return got;
+    }
+    return real(fd, buf, n);
+}
+
+ssize_t write(int fd, const void *buf, size_t n)
+{
+    static io_fn real;
+    if (!real)
+        real = (io_fn)next_fn("write");
+    if ((plan.write_after >= 0 || plan.short_max > 0) && n > 0 && targeted(fd)) {
+        if (plan.short_max > 0) {
+            const long long turn = __atomic_add_fetch(&short_turn, 1, __ATOMIC_RELAXED);
+            const size_t most = (size_t)(1 + turn % plan.short_max);
+            if (n > most)
+                n = most;
+        }
+        if (plan.write_after >= 0) {
+            const long long done = __atomic_load_n(&written_bytes, __ATOMIC_RELAXED);
+            if (done >= plan.write_after) {
+                errno = plan.write_errno;
+                return -1;
+            }
+            if ((long long)n > plan.write_after - done)
+                n = (size_t)(plan.write_after - done);
+        }
+        const ssize_t put = real(fd, (void *)buf, n);
+        if (put > 0)
+            __atomic_add_fetch(&written_bytes, put, __ATOMIC_RELAXED);
+        return put;
+    }
+    return real(fd, (void *)buf, n);
+}
+
+/* @return 1 when this allocation, called from caller, is the one to fail (counts it). */
+static int alloc_fails(const void *caller)
+{
+    const uintptr_t a = (uintptr_t)caller;
+    if (!plan.ready || a < plan.main_lo || a >= plan.main_hi)
+        return 0;
+    const long long k = __atomic_add_fetch(&allocs, 1, __ATOMIC_RELAXED);
+    if (plan.malloc_at <= 0 || k != plan.malloc_at)
+        return 0;
+    if (plan.trace) {
+        void *frames[16];
+        backtrace_symbols_fd(frames, backtrace(frames, 16), STDERR_FILENO);
+    }
+    return 1;
+}
+
+void *malloc(size_t n)
+{
+    if (alloc_fails(__builtin_return_address(0))) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return __libc_malloc(n);
+}
+
+void *calloc(size_t k, size_t n)
+{
+    if (alloc_fails(__builtin_return_address(0))) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return __libc_calloc(k, n);
+}
+
+void *realloc(void *p, size_t n)
+{
+    if (alloc_fails(__builtin_return_address(0))) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return __libc_realloc(p, n);
+}
+
+void *aligned_alloc(size_t align, size_t n)
+{
+    if (alloc_fails(__builtin_return_address(0))) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return __libc_memalign(align, n);
+}
+
+int posix_memalign(void **out, size_t align, size_t n)
+{
+    if (alloc_fails(__builtin_return_address(0)))
+        return ENOMEM;
+    void *p = __libc_memalign(align, n);
+    if (!p)
+        return ENOMEM;
+    *out = p;
+    return 0;
+}

@@ -1,0 +1,109 @@
+/*
+ * fuzz_reader.c — libFuzzer target: the streaming line reader (sb_reader) on any bytes.
+ *
+ * Invariants: no crash or sanitizer report; one record per line that is not skipped (blank,
+ * '#' comment, Kaggle header), in order, with its physical line number; each record is what
+ * sb_parse_line says of that line (a line over SB_MAX_LINE bytes: invalid, "line too long",
+ * column SB_MAX_LINE + 1); the descriptor path (read(2), a memfd) and the stdio path
+ * (fread, fmemopen: no descriptor) give the same records.
+ */
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "fuzz_util.h"
+
+enum { MAX_RECORDS = 1 << 16 /* more lines than a fuzz input of 64 KiB can hold, plus one */ };
+
+/* Reads every record of stream in into recs. @return the count, or -1 on a reader error. */
+static long read_all(FILE *in, sb_record *recs)
+{
+    sb_reader *r;
+    FUZZ_CHECK(sb_reader_open(&r, in) == SB_OK, "sb_reader_open failed");
+    long n = 0;
+    int st;
+    while ((st = sb_reader_next(r, &recs[n])) == 1)
+        FUZZ_CHECK(++n < MAX_RECORDS, "more records than lines");
+    sb_reader_close(r);
+    return st == 0 ? n : -1;
+}
+
+/* The model: the record line `s` (len bytes, physical line number `line`) must give, or 0
+ * when it is skipped. @return 1 with *want filled, 0 for a skip, 2 when either is allowed
+ * (a first line whose byte order mark takes it over the length limit). */
+static int model(const char *s, size_t len, uint64_t line, sb_record *want)
+{
+    memset(want, 0, sizeof *want);
+    const size_t raw = len;
+    if (line == 1 && len >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3)) {
+        s += 3;
+        len -= 3;
+    }
+    want->line = line;
+    if (len > SB_MAX_LINE) {
+        want->kind = SB_LINE_INVALID;
+        want->col = SB_MAX_LINE + 1;
+        return 1;
+    }
+    const sb_line_kind k = sb_parse_line(s, len, &want->grid, want->why, &want->col);
+    want->kind = k;
+    if (raw > SB_MAX_LINE)
+        return 2;
+    return k != SB_LINE_SKIP;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static sb_record a[MAX_RECORDS], b[MAX_RECORDS];
+    /* stdio path: fmemopen has no descriptor, so the reader uses fread */
+    FILE *mem = fmemopen(size ? (void *)data : (void *)"", size, "rb");
+    FUZZ_CHECK(mem != NULL, "fmemopen");
+    const long na = read_all(mem, a);
+    fclose(mem);
+    /* descriptor path: read(2) on a memfd */
+    const int fd = memfd_create("fuzz", 0);
+    FUZZ_CHECK(fd >= 0, "memfd_create");
+    FUZZ_CHECK(write(fd, data, size) == (ssize_t)size, "write");
+    lseek(fd, 0, SEEK_SET);
+    FILE *f = fdopen(fd, "rb");
+    const long nb = read_all(f, b);
+    fclose(f);
+    FUZZ_CHECK(na >= 0 && nb >= 0, "read error on memory input");
+    FUZZ_CHECK(na == nb, "fread path %ld records, read path %ld", na, nb);
+    for (long i = 0; i < na; i++) {
+        FUZZ_CHECK(a[i].line == b[i].line && a[i].kind == b[i].kind && a[i].col == b[i].col &&
+                       !strcmp(a[i].why, b[i].why) && !strcmp(a[i].text, b[i].text) &&
+                       (a[i].kind != SB_LINE_PUZZLE ||
+                        !memcmp(&a[i].grid, &b[i].grid, sizeof a[i].grid)),
+                   "record %ld differs between the two paths", i);
+    }
+    /* Walk the lines and match them to the records. */
+    long k = 0;
+    uint64_t line = 0;
+    for (size_t pos = 0; pos < size;) {
+        const uint8_t *nl = memchr(data + pos, '\n', size - pos);
+        const size_t len = nl ? (size_t)(nl - data) - pos : size - pos;
+        sb_record want;
+        const int m = model((const char *)data + pos, len, ++line, &want);
+        pos += len + (nl ? 1 : 0);
+        if (m == 0)
+            continue;
+        if (m == 2 && (k >= na || a[k].line != line))
+            continue; /* the byte-order-mark edge: a skip was allowed */
+        FUZZ_CHECK(k < na, "line %llu has no record", (unsigned long long)line);
+        const sb_record *got = &a[k++];
+        FUZZ_CHECK(got->line == line, "record for line %llu says line %llu",
+                   (unsigned long long)line, (unsigned long long)got->line);
+        if (m == 2)
+            continue; /* either a too-long record or the parse is allowed */
+        FUZZ_CHECK(got->kind == want.kind, "line %llu: kind %d, want %d",
+                   (unsigned long long)line, got->kind, want.kind);
+        FUZZ_CHECK(got->kind != SB_LINE_INVALID || got->col == want.col,
+                   "line %llu: column %zu, want %zu", (unsigned long long)line, got->col,
+                   want.col);
+        FUZZ_CHECK(got->kind != SB_LINE_PUZZLE ||
+                       !memcmp(&got->grid, &want.grid, sizeof want.grid),
+                   "line %llu: grid differs from sb_parse_line's", (unsigned long long)line);
+    }
+    FUZZ_CHECK(k == na, "%ld records for %ld non-skipped lines", na, k);
+    return 0;
+}
