@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "grid.h"
 
 enum {
     RECORD_MAX = 1024,      /* longest generate record (pretty: a header and 13 lines of 54) */
@@ -99,6 +100,9 @@ static const char generate_help[] =
     "                       kaggle (quizzes,solutions), pretty (default %s)\n"
     "      --simd LEVEL     auto, scalar, sse4, avx2, avx512, neon (default auto; same output on all)\n"
     "      --stats          print a summary line to stderr at the end\n"
+    "      --grid SPEC      another geometry (RxC, latin:N, cube:K, x:RxC): unique, minimal\n"
+    "                       puzzles; --clues, --symmetry, --guesses, --class are 9x9 only\n"
+    "      --geometry FILE  a geometry from a file, as --grid\n"
     "  -h, --help           show this help\n\n"
     "csv columns: index,puzzle,clues,guesses,solution; json keys in the same order.\n"
     "Exit: 0 all made; 1 a puzzle met --clues/--guesses/--class in no candidate of --attempts\n"
@@ -255,6 +259,29 @@ static void gen_commit(void *ctx, const uint32_t *input, const unsigned char *ta
     }
 }
 
+/* generate --grid/--geometry: unique minimal puzzles of another geometry (grid.c); the
+ * 9x9-only options are refused. @return the exit code. */
+static int generate_grid(const cli_grid_opt *gopt, const sb_gen_options *opt, const gen_run *run,
+                         uint64_t count, uint64_t first, int threads, gen_format f, int stats)
+{
+    static const cli_format as[GF_COUNT] = {FMT_SOLUTION, FMT_TDOKU, FMT_CSV, FMT_JSON,
+                                            FMT_COUNT, FMT_PRETTY};
+    sb_gen_options d;
+    sb_gen_options_default(&d);
+    if (run->cls >= 0 || run->guesses_arg || opt->symmetry != d.symmetry ||
+        opt->max_clues != d.max_clues || as[f] == FMT_COUNT)
+        return cli_usage_error("generate", "--clues, --symmetry, --guesses, --class and -f kaggle "
+                                           "are for 9x9 only (other geometries: minimal puzzles)");
+    sb_geometry *g;
+    if (cli_grid_pick("generate", gopt, NULL, 0, 0, &g))
+        return CLI_EXIT_USAGE;
+    const cli_grid_gen go = {.count = count, .seed = opt->seed, .first = first,
+                             .threads = threads, .format = as[f], .stats = stats, .out = stdout};
+    const int rc = cli_grid_generate(g, &go);
+    sb_geometry_free(g);
+    return rc;
+}
+
 int cli_generate(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -265,7 +292,8 @@ int cli_generate(int argc, char **argv)
         {"attempts", required_argument, 0, 'a'}, {"format", required_argument, 0, 'f'},
         {"simd", required_argument, 0, 'S'},     {"stats", no_argument, 0, 'T'},
         {"class", required_argument, 0, 'C'},    {"difficulty", required_argument, 0, 'C'},
-        {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
+        {"help", no_argument, 0, 'h'},           CLI_GRID_LONGOPTS, {0, 0, 0, 0}};
+    cli_grid_opt gopt = {0};
     gen_run run = {.format = GF_PUZZLE, .st = {.min_clues = SB_CELLS}, .cls = -1};
     sb_gen_options_default(&run.opt);
     sb_gen_options opt = run.opt; /* filled by the options, then copied into run */
@@ -350,7 +378,10 @@ int cli_generate(int argc, char **argv)
                    (unsigned long long)d.max_attempts, gen_format_names[GF_PUZZLE]);
             return CLI_EXIT_OK;
         }
-        default: return cli_getopt_error("generate", ch, argv);
+        default:
+            if (ch != CLI_OPT_ALL && cli_grid_option(&gopt, ch, optarg))
+                break;
+            return cli_getopt_error("generate", ch, argv);
         }
     }
     if (optind < argc)
@@ -361,6 +392,8 @@ int cli_generate(int argc, char **argv)
     if (count > 0 && first > UINT64_MAX - (count - 1))
         return cli_usage_error("generate", "--first %llu with -n %llu passes the last index "
                                "(18446744073709551615)", first, count);
+    if (gopt.spec || gopt.file) /* another geometry: grid.c */
+        return generate_grid(&gopt, &opt, &run, count, first, threads, f, stats);
     if (opt.max_clues < CLUES_EASY_FLOOR)
         fprintf(stderr, CLI_NAME ": note: --clues %d: random digging rarely reaches fewer than "
                         "%d clues; a puzzle may take up to %llu attempts and then give up\n",

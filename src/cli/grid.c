@@ -961,3 +961,222 @@ int cli_grid_run(const sb_geometry *g, const cli_grid_job *job, const cli_batch 
         return CLI_EXIT_INVALID;
     return run.n[TAG_INVALID] ? CLI_EXIT_INVALID : CLI_EXIT_OK;
 }
+
+/* ------------------------------------------------------------------------------------------ */
+/* generate --grid                                                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+/* One generate run on a geometry, shared read-only by the workers. */
+typedef struct gen_run {
+    const sb_geometry *g;    /* the geometry (first member, as grun's) */
+    const cli_grid_gen *opt; /* what was asked */
+    int form;                /* sb_gform of the output */
+    unsigned long long made, clues, guesses; /* totals of written puzzles (commit) */
+} gen_run;
+
+/* One thread's generator state. */
+typedef struct gen_worker {
+    const gen_run *run; /* the run */
+    sb_gsolver *solver; /* this thread's solver */
+    uint8_t *grid;      /* the full grid being dug, cells bytes */
+    uint8_t *puzzle;    /* the puzzle, cells bytes */
+    int *order;         /* a permutation of the cells */
+} gen_worker;
+
+/* What one generated puzzle leaves for the totals. */
+typedef struct gen_tag {
+    uint64_t clues;   /* its givens */
+    uint64_t guesses; /* guesses of its final uniqueness check */
+} gen_tag;
+
+/* splitmix64: the next value of a 64-bit state (a fixed, portable sequence). */
+static uint64_t gen_next(uint64_t *s)
+{
+    uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+/* A uniform value in 0..n-1 (n small: the modulo bias is below 2^-50). */
+static int gen_below(uint64_t *s, int n)
+{
+    return (int)(gen_next(s) % (uint64_t)n);
+}
+
+/* cli_batch.worker_new of generate. */
+static int gen_worker_new(void *ctx, void **out)
+{
+    const gen_run *run = ctx;
+    const size_t nc = (size_t)sb_geometry_cells(run->g);
+    gen_worker *w = cli_alloc_lines(sizeof *w);
+    *out = w;
+    if (!w || !(w->grid = malloc(nc)) || !(w->puzzle = malloc(nc)) ||
+        !(w->order = malloc(nc * sizeof *w->order)) || sb_gsolver_new(run->g, &w->solver) != SB_OK) {
+        fprintf(stderr, CLI_NAME ": out of memory\n");
+        return CLI_EXIT_USAGE;
+    }
+    w->run = run;
+    return 0;
+}
+
+/* cli_batch.worker_end of generate. */
+static void gen_worker_end(void *ctx, void *wp)
+{
+    (void)ctx;
+    gen_worker *w = wp;
+    if (w) {
+        sb_gsolver_free(w->solver);
+        free(w->grid);
+        free(w->puzzle);
+        free(w->order);
+    }
+    free(w);
+}
+
+/* Shuffles w->order into a random permutation of the nc cells (Fisher-Yates). */
+static void gen_shuffle(gen_worker *w, int nc, uint64_t *rng)
+{
+    for (int i = 0; i < nc; i++)
+        w->order[i] = i;
+    for (int i = nc - 1; i > 0; i--) {
+        const int j = gen_below(rng, i + 1), t = w->order[i];
+        w->order[i] = w->order[j];
+        w->order[j] = t;
+    }
+}
+
+/* Fills w->grid with a random full grid: random digits on random cells (each one allowed by
+ * its peers), then the first solution; a seed grid that is stuck or over a small guess budget
+ * is thrown away. @return 0, or -1 when memory ran out. */
+static int gen_fill(const sb_geometry *g, gen_worker *w, uint64_t *rng)
+{
+    const int nc = sb_geometry_cells(g), n = sb_geometry_digits(g);
+    for (;;) {
+        memset(w->puzzle, 0, (size_t)nc);
+        gen_shuffle(w, nc, rng);
+        for (int i = 0; i < nc / 4 + 1; i++) { /* a quarter of the cells: varied, still easy */
+            const int c = w->order[i];
+            int np;
+            const uint16_t *peer = sb_geometry_peers(g, c, &np);
+            uint64_t used = 0;
+            for (int k = 0; k < np; k++)
+                if (w->puzzle[peer[k]])
+                    used |= UINT64_C(1) << (w->puzzle[peer[k]] - 1);
+            const int d = 1 + gen_below(rng, n);
+            if (!(used >> (d - 1) & 1))
+                w->puzzle[c] = (uint8_t)d;
+        }
+        sb_gresult res;
+        sb_gsolver_budget(w->solver, 1000);
+        const int st = sb_gsolve(w->solver, w->puzzle, 1, &res, w->grid);
+        sb_gsolver_budget(w->solver, UINT64_MAX);
+        if (st == SB_ERR_NOMEM)
+            return -1;
+        if (st == SB_OK && res.count == 1)
+            return 0;
+    }
+}
+
+/* cli_batch.item of generate: puzzle number index (its randomness derived from the seed and
+ * the index only), unique and minimal: givens removed in a random order while the puzzle
+ * keeps one solution, so every given left is needed (removing more never removes
+ * solutions, so a given kept once stays needed). */
+static int gen_item(void *wp, uint64_t index, cli_buf *out, cli_buf *err, void *tp)
+{
+    gen_worker *w = wp;
+    const gen_run *run = w->run;
+    const sb_geometry *g = run->g;
+    const int nc = sb_geometry_cells(g);
+    const uint64_t at = run->opt->first + index;
+    uint64_t rng = run->opt->seed ^ (at * UINT64_C(0xD1B54A32D192ED03));
+    gen_tag *t = tp;
+    if (gen_fill(g, w, &rng) != 0)
+        goto oom;
+    memcpy(w->puzzle, w->grid, (size_t)nc);
+    gen_shuffle(w, nc, &rng);
+    sb_gresult res = {0};
+    for (int i = 0; i < nc; i++) {
+        if (cli_stop_requested())
+            return CLI_STOPPED;
+        const int c = w->order[i];
+        w->puzzle[c] = 0;
+        if (sb_gsolve(w->solver, w->puzzle, 2, &res, NULL) != SB_OK)
+            goto oom;
+        if (res.count != 1)
+            w->puzzle[c] = w->grid[c];
+    }
+    sb_gsolve(w->solver, w->puzzle, 2, &res, NULL);
+    t->clues = 0;
+    for (int c = 0; c < nc; c++)
+        t->clues += w->puzzle[c] != 0;
+    t->guesses = res.guesses;
+    switch (run->opt->format) {
+    case FMT_TDOKU:
+        put_cells(out, g, w->puzzle, run->form);
+        cli_buf_put(out, ":1:", 3);
+        put_cells(out, g, w->grid, run->form);
+        break;
+    case FMT_CSV:
+        cli_buf_printf(out, "%llu,", (unsigned long long)at);
+        put_csv_cells(out, g, w->puzzle, run->form);
+        cli_buf_printf(out, ",%llu,%llu,", (unsigned long long)t->clues,
+                       (unsigned long long)t->guesses);
+        put_csv_cells(out, g, w->grid, run->form);
+        break;
+    case FMT_JSON:
+        cli_buf_printf(out, "{\"index\":%llu,\"puzzle\":\"", (unsigned long long)at);
+        put_cells(out, g, w->puzzle, run->form);
+        cli_buf_printf(out, "\",\"clues\":%llu,\"guesses\":%llu,\"solution\":\"",
+                       (unsigned long long)t->clues, (unsigned long long)t->guesses);
+        put_cells(out, g, w->grid, run->form);
+        cli_buf_put(out, "\"}", 2);
+        break;
+    case FMT_PRETTY:
+        cli_buf_printf(out, "# puzzle %llu (%llu clues)\n", (unsigned long long)at,
+                       (unsigned long long)t->clues);
+        put_pretty(out, g, w->puzzle, w->grid);
+        break;
+    default: put_cells(out, g, w->puzzle, run->form); break;
+    }
+    cli_buf_put(out, "\n", 1);
+    return CLI_DONE;
+oom:
+    cli_buf_printf(err, CLI_NAME ": out of memory\n");
+    return CLI_EXIT_USAGE;
+}
+
+/* cli_batch.commit of generate. */
+static void gen_commit(void *ctx, const uint32_t *input, const unsigned char *tags, size_t n)
+{
+    gen_run *run = ctx;
+    const gen_tag *t = (const gen_tag *)tags;
+    (void)input;
+    for (size_t i = 0; i < n; i++) {
+        run->made++;
+        run->clues += t[i].clues;
+        run->guesses += t[i].guesses;
+    }
+}
+
+int cli_grid_generate(const sb_geometry *g, const cli_grid_gen *opt)
+{
+    gen_run run = {.g = g, .opt = opt,
+                   .form = sb_geometry_digits(g) <= 35 ? SB_GFORM_CHARS : SB_GFORM_INTS};
+    cli_batch b = {.threads = opt->threads, .progress = CLI_PROGRESS_NEVER, .unit = "puzzles",
+                   .out = opt->out, .ctx = &run, .tag_size = sizeof(gen_tag),
+                   .worker_new = gen_worker_new, .worker_end = gen_worker_end,
+                   .item = gen_item, .commit = gen_commit};
+    if (opt->format == FMT_CSV)
+        fputs("index,puzzle,clues,guesses,solution\n", opt->out);
+    const double t0 = cli_now_seconds();
+    const int rc = cli_batch_items(&b, opt->count);
+    const double secs = cli_now_seconds() - t0;
+    if (opt->stats && run.made)
+        fprintf(stderr, "stats: %llu puzzles (%s), %.2f clues/puzzle, %.3f guesses/puzzle, "
+                        "%d threads, %.3f s, %.1f puzzles/s\n",
+                run.made, sb_geometry_name(g), (double)run.clues / (double)run.made,
+                (double)run.guesses / (double)run.made, opt->threads, secs,
+                secs > 0 ? (double)run.made / secs : 0.0);
+    return rc;
+}

@@ -52,4 +52,19 @@ typedef struct cli_grid_job {
 int cli_grid_run(const sb_geometry *g, const cli_grid_job *job, const cli_batch *b,
                  char *const *files, int nfiles);
 
+/* What generate on a geometry makes. */
+typedef struct cli_grid_gen {
+    uint64_t count;    /* puzzles to make */
+    uint64_t seed;     /* run seed: puzzle i depends on (seed, first + i) only */
+    uint64_t first;    /* index of the first puzzle */
+    int threads;       /* worker threads */
+    cli_format format; /* solution (the puzzle line), tdoku, csv, json or pretty */
+    int stats;         /* summary line on stderr */
+    FILE *out;         /* where puzzles go */
+} cli_grid_gen;
+
+/* generate --grid: count unique, minimal puzzles of g, in index order for any thread count.
+ * @return the exit code. */
+int cli_grid_generate(const sb_geometry *g, const cli_grid_gen *opt);
+
 #endif /* SB_CLI_GRID_H */

@@ -345,5 +345,44 @@ t_pretty() {
 }
 tcase "pretty: boxes for RxC, cube planes x=1..K side by side, latin without boxes" t_pretty
 
+# ---- generate ----------------------------------------------------------------------------
+# gen_case SPEC N GEOARGS...: generated puzzles are unique (oracle) and minimal (each given
+# removed: the oracle finds several solutions), the same bytes for -t 1 and -t 2
+gen_case() {
+    local spec=$1 n=$2 rc
+    shift 2
+    rc=$(sb g1 e generate "$@" -n "$n" --seed 9 -t 1)
+    want_rc "$rc" 0 "$spec generate"
+    sb g2 e generate "$@" -n "$n" --seed 9 -t 2 >/dev/null
+    cmp -s g1 g2 || echo "$spec: generate output depends on -t"
+    [ "$(wc -l <g1)" = "$n" ] || echo "$spec: $(wc -l <g1) puzzles, want $n"
+    sb o e solve "$@" -l 2 g1 >/dev/null
+    [ "$(grep -cx -e multiple -e unsolvable o)" = 0 ] || echo "$spec: a generated puzzle is not unique"
+    "$GCHECK" solve "$spec" g1 <o
+    python3 -c "
+import sys
+for line in open('g1'):
+    p = line.strip()
+    for i, ch in enumerate(p):
+        if ch != '.':
+            print(p[:i] + '.' + p[i + 1:])" >less.txt
+    sb o e solve "$@" -l 2 less.txt >/dev/null
+    [ "$(grep -cvx multiple o)" = 0 ] || echo "$spec: a generated puzzle is not minimal"
+    "$GCHECK" solve "$spec" less.txt <o
+}
+t_generate() {
+    gen_case 2x2 10 --grid 2x2
+    gen_case 2x3 10 --grid 2x3
+    gen_case latin:5 6 --grid latin:5
+    gen_case cube:3 6 --grid cube:3
+    gen_case @jigsaw6.txt 6 --geometry jigsaw6.txt
+    gen_case x:2x2 6 --grid x:2x2
+    local rc
+    rc=$(sb o e generate --grid 2x2 -n 1 --symmetry rot180)
+    want_rc "$rc" 2 "generate --grid with --symmetry"
+    want_grep e "9x9 only"
+}
+tcase "generate --grid/--geometry: unique and minimal by the oracle, same bytes for any -t" t_generate
+
 echo "$NPASS passed, $NFAIL failed"
 [ "$NFAIL" = 0 ]
