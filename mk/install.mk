@@ -95,11 +95,11 @@ $(PC_FILE): mk/sudokubench.pc.in include/sudokubench.h
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 	    -e 's|@VERSION@|$(SB_VERSION_STR)|' $< > $@.tmp && mv $@.tmp $@
 
-$(MAN_PROG): $(BIN_RUN)
+$(MAN_PROG): $(BIN_RUN) $(BIN)
 	@mkdir -p $(dir $@)
 	ln -sf $(abspath $(BIN_RUN)) $@
 
-$(MAN_DIR)/sudokubench.1: $(MAN_PROG) src/cli/main.c
+$(MAN_DIR)/sudokubench.1: $(MAN_PROG) $(BIN) src/cli/main.c
 	{ echo "[SEE ALSO]"; for c in $(SB_COMMANDS); do printf '.BR sudokubench-%s (1),\n' $$c; done; \
 	  echo "and docs/cli.md in the sources for the input forms and output formats."; } > $@.inc
 	$(if $(MAN_DATE_EPOCH),SOURCE_DATE_EPOCH=$(MAN_DATE_EPOCH)) help2man -N --no-discard-stderr \
@@ -108,7 +108,7 @@ $(MAN_DIR)/sudokubench.1: $(MAN_PROG) src/cli/main.c
 
 # One page per command: NAME takes the command's one-line summary from src/cli/main.c, and
 # the title becomes SUDOKUBENCH-COMMAND (help2man would use the program's name).
-$(MAN_DIR)/sudokubench-%.1: $(MAN_PROG) src/cli/main.c
+$(MAN_DIR)/sudokubench-%.1: $(MAN_PROG) $(BIN) src/cli/main.c
 	summary=$$(sed -n 's/^ *{"$*", cli_[a-z_]*, "\(.*\)"},*$$/\1/p' src/cli/main.c); \
 	  [ -n "$$summary" ] || { echo "no summary for command $* in src/cli/main.c" >&2; exit 1; }; \
 	  { echo "[SEE ALSO]"; echo ".BR sudokubench (1)"; } > $@.inc; \
