@@ -132,7 +132,7 @@ include $(sort $(wildcard mk/*.mk))
 all: $(BIN) $(LIB) ## build build/sudokubench and build/libsudokubench.a
 
 help: ## list the targets
-	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | awk -F'\t' '{printf "  make %-14s %s\n", $$1, $$2}'
+	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | awk -F'\t' '{printf "  make %-14s %s\n", $$1, $$2}'
 	@echo "  variables: BUILD=$(BUILD) OPT=$(OPT) BENCH_FILES=... BENCH_ARGS='$(BENCH_ARGS)'"
 	@echo "  toolchains: CC=clang (build/clang; clang libomp-dev), CROSS=aarch64-linux-gnu- (build/aarch64;"
 	@echo "    gcc-aarch64-linux-gnu, tests via make test-aarch64 under qemu-user); HOSTCC=$(HOSTCC) builds gen_tables"
