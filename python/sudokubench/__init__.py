@@ -58,12 +58,14 @@ class ParseError(ValueError):
 
 
 def _check(status, what):
+    """Returns status, or raises SudokuError naming it when it is a library error (< 0)."""
     if status < 0:
         raise SudokuError(f"{what}: {ffi.string(lib.sb_strerror(status)).decode()}")
     return status
 
 
 def _threads(threads):
+    """Checks a thread count (0: every core) and returns it as an int."""
     if not isinstance(threads, (int, np.integer)) or threads < 0:
         raise ValueError(f"threads must be an integer >= 0 (0: every core), not {threads!r}")
     return int(threads)
@@ -161,6 +163,8 @@ def _read_stream(f, source):
 
 def _puzzles(puzzles):
     """Returns puzzles as a C-contiguous uint8 array (n, 81) with cells 0..9."""
+    if isinstance(puzzles, (list, tuple)) and puzzles and not isinstance(puzzles[0], (str, bytes)):
+        puzzles = np.asarray(puzzles)  # rows of cell values, not text
     if isinstance(puzzles, np.ndarray):
         arr = puzzles
         if arr.ndim == 1 and arr.size == CELLS:
@@ -182,10 +186,12 @@ def _puzzles(puzzles):
 
 
 def _ptr(ctype, arr):
+    """A C pointer of type ctype to a contiguous numpy array's data (NULL when empty)."""
     return ffi.cast(ctype, ffi.from_buffer(arr)) if arr.size else ffi.NULL
 
 
 def _options(limit, pipeline, simd):
+    """Builds sb_options from Python arguments, raising ValueError for a bad one."""
     opt = ffi.new("sb_options *")
     lib.sb_options_default(opt)
     if not isinstance(limit, (int, np.integer)) or limit < 0:

@@ -100,7 +100,8 @@ def test_strings_and_numpy_and_threads_agree():
     a = sb.solve(strings, threads=1)
     b = sb.solve(puzzles, threads=2)
     c = sb.solve(puzzles.astype(np.int64), threads=0)
-    for x, y in ((a, b), (a, c)):
+    d = sb.solve([list(row) for row in puzzles], threads=3)
+    for x, y in ((a, b), (a, c), (a, d)):
         for u, v in zip(x, y):
             np.testing.assert_array_equal(u, v)
 
