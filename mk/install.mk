@@ -137,6 +137,8 @@ uninstall: ## remove exactly the files make install wrote (same PREFIX and DESTD
 # pkg-config file and the man pages, build the examples against the installed tree with
 # pkg-config (static and shared) and run them, then uninstall and check nothing is left.
 TEST_EXTRA += test-install
+# The examples are built and run by test-install, against the installed tree.
+test-examples: test-install
 test-install: $(BIN) $(BIN_RUN) $(LIB) $(SHLIB) $(PC_FILE) $(MAN_PAGES)
 	CC="$(CC)" EX_CFLAGS="$(if $(filter 1,$(SAN)),-fsanitize=address$(comma)undefined)" \
 	  CROSS="$(CROSS)" QEMU_RUN="$(QEMU_RUN)" PREFIX="$(PREFIX)" BIN_RUN="$(abspath $(BIN_RUN))" \

@@ -83,7 +83,7 @@ run_static() {
 
 # --- the examples, shared then static
 # shellcheck disable=SC2086
-for ex in solve_one count_file; do
+for ex in solve_one count_file batch_file; do
     $CC ${EX_CFLAGS:-} -Wall -Wextra -Werror -o "$work/$ex-shared" "examples/$ex.c" $flags -pthread
     $CC ${EX_CFLAGS:-} -Wall -Wextra -Werror -o "$work/$ex-static" "examples/$ex.c" $cflags \
         $libdirs -Wl,-Bstatic $libnames -Wl,-Bdynamic $private -pthread
@@ -114,10 +114,12 @@ sample=$work/sample.txt
 "$BIN_RUN" solve -f csv -t 1 "$sample" | awk -F, 'NR > 1 {n++; v[$2]++; g += $4}
     END {printf "puzzles %d unsolvable %d unique %d multiple %d invalid 0 guesses %d\n",
          n, v["unsolvable"], v["solved"], v["multiple"], g}' > "$work/want"
-for kind in shared static; do
-    for t in 1 3; do
-        if [ $kind = shared ]; then run "$work/count_file-$kind" "$sample" $t; else run_static "$work/count_file-$kind" "$sample" $t; fi > "$work/got"
-        diff -u "$work/want" "$work/got" || fail "count_file-$kind with $t threads"
+for ex in count_file batch_file; do
+    for kind in shared static; do
+        for t in 1 3; do
+            if [ $kind = shared ]; then run "$work/$ex-$kind" "$sample" $t; else run_static "$work/$ex-$kind" "$sample" $t; fi > "$work/got"
+            diff -u "$work/want" "$work/got" || fail "$ex-$kind with $t threads"
+        done
     done
 done
 grep -q " unsolvable 1 .* multiple 1 " "$work/want" || fail "the sample should hold one unsolvable and one multiple puzzle: $(cat "$work/want")"
