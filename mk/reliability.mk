@@ -12,7 +12,7 @@
 #   make fuzz           every libFuzzer target for FUZZ_SECONDS each (clang, ASan + UBSan)
 
 TEST_EXTRA += test-fault test-oracle
-DEB_PKGS   += python3 clang llvm
+DEB_PKGS   += python3 clang llvm libclang-rt-14-dev
 
 .PHONY: test-fault test-oracle check-oracle fuzz fuzz-build
 

@@ -265,8 +265,9 @@ static int run(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gsolution
     /* Givens become singles first, then one propagation: a clash between two givens shows
      * as a peer losing its only candidate. */
     for (int c = 0; c < s->ncells; c++)
-        if (cells[c]) {
-            b[c] = UINT64_C(1) << (cells[c] - 1);
+        if (cells[c] || s->n == 1) { /* one digit: every cell is a single from the start, and
+                                        no elimination would ever assign it (found by fuzzing) */
+            b[c] = UINT64_C(1) << ((cells[c] ? cells[c] : 1) - 1);
             assign(s, b, c);
         }
     int ok = propagate(s, b);

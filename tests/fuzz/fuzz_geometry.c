@@ -43,9 +43,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else {
         const char *sep = memmem(text, len, "\n%%\n", 4);
         const size_t n = sep ? (size_t)(sep - text) + 1 : len;
-        FILE *f = fmemopen((void *)text, n ? n : 1, "rb");
+        /* fmemopen refuses size 0: an empty file is given as one blank line */
+        FILE *f = n ? fmemopen((void *)text, n, "rb") : fmemopen((void *)"\n", 1, "rb");
         FUZZ_CHECK(f != NULL, "fmemopen");
-        st = n ? sb_geometry_read(f, "fuzz", &g, why, sizeof why) : SB_ERR_ARG;
+        st = sb_geometry_read(f, "fuzz", &g, why, sizeof why);
         fclose(f);
         rest = sep ? n + 3 : len;
     }
