@@ -133,6 +133,7 @@ typedef struct engine {
     int ninputs;            /* entries in inputs */
     char *const *files;     /* the command line's inputs ("-" = stdin) */
     int next_input;         /* index of the next input to open */
+    int end_input;          /* inputs before this index are read (ninputs; a segment: one) */
     int cur;                /* index of the open input */
     FILE *in;               /* the open input, NULL between inputs */
     void *reader;           /* its reader: an sb_reader, or job->source's */
@@ -454,7 +455,7 @@ static void close_input(engine *e)
  * "cannot open" message to w's trailer (the caller then ends the window, to keep order). */
 static int open_next(engine *e, window *w)
 {
-    if (e->next_input >= e->ninputs)
+    if (e->next_input >= e->end_input)
         return 0;
     const int i = e->next_input++;
     const int is_stdin = !strcmp(e->files[i], "-") && !e->given;
@@ -735,8 +736,9 @@ static int engine_init(engine *e, const cli_batch *job, int records)
     sigemptyset(&e->stop_set);
     sigaddset(&e->stop_set, SIGINT);
     sigaddset(&e->stop_set, SIGTERM);
-    e->progress = job->progress == CLI_PROGRESS_ALWAYS ||
-                  (job->progress == CLI_PROGRESS_AUTO && isatty(STDERR_FILENO));
+    e->item_base = job->item_base;
+    e->progress = !job->sink && (job->progress == CLI_PROGRESS_ALWAYS ||
+                                 (job->progress == CLI_PROGRESS_AUTO && isatty(STDERR_FILENO)));
     e->always = job->progress == CLI_PROGRESS_ALWAYS;
     return 0;
 oom:
@@ -750,8 +752,10 @@ static int engine_run(engine *e)
 {
     cli_stop_state stop;
     cli_stop_begin(&stop);
-    if (fflush(e->job->out) != 0) { /* what the command printed first (csv header) */
-        fprintf(stderr, CLI_NAME ": write error: standard output: %s\n", strerror(errno));
+    /* what the command printed first (csv header); a segment writes nothing itself */
+    if (!e->job->sink && fflush(e->job->out) != 0) {
+        fprintf(stderr, CLI_NAME ": write error: %s: %s\n",
+                e->job->out_name ? e->job->out_name : "standard output", strerror(errno));
         e->fatal = 1;
     }
     e->t0 = cli_now_seconds();
@@ -768,6 +772,8 @@ static int engine_run(engine *e)
         return CLI_EXIT_USAGE;
     if (e->halt_rc)
         return e->halt_rc; /* the handler's reason is on stderr already */
+    if (stop_requested && e->job->sink)
+        return CLI_EXIT_INTERRUPTED; /* the MPI driver counts the records of every rank */
     if (stop_requested) {
         if (e->last_input >= 0)
             fprintf(stderr, CLI_NAME ": interrupted after %llu records (%s:%llu)\n",
@@ -781,14 +787,13 @@ static int engine_run(engine *e)
     return e->rc;
 }
 
-int cli_batch_records(const cli_batch *b, char *const *files, int nfiles)
+/* cli_batch_records over inputs first..nfiles-1, or with given only input first, read from
+ * the stream given (which the engine closes). */
+static int batch_records(const cli_batch *b, char *const *files, int nfiles, int first,
+                         FILE *given)
 {
-    static char *const stdin_only[] = {"-"};
-    if (nfiles == 0) {
-        files = stdin_only;
-        nfiles = 1;
-    }
-    engine e = {.files = files, .ninputs = nfiles};
+    engine e = {.files = files, .ninputs = nfiles, .next_input = first,
+                .end_input = given ? first + 1 : nfiles, .given = given};
     int rc = engine_init(&e, b, 1);
     e.inputs = calloc((size_t)nfiles, sizeof *e.inputs);
     if (!rc && !e.inputs) {
@@ -824,12 +829,66 @@ int cli_batch_records(const cli_batch *b, char *const *files, int nfiles)
         rc = engine_run(&e);
     if (e.reader)
         close_input(&e);
+    if (e.given) /* never opened: setup failed */
+        fclose(e.given);
     engine_free(&e);
     return rc;
 }
 
+int cli_batch_records(const cli_batch *b, char *const *files, int nfiles)
+{
+    static char *const stdin_only[] = {"-"};
+    if (nfiles == 0) {
+        files = stdin_only;
+        nfiles = 1;
+    }
+#ifdef SB_MPI
+    if (!b->sink)
+        return cli_mpi_records(b, files, nfiles);
+#endif
+    return batch_records(b, files, nfiles, 0, NULL);
+}
+
+int cli_batch_segment(const cli_batch *b, char *const *files, int nfiles, int input, FILE *in)
+{
+    return batch_records(b, files, nfiles, input, in);
+}
+
+int cli_sink_write(const cli_batch *b, const cli_sink *s)
+{
+    engine e = {.job = b, .out_fd = fileno(b->out)};
+    if (s->err.oom || s->out.oom || s->tags.oom || s->input.oom) {
+        oom(&e);
+        return CLI_EXIT_USAGE;
+    }
+    if (fflush(b->out) != 0) /* what the command printed first (csv header) */
+        return fprintf(stderr, CLI_NAME ": write error: %s: %s\n",
+                       b->out_name ? b->out_name : "standard output", strerror(errno)),
+               CLI_EXIT_USAGE;
+    write_err(&e, s->err.data, s->err.len);
+    if (write_out(&e, s->out.data, s->out.len) != 0)
+        return CLI_EXIT_USAGE;
+    if (s->n && b->commit)
+        b->commit(b->ctx, s->input.len ? (const uint32_t *)(const void *)s->input.data : NULL,
+                  (const unsigned char *)s->tags.data, s->n);
+    return 0;
+}
+
+void cli_sink_free(cli_sink *s)
+{
+    cli_buf_free(&s->out);
+    cli_buf_free(&s->err);
+    cli_buf_free(&s->tags);
+    cli_buf_free(&s->input);
+    s->n = 0;
+}
+
 int cli_batch_items(const cli_batch *b, uint64_t count)
 {
+#ifdef SB_MPI
+    if (!b->sink)
+        return cli_mpi_items(b, count);
+#endif
     engine e = {.items = count, .inputs_done = count == 0};
     int rc = engine_init(&e, b, 0);
     if (!rc)

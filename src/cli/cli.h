@@ -233,6 +233,16 @@ enum {
  * written, in order, to commit on the calling thread. So summaries count exactly the
  * records written (an interrupt drops handled but unwritten ones), without any sharing on
  * the hot path. */
+/* What a segment run (cli_batch_segment, or cli_batch_items with cli_batch.sink set) would
+ * have written and committed, kept for rank 0 to write in input order (src/cli/mpi.c). */
+typedef struct cli_sink {
+    cli_buf out;   /* output records, in order */
+    cli_buf err;   /* stderr text, in order */
+    cli_buf tags;  /* cli_batch.tag_size bytes per record written */
+    cli_buf input; /* record runs: a uint32_t input index per record written */
+    uint64_t n;    /* records written */
+} cli_sink;
+
 typedef struct cli_batch {
     int threads;           /* worker threads, >= 1 */
     cli_progress progress; /* progress line on stderr */
@@ -261,6 +271,11 @@ typedef struct cli_batch {
     /* Adds the tags of n written records to ctx; input[i] is record i's input index (NULL
      * for items). Called on the calling thread, in output order. May be NULL. */
     void (*commit)(void *ctx, const uint32_t *input, const unsigned char *tags, size_t n);
+    const char *out_name;  /* -o FILE as given, for messages (NULL: standard output) */
+    /* Segments (MPI): zero in plain runs. */
+    cli_sink *sink;        /* when set, output, stderr text and tags go here, not out/commit */
+    uint64_t line_base;    /* added to every record's line: lines before the segment */
+    uint64_t item_base;    /* run-wide index of the segment's item 0 */
 } cli_batch;
 
 /* The flag SIGINT/SIGTERM raise while cli_stop_begin's handlers are in place: give it to
@@ -287,6 +302,10 @@ int cli_stop_requested(void);
  * a message. */
 int cli_batch_option(const char *cmd, int ch, const char *arg, cli_batch *b);
 
+/* The getopt pieces of the engine's options every batch command takes: -o FILE (--output)
+ * sends standard output to FILE (opened at once; under MPI by rank 0 only). */
+#define CLI_OUTPUT_LONGOPT {"output", required_argument, 0, 'o'}
+
 enum { CLI_CACHE_LINE = 64 /* bytes of a cache line (x86-64; a safe bound elsewhere) */ };
 
 /* Allocates size bytes, zeroed, aligned to and padded to whole cache lines (free() frees
@@ -306,6 +325,30 @@ int cli_batch_records(const cli_batch *b, char *const *files, int nfiles);
 /* Runs items 0..count-1 through b->item with the same windows, ordering, progress and
  * interrupt handling as cli_batch_records. @return as cli_batch_records. */
 int cli_batch_items(const cli_batch *b, uint64_t count);
+
+/* Runs the engine over input `input` of files (names and the csv file column as in the whole
+ * run) read from in, which it closes: a segment for b->sink, lines shifted by b->line_base.
+ * @return as cli_batch_records (no "interrupted" message: the caller counts). */
+int cli_batch_segment(const cli_batch *b, char *const *files, int nfiles, int input, FILE *in);
+
+/* Writes a sink to b->out and stderr and commits its tags to b->commit, as the engine would
+ * have. @return 0, or CLI_EXIT_USAGE after a message (write error, memory). */
+int cli_sink_write(const cli_batch *b, const cli_sink *s);
+
+/* Frees a sink's buffers and empties it. */
+void cli_sink_free(cli_sink *s);
+
+/* MPI (src/cli/mpi.c; without SB_MPI only cli_mpi_rank, which returns 0). */
+/* This process's rank (0 without MPI). */
+int cli_mpi_rank(void);
+/* Starts MPI and silences the standard streams of ranks above 0. @return 0 or an exit code. */
+int cli_mpi_begin(int *argc, char ***argv);
+/* Ends MPI. @return the exit code every rank exits with: rank 0's rc. */
+int cli_mpi_end(int rc);
+/* cli_batch_records across the ranks: inputs sharded, output byte-identical. */
+int cli_mpi_records(const cli_batch *b, char *const *files, int nfiles);
+/* cli_batch_items across the ranks: index ranges dealt out, output byte-identical. */
+int cli_mpi_items(const cli_batch *b, uint64_t count);
 
 /* Commands. Each gets argv from the command name on and returns the exit code. */
 int cli_solve(int argc, char **argv);

@@ -35,7 +35,8 @@ static void usage(FILE *out)
                  "'" CLI_NAME " --version' prints the version.\n");
 }
 
-int main(int argc, char **argv)
+/* The program without MPI's start and end: dispatches argv[1]. @return the exit code. */
+static int run_main(int argc, char **argv)
 {
     if (argc < 2)
         return usage(stderr), CLI_EXIT_USAGE;
@@ -59,4 +60,16 @@ int main(int argc, char **argv)
         if (!strcmp(argv[1], commands[i].name))
             return cli_close_stdout(commands[i].run(argc - 1, argv + 1));
     return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
+}
+
+int main(int argc, char **argv)
+{
+#ifdef SB_MPI
+    /* build/sudokubench-mpi: the same program on every rank (src/cli/mpi.c). */
+    if (cli_mpi_begin(&argc, &argv))
+        return CLI_EXIT_USAGE;
+    return cli_mpi_end(run_main(argc, argv));
+#else
+    return run_main(argc, argv);
+#endif
 }

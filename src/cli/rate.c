@@ -54,6 +54,7 @@ static const char rate_help[] =
     "to stderr.\n\n"
     "  -f, --format FMT     csv or json (default csv)\n"
     "  -t, --threads N      worker threads (default %d: every core)\n"
+    "  -o, --output FILE    write standard output to FILE (records in order, as -t any)\n"
     "      --progress WHEN  progress line on stderr: auto, always, never (default auto)\n"
     "      --simd LEVEL     auto, scalar, sse4, avx2, avx512, neon for the uniqueness check (default auto)\n"
     "  -h, --help           show this help\n\n"
@@ -191,7 +192,8 @@ int cli_rate(int argc, char **argv)
     static const struct option longopts[] = {
         {"format", required_argument, 0, 'f'},   {"simd", required_argument, 0, 'S'},
         {"threads", required_argument, 0, 't'},  {"progress", required_argument, 0, 'P'},
-        {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
+        {"help", no_argument, 0, 'h'},           CLI_OUTPUT_LONGOPT,
+        {0, 0, 0, 0}};
     rate_run r = {.format = RATE_CSV};
     sb_options_default(&r.opt);
     r.opt.stop = cli_stop_flag();
@@ -202,7 +204,7 @@ int cli_rate(int argc, char **argv)
     int ch;
     optind = 1;
     opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
-    while ((ch = getopt_long(argc, argv, ":f:t:h", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":f:t:o:h", longopts, NULL)) != -1) {
         switch (ch) {
         case 'f':
             if (!strcmp(optarg, "csv"))
@@ -217,6 +219,7 @@ int cli_rate(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             break;
         case 't':
+        case 'o':
         case 'P':
             if (cli_batch_option("rate", ch, optarg, &b))
                 return CLI_EXIT_USAGE;

@@ -53,6 +53,7 @@ static const char solve_help[] =
     "  -l, --limit N        stop counting at N solutions: 1 first, 2 uniqueness, 0 all\n"
     "                       (default %llu)\n"
     "  -t, --threads N      worker threads (default %d: every core)\n"
+    "  -o, --output FILE    write standard output to FILE (records in order, as -t any)\n"
     "  -f, --format FMT     solution, tdoku, csv, json, pretty (default %s)\n"
     "      --grid SPEC      geometry: RxC (4x4, 5x5, ...), latin:N, cube:K, x:RxC (default:\n"
     "                       from the first puzzle line's cell count, 81 = 9x9; docs/geometry.md)\n"
@@ -175,6 +176,7 @@ int cli_solve(int argc, char **argv)
         {"threads", required_argument, 0, 't'},  {"format", required_argument, 0, 'f'},
         {"simd", required_argument, 0, 'S'},     {"stats", no_argument, 0, 'T'},
         {"progress", required_argument, 0, 'P'}, {"help", no_argument, 0, 'h'},
+        CLI_OUTPUT_LONGOPT,
         {"search", required_argument, 0, 'B'},   {"bfs-cap", required_argument, 0, 'C'},
         {"max-guesses", required_argument, 0, 'G'}, CLI_GRID_LONGOPTS,
         {"all", no_argument, 0, CLI_OPT_ALL},    {0, 0, 0, 0}};
@@ -192,7 +194,7 @@ int cli_solve(int argc, char **argv)
     size_t np;
     optind = 1;
     opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
-    while ((ch = getopt_long(argc, argv, ":s:l:t:f:h", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":s:l:t:f:o:h", longopts, NULL)) != -1) {
         switch (ch) {
         case 's':
             if (cli_parse_pipeline("solve", optarg, &r.opt))
@@ -219,6 +221,7 @@ int cli_solve(int argc, char **argv)
             gopt.limit_given = 1;
             break;
         case 't':
+        case 'o':
         case 'P':
             if (cli_batch_option("solve", ch, optarg, &b))
                 return CLI_EXIT_USAGE;
@@ -288,6 +291,7 @@ static const char validate_help[] =
     "conflicting givens, exactly one solution. Problems go to stderr as FILE:LINE, in input\n"
     "order, a summary line to stdout.\n\n"
     "  -t, --threads N      worker threads (default %d: every core)\n"
+    "  -o, --output FILE    write standard output to FILE (records in order, as -t any)\n"
     "      --simd LEVEL     auto, scalar, sse4, avx2, avx512, neon (default auto)\n"
     "      --progress WHEN  progress line on stderr: auto, always, never (default auto)\n"
     "      --grid SPEC      geometry (RxC, latin:N, cube:K, x:RxC; default from the cell count)\n"
@@ -333,6 +337,7 @@ int cli_validate(int argc, char **argv)
     static const struct option longopts[] = {
         {"simd", required_argument, 0, 'S'},     {"threads", required_argument, 0, 't'},
         {"progress", required_argument, 0, 'P'}, {"help", no_argument, 0, 'h'},
+        CLI_OUTPUT_LONGOPT,
         CLI_GRID_LONGOPTS,                       {0, 0, 0, 0}};
     cli_grid_opt gopt = {0};
     run r = {.format = FMT_COUNT}; /* no records: FMT_COUNT also names the command */
@@ -346,13 +351,14 @@ int cli_validate(int argc, char **argv)
     int ch;
     optind = 1;
     opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
-    while ((ch = getopt_long(argc, argv, ":t:h", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":t:o:h", longopts, NULL)) != -1) {
         switch (ch) {
         case 'S':
             if (cli_parse_simd("validate", optarg, &r.opt.simd))
                 return CLI_EXIT_USAGE;
             break;
         case 't':
+        case 'o':
         case 'P':
             if (cli_batch_option("validate", ch, optarg, &b))
                 return CLI_EXIT_USAGE;

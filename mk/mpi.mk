@@ -1,0 +1,44 @@
+# mk/mpi.mk — MPI (issue 14, docs/scale.md): build/sudokubench-mpi runs the same commands on
+# MPI ranks with output byte-identical to one process.
+#
+# One code path: the CLI sources (src/cli/*.c) compiled again with $(MPICC) and -DSB_MPI
+# (mpi.c plugs into the batch engine), linked with the same library. Plain `make` never
+# needs MPI. `make test` runs tests/cli/mpi.sh when mpicc and mpirun are installed and the
+# build is a plain native gcc one; otherwise test-mpi says why it skips (CROSS: no target
+# MPI; SAN=1: Open MPI's own leaks and the ASan runtime under mpirun; CC=clang: Open MPI's
+# mpicc wraps gcc, and gcc objects with clang's libomp would mix two OpenMP runtimes).
+
+DEB_PKGS  += openmpi-bin libopenmpi-dev
+TEST_EXTRA += test-mpi
+
+MPICC     ?= mpicc
+MPIRUN    ?= mpirun
+MPI_BIN   := $(BUILD)/sudokubench-mpi
+MPI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/mpi/obj/%.o)
+MPI_HAVE  := $(shell command -v $(MPICC) >/dev/null 2>&1 && command -v $(MPIRUN) >/dev/null 2>&1 && echo 1)
+MPI_SKIP  := $(if $(CROSS),CROSS=$(CROSS) (no MPI for the target),$(if $(filter 1,$(SAN)),SAN=1 (Open MPI under ASan),$(if $(CC_IS_CLANG),CC=clang (mpicc wraps gcc: two OpenMP runtimes),$(if $(MPI_HAVE),,$(MPICC) or $(MPIRUN) not installed (make deps)))))
+# Samples for the MPI bench (scripts/mpi_bench.sh): puzzles per file.
+MPI_BENCH_N  ?= 1000000
+MPI_BENCH_N2 ?= 3000000
+
+.PHONY: mpi test-mpi mpi-bench
+
+$(BUILD)/mpi/obj/%.o: %.c $(TABLES) $(wildcard include/*.h src/cli/*.h)
+	@mkdir -p $(dir $@)
+	$(MPICC) $(ALL_CFLAGS) -DSB_MPI -c -o $@ $<
+
+$(MPI_BIN): $(MPI_OBJS) $(LIB)
+	$(MPICC) $(ALL_CFLAGS) -o $@ $(MPI_OBJS) $(LIB) $(LDLIBS)
+
+mpi: $(MPI_BIN) ## build/sudokubench-mpi with Open MPI (mpicc): the same commands on MPI ranks (docs/scale.md)
+
+ifeq ($(MPI_SKIP),)
+test-mpi: $(BIN) $(MPI_BIN)
+	MPIRUN=$(MPIRUN) bash tests/cli/mpi.sh $(BIN) $(MPI_BIN)
+else
+test-mpi:
+	@echo "test-mpi: skipped: $(MPI_SKIP)"
+endif
+
+mpi-bench: $(BIN) $(MPI_BIN) ## MPI scaling on generated puzzles: -np 2 vs 1, -np 1 vs plain, peak RSS per rank (scripts/mpi_bench.sh)
+	MPIRUN=$(MPIRUN) N=$(MPI_BENCH_N) N2=$(MPI_BENCH_N2) bash scripts/mpi_bench.sh $(BIN) $(MPI_BIN)

@@ -1,0 +1,666 @@
+/*
+ * mpi.c — the same commands on MPI ranks (build/sudokubench-mpi, built by `make mpi` from
+ * the same CLI sources with -DSB_MPI), with output byte-identical to one process.
+ *
+ * Sharding. A regular input file is cut into segments of SEGMENT bytes (the last one
+ * shorter), each moved forward to the next line start, so every line lies in exactly one
+ * segment. Segments are dealt round-robin: in round k, rank r handles segment k*R + r, read
+ * with pread from its own descriptor (a rank reads only its segments, plus the bytes up to
+ * the next newline that fix where a segment starts). Round-robin rather than R contiguous
+ * ranges: rank 0 can then write round k's segments in rank order as soon as the round ends,
+ * so nothing waits for the end of another rank's range and memory stays one segment of
+ * output per rank, whatever the file size.
+ *
+ * Line numbers. Before handling its segment, a rank counts its lines; an MPI_Allgather of
+ * the round's counts gives each segment its global first line, which the engine adds to
+ * every record (cli_batch.line_base): messages and records carry the line of the whole file.
+ *
+ * One engine. Each segment runs through the ordinary batch engine (cli_batch_segment, with
+ * the rank's -t threads, its windows and chunks) with a cli_sink instead of the output:
+ * the segment's records, stderr text and statistic tags. Rank 0 receives the sinks in rank
+ * order and writes each as the engine would (cli_sink_write: stderr text, then records, then
+ * the tags to the command's commit), so the command's summaries on rank 0 count every
+ * rank's records and need no MPI code of their own. Within a segment stderr text keeps its
+ * place before its records; across segments all of a segment's text precedes its records.
+ *
+ * Status. After writing a round, rank 0 broadcasts whether to go on: a write error on rank
+ * 0 (one message, exit 2; the output ends on a record boundary), a failed or halted segment
+ * (generate's give-up, an interrupt, running out of memory) ends the run after that
+ * segment, exactly where one process would have stopped. Every rank then returns the same
+ * code, and cli_mpi_end makes every rank exit with rank 0's.
+ *
+ * Standard input and other inputs that cannot be read at an offset (pipes, terminals) are
+ * read by rank 0 in line-aligned pieces of SEGMENT bytes, dealt round-robin the same way.
+ * Item runs (generate, augment) deal ranges of ITEMS indices round-robin likewise.
+ *
+ * Ranks above 0 print nothing themselves: their standard output and error go to /dev/null
+ * (everything they produce reaches rank 0 through the sinks), so a command's own lines
+ * (csv header, summary) appear once.
+ */
+#include "cli.h"
+
+#ifndef SB_MPI
+
+int cli_mpi_rank(void)
+{
+    return 0;
+}
+
+#else
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <mpi.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum {
+    SEGMENT_DEFAULT = 1 << 21, /* bytes per segment: ~25,000 puzzle lines, so a segment
+                                  dwarfs the round's messages and stays a few MB of output */
+    ITEMS_DEFAULT = 1 << 14,   /* items per segment of generate/augment */
+    SCAN = 1 << 16,            /* bytes per read while counting lines or finding a line start */
+    PHASE_BATCH = 1,           /* what the ranks are about to do (sync_phase) */
+    PHASE_END = 2
+};
+
+/* The run's shape and its running state (one per cli_mpi_records/items call). */
+typedef struct mpi_run {
+    const cli_batch *b;  /* the command's job: rank 0 writes and commits through it */
+    cli_batch seg;       /* the same job with the sink, for this rank's segments */
+    cli_sink sink;       /* this rank's segment of the round */
+    cli_sink recv;       /* rank 0: another rank's segment, received */
+    int rank, size;      /* this rank and the number of ranks */
+    int rc;              /* the run's exit code so far (rank 0's view, broadcast) */
+    int stop;            /* the run ends after this round */
+    uint64_t written;    /* records written (rank 0; for the interrupt message) */
+} mpi_run;
+
+/* A positive whole number from the environment variable name, else def. */
+static uint64_t env_size(const char *name, uint64_t def)
+{
+    const char *s = getenv(name);
+    unsigned long long v;
+    return s && cli_parse_u64(s, &v) && v > 0 ? v : def;
+}
+
+int cli_mpi_rank(void)
+{
+    int init = 0, rank = 0;
+    MPI_Initialized(&init);
+    if (init)
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    return rank;
+}
+
+/* Checks that every rank is at the same point (a rank that failed before the batch while
+ * the others entered it would leave them waiting for ever): on disagreement rank 0 says so
+ * and the whole job aborts with exit 2. */
+static void sync_phase(int phase)
+{
+    int mine[2] = {phase, -phase}, all[2];
+    MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (all[0] != -all[1]) {
+        if (cli_mpi_rank() == 0)
+            fprintf(stderr, CLI_NAME ": mpi: the ranks took different paths (an input that "
+                            "differs between ranks?)\n");
+        MPI_Abort(MPI_COMM_WORLD, CLI_EXIT_USAGE);
+    }
+}
+
+int cli_mpi_begin(int *argc, char ***argv)
+{
+    int provided;
+    /* Only the thread that called main talks to MPI (the engine's master thread). */
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+        fprintf(stderr, CLI_NAME ": mpi: cannot initialise MPI\n");
+        return CLI_EXIT_USAGE;
+    }
+    if (cli_mpi_rank() != 0) {
+        const int null = open("/dev/null", O_WRONLY);
+        if (null >= 0) {
+            dup2(null, STDOUT_FILENO);
+            dup2(null, STDERR_FILENO);
+            close(null);
+        }
+    }
+    return 0;
+}
+
+int cli_mpi_end(int rc)
+{
+    sync_phase(PHASE_END); /* rc is final: the command has closed its output */
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return rc;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Rounds: every rank's segment to rank 0, in rank order                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Sends this rank's sink (sizes, then the four buffers) to rank 0. */
+static void send_sink(const cli_sink *s, int rc)
+{
+    const cli_buf *part[4] = {&s->out, &s->err, &s->tags, &s->input};
+    long long hdr[6] = {0, 0, 0, 0, (long long)s->n, rc};
+    for (int k = 0; k < 4; k++) {
+        hdr[k] = (long long)part[k]->len;
+        if (part[k]->oom || part[k]->len > INT_MAX)
+            hdr[5] = -1; /* cannot be sent: rank 0 reports running out of memory */
+    }
+    MPI_Send(hdr, 6, MPI_LONG_LONG, 0, 0, MPI_COMM_WORLD);
+    for (int k = 0; k < 4 && hdr[5] >= 0; k++)
+        if (hdr[k])
+            MPI_Send(part[k]->data, (int)hdr[k], MPI_BYTE, 0, 1 + k, MPI_COMM_WORLD);
+}
+
+/* Receives rank r's sink into s. @return its segment's rc (-1: it could not be sent). */
+static int recv_sink(cli_sink *s, int r)
+{
+    cli_buf *part[4] = {&s->out, &s->err, &s->tags, &s->input};
+    long long hdr[6];
+    MPI_Recv(hdr, 6, MPI_LONG_LONG, r, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    s->n = (uint64_t)hdr[4];
+    for (int k = 0; k < 4; k++) {
+        part[k]->len = 0;
+        if (hdr[5] < 0 || !hdr[k])
+            continue;
+        char *p = cli_buf_reserve(part[k], (size_t)hdr[k]);
+        char dummy;
+        /* Received even when memory ran out (into one byte, truncated), so the sender
+         * is never left waiting; the sink's oom flag reports it. */
+        MPI_Recv(p ? p : &dummy, p ? (int)hdr[k] : 1, MPI_BYTE, r, 1 + k, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+        if (p)
+            part[k]->len = (size_t)hdr[k];
+    }
+    return (int)hdr[5];
+}
+
+/* Ends a round: rank 0 writes every rank's segment in rank order (up to the first that
+ * ended the run) and tells all ranks whether to go on. tail is a message rank 0 prints
+ * after segment tail_at (an input-level read error), NULL for none. */
+static void round_end(mpi_run *m, int rc, const char *tail, int tail_at)
+{
+    if (m->rank != 0) {
+        send_sink(&m->sink, rc);
+    } else {
+        for (int r = 0; r < m->size; r++) {
+            const cli_sink *s = &m->sink;
+            int src = rc;
+            if (r > 0) {
+                src = recv_sink(&m->recv, r);
+                s = &m->recv;
+            }
+            if (m->stop)
+                continue; /* an earlier segment ended the run: drain, write nothing */
+            if (src < 0) {
+                fprintf(stderr, CLI_NAME ": out of memory formatting records\n");
+                m->rc = CLI_EXIT_USAGE, m->stop = 1;
+                continue;
+            }
+            if (cli_sink_write(m->b, s) != 0) {
+                m->rc = CLI_EXIT_USAGE, m->stop = 1;
+                continue;
+            }
+            m->written += s->n;
+            if (src) { /* failed, halted or interrupted: one process would stop here too */
+                m->rc = src, m->stop = 1;
+                continue;
+            }
+            if (tail && r == tail_at) {
+                fputs(tail, stderr);
+                m->rc = CLI_EXIT_USAGE;
+            }
+        }
+    }
+    int verdict[2] = {m->rc, m->stop};
+    MPI_Bcast(verdict, 2, MPI_INT, 0, MPI_COMM_WORLD);
+    m->rc = verdict[0], m->stop = verdict[1];
+    cli_sink s0 = m->sink;
+    s0.out.len = s0.err.len = s0.tags.len = s0.input.len = 0, s0.n = 0;
+    m->sink = s0; /* buffers kept for the next round */
+}
+
+/* Sets up a run once every rank has reached it. */
+static void run_init(mpi_run *m, const cli_batch *b)
+{
+    *m = (mpi_run){.b = b, .seg = *b};
+    m->seg.sink = &m->sink;
+    m->seg.progress = CLI_PROGRESS_NEVER;
+    MPI_Comm_rank(MPI_COMM_WORLD, &m->rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &m->size);
+    sync_phase(PHASE_BATCH);
+    if (m->rank == 0)
+        fflush(b->out); /* what the command printed first (csv header) goes first */
+}
+
+/* Frees a run's buffers and reports an interrupt as one process would. @return m->rc. */
+static int run_end(mpi_run *m)
+{
+    cli_sink_free(&m->sink);
+    cli_sink_free(&m->recv);
+    if (m->rc == CLI_EXIT_INTERRUPTED && m->rank == 0)
+        fprintf(stderr, CLI_NAME ": interrupted after %llu records\n",
+                (unsigned long long)m->written);
+    return m->rc;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Records: segments of regular files, pieces of streams                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A byte range of a file read with pread: the stream of one segment. */
+typedef struct range {
+    int fd;         /* the file (shared by the rank's segments; not closed here) */
+    off_t pos, end; /* next byte to read, end of the range */
+} range;
+
+/* fopencookie read of a range. */
+static ssize_t range_read(void *c, char *buf, size_t size)
+{
+    range *r = c;
+    if ((off_t)size > r->end - r->pos)
+        size = (size_t)(r->end - r->pos);
+    ssize_t k;
+    do
+        k = size ? pread(r->fd, buf, size, r->pos) : 0;
+    while (k < 0 && errno == EINTR);
+    if (k > 0)
+        r->pos += k;
+    return k;
+}
+
+/* fopencookie close of a range. */
+static int range_close(void *c)
+{
+    free(c);
+    return 0;
+}
+
+/* Opens [start, end) of fd as a read stream. @return NULL when memory ran out. */
+static FILE *range_open(int fd, off_t start, off_t end)
+{
+    range *r = malloc(sizeof *r);
+    if (!r)
+        return NULL;
+    *r = (range){.fd = fd, .pos = start, .end = end};
+    const cookie_io_functions_t io = {.read = range_read, .close = range_close};
+    FILE *f = fopencookie(r, "r", io);
+    if (!f)
+        free(r);
+    return f;
+}
+
+/* The first line start at or after pos in fd (size bytes): pos itself when the byte before
+ * it is a newline. @return it, or -1 after a read error (errno set). */
+static off_t line_start(int fd, off_t pos, off_t size)
+{
+    char buf[SCAN];
+    if (pos <= 0)
+        return 0;
+    for (off_t at = pos - 1; at < size;) {
+        const ssize_t k = pread(fd, buf, sizeof buf, at);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return k < 0 ? -1 : size;
+        const char *nl = memchr(buf, '\n', (size_t)k);
+        if (nl)
+            return at + (nl - buf) + 1;
+        at += k;
+    }
+    return size;
+}
+
+/* @return 1 if the reader is as fresh after line s (len bytes, no '\n') as at the start of an
+ * input: the line is a one-line puzzle, a blank or a comment line, which no nine-line grid
+ * can span. Segment boundaries go only after such lines. */
+static int neutral_line(const char *s, size_t len)
+{
+    sb_grid g;
+    char why[SB_WHY_LEN];
+    size_t col;
+    return sb_parse_line(s, len, &g, why, &col) != SB_LINE_INVALID;
+}
+
+/* Where a segment boundary near pos goes: after the first line that starts at or after pos
+ * and leaves the reader as a fresh one would be (a one-line puzzle, a blank or comment line:
+ * no nine-line grid can be open after it), so a grid is never cut in two. On plain puzzle
+ * files that is one line after the first line start. @return it (size at the end), or -1
+ * after a read error. */
+static off_t segment_cut(int fd, off_t pos, off_t size)
+{
+    char buf[SCAN];
+    if (pos <= 0)
+        return 0;
+    for (off_t at = line_start(fd, pos, size); at >= 0 && at < size;) {
+        const ssize_t k = pread(fd, buf, sizeof buf, at);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return k < 0 ? -1 : size;
+        const char *nl = memchr(buf, '\n', (size_t)k);
+        if (!nl) { /* a line longer than the buffer: never a puzzle; on to its end */
+            at = line_start(fd, at + 1, size);
+            continue;
+        }
+        const size_t len = (size_t)(nl - buf);
+        const off_t next = at + (off_t)len + 1;
+        if (neutral_line(buf, len))
+            return next;
+        at = next;
+    }
+    return size;
+}
+
+/* Lines the reader counts in [start, end) of fd: its newlines, plus a last line without
+ * one at the end of the file. @return them, or -1 after a read error. */
+static long long count_lines(int fd, off_t start, off_t end)
+{
+    char buf[SCAN];
+    long long n = 0;
+    char last = '\n';
+    for (off_t at = start; at < end;) {
+        const size_t want = end - at < (off_t)sizeof buf ? (size_t)(end - at) : sizeof buf;
+        const ssize_t k = pread(fd, buf, want, at);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
+        for (const char *p = buf; (p = memchr(p, '\n', (size_t)(buf + k - p))) != NULL; p++)
+            n++;
+        last = buf[k - 1];
+        at += k;
+    }
+    return n + (last != '\n');
+}
+
+/* Gathers every rank's line count for the round: returns the lines before this rank's
+ * segment within the round, adds the round's total to *lines. A count of -1 (read error)
+ * anywhere stops the run. */
+static long long round_lines(mpi_run *m, long long mine, uint64_t *lines)
+{
+    long long *all = malloc((size_t)m->size * sizeof *all), before = 0, total = 0;
+    long long fail = all ? 0 : 1, any;
+    MPI_Allreduce(&fail, &any, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+    if (any) {
+        free(all);
+        return -2;
+    }
+    MPI_Allgather(&mine, 1, MPI_LONG_LONG, all, 1, MPI_LONG_LONG, MPI_COMM_WORLD);
+    for (int r = 0; r < m->size; r++) {
+        if (all[r] < 0)
+            fail = 1;
+        if (r < m->rank)
+            before += all[r];
+        total += all[r];
+    }
+    free(all);
+    if (fail)
+        return -1;
+    *lines += (uint64_t)total;
+    return before;
+}
+
+/* Runs this rank's segment (stream in, NULL for none) of input i with its lines after
+ * line_base, then the round's end. */
+static void run_segment(mpi_run *m, char *const *files, int nfiles, int i, FILE *in,
+                        uint64_t line_base, const char *tail, int tail_at)
+{
+    int rc = 0;
+    if (in) {
+        m->seg.line_base = line_base;
+        rc = cli_batch_segment(&m->seg, files, nfiles, i, in);
+    }
+    round_end(m, rc, tail, tail_at);
+}
+
+/* Shards regular file i (fd, size bytes) over the ranks, round by round. */
+static void shard_file(mpi_run *m, char *const *files, int nfiles, int i, int fd, off_t size,
+                       const char *msg_name)
+{
+    const off_t seg = (off_t)env_size("SUDOKUBENCH_MPI_SEGMENT", SEGMENT_DEFAULT);
+    const off_t nseg = (size + seg - 1) / seg;
+    uint64_t lines = 0;
+    for (off_t k = 0; k * m->size < nseg && !m->stop; k++) {
+        const off_t j = k * m->size + m->rank;
+        off_t start = size, end = size;
+        long long mine = 0;
+        if (j < nseg) {
+            start = segment_cut(fd, j * seg, size);
+            end = start < 0 ? -1 : j + 1 < nseg ? segment_cut(fd, (j + 1) * seg, size) : size;
+            mine = end < 0 ? -1 : count_lines(fd, start, end);
+        }
+        const int why = errno;
+        const uint64_t round_base = lines;
+        const long long before = round_lines(m, mine, &lines);
+        if (before < 0) {
+            if (m->rank == 0)
+                fprintf(stderr, CLI_NAME ": %s: %s\n", msg_name,
+                        before == -2 ? "out of memory"
+                                     : mine < 0 ? strerror(why) : "read error on another rank");
+            m->rc = CLI_EXIT_USAGE, m->stop = 1;
+            break;
+        }
+        FILE *in = start < end ? range_open(fd, start, end) : NULL;
+        if (start < end && !in) {
+            cli_buf_printf(&m->sink.err, CLI_NAME ": out of memory\n");
+            round_end(m, CLI_EXIT_USAGE, NULL, 0);
+            continue;
+        }
+        run_segment(m, files, nfiles, i, in, round_base + (uint64_t)before, NULL, 0);
+    }
+}
+
+/* A piece of a stream dealt by rank 0. */
+typedef struct piece {
+    cli_buf buf;    /* read, not yet dealt: the piece, then the start of the next */
+    int eof;        /* the stream has ended (or failed) */
+    int err;        /* errno of a read error, 0 if none */
+} piece;
+
+/* The end of the last neutral line (neutral_line) of s (n bytes) that starts at or after
+ * from, 0 if none. */
+static size_t last_cut(const char *s, size_t n, size_t from)
+{
+    size_t end = n;
+    while (end > from) {
+        while (end > from && s[end - 1] != '\n')
+            end--; /* an unfinished last line is no cut */
+        if (end == from)
+            break;
+        size_t start = end - 1;
+        while (start > 0 && s[start - 1] != '\n')
+            start--;
+        if (start < from)
+            break;
+        if (neutral_line(s + start, end - 1 - start))
+            return end;
+        end = start;
+    }
+    return 0;
+}
+
+/* Reads until buf holds at least want bytes that end after a neutral line (or the stream
+ * ends). @return the length of the piece at its start: whole lines, never half a grid. */
+static size_t piece_fill(piece *p, int fd, size_t want)
+{
+    size_t from = 0; /* lines starting before this were checked: no cut there */
+    for (;;) {
+        if (p->eof)
+            return p->buf.len;
+        if (p->buf.len >= want) {
+            const size_t cut = last_cut(p->buf.data, p->buf.len, from);
+            if (cut)
+                return cut;
+            /* no neutral line yet (a long line, grids without blank lines): read on */
+            for (from = p->buf.len; from > 0 && p->buf.data[from - 1] != '\n';)
+                from--;
+        }
+        char *d = cli_buf_reserve(&p->buf, SCAN);
+        if (!d) {
+            p->eof = 1, p->err = ENOMEM;
+            continue;
+        }
+        const ssize_t k = read(fd, d, SCAN);
+        if (k < 0 && errno == EINTR) {
+            if (cli_stop_requested())
+                p->eof = 1;
+            continue;
+        }
+        if (k <= 0) {
+            p->eof = 1;
+            p->err = k < 0 ? errno : 0;
+        } else {
+            p->buf.len += (size_t)k;
+        }
+    }
+}
+
+/* Lines the reader counts in n bytes (as count_lines). */
+static long long piece_lines(const char *s, size_t n)
+{
+    long long c = 0;
+    for (const char *p = s; n && (p = memchr(p, '\n', (size_t)(s + n - p))) != NULL; p++)
+        c++;
+    return c + (n && s[n - 1] != '\n');
+}
+
+/* Rank 0 reads stream fd (input i) in line-aligned pieces and deals them round-robin;
+ * every rank handles its piece as a segment. */
+static void deal_stream(mpi_run *m, char *const *files, int nfiles, int i, int fd,
+                        const char *msg_name)
+{
+    const size_t seg = (size_t)env_size("SUDOKUBENCH_MPI_SEGMENT", SEGMENT_DEFAULT);
+    piece p = {0};
+    char *mine = NULL;
+    uint64_t lines = 0;
+    for (int more = 1; more && !m->stop;) {
+        size_t len = 0;
+        uint64_t base = 0;
+        char tail[256] = "";
+        int tail_at = -1;
+        if (m->rank == 0) {
+            for (int r = 0; r < m->size; r++) {
+                const size_t n = p.eof && !p.buf.len ? 0 : piece_fill(&p, fd, seg);
+                if (p.err && tail_at < 0 && p.buf.len == n) {
+                    snprintf(tail, sizeof tail, CLI_NAME ": %s: read error: %s\n", msg_name,
+                             strerror(p.err));
+                    tail_at = r;
+                }
+                unsigned long long hdr[2] = {n, lines};
+                if (r == 0) {
+                    mine = malloc(n ? n : 1);
+                    if (mine)
+                        memcpy(mine, p.buf.data, n);
+                    len = n, base = lines;
+                } else {
+                    MPI_Send(hdr, 2, MPI_UNSIGNED_LONG_LONG, r, 10, MPI_COMM_WORLD);
+                    if (n)
+                        MPI_Send(p.buf.data, (int)n, MPI_BYTE, r, 11, MPI_COMM_WORLD);
+                }
+                lines += (uint64_t)piece_lines(p.buf.data, n);
+                memmove(p.buf.data, p.buf.data + n, p.buf.len - n);
+                p.buf.len -= n;
+            }
+            more = !(p.eof && !p.buf.len);
+        } else {
+            unsigned long long hdr[2];
+            MPI_Recv(hdr, 2, MPI_UNSIGNED_LONG_LONG, 0, 10, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            len = (size_t)hdr[0], base = hdr[1];
+            mine = malloc(len ? len : 1);
+            if (len)
+                MPI_Recv(mine ? mine : (char[1]){0}, mine ? (int)len : 1, MPI_BYTE, 0, 11,
+                         MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+        FILE *in = len && mine ? fmemopen(mine, len, "r") : NULL;
+        if (len && !in) {
+            cli_buf_printf(&m->sink.err, CLI_NAME ": out of memory\n");
+            round_end(m, CLI_EXIT_USAGE, NULL, 0);
+        } else {
+            run_segment(m, files, nfiles, i, in, base, tail_at >= 0 ? tail : NULL, tail_at);
+        }
+        free(mine);
+        mine = NULL;
+        if (tail_at >= 0)
+            more = 0; /* as one process: a read error ends that input */
+        MPI_Bcast(&more, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    }
+    cli_buf_free(&p.buf);
+}
+
+int cli_mpi_records(const cli_batch *b, char *const *files, int nfiles)
+{
+    mpi_run m;
+    run_init(&m, b);
+    for (int i = 0; i < nfiles && !m.stop; i++) {
+        cli_input name;
+        if (cli_input_init(&name, files[i]) != 0) {
+            fprintf(stderr, CLI_NAME ": out of memory\n");
+            MPI_Abort(MPI_COMM_WORLD, CLI_EXIT_USAGE);
+        }
+        /* Rank 0 opens first and says what the input is; the others open a regular file
+         * too (each reads its own segments) and leave streams to rank 0. */
+        const int is_stdin = !strcmp(files[i], "-");
+        long long what[3] = {0, 0, 0}; /* opened, regular, size */
+        int fd = -1, why = 0;
+        if (m.rank == 0) {
+            fd = is_stdin ? STDIN_FILENO : open(files[i], O_RDONLY | O_CLOEXEC);
+            why = errno;
+            struct stat st;
+            what[0] = fd >= 0;
+            if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+                what[1] = 1, what[2] = (long long)st.st_size;
+        }
+        MPI_Bcast(what, 3, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+        if (!what[0]) {
+            if (m.rank == 0)
+                fprintf(stderr, CLI_NAME ": cannot open '%s': %s\n", name.msg_name,
+                        strerror(why));
+            m.rc = CLI_EXIT_USAGE;
+        } else {
+            if (b->opened)
+                b->opened[i] = 1;
+            if (m.rank != 0 && what[1])
+                fd = open(files[i], O_RDONLY | O_CLOEXEC);
+            int ok = fd >= 0 || !what[1] || m.rank == 0, all_ok;
+            MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+            if (!all_ok) {
+                if (m.rank == 0)
+                    fprintf(stderr, CLI_NAME ": cannot open '%s' on every rank\n", name.msg_name);
+                m.rc = CLI_EXIT_USAGE, m.stop = 1;
+            } else if (what[1]) {
+                shard_file(&m, files, nfiles, i, fd, (off_t)what[2], name.msg_name);
+            } else {
+                deal_stream(&m, files, nfiles, i, fd, name.msg_name);
+            }
+            if (fd >= 0 && !(is_stdin && m.rank == 0))
+                close(fd);
+        }
+        cli_input_free(&name);
+    }
+    return run_end(&m);
+}
+
+int cli_mpi_items(const cli_batch *b, uint64_t count)
+{
+    mpi_run m;
+    run_init(&m, b);
+    const uint64_t per = env_size("SUDOKUBENCH_MPI_ITEMS", ITEMS_DEFAULT);
+    const uint64_t nseg = (count + per - 1) / per;
+    for (uint64_t k = 0; k * (uint64_t)m.size < nseg && !m.stop; k++) {
+        const uint64_t j = k * (uint64_t)m.size + (uint64_t)m.rank;
+        int rc = 0;
+        if (j < nseg) {
+            m.seg.item_base = j * per;
+            rc = cli_batch_items(&m.seg, count - j * per < per ? count - j * per : per);
+        }
+        round_end(&m, rc, NULL, 0);
+    }
+    return run_end(&m);
+}
+
+#endif /* SB_MPI */

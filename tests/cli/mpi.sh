@@ -1,0 +1,237 @@
+#!/usr/bin/env bash
+# tests/cli/mpi.sh — build/sudokubench-mpi against build/sudokubench (issue 14, docs/scale.md):
+# under `mpirun -np 1, 2, 3` every command must write the same bytes to stdout and stderr
+# and exit with the same code as one plain process, for every format, -t 1 and 2, on the
+# samples, a file with invalid lines, standard input and several files; -o FILE must hold
+# the same bytes; a full disk (/dev/full as -o) and unreadable inputs give exit 2 with a
+# message.
+#
+# Usage: tests/cli/mpi.sh [PLAIN_BINARY [MPI_BINARY]]   (run from the repo root;
+#        MPIRUN=mpirun by default)
+#
+# Segments are made small (SUDOKUBENCH_MPI_SEGMENT=3000 bytes, ~35 lines; ITEMS=97) so that
+# the sample files span many rounds of every rank and segment edges fall mid-file, on
+# invalid lines and on the last line without its newline. Prints `ok - NAME` / `not ok -
+# NAME` per case and `N passed, M failed`; exits 1 if any case failed.
+
+set -u
+
+BIN=${1:-build/sudokubench}
+MBIN=${2:-build/sudokubench-mpi}
+case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
+case $MBIN in /*) ;; *) MBIN=$PWD/$MBIN ;; esac
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+SAMPLES=$ROOT/datasets/samples
+MPIRUN=${MPIRUN:-mpirun}
+
+if ! command -v "$MPIRUN" >/dev/null 2>&1; then
+    echo "mpi.sh: skipped: $MPIRUN not found (make deps installs openmpi-bin)"
+    exit 0
+fi
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/sudokubench-mpi.XXXXXX") || { echo "mktemp -d failed" >&2; exit 1; }
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+unset SUDOKUBENCH_SIMD OMP_NUM_THREADS
+exec </dev/null
+
+# -q: no banner when a rank exits non-zero (the exit code is the test's subject);
+# --bind-to none: -t 2 must not share one core; root needs its flag in containers.
+MPI_FLAGS=(-q --oversubscribe --bind-to none -x SUDOKUBENCH_MPI_SEGMENT -x SUDOKUBENCH_MPI_ITEMS)
+[ "$(id -u)" = 0 ] && MPI_FLAGS+=(--allow-run-as-root)
+export SUDOKUBENCH_MPI_SEGMENT=3000 SUDOKUBENCH_MPI_ITEMS=97
+
+# ---- harness: tcase NAME FUNCTION runs FUNCTION; every line it prints is a failure ------
+NPASS=0
+NFAIL=0
+tcase() {
+    local msg
+    msg=$("$2" 2>&1)
+    if [ -z "$msg" ]; then
+        echo "ok - $1"
+        NPASS=$((NPASS + 1))
+    else
+        echo "not ok - $1"
+        printf '%s\n' "$msg" | sed 's/^/#   /'
+        NFAIL=$((NFAIL + 1))
+    fi
+}
+
+# mrun NP ARGS...: the MPI binary on NP ranks (stdin passed on to rank 0).
+mrun() {
+    local np=$1
+    shift
+    timeout 120 "$MPIRUN" "${MPI_FLAGS[@]}" -np "$np" "$MBIN" "$@"
+}
+
+# same LABEL ARGS...: plain run vs -np N for each N of $NPS (default 1 2 3): stdout, stderr
+# and exit code equal. (Each mpirun costs most of a second in MPI_Init here, so the cases
+# spread the rank counts instead of running every case at all three.)
+same() {
+    local label=$1 np prc mrc
+    shift
+    "$BIN" "$@" >p.out 2>p.err
+    prc=$?
+    for np in ${NPS:-1 2 3}; do
+        mrun "$np" "$@" >m.out 2>m.err
+        mrc=$?
+        cmp -s p.out m.out || echo "$label -np $np: stdout differs: $(diff p.out m.out | head -3)"
+        cmp -s p.err m.err || echo "$label -np $np: stderr differs: $(diff p.err m.err | head -3)"
+        [ "$prc" = "$mrc" ] || echo "$label -np $np: exit $mrc, plain $prc"
+    done
+}
+
+# ---- inputs -------------------------------------------------------------------------------
+# mixed.txt: puzzles of three corpora with invalid lines, blank and comment lines, an
+# unsolvable puzzle (all 1s) and a last line cut short without its newline.
+{
+    head -n 300 "$SAMPLES/top1465.txt"
+    echo "bad line here"
+    echo
+    echo "# a comment"
+    head -n 50 "$SAMPLES/17_clue_2000.txt"
+    echo "12345"
+    printf '1%.0s' $(seq 1 81); echo
+    echo "..........x"
+    head -n 700 "$SAMPLES/hardest_11plus_1000.txt"
+    head -n 1 "$SAMPLES/top1465.txt" | cut -c1-40 | tr -d '\n'
+} >mixed.txt
+head -n 400 "$SAMPLES/17_clue_2000.txt" >small.txt
+# grids.txt: nine-line grids (with and without rule lines and '|'), one-line puzzles between
+# them and grids directly after grids: a segment boundary must never cut a grid in two.
+head -n 120 "$SAMPLES/top1465.txt" | awk '
+    NR % 3 == 0 { print; next }
+    NR % 3 == 1 { for (i = 0; i < 9; i++) print substr($0, i * 9 + 1, 9); print ""; next }
+    { for (i = 0; i < 9; i++) {
+          if (i == 3 || i == 6) print "------+-------+------"
+          r = substr($0, i * 9 + 1, 9)
+          print substr(r, 1, 3) " | " substr(r, 4, 3) " | " substr(r, 7, 3) } }' >grids.txt
+
+# ---- cases --------------------------------------------------------------------------------
+t_solve_formats() {
+    local f
+    for f in solution tdoku csv json pretty; do
+        same "solve -f $f -t 1" solve -f "$f" -t 1 mixed.txt
+        NPS="2 3" same "solve -f $f -t 2" solve -f "$f" -t 2 mixed.txt
+    done
+}
+
+t_solve_samples() {
+    SUDOKUBENCH_MPI_SEGMENT=2097152 same "solve top1465, default segment size" solve -t 2 \
+        "$SAMPLES/top1465.txt"
+    SUDOKUBENCH_MPI_SEGMENT=65536 NPS=3 same "solve all samples, csv" solve -t 1 -f csv \
+        "$SAMPLES"/*.txt
+}
+
+t_grids() {
+    SUDOKUBENCH_MPI_SEGMENT=300 NPS="2 3" same "nine-line grids, 300-byte segments" \
+        solve -t 1 -f csv grids.txt
+    "$BIN" solve -t 1 -f json <grids.txt >p.out 2>p.err
+    SUDOKUBENCH_MPI_SEGMENT=500 mrun 3 solve -t 1 -f json <grids.txt >m.out 2>m.err
+    cmp -s p.out m.out || echo "grids on stdin: stdout differs: $(diff p.out m.out | head -3)"
+    cmp -s p.err m.err || echo "grids on stdin: stderr differs: $(diff p.err m.err | head -3)"
+}
+
+t_several_files() {
+    # a missing file between two good ones: reported in place, the others still run
+    NPS="1 3" same "solve csv, three files" solve -t 1 -f csv small.txt missing.txt mixed.txt
+    "$BIN" solve -t 1 -f json small.txt - mixed.txt <mixed.txt >p.out 2>p.err
+    mrun 2 solve -t 1 -f json small.txt - mixed.txt <mixed.txt >m.out 2>m.err
+    cmp -s p.out m.out || echo "stdin between files: stdout differs: $(diff p.out m.out | head -3)"
+    cmp -s p.err m.err || echo "stdin between files: stderr differs: $(diff p.err m.err | head -3)"
+}
+
+t_stdin() {
+    local np prc mrc
+    "$BIN" solve -t 1 -f json <mixed.txt >p.out 2>p.err
+    prc=$?
+    for np in 1 2 3; do
+        mrun "$np" solve -t 1 -f json <mixed.txt >m.out 2>m.err
+        mrc=$?
+        cmp -s p.out m.out || echo "stdin -np $np: stdout differs: $(diff p.out m.out | head -3)"
+        cmp -s p.err m.err || echo "stdin -np $np: stderr differs: $(diff p.err m.err | head -3)"
+        [ "$prc" = "$mrc" ] || echo "stdin -np $np: exit $mrc, plain $prc"
+    done
+    "$BIN" solve -t 2 - <mixed.txt >p2.out 2>p2.err
+    cat mixed.txt | mrun 3 solve -t 2 - >m.out 2>m.err
+    cmp -s p2.out m.out || echo "pipe -np 3: stdout differs"
+    cmp -s p2.err m.err || echo "pipe -np 3: stderr differs"
+}
+
+t_validate_rate() {
+    same "validate" validate -t 2 mixed.txt
+    NPS=2 same "validate proper" validate -t 1 small.txt
+    NPS="1 3" same "rate csv" rate -t 2 mixed.txt
+    NPS=2 same "rate json, two files" rate -t 1 -f json small.txt mixed.txt
+}
+
+t_generate_augment() {
+    local f
+    same "generate" generate -n 500 --seed 7 -t 2
+    for f in csv json kaggle pretty; do
+        NPS=3 same "generate -f $f" generate -n 300 --seed 7 -t 1 -f "$f"
+    done
+    NPS=2 same "generate --first" generate -n 300 --first 1000 --seed 3 -t 1
+    # a give-up: --clues 17 in one attempt fails at once; exit 1 after the records before
+    NPS="2 3" same "generate give-up" generate -n 50 --seed 1 --clues 17 --attempts 1 -t 1
+    NPS="1 3" same "augment" augment -n 1000 --seed 9 small.txt
+    NPS=2 same "augment, invalid lines in the input" augment -n 700 --seed 2 mixed.txt
+}
+
+t_output_file() {
+    local np
+    "$BIN" solve -t 1 -f csv mixed.txt >p.out 2>p.err
+    "$BIN" solve -t 2 -f csv -o plain.csv mixed.txt 2>p2.err
+    cmp -s p.out plain.csv || echo "plain -o: file differs from stdout"
+    cmp -s p.err p2.err || echo "plain -o: stderr differs"
+    for np in 1 3; do
+        rm -f m.csv
+        mrun "$np" solve -t 1 -f csv --output m.csv mixed.txt >m.out 2>m.err
+        cmp -s p.out m.csv || echo "-np $np -o: file differs from plain stdout"
+        [ -s m.out ] && echo "-np $np -o: wrote to stdout too"
+        cmp -s p.err m.err || echo "-np $np -o: stderr differs"
+    done
+    "$BIN" validate -o plain.txt small.txt
+    mrun 2 validate -o m.txt small.txt
+    cmp -s plain.txt m.txt || echo "validate -o: summary differs"
+}
+
+t_full_disk() {
+    local np rc cmd
+    for cmd in "$BIN" "mrun 1" "mrun 3"; do
+        $cmd solve -t 1 -o /dev/full mixed.txt >out 2>err
+        rc=$?
+        [ "$rc" = 2 ] || echo "$cmd -o /dev/full: exit $rc, want 2"
+        grep -qx 'sudokubench: write error: /dev/full: No space left on device' err ||
+            echo "$cmd -o /dev/full: message: $(cat err)"
+        [ "$(grep -c 'write error' err)" = 1 ] || echo "$cmd -o /dev/full: not one message"
+    done
+}
+
+t_unreadable() {
+    local np rc
+    mkdir adir
+    NPS=2 same "missing file" solve -t 1 missing.txt
+    NPS="1 3" same "a directory" solve -t 1 adir
+    for np in 3; do
+        mrun "$np" solve nothere.txt >out 2>err
+        rc=$?
+        [ "$rc" = 2 ] || echo "-np $np missing: exit $rc"
+        grep -qx "sudokubench: cannot open 'nothere.txt': No such file or directory" err ||
+            echo "-np $np missing: message: $(cat err)"
+    done
+}
+
+tcase "solve: every format, -t 1/2, -np 1/2/3, invalid lines" t_solve_formats
+tcase "solve: the samples" t_solve_samples
+tcase "solve: nine-line grids never cut by a segment boundary" t_grids
+tcase "solve: several files, a missing one, stdin among files" t_several_files
+tcase "solve: standard input dealt by rank 0" t_stdin
+tcase "validate and rate: summaries over all ranks" t_validate_rate
+tcase "generate and augment: index ranges, same bytes" t_generate_augment
+tcase "-o FILE: plain and MPI" t_output_file
+tcase "-o /dev/full: exit 2, one message" t_full_disk
+tcase "unreadable inputs: exit 2, message" t_unreadable
+
+echo "$NPASS passed, $NFAIL failed"
+[ "$NFAIL" = 0 ]
