@@ -360,6 +360,15 @@ void sb_solver_counts_reset(sb_solver *s);
  * far (count and solution), never a verdict. */
 int sb_solve(sb_solver *s, const sb_grid *puzzle, sb_result *res);
 
+/* Solves puzzles[0..n) as n calls of sb_solve would: res[i] and status[i] (sb_solve's return
+ * value for puzzle i) are the same, solutions and guesses included. Faster where the kernel
+ * can work on several puzzles at once: the fast pipeline's AVX2 kernel searches two puzzles
+ * side by side, one in each half of its vectors (docs/performance.md); elsewhere it is a loop.
+ * The stop flag is also looked at before each puzzle: once it is raised, the puzzles not yet
+ * started get SB_ERR_STOPPED and a zero result (as does a puzzle refused with SB_ERR_ARG).
+ * @return SB_OK, or SB_ERR_ARG for a NULL solver or (when n > 0) NULL arrays. */
+int sb_solve_many(sb_solver *s, const sb_grid *puzzles, size_t n, sb_result *res, int *status);
+
 /* ------------------------------------------------------------------------------------------ */
 /* Rating                                                                                     */
 /* ------------------------------------------------------------------------------------------ */

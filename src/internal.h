@@ -42,6 +42,14 @@ typedef struct sb_search_run {
     int status;                        /* out: SB_OK, SB_ERR_BUDGET or SB_ERR_STOPPED */
 } sb_search_run;
 
+/* The AVX2 band kernel's paired search (kernel_pair.h): solutions of puzzles[0..n) counted up
+ * to limit, two puzzles at a time, with 2 * SB_STACK_DEPTH boards at stacks; runs[i] gets
+ * puzzle i's result and status (its max_guesses and stop set by the caller). */
+typedef void (*sb_pair_fn)(sb_board *stacks, const sb_grid *puzzles, size_t n, uint64_t limit,
+                           sb_search_run *runs);
+void sb_kernel_pair_avx2(sb_board *stacks, const sb_grid *puzzles, size_t n, uint64_t limit,
+                         sb_search_run *runs);
+
 /* Guesses between two polls of the stop flag: a few milliseconds of search at most, and
  * one compare per guess on the hot path. */
 #define SB_SEARCH_POLL 4096

@@ -1,7 +1,7 @@
 /*
  * solver.c — the pipeline registry, solver contexts and the kernel dispatch table.
  *
- * A solver context owns its search stack (SB_STACK_DEPTH boards, 64-byte aligned), its BFS
+ * A solver context owns its search stack (2 * SB_STACK_DEPTH boards, 64-byte aligned), its BFS
  * frontier, its technique counters and the kernel or plan chosen for it, so threads never
  * share mutable state.
  */
@@ -30,17 +30,18 @@ static const sb_pipeline_info pipeline_table[] = {
 
 /* One row of the dispatch table: the fast kernel stamped for one instruction set. */
 typedef struct kernel_entry {
-    sb_dfs_fn dfs; /* depth-first entry */
-    sb_bfs_fn bfs; /* breadth-first entry */
+    sb_dfs_fn dfs;   /* depth-first entry */
+    sb_bfs_fn bfs;   /* breadth-first entry */
+    sb_pair_fn pair; /* depth-first over many puzzles two at a time, or NULL (sb_solve_many) */
 } kernel_entry;
 
 /* The dispatch table, indexed by sb_simd level. */
 static const kernel_entry kernel_table[SB_SIMD_LEVELS] = {
-    [SB_SIMD_SCALAR] = {sb_kernel_dfs_scalar, sb_kernel_bfs_scalar},
-    [SB_SIMD_SSE4] = {sb_kernel_dfs_sse4, sb_kernel_bfs_sse4},
-    [SB_SIMD_AVX2] = {sb_kernel_dfs_avx2, sb_kernel_bfs_avx2},
-    [SB_SIMD_AVX512] = {sb_kernel_dfs_avx512, sb_kernel_bfs_avx512},
-    [SB_SIMD_NEON] = {sb_kernel_dfs_neon, sb_kernel_bfs_neon},
+    [SB_SIMD_SCALAR] = {sb_kernel_dfs_scalar, sb_kernel_bfs_scalar, NULL},
+    [SB_SIMD_SSE4] = {sb_kernel_dfs_sse4, sb_kernel_bfs_sse4, NULL},
+    [SB_SIMD_AVX2] = {sb_kernel_dfs_avx2, sb_kernel_bfs_avx2, sb_kernel_pair_avx2},
+    [SB_SIMD_AVX512] = {sb_kernel_dfs_avx512, sb_kernel_bfs_avx512, NULL},
+    [SB_SIMD_NEON] = {sb_kernel_dfs_neon, sb_kernel_bfs_neon, NULL},
 };
 
 struct sb_solver {
@@ -48,7 +49,8 @@ struct sb_solver {
     int fast;                                    /* 1: the fused kernel; 0: the generic plan */
     kernel_entry kernel;                         /* kernel_table[opt.simd] */
     sb_plan plan;                                /* the generic pipeline, when !fast */
-    sb_board *stack;                             /* SB_STACK_DEPTH boards, 64-byte aligned */
+    sb_board *stack;                             /* 2 * SB_STACK_DEPTH boards, 64-byte aligned
+                                                    (the second half for a paired search) */
     sb_board *ring;                              /* BFS frontier, allocated on first use */
     size_t ring_len;                             /* boards in ring */
     sb_technique_counts counts[SB_TECH_COUNT];   /* technique work since made or reset */
@@ -125,7 +127,7 @@ int sb_solver_new(sb_solver **out, const sb_options *opt)
     sb_solver *s = calloc(1, sizeof *s);
     if (!s)
         return SB_ERR_NOMEM;
-    s->stack = aligned_alloc(64, SB_STACK_DEPTH * sizeof(sb_board));
+    s->stack = aligned_alloc(64, 2 * SB_STACK_DEPTH * sizeof(sb_board));
     if (!s->stack) {
         free(s);
         return SB_ERR_NOMEM;
@@ -197,4 +199,49 @@ int sb_solve(sb_solver *s, const sb_grid *puzzle, sb_result *res)
     }
     *res = run.res;
     return st;
+}
+
+/* Puzzles handed to a paired kernel per call: bounds the run records on the stack; the tail
+ * of a block (one puzzle left alone) is negligible at this size. */
+#define PAIR_BLOCK 256
+
+int sb_solve_many(sb_solver *s, const sb_grid *puzzles, size_t n, sb_result *res, int *status)
+{
+    if (!s || (n && (!puzzles || !res || !status)))
+        return SB_ERR_ARG;
+    if (!(s->fast && s->opt.search == SB_SEARCH_DFS && s->kernel.pair)) {
+        for (size_t i = 0; i < n; i++) {
+            memset(&res[i], 0, sizeof res[i]); /* what a refused or unstarted puzzle gets */
+            /* The stop flag is looked at before each puzzle, as in the paired search. */
+            status[i] = s->opt.stop && *s->opt.stop ? SB_ERR_STOPPED
+                                                    : sb_solve(s, &puzzles[i], &res[i]);
+        }
+        return SB_OK;
+    }
+    sb_grid grid[PAIR_BLOCK];
+    sb_search_run run[PAIR_BLOCK];
+    size_t at[PAIR_BLOCK];
+    for (size_t lo = 0; lo < n; lo += PAIR_BLOCK) {
+        const size_t hi = n - lo < PAIR_BLOCK ? n : lo + PAIR_BLOCK;
+        size_t k = 0;
+        for (size_t i = lo; i < hi; i++) {
+            uint8_t over = 0;
+            for (int c = 0; c < SB_CELLS; c++)
+                over |= puzzles[i].cell[c] > 9;
+            if (over) {
+                memset(&res[i], 0, sizeof res[i]);
+                status[i] = SB_ERR_ARG;
+                continue;
+            }
+            grid[k] = puzzles[i];
+            run[k] = (sb_search_run){.max_guesses = s->opt.max_guesses, .stop = s->opt.stop};
+            at[k++] = i;
+        }
+        s->kernel.pair(s->stack, grid, k, s->opt.limit, run);
+        for (size_t j = 0; j < k; j++) {
+            res[at[j]] = run[j].res;
+            status[at[j]] = run[j].status;
+        }
+    }
+    return SB_OK;
 }

@@ -555,7 +555,19 @@ static void run_chunk(engine *e, window *w, size_t c, void *worker)
     size_t i = lo;
     int st = CLI_DONE;
     uint64_t halt_at;
-    for (; i < hi && !stop_requested; i++) {
+    /* Puzzles handled ahead by job->chunk are written even when the stop flag went up
+     * meanwhile (the handler reports CLI_STOPPED at the first one the flag cut short); any
+     * other record stops at the flag, as without a chunk handler. */
+    const int ahead = job->chunk && w->rec && hi > lo;
+    if (ahead) {
+        const sb_record *recs[CHUNK];
+        for (size_t k = lo; k < hi; k++)
+            recs[k - lo] = rec_at(e, w, k);
+        job->chunk(worker, recs, hi - lo);
+    }
+    for (; i < hi; i++) {
+        if (stop_requested && !(ahead && rec_at(e, w, i)->kind == SB_LINE_PUZZLE))
+            break;
 #pragma omp atomic read
         halt_at = e->halt_at;
         if (w->first + i > halt_at)

@@ -136,6 +136,16 @@ static inline void unpack(const dataset *d, size_t i, sb_grid *g)
     g->cell[SB_CELLS - 1] = p[PACKED - 1];
 }
 
+/* Unpacks the puzzles lo .. lo+BENCH_CHUNK-1 of d (fewer at the end) into g. @return how
+ * many. */
+static size_t block_unpack(const dataset *d, size_t lo, sb_grid *g)
+{
+    const size_t k = d->n - lo < BENCH_CHUNK ? d->n - lo : BENCH_CHUNK;
+    for (size_t j = 0; j < k; j++)
+        unpack(d, lo + j, &g[j]);
+    return k;
+}
+
 /* Formats puzzle i of d as 81 characters into text. */
 static void puzzle_text(const dataset *d, size_t i, char text[SB_GRID_TEXT])
 {
@@ -209,30 +219,37 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
     size_t verdicts[3] = {0, 0, 0}; /* puzzles per sb_verdict */
     first_hit wrong = {d->n, 0}, disagree = {d->n, 0};
     uint8_t *const kept = d->verdict;
-    const long long n = (long long)d->n;
+    /* Both passes solve blocks of BENCH_CHUNK puzzles with sb_solve_many, the way the solve
+     * command does (some kernels work on several puzzles at once). */
+    const long long nblk = (long long)((d->n + BENCH_CHUNK - 1) / BENCH_CHUNK);
     if (!rc) {
 #pragma omp parallel num_threads(threads) reduction(+ : guesses, no_guess, verdicts[:3])
         {
             sb_solver *me = s[omp_get_thread_num()];
-            sb_grid g;
-            sb_result res;
-#pragma omp for schedule(dynamic, BENCH_CHUNK)
-            for (long long i = 0; i < n; i++) {
+            sb_grid g[BENCH_CHUNK];
+            sb_result res[BENCH_CHUNK];
+            int st[BENCH_CHUNK];
+#pragma omp for schedule(dynamic, 1)
+            for (long long blk = 0; blk < nblk; blk++) {
                 if (cli_stop_requested())
                     continue; /* an OpenMP loop cannot break: skip the rest cheaply */
-                unpack(d, (size_t)i, &g);
-                if (sb_solve(me, &g, &res) == SB_ERR_STOPPED)
-                    continue;
-                if (res.count && !sb_solution_check(&g, &res.solution))
-                    keep_first(&wrong, (size_t)i, 0);
-                const sb_verdict v = sb_result_verdict(&res);
-                verdicts[v]++;
-                if (first)
-                    kept[i] = (uint8_t)v;
-                else if (kept[i] != v)
-                    keep_first(&disagree, (size_t)i, v);
-                guesses += res.guesses;
-                no_guess += res.guesses == 0;
+                const size_t lo = (size_t)blk * BENCH_CHUNK, k = block_unpack(d, lo, g);
+                sb_solve_many(me, g, k, res, st);
+                for (size_t j = 0; j < k; j++) {
+                    const size_t i = lo + j;
+                    if (st[j] == SB_ERR_STOPPED)
+                        continue;
+                    if (res[j].count && !sb_solution_check(&g[j], &res[j].solution))
+                        keep_first(&wrong, i, 0);
+                    const sb_verdict v = sb_result_verdict(&res[j]);
+                    verdicts[v]++;
+                    if (first)
+                        kept[i] = (uint8_t)v;
+                    else if (kept[i] != v)
+                        keep_first(&disagree, i, v);
+                    guesses += res[j].guesses;
+                    no_guess += res[j].guesses == 0;
+                }
             }
         }
     }
@@ -280,15 +297,16 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
 #pragma omp parallel num_threads(threads)
         {
             sb_solver *me = s[omp_get_thread_num()];
-            sb_grid g;
-            sb_result res;
+            sb_grid g[BENCH_CHUNK];
+            sb_result res[BENCH_CHUNK];
+            int st[BENCH_CHUNK];
             while (!done) {
-#pragma omp for schedule(dynamic, BENCH_CHUNK)
-                for (long long i = 0; i < n; i++) {
+#pragma omp for schedule(dynamic, 1)
+                for (long long blk = 0; blk < nblk; blk++) {
                     if (cli_stop_requested())
                         continue;
-                    unpack(d, (size_t)i, &g);
-                    sb_solve(me, &g, &res);
+                    const size_t k = block_unpack(d, (size_t)blk * BENCH_CHUNK, g);
+                    sb_solve_many(me, g, k, res, st);
                 }
 #pragma omp single
                 {

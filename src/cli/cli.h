@@ -265,6 +265,10 @@ typedef struct cli_batch {
      * an exit code (see above). */
     int (*record)(void *worker, const cli_input *in, const sb_record *rec, cli_buf *out,
                   cli_buf *err, void *tag);
+    /* Optional: called with a chunk's records, in order, before record is called on each of
+     * them, so that a handler can work on them together (solve: sb_solve_many). Must not
+     * touch shared state; record must still work on a record it was not given. */
+    void (*chunk)(void *worker, const sb_record *const *recs, size_t n);
     /* Handles item index (0-based, run-wide) of cli_batch_items, like record. Derive any
      * randomness from index so the output does not depend on the thread count. */
     int (*item)(void *worker, uint64_t index, cli_buf *out, cli_buf *err, void *tag);

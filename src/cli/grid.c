@@ -932,6 +932,7 @@ int cli_grid_run(const sb_geometry *g, const cli_grid_job *job, const cli_batch 
     bb.worker_new = gworker_new;
     bb.worker_end = gworker_end;
     bb.record = grecord;
+    bb.chunk = NULL; /* the 9x9 solve's chunk handler knows nothing of these workers */
     bb.commit = gcommit;
     bb.source = &src;
     const double t0 = cli_now_seconds();

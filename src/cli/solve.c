@@ -35,10 +35,17 @@ typedef struct run {
     tally total;      /* the committed tags, summed */
 } run;
 
-/* One thread's worker: its own solver. */
+/* One thread's worker: its own solver, and the results of the chunk it is handling, solved
+ * together (sb_solve_many is faster than one sb_solve per puzzle on some kernels). */
 typedef struct worker {
-    sb_solver *solver; /* this thread's solver context */
-    cli_format format; /* copy of run.format, read on every record */
+    sb_solver *solver;        /* this thread's solver context */
+    cli_format format;        /* copy of run.format, read on every record */
+    size_t cap;               /* entries of the arrays below */
+    size_t ready, next;       /* results solved ahead: entries next .. ready-1 still unused */
+    const sb_record **rec;    /* the record of each entry */
+    sb_grid *grid;            /* its puzzle */
+    sb_result *res;           /* its result */
+    int *st;                  /* its sb_solve status */
 } worker;
 
 static const char solve_help[] =
@@ -106,9 +113,53 @@ static void worker_end(void *ctx, void *wp)
 {
     (void)ctx;
     worker *w = wp;
-    if (w)
+    if (w) {
         sb_solver_free(w->solver);
+        free(w->rec);
+        free(w->grid);
+        free(w->res);
+        free(w->st);
+    }
     free(w);
+}
+
+/* Solves the puzzles among a chunk's records together (cli_batch.chunk); their results wait
+ * for the record handler. Out of memory, it solves nothing ahead (the handler solves). */
+static void solve_chunk(void *wp, const sb_record *const *recs, size_t n)
+{
+    worker *w = wp;
+    w->ready = w->next = 0;
+    if (n > w->cap) {
+        free(w->rec);
+        free(w->grid);
+        free(w->res);
+        free(w->st);
+        w->rec = malloc(n * sizeof *w->rec);
+        w->grid = malloc(n * sizeof *w->grid);
+        w->res = malloc(n * sizeof *w->res);
+        w->st = malloc(n * sizeof *w->st);
+        w->cap = w->rec && w->grid && w->res && w->st ? n : 0;
+        if (!w->cap)
+            return;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (recs[i]->kind == SB_LINE_PUZZLE) {
+            w->rec[k] = recs[i];
+            w->grid[k++] = recs[i]->grid;
+        }
+    sb_solve_many(w->solver, w->grid, k, w->res, w->st);
+    w->ready = k;
+}
+
+/* The result of record rec: solved ahead by solve_chunk, else now. @return sb_solve's status. */
+static int worker_solve(worker *w, const sb_record *rec, sb_result *res)
+{
+    if (w->next < w->ready && w->rec[w->next] == rec) {
+        *res = w->res[w->next];
+        return w->st[w->next++];
+    }
+    return sb_solve(w->solver, &rec->grid, res);
 }
 
 /* Adds the tags of written records to the run's tally (cli_batch.commit). */
@@ -141,7 +192,7 @@ static int solve_record(void *wp, const cli_input *in, const sb_record *rec, cli
         return CLI_DONE;
     }
     sb_result res;
-    const int st = sb_solve(w->solver, &rec->grid, &res);
+    const int st = worker_solve(w, rec, &res);
     if (st == SB_ERR_STOPPED)
         return CLI_STOPPED;
     t->guesses = res.guesses;
@@ -186,7 +237,7 @@ int cli_solve(int argc, char **argv)
     r.opt.stop = cli_stop_flag();
     cli_batch b = {.threads = cli_default_threads(), .progress = CLI_PROGRESS_AUTO,
                    .unit = "puzzles", .out = stdout, .ctx = &r, .tag_size = sizeof(tag),
-                   .worker_new = worker_new, .worker_end = worker_end,
+                   .worker_new = worker_new, .worker_end = worker_end, .chunk = solve_chunk,
                    .record = solve_record, .commit = commit};
     int stats = 0, ch;
     cli_grid_opt gopt = {0};
@@ -321,7 +372,7 @@ static int validate_record(void *wp, const cli_input *in, const sb_record *rec, 
         return CLI_DONE;
     }
     sb_result res;
-    if (sb_solve(w->solver, &rec->grid, &res) == SB_ERR_STOPPED)
+    if (worker_solve(w, rec, &res) == SB_ERR_STOPPED)
         return CLI_STOPPED;
     const sb_verdict v = sb_result_verdict(&res);
     t->kind = (uint8_t)v;
@@ -346,7 +397,7 @@ int cli_validate(int argc, char **argv)
     r.opt.stop = cli_stop_flag();
     cli_batch b = {.threads = cli_default_threads(), .progress = CLI_PROGRESS_AUTO,
                    .unit = "puzzles", .out = stdout, .ctx = &r, .tag_size = sizeof(tag),
-                   .worker_new = worker_new, .worker_end = worker_end,
+                   .worker_new = worker_new, .worker_end = worker_end, .chunk = solve_chunk,
                    .record = validate_record, .commit = commit};
     int ch;
     optind = 1;

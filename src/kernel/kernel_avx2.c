@@ -3,6 +3,7 @@
  * sb_simd_supported(SB_SIMD_AVX2) said yes. */
 #define SB_KERNEL_DFS sb_kernel_dfs_avx2
 #define SB_KERNEL_BFS sb_kernel_bfs_avx2
+#define SB_KERNEL_PAIR sb_kernel_pair_avx2
 #define SB_KERNEL_POPCNT 1
 #define SBV_BYTES 32
 #include "kernel_band.h"

@@ -190,17 +190,20 @@ static inline uint32_t sbb_vec_digits(int k)
 }
 
 /* Cells with one digit left, over the nine digit words: once = a digit left, twice = two or
- * more. Reduced as a tree: the chain of a naked-singles iteration is what a settle waits on. */
-static inline void sbb_count_cells(const sbv4 v[SB_DIGITS], sbv4 *once, sbv4 *twice)
-{
-    const sbv4 o01 = v[0] | v[1], t01 = v[0] & v[1], o23 = v[2] | v[3], t23 = v[2] & v[3];
-    const sbv4 o45 = v[4] | v[5], t45 = v[4] & v[5], o67 = v[6] | v[7], t67 = v[6] & v[7];
-    const sbv4 o03 = o01 | o23, t03 = t01 | t23 | (o01 & o23);
-    const sbv4 o47 = o45 | o67, t47 = t45 | t67 | (o45 & o67);
-    const sbv4 o07 = o03 | o47, t07 = t03 | t47 | (o03 & o47);
-    *once = o07 | v[8];
-    *twice = t07 | (o07 & v[8]);
-}
+ * more. Reduced as a tree: the chain of a naked-singles iteration is what a settle waits on.
+ * Stamped for 16-byte digit words and, for the paired search, 32-byte ones (two boards). */
+#define SBB_COUNT_CELLS(name, T)                                                                \
+    static inline void name(const T v[SB_DIGITS], T *once, T *twice)                           \
+    {                                                                                          \
+        const T o01 = v[0] | v[1], t01 = v[0] & v[1], o23 = v[2] | v[3], t23 = v[2] & v[3];   \
+        const T o45 = v[4] | v[5], t45 = v[4] & v[5], o67 = v[6] | v[7], t67 = v[6] & v[7];   \
+        const T o03 = o01 | o23, t03 = t01 | t23 | (o01 & o23);                                \
+        const T o47 = o45 | o67, t47 = t45 | t67 | (o45 & o67);                                \
+        const T o07 = o03 | o47, t07 = t03 | t47 | (o03 & o47);                                \
+        *once = o07 | v[8];                                                                    \
+        *twice = t07 | (o07 & v[8]);                                                           \
+    }
+SBB_COUNT_CELLS(sbb_count_cells, sbv4)
 
 /* x in every digit group of a vector. */
 static inline sbv sbb_wide(sbv4 x)
@@ -275,6 +278,42 @@ static inline int sbb_naked(sb_board *b)
     return 1;
 }
 
+/* The hidden-singles work on one vector w whose 16-byte groups each hold one digit's three
+ * band words: the cells where that digit is its house's only place. *none gets the house
+ * flags (row, box or column positions) of the houses where the digit has no place at all. */
+static inline sbv sbb_hidden_of(sbv w, sbv *none)
+{
+    const sbv row = sbv_splat(SBB_ROW), col = sbv_splat(SBB_COL), box = sbv_splat(SBB_BOX);
+    const sbv triad = sbv_splat(SBB_TRIAD);
+    /* Triads: to = the digit in the triad, tt = in two or more of its cells. */
+    const sbv w1 = w >> 1, w2 = w >> 2;
+    const sbv to = (w | w1 | w2) & triad, tt = sbv_maj(w, w1, w2) & triad;
+    /* Rows and boxes from the triads (one place: r1 & ~r2); columns per band, then across
+     * the bands. */
+    const sbv to3 = to >> 3, to6 = to >> 6, to9 = to >> 9, to18 = to >> 18;
+    const sbv r1 = (to | to3 | to6) & row;
+    const sbv r2 = (tt | (tt >> 3) | (tt >> 6) | sbv_maj(to, to3, to6)) & row;
+    const sbv x1 = (to | to9 | to18) & box;
+    const sbv x2 = (tt | (tt >> 9) | (tt >> 18) | sbv_maj(to, to9, to18)) & box;
+    const sbv w9 = w >> 9, w18 = w >> 18;
+    const sbv cb = (w | w9 | w18) & col;
+    const sbv s1 = SBV_SHUF4(cb, 1, 2, 0, 3), s2 = SBV_SHUF4(cb, 2, 0, 1, 3);
+    const sbv c1 = cb | s1 | s2;
+    const sbv c2 = sbb_or_bands(sbv_maj(w, w9, w18) & col) | sbv_maj(cb, s1, s2);
+    *none = (row & ~r1) | (box & ~x1) | (col & ~c1);
+    return w & (sbb_fill_rows(r1 & ~r2) | sbb_fill_boxes(x1 & ~x2) | sbb_fill_cols(c1 & ~c2));
+}
+
+/* Locked candidates on one vector w (one digit per 16-byte group): w without the cells
+ * sbb_locked removes. */
+static inline sbv sbb_locked_of(sbv w)
+{
+    const sbv col = sbv_splat(SBB_COL), triad = sbv_splat(SBB_TRIAD);
+    const sbv to = (w | (w >> 1) | (w >> 2)) & triad;
+    const sbv cb = (w | (w >> 9) | (w >> 18)) & col;
+    return w & ~sbb_locked(to, cb, SBV_SHUF4(cb, 1, 2, 0, 3), SBV_SHUF4(cb, 2, 0, 1, 3));
+}
+
 /* Hidden singles over all 27 houses at once: per digit, the houses where it has exactly one
  * place take it there (the cell keeps only that digit). Naked singles are settled, so a placed
  * digit is its house's only place and shows as hidden in its own cell, which changes nothing.
@@ -282,8 +321,6 @@ static inline int sbb_naked(sb_board *b)
  * else 1 with *changed set when a cell lost digits. */
 static inline int sbb_hidden(sb_board *b, int *changed)
 {
-    const sbv row = sbv_splat(SBB_ROW), col = sbv_splat(SBB_COL), box = sbv_splat(SBB_BOX);
-    const sbv triad = sbv_splat(SBB_TRIAD);
     sbv *bv = sbb_vecs(b);
     sbb_word *dirty = &sbb_words(b)[SBB_DIRTY];
     sbv hid[SBB_NV];
@@ -292,25 +329,9 @@ static inline int sbb_hidden(sb_board *b, int *changed)
         hid[k] = (sbv){0};
     for (uint32_t todo = sbb_vecs_of(*dirty); todo; todo &= todo - 1) {
         const int k = __builtin_ctz(todo);
-        const sbv w = bv[k];
-        /* Triads: to = the digit in the triad, tt = in two or more of its cells. */
-        const sbv w1 = w >> 1, w2 = w >> 2;
-        const sbv to = (w | w1 | w2) & triad, tt = sbv_maj(w, w1, w2) & triad;
-        /* Rows and boxes from the triads (one place: r1 & ~r2); columns per band, then
-         * across the bands. */
-        const sbv to3 = to >> 3, to6 = to >> 6, to9 = to >> 9, to18 = to >> 18;
-        const sbv r1 = (to | to3 | to6) & row;
-        const sbv r2 = (tt | (tt >> 3) | (tt >> 6) | sbv_maj(to, to3, to6)) & row;
-        const sbv x1 = (to | to9 | to18) & box;
-        const sbv x2 = (tt | (tt >> 9) | (tt >> 18) | sbv_maj(to, to9, to18)) & box;
-        const sbv w9 = w >> 9, w18 = w >> 18;
-        const sbv cb = (w | w9 | w18) & col;
-        const sbv s1 = SBV_SHUF4(cb, 1, 2, 0, 3), s2 = SBV_SHUF4(cb, 2, 0, 1, 3);
-        const sbv c1 = cb | s1 | s2;
-        const sbv c2 = sbb_or_bands(sbv_maj(w, w9, w18) & col) | sbv_maj(cb, s1, s2);
-        bad |= ((row & ~r1) | (box & ~x1) | (col & ~c1)) & sbb_valid(k);
-        hid[k] = w & (sbb_fill_rows(r1 & ~r2) | sbb_fill_boxes(x1 & ~x2) |
-                      sbb_fill_cols(c1 & ~c2));
+        sbv none;
+        hid[k] = sbb_hidden_of(bv[k], &none);
+        bad |= none & sbb_valid(k);
         hid2 |= hid1 & hid[k];
         hid1 |= hid[k];
     }
@@ -341,16 +362,13 @@ static inline int sbb_hidden(sb_board *b, int *changed)
  * was removed (an emptied cell is left for sbb_naked to find), else 0. */
 static inline int sbb_locked_pass(sb_board *b)
 {
-    const sbv col = sbv_splat(SBB_COL), triad = sbv_splat(SBB_TRIAD);
     sbv *bv = sbb_vecs(b);
     sbb_word *dirty = &sbb_words(b)[SBB_DIRTY];
     uint32_t moved = 0;
     for (uint32_t todo = sbb_vecs_of(*dirty >> 16); todo; todo &= todo - 1) {
         const int k = __builtin_ctz(todo);
         const sbv w = bv[k];
-        const sbv to = (w | (w >> 1) | (w >> 2)) & triad;
-        const sbv cb = (w | (w >> 9) | (w >> 18)) & col;
-        const sbv nv = w & ~sbb_locked(to, cb, SBV_SHUF4(cb, 1, 2, 0, 3), SBV_SHUF4(cb, 2, 0, 1, 3));
+        const sbv nv = sbb_locked_of(w);
         moved |= (uint32_t)-sbv_any(nv ^ w) & sbb_vec_digits(k);
         bv[k] = nv;
     }
@@ -472,7 +490,7 @@ static inline sbv sbb_digit_lanes(int e)
 /* The three ways a board enters propagation (0 on contradiction, else 1). Loading: every
  * blank cell takes all digits, every given only its own; the first round places the givens
  * (equal givens in a house are a clash, found like any other). */
-static inline int sbb_load(sb_board *b, const sb_grid *puzzle)
+static inline void sbb_load_raw(sb_board *b, const sb_grid *puzzle)
 {
     uint32_t given[3] = {0}, digit[SB_DIGITS][3];
     memset(digit, 0, sizeof digit);
@@ -487,11 +505,16 @@ static inline int sbb_load(sb_board *b, const sb_grid *puzzle)
         for (int k = 0; k < 3; k++)
             w[4 * d + k] = (SBB_CELLS & ~given[k]) | digit[d][k];
     w[SBB_DIRTY] = SBB_ALL_DIRTY;
+}
+
+static inline int sbb_load(sb_board *b, const sb_grid *puzzle)
+{
+    sbb_load_raw(b, puzzle);
     return sbb_settle(b);
 }
 
-/* Assigns digit mask d to cell c. */
-static inline int sbb_take(sb_board *b, int c, uint16_t d)
+/* Assigns digit mask d to cell c (the board is left to settle). */
+static inline void sbb_take_raw(sb_board *b, int c, uint16_t d)
 {
     /* Whole-vector updates: the settle's first loads then forward from these stores (a
      * vector load spanning two smaller stores stalls). */
@@ -502,16 +525,28 @@ static inline int sbb_take(sb_board *b, int c, uint16_t d)
         bv[k] &= ~bit;
     bv[e / SBB_DPV] |= bit & sbb_digit_lanes(e);
     sbb_words(b)[SBB_DIRTY] = SBB_ALL_DIRTY;
+}
+
+/* Assigns digit mask d to cell c. */
+static inline int sbb_take(sb_board *b, int c, uint16_t d)
+{
+    sbb_take_raw(b, c, d);
     return sbb_settle(b);
 }
 
-/* Removes digit mask d from cell c. */
-static inline int sbb_drop(sb_board *b, int c, uint16_t d)
+/* Removes digit mask d from cell c (the board is left to settle). */
+static inline void sbb_drop_raw(sb_board *b, int c, uint16_t d)
 {
     sbb_word *w = sbb_words(b);
     const int e = __builtin_ctz(d);
     sbb_vecs(b)[e / SBB_DPV] &= ~(sbb_cell_bit(c) & sbb_digit_lanes(e));
     w[SBB_DIRTY] |= (SBB_HIDDEN_DIRTY(__builtin_ctz(d)) * 0x10001u);
+}
+
+/* Removes digit mask d from cell c. */
+static inline int sbb_drop(sb_board *b, int c, uint16_t d)
+{
+    sbb_drop_raw(b, c, d);
     return sbb_settle(b);
 }
 
@@ -521,3 +556,7 @@ static inline int sbb_drop(sb_board *b, int c, uint16_t d)
 #define SBK_CHOOSE sbb_branch_cell
 #define SBK_CELL sbb_cell
 #include "entries.h"
+
+#if SBB_DPV == 2
+#include "kernel_pair.h"
+#endif

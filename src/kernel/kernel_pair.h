@@ -1,0 +1,341 @@
+/*
+ * kernel_pair.h — the paired search of the AVX2 band kernel: two puzzles searched side by side,
+ * one in each 16-byte half of every 32-byte vector.
+ *
+ * Included by kernel_band.h when a vector holds two digit groups (SBB_DPV == 2, the AVX2
+ * stamp), after the single-board kernel, whose helpers it reuses. It defines
+ * SB_KERNEL_PAIR(stacks, puzzles, n, limit, runs): the depth-first search of search.h run on
+ * n puzzles, two at a time.
+ *
+ * Why: the single-board settle is bound by the latency of the naked-singles chain and by
+ * branch mispredictions, and the second 16-byte half of an AVX2 vector buys it little
+ * (docs/performance.md). Two independent searches side by side fill that half: every vector
+ * instruction of a settle (the cell counts, the hidden-singles and locked-candidates passes)
+ * works for both boards at once, and one loop exit serves both.
+ *
+ * Data layout (sbp_state, local to the search; the boards on the stacks stay sb_boards)
+ *   v[d]      digit d+1 of both boards: lanes 0..2 board 0's three band words, lane 3 zero,
+ *             lanes 4..6 board 1's, lane 7 zero (the single kernel's 16-byte digit group,
+ *             twice);
+ *   done      both boards' placed-cell words, the same way;
+ *   dirty[l]  board l's dirty digits (kernel_band.h's SBB_DIRTY).
+ * A board is loaded into its half when its lane starts settling it and stored back when the
+ * lane needs it on the stack (a push copies it); an idle lane's half is zero and does no work.
+ *
+ * Algorithm: one turn of the loop is one naked-singles iteration of both boards (the cell
+ * counts and the new singles' eliminations of both in one pass). A board whose singles stall
+ * waits, at no cost, until the other one stalls too, so that the hidden-singles and
+ * locked-candidates passes (the expensive whole-board work) serve both boards at once; a board
+ * that reaches a contradiction moves on at once. After the passes, a board that is stable or
+ * solved takes its lane's next search step (search.h's DFS as a state machine, sbp_advance).
+ * Each board reaches the fixpoint of sbb_settle's rules (eliminations by monotone rules: the
+ * order of their application does not change the fixpoint), so counts, solutions and guesses
+ * equal the single search's (tests/test_many.c).
+ *
+ * Measured (docs/performance.md): 1.14-1.25x the single AVX2 search on the standard corpora.
+ * Syncing everything (a contradicted board waiting too) and two singles per loop trip were
+ * slower.
+ */
+#include <immintrin.h>
+
+/* Word arrays stored to as whole vectors (a vector store needs the vector's alignment). */
+#define SBP_ALIGNED __attribute__((aligned(SBV_BYTES)))
+
+/* Bit l set when half l (lanes 4l..4l+3) of x has a bit set. */
+static inline unsigned sbp_halves(sbv x)
+{
+    const unsigned m = (unsigned)_mm256_movemask_ps((__m256)(x != 0));
+    /* Arithmetic, not conditionals: the compiler made them branches, and they mispredicted. */
+    return (((m & 0xFu) + 0xFu) >> 4) | ((((m >> 4) + 0xFu) >> 4) << 1);
+}
+
+/* All ones in the halves of the lanes in mask live (bit l: half l). */
+static inline sbv sbp_keep(unsigned live)
+{
+    const uint32_t lo = 0u - (live & 1), hi = 0u - (live >> 1 & 1);
+    return (sbv){lo, lo, lo, lo, hi, hi, hi, hi};
+}
+
+/* The 32-byte pair vector of two 16-byte groups. */
+static inline sbv sbp_join(sbv4 lo, sbv4 hi)
+{
+    return (sbv){lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]};
+}
+
+SBB_COUNT_CELLS(sbp_count_cells, sbv)
+
+/* The pair state of a settle: both boards' digit words, placed cells and dirty digits. */
+typedef struct sbp_state {
+    sbv v[SB_DIGITS];   /* digit d+1 of both boards (lanes 0..2 board 0, 4..6 board 1) */
+    sbv done;           /* both boards' placed cells */
+    uint32_t dirty[2];  /* each board's dirty digits (kernel_band.h's SBB_DIRTY) */
+} sbp_state;
+
+/* Loads board b into half l of the pair state. */
+static inline void sbp_get(sbp_state *st, int l, const sb_board *b)
+{
+    const sbb_word *w = sbb_words((sb_board *)b);
+    const sbv keep = sbp_keep(l ? 1u : 2u);
+    for (int d = 0; d < SB_DIGITS; d++) {
+        const sbv4 x = *(const sbv4 *)(const void *)&w[4 * d];
+        st->v[d] = (st->v[d] & keep) | (sbp_join(x, x) & ~keep);
+    }
+    const sbv4 x = *(const sbv4 *)(const void *)&w[SBB_DONE];
+    st->done = (st->done & keep) | (sbp_join(x, x) & ~keep);
+    st->dirty[l] = w[SBB_DIRTY];
+}
+
+/* Stores half l of the pair state into board b, with its nsolved. */
+static inline void sbp_put(const sbp_state *st, int l, sb_board *b)
+{
+    sbb_word *w = sbb_words(b);
+    const int o = 4 * l;
+    for (int d = 0; d < SB_DIGITS; d++)
+        *(sbv4 *)(void *)&w[4 * d] = (sbv4){st->v[d][o], st->v[d][o + 1], st->v[d][o + 2], 0};
+    const sbv4 dn = {st->done[o], st->done[o + 1], st->done[o + 2], 0};
+    *(sbv4 *)(void *)&w[SBB_DONE] = dn;
+    w[SBB_DIRTY] = st->dirty[l];
+    b->nsolved = (uint16_t)(__builtin_popcount(dn[0]) + __builtin_popcount(dn[1]) +
+                            __builtin_popcount(dn[2]));
+}
+
+/* Hidden singles (sbb_hidden) on the boards of the lanes in mask on; the other half is left
+ * as it is. @return in *bad the lanes with a contradiction, and the lanes that lost
+ * candidates. */
+static inline unsigned sbp_hidden(sbp_state *st, unsigned on, unsigned *bad_lanes)
+{
+    const sbv valid = {~0u, ~0u, ~0u, 0, ~0u, ~0u, ~0u, 0};
+    const sbv keep = sbp_keep(on);
+    sbv hid[SB_DIGITS];
+    sbv bad = {0}, hid1 = {0}, hid2 = {0};
+    for (int d = 0; d < SB_DIGITS; d++)
+        hid[d] = (sbv){0};
+    /* The digits dirty on either board: a clean digit rescanned finds what was applied. */
+    const uint32_t dirt = (st->dirty[0] & (0u - (on & 1))) | (st->dirty[1] & (0u - (on >> 1 & 1)));
+    for (uint32_t todo = dirt & 0x1FFu; todo; todo &= todo - 1) {
+        const int d = __builtin_ctz(todo);
+        sbv none;
+        hid[d] = sbb_hidden_of(st->v[d], &none) & keep;
+        bad |= none & valid;
+        hid2 |= hid1 & hid[d];
+        hid1 |= hid[d];
+    }
+    *bad_lanes = sbp_halves((bad & keep) | hid2);
+    uint32_t moved[2] = {0, 0};
+    for (int d = 0; d < SB_DIGITS; d++) {
+        const sbv nv = st->v[d] & ~(hid1 & ~hid[d]);
+        const unsigned m = sbp_halves(nv ^ st->v[d]);
+        moved[0] |= (m & 1u) << d;
+        moved[1] |= (m >> 1) << d;
+        st->v[d] = nv;
+    }
+    for (int l = 0; l < 2; l++) {
+        const uint32_t m = 0u - (on >> l & 1); /* selects, not branches: they mispredicted */
+        st->dirty[l] = ((moved[l] | ((st->dirty[l] >> 16 | moved[l]) << 16)) & m) |
+                       (st->dirty[l] & ~m);
+    }
+    return (moved[0] != 0) | (unsigned)(moved[1] != 0) << 1;
+}
+
+/* Locked candidates (sbb_locked_pass) on the boards of the lanes in mask on. @return the
+ * lanes that lost candidates. */
+static inline unsigned sbp_locked(sbp_state *st, unsigned on)
+{
+    const sbv keep = sbp_keep(on);
+    uint32_t moved[2] = {0, 0};
+    const uint32_t dirt = (st->dirty[0] & (0u - (on & 1))) | (st->dirty[1] & (0u - (on >> 1 & 1)));
+    for (uint32_t todo = (dirt >> 16) & 0x1FFu; todo; todo &= todo - 1) {
+        const int d = __builtin_ctz(todo);
+        const sbv w = st->v[d];
+        const sbv nv = (sbb_locked_of(w) & keep) | (w & ~keep);
+        const unsigned m = sbp_halves(nv ^ w);
+        moved[0] |= (m & 1u) << d;
+        moved[1] |= (m >> 1) << d;
+        st->v[d] = nv;
+    }
+    for (int l = 0; l < 2; l++) { /* moved[l] is 0 for a lane not in on */
+        st->dirty[l] |= moved[l] | moved[l] << 16;
+        st->dirty[l] &= 0xFFFFu | moved[l] << 16 | (0u - (~on >> l & 1));
+    }
+    return (moved[0] != 0) | (unsigned)(moved[1] != 0) << 1;
+}
+
+/* One lane of the paired search: search.h's DFS on one puzzle at a time. */
+typedef struct sbp_lane {
+    sb_board *stack;                     /* SB_STACK_DEPTH boards */
+    int depth;                           /* level of the board being settled */
+    uint8_t cell[SB_STACK_DEPTH];        /* cell of each alternative on the stack */
+    uint16_t digit[SB_STACK_DEPTH];      /* digit that alternative must drop */
+    sb_search_run *run;                  /* the puzzle's result, NULL when the lane is idle */
+    uint64_t poll_at;                    /* guesses at which the budget and stop flag are checked */
+} sbp_lane;
+
+/* Inputs shared by the lanes: the puzzles and where the next one starts. */
+typedef struct sbp_feed {
+    const sb_grid *puzzles; /* the puzzles */
+    sb_search_run *runs;    /* their results (max_guesses and stop set by the caller) */
+    size_t n;               /* how many */
+    size_t next;            /* the first not yet started */
+    uint64_t limit;         /* solutions to count per puzzle (0: all) */
+} sbp_feed;
+
+/* Starts lane L on the next puzzle (its root board loaded, to be settled). @return 1, or 0
+ * when none is left (the lane goes idle). */
+static int sbp_start(sbp_lane *L, sbp_feed *f)
+{
+    while (f->next < f->n) {
+        const size_t i = f->next++;
+        sb_search_run *run = &f->runs[i];
+        memset(&run->res, 0, sizeof run->res);
+        /* The stop flag is looked at before each puzzle, as a caller of sb_solve would; a
+         * raised flag leaves every puzzle not yet started unsolved. */
+        if (run->stop && *run->stop) {
+            run->status = SB_ERR_STOPPED;
+            continue;
+        }
+        run->status = SB_OK;
+        L->run = run;
+        L->poll_at = run->max_guesses < SB_SEARCH_POLL ? run->max_guesses : SB_SEARCH_POLL;
+        L->depth = 0;
+        sbb_load_raw(&L->stack[0], &f->puzzles[i]);
+        return 1;
+    }
+    L->run = NULL;
+    return 0;
+}
+
+/* Moves lane L's search on from the board it just settled (ok: consistent) to the next board
+ * that needs settling, as search.h's DFS does between two propagations; a finished puzzle
+ * makes the lane start the next one. @return 1 with a board to settle, 0 when the lane is idle. */
+static int sbp_advance(sbp_lane *L, sbp_feed *f, int ok)
+{
+    sb_result *res = &L->run->res;
+    sb_board *b = &L->stack[L->depth];
+    if (ok && b->nsolved == SB_CELLS) {
+        if (res->count++ == 0)
+            for (int c = 0; c < SB_CELLS; c++)
+                res->solution.cell[c] = (uint8_t)(__builtin_ctz(sbb_cell(b, c)) + 1);
+        if (f->limit && res->count >= f->limit)
+            return sbp_start(L, f);
+        ok = 0; /* counted: look for the next one */
+    }
+    if (ok) {
+        const int c = sbb_branch_cell(b);
+        const uint16_t m = sbb_cell(b, c);
+        const uint16_t d = m & (uint16_t)-m;
+        if (m != d) {
+            if (__builtin_expect(res->guesses >= L->poll_at, 0) &&
+                (L->run->status = srch_poll(L->run, res->guesses + 1, &L->poll_at)) != SB_OK)
+                return sbp_start(L, f);
+            b[1] = *b;
+            L->cell[L->depth] = (uint8_t)c;
+            L->digit[L->depth] = d;
+            L->depth++;
+            res->guesses++;
+            b++;
+        }
+        sbb_take_raw(b, c, d);
+        return 1;
+    }
+    if (L->depth == 0)
+        return sbp_start(L, f);
+    L->depth--;
+    sbb_drop_raw(&L->stack[L->depth], L->cell[L->depth], L->digit[L->depth]);
+    return 1;
+}
+
+/* Counts the solutions of puzzles[0..n) up to limit (0 = all) two at a time, with two search
+ * stacks of SB_STACK_DEPTH boards at stacks; runs[i] receives puzzle i's result and status
+ * (its max_guesses and stop fields set by the caller). Cell values are already checked.
+ *
+ * One turn of the loop is one naked-singles iteration for both boards (counts and the new
+ * singles' eliminations shared). A board whose singles stalled goes on, in the same turn, to
+ * the hidden-singles pass, the locked-candidates pass and, when it is stable, solved or
+ * contradicted, to its next search step and next board; the other board is not held back. */
+void SB_KERNEL_PAIR(sb_board *stacks, const sb_grid *puzzles, size_t n, uint64_t limit,
+                    sb_search_run *runs)
+{
+    const sbv cells = sbp_join((sbv4){SBB_CELLS, SBB_CELLS, SBB_CELLS, 0},
+                               (sbv4){SBB_CELLS, SBB_CELLS, SBB_CELLS, 0});
+    /* Digit compares of a single in half l never match the other half's lanes. */
+    const sbv bias[2] = {{0, 0, 0, 0, 64, 64, 64, 64}, {64, 64, 64, 64, 0, 0, 0, 0}};
+    sbp_feed f = {puzzles, runs, n, 0, limit};
+    sbp_lane lane[2];
+    sbp_state st;
+    memset(&st, 0, sizeof st);
+    unsigned busy = 0;
+    for (int l = 0; l < 2; l++) {
+        lane[l].stack = stacks + (size_t)l * SB_STACK_DEPTH;
+        if (sbp_start(&lane[l], &f)) {
+            busy |= 1u << l;
+            sbp_get(&st, l, &lane[l].stack[0]);
+        }
+    }
+    while (busy) {
+        sbv once, twice;
+        sbp_count_cells(st.v, &once, &twice);
+        const unsigned empty = sbp_halves(cells & ~once) & busy;
+        const sbv fresh = once & ~twice & ~st.done & sbp_keep(busy & ~empty);
+        const unsigned single = sbp_halves(fresh);
+        if (single) {
+            st.done |= fresh;
+            /* Bits of each cell's digit index (exact for cells with one digit), and the new
+             * singles, as words: word 4l+k is band k of board l. */
+            uint32_t p0[8] SBP_ALIGNED, p1[8] SBP_ALIGNED, p2[8] SBP_ALIGNED, p3[8] SBP_ALIGNED,
+                fw[8] SBP_ALIGNED;
+            *(sbv *)(void *)p0 = st.v[1] | st.v[3] | st.v[5] | st.v[7];
+            *(sbv *)(void *)p1 = st.v[2] | st.v[3] | st.v[6] | st.v[7];
+            *(sbv *)(void *)p2 = st.v[4] | st.v[5] | st.v[6] | st.v[7];
+            *(sbv *)(void *)p3 = st.v[8];
+            *(sbv *)(void *)fw = fresh;
+            unsigned nz = (unsigned)_mm256_movemask_ps((__m256)(fresh != 0));
+            do { /* one loop over both boards' singles */
+                const int j = __builtin_ctz(nz), s = __builtin_ctz(fw[j]);
+                fw[j] &= fw[j] - 1;
+                nz &= ~((unsigned)(fw[j] == 0) << j);
+                const uint32_t d = (p0[j] >> s & 1) | (p1[j] >> s & 1) << 1 |
+                                   (p2[j] >> s & 1) << 2 | (p3[j] >> s & 1) << 3;
+                const int l = j >> 2, c = 27 * (j & 3) + s;
+                const sbv4 p4 = *(const sbv4 *)(const void *)sb_band_peers[c];
+                const sbv peer = sbp_join(p4, p4);
+                const sbv dd = bias[l] + d;
+                for (int e = 0; e < SB_DIGITS; e++)
+                    st.v[e] &= ~(peer & (sbv)(sbv_splat((uint32_t)e) == dd));
+                st.dirty[l] |= SBB_HIDDEN_DIRTY(d) * 0x10001u;
+            } while (nz);
+        }
+        /* A stalled board waits for the other one to stall too, so that the passes serve
+         * both boards at once (its half of the turns costs nothing meanwhile). */
+        const unsigned stalled = single ? 0u : busy & ~empty;
+        if (!(stalled | empty))
+            continue;
+        /* Boards whose singles stalled: solved ones are done; the others take the passes. */
+        const unsigned solved = sbp_halves(cells & ~st.done) ^ 3u;
+        const unsigned open = stalled & ~solved;
+        unsigned failed = empty, stable = stalled & solved;
+        if (open) {
+            unsigned bad;
+            const unsigned moved = sbp_hidden(&st, open, &bad) & open;
+            failed |= bad & open;
+            const unsigned quiet = open & ~moved & ~bad;
+            if (quiet)
+                stable |= quiet & ~sbp_locked(&st, quiet);
+        }
+        for (unsigned next = failed | stable; next; next &= next - 1) {
+            const int l = __builtin_ctz(next);
+            sbp_lane *L = &lane[l];
+            sb_board *b = &L->stack[L->depth];
+            if (stable >> l & 1)
+                sbp_put(&st, l, b);
+            if (sbp_advance(L, &f, (int)(stable >> l & 1)))
+                sbp_get(&st, l, &L->stack[L->depth]);
+            else
+                busy &= ~(1u << l);
+        }
+        /* An idle lane's half is cleared so that it does no work. */
+        const sbv keep = sbp_keep(busy);
+        for (int d = 0; d < SB_DIGITS; d++)
+            st.v[d] &= keep;
+        st.done &= keep;
+    }
+}
