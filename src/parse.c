@@ -423,7 +423,7 @@ static int skip_rest_of_line(sb_reader *r)
 }
 
 /* Opens a grid record at the current line (its first line: a row or a top rule). */
-static void grid_open(sb_reader *r, const char *s, size_t len)
+static void grid_begin(sb_reader *r, const char *s, size_t len)
 {
     r->grid_open = 1;
     r->grid_rows = 0;
@@ -461,7 +461,7 @@ static int grid_take(sb_reader *r, const char *s, size_t len, sb_record *rec)
     const grid_line g = classify_grid_line(s, len, row, why, &col);
     if (g == GRID_RULE) {
         if (!r->grid_open && !r->after_grid)
-            grid_open(r, s, len); /* a top rule; alone it is only a separator */
+            grid_begin(r, s, len); /* a top rule; alone it is only a separator */
         return 0;
     }
     r->after_grid = 0;
@@ -470,7 +470,7 @@ static int grid_take(sb_reader *r, const char *s, size_t len, sb_record *rec)
         return -1;
     }
     if (!r->grid_open)
-        grid_open(r, s, len);
+        grid_begin(r, s, len);
     if (g == GRID_ROW && !r->grid_bad) {
         memcpy(r->grid.grid.cell + SB_DIGITS * r->grid_rows, row, SB_DIGITS);
     } else if (g == GRID_NONE && !r->grid_bad) {
