@@ -4,7 +4,7 @@ GCHECK := $(BUILD)/tests/gcheck
 
 $(GCHECK): tests/cli/gcheck.c tests/dlx.c tests/dlx.h $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -O1 -o $@ tests/cli/gcheck.c tests/dlx.c $(LIB) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ tests/cli/gcheck.c tests/dlx.c $(LIB) $(LDLIBS)
 
 .PHONY: test-geometry
 ifneq ($(CROSS),)

@@ -601,6 +601,29 @@ Test(oracle, two_hidden_digits_in_one_cell_fail_without_search)
     sb_geometry_free(g);
 }
 
+/* Three top1465 puzzles that `rate` puts in class "locked" (singles alone stall, locked
+ * candidates finish them): the general solver, which has locked candidates over every pair of
+ * houses meeting in 2..N-1 cells, proves each unique without a guess, with the oracle's answer. */
+Test(oracle, locked_candidates_solve_without_search)
+{
+    static houses H;
+    sb_geometry *g = geo_and_houses("3x3", &H);
+    static const char *const t[] = {
+        ".......92.37.......4.......8...6.1.......43.......9...2...5...6...1..74....8.....",
+        "...7....2.8....1...9.......7.6....3.....91...2............5.84.3..6........4..5..",
+        ".1.65..4.8.......9.......3.15........76..........28......7..5..3..4...........2.."};
+    for (int i = 0; i < 3; i++) {
+        uint8_t p[81], want[81], got[81];
+        cr_assert_eq(sb_gparse(g, t[i], 81, p, NULL, NULL, 0, NULL), SB_OK);
+        cr_assert_eq(oracle(&H, p, 2, want), 1);
+        const sb_gresult r = gsolve(g, p, 2, got);
+        cr_assert_eq(r.count, 1);
+        cr_assert_eq(r.guesses, 0, "puzzle %d: %llu guesses", i, (unsigned long long)r.guesses);
+        cr_assert_arr_eq(got, want, 81);
+    }
+    sb_geometry_free(g);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Enumeration                                                                                */
 /* ------------------------------------------------------------------------------------------ */

@@ -415,6 +415,21 @@ static int first_puzzle_line(const char *buf, size_t n, int whole_only, const ch
     return 0;
 }
 
+/* @return 1 when the 9x9 reader takes the first record of buf (n bytes) as a puzzle: one
+ * line or any form it reads (a nine-line grid, a Kaggle row). */
+static int first_is_9x9(char *buf, size_t n)
+{
+    FILE *f = fmemopen(buf, n, "r");
+    sb_reader *r = NULL;
+    sb_record rec;
+    const int yes = f && sb_reader_open(&r, f) == SB_OK && sb_reader_next(r, &rec) == 1 &&
+                    rec.kind == SB_LINE_PUZZLE;
+    sb_reader_close(r);
+    if (f)
+        fclose(f);
+    return yes;
+}
+
 int cli_grid_pick(const char *cmd, const cli_grid_opt *o, char *const *files, int nfiles,
                   int need_geometry, sb_geometry **g)
 {
@@ -445,12 +460,13 @@ int cli_grid_pick(const char *cmd, const cli_grid_opt *o, char *const *files, in
     size_t len;
     unsigned lineno;
     int rc = 0, cells = 81;
-    sb_grid grid;
     /* Only a line of cells and nothing else can name another geometry: anything the 9x9
      * reader takes, or a garbled line, stays on the 9x9 path (which reports it as today). */
-    if (n > 0 && first_puzzle_line(buf, (size_t)n, n == PEEK_MAX, &line, &len, &lineno) &&
-        sb_parse_line(line, len, &grid, NULL, NULL) != SB_LINE_PUZZLE)
+    if (n > 0 && !first_is_9x9(buf, (size_t)n) &&
+        first_puzzle_line(buf, (size_t)n, n == PEEK_MAX, &line, &len, &lineno))
         cells = count_cells(line, len);
+    if (cells == 9) /* a row of a nine-line 9x9 grid (docs/cli.md): latin:3 must be said */
+        cells = 81;
     if (cells != 81 && sb_geometry_for_cells(cells, g, why, sizeof why) != SB_OK &&
         !strstr(why, "say ")) /* no geometry fits: not a puzzle of another shape */
         cells = 81;

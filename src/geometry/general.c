@@ -10,8 +10,10 @@
  * enumeration streams in constant memory whatever the number of solutions.
  *
  * Propagation at every node, to a fixpoint: naked singles (an assigned cell's digit leaves its
- * peers, through a queue) then hidden singles (a digit with one place in a house is placed
- * there) over the geometry's houses. Search follows src/search.h's conventions: branch on the
+ * peers, through a queue), hidden singles (a digit with one place in a house is placed there)
+ * over the geometry's houses, then locked candidates over every pair of houses that meet in
+ * 2..N-1 cells (found once per solver: box and line on boxed grids, two planes of a cube, a
+ * region and a line on a jigsaw; none on a latin square), only for pairs with a changed house. Search follows src/search.h's conventions: branch on the
  * first cell with the fewest candidates, digits lowest first, one guess per state pushed.
  */
 #include <stdlib.h>
@@ -44,7 +46,100 @@ struct sb_gsolver {
                                    a clear bit means it was scanned since its cells last changed
                                    on the current board (kept across push/pop: see propagate) */
     size_t hwords;              /* words of dirty */
+    uint64_t *ldirty;           /* bit h: house h changed since the last locked-candidates pass
+                                   (the same rules as dirty) */
+    uint64_t *lscan;            /* scratch: the ldirty bits a locked pass works from */
+    int npairs;                 /* house pairs meeting in 2..N-1 cells (locked candidates) */
+    int *pair;                  /* per pair: house a, house b, then offsets into pcells of its
+                                   shared cells, a's other cells, b's other cells and the end */
+    uint16_t *pcells;           /* the cell lists the pairs point into */
+    int *hpair;                 /* the pairs of each house: hpair[hpstart[h] .. hpstart[h+1]) */
+    int *hpstart;               /* nhouses + 1 offsets into hpair */
 };
+
+enum { PAIR_INTS = 6 /* ints per pair in sb_gsolver.pair */ };
+
+/* Finds every pair of houses that share at least 2 cells but not all (box and row, plane and
+ * plane, region and column, ...): where locked candidates apply. @return 0, or -1 when out of
+ * memory. */
+static int find_pairs(sb_gsolver *s)
+{
+    const int n = s->n, nh = s->nhouses;
+    const size_t cw = ((size_t)s->ncells + 63) / 64;
+    uint64_t *bits = calloc((size_t)nh * cw, sizeof *bits);
+    if (!bits)
+        return -1;
+    for (int h = 0; h < nh; h++)
+        for (int i = 0; i < n; i++)
+            bits[(size_t)h * cw + s->house[h][i] / 64] |= UINT64_C(1) << (s->house[h][i] % 64);
+    size_t np = 0, ncell = 0, cap = 0, ccap = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        np = ncell = 0;
+        for (int a = 0; a < nh; a++)
+            for (int b = a + 1; b < nh; b++) {
+                int k = 0;
+                for (size_t w = 0; w < cw; w++)
+                    k += __builtin_popcountll(bits[(size_t)a * cw + w] & bits[(size_t)b * cw + w]);
+                if (k < 2 || k >= n)
+                    continue;
+                if (pass) {
+                    int *q = s->pair + np * PAIR_INTS;
+                    q[0] = a;
+                    q[1] = b;
+                    q[2] = (int)ncell;
+                    const uint64_t *ba = bits + (size_t)a * cw, *bb = bits + (size_t)b * cw;
+                    for (int i = 0; i < n; i++) /* shared */
+                        if (bb[s->house[a][i] / 64] >> (s->house[a][i] % 64) & 1)
+                            s->pcells[ncell++] = s->house[a][i];
+                    q[3] = (int)ncell;
+                    for (int i = 0; i < n; i++) /* a only */
+                        if (!(bb[s->house[a][i] / 64] >> (s->house[a][i] % 64) & 1))
+                            s->pcells[ncell++] = s->house[a][i];
+                    q[4] = (int)ncell;
+                    for (int i = 0; i < n; i++) /* b only */
+                        if (!(ba[s->house[b][i] / 64] >> (s->house[b][i] % 64) & 1))
+                            s->pcells[ncell++] = s->house[b][i];
+                    q[5] = (int)ncell;
+                } else {
+                    ncell += (size_t)(2 * n - k);
+                }
+                np++;
+            }
+        if (!pass) {
+            cap = np;
+            ccap = ncell;
+            s->pair = malloc((cap ? cap : 1) * PAIR_INTS * sizeof *s->pair);
+            s->pcells = malloc((ccap ? ccap : 1) * sizeof *s->pcells);
+            if (!s->pair || !s->pcells) {
+                free(bits);
+                return -1;
+            }
+        }
+    }
+    s->npairs = (int)np;
+    free(bits);
+    /* Each house's pairs, so a pass visits only the pairs of changed houses. */
+    s->hpstart = calloc((size_t)nh + 1, sizeof *s->hpstart);
+    s->hpair = malloc((np ? 2 * np : 1) * sizeof *s->hpair);
+    if (!s->hpstart || !s->hpair)
+        return -1;
+    for (size_t p = 0; p < np; p++) {
+        s->hpstart[s->pair[p * PAIR_INTS] + 1]++;
+        s->hpstart[s->pair[p * PAIR_INTS + 1] + 1]++;
+    }
+    for (int h = 0; h < nh; h++)
+        s->hpstart[h + 1] += s->hpstart[h];
+    int *fill = malloc((size_t)nh * sizeof *fill);
+    if (!fill)
+        return -1;
+    memcpy(fill, s->hpstart, (size_t)nh * sizeof *fill);
+    for (size_t p = 0; p < np; p++) {
+        s->hpair[fill[s->pair[p * PAIR_INTS]]++] = (int)p;
+        s->hpair[fill[s->pair[p * PAIR_INTS + 1]]++] = (int)p;
+    }
+    free(fill);
+    return 0;
+}
 
 int sb_gsolver_new(const sb_geometry *g, sb_gsolver **out)
 {
@@ -72,11 +167,13 @@ int sb_gsolver_new(const sb_geometry *g, sb_gsolver **out)
     s->nchouse = malloc(nc * sizeof *s->nchouse);
     s->hwords = ((size_t)s->nhouses + 63) / 64;
     s->dirty = calloc(s->hwords, sizeof *s->dirty);
+    s->ldirty = calloc(s->hwords, sizeof *s->ldirty);
+    s->lscan = calloc(s->hwords, sizeof *s->lscan);
     s->cap = 4;
     s->max_guesses = UINT64_MAX;
     s->stack = malloc(s->cap * s->words * sizeof *s->stack);
     if (!s->house || !s->peer || !s->npeer || !s->bcell || !s->bdigit || !s->queue || !s->sol ||
-        !s->stack || !s->chouse || !s->nchouse || !s->dirty) {
+        !s->stack || !s->chouse || !s->nchouse || !s->dirty || !s->ldirty || !s->lscan) {
         sb_gsolver_free(s);
         return SB_ERR_NOMEM;
     }
@@ -85,6 +182,10 @@ int sb_gsolver_new(const sb_geometry *g, sb_gsolver **out)
     for (int c = 0; c < s->ncells; c++) {
         s->peer[c] = sb_geometry_peers(g, c, &s->npeer[c]);
         s->chouse[c] = sb_geometry_cell_houses(g, c, &s->nchouse[c]);
+    }
+    if (find_pairs(s) != 0) {
+        sb_gsolver_free(s);
+        return SB_ERR_NOMEM;
     }
     *out = s;
     return SB_OK;
@@ -105,6 +206,12 @@ void sb_gsolver_free(sb_gsolver *s)
     free(s->chouse);
     free(s->nchouse);
     free(s->dirty);
+    free(s->ldirty);
+    free(s->lscan);
+    free(s->pair);
+    free(s->pcells);
+    free(s->hpair);
+    free(s->hpstart);
     free(s);
 }
 
@@ -121,14 +228,76 @@ static inline void assign(sb_gsolver *s, uint64_t *b, int c)
 static inline void touch(sb_gsolver *s, int c)
 {
     const uint16_t *h = s->chouse[c];
-    for (int i = 0, k = s->nchouse[c]; i < k; i++)
+    for (int i = 0, k = s->nchouse[c]; i < k; i++) {
         s->dirty[h[i] / 64] |= UINT64_C(1) << (h[i] % 64);
+        s->ldirty[h[i] / 64] |= UINT64_C(1) << (h[i] % 64);
+    }
 }
 
 /* 1 when cell c is assigned on board b. */
 static inline int is_done(const sb_gsolver *s, const uint64_t *b, int c)
 {
     return (int)(b[s->ncells + (size_t)c / 64] >> (c % 64) & 1);
+}
+
+/* Removes the digits of mask from the cells list[0..k), queueing cells left with one.
+ * @return 1 if anything changed, -1 on a cell left with none, else 0. */
+static int strip(sb_gsolver *s, uint64_t *b, const uint16_t *list, int k, uint64_t mask)
+{
+    int changed = 0;
+    for (int i = 0; i < k; i++) {
+        const int c = list[i];
+        if (!(b[c] & mask))
+            continue;
+        b[c] &= ~mask;
+        if (!b[c])
+            return -1;
+        touch(s, c);
+        if (!(b[c] & (b[c] - 1)) && !is_done(s, b, c))
+            assign(s, b, c);
+        changed = 1;
+    }
+    return changed;
+}
+
+/* One pass of locked candidates over the house pairs with a changed house: a digit whose
+ * places in one house all lie where it meets the other leaves the rest of the other (box-line
+ * pointing and claiming on boxed grids; plane lines on a cube; regions on a jigsaw).
+ * @return 1 if a candidate went, 0 if none, -1 on a contradiction. */
+static int locked(sb_gsolver *s, uint64_t *b)
+{
+    int any = 0;
+    const uint64_t *ld = s->lscan; /* what changed before this pass; its own changes go on */
+    memcpy(s->lscan, s->ldirty, s->hwords * sizeof *s->lscan);
+    memset(s->ldirty, 0, s->hwords * sizeof *s->ldirty);
+    for (size_t wd = 0; wd < s->hwords; wd++)
+    for (uint64_t todo = ld[wd]; todo; todo &= todo - 1) {
+    const int h = (int)(wd * 64 + (size_t)__builtin_ctzll(todo));
+    for (int k = s->hpstart[h]; k < s->hpstart[h + 1]; k++) {
+        const int *q = s->pair + s->hpair[k] * PAIR_INTS;
+        const int other = q[0] == h ? q[1] : q[0];
+        if (other < h && (ld[other / 64] >> (other % 64) & 1))
+            continue; /* done when the pass was at the other house */
+        uint64_t in = 0, oa = 0, ob = 0;
+        for (int i = q[2]; i < q[3]; i++)
+            in |= b[s->pcells[i]];
+        for (int i = q[3]; i < q[4]; i++)
+            oa |= b[s->pcells[i]];
+        for (int i = q[4]; i < q[5]; i++)
+            ob |= b[s->pcells[i]];
+        /* digits confined to the shared cells in one house leave the other's other cells */
+        const uint64_t from_b = in & ~oa & ob, from_a = in & ~ob & oa;
+        int r = 0;
+        if (from_b)
+            r = strip(s, b, s->pcells + q[4], q[5] - q[4], from_b);
+        if (r >= 0 && from_a)
+            r |= strip(s, b, s->pcells + q[3], q[4] - q[3], from_a);
+        if (r < 0)
+            return -1;
+        any |= r;
+    }
+    }
+    return any;
 }
 
 /* Naked then hidden singles until nothing changes. @return 0 on a contradiction (a cell with
@@ -198,12 +367,18 @@ static int propagate(sb_gsolver *s, uint64_t *b)
                 placed = 1;
             }
         }
-        if (!placed)
+        if (placed)
+            continue;
+        const int lc = locked(s, b);
+        if (lc < 0)
+            goto contradiction;
+        if (!lc)
             return 1;
     }
 contradiction:
     s->qhead = s->qtail = 0;
     memset(s->dirty, 0, s->hwords * sizeof *s->dirty);
+    memset(s->ldirty, 0, s->hwords * sizeof *s->ldirty);
     return 0;
 }
 

@@ -13,12 +13,18 @@
  *   gcheck clean SPEC < LINES            writes the lines of LINES whose givens do not clash
  *                                        (no digit twice in a house) to stdout, the others to
  *                                        stderr
+ *   gcheck bench general|dlx|fast SPEC PUZZLES
+ *                                        counts every puzzle to 2 with the general solver,
+ *                                        the oracle or (3x3 only) sb_solve, and prints the
+ *                                        time per puzzle (for callgrind: the work is all in
+ *                                        bench_all, --toggle-collect=bench_all)
  * SPEC is a built-in spec or @FILE (a geometry file). PUZZLES holds puzzle lines only.
  * Prints one line per problem; exits 1 if there was any, 2 on bad usage.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../dlx.h"
 #include "sudokubench.h"
@@ -56,8 +62,76 @@ static int rules_ok(const geo *G, const uint8_t *puzzle, const uint8_t *sol)
     return 1;
 }
 
+/* Counts each of the n puzzles (ncells bytes each) to 2 with solver which ('g' general,
+ * 'd' oracle, 'f' sb_solve). @return the sum of the counts. */
+__attribute__((noinline)) static uint64_t bench_all(const geo *G, char which, const uint8_t *p,
+                                                    size_t n)
+{
+    uint64_t total = 0;
+    sb_gsolver *s = NULL;
+    sb_solver *fast = NULL;
+    sb_options o;
+    sb_options_default(&o);
+    o.limit = 2;
+    if (which == 'g')
+        sb_gsolver_new(G->g, &s);
+    if (which == 'f')
+        sb_solver_new(&fast, &o);
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *cells = p + i * (size_t)G->ncells;
+        if (which == 'g') {
+            sb_gresult r;
+            sb_gsolve(s, cells, 2, &r, NULL);
+            total += r.count + (r.guesses << 32);
+        } else if (which == 'd') {
+            total += dlx_count(G->ncells, G->n, G->nhouses, G->houses, cells, 2, NULL);
+        } else {
+            sb_grid grid;
+            sb_result r;
+            memcpy(grid.cell, cells, SB_CELLS);
+            sb_solve(fast, &grid, &r);
+            total += r.count + (r.guesses << 32);
+        }
+    }
+    sb_gsolver_free(s);
+    sb_solver_free(fast);
+    return total;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 5 && !strcmp(argv[1], "bench")) {
+        geo G = {0};
+        char why[SB_GEO_WHY_LEN];
+        if (sb_geometry_parse(argv[3], &G.g, why, sizeof why) != SB_OK)
+            return 2;
+        G.ncells = sb_geometry_cells(G.g);
+        G.n = sb_geometry_digits(G.g);
+        G.nhouses = sb_geometry_houses(G.g);
+        G.houses = malloc(sizeof(int) * (size_t)(G.nhouses * G.n));
+        for (int h = 0; h < G.nhouses; h++)
+            for (int i = 0; i < G.n; i++)
+                G.houses[h * G.n + i] = sb_geometry_house(G.g, h)[i];
+        FILE *f = fopen(argv[4], "r");
+        static char line[40000];
+        size_t n = 0;
+        uint8_t *p = NULL;
+        while (f && get_line(f, line, sizeof line)) {
+            p = realloc(p, (n + 1) * (size_t)G.ncells);
+            if (sb_gparse(G.g, line, strlen(line), p + n * (size_t)G.ncells, NULL, why,
+                          sizeof why, NULL) == SB_OK)
+                n++;
+        }
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        const uint64_t total = bench_all(&G, argv[2][0], p, n);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        const double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+        printf("%s %s: %zu puzzles, counts %llu, guesses %llu, %.1f us/puzzle\n", argv[2],
+               argv[3], n, (unsigned long long)(total & 0xffffffffu),
+               (unsigned long long)(total >> 32), n ? 1e6 * secs / (double)n : 0.0);
+        return 0;
+    }
     const int clean = argc == 3 && !strcmp(argv[1], "clean");
     if (!clean && (argc < 4 || argc > 5 || (strcmp(argv[1], "solve") && strcmp(argv[1], "all")))) {
         fprintf(stderr, "usage: gcheck solve|all SPEC|@FILE PUZZLES [CAP] < OUTPUT\n"
