@@ -20,9 +20,10 @@ DEB_PKGS   += python3 clang llvm libclang-rt-14-dev
 FAULT_SHIM := $(BUILD)/fault/shim.so
 
 # The shim is built without sanitizers: it is preloaded into the program, not part of it.
+# Under SAN=1 it leaves malloc alone (-DFAULT_NO_ALLOC): ASan's runtime must own it.
 $(FAULT_SHIM): tests/fault/shim.c
 	@mkdir -p $(dir $@)
-	$(CC) -shared -fPIC -O2 $(WARN) -o $@ $< -ldl
+	$(CC) -shared -fPIC -O2 $(WARN) $(if $(filter 1,$(SAN)),-DFAULT_NO_ALLOC) -o $@ $< -ldl
 
 ifneq ($(CROSS),)
 test-fault:
@@ -94,7 +95,7 @@ fuzz: $(FUZZ_BINS) ## run every libFuzzer target for FUZZ_SECONDS=60 on its seed
 	  rc=0; $(FUZZ_DIR)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	    -timeout=30 -rss_limit_mb=2048 -artifact_prefix=$(FUZZ_DIR)/crash-$$t- \
 	    $(FUZZ_DIR)/corpus/$$t tests/fuzz/corpus/$$t >$(FUZZ_DIR)/$$t.log 2>&1 || rc=$$?; \
-	  grep -E '^(stat::|#[0-9]+ +(INITED|DONE)|==[0-9]+==|SUMMARY|fuzz invariant)' \
+	  grep -E '^(stat::|#[0-9]+[[:space:]]+(INITED|DONE)|==[0-9]+==|SUMMARY|fuzz invariant)' \
 	    $(FUZZ_DIR)/$$t.log || true; \
 	  test $$rc -eq 0 || { echo "fuzz: $$t failed (exit $$rc), see $(FUZZ_DIR)/$$t.log"; exit 1; }; \
 	done
@@ -114,3 +115,37 @@ test-fuzz-replay: $(FUZZ_REPLAY)
 	  $(if $(CROSS),timeout -s KILL 900 $(QEMU_RUN)) $(BUILD)/fuzz-replay/fuzz_$$t \
 	    tests/fuzz/corpus/$$t tests/fuzz/regress/$$t; \
 	done
+
+# Line coverage of the library per target (llvm-cov): each target rebuilt with clang's
+# source-based coverage and run over its corpora (committed + found by make fuzz) and
+# regression inputs; prints the TOTAL row of llvm-cov report over src/ for each.
+FUZZ_COV_DIR := build/fuzz-cov
+.PHONY: fuzz-coverage
+fuzz-coverage: $(TABLES) ## line coverage of src/ per fuzz target over its corpora (llvm-cov; after make fuzz)
+	@set -e; mkdir -p $(FUZZ_COV_DIR); for t in $(FUZZ_TARGETS); do \
+	  $(FUZZ_CC) -std=c11 -D_GNU_SOURCE -fopenmp -Iinclude -Isrc -I$(BUILD)/gen -Itests -O1 -g \
+	    -fprofile-instr-generate -fcoverage-mapping -DSB_BUILD_FLAGS='"cov"' \
+	    -o $(FUZZ_COV_DIR)/fuzz_$$t tests/fuzz/fuzz_$$t.c tests/fuzz/replay.c tests/dlx.c \
+	    tests/reference.c $(FUZZ_COV_DIR)/libcov.a; \
+	  rm -f $(FUZZ_COV_DIR)/$$t.profraw; \
+	  LLVM_PROFILE_FILE=$(FUZZ_COV_DIR)/$$t.profraw $(FUZZ_COV_DIR)/fuzz_$$t tests/fuzz/corpus/$$t \
+	    $(FUZZ_DIR)/corpus/$$t tests/fuzz/regress/$$t >/dev/null; \
+	  llvm-profdata merge -o $(FUZZ_COV_DIR)/$$t.profdata $(FUZZ_COV_DIR)/$$t.profraw; \
+	  printf '%-9s ' $$t; llvm-cov report $(FUZZ_COV_DIR)/fuzz_$$t \
+	    -instr-profile=$(FUZZ_COV_DIR)/$$t.profdata $(LIB_SRCS) | grep '^TOTAL'; \
+	done
+
+fuzz-coverage: $(FUZZ_COV_DIR)/libcov.a
+FUZZ_COV_OBJS := $(LIB_SRCS:%.c=$(FUZZ_COV_DIR)/obj/%.o)
+.SECONDARY: $(FUZZ_COV_OBJS)
+$(FUZZ_COV_DIR)/obj/src/kernel/kernel_%.o: src/kernel/kernel_%.c $(TABLES)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -fopenmp -Iinclude -Isrc -I$(BUILD)/gen -O1 -g \
+	  -fprofile-instr-generate -fcoverage-mapping $(KERNEL_FLAGS_$*) -c -o $@ $<
+$(FUZZ_COV_DIR)/obj/%.o: %.c $(TABLES)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -fopenmp -Iinclude -Isrc -I$(BUILD)/gen -O1 -g \
+	  -fprofile-instr-generate -fcoverage-mapping -DSB_BUILD_FLAGS='"cov"' -c -o $@ $<
+$(FUZZ_COV_DIR)/libcov.a: $(FUZZ_COV_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^

@@ -11,7 +11,9 @@ Usage: tests/fault/run.py BINARY SHIM [--no-malloc]
 Every fault must end the run with exit 2 and a message naming the file and the operation
 ("write error: standard output: No space left on device", "FILE: read error: ...", "out of
 memory"), and the output written so far must be a prefix of the fault-free output made of
-whole records (empty, or ending at a line end). A read fault must keep exactly the records of
+whole records (empty, or ending at a line end). The one exception: an allocation the program
+can do without (a look-ahead buffer, a guess at the input's shape) may fail unnoticed when
+the output, the messages and the exit code are exactly those of the fault-free run. A read fault must keep exactly the records of
 the lines read whole before it; short writes must change nothing.
 
 Prints `ok - NAME` / `not ok - NAME` per case, the number of faulty runs and
@@ -50,6 +52,7 @@ class Suite:
     def __init__(self, binary, shim, tmp):
         self.binary, self.shim, self.tmp = binary, shim, tmp
         self.passed = self.failed = self.faults = 0
+        self.graceful = 0  # allocation faults the program did without, output unchanged
 
     def case(self, name, fn):
         """Runs fn(problems) and reports it: every string it appends is a failure."""
@@ -133,7 +136,8 @@ def main():
         cases(suite, malloc)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"# {suite.faults} faulty runs")
+    print(f"# {suite.faults} faulty runs ({suite.graceful} allocation faults done without: "
+          "the same output, exit code and messages as without the fault)")
     print(f"{suite.passed} passed, {suite.failed} failed")
     sys.exit(1 if suite.failed else 0)
 
@@ -266,7 +270,7 @@ def cases(s, malloc):
     def malloc_faults(cmd):
         def fn(problems):
             name, args = cmd[0], argv(cmd, "small.txt")
-            s.run(args, P("mref"))
+            ref_rc, ref_err = s.run(args, P("mref"))
             mref = read(P("mref"))
             s.run(args, os.devnull, {"SB_FAULT_MALLOC_COUNT": P("count")})
             count = int(read(P("count")))
@@ -275,6 +279,9 @@ def cases(s, malloc):
             for i in range(1, count + 1):
                 rc, err = s.run(args, P("mout"), {"SB_FAULT_MALLOC": str(i)})
                 where = f"{name}, allocation {i} of {count} failing"
+                if rc == ref_rc and err == ref_err and read(P("mout")) == mref:
+                    s.graceful += 1  # an optional allocation (a cache, a look-ahead): done without
+                    continue
                 if rc != 2:
                     problems.append(f"{where}: exit {rc}, not 2: {err[-200:]}")
                 if "out of memory" not in err:

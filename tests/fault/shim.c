@@ -26,7 +26,8 @@
  *   SB_FAULT_TRACE=1          prints a backtrace to stderr where the allocation fails (to find
  *                             the code that mishandled it)
  *
- * Allocation goes to glibc's __libc_* entry points, so the shim needs no dlsym for them (dlsym
+ * Built with -DFAULT_NO_ALLOC (for ASan builds, whose runtime owns malloc) it wraps only read
+ * and write. Allocation goes to glibc's __libc_* entry points, so the shim needs no dlsym for them (dlsym
  * itself allocates). The counters are atomics: the program runs OpenMP threads.
  */
 #define _GNU_SOURCE
@@ -193,6 +194,8 @@ ssize_t write(int fd, const void *buf, size_t n)
     return real(fd, (void *)buf, n);
 }
 
+#ifndef FAULT_NO_ALLOC /* an ASan build: its runtime owns malloc, which must not be wrapped */
+
 /* @return 1 when this allocation, called from caller, is the one to fail (counts it). */
 static int alloc_fails(const void *caller)
 {
@@ -255,3 +258,5 @@ int posix_memalign(void **out, size_t align, size_t n)
     *out = p;
     return 0;
 }
+
+#endif /* FAULT_NO_ALLOC */
