@@ -36,15 +36,27 @@
  * Syncing everything (a contradicted board waiting too) and two singles per loop trip were
  * slower.
  */
-#include <immintrin.h>
-
 /* Word arrays stored to as whole vectors (a vector store needs the vector's alignment). */
 #define SBP_ALIGNED __attribute__((aligned(SBV_BYTES)))
+
+/* Bit i set when lane i of x (8 lanes) is not zero. The AVX2 stamp is the one dispatched;
+ * the other branches let the file build for every target (vec.h's rule for stamps). */
+static inline unsigned sbp_lanes(sbv x)
+{
+#if defined(__AVX2__)
+    return (unsigned)_mm256_movemask_ps((__m256)(x != 0));
+#else
+    unsigned m = 0;
+    for (int i = 0; i < 8; i++)
+        m |= (unsigned)(x[i] != 0) << i;
+    return m;
+#endif
+}
 
 /* Bit l set when half l (lanes 4l..4l+3) of x has a bit set. */
 static inline unsigned sbp_halves(sbv x)
 {
-    const unsigned m = (unsigned)_mm256_movemask_ps((__m256)(x != 0));
+    const unsigned m = sbp_lanes(x);
     /* Arithmetic, not conditionals: the compiler made them branches, and they mispredicted. */
     return (((m & 0xFu) + 0xFu) >> 4) | ((((m >> 4) + 0xFu) >> 4) << 1);
 }
@@ -288,7 +300,7 @@ void SB_KERNEL_PAIR(sb_board *stacks, const sb_grid *puzzles, size_t n, uint64_t
             *(sbv *)(void *)p2 = st.v[4] | st.v[5] | st.v[6] | st.v[7];
             *(sbv *)(void *)p3 = st.v[8];
             *(sbv *)(void *)fw = fresh;
-            unsigned nz = (unsigned)_mm256_movemask_ps((__m256)(fresh != 0));
+            unsigned nz = sbp_lanes(fresh);
             do { /* one loop over both boards' singles */
                 const int j = __builtin_ctz(nz), s = __builtin_ctz(fw[j]);
                 fw[j] &= fw[j] - 1;
