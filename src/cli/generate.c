@@ -506,6 +506,11 @@ static const char augment_help[] =
     "  -n, --count N        puzzles to write (required)\n"
     "      --seed S         random seed (default %llu)\n"
     "      --stats          print a summary line to stderr at the end\n"
+    "      --grid SPEC      another geometry (default: from the first line's cell count):\n"
+    "                       digits relabelled and the geometry's own symmetries (RxC: bands,\n"
+    "                       rows, stacks, columns, transpose if R = C; latin: rows, columns,\n"
+    "                       transpose; x:RxC: mirrors; cube: axes and planes; jigsaw: none)\n"
+    "      --geometry FILE  a geometry from a file, as --grid\n"
     "  -h, --help           show this help\n\n"
     "Invalid input lines are reported and skipped.\n"
     "Exit: 0 every input line was a puzzle, 1 some were invalid, 2 usage or I/O error (or no\n"
@@ -516,9 +521,10 @@ int cli_augment(int argc, char **argv)
     static const struct option longopts[] = {
         {"count", required_argument, 0, 'n'}, {"seed", required_argument, 0, 'e'},
         {"stats", no_argument, 0, 'T'},       {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
+        CLI_GRID_LONGOPTS,                    {0, 0, 0, 0}};
+    cli_grid_opt gopt = {0};
     unsigned long long count = 0, seed = 0;
-    int have_count = 0, stats = 0, ch;
+    int have_count = 0, stats = 0, ch, rc_geo;
     optind = 1;
     opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
     while ((ch = getopt_long(argc, argv, ":n:h", longopts, NULL)) != -1) {
@@ -534,11 +540,22 @@ int cli_augment(int argc, char **argv)
             break;
         case 'T': stats = 1; break;
         case 'h': printf(augment_help, 0ULL); return CLI_EXIT_OK;
-        default: return cli_getopt_error("augment", ch, argv);
+        default:
+            if (ch != CLI_OPT_ALL && cli_grid_option(&gopt, ch, optarg))
+                break;
+            return cli_getopt_error("augment", ch, argv);
         }
     }
     if (!have_count)
         return cli_usage_error("augment", "missing -n COUNT");
+    sb_geometry *geo;
+    if (cli_grid_pick("augment", &gopt, argv + optind, argc - optind, 0, &geo))
+        return CLI_EXIT_USAGE;
+    if (geo) { /* another geometry: grid.c */
+        rc_geo = cli_grid_augment(geo, argv + optind, argc - optind, count, seed, stats);
+        sb_geometry_free(geo);
+        return rc_geo;
+    }
     aug_run run = {.seed = seed};
     /* The handlers go in before the inputs are read: a signal during a long read must end
      * the run as documented, not kill it. */

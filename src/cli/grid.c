@@ -1197,3 +1197,237 @@ int cli_grid_generate(const sb_geometry *g, const cli_grid_gen *opt)
                 secs > 0 ? (double)run.made / secs : 0.0);
     return rc;
 }
+
+/* ------------------------------------------------------------------------------------------ */
+/* augment on a geometry                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The valid puzzles of augment's inputs, in input order. */
+typedef struct aug_set {
+    const sb_geometry *g; /* the geometry (first member: greader_open's ctx) */
+    uint8_t *cells;       /* n puzzles of sb_geometry_cells bytes */
+    int *form;            /* the text form of each */
+    size_t n, cap;        /* puzzles held, room */
+} aug_set;
+
+/* A random permutation of 0..n-1 into p. */
+static void random_perm(int *p, int n, uint64_t *rng)
+{
+    for (int i = 0; i < n; i++)
+        p[i] = i;
+    for (int i = n - 1; i > 0; i--) {
+        const int j = gen_below(rng, i + 1), t = p[i];
+        p[i] = p[j];
+        p[j] = t;
+    }
+}
+
+/* A random order of n lines in groups of size k: the groups permuted, and the lines within
+ * each group (the rows of bands, the columns of stacks). */
+static void group_perm(int *p, int n, int k, uint64_t *rng)
+{
+    int groups[SB_GEO_MAX_DIGITS], inner[SB_GEO_MAX_DIGITS];
+    random_perm(groups, n / k, rng);
+    for (int g = 0; g < n / k; g++) {
+        random_perm(inner, k, rng);
+        for (int i = 0; i < k; i++)
+            p[g * k + i] = groups[g] * k + inner[i];
+    }
+}
+
+/* Fills map (cells entries: cell c goes to map[c]) with a random symmetry of g that keeps
+ * every house a house: bands, rows in bands, stacks, columns in stacks and a transpose when
+ * the boxes are square (RxC); any rows, columns and a transpose (latin); mirrors and a
+ * transpose (x:RxC, whose diagonals must stay diagonals); coordinate orders per axis and an
+ * axis order (cube); none for a jigsaw or a house list. */
+static void aug_map(const sb_geometry *g, int *map, uint64_t *rng)
+{
+    sb_geometry_layout l;
+    sb_geometry_layout_of(g, &l);
+    const int kind = sb_geometry_kind_of(g), nc = sb_geometry_cells(g);
+    int rp[SB_GEO_MAX_DIGITS], cp[SB_GEO_MAX_DIGITS], tr = 0;
+    if (kind == SB_GEO_CUBE) {
+        const int k = l.rows;
+        int ax[3], pc[3][8];
+        random_perm(ax, 3, rng);
+        for (int a = 0; a < 3; a++)
+            random_perm(pc[a], k, rng);
+        for (int c = 0; c < nc; c++) {
+            const int v[3] = {pc[0][c / (k * k)], pc[1][c / k % k], pc[2][c % k]};
+            map[c] = k * k * v[ax[0]] + k * v[ax[1]] + v[ax[2]];
+        }
+        return;
+    }
+    for (int i = 0; i < l.rows && i < SB_GEO_MAX_DIGITS; i++)
+        rp[i] = cp[i] = i;
+    if (kind == SB_GEO_BOXED) {
+        group_perm(rp, l.rows, l.box_rows, rng);
+        group_perm(cp, l.cols, l.box_cols, rng);
+        tr = l.box_rows == l.box_cols && gen_below(rng, 2);
+    } else if (kind == SB_GEO_LATIN) {
+        random_perm(rp, l.rows, rng);
+        random_perm(cp, l.cols, rng);
+        tr = gen_below(rng, 2);
+    } else if (kind == SB_GEO_X) {
+        const int flip = gen_below(rng, 4);
+        for (int i = 0; i < l.rows; i++) {
+            rp[i] = flip & 1 ? l.rows - 1 - i : i;
+            cp[i] = flip & 2 ? l.cols - 1 - i : i;
+        }
+        tr = l.box_rows == l.box_cols && gen_below(rng, 2);
+    }
+    for (int c = 0; c < nc; c++) {
+        if (kind == SB_GEO_JIGSAW || kind == SB_GEO_HOUSES) {
+            map[c] = c;
+            continue;
+        }
+        const int r = rp[c / l.cols], col = cp[c % l.cols];
+        map[c] = tr ? col * l.cols + r : r * l.cols + col;
+    }
+}
+
+/* What augment's items read. */
+typedef struct aug_job {
+    const aug_set *set; /* the puzzles */
+    uint64_t seed;      /* --seed */
+} aug_job;
+
+/* One thread's scratch for augment. */
+typedef struct aug_worker {
+    const aug_job *job; /* the run */
+    int *map;           /* a cell permutation */
+    uint8_t *cells;     /* the transformed puzzle */
+} aug_worker;
+
+/* cli_batch.worker_new of augment. */
+static int aug_worker_new(void *ctx, void **out)
+{
+    const aug_job *job = ctx;
+    const size_t nc = (size_t)sb_geometry_cells(job->set->g);
+    aug_worker *w = cli_alloc_lines(sizeof *w);
+    *out = w;
+    if (!w || !(w->map = malloc(nc * sizeof *w->map)) || !(w->cells = malloc(nc))) {
+        fprintf(stderr, CLI_NAME ": out of memory\n");
+        return CLI_EXIT_USAGE;
+    }
+    w->job = job;
+    return 0;
+}
+
+/* cli_batch.worker_end of augment. */
+static void aug_worker_end(void *ctx, void *wp)
+{
+    (void)ctx;
+    aug_worker *w = wp;
+    if (w) {
+        free(w->map);
+        free(w->cells);
+    }
+    free(w);
+}
+
+/* cli_batch.item of augment: output index is input puzzle index mod P, its digits relabelled
+ * and a symmetry of the geometry applied, both drawn from (seed, index). */
+static int aug_item(void *wp, uint64_t index, cli_buf *out, cli_buf *err, void *tp)
+{
+    aug_worker *w = wp;
+    const aug_set *set = w->job->set;
+    const sb_geometry *g = set->g;
+    const int nc = sb_geometry_cells(g), n = sb_geometry_digits(g);
+    (void)err;
+    (void)tp;
+    uint64_t rng = w->job->seed ^ (index * UINT64_C(0xD1B54A32D192ED03)) ^ UINT64_C(0xA5A5);
+    int relabel[SB_GEO_MAX_DIGITS + 1];
+    random_perm(relabel + 1, n, &rng);
+    relabel[0] = -1;
+    aug_map(g, w->map, &rng);
+    const size_t i = (size_t)(index % set->n);
+    const uint8_t *src = set->cells + i * (size_t)nc;
+    for (int c = 0; c < nc; c++)
+        w->cells[w->map[c]] = (uint8_t)(src[c] ? relabel[src[c]] + 1 : 0);
+    put_cells(out, g, w->cells, set->form[i]);
+    cli_buf_put(out, "\n", 1);
+    return CLI_DONE;
+}
+
+int cli_grid_augment(const sb_geometry *g, char *const *files, int nfiles, uint64_t count,
+                     uint64_t seed, int stats)
+{
+    static char *const stdin_only[] = {"-"};
+    if (nfiles == 0) {
+        files = stdin_only;
+        nfiles = 1;
+    }
+    aug_set set = {.g = g};
+    const size_t nc = (size_t)sb_geometry_cells(g);
+    grec *r = malloc(grec_size(g));
+    int rc = r ? 0 : CLI_EXIT_USAGE, invalid = 0;
+    for (int f = 0; f < nfiles && r; f++) {
+        cli_input in;
+        if (cli_input_init(&in, files[f]) != 0) {
+            rc = CLI_EXIT_USAGE;
+            break;
+        }
+        const int is_stdin = !strcmp(files[f], "-");
+        FILE *fin = is_stdin ? stdin : fopen(files[f], "rb");
+        void *rd = NULL;
+        if (!fin) {
+            fprintf(stderr, CLI_NAME ": cannot open '%s': %s\n", in.msg_name, strerror(errno));
+            rc = CLI_EXIT_USAGE;
+        } else if (greader_open(&set, fin, &rd) == SB_OK) {
+            int st;
+            while ((st = greader_next(rd, &r->head)) == 1) {
+                if (r->head.kind == SB_LINE_INVALID) {
+                    fprintf(stderr, CLI_NAME ": %s:%llu:%zu: invalid puzzle: %s\n", in.msg_name,
+                            (unsigned long long)r->head.line, r->head.col, r->head.why);
+                    invalid = 1;
+                    continue;
+                }
+                if (set.n == set.cap) {
+                    set.cap = set.cap ? 2 * set.cap : 256;
+                    uint8_t *c = realloc(set.cells, set.cap * nc);
+                    int *fm = realloc(set.form, set.cap * sizeof *fm);
+                    if (c)
+                        set.cells = c;
+                    if (fm)
+                        set.form = fm;
+                    if (!c || !fm) {
+                        rc = CLI_EXIT_USAGE;
+                        break;
+                    }
+                }
+                memcpy(set.cells + set.n * nc, r->cells, nc);
+                set.form[set.n++] = r->form;
+            }
+            if (st < 0) {
+                fprintf(stderr, CLI_NAME ": %s: read error: %s\n", in.msg_name, strerror(errno));
+                rc = CLI_EXIT_USAGE;
+            }
+            greader_close(rd);
+        }
+        if (fin && !is_stdin)
+            fclose(fin);
+        cli_input_free(&in);
+    }
+    free(r);
+    if (!set.n && count > 0 && rc != CLI_EXIT_USAGE) {
+        fprintf(stderr, CLI_NAME ": augment: no valid puzzle in the input\n");
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc != CLI_EXIT_USAGE || set.n) {
+        const aug_job job = {.set = &set, .seed = seed};
+        cli_batch b = {.threads = 1, .progress = CLI_PROGRESS_NEVER, .unit = "puzzles",
+                       .out = stdout, .ctx = (void *)&job, .worker_new = aug_worker_new,
+                       .worker_end = aug_worker_end, .item = aug_item};
+        const double t0 = cli_now_seconds();
+        const int brc = set.n ? cli_batch_items(&b, count) : 0;
+        if (stats)
+            fprintf(stderr, "stats: %llu puzzles from %zu inputs, %.3f s\n",
+                    (unsigned long long)count, set.n, cli_now_seconds() - t0);
+        if (brc)
+            rc = brc;
+    }
+    free(set.cells);
+    free(set.form);
+    return rc ? rc : invalid ? CLI_EXIT_INVALID : CLI_EXIT_OK;
+}

@@ -67,4 +67,9 @@ typedef struct cli_grid_gen {
  * @return the exit code. */
 int cli_grid_generate(const sb_geometry *g, const cli_grid_gen *opt);
 
+/* augment on geometry g: count lines, line i the valid input puzzle i mod P with its digits
+ * relabelled and a symmetry of the geometry applied (docs/cli.md). @return the exit code. */
+int cli_grid_augment(const sb_geometry *g, char *const *files, int nfiles, uint64_t count,
+                     uint64_t seed, int stats);
+
 #endif /* SB_CLI_GRID_H */

@@ -384,5 +384,44 @@ t_generate() {
 }
 tcase "generate --grid/--geometry: unique and minimal by the oracle, same bytes for any -t" t_generate
 
+# ---- augment ----------------------------------------------------------------------------
+# aug_case SPEC SEED GEOARGS...: every output has its source's verdict (solve, and the oracle
+# through gcheck), and the transforms move cells (not all outputs equal their source)
+aug_case() {
+    local spec=$1 seed=$2 s n p rc
+    shift 2
+    s=$(base "$spec" "$@")
+    n=$(python3 -c "print(max('123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'.index(c)+1 for c in '$s'))")
+    mutate "$s" "$n" 20 "$seed" | "$GCHECK" clean "$spec" >p.txt 2>/dev/null
+    p=$(wc -l <p.txt)
+    rc=$(sb a.txt e augment "$@" -n $((3 * p)) --seed "$seed" p.txt)
+    want_rc "$rc" 0 "$spec augment"
+    sb o e solve "$@" -l 2 p.txt >/dev/null
+    sb oa e solve "$@" -l 2 a.txt >/dev/null
+    "$GCHECK" solve "$spec" a.txt <oa
+    python3 - "$p" <<'PY'
+import sys
+p = int(sys.argv[1])
+src = [l.split() and (l.strip() if l.strip() in ("multiple", "unsolvable") else "solved") for l in open("o")]
+out = [l.split() and (l.strip() if l.strip() in ("multiple", "unsolvable") else "solved") for l in open("oa")]
+pin = [l.strip() for l in open("p.txt")]
+aug = [l.strip() for l in open("a.txt")]
+for i, v in enumerate(out):
+    if v != src[i % p]:
+        print("output %d: %s, its source %d: %s" % (i + 1, v, i % p + 1, src[i % p]))
+if all(a == pin[i % p] for i, a in enumerate(aug)):
+    print("augment changed nothing")
+PY
+}
+t_augment() {
+    aug_case 2x3 21 --grid 2x3
+    aug_case 2x2 22
+    aug_case latin:5 23 --grid latin:5
+    aug_case x:3x3 24 --grid x:3x3
+    aug_case cube:3 25 --grid cube:3
+    aug_case 3x4 26 --grid 3x4
+}
+tcase "augment on geometries: relabelled and symmetric copies keep their verdicts (oracle)" t_augment
+
 echo "$NPASS passed, $NFAIL failed"
 [ "$NFAIL" = 0 ]
