@@ -54,17 +54,6 @@ typedef struct config {
  * (a documented refusal, SB_ERR_FRONTIER, counted apart), so a small one keeps that quick. */
 enum { ORACLE_BFS_CAP = 1 << 12 };
 
-/* The houses of the 9x9 grid as dlx_count takes them: rows, columns, boxes. */
-static void sudoku_houses(int houses[27 * 9])
-{
-    for (int i = 0; i < 9; i++)
-        for (int j = 0; j < 9; j++) {
-            houses[i * 9 + j] = 9 * i + j;
-            houses[(9 + i) * 9 + j] = 9 * j + i;
-            houses[(18 + i) * 9 + j] = 9 * (3 * (i / 3) + j / 3) + 3 * (i % 3) + j % 3;
-        }
-}
-
 /* Reads every puzzle line of path into *base (grown as needed). @return 0, or -1. */
 static int load(const char *path, sb_grid **base, size_t *n, size_t *cap)
 {
@@ -234,7 +223,7 @@ int main(int argc, char **argv)
     }
 
     int houses[27 * 9];
-    sudoku_houses(houses);
+    ref_sudoku_houses(houses);
     unsigned long long by_class[3] = {0}, by_kind[MUTATIONS] = {0}, solves[MAX_CONFIGS] = {0};
     unsigned long long mismatches = 0, shown = 0, ref_checked = 0, setup_failed = 0;
     unsigned long long frontier = 0;

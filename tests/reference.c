@@ -295,3 +295,26 @@ int ref_naked_singles(const uint8_t p[81], uint8_t out[81])
     }
     return ref_clues(out) == 81;
 }
+
+/* ---- geometry ------------------------------------------------------------------------------ */
+
+int ref_symmetry_image(int sym, int r, int c)
+{
+    switch (sym) {
+    case 1: return 9 * (8 - r) + (8 - c);
+    case 2: return 9 * c + (8 - r);
+    case 3: return 9 * r + (8 - c);
+    case 4: return 9 * c + r;
+    default: return 9 * r + c;
+    }
+}
+
+void ref_sudoku_houses(int houses[27 * 9])
+{
+    for (int i = 0; i < 9; i++)
+        for (int j = 0; j < 9; j++) {
+            houses[i * 9 + j] = 9 * i + j;
+            houses[(9 + i) * 9 + j] = 9 * j + i;
+            houses[(18 + i) * 9 + j] = 9 * (3 * (i / 3) + j / 3) + 3 * (i % 3) + j % 3;
+        }
+}

@@ -64,4 +64,14 @@ int ref_clues(const uint8_t cells[81]);
  * completes the grid, else 0. */
 int ref_naked_singles(const uint8_t p[81], uint8_t out[81]);
 
+/* ---- geometry, written independently of the library ------------------------------------ */
+
+/* The image of cell (r, c) under clue-pattern symmetry sym (the sb_symmetry numbering: 1 half
+ * turn, 2 quarter turn, 3 left-right mirror, 4 main diagonal; anything else: the cell itself). */
+int ref_symmetry_image(int sym, int r, int c);
+
+/* Fills houses with the 27 houses of the 9x9 grid, 9 cells each, as tests/dlx.c takes them:
+ * rows, then columns, then boxes. */
+void ref_sudoku_houses(int houses[27 * 9]);
+
 #endif /* SB_TESTS_REFERENCE_H */

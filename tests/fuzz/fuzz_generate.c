@@ -12,6 +12,7 @@
  */
 #include "dlx.h"
 #include "fuzz_util.h"
+#include "reference.h"
 
 static int houses[SB_HOUSES * SB_DIGITS];
 
@@ -19,20 +20,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    fuzz_sudoku_houses(houses);
+    ref_sudoku_houses(houses);
     return 0;
-}
-
-/* The cell (r, c) maps to under the symmetry's first non-identity image. */
-static int image(int sym, int r, int c)
-{
-    switch (sym) {
-    case SB_SYM_ROT180: return 9 * (8 - r) + (8 - c);
-    case SB_SYM_ROT90: return 9 * c + (8 - r);
-    case SB_SYM_MIRROR: return 9 * r + (8 - c);
-    case SB_SYM_DIAGONAL: return 9 * c + r;
-    default: return 9 * r + c;
-    }
 }
 
 /* Counts with limit 2 by the oracle. */
@@ -93,7 +82,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                (unsigned long long)a.attempts);
     for (int r = 0; r < 9; r++)
         for (int c = 0; c < 9; c++)
-            FUZZ_CHECK(!a.puzzle.cell[9 * r + c] == !a.puzzle.cell[image(o.symmetry, r, c)],
+            FUZZ_CHECK(!a.puzzle.cell[9 * r + c] ==
+                           !a.puzzle.cell[ref_symmetry_image(o.symmetry, r, c)],
                        "clue pattern breaks symmetry %s at r%dc%d",
                        sb_symmetry_name(o.symmetry), r + 1, c + 1);
     sb_generated again;

@@ -12,6 +12,7 @@
  */
 #include "dlx.h"
 #include "fuzz_util.h"
+#include "reference.h"
 
 enum {
     MAX_CONFIGS = 16,    /* solver configurations */
@@ -54,7 +55,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     sb_pipelines(&n);
     for (size_t p = 1; p < n && nsolvers < MAX_CONFIGS; p++)
         add((int)p, SB_SIMD_SCALAR, SB_SEARCH_DFS, SLOW_BUDGET);
-    fuzz_sudoku_houses(houses);
+    ref_sudoku_houses(houses);
     return 0;
 }
 

@@ -37,17 +37,6 @@ static inline void fuzz_grid(const uint8_t *data, size_t size, sb_grid *g)
     }
 }
 
-/* The houses of the 9x9 grid as dlx_count takes them: rows, columns, boxes. */
-static inline void fuzz_sudoku_houses(int houses[SB_HOUSES * SB_DIGITS])
-{
-    for (int i = 0; i < 9; i++)
-        for (int j = 0; j < 9; j++) {
-            houses[i * 9 + j] = 9 * i + j;
-            houses[(9 + i) * 9 + j] = 9 * j + i;
-            houses[(18 + i) * 9 + j] = 9 * (3 * (i / 3) + j / 3) + 3 * (i % 3) + j % 3;
-        }
-}
-
 /* Reads a little-endian 64-bit number from the input at *pos (zero past the end). */
 static inline uint64_t fuzz_u64(const uint8_t *data, size_t size, size_t *pos)
 {
