@@ -35,49 +35,60 @@ static void keep_error(int *shared, int st)
     *shared = st;
 }
 
+/* Solves row i of a batch with solver s (NULL: its thread could not make one) and writes the
+ * row's outputs. @return 1 when the stop flag was raised (the row says SB_ERR_STOPPED). */
+static int solve_row(sb_solver *s, const sb_options *opt, const uint8_t *cells, size_t i,
+                     uint64_t *counts, uint64_t *guesses, uint8_t *solutions, int8_t *status)
+{
+    sb_result res;
+    memset(&res, 0, sizeof res);
+    int st = SB_ERR_NOMEM;
+    if (opt->stop && *opt->stop)
+        st = SB_ERR_STOPPED;
+    else if (s)
+        st = sb_solve(s, (const sb_grid *)(cells + i * SB_CELLS), &res);
+    if (counts)
+        counts[i] = res.count;
+    if (guesses)
+        guesses[i] = res.guesses;
+    if (solutions)
+        memcpy(solutions + i * SB_CELLS, res.solution.cell, SB_CELLS);
+    if (status)
+        status[i] = (int8_t)st;
+    return st == SB_ERR_STOPPED;
+}
+
 int sb_solve_batch(const sb_options *opt, const uint8_t *cells, size_t n, int threads,
                    uint64_t *counts, uint64_t *guesses, uint8_t *solutions, int8_t *status)
 {
     if (!opt || (!cells && n))
         return SB_ERR_ARG;
-    /* One solver made up front checks the options, so a bad pipeline or SIMD level is an
-     * error of the call, never a row status. */
-    sb_solver *probe;
-    int setup = sb_solver_new(&probe, opt);
+    /* The first solver, made before the team, checks the options (a bad pipeline or SIMD
+     * level is an error of the call, never a row status) and serves thread 0: making a
+     * solver costs tens of microseconds, as much as solving dozens of easy puzzles. */
+    sb_solver *first;
+    int setup = sb_solver_new(&first, opt);
     if (setup != SB_OK)
         return setup;
-    sb_solver_free(probe);
     int stopped = 0;
 #pragma omp parallel num_threads(team_size(threads, n))
     {
-        sb_solver *s = NULL;
-        const int st_new = sb_solver_new(&s, opt);
-        if (st_new != SB_OK)
-            keep_error(&setup, st_new);
+        sb_solver *s = first;
+        if (omp_get_thread_num() != 0) {
+            s = NULL;
+            keep_error(&setup, sb_solver_new(&s, opt));
+        }
 #pragma omp for schedule(dynamic, BATCH_CHUNK)
         for (size_t i = 0; i < n; i++) {
-            sb_result res;
-            memset(&res, 0, sizeof res);
-            int st = SB_ERR_NOMEM;
-            if (opt->stop && *opt->stop)
-                st = SB_ERR_STOPPED;
-            else if (s)
-                st = sb_solve(s, (const sb_grid *)(cells + i * SB_CELLS), &res);
-            if (st == SB_ERR_STOPPED) {
+            if (solve_row(s, opt, cells, i, counts, guesses, solutions, status)) {
 #pragma omp atomic write
                 stopped = 1;
             }
-            if (counts)
-                counts[i] = res.count;
-            if (guesses)
-                guesses[i] = res.guesses;
-            if (solutions)
-                memcpy(solutions + i * SB_CELLS, res.solution.cell, SB_CELLS);
-            if (status)
-                status[i] = (int8_t)st;
         }
-        sb_solver_free(s);
+        if (s != first)
+            sb_solver_free(s);
     }
+    sb_solver_free(first);
     if (setup != SB_OK)
         return setup;
     return stopped ? SB_ERR_STOPPED : SB_OK;

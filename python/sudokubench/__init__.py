@@ -16,6 +16,7 @@ grids included. A line that is not a puzzle raises ParseError naming it.
     >>> int(counts[0]), sb.to_strings(solutions)[0][:9]
     (1, '417369825')
 """
+import threading
 from collections import namedtuple
 
 import numpy as np
@@ -219,9 +220,19 @@ def solve(puzzles, limit=2, pipeline="fast", threads=0, simd="auto"):
     guesses = np.zeros(n, dtype=np.uint64)
     solutions = np.zeros((n, CELLS), dtype=np.uint8)
     status = np.zeros(n, dtype=np.int8)
-    st = lib.sb_solve_batch(opt, _ptr("uint8_t *", cells), n, _threads(threads),
-                            _ptr("uint64_t *", counts), _ptr("uint64_t *", guesses),
-                            _ptr("uint8_t *", solutions), _ptr("int8_t *", status))
+    stop = ffi.new("sig_atomic_t *")
+    opt.stop = stop
+    nthreads = _threads(threads)
+
+    def call():
+        return lib.sb_solve_batch(opt, _ptr("uint8_t *", cells), n, nthreads,
+                                  _ptr("uint64_t *", counts), _ptr("uint64_t *", guesses),
+                                  _ptr("uint8_t *", solutions), _ptr("int8_t *", status))
+
+    # A few puzzles with the fast kernel and a bounded count take microseconds: not worth a
+    # helper thread (every other call may run long enough for Ctrl-C to matter).
+    quick = n < 32 and limit != 0 and pipeline == "fast"
+    st = call() if quick else _interruptible(call, stop)
     del spec
     _check(st, "solve")
     bad = np.flatnonzero(status)
@@ -229,6 +240,27 @@ def solve(puzzles, limit=2, pipeline="fast", threads=0, simd="auto"):
         i = int(bad[0])
         _check(int(status[i]), f"solve: puzzle {i}")
     return SolveResult(counts, guesses, solutions)
+
+
+def _interruptible(call, stop):
+    """Runs call() (a C call that polls *stop) so that Ctrl-C ends it: in the main thread the
+    call runs on a helper thread while this one waits, so KeyboardInterrupt, which Python
+    delivers only to the main thread between bytecodes, raises the stop flag, waits for the
+    library to abandon the work (within milliseconds, even inside one long search) and is
+    raised again. Elsewhere, or for a call too small to matter, call() runs directly."""
+    if threading.current_thread() is not threading.main_thread():
+        return call()
+    box = []
+    worker = threading.Thread(target=lambda: box.append(call()), daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.05)
+    except KeyboardInterrupt:
+        stop[0] = 1
+        worker.join()
+        raise
+    return box[0]
 
 
 def validate(puzzles, threads=0, simd="auto"):

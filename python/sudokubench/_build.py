@@ -19,8 +19,10 @@ typedef enum { SB_LINE_PUZZLE = 0, SB_LINE_SKIP = 1, SB_LINE_INVALID = 2 } sb_li
 typedef struct {
     uint64_t line; sb_line_kind kind; sb_grid grid; char why[64]; size_t col; ...;
 } sb_record;
+typedef int... sig_atomic_t;
 typedef struct {
-    uint64_t limit; int pipeline; const char *spec; int simd; uint64_t max_guesses; ...;
+    uint64_t limit; int pipeline; const char *spec; int simd; uint64_t max_guesses;
+    const volatile sig_atomic_t *stop; ...;
 } sb_options;
 typedef struct {
     uint64_t seed; int minimal; int max_clues; int symmetry; uint64_t min_guesses;

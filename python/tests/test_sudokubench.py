@@ -242,3 +242,27 @@ def test_read_forms_round_trip(tmp_path):
     assert sb.to_strings(sb.parse(rows + "\n\n" + rows)) == [PUZZLE, PUZZLE]
     tdoku = cli("solve", "-f", "tdoku", stdin=PUZZLE + "\n").strip()
     assert sb.to_strings(sb.parse([tdoku])) == [PUZZLE]
+
+
+def test_ctrl_c_stops_a_long_solve():
+    """Counting every solution of an empty grid never ends: Ctrl-C must end it promptly with
+    KeyboardInterrupt (the stop flag reaches the search), not leave the interpreter deaf."""
+    import signal
+    import sys
+    code = ("import numpy as np, sudokubench as sb, sys\n"
+            "print('started', flush=True)\n"
+            "try:\n"
+            "    sb.solve(np.zeros((4, 81), np.uint8), limit=0, threads=2)\n"
+            "except KeyboardInterrupt:\n"
+            "    print('interrupted', flush=True)\n"
+            "    sys.exit(3)\n")
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
+                         env=dict(os.environ))
+    assert p.stdout.readline().strip() == "started"
+    import time
+    time.sleep(0.5)
+    t0 = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    out, _ = p.communicate(timeout=20)
+    assert p.returncode == 3 and out.strip() == "interrupted"
+    assert time.monotonic() - t0 < 5
