@@ -114,16 +114,19 @@ int sb_generate_batch(const sb_gen_options *opt, uint64_t first, size_t n, int t
 {
     if (!opt || (!puzzles && n))
         return SB_ERR_ARG;
-    sb_generator *probe;
-    int err = sb_generator_new(&probe, opt);
+    /* As in sb_solve_batch: the generator that checks the options serves thread 0. */
+    sb_generator *g0;
+    int err = sb_generator_new(&g0, opt);
     if (err != SB_OK)
         return err;
-    sb_generator_free(probe);
     int missed = 0;
 #pragma omp parallel num_threads(team_size(threads, n))
     {
-        sb_generator *g = NULL;
-        keep_error(&err, sb_generator_new(&g, opt));
+        sb_generator *g = g0;
+        if (omp_get_thread_num() != 0) {
+            g = NULL;
+            keep_error(&err, sb_generator_new(&g, opt));
+        }
 #pragma omp for schedule(dynamic, 1)
         for (size_t i = 0; i < n; i++) {
             sb_generated p;
@@ -138,8 +141,10 @@ int sb_generate_batch(const sb_gen_options *opt, uint64_t first, size_t n, int t
             if (guesses)
                 guesses[i] = p.guesses;
         }
-        sb_generator_free(g);
+        if (g != g0)
+            sb_generator_free(g);
     }
+    sb_generator_free(g0);
     if (err != SB_OK)
         return err;
     return missed ? SB_ERR_BUDGET : SB_OK;
