@@ -1,7 +1,8 @@
 # mk/reliability.mk — issue 16 (docs/reliability.md): fault injection, the large independent
 # cross-check, fuzzing.
 #
-#   make test-fault     the CLI under injected read/write/allocation faults (tests/fault/);
+#   make test-fault     the CLI under injected read/write/allocation faults (tests/fault/),
+#                       and solve/rate -o FILE --resume after SIGKILLs (tests/fault/resume.sh);
 #                       part of make test (skipped under CROSS=: an LD_PRELOAD shim of the
 #                       build machine cannot enter qemu's guest; SAN=1 leaves out the
 #                       allocation faults, ASan owns malloc, and injects at fewer offsets)
@@ -31,6 +32,7 @@ test-fault:
 else
 test-fault: $(BIN) $(FAULT_SHIM)
 	python3 tests/fault/run.py $(BIN) $(FAULT_SHIM) $(if $(filter 1,$(SAN)),--no-malloc --quick)
+	bash tests/fault/resume.sh $(BIN) $(FAULT_SHIM)
 endif
 
 # ---- the independent cross-check ------------------------------------------------------------

@@ -147,6 +147,7 @@ typedef struct engine {
     uint64_t item_base;     /* run-wide index of item 0 (job->item_base) */
     /* totals */
     uint64_t read;          /* records read (items made) so far */
+    uint64_t skipped;       /* records read and dropped for --resume (cli_batch.skip) */
     uint64_t written;       /* records whose output has been written */
     uint64_t done_items;    /* records handled (for progress; added once per chunk) */
     int last_input;         /* input of the last written record, -1 before any */
@@ -206,7 +207,8 @@ static int open_output(const char *cmd, const char *path, cli_batch *b)
     b->out_name = path;
     if (cli_mpi_rank() != 0)
         return 0; /* rank 0 writes every rank's output */
-    const int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    /* --resume keeps what an interrupted run wrote (resume.c cuts and counts it) */
+    const int fd = open(path, O_WRONLY | O_CREAT | (b->resume ? 0 : O_TRUNC) | O_CLOEXEC, 0666);
     if (fd < 0)
         return cli_usage_error(cmd, "cannot open '%s' for -o: %s", path, strerror(errno));
     fflush(stdout);
@@ -521,7 +523,11 @@ static void fill(engine *e, window *w, int may_block)
             break;
         const int st = e->job->source ? e->job->source->next(e->reader, rec_at(e, w, w->n))
                                       : sb_reader_next(e->reader, &w->rec[w->n]);
-        if (st == 1) {
+        if (st == 1 && e->skipped < e->job->skip) {
+            e->skipped++; /* --resume: its record is in the output already */
+            if (e->job->skipped_invalid && rec_at(e, w, w->n)->kind == SB_LINE_INVALID)
+                (*e->job->skipped_invalid)++; /* the exit code still owes it a 1 */
+        } else if (st == 1) {
             rec_at(e, w, w->n)->line += e->job->line_base; /* a segment's lines: its input's */
             w->input[w->n++] = (uint32_t)e->cur;
             e->read++;

@@ -276,6 +276,9 @@ typedef struct cli_batch {
      * for items). Called on the calling thread, in output order. May be NULL. */
     void (*commit)(void *ctx, const uint32_t *input, const unsigned char *tags, size_t n);
     const char *out_name;  /* -o FILE as given, for messages (NULL: standard output) */
+    int resume;            /* --resume: -o FILE continues an interrupted run (resume.c) */
+    uint64_t skip;         /* records to read and drop before the first one handled (resume) */
+    uint64_t *skipped_invalid; /* counts the invalid lines among them (may be NULL) */
     /* Segments (MPI): zero in plain runs. */
     cli_sink *sink;        /* when set, output, stderr text and tags go here, not out/commit */
     uint64_t line_base;    /* added to every record's line: lines before the segment */
@@ -353,6 +356,25 @@ int cli_mpi_end(int rc);
 int cli_mpi_records(const cli_batch *b, char *const *files, int nfiles);
 /* cli_batch_items across the ranks: index ranges dealt out, output byte-identical. */
 int cli_mpi_items(const cli_batch *b, uint64_t count);
+
+/* ---- resume.c: -o FILE --resume ---------------------------------------------------------- */
+
+/* @return 1 when argv (a command's arguments) holds --resume before any "--". Commands call it
+ * before parsing options, so -o FILE is opened without truncation whatever the order. */
+int cli_resume_wanted(int argc, char **argv);
+
+/* Prepares a resumed run of cmd once -o FILE is open on stdout: checks or writes the side file
+ * FILE.resume (the command, its arguments but --resume, each input's path, size and mtime),
+ * cuts FILE after its last whole line, and sets b->skip to the whole records it holds (lines
+ * less header_lines, the format's header). *has_header says the header is there already.
+ * @return 0 to run; CLI_EXIT_USAGE after a message (no -o, standard input, a side file of
+ * another run, output without a side file); or -1 - RC when FILE is complete: exit with RC
+ * and do nothing. */
+int cli_resume_begin(const char *cmd, cli_batch *b, int argc, char **argv, char *const *files,
+                     int nfiles, int header_lines, int *has_header);
+
+/* Marks FILE.resume finished ("done RC") when a resumable run ended with exit 0 or 1. */
+void cli_resume_end(const cli_batch *b, int rc);
 
 /* Commands. Each gets argv from the command name on and returns the exit code. */
 int cli_solve(int argc, char **argv);

@@ -298,6 +298,16 @@ static int run_end(mpi_run *m)
 /* Records: segments of regular files, pieces of streams                                      */
 /* ------------------------------------------------------------------------------------------ */
 
+/* pread that retries after a signal. @return as pread. */
+static ssize_t read_at(int fd, char *buf, size_t n, off_t at)
+{
+    ssize_t k;
+    do
+        k = n ? pread(fd, buf, n, at) : 0;
+    while (k < 0 && errno == EINTR);
+    return k;
+}
+
 /* A byte range of a file read with pread: the stream of one segment. */
 typedef struct range {
     int fd;         /* the file (shared by the rank's segments; not closed here) */
@@ -310,10 +320,7 @@ static ssize_t range_read(void *c, char *buf, size_t size)
     range *r = c;
     if ((off_t)size > r->end - r->pos)
         size = (size_t)(r->end - r->pos);
-    ssize_t k;
-    do
-        k = size ? pread(r->fd, buf, size, r->pos) : 0;
-    while (k < 0 && errno == EINTR);
+    const ssize_t k = read_at(r->fd, buf, size, r->pos);
     if (k > 0)
         r->pos += k;
     return k;
@@ -348,9 +355,7 @@ static off_t line_start(int fd, off_t pos, off_t size)
     if (pos <= 0)
         return 0;
     for (off_t at = pos - 1; at < size;) {
-        const ssize_t k = pread(fd, buf, sizeof buf, at);
-        if (k < 0 && errno == EINTR)
-            continue;
+        const ssize_t k = read_at(fd, buf, sizeof buf, at);
         if (k <= 0)
             return k < 0 ? -1 : size;
         const char *nl = memchr(buf, '\n', (size_t)k);
@@ -382,10 +387,9 @@ static off_t segment_cut(int fd, off_t pos, off_t size)
     char buf[SCAN];
     if (pos <= 0)
         return 0;
-    for (off_t at = line_start(fd, pos, size); at >= 0 && at < size;) {
-        const ssize_t k = pread(fd, buf, sizeof buf, at);
-        if (k < 0 && errno == EINTR)
-            continue;
+    off_t at = line_start(fd, pos, size);
+    while (at >= 0 && at < size) {
+        const ssize_t k = read_at(fd, buf, sizeof buf, at);
         if (k <= 0)
             return k < 0 ? -1 : size;
         const char *nl = memchr(buf, '\n', (size_t)k);
@@ -399,7 +403,7 @@ static off_t segment_cut(int fd, off_t pos, off_t size)
             return next;
         at = next;
     }
-    return size;
+    return at < 0 ? -1 : size;
 }
 
 /* Lines the reader counts in [start, end) of fd: its newlines, plus a last line without
@@ -411,9 +415,7 @@ static long long count_lines(int fd, off_t start, off_t end)
     char last = '\n';
     for (off_t at = start; at < end;) {
         const size_t want = end - at < (off_t)sizeof buf ? (size_t)(end - at) : sizeof buf;
-        const ssize_t k = pread(fd, buf, want, at);
-        if (k < 0 && errno == EINTR)
-            continue;
+        const ssize_t k = read_at(fd, buf, want, at);
         if (k <= 0)
             return -1;
         for (const char *p = buf; (p = memchr(p, '\n', (size_t)(buf + k - p))) != NULL; p++)

@@ -55,6 +55,9 @@ static const char rate_help[] =
     "  -f, --format FMT     csv or json (default csv)\n"
     "  -t, --threads N      worker threads (default %d: every core)\n"
     "  -o, --output FILE    write standard output to FILE (records in order, as -t any)\n"
+    "      --resume         with -o FILE: continue an interrupted run after FILE's last whole\n"
+    "                       record (FILE.resume says which run made it); a finished FILE is\n"
+    "                       left as it is\n"
     "      --progress WHEN  progress line on stderr: auto, always, never (default auto)\n"
     "      --simd LEVEL     auto, scalar, sse4, avx2, avx512, neon for the uniqueness check (default auto)\n"
     "  -h, --help           show this help\n\n"
@@ -193,7 +196,7 @@ int cli_rate(int argc, char **argv)
         {"format", required_argument, 0, 'f'},   {"simd", required_argument, 0, 'S'},
         {"threads", required_argument, 0, 't'},  {"progress", required_argument, 0, 'P'},
         {"help", no_argument, 0, 'h'},           CLI_OUTPUT_LONGOPT,
-        {0, 0, 0, 0}};
+        {"resume", no_argument, 0, 'R'},         {0, 0, 0, 0}};
     rate_run r = {.format = RATE_CSV};
     sb_options_default(&r.opt);
     r.opt.stop = cli_stop_flag();
@@ -202,10 +205,12 @@ int cli_rate(int argc, char **argv)
                    .worker_new = worker_new, .worker_end = worker_end, .record = rate_record,
                    .commit = commit};
     int ch;
+    b.resume = cli_resume_wanted(argc, argv); /* before -o opens FILE */
     optind = 1;
     opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
     while ((ch = getopt_long(argc, argv, ":f:t:o:h", longopts, NULL)) != -1) {
         switch (ch) {
+        case 'R': break; /* --resume: read above */
         case 'f':
             if (!strcmp(optarg, "csv"))
                 r.format = RATE_CSV;
@@ -239,7 +244,19 @@ int cli_rate(int argc, char **argv)
         fprintf(stderr, CLI_NAME ": out of memory\n");
         return CLI_EXIT_USAGE;
     }
-    if (r.format == RATE_CSV) {
+    int has_header = 0;
+    uint64_t skipped_invalid = 0;
+    b.skipped_invalid = &skipped_invalid;
+    if (b.resume) { /* resume.c: continue FILE after its last whole record */
+        const int st = cli_resume_begin("rate", &b, argc, argv, argv + optind, argc - optind,
+                                        r.format == RATE_CSV, &has_header);
+        if (st) {
+            free(r.total);
+            free(r.opened);
+            return st < 0 ? -1 - st : st;
+        }
+    }
+    if (r.format == RATE_CSV && !has_header) {
         size_t nt;
         const sb_technique_info *t = sb_techniques(&nt);
         fputs("line,status,class", stdout);
@@ -257,7 +274,8 @@ int cli_rate(int argc, char **argv)
     }
     free(r.total);
     free(r.opened);
-    if (rc)
-        return rc;
-    return invalid ? CLI_EXIT_INVALID : CLI_EXIT_OK;
+    if (!rc && (invalid || skipped_invalid))
+        rc = CLI_EXIT_INVALID;
+    cli_resume_end(&b, rc);
+    return rc;
 }

@@ -61,6 +61,9 @@ static const char solve_help[] =
     "                       (default %llu)\n"
     "  -t, --threads N      worker threads (default %d: every core)\n"
     "  -o, --output FILE    write standard output to FILE (records in order, as -t any)\n"
+    "      --resume         with -o FILE: continue an interrupted run after FILE's last whole\n"
+    "                       record (FILE.resume says which run made it); a finished FILE is\n"
+    "                       left as it is\n"
     "  -f, --format FMT     solution, tdoku, csv, json, pretty (default %s)\n"
     "      --grid SPEC      geometry: RxC (4x4, 5x5, ...), latin:N, cube:K, x:RxC (default:\n"
     "                       from the first puzzle line's cell count, 81 = 9x9; docs/geometry.md)\n"
@@ -227,7 +230,7 @@ int cli_solve(int argc, char **argv)
         {"threads", required_argument, 0, 't'},  {"format", required_argument, 0, 'f'},
         {"simd", required_argument, 0, 'S'},     {"stats", no_argument, 0, 'T'},
         {"progress", required_argument, 0, 'P'}, {"help", no_argument, 0, 'h'},
-        CLI_OUTPUT_LONGOPT,
+        CLI_OUTPUT_LONGOPT, {"resume", no_argument, 0, 'R'},
         {"search", required_argument, 0, 'B'},   {"bfs-cap", required_argument, 0, 'C'},
         {"max-guesses", required_argument, 0, 'G'}, CLI_GRID_LONGOPTS,
         {"all", no_argument, 0, CLI_OPT_ALL},    {0, 0, 0, 0}};
@@ -243,10 +246,12 @@ int cli_solve(int argc, char **argv)
     cli_grid_opt gopt = {0};
     char plist[1024];
     size_t np;
+    b.resume = cli_resume_wanted(argc, argv); /* before -o opens FILE */
     optind = 1;
     opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
     while ((ch = getopt_long(argc, argv, ":s:l:t:f:o:h", longopts, NULL)) != -1) {
         switch (ch) {
+        case 'R': break; /* --resume: read above */
         case 's':
             if (cli_parse_pipeline("solve", optarg, &r.opt))
                 return CLI_EXIT_USAGE;
@@ -305,6 +310,10 @@ int cli_solve(int argc, char **argv)
     sb_geometry *geo;
     if (cli_grid_pick("solve", &gopt, argv + optind, argc - optind, gopt.all, &geo))
         return CLI_EXIT_USAGE;
+    if (geo && b.resume) { /* resume.c counts 9x9 records only */
+        sb_geometry_free(geo);
+        return cli_usage_error("solve", "--resume: only 9x9 puzzles, without --all");
+    }
     if (geo) { /* another geometry, or --all: the general solver (grid.c) */
         const cli_grid_job job = {.cmd = "solve", .format = r.format, .all = gopt.all,
                                   .limit = gopt.all && !gopt.limit_given ? 0 : r.opt.limit,
@@ -313,8 +322,20 @@ int cli_solve(int argc, char **argv)
         sb_geometry_free(geo);
         return grc;
     }
+    int has_header = 0;
+    uint64_t skipped_invalid = 0;
+    b.skipped_invalid = &skipped_invalid;
+    if (b.resume) { /* resume.c: continue FILE after its last whole record */
+        if (r.format == FMT_PRETTY)
+            return cli_usage_error("solve", "--resume needs one line per record, not -f pretty");
+        const int st = cli_resume_begin("solve", &b, argc, argv, argv + optind, argc - optind,
+                                        r.format == FMT_CSV, &has_header);
+        if (st)
+            return st < 0 ? -1 - st : st;
+    }
     const double t0 = cli_now_seconds();
-    cli_write_header(stdout, r.format, argc - optind > 1);
+    if (!has_header)
+        cli_write_header(stdout, r.format, argc - optind > 1);
     const int rc = cli_batch_records(&b, argv + optind, argc - optind);
     const double secs = cli_now_seconds() - t0;
     if (stats) {
@@ -329,11 +350,13 @@ int cli_solve(int argc, char **argv)
                 total, t->n[SB_SOLVED], t->n[SB_UNSOLVABLE], t->n[SB_MULTIPLE], budget_text,
                 t->invalid, t->guesses, secs, secs > 0 ? (double)total / secs : 0.0);
     }
-    if (rc)
-        return rc;
-    if (r.total.errors)
-        return CLI_EXIT_USAGE;
-    return r.total.invalid ? CLI_EXIT_INVALID : CLI_EXIT_OK;
+    int final = rc;
+    if (!final && r.total.errors)
+        final = CLI_EXIT_USAGE;
+    else if (!final && (r.total.invalid || skipped_invalid))
+        final = CLI_EXIT_INVALID;
+    cli_resume_end(&b, final);
+    return final;
 }
 
 static const char validate_help[] =

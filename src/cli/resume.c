@@ -1,0 +1,200 @@
+/*
+ * resume.c — `-o FILE --resume` (issue 16, docs/reliability.md): a run killed part-way
+ * continues after the last whole record of FILE, and the finished FILE is byte-identical to
+ * an uninterrupted run.
+ *
+ * A side file FILE.resume, written before the first record, identifies the run: the command,
+ * every argument but --resume, and each input's path, size and modification time. Resuming
+ * compares it line for line (a mismatch is refused: FILE came from another input or other
+ * options), cuts FILE after its last '\n' (a record torn by the kill), counts the whole
+ * records in it (lines, less the format's header lines) and has the batch engine read and
+ * drop that many input records before it handles any (cli_batch.skip). A run that ends with
+ * exit 0 or 1 appends "done RC" to the side file: resuming it again does nothing.
+ *
+ * Only formats with one line per record can be counted this way; `-f pretty`, `solve --all`
+ * and standard input (no identity) are refused with --resume.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static const char side_suffix[] = ".resume";
+static const char side_magic[] = "sudokubench resume 1\n";
+
+int cli_resume_wanted(int argc, char **argv)
+{
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+        if (!strcmp(argv[i], "--resume"))
+            return 1;
+    return 0;
+}
+
+/* Appends the identity of the run to b: magic, command, arguments, inputs. @return 0, or -1
+ * after a usage message (standard input, or an input that cannot be examined). */
+static int identity(const char *cmd, int argc, char **argv, char *const *files, int nfiles,
+                    cli_buf *id)
+{
+    cli_buf_printf(id, "%scommand %s\n", side_magic, cmd);
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--resume"))
+            cli_buf_printf(id, "arg %s\n", argv[i]); /* a '\n' inside stays: compared whole */
+    if (nfiles == 0)
+        return cli_usage_error(cmd, "--resume needs named input files, not standard input"), -1;
+    for (int i = 0; i < nfiles; i++) {
+        struct stat st;
+        if (!strcmp(files[i], "-"))
+            return cli_usage_error(cmd, "--resume needs named input files, not standard input"),
+                   -1;
+        if (stat(files[i], &st) != 0)
+            return cli_usage_error(cmd, "--resume: cannot examine '%s': %s", files[i],
+                                   strerror(errno)),
+                   -1;
+        cli_buf_printf(id, "input %s size %lld mtime %lld.%09ld\n", files[i],
+                       (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+                       st.st_mtim.tv_nsec);
+    }
+    return id->oom ? -1 : 0;
+}
+
+/* Reads a whole small file into b (NUL-terminated). @return 0, or -1 (errno set). */
+static int slurp(const char *path, cli_buf *b)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        cli_buf_put(b, chunk, n);
+    const int bad = ferror(f) || b->oom;
+    fclose(f);
+    cli_buf_put(b, "", 1);
+    return bad || b->oom ? -1 : 0;
+}
+
+/* Writes len bytes to path through a temporary file renamed over it, so a kill leaves the
+ * old side file or the new one, never half of one. @return 0, or -1. */
+static int write_side(const char *path, const char *data, size_t len)
+{
+    char tmp[4096];
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", path) >= sizeof tmp)
+        return -1;
+    FILE *f = fopen(tmp, "wb");
+    if (!f)
+        return -1;
+    const int ok = fwrite(data, 1, len, f) == len && fflush(f) == 0 && fsync(fileno(f)) == 0;
+    if (fclose(f) != 0 || !ok)
+        return -1;
+    return rename(tmp, path);
+}
+
+int cli_resume_begin(const char *cmd, cli_batch *b, int argc, char **argv, char *const *files,
+                     int nfiles, int header_lines, int *has_header)
+{
+    *has_header = 0;
+    if (!b->out_name)
+        return cli_usage_error(cmd, "--resume needs -o FILE");
+    char side[4096];
+    if ((size_t)snprintf(side, sizeof side, "%s%s", b->out_name, side_suffix) >= sizeof side)
+        return cli_usage_error(cmd, "--resume: output path too long");
+    cli_buf id = {0}, old = {0};
+    int rc = CLI_EXIT_USAGE;
+    if (identity(cmd, argc, argv, files, nfiles, &id) != 0)
+        goto out;
+    struct stat st;
+    const int have_out = fstat(STDOUT_FILENO, &st) == 0 && S_ISREG(st.st_mode);
+    if (!have_out) {
+        fprintf(stderr, CLI_NAME ": --resume: '%s' is not a regular file\n", b->out_name);
+        goto out;
+    }
+    if (slurp(side, &old) != 0) {
+        if (errno != ENOENT) {
+            fprintf(stderr, CLI_NAME ": --resume: cannot read '%s': %s\n", side, strerror(errno));
+            goto out;
+        }
+        if (st.st_size > 0) {
+            fprintf(stderr,
+                    CLI_NAME ": --resume: '%s' holds output but no side file '%s' says what "
+                             "made it: not resuming over it\n",
+                    b->out_name, side);
+            goto out;
+        }
+        if (write_side(side, id.data, id.len) != 0) { /* a fresh run: identify it first */
+            fprintf(stderr, CLI_NAME ": --resume: cannot write '%s': %s\n", side,
+                    strerror(errno));
+            goto out;
+        }
+        rc = 0;
+        goto out;
+    }
+    if (old.len - 1 < id.len || memcmp(old.data, id.data, id.len) ||
+        (old.len - 1 > id.len && strncmp(old.data + id.len, "done ", 5))) {
+        fprintf(stderr,
+                CLI_NAME ": --resume: '%s' was written by another command, other options or "
+                         "other input (see '%s'); not resuming\n",
+                b->out_name, side);
+        goto out;
+    }
+    if (old.len - 1 > id.len) { /* "done RC": finished, nothing to do */
+        fprintf(stderr, CLI_NAME ": '%s' is complete: nothing to resume\n", b->out_name);
+        rc = -1 - atoi(old.data + id.len + 5); /* the finished run's exit code, encoded */
+        goto out;
+    }
+    /* Cut a torn last record and count the whole ones. */
+    cli_buf content = {0};
+    if (slurp(b->out_name, &content) != 0) {
+        fprintf(stderr, CLI_NAME ": --resume: cannot read '%s': %s\n", b->out_name,
+                strerror(errno));
+        cli_buf_free(&content);
+        goto out;
+    }
+    size_t whole = 0;
+    uint64_t lines = 0;
+    for (size_t i = 0; i + 1 < content.len; i++)
+        if (content.data[i] == '\n') {
+            whole = i + 1;
+            lines++;
+        }
+    cli_buf_free(&content);
+    if (lines < (uint64_t)header_lines) { /* not even the header: start again */
+        whole = 0;
+        lines = 0;
+    }
+    if (ftruncate(STDOUT_FILENO, (off_t)whole) != 0 ||
+        lseek(STDOUT_FILENO, 0, SEEK_END) < 0) {
+        fprintf(stderr, CLI_NAME ": --resume: cannot cut '%s': %s\n", b->out_name,
+                strerror(errno));
+        goto out;
+    }
+    *has_header = header_lines > 0 && lines >= (uint64_t)header_lines;
+    b->skip = lines - (lines ? (uint64_t)header_lines : 0);
+    rc = 0;
+out:
+    cli_buf_free(&id);
+    cli_buf_free(&old);
+    return rc;
+}
+
+void cli_resume_end(const cli_batch *b, int rc)
+{
+    if (!b->resume || !b->out_name || (rc != CLI_EXIT_OK && rc != CLI_EXIT_INVALID))
+        return;
+    char side[4096], line[32];
+    if ((size_t)snprintf(side, sizeof side, "%s%s", b->out_name, side_suffix) >= sizeof side)
+        return;
+    fflush(stdout);
+    fsync(STDOUT_FILENO); /* the records are on disk before the side file says so */
+    cli_buf old = {0};
+    if (slurp(side, &old) == 0) {
+        const int n = snprintf(line, sizeof line, "done %d\n", rc);
+        old.len--; /* drop the NUL slurp added */
+        cli_buf_put(&old, line, (size_t)n);
+        if (!old.oom && write_side(side, old.data, old.len) != 0)
+            fprintf(stderr, CLI_NAME ": --resume: cannot update '%s': %s\n", side,
+                    strerror(errno));
+    }
+    cli_buf_free(&old);
+}

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# tests/fault/resume.sh — `solve -o FILE --resume` (issue 16, docs/reliability.md): SIGKILL at
+# ten random points of a run, each followed by a resume, then a final resume; the finished
+# FILE must be byte-identical to an uninterrupted run. The shim (tests/fault/shim.c) makes
+# every write move 1..2 bytes, so kills land inside records, and a torn tail is also made on
+# purpose once. Also: a finished FILE is left alone, another command line or input is
+# refused, output without its side file is refused, standard input is refused.
+#
+# Usage: tests/fault/resume.sh BINARY SHIM
+# Prints `ok - NAME` / `not ok - NAME` and `N passed, M failed`; exits 1 on a failure.
+
+set -u
+BIN=${1:?usage: resume.sh BINARY SHIM}
+SHIM=${2:?usage: resume.sh BINARY SHIM}
+case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
+case $SHIM in /*) ;; *) SHIM=$PWD/$SHIM ;; esac
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+SAMPLES=$ROOT/datasets/samples
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+T=$(mktemp -d "${TMPDIR:-/tmp}/sudokubench-resume.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+unset SUDOKUBENCH_SIMD OMP_NUM_THREADS
+exec </dev/null
+
+NPASS=0
+NFAIL=0
+tcase() {
+    local msg
+    msg=$("$2" 2>&1)
+    if [ -z "$msg" ]; then
+        echo "ok - $1"
+        NPASS=$((NPASS + 1))
+    else
+        echo "not ok - $1"
+        printf '%s\n' "$msg" | head -n 30 | sed 's/^/#   /'
+        NFAIL=$((NFAIL + 1))
+    fi
+}
+
+{ cat "$SAMPLES/17_clue_2000.txt"; echo "not a puzzle"; cat "$SAMPLES/hardest_11plus_1000.txt"; } >in.txt
+ARGS=(solve -f csv -t 2 -o out.csv in.txt)
+"$BIN" solve -f csv -t 2 in.txt >full.csv 2>/dev/null
+
+# slow_run: the resumable run with 1..2-byte writes, in the background; prints its pid
+slow_run() {
+    LD_PRELOAD="$SHIM" SB_FAULT_PATH=/out.csv SB_FAULT_SHORT=2 "$BIN" "${ARGS[@]}" --resume \
+        >/dev/null 2>>err &
+    echo $!
+}
+
+kills() {
+    rm -f out.csv out.csv.resume err
+    local i pid torn=0 size live=0
+    RANDOM=16 # the same ten points every run
+    for ((i = 1; i <= 10; i++)); do
+        pid=$(slow_run)
+        sleep "$(printf '0.%02d' $((RANDOM % 16)))" # 0 to 0.15 s: a whole run takes 2 to 3 s
+        kill -KILL "$pid" 2>/dev/null
+        wait "$pid" 2>/dev/null
+        grep -q '^done' out.csv.resume 2>/dev/null || live=$((live + 1))
+        size=$(stat -c %s out.csv 2>/dev/null || echo 0)
+        cmp -s -n "$size" out.csv full.csv || echo "after kill $i: out.csv is not a prefix of the full output"
+        [ "$size" -gt 0 ] && [ "$(tail -c 1 out.csv)" != "" ] && torn=$((torn + 1))
+        if [ "$i" = 5 ] && [ "$size" -gt 100 ] && ! grep -q '^done' out.csv.resume; then
+            # a torn record made on purpose (the run has not finished yet)
+            truncate -s $((size - 37)) out.csv
+        fi
+    done
+    "$BIN" "${ARGS[@]}" --resume >/dev/null 2>>err
+    local rc=$?
+    [ "$rc" = 1 ] || echo "final resume: exit $rc, not 1 (one invalid line): $(tail -n 3 err)"
+    cmp -s out.csv full.csv || echo "resumed output differs: $(cmp out.csv full.csv 2>&1)"
+    # a machine much faster than this one may finish a run between two kills
+    [ "$live" -ge 8 ] || echo "only $live of the 10 kills hit a run before it finished"
+    echo "# $live kills of unfinished runs; $torn of them left a torn last record (and one is torn on purpose)" >&3
+}
+exec 3>&1
+tcase "SIGKILL at ten points (writes of 1..2 bytes), resume, byte-identical" kills
+
+rate_torn() {
+    local fmt want
+    for fmt in csv json; do
+        rm -f rate.out rate.out.resume
+        "$BIN" rate -f $fmt in.txt >want.$fmt 2>/dev/null
+        "$BIN" rate -f $fmt -o rate.out --resume in.txt 2>/dev/null
+        sed -i '$d' rate.out.resume # as if killed before the end
+        truncate -s $(($(stat -c %s want.$fmt) / 3)) rate.out # a torn record
+        "$BIN" rate -f $fmt -o rate.out --resume in.txt 2>/dev/null
+        [ $? = 1 ] || echo "rate -f $fmt resumed: exit not 1"
+        cmp -s rate.out want.$fmt || echo "rate -f $fmt resumed differs: $(cmp rate.out want.$fmt 2>&1)"
+    done
+}
+tcase "rate (csv, json): a torn run resumed is byte-identical" rate_torn
+
+finished() {
+    cp out.csv before.csv
+    "$BIN" "${ARGS[@]}" --resume >/dev/null 2>e
+    local rc=$?
+    [ "$rc" = 1 ] || echo "resuming a finished file: exit $rc, not the run's 1"
+    grep -qF "'out.csv' is complete: nothing to resume" e || echo "no 'complete' note: $(cat e)"
+    cmp -s out.csv before.csv || echo "a finished file changed"
+}
+tcase "a finished file: nothing done, the run's exit code" finished
+
+mismatch() {
+    cp out.csv before.csv
+    "$BIN" solve -f json -t 2 -o out.csv --resume in.txt >/dev/null 2>e
+    [ $? = 2 ] || echo "other options: exit not 2"
+    grep -qF "was written by another command, other options or other input" e || echo "message: $(cat e)"
+    cmp -s out.csv before.csv || echo "a refused resume changed the file"
+    touch -d '2001-01-01' in.txt
+    "$BIN" "${ARGS[@]}" --resume >/dev/null 2>e
+    [ $? = 2 ] || echo "changed input: exit not 2"
+    grep -qF "other input" e || echo "message: $(cat e)"
+    echo "x" >other.csv
+    "$BIN" solve -f csv -o other.csv --resume in.txt >/dev/null 2>e
+    [ $? = 2 ] || echo "output without side file: exit not 2"
+    grep -qF "holds output but no side file" e || echo "message: $(cat e)"
+    [ "$(cat other.csv)" = x ] || echo "output without side file was changed"
+    "$BIN" solve -o new.csv --resume - <in.txt >/dev/null 2>e
+    [ $? = 2 ] || echo "stdin: exit not 2"
+    grep -qF "needs named input files" e || echo "message: $(cat e)"
+    "$BIN" solve -f pretty -o p.txt --resume in.txt >/dev/null 2>e
+    [ $? = 2 ] || echo "pretty: exit not 2"
+}
+tcase "refused: other options, changed input, output without side file, stdin, pretty" mismatch
+
+echo "$NPASS passed, $NFAIL failed"
+[ "$NFAIL" = 0 ]
