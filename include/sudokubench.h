@@ -789,6 +789,20 @@ int sb_reader_read_cells(sb_reader *r, uint8_t *cells, size_t max, size_t *n, sb
  * sniffs the first line of an input (which geometry is it?) recognise this form. */
 int sb_line_is_grid(const char *line, size_t len);
 
+/* Techniques of the general solver beyond naked singles, which are always on. Locked
+ * candidates work on every pair of houses meeting in 2..N-1 cells (box and line, two cube
+ * planes, region and line); a geometry without such pairs (latin:N) has nothing for it. */
+enum {
+    SB_GTECH_HIDDEN = 1, /* hidden singles */
+    SB_GTECH_LOCKED = 2, /* locked candidates */
+    SB_GTECH_ALL = 3     /* both: the default */
+};
+
+/* Sets the techniques later solves propagate with (SB_GTECH_* bits; default SB_GTECH_ALL).
+ * Fewer techniques never change a count, only the guesses: `rate` uses them with a guess
+ * budget of 0 to find the weakest set that solves a puzzle. */
+void sb_gsolver_techniques(sb_gsolver *s, unsigned mask);
+
 #ifdef __cplusplus
 }
 #endif

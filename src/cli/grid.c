@@ -685,7 +685,14 @@ enum { TAG_INVALID = 3, TAG_BUDGET = 4 };
 typedef struct gtag {
     uint64_t guesses; /* its guesses */
     uint8_t kind;     /* an sb_verdict or TAG_* */
+    uint8_t cls;      /* rate: its class (RATE_*) when solved */
 } gtag;
+
+/* rate's classes on a geometry: the weakest technique set that solves a puzzle without a
+ * guess (the 9x9 names; tuples are not in the general solver, so what needs them is search). */
+enum { RATE_SINGLES, RATE_HIDDEN, RATE_LOCKED, RATE_SEARCH, RATE_COUNT };
+static const char *const rate_names[RATE_COUNT] = {"singles", "hidden", "locked", "search"};
+static const unsigned rate_tech[RATE_SEARCH] = {0, SB_GTECH_HIDDEN, SB_GTECH_ALL};
 
 /* One run: the geometry first (greader_open reads it through ctx), then the job and the
  * tally of written records. */
@@ -695,6 +702,7 @@ typedef struct grun {
     unsigned long long n[5]; /* written records per tag kind */
     unsigned long long guesses; /* their guesses */
     FILE *out;               /* where records go (stdout, or -o FILE) */
+    unsigned long long cls[RATE_COUNT]; /* rate: written solved puzzles per class */
 } grun;
 
 /* One thread's worker: its solver and a solution buffer. */
@@ -741,6 +749,8 @@ static void gcommit(void *ctx, const uint32_t *input, const unsigned char *tags,
     for (size_t i = 0; i < n; i++) {
         run->n[t[i].kind]++;
         run->guesses += t[i].guesses;
+        if (run->job->rate && t[i].kind == SB_SOLVED)
+            run->cls[t[i].cls]++;
     }
 }
 
@@ -767,7 +777,13 @@ static int grecord(void *wp, const cli_input *in, const sb_record *rec, cli_buf 
     t->guesses = 0;
     if (rec->kind == SB_LINE_INVALID) {
         t->kind = TAG_INVALID;
-        if (job->format != FMT_COUNT)
+        if (job->rate && job->format == FMT_JSON)
+            cli_buf_printf(out, "{\"file\":%s,\"line\":%llu,\"status\":\"invalid\",\"class\":null}\n",
+                           in->json_name, (unsigned long long)rec->line);
+        else if (job->rate) {
+            put_csv_head(out, in, rec->line);
+            cli_buf_printf(out, "invalid,\n");
+        } else if (job->format != FMT_COUNT)
             cli_format_record(out, job->format, in, rec, NULL, 0);
         return CLI_DONE;
     }
@@ -780,6 +796,29 @@ static int grecord(void *wp, const cli_input *in, const sb_record *rec, cli_buf 
     }
     t->guesses = res.guesses;
     t->kind = status == CLI_STATUS_BUDGET ? TAG_BUDGET : (uint8_t)status;
+    if (job->rate) {
+        t->cls = RATE_SEARCH;
+        for (int k = 0; status == SB_SOLVED && k < RATE_SEARCH && t->cls == RATE_SEARCH; k++) {
+            sb_gresult rr;
+            sb_gsolver_techniques(w->solver, rate_tech[k]);
+            sb_gsolver_budget(w->solver, 0);
+            if (sb_gsolve(w->solver, r->cells, 1, &rr, NULL) == SB_OK && rr.count == 1)
+                t->cls = (uint8_t)k;
+        }
+        sb_gsolver_techniques(w->solver, SB_GTECH_ALL);
+        sb_gsolver_budget(w->solver, job->max_guesses);
+        const char *word = cli_verdict_name((sb_verdict)status);
+        const char *cls = status == SB_SOLVED ? rate_names[t->cls] : "";
+        if (job->format == FMT_JSON)
+            cli_buf_printf(out, "{\"file\":%s,\"line\":%llu,\"status\":\"%s\",\"class\":%s%s%s}\n",
+                           in->json_name, (unsigned long long)rec->line, word, *cls ? "\"" : "",
+                           *cls ? cls : "null", *cls ? "\"" : "");
+        else {
+            put_csv_head(out, in, rec->line);
+            cli_buf_printf(out, "%s,%s\n", word, cls);
+        }
+        return CLI_DONE;
+    }
     if (job->format != FMT_COUNT)
         put_record(out, w->run->g, job->format, in, r, &res, status, w->sol, 0);
     else if (status == SB_UNSOLVABLE)
@@ -952,7 +991,9 @@ int cli_grid_run(const sb_geometry *g, const cli_grid_job *job, const cli_batch 
     bb.commit = gcommit;
     bb.source = &src;
     const double t0 = cli_now_seconds();
-    if (job->format != FMT_COUNT)
+    if (job->rate && job->format == FMT_CSV)
+        fputs(nfiles > 1 ? "file,line,status,class\n" : "line,status,class\n", b->out);
+    else if (job->format != FMT_COUNT && !job->rate)
         cli_write_header(b->out, job->format, nfiles > 1);
     const int rc = job->all ? all_run(&run, files, nfiles) : cli_batch_records(&bb, files, nfiles);
     const double secs = cli_now_seconds() - t0;
@@ -961,6 +1002,12 @@ int cli_grid_run(const sb_geometry *g, const cli_grid_job *job, const cli_batch 
         printf("%llu puzzles: %llu unique, %llu multiple, %llu unsolvable, %llu invalid lines\n",
                run.n[0] + run.n[1] + run.n[2], run.n[SB_SOLVED], run.n[SB_MULTIPLE],
                run.n[SB_UNSOLVABLE], run.n[TAG_INVALID]);
+    if (job->rate)
+        fprintf(stderr, "rate: %llu puzzles: %llu singles, %llu hidden, %llu locked, %llu search; "
+                        "%llu multiple, %llu unsolvable, %llu invalid lines\n",
+                run.n[0] + run.n[1] + run.n[2], run.cls[RATE_SINGLES], run.cls[RATE_HIDDEN],
+                run.cls[RATE_LOCKED], run.cls[RATE_SEARCH], run.n[SB_MULTIPLE],
+                run.n[SB_UNSOLVABLE], run.n[TAG_INVALID]);
     if (job->stats) {
         char budget_text[48] = "";
         if (job->max_guesses != UINT64_MAX)

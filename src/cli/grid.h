@@ -39,12 +39,13 @@ int cli_grid_pick(const char *cmd, const cli_grid_opt *o, char *const *files, in
 
 /* What a solve or validate run on a geometry does. */
 typedef struct cli_grid_job {
-    const char *cmd;      /* "solve" or "validate" */
+    const char *cmd;      /* "solve", "validate" or "rate" */
     cli_format format;    /* solve's record format (validate: FMT_COUNT) */
     uint64_t limit;       /* count solutions up to this (0: all) */
     uint64_t max_guesses; /* guess budget per puzzle (UINT64_MAX: none) */
     int all;              /* write every solution after the count record (solve --all) */
     int stats;            /* solve --stats: summary line on stderr */
+    int rate;             /* rate: the class of each proper puzzle (format FMT_CSV/FMT_JSON) */
 } cli_grid_job;
 
 /* Runs solve or validate over the inputs on geometry g: b gives threads and progress (its

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "grid.h"
 
 /* Formats rate writes. */
 enum { RATE_CSV, RATE_JSON };
@@ -60,6 +61,11 @@ static const char rate_help[] =
     "                       left as it is\n"
     "      --progress WHEN  progress line on stderr: auto, always, never (default auto)\n"
     "      --simd LEVEL     auto, scalar, sse4, avx2, avx512, neon for the uniqueness check (default auto)\n"
+    "      --grid SPEC      another geometry (default: from the first line's cell count); its\n"
+    "                       classes are singles, hidden, locked, search (no tuples; locked\n"
+    "                       needs houses meeting in 2+ cells: never on latin:N), csv columns\n"
+    "                       line,status,class\n"
+    "      --geometry FILE  a geometry from a file, as --grid\n"
     "  -h, --help           show this help\n\n"
     "Exit: 0 every line was a puzzle, 1 some lines were invalid, 2 usage or I/O error,\n"
     "130 interrupted.\n";
@@ -195,7 +201,7 @@ int cli_rate(int argc, char **argv)
     static const struct option longopts[] = {
         {"format", required_argument, 0, 'f'},   {"simd", required_argument, 0, 'S'},
         {"threads", required_argument, 0, 't'},  {"progress", required_argument, 0, 'P'},
-        {"help", no_argument, 0, 'h'},           CLI_OUTPUT_LONGOPT,
+        {"help", no_argument, 0, 'h'},           CLI_OUTPUT_LONGOPT, CLI_GRID_LONGOPTS,
         {"resume", no_argument, 0, 'R'},         {0, 0, 0, 0}};
     rate_run r = {.format = RATE_CSV};
     sb_options_default(&r.opt);
@@ -205,6 +211,7 @@ int cli_rate(int argc, char **argv)
                    .worker_new = worker_new, .worker_end = worker_end, .record = rate_record,
                    .commit = commit};
     int ch;
+    cli_grid_opt gopt = {0};
     b.resume = cli_resume_wanted(argc, argv); /* before -o opens FILE */
     optind = 1;
     opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
@@ -230,8 +237,26 @@ int cli_rate(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             break;
         case 'h': printf(rate_help, cli_default_threads()); return CLI_EXIT_OK;
-        default: return cli_getopt_error("rate", ch, argv);
+        default:
+            if (ch != CLI_OPT_ALL && cli_grid_option(&gopt, ch, optarg))
+                break;
+            return cli_getopt_error("rate", ch, argv);
         }
+    }
+    sb_geometry *geo;
+    if (cli_grid_pick("rate", &gopt, argv + optind, argc - optind, 0, &geo))
+        return CLI_EXIT_USAGE;
+    if (geo && b.resume) { /* resume.c counts 9x9 records only */
+        sb_geometry_free(geo);
+        return cli_usage_error("rate", "--resume: only 9x9 puzzles");
+    }
+    if (geo) { /* another geometry: grid.c */
+        const cli_grid_job job = {.cmd = "rate", .rate = 1, .limit = 2,
+                                  .format = r.format == RATE_JSON ? FMT_JSON : FMT_CSV,
+                                  .max_guesses = UINT64_MAX};
+        const int grc = cli_grid_run(geo, &job, &b, argv + optind, argc - optind);
+        sb_geometry_free(geo);
+        return grc;
     }
     r.nfiles = argc - optind > 0 ? argc - optind : 1;
     r.files = argc - optind > 0 ? argv + optind : NULL;

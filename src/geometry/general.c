@@ -55,6 +55,7 @@ struct sb_gsolver {
     uint16_t *pcells;           /* the cell lists the pairs point into */
     int *hpair;                 /* the pairs of each house: hpair[hpstart[h] .. hpstart[h+1]) */
     int *hpstart;               /* nhouses + 1 offsets into hpair */
+    unsigned tech;              /* SB_GTECH_* bits in use (naked singles always are) */
 };
 
 enum { PAIR_INTS = 6 /* ints per pair in sb_gsolver.pair */ };
@@ -171,6 +172,7 @@ int sb_gsolver_new(const sb_geometry *g, sb_gsolver **out)
     s->lscan = calloc(s->hwords, sizeof *s->lscan);
     s->cap = 4;
     s->max_guesses = UINT64_MAX;
+    s->tech = SB_GTECH_ALL;
     s->stack = malloc(s->cap * s->words * sizeof *s->stack);
     if (!s->house || !s->peer || !s->npeer || !s->bcell || !s->bdigit || !s->queue || !s->sol ||
         !s->stack || !s->chouse || !s->nchouse || !s->dirty || !s->ldirty || !s->lscan) {
@@ -333,7 +335,7 @@ static int propagate(sb_gsolver *s, uint64_t *b)
             return 1;
         /* Hidden singles: digits seen once in a house ("once and not twice"). */
         int placed = 0;
-        for (size_t wd = 0; wd < s->hwords; wd++)
+        for (size_t wd = 0; wd < s->hwords && (s->tech & SB_GTECH_HIDDEN); wd++)
         for (uint64_t todo = s->dirty[wd]; todo; todo &= todo - 1) {
             const int h = (int)(wd * 64 + (size_t)__builtin_ctzll(todo));
             s->dirty[wd] &= ~(todo & -todo);
@@ -369,7 +371,7 @@ static int propagate(sb_gsolver *s, uint64_t *b)
         }
         if (placed)
             continue;
-        const int lc = locked(s, b);
+        const int lc = s->tech & SB_GTECH_LOCKED ? locked(s, b) : 0;
         if (lc < 0)
             goto contradiction;
         if (!lc)
@@ -494,6 +496,11 @@ static int run(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gsolution
             ok = propagate(s, b);
         }
     }
+}
+
+void sb_gsolver_techniques(sb_gsolver *s, unsigned mask)
+{
+    s->tech = mask & SB_GTECH_ALL;
 }
 
 void sb_gsolver_budget(sb_gsolver *s, uint64_t max_guesses)

@@ -423,5 +423,46 @@ t_augment() {
 }
 tcase "augment on geometries: relabelled and symmetric copies keep their verdicts (oracle)" t_augment
 
+# ---- rate ---------------------------------------------------------------------------------
+t_rate() {
+    local rc
+    # 9x9 forced through the general solver: the class the independent 9x9 rate finds, tuples
+    # becoming search (the general solver has none)
+    { grep -v '^#' "$ROOT/datasets/samples/top1465.txt" | head -n 150
+      grep -v '^#' "$ROOT/datasets/samples/17_clue_2000.txt" | head -n 150
+      "$BIN" generate -n 20 --seed 1 --class singles; } >r.txt
+    rc=$(sb fast.csv e rate -t 2 r.txt)
+    want_rc "$rc" 0 "9x9 rate"
+    rc=$(sb gen.csv e rate --grid 3x3 -t 2 r.txt)
+    want_rc "$rc" 0 "rate --grid 3x3"
+    want_grep gen.csv "^line,status,class$"
+    python3 - <<'PY'
+fast = [l.split(",")[:3] for l in open("fast.csv")][1:]
+gen = [l.strip().split(",") for l in open("gen.csv")][1:]
+seen = set()
+if len(fast) != len(gen):
+    print("rate --grid 3x3: %d records, 9x9 rate %d" % (len(gen), len(fast)))
+for f, g in zip(fast, gen):
+    want = f[2] if f[2] in ("singles", "hidden", "locked") else "search" if f[2] else ""
+    seen.add(want)
+    if g[:2] != f[:2] or g[2] != want:
+        print("line %s: general %s, 9x9 %s" % (f[0], g, f))
+if not {"singles", "hidden", "locked", "search"} <= seen:
+    print("classes seen: %s" % sorted(seen))
+PY
+    # a latin square has no locked candidates; a cube does
+    sb g.txt e generate --grid latin:6 -n 30 --seed 4 >/dev/null
+    sb o e rate --grid latin:6 g.txt >/dev/null
+    grep -q ',locked$' o && echo "latin:6 rated locked"
+    [ "$(grep -c ',solved,' o)" = 30 ] || echo "latin:6: not 30 solved records"
+    printf '%s\n' 0000002130040000 1200000000000000 12340000 >b.txt
+    rc=$(sb o e rate --grid 2x2 -f json b.txt)
+    want_rc "$rc" 1 "rate with a multiple and an invalid line"
+    want_text o '{"file":"b.txt","line":1,"status":"solved","class":"singles"}
+{"file":"b.txt","line":2,"status":"multiple","class":null}
+{"file":"b.txt","line":3,"status":"invalid","class":null}'
+}
+tcase "rate on geometries: 9x9 through the general solver agrees with the 9x9 rate; no locked on latin" t_rate
+
 echo "$NPASS passed, $NFAIL failed"
 [ "$NFAIL" = 0 ]
