@@ -8,6 +8,8 @@
 #
 # Usage: tests/cli/mpi.sh [PLAIN_BINARY [MPI_BINARY]]   (run from the repo root;
 #        MPIRUN=mpirun by default)
+#        tests/cli/mpi.sh PLAIN_BINARY none   only the plain binary's -o cases (what make test
+#        runs where the MPI tests are skipped: sanitizers, clang, cross builds under qemu)
 #
 # Segments are made small (SUDOKUBENCH_MPI_SEGMENT=3000 bytes, ~35 lines; ITEMS=97) so that
 # the sample files span many rounds of every rank and segment edges fall mid-file, on
@@ -24,7 +26,9 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 SAMPLES=$ROOT/datasets/samples
 MPIRUN=${MPIRUN:-mpirun}
 
-if ! command -v "$MPIRUN" >/dev/null 2>&1; then
+PLAIN_ONLY=0
+[ "$MBIN" = "$PWD/none" ] && PLAIN_ONLY=1
+if [ "$PLAIN_ONLY" = 0 ] && ! command -v "$MPIRUN" >/dev/null 2>&1; then
     echo "mpi.sh: skipped: $MPIRUN not found (make deps installs openmpi-bin)"
     exit 0
 fi
@@ -222,6 +226,35 @@ t_unreadable() {
     done
 }
 
+t_plain_output() {
+    local rc
+    "$BIN" solve -t 1 -f csv mixed.txt >p.out 2>p.err
+    "$BIN" solve -t 2 -f csv -o plain.csv mixed.txt >p2.out 2>p2.err
+    cmp -s p.out plain.csv || echo "-o: file differs from stdout"
+    [ -s p2.out ] && echo "-o: wrote to stdout too"
+    cmp -s p.err p2.err || echo "-o: stderr differs"
+    "$BIN" rate -t 2 --output r.csv small.txt 2>/dev/null
+    "$BIN" rate -t 1 small.txt 2>/dev/null | cmp -s - r.csv || echo "rate --output: file differs"
+    "$BIN" validate -o v.txt small.txt
+    "$BIN" validate small.txt | cmp -s - v.txt || echo "validate -o: summary differs"
+    "$BIN" solve -t 2 -o /dev/full mixed.txt >out 2>err
+    rc=$?
+    [ "$rc" = 2 ] || echo "-o /dev/full: exit $rc, want 2"
+    grep -qx 'sudokubench: write error: /dev/full: No space left on device' err ||
+        echo "-o /dev/full: message: $(cat err)"
+    "$BIN" solve -o no/such/dir/x.txt small.txt >out 2>err
+    rc=$?
+    [ "$rc" = 2 ] || echo "-o into a missing directory: exit $rc, want 2"
+    grep -q "cannot open 'no/such/dir/x.txt' for -o: No such file or directory" err ||
+        echo "-o into a missing directory: message: $(cat err)"
+}
+
+tcase "plain -o FILE: same bytes as stdout; full disk and bad path exit 2" t_plain_output
+if [ "$PLAIN_ONLY" = 1 ]; then
+    echo "$NPASS passed, $NFAIL failed (plain binary only)"
+    [ "$NFAIL" = 0 ]
+    exit
+fi
 tcase "solve: every format, -t 1/2, -np 1/2/3, invalid lines" t_solve_formats
 tcase "solve: the samples" t_solve_samples
 tcase "solve: nine-line grids never cut by a segment boundary" t_grids
