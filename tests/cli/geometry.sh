@@ -23,34 +23,8 @@ case $GCHECK in /*) ;; *) GCHECK=$PWD/$GCHECK ;; esac
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 TIMEOUT=${SUDOKUBENCH_TEST_TIMEOUT:-120}
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/sudokubench-geo.XXXXXX") || { echo "mktemp -d failed" >&2; exit 1; }
-trap 'rm -rf "$T"' EXIT
-cd "$T" || exit 1
-unset SUDOKUBENCH_SIMD OMP_NUM_THREADS
-exec </dev/null
-
-NPASS=0
-NFAIL=0
-# tcase NAME FUNCTION: runs FUNCTION; every line it prints is a failure
-tcase() {
-    local msg
-    msg=$("$2" 2>&1)
-    if [ -z "$msg" ]; then
-        echo "ok - $1"
-        NPASS=$((NPASS + 1))
-    else
-        echo "not ok - $1"
-        printf '%s\n' "$msg" | head -n 30 | sed 's/^/#   /'
-        NFAIL=$((NFAIL + 1))
-    fi
-}
-# sb OUT ERR ARGS...: runs the binary with a time limit; prints its exit code
-sb() {
-    local o=$1 e=$2
-    shift 2
-    timeout "$TIMEOUT" "$BIN" "$@" >"$o" 2>"$e"
-    echo $?
-}
+# shellcheck source=tests/cli/harness.sh
+. "$ROOT/tests/cli/harness.sh" geo
 # want_rc GOT WANT WHAT
 want_rc() { [ "$1" = "$2" ] || echo "$3: exit $1, want $2"; }
 # want_text FILE EXPECTED: FILE must hold exactly EXPECTED (plus its final newline)

@@ -1,0 +1,34 @@
+# tests/cli/harness.sh — the shared scaffolding of a CLI test script, sourced after BIN,
+# ROOT and TIMEOUT are set: `. "$ROOT/tests/cli/harness.sh" NAME` makes a scratch directory
+# (mktemp -d, removed on exit) and enters it, clears the environment the binary reads, and
+# defines the counters and helpers below. Scripts end with
+#   echo "$NPASS passed, $NFAIL failed"; [ "$NFAIL" = 0 ]
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/sudokubench-${1:-cli}.XXXXXX") || { echo "mktemp -d failed" >&2; exit 1; }
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+unset SUDOKUBENCH_SIMD OMP_NUM_THREADS
+exec </dev/null
+
+NPASS=0
+NFAIL=0
+# tcase NAME FUNCTION: runs FUNCTION; every line it prints is a failure
+tcase() {
+    local msg
+    msg=$("$2" 2>&1)
+    if [ -z "$msg" ]; then
+        echo "ok - $1"
+        NPASS=$((NPASS + 1))
+    else
+        echo "not ok - $1"
+        printf '%s\n' "$msg" | head -n 30 | sed 's/^/#   /'
+        NFAIL=$((NFAIL + 1))
+    fi
+}
+# sb OUT ERR ARGS...: runs the binary with a time limit; prints its exit code
+sb() {
+    local o=$1 e=$2
+    shift 2
+    timeout "$TIMEOUT" "$BIN" "$@" >"$o" 2>"$e"
+    echo $?
+}
