@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "grid.h"
 
 #ifndef SB_BUILD_FLAGS
 #define SB_BUILD_FLAGS "unknown"
@@ -92,6 +93,10 @@ static const char bench_help[] =
     "      --seconds S       minimum timed seconds per row, at least one pass (default %.1f)\n"
     "      --simd LEVEL      auto, scalar, sse4, avx2, avx512, neon (default auto)\n"
     "      --json OUT        also write the rows as JSON to OUT (opened before the run)\n"
+    "      --grid SPEC       another geometry (default: from the first line's cell count):\n"
+    "                        the general solver, a table of puzzles/s per FILE (no pipelines,\n"
+    "                        --simd or --json there)\n"
+    "      --geometry FILE   a geometry from a file, as --grid\n"
     "  -h, --help            show this help\n\n"
     "An unreadable FILE is reported and skipped (exit 2). SIGINT/SIGTERM stop the run after\n"
     "the rows finished so far (JSON included): exit 130.\n";
@@ -439,7 +444,8 @@ int cli_bench(int argc, char **argv)
         {"threads", required_argument, 0, 't'},   {"seconds", required_argument, 0, 'D'},
         {"simd", required_argument, 0, 'S'},      {"json", required_argument, 0, 'J'},
         {"pipeline", required_argument, 0, 'Q'},  {"max-puzzles", required_argument, 0, 'n'},
-        {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
+        {"help", no_argument, 0, 'h'},            CLI_GRID_LONGOPTS, {0, 0, 0, 0}};
+    cli_grid_opt gopt = {0};
     enum { MAX_PIPELINES = 64 };
     sb_options opt;
     sb_options_default(&opt);
@@ -497,12 +503,24 @@ int cli_bench(int argc, char **argv)
                    DEFAULT_SECONDS_X10 / 10.0);
             return CLI_EXIT_OK;
         }
-        default: return cli_getopt_error("bench", ch, argv);
+        default:
+            if (ch != CLI_OPT_ALL && cli_grid_option(&gopt, ch, optarg))
+                break;
+            return cli_getopt_error("bench", ch, argv);
         }
     }
     if (optind >= argc)
         return cli_usage_error("bench", "no FILE given (bench needs at least one puzzle file, "
                                         "or '-' for stdin)");
+    sb_geometry *geo;
+    if (cli_grid_pick("bench", &gopt, argv + optind, argc - optind, 0, &geo))
+        return CLI_EXIT_USAGE;
+    if (geo) { /* another geometry: the general solver's own table (grid.c) */
+        const int grc = cli_grid_bench(geo, argv + optind, argc - optind, opt.limit, threads,
+                                       seconds, (size_t)max_puzzles);
+        sb_geometry_free(geo);
+        return grc;
+    }
     if (npipes == 0 && add_pipelines("all", pipes, &npipes, MAX_PIPELINES))
         return CLI_EXIT_USAGE;
     /* Level problems are usage errors: found now, not after loading the first file. */

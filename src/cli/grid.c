@@ -1397,18 +1397,19 @@ static int aug_item(void *wp, uint64_t index, cli_buf *out, cli_buf *err, void *
     return CLI_DONE;
 }
 
-int cli_grid_augment(const sb_geometry *g, char *const *files, int nfiles, uint64_t count,
-                     uint64_t seed, int stats)
+/* Reads the valid puzzles of the inputs into set (invalid lines reported on stderr, *invalid
+ * set), at most max of them (0: all). @return 0, or CLI_EXIT_USAGE after an I/O error or
+ * running out of memory (what was read stays in set). */
+static int load_set(aug_set *set, char *const *files, int nfiles, size_t max, int *invalid)
 {
     static char *const stdin_only[] = {"-"};
     if (nfiles == 0) {
         files = stdin_only;
         nfiles = 1;
     }
-    aug_set set = {.g = g};
-    const size_t nc = (size_t)sb_geometry_cells(g);
-    grec *r = malloc(grec_size(g));
-    int rc = r ? 0 : CLI_EXIT_USAGE, invalid = 0;
+    const size_t nc = (size_t)sb_geometry_cells(set->g);
+    grec *r = malloc(grec_size(set->g));
+    int rc = r ? 0 : CLI_EXIT_USAGE;
     for (int f = 0; f < nfiles && r; f++) {
         cli_input in;
         if (cli_input_init(&in, files[f]) != 0) {
@@ -1421,30 +1422,30 @@ int cli_grid_augment(const sb_geometry *g, char *const *files, int nfiles, uint6
         if (!fin) {
             fprintf(stderr, CLI_NAME ": cannot open '%s': %s\n", in.msg_name, strerror(errno));
             rc = CLI_EXIT_USAGE;
-        } else if (greader_open(&set, fin, &rd) == SB_OK) {
-            int st;
-            while ((st = greader_next(rd, &r->head)) == 1) {
+        } else if (greader_open(set, fin, &rd) == SB_OK) {
+            int st = 0;
+            while ((!max || set->n < max) && (st = greader_next(rd, &r->head)) == 1) {
                 if (r->head.kind == SB_LINE_INVALID) {
                     fprintf(stderr, CLI_NAME ": %s:%llu:%zu: invalid puzzle: %s\n", in.msg_name,
                             (unsigned long long)r->head.line, r->head.col, r->head.why);
-                    invalid = 1;
+                    *invalid = 1;
                     continue;
                 }
-                if (set.n == set.cap) {
-                    set.cap = set.cap ? 2 * set.cap : 256;
-                    uint8_t *c = realloc(set.cells, set.cap * nc);
-                    int *fm = realloc(set.form, set.cap * sizeof *fm);
+                if (set->n == set->cap) {
+                    set->cap = set->cap ? 2 * set->cap : 256;
+                    uint8_t *c = realloc(set->cells, set->cap * nc);
+                    int *fm = realloc(set->form, set->cap * sizeof *fm);
                     if (c)
-                        set.cells = c;
+                        set->cells = c;
                     if (fm)
-                        set.form = fm;
+                        set->form = fm;
                     if (!c || !fm) {
                         rc = CLI_EXIT_USAGE;
                         break;
                     }
                 }
-                memcpy(set.cells + set.n * nc, r->cells, nc);
-                set.form[set.n++] = r->form;
+                memcpy(set->cells + set->n * nc, r->cells, nc);
+                set->form[set->n++] = r->form;
             }
             if (st < 0) {
                 fprintf(stderr, CLI_NAME ": %s: read error: %s\n", in.msg_name, strerror(errno));
@@ -1457,6 +1458,15 @@ int cli_grid_augment(const sb_geometry *g, char *const *files, int nfiles, uint6
         cli_input_free(&in);
     }
     free(r);
+    return rc;
+}
+
+int cli_grid_augment(const sb_geometry *g, char *const *files, int nfiles, uint64_t count,
+                     uint64_t seed, int stats)
+{
+    aug_set set = {.g = g};
+    int invalid = 0;
+    int rc = load_set(&set, files, nfiles, 0, &invalid);
     if (!set.n && count > 0 && rc != CLI_EXIT_USAGE) {
         fprintf(stderr, CLI_NAME ": augment: no valid puzzle in the input\n");
         rc = CLI_EXIT_USAGE;
@@ -1477,4 +1487,79 @@ int cli_grid_augment(const sb_geometry *g, char *const *files, int nfiles, uint6
     free(set.cells);
     free(set.form);
     return rc ? rc : invalid ? CLI_EXIT_INVALID : CLI_EXIT_OK;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* bench on a geometry                                                                        */
+/* ------------------------------------------------------------------------------------------ */
+
+/* One pass of the general solver over set with threads threads, counting each puzzle to
+ * limit; with check, each first solution is checked against the rules (warm-up). @return
+ * the guesses, or UINT64_MAX when a check failed or memory ran out. */
+static uint64_t bench_pass(const aug_set *set, uint64_t limit, int threads, int check)
+{
+    uint64_t guesses = 0;
+    int failed = 0;
+    const int nc = sb_geometry_cells(set->g);
+#pragma omp parallel num_threads(threads) reduction(+ : guesses) reduction(| : failed)
+    {
+        sb_gsolver *s = NULL;
+        uint8_t *sol = malloc((size_t)nc);
+        failed |= !sol || sb_gsolver_new(set->g, &s) != SB_OK;
+#pragma omp for schedule(dynamic, 16)
+        for (size_t i = 0; i < set->n; i++) {
+            sb_gresult r;
+            const uint8_t *p = set->cells + i * (size_t)nc;
+            if (!s || !sol || cli_stop_requested())
+                continue;
+            if (sb_gsolve(s, p, limit, &r, sol) != SB_OK)
+                failed = 1;
+            else if (check && r.count && !sb_gsolution_check(set->g, p, sol))
+                failed = 1;
+            guesses += r.guesses;
+        }
+        sb_gsolver_free(s);
+        free(sol);
+    }
+    return failed ? UINT64_MAX : guesses;
+}
+
+int cli_grid_bench(const sb_geometry *g, char *const *files, int nfiles, uint64_t limit,
+                   int threads, double seconds, size_t max)
+{
+    int rc = 0;
+    cli_stop_state stop;
+    cli_stop_begin(&stop);
+    printf("%-32s %-10s %8s %7s %12s %11s %9s\n", "file", "geometry", "puzzles", "passes",
+           "puzzles/s", "us/puzzle", "guesses");
+    for (int f = 0; f < nfiles && !cli_stop_requested(); f++) {
+        aug_set set = {.g = g};
+        int invalid = 0;
+        if (load_set(&set, files + f, 1, max, &invalid) != 0 || !set.n) {
+            rc = CLI_EXIT_USAGE;
+        } else if (bench_pass(&set, limit, threads, 1) == UINT64_MAX) { /* warm-up, checked */
+            fprintf(stderr, CLI_NAME ": %s: a solution broke the rules or memory ran out\n",
+                    files[f]);
+            rc = CLI_EXIT_USAGE;
+        } else {
+            uint64_t passes = 0, guesses = 0;
+            const double t0 = cli_now_seconds();
+            double t = 0;
+            do {
+                guesses = bench_pass(&set, limit, threads, 0);
+                passes++;
+                t = cli_now_seconds() - t0;
+            } while (t < seconds && !cli_stop_requested());
+            const double done = (double)passes * (double)set.n;
+            printf("%-32s %-10s %8zu %7llu %12.1f %11.2f %9.1f\n", files[f], sb_geometry_name(g),
+                   set.n, (unsigned long long)passes, done / t, 1e6 * t / done,
+                   (double)guesses / (double)set.n);
+        }
+        free(set.cells);
+        free(set.form);
+    }
+    cli_stop_end(&stop);
+    if (cli_stop_requested())
+        return CLI_EXIT_INTERRUPTED;
+    return rc;
 }

@@ -73,4 +73,10 @@ int cli_grid_generate(const sb_geometry *g, const cli_grid_gen *opt);
 int cli_grid_augment(const sb_geometry *g, char *const *files, int nfiles, uint64_t count,
                      uint64_t seed, int stats);
 
+/* bench on geometry g: per FILE (at most max puzzles, 0: all) a checked warm-up pass, then
+ * timed passes of the general solver counting to limit for at least seconds on threads
+ * threads; one table row each. @return the exit code. */
+int cli_grid_bench(const sb_geometry *g, char *const *files, int nfiles, uint64_t limit,
+                   int threads, double seconds, size_t max);
+
 #endif /* SB_CLI_GRID_H */

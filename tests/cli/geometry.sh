@@ -438,5 +438,19 @@ PY
 }
 tcase "rate on geometries: 9x9 through the general solver agrees with the 9x9 rate; no locked on latin" t_rate
 
+# ---- bench --------------------------------------------------------------------------------
+t_bench() {
+    local rc
+    printf '%s\n' 0000002130040000 1234000000000000 >b4.txt
+    rc=$(sb o e bench --seconds 0.05 -t 2 b4.txt)
+    want_rc "$rc" 0 "bench on 2x2"
+    want_grep o "^file  *geometry  *puzzles  *passes  *puzzles/s  *us/puzzle  *guesses$"
+    want_grep o "^b4.txt  *2x2  *2 "
+    rc=$(sb o e bench --grid cube:3 --seconds 0.05 b4.txt)
+    want_rc "$rc" 2 "bench: no puzzle of the geometry"
+    want_grep e "b4.txt:1:17: invalid puzzle: too few cells (16 of 27)"
+}
+tcase "bench on a geometry: a row per file; a file without puzzles of it is exit 2" t_bench
+
 echo "$NPASS passed, $NFAIL failed"
 [ "$NFAIL" = 0 ]
