@@ -23,34 +23,8 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 SAMPLES=$ROOT/datasets/samples
 TIMEOUT=${SUDOKUBENCH_TEST_TIMEOUT:-120}
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/sudokubench-batch.XXXXXX") || { echo "mktemp -d failed" >&2; exit 1; }
-trap 'rm -rf "$T"' EXIT
-cd "$T" || exit 1
-unset SUDOKUBENCH_SIMD OMP_NUM_THREADS
-exec </dev/null
-
-# ---- harness: tcase NAME FUNCTION runs FUNCTION; every line it prints is a failure ------
-NPASS=0
-NFAIL=0
-tcase() {
-    local msg
-    msg=$("$2" 2>&1)
-    if [ -z "$msg" ]; then
-        echo "ok - $1"
-        NPASS=$((NPASS + 1))
-    else
-        echo "not ok - $1"
-        printf '%s\n' "$msg" | head -n 30 | sed 's/^/#   /'
-        NFAIL=$((NFAIL + 1))
-    fi
-}
-# sb OUT ERR ARGS...: runs the binary with a time limit; prints its exit code
-sb() {
-    local o=$1 e=$2
-    shift 2
-    timeout "$TIMEOUT" "$BIN" "$@" >"$o" 2>"$e"
-    echo $?
-}
+# scratch directory, environment, tcase and sb: the shared CLI test harness
+. "$ROOT/tests/cli/harness.sh" batch
 # same A B: complains unless files A and B are identical
 same() { cmp -s "$1" "$2" || echo "$1 and $2 differ: $(cmp "$1" "$2" 2>&1 | head -n 1)"; }
 

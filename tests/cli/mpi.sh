@@ -33,33 +33,14 @@ if [ "$PLAIN_ONLY" = 0 ] && ! command -v "$MPIRUN" >/dev/null 2>&1; then
     exit 0
 fi
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/sudokubench-mpi.XXXXXX") || { echo "mktemp -d failed" >&2; exit 1; }
-trap 'rm -rf "$T"' EXIT
-cd "$T" || exit 1
-unset SUDOKUBENCH_SIMD OMP_NUM_THREADS
-exec </dev/null
+# scratch directory, environment, tcase and sb: the shared CLI test harness
+. "$ROOT/tests/cli/harness.sh" mpi
 
 # -q: no banner when a rank exits non-zero (the exit code is the test's subject);
 # --bind-to none: -t 2 must not share one core; root needs its flag in containers.
 MPI_FLAGS=(-q --oversubscribe --bind-to none -x SUDOKUBENCH_MPI_SEGMENT -x SUDOKUBENCH_MPI_ITEMS)
 [ "$(id -u)" = 0 ] && MPI_FLAGS+=(--allow-run-as-root)
 export SUDOKUBENCH_MPI_SEGMENT=3000 SUDOKUBENCH_MPI_ITEMS=97
-
-# ---- harness: tcase NAME FUNCTION runs FUNCTION; every line it prints is a failure ------
-NPASS=0
-NFAIL=0
-tcase() {
-    local msg
-    msg=$("$2" 2>&1)
-    if [ -z "$msg" ]; then
-        echo "ok - $1"
-        NPASS=$((NPASS + 1))
-    else
-        echo "not ok - $1"
-        printf '%s\n' "$msg" | sed 's/^/#   /'
-        NFAIL=$((NFAIL + 1))
-    fi
-}
 
 # mrun NP ARGS...: the MPI binary on NP ranks (stdin passed on to rank 0).
 mrun() {

@@ -17,26 +17,9 @@ case $SHIM in /*) ;; *) SHIM=$PWD/$SHIM ;; esac
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 SAMPLES=$ROOT/datasets/samples
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
-T=$(mktemp -d "${TMPDIR:-/tmp}/sudokubench-resume.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-cd "$T" || exit 1
-unset SUDOKUBENCH_SIMD OMP_NUM_THREADS
-exec </dev/null
-
-NPASS=0
-NFAIL=0
-tcase() {
-    local msg
-    msg=$("$2" 2>&1)
-    if [ -z "$msg" ]; then
-        echo "ok - $1"
-        NPASS=$((NPASS + 1))
-    else
-        echo "not ok - $1"
-        printf '%s\n' "$msg" | head -n 30 | sed 's/^/#   /'
-        NFAIL=$((NFAIL + 1))
-    fi
-}
+TIMEOUT=${SUDOKUBENCH_TEST_TIMEOUT:-120}
+# scratch directory, environment, tcase and sb: the shared CLI test harness
+. "$ROOT/tests/cli/harness.sh" resume
 
 { cat "$SAMPLES/17_clue_2000.txt"; echo "not a puzzle"; cat "$SAMPLES/hardest_11plus_1000.txt"; } >in.txt
 ARGS=(solve -f csv -t 2 -o out.csv in.txt)
