@@ -29,7 +29,9 @@ static void usage(FILE *out)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
     fprintf(out, "\nInput: one puzzle per line, 81 cells, 1-9 givens, . 0 - _ blanks; '#' lines\n"
-                 "and blank lines skipped; Kaggle CSV accepted.\n"
+                 "and blank lines skipped; Kaggle CSV accepted; also, per record, nine-line grids\n"
+                 "(as -f pretty draws them), tdoku records PUZZLE:COUNT:SOLUTION and 729-character\n"
+                 "pencilmark lines (docs/cli.md \"Other input forms\"); other geometries: --grid.\n"
                  "Environment: SUDOKUBENCH_SIMD=scalar|sse4|avx2|avx512|neon forces a kernel level.\n"
                  "Run '" CLI_NAME " COMMAND --help' for a command's options;\n"
                  "'" CLI_NAME " --version' prints the version.\n");
