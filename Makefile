@@ -105,6 +105,9 @@ PERF_SLOW      := $(BUILD)/perf-test/perf_driver_slow
 GBENCH         := $(PERF_DIR)/gbench
 PERF_THRESHOLD ?= 2
 PERF_BASELINE  ?= bench/baseline.json
+# The second gate: sb_solve_many's instructions for the fast pipeline at avx2 (the paired
+# search the CLI uses there), measured by the driver with SB_PERF_MANY=1.
+PERF_BASELINE_MANY ?= bench/baseline_many.json
 PERF_WALL      ?= 1
 PERF_ARGS       = --driver $(PERF_DRIVER) --cc "$(CC)" --flags "$(CFLAGS)" \
                   $(if $(filter 1,$(PERF_WALL)),--gbench $(GBENCH))
@@ -276,9 +279,14 @@ gbench: $(GBENCH) ## Google Benchmark: every pipeline x corpus x SIMD level; JSO
 perf-check: $(PERF_DRIVER) $(if $(filter 1,$(PERF_WALL)),$(GBENCH)) ## CI gate: callgrind counts vs bench/baseline.json, fails above PERF_THRESHOLD=2 %
 	python3 scripts/perf_check.py check $(PERF_ARGS) --baseline $(PERF_BASELINE) \
 	  --threshold $(PERF_THRESHOLD) --current-out $(PERF_DIR)/current.json
+	SB_PERF_MANY=1 python3 scripts/perf_check.py check --driver $(PERF_DRIVER) --cc "$(CC)" \
+	  --flags "$(CFLAGS)" --baseline $(PERF_BASELINE_MANY) --threshold $(PERF_THRESHOLD) \
+	  --current-out $(PERF_DIR)/current_many.json
 
 perf-baseline: $(PERF_DRIVER) $(if $(filter 1,$(PERF_WALL)),$(GBENCH)) ## measure and rewrite bench/baseline.json (review the diff, commit it)
 	python3 scripts/perf_check.py baseline $(PERF_ARGS) --out $(PERF_BASELINE)
+	SB_PERF_MANY=1 python3 scripts/perf_check.py baseline --driver $(PERF_DRIVER) --cc "$(CC)" \
+	  --flags "$(CFLAGS)" --function sb_solve_many --only fast:avx2 --out $(PERF_BASELINE_MANY)
 
 report: $(BIN) ## build/reports/report.md: bench matrix + thread scaling, gnuplot PNG charts
 	CC="$(CC)" REPORT_DIR=$(BUILD)/reports bash scripts/report.sh $(BIN)

@@ -29,6 +29,9 @@
 
 #include "sudokubench.h"
 
+enum { MANY_BLOCK = 64 }; /* puzzles per sb_solve_many call with SB_PERF_MANY=1 (the CLI's
+                             bench block) */
+
 /* Prints the usage line to stderr and returns the usage exit code (2). */
 static int usage(void)
 {
@@ -93,27 +96,47 @@ int main(int argc, char **argv)
     }
     unsigned long long n = 0, verdicts[3] = {0, 0, 0}, guesses = 0;
     int status = 0;
-    sb_record rec;
-    while ((want == 0 || n < want) && (rc = sb_reader_next(reader, &rec)) == 1) {
-        if (rec.kind != SB_LINE_PUZZLE)
-            continue; /* the slice is "the first N valid puzzles"; samples have no others */
-        sb_result res;
-        if (sb_solve(solver, &rec.grid, &res) != SB_OK) {
-            fprintf(stderr, "perf_driver: %s:%llu: solve failed\n", argv[4],
-                    (unsigned long long)rec.line);
-            status = 2;
-            break;
+    /* SB_PERF_MANY=1: the puzzles go through sb_solve_many in blocks of MANY_BLOCK, as the
+     * CLI's solve does (the AVX2 kernel's paired search); perf-check then gates
+     * sb_solve_many's instructions (bench/baseline_many.json). */
+    const char *many_env = getenv("SB_PERF_MANY");
+    const size_t block = many_env && !strcmp(many_env, "1") ? MANY_BLOCK : 1;
+    sb_grid grid[MANY_BLOCK];
+    unsigned long long line[MANY_BLOCK];
+    sb_result res[MANY_BLOCK];
+    int st[MANY_BLOCK];
+    for (int more = 1; more && status == 0;) {
+        size_t k = 0;
+        sb_record rec;
+        while (k < block && (want == 0 || n + k < want) &&
+               (more = (rc = sb_reader_next(reader, &rec)) == 1))
+            if (rec.kind == SB_LINE_PUZZLE) { /* the slice: the first N valid puzzles */
+                grid[k] = rec.grid;
+                line[k++] = rec.line;
+            }
+        if (k < block)
+            more = 0;
+        if (block == 1) {
+            for (size_t j = 0; j < k; j++)
+                st[j] = sb_solve(solver, &grid[j], &res[j]);
+        } else {
+            sb_solve_many(solver, grid, k, res, st);
         }
-        /* A regression gate that counted instructions of wrong answers would bless them. */
-        if (res.count >= 1 && !sb_solution_check(&rec.grid, &res.solution)) {
-            fprintf(stderr, "perf_driver: %s:%llu: wrong solution\n", argv[4],
-                    (unsigned long long)rec.line);
-            status = 2;
-            break;
+        for (size_t j = 0; j < k && status == 0; j++) {
+            if (st[j] != SB_OK) {
+                fprintf(stderr, "perf_driver: %s:%llu: solve failed\n", argv[4], line[j]);
+                status = 2;
+            } else if (res[j].count >= 1 && !sb_solution_check(&grid[j], &res[j].solution)) {
+                /* A regression gate that counted instructions of wrong answers would bless
+                 * them. */
+                fprintf(stderr, "perf_driver: %s:%llu: wrong solution\n", argv[4], line[j]);
+                status = 2;
+            } else {
+                verdicts[sb_result_verdict(&res[j])]++;
+                guesses += res[j].guesses;
+                n++;
+            }
         }
-        verdicts[sb_result_verdict(&res)]++;
-        guesses += res.guesses;
-        n++;
     }
     if (rc < 0) {
         fprintf(stderr, "perf_driver: %s: %s\n", argv[4], sb_strerror(rc));
