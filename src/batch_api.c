@@ -35,27 +35,36 @@ static void keep_error(int *shared, int st)
     *shared = st;
 }
 
-/* Solves row i of a batch with solver s (NULL: its thread could not make one) and writes the
- * row's outputs. @return 1 when the stop flag was raised (the row says SB_ERR_STOPPED). */
-static int solve_row(sb_solver *s, const sb_options *opt, const uint8_t *cells, size_t i,
-                     uint64_t *counts, uint64_t *guesses, uint8_t *solutions, int8_t *status)
+/* Solves rows lo .. lo+k-1 of a batch together with solver s (NULL: its thread could not
+ * make one) through sb_solve_many, which checks the stop flag before each puzzle and, at
+ * AVX2, searches two puzzles at once, and writes the rows' outputs. @return 1 when the stop
+ * flag cut a row short (its status says SB_ERR_STOPPED). */
+static int solve_rows(sb_solver *s, const uint8_t *cells, size_t lo, size_t k, uint64_t *counts,
+                      uint64_t *guesses, uint8_t *solutions, int8_t *status)
 {
-    sb_result res;
-    memset(&res, 0, sizeof res);
-    int st = SB_ERR_NOMEM;
-    if (opt->stop && *opt->stop)
-        st = SB_ERR_STOPPED;
-    else if (s)
-        st = sb_solve(s, (const sb_grid *)(cells + i * SB_CELLS), &res);
-    if (counts)
-        counts[i] = res.count;
-    if (guesses)
-        guesses[i] = res.guesses;
-    if (solutions)
-        memcpy(solutions + i * SB_CELLS, res.solution.cell, SB_CELLS);
-    if (status)
-        status[i] = (int8_t)st;
-    return st == SB_ERR_STOPPED;
+    sb_result res[BATCH_CHUNK];
+    int st[BATCH_CHUNK];
+    if (s) {
+        sb_solve_many(s, (const sb_grid *)(cells + lo * SB_CELLS), k, res, st);
+    } else {
+        memset(res, 0, k * sizeof *res);
+        for (size_t j = 0; j < k; j++)
+            st[j] = SB_ERR_NOMEM;
+    }
+    int stopped = 0;
+    for (size_t j = 0; j < k; j++) {
+        const size_t i = lo + j;
+        if (counts)
+            counts[i] = res[j].count;
+        if (guesses)
+            guesses[i] = res[j].guesses;
+        if (solutions)
+            memcpy(solutions + i * SB_CELLS, res[j].solution.cell, SB_CELLS);
+        if (status)
+            status[i] = (int8_t)st[j];
+        stopped |= st[j] == SB_ERR_STOPPED;
+    }
+    return stopped;
 }
 
 int sb_solve_batch(const sb_options *opt, const uint8_t *cells, size_t n, int threads,
@@ -78,9 +87,10 @@ int sb_solve_batch(const sb_options *opt, const uint8_t *cells, size_t n, int th
             s = NULL;
             keep_error(&setup, sb_solver_new(&s, opt));
         }
-#pragma omp for schedule(dynamic, BATCH_CHUNK)
-        for (size_t i = 0; i < n; i++) {
-            if (solve_row(s, opt, cells, i, counts, guesses, solutions, status)) {
+#pragma omp for schedule(dynamic, 1)
+        for (size_t lo = 0; lo < n; lo += BATCH_CHUNK) {
+            const size_t k = n - lo < BATCH_CHUNK ? n - lo : BATCH_CHUNK;
+            if (solve_rows(s, cells, lo, k, counts, guesses, solutions, status)) {
 #pragma omp atomic write
                 stopped = 1;
             }
