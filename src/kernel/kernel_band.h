@@ -521,10 +521,15 @@ static inline void sbb_take_raw(sb_board *b, int c, uint16_t d)
     sbv *bv = sbb_vecs(b);
     const sbv bit = sbb_cell_bit(c);
     const int e = __builtin_ctz(d);
-    for (int k = 0; k < SBB_NV; k++)
+    /* Only the words that lose c change. The board was settled (no dirty digit), so the
+     * passes need to look at the vectors of c's digits only, not at the whole board. */
+    uint32_t moved = 0;
+    for (int k = 0; k < SBB_NV; k++) {
+        moved |= (uint32_t)-sbv_any(bv[k] & bit) & sbb_vec_digits(k);
         bv[k] &= ~bit;
+    }
     bv[e / SBB_DPV] |= bit & sbb_digit_lanes(e);
-    sbb_words(b)[SBB_DIRTY] = SBB_ALL_DIRTY;
+    sbb_words(b)[SBB_DIRTY] |= moved * 0x10001u;
 }
 
 /* Assigns digit mask d to cell c. */
