@@ -419,51 +419,87 @@ static inline int sbb_count(sbv4 x)
     return __builtin_popcountll((uint64_t)x[0] | (uint64_t)x[1] << 32) + __builtin_popcount(x[2]);
 }
 
+/* A cell set as two 64-bit sets: cells 0..53 (bands 0 and 1), then cells 54..80. */
+static inline void sbb_split(sbv4 x, uint64_t out[2])
+{
+    out[0] = x[0] | (uint64_t)x[1] << 27;
+    out[1] = x[2];
+}
+
+/* Cell c's branch score (branch.h's rule): its peers among the open cells (n2) that share
+ * a digit with it (reach, the union of its digits' boards), bivalue ones three times. */
+static inline int sbb_score(int c, sbv4 reach, sbv4 n2, sbv4 biv)
+{
+    const sbv4 hit = reach & *(const sbv4 *)(const void *)sb_band_peers[c] & n2;
+    return sbb_count(hit) + 2 * sbb_count(hit & biv);
+}
+
 /* Picks the branching cell by branch.h's rule, on the bitboards: the open cells with the
- * fewest candidates (bivalue ones nearly always), each scored as the union of its digit
- * boards ANDed with its peers and the open cells, popcounted, bivalue peers three times; the
- * first best in cell order wins. */
+ * fewest candidates (bivalue ones nearly always), each scored by sbb_score; the first best
+ * in cell order wins. */
 static inline int sbb_branch_cell(const sb_board *b)
 {
     const sbb_word *w = sbb_words((sb_board *)b);
     const sbv4 *x = (const sbv4 *)(const void *)w;
-    sbv4 n1 = {0}, n2 = {0}, n3 = {0};
+    /* n1/n2/n3: cells with at least 1/2/3 digits; lo/hi: the bits of the index of each
+     * cell's lowest digit and of its digit found after another (for a bivalue cell: its
+     * two digits), so a bivalue cell's digits are read off eight bit planes, not nine words. */
+    sbv4 n1 = {0}, n2 = {0}, n3 = {0}, lo[4] = {{0}}, hi[4] = {{0}};
     for (int d = 0; d < SB_DIGITS; d++) {
+        const sbv4 first = x[d] & ~n1, later = x[d] & n1;
+        for (int k = 0; k < 4; k++)
+            if (d >> k & 1) {
+                lo[k] |= first;
+                hi[k] |= later;
+            }
         n3 |= n2 & x[d];
         n2 |= n1 & x[d];
         n1 |= x[d];
     }
     const sbv4 biv = n2 & ~n3;
-    sbv4 fewest = biv;
-    if (!sbv4_any(biv)) {
-        /* No bivalue cell: exact counts from "at least k digits" sets. */
-        sbv4 at[SB_DIGITS + 2] = {{0}};
-        for (int d = 0; d < SB_DIGITS; d++) {
-            for (int k = d + 1; k >= 2; k--)
-                at[k] |= at[k - 1] & x[d];
-            at[1] |= x[d];
-        }
-        for (int k = 3; k <= SB_DIGITS; k++) {
-            fewest = at[k] & ~at[k + 1];
-            if (sbv4_any(fewest))
-                break;
-        }
-    }
-    /* Cells 0..53 (bands 0 and 1) as one 64-bit set, then cells 54..80, in cell order. */
-    uint64_t f[2] = {fewest[0] | (uint64_t)fewest[1] << 27, fewest[2]};
     int best = -1, best_deg = -1;
+    if (sbv4_any(biv)) {
+        uint64_t f[2], l[4][2], u[4][2];
+        sbb_split(biv, f);
+        for (int k = 0; k < 4; k++) {
+            sbb_split(lo[k], l[k]);
+            sbb_split(hi[k], u[k]);
+        }
+        do {
+            const int h = f[0] == 0, s = __builtin_ctzll(f[h]), c = 54 * h + s;
+            f[h] &= f[h] - 1;
+            const unsigned a = (unsigned)((l[0][h] >> s & 1) | (l[1][h] >> s & 1) << 1 |
+                                          (l[2][h] >> s & 1) << 2 | (l[3][h] >> s & 1) << 3);
+            const unsigned z = (unsigned)((u[0][h] >> s & 1) | (u[1][h] >> s & 1) << 1 |
+                                          (u[2][h] >> s & 1) << 2 | (u[3][h] >> s & 1) << 3);
+            const int deg = sbb_score(c, x[a] | x[z], n2, biv);
+            best = deg > best_deg ? c : best;
+            best_deg = deg > best_deg ? deg : best_deg;
+        } while (f[0] | f[1]);
+        return best;
+    }
+    /* No bivalue cell: exact counts from "at least k digits" sets. */
+    sbv4 fewest = biv, at[SB_DIGITS + 2] = {{0}};
+    for (int d = 0; d < SB_DIGITS; d++) {
+        for (int k = d + 1; k >= 2; k--)
+            at[k] |= at[k - 1] & x[d];
+        at[1] |= x[d];
+    }
+    for (int k = 3; k <= SB_DIGITS; k++) {
+        fewest = at[k] & ~at[k + 1];
+        if (sbv4_any(fewest))
+            break;
+    }
+    uint64_t f[2];
+    sbb_split(fewest, f);
     do {
         const int h = f[0] == 0, s = __builtin_ctzll(f[h]), c = 54 * h + s;
         f[h] &= f[h] - 1;
         const int k = c / 27, bit = c % 27;
-        unsigned digits = 0;
-        for (int d = 0; d < SB_DIGITS; d++)
-            digits |= (w[4 * d + k] >> bit & 1u) << d;
         sbv4 reach = {0};
-        for (; digits; digits &= digits - 1)
-            reach |= x[__builtin_ctz(digits)];
-        const sbv4 hit = reach & *(const sbv4 *)(const void *)sb_band_peers[c] & n2;
-        const int deg = sbb_count(hit) + 2 * sbb_count(hit & biv);
+        for (int d = 0; d < SB_DIGITS; d++)
+            reach |= ((sbv4){0} - (w[4 * d + k] >> bit & 1u)) & x[d];
+        const int deg = sbb_score(c, reach, n2, biv);
         best = deg > best_deg ? c : best;
         best_deg = deg > best_deg ? deg : best_deg;
     } while (f[0] | f[1]);
