@@ -84,6 +84,12 @@ static inline sbv sbp_join(sbv4 lo, sbv4 hi)
 
 SBB_COUNT_CELLS(sbp_count_cells, sbv)
 
+/* kernel_band.h's one-hot digit selectors, per half: a single of board l selects its digit's
+ * word in half l only. */
+static const sbv sbp_one_hot[2][2 * SB_DIGITS - 1] = {
+    SBB_ONE_HOT(~0u, ~0u, ~0u, ~0u, 0, 0, 0, 0),
+    SBB_ONE_HOT(0, 0, 0, 0, ~0u, ~0u, ~0u, ~0u)};
+
 /* The pair state of a settle: both boards' digit words, placed cells and dirty digits. */
 typedef struct sbp_state {
     sbv v[SB_DIGITS];   /* digit d+1 of both boards (lanes 0..2 board 0, 4..6 board 1) */
@@ -277,8 +283,6 @@ void SB_KERNEL_PAIR(sb_board *stacks, const sb_grid *puzzles, size_t n, uint64_t
 {
     const sbv cells = sbp_join((sbv4){SBB_CELLS, SBB_CELLS, SBB_CELLS, 0},
                                (sbv4){SBB_CELLS, SBB_CELLS, SBB_CELLS, 0});
-    /* Digit compares of a single in half l never match the other half's lanes. */
-    const sbv bias[2] = {{0, 0, 0, 0, 64, 64, 64, 64}, {64, 64, 64, 64, 0, 0, 0, 0}};
     sbp_feed f = {puzzles, runs, n, 0, limit};
     sbp_lane lane[2];
     sbp_state st;
@@ -318,9 +322,9 @@ void SB_KERNEL_PAIR(sb_board *stacks, const sb_grid *puzzles, size_t n, uint64_t
                 const int l = j >> 2, c = 27 * (j & 3) + s;
                 const sbv4 p4 = *(const sbv4 *)(const void *)sb_band_peers[c];
                 const sbv peer = sbp_join(p4, p4);
-                const sbv dd = bias[l] + d;
+                const sbv *sel = &sbp_one_hot[l][SB_DIGITS - 1 - d];
                 for (int e = 0; e < SB_DIGITS; e++)
-                    st.v[e] &= ~(peer & (sbv)(sbv_splat((uint32_t)e) == dd));
+                    st.v[e] &= ~(peer & sel[e]);
                 st.dirty[l] |= SBB_HIDDEN_DIRTY(d) * 0x10001u;
             } while (nz);
         }
