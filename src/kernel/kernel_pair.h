@@ -101,7 +101,8 @@ typedef struct sbp_state {
 static inline void sbp_get(sbp_state *st, int l, const sb_board *b)
 {
     const sbb_word *w = sbb_words((sb_board *)b);
-    const sbv keep = sbp_keep(l ? 1u : 2u);
+    static const sbv keeps[2] = {{0, 0, 0, 0, ~0u, ~0u, ~0u, ~0u}, {~0u, ~0u, ~0u, ~0u, 0, 0, 0, 0}};
+    const sbv keep = keeps[l]; /* the other half */
     for (int d = 0; d < SB_DIGITS; d++) {
         const sbv4 x = *(const sbv4 *)(const void *)&w[4 * d];
         st->v[d] = (st->v[d] & keep) | (sbp_join(x, x) & ~keep);
@@ -356,10 +357,13 @@ void SB_KERNEL_PAIR(sb_board *stacks, const sb_grid *puzzles, size_t n, uint64_t
             else
                 busy &= ~(1u << l);
         }
-        /* An idle lane's half is cleared so that it does no work. */
-        const sbv keep = sbp_keep(busy);
-        for (int d = 0; d < SB_DIGITS; d++)
-            st.v[d] &= keep;
-        st.done &= keep;
+        /* An idle lane's half is cleared so that it does no work (lanes go idle only at the
+         * end of a block: this branch is well predicted). */
+        if (busy != 3u) {
+            const sbv keep = sbp_keep(busy);
+            for (int d = 0; d < SB_DIGITS; d++)
+                st.v[d] &= keep;
+            st.done &= keep;
+        }
     }
 }
