@@ -19,6 +19,15 @@
  * sb_grid, 256 of an sb_record): multi-million-puzzle files fit, and a pass streams half the
  * memory. Unpacking is a few vector instructions per puzzle, inside the timed loop as the
  * string parsing of other solvers' benchmarks is.
+ *
+ * MPI (build/sudokubench-mpi, docs/scale.md). Each rank loads its share of each file, the
+ * segments the solve command would give it (cli_mpi_shard: rank 0 prints the messages of
+ * invalid lines in order), and runs every row on its share. The warm-up's counts are summed
+ * over the ranks before any check, so every message and verdict is the one process's (a
+ * puzzle's number is its place in the file, found from its line); the timed passes start
+ * together. The table then has a totals row (puzzles summed, seconds the longest rank's,
+ * puzzles/s the ranks' sum) and one row per rank. In a plain build the same code runs with
+ * cli_mpi_size() 0, every collective a no-op, and prints the table it always printed.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -59,7 +68,19 @@ typedef struct dataset {
     size_t max;        /* keep at most this many puzzles (0 = all) */
     uint8_t *verdict;  /* sb_verdict per puzzle from the first pipeline's warm-up (or NULL) */
     const char *first; /* the pipeline whose verdicts those are (NULL before its row) */
+    uint64_t *line;    /* MPI: each puzzle's line in its file (rising), NULL in one process */
+    int lines;         /* keep line (MPI), which puzzle numbers across ranks come from */
 } dataset;
+
+/* One rank's part of a row (the whole row in one process). */
+typedef struct rank_row {
+    uint64_t puzzles;   /* puzzles of the rank's share */
+    uint64_t guesses;   /* guesses over the warm-up pass */
+    uint64_t no_guess;  /* puzzles solved without a guess */
+    uint64_t verdicts[3]; /* puzzles per sb_verdict */
+    double seconds;     /* timed seconds */
+    double pps;         /* puzzles per second */
+} rank_row;
 
 /* One row of the results table. */
 typedef struct bench_row {
@@ -75,6 +96,7 @@ typedef struct bench_row {
     size_t unsolvable;    /* puzzles with no solution (conflicting givens included) */
     size_t multiple;      /* puzzles with two or more solutions (never with -l 1) */
     sb_technique_counts counts[SB_TECH_COUNT]; /* technique work over the warm-up pass */
+    rank_row *ranks;      /* MPI, rank 0: the row of each rank (NULL in one process) */
 } bench_row;
 
 static const char bench_help[] =
@@ -101,6 +123,39 @@ static const char bench_help[] =
     "An unreadable FILE is reported and skipped (exit 2). SIGINT/SIGTERM stop the run after\n"
     "the rows finished so far (JSON included): exit 130.\n";
 
+/* Packs grid g into p. */
+static void pack(const sb_grid *g, uint8_t p[PACKED])
+{
+    const uint8_t *c = g->cell;
+    for (int i = 0; i < SB_CELLS / 2; i++)
+        p[i] = (uint8_t)(c[2 * i] | c[2 * i + 1] << 4);
+    p[PACKED - 1] = c[SB_CELLS - 1];
+}
+
+/* Appends packed puzzle p, read at line, to d. @return 0, or -1 with d->oom set. */
+static int dataset_push(dataset *d, const uint8_t p[PACKED], uint64_t line)
+{
+    if (d->n == d->cap) {
+        const size_t cap = d->cap ? 2 * d->cap : 4096;
+        uint8_t(*q)[PACKED] = realloc(d->packed, cap * sizeof *q);
+        if (q)
+            d->packed = q;
+        uint64_t *l = q && d->lines ? realloc(d->line, cap * sizeof *l) : NULL;
+        if (l)
+            d->line = l;
+        if (!q || (d->lines && !l)) {
+            d->oom = 1;
+            return -1;
+        }
+        d->cap = cap;
+    }
+    memcpy(d->packed[d->n], p, PACKED);
+    if (d->lines)
+        d->line[d->n] = line;
+    d->n++;
+    return 0;
+}
+
 /* Record callback: keep valid puzzles (invalid lines were reported by the iterator). */
 static int load_record(void *ctx, const char *name, const sb_record *rec)
 {
@@ -112,22 +167,114 @@ static int load_record(void *ctx, const char *name, const sb_record *rec)
     }
     if (d->max && d->n >= d->max)
         return 0;
-    if (d->n == d->cap) {
-        const size_t cap = d->cap ? 2 * d->cap : 4096;
-        uint8_t(*p)[PACKED] = realloc(d->packed, cap * sizeof *p);
-        if (!p) {
-            d->oom = 1;
-            return 1;
-        }
-        d->packed = p;
-        d->cap = cap;
-    }
-    uint8_t *p = d->packed[d->n++];
-    const uint8_t *c = rec->grid.cell;
-    for (int i = 0; i < SB_CELLS / 2; i++)
-        p[i] = (uint8_t)(c[2 * i] | c[2 * i + 1] << 4);
-    p[PACKED - 1] = c[SB_CELLS - 1];
+    uint8_t p[PACKED];
+    pack(&rec->grid, p);
+    return dataset_push(d, p, rec->line) ? 1 : 0;
+}
+
+/* A record's tag in a sharded load (MPI): valid or not, the packed puzzle, its line. */
+enum { TAG_VALID = 0, TAG_PACKED = 1, TAG_LINE = 1 + PACKED, TAG_SIZE = TAG_LINE + 8 };
+
+/* Batch worker of a sharded load: none is needed (the record handler keeps no state). */
+static int shard_worker_new(void *ctx, void **worker)
+{
+    *worker = ctx;
     return 0;
+}
+
+/* Frees a sharded load's worker: nothing to free. */
+static void shard_worker_end(void *ctx, void *worker)
+{
+    (void)ctx, (void)worker;
+}
+
+/* Batch record handler of a sharded load: the record into its tag (the engine has put an
+ * invalid line's message in err already). */
+static int shard_record(void *worker, const cli_input *in, const sb_record *rec, cli_buf *out,
+                        cli_buf *err, void *tag)
+{
+    (void)worker, (void)in, (void)out, (void)err;
+    unsigned char *t = tag;
+    t[TAG_VALID] = rec->kind == SB_LINE_PUZZLE;
+    if (t[TAG_VALID])
+        pack(&rec->grid, t + TAG_PACKED);
+    memcpy(t + TAG_LINE, &rec->line, sizeof rec->line);
+    return CLI_DONE;
+}
+
+/* Batch commit of a sharded load, on the rank that read the records: keeps its puzzles. */
+static void shard_commit(void *ctx, const uint32_t *input, const unsigned char *tags, size_t n)
+{
+    (void)input;
+    dataset *d = ctx;
+    for (size_t i = 0; i < n && !d->oom; i++) {
+        const unsigned char *t = tags + i * TAG_SIZE;
+        uint64_t line;
+        memcpy(&line, t + TAG_LINE, sizeof line);
+        if (!t[TAG_VALID])
+            d->invalid++;
+        else
+            dataset_push(d, t + TAG_PACKED, line);
+    }
+}
+
+/* The puzzles of d (rising lines) before line. */
+static size_t lines_before(const dataset *d, uint64_t line)
+{
+    size_t lo = 0, hi = d->n;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (d->line[mid] < line)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Under MPI: keeps in d only the first max puzzles of the file over all ranks (the largest
+ * line L with at most max puzzles up to it, found by bisection on every rank at once). */
+static void keep_first_puzzles(dataset *d, uint64_t max)
+{
+    uint64_t total = d->n, top = d->n ? d->line[d->n - 1] : 0;
+    cli_mpi_reduce(&total, 1, CLI_MPI_SUM);
+    cli_mpi_reduce(&top, 1, CLI_MPI_MAX);
+    if (total <= max)
+        return;
+    uint64_t lo = 0, hi = top; /* max puzzles lie at or before line hi, fewer before lo */
+    while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo + 1) / 2;
+        uint64_t upto = lines_before(d, mid + 1);
+        cli_mpi_reduce(&upto, 1, CLI_MPI_SUM);
+        if (upto <= max)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    d->n = lines_before(d, lo + 1);
+}
+
+/* Loads input path into d: the whole file in one process; under MPI this rank's segments of
+ * it (the solve command's sharding) and then, with d->max, its part of the file's first max
+ * puzzles. @return as cli_for_each_record (the same on every rank); d->invalid counts the
+ * invalid lines of every rank. */
+static int load(char *const *path, dataset *d, int threads)
+{
+    if (!cli_mpi_size())
+        return cli_for_each_record(path, 1, load_record, d);
+    const cli_batch b = {.threads = threads, .progress = CLI_PROGRESS_NEVER, .out = stdout,
+                         .ctx = d, .tag_size = TAG_SIZE, .worker_new = shard_worker_new,
+                         .worker_end = shard_worker_end, .record = shard_record,
+                         .commit = shard_commit};
+    d->lines = 1;
+    const int rc = cli_mpi_shard(&b, path, 1);
+    uint64_t v[2] = {(uint64_t)d->oom, d->invalid};
+    cli_mpi_reduce(&v[0], 1, CLI_MPI_MAX);
+    cli_mpi_reduce(&v[1], 1, CLI_MPI_SUM);
+    d->oom = (int)v[0], d->invalid = (size_t)v[1];
+    if (!rc && !d->oom && d->max)
+        keep_first_puzzles(d, d->max);
+    return rc;
 }
 
 /* Unpacks puzzle i of d into g. */
@@ -175,18 +322,79 @@ static void keep_first(first_hit *h, size_t i, int what)
     }
 }
 
+/* The earliest, in file order, of every rank's first hit (one process: its own). */
+typedef struct global_hit {
+    size_t number;            /* its puzzle number in the file, 1-based */
+    int what;                 /* the hit's value (first_hit.what) */
+    char text[SB_GRID_TEXT];  /* the puzzle, as 81 characters */
+} global_hit;
+
+/* Finds the earliest of every rank's hit h (h.at == d->n: none on this rank) into *g, on
+ * every rank (a collective under MPI). @return 0 if no rank had one. */
+static int first_of_all(const dataset *d, first_hit h, global_hit *g)
+{
+    const int me = cli_mpi_rank(), mine = h.at < d->n;
+    uint64_t key = !mine ? UINT64_MAX : d->line ? d->line[h.at] : h.at;
+    cli_mpi_reduce(&key, 1, CLI_MPI_MIN);
+    if (key == UINT64_MAX)
+        return 0;
+    uint64_t v[2] = {mine && (d->line ? d->line[h.at] : h.at) == key ? (uint64_t)me : UINT64_MAX,
+                     d->line ? lines_before(d, key) : h.at}; /* owner, puzzles before it */
+    cli_mpi_reduce(&v[0], 1, CLI_MPI_MIN);
+    cli_mpi_reduce(&v[1], 1, CLI_MPI_SUM);
+    g->number = (size_t)v[1] + 1;
+    if (v[0] == (uint64_t)me) {
+        g->what = h.what;
+        puzzle_text(d, h.at, g->text);
+    }
+    cli_mpi_bcast(g, sizeof *g, (int)v[0]);
+    return 1;
+}
+
 /* The first pipeline's row on d: notes its puzzles without exactly one solution. */
 static void note_improper(const dataset *d, const bench_row *row)
 {
     if (row->unsolvable + row->multiple == 0)
         return;
-    size_t k = 0;
-    while (d->verdict[k] == SB_SOLVED)
-        k++;
+    first_hit h = {0, 0};
+    while (h.at < d->n && d->verdict[h.at] == SB_SOLVED)
+        h.at++;
+    global_hit g;
+    first_of_all(d, h, &g);
     fprintf(stderr,
             CLI_NAME ": bench: %s: %zu of %zu puzzles have no solution, %zu more than one "
                      "(first: puzzle %zu)\n",
-            row->dataset, row->unsolvable, d->n, row->multiple, k + 1);
+            row->dataset, row->unsolvable, row->puzzles, row->multiple, g.number);
+}
+
+/* Agrees on a row's exit code: the worst over the ranks (rc itself in one process). */
+static int agree(int rc)
+{
+    uint64_t v = (uint64_t)rc;
+    cli_mpi_reduce(&v, 1, CLI_MPI_MAX);
+    return (int)v;
+}
+
+/* Fills row's totals from the ranks' rows r[0..n-1]: puzzles and counts summed, seconds the
+ * longest, puzzles/s summed (the ranks ran their passes side by side). */
+static void row_totals(bench_row *row, const rank_row *r, int n)
+{
+    rank_row t = r[0];
+    for (int k = 1; k < n; k++) {
+        t.puzzles += r[k].puzzles, t.guesses += r[k].guesses, t.no_guess += r[k].no_guess;
+        for (int v = 0; v < 3; v++)
+            t.verdicts[v] += r[k].verdicts[v];
+        t.seconds = r[k].seconds > t.seconds ? r[k].seconds : t.seconds;
+        t.pps += r[k].pps;
+    }
+    row->puzzles = (size_t)t.puzzles;
+    row->seconds = t.seconds;
+    row->pps = t.pps;
+    row->no_guess_pct = t.puzzles ? 100.0 * (double)t.no_guess / (double)t.puzzles : 0.0;
+    row->guesses = t.puzzles ? (double)t.guesses / (double)t.puzzles : 0.0;
+    row->solved = (size_t)t.verdicts[SB_SOLVED];
+    row->unsolvable = (size_t)t.verdicts[SB_UNSOLVABLE];
+    row->multiple = (size_t)t.verdicts[SB_MULTIPLE];
 }
 
 /* Returns the part of path after its last '/'. */
@@ -197,22 +405,19 @@ static const char *base_name(const char *path)
 }
 
 /* Runs one dataset x pipeline row on threads threads (one solver each). The first row on d
- * keeps its verdicts in d; later rows are checked against them. @return 0, or
- * CLI_EXIT_USAGE after a message. */
+ * keeps its verdicts in d; later rows are checked against them. Under MPI every rank runs
+ * its share and the row holds the totals (and, on rank 0, each rank's row); every rank
+ * returns the same code. @return 0, or CLI_EXIT_USAGE after a message. */
 static int bench_one(dataset *d, const sb_options *opt, int threads, double min_seconds,
                      bench_row *row)
 {
-    const int first = !d->first;
-    if (first && d->n && !(d->verdict = malloc(d->n))) {
-        fprintf(stderr, CLI_NAME ": out of memory\n");
-        return CLI_EXIT_USAGE;
-    }
-    sb_solver **s = calloc((size_t)threads, sizeof *s);
-    if (!s) {
-        fprintf(stderr, CLI_NAME ": out of memory\n");
-        return CLI_EXIT_USAGE;
-    }
+    const int first = !d->first, nranks = cli_mpi_size();
     int rc = 0;
+    sb_solver **s = calloc((size_t)threads, sizeof *s);
+    if (!s || (first && d->n && !(d->verdict = malloc(d->n)))) {
+        fprintf(stderr, CLI_NAME ": out of memory\n");
+        rc = CLI_EXIT_USAGE;
+    }
     for (int t = 0; t < threads && !rc; t++) {
         const int st = sb_solver_new(&s[t], opt);
         if (st != SB_OK)
@@ -258,34 +463,50 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
             }
         }
     }
+    /* The technique counts and the warm-up's figures, summed over the ranks. */
+    uint64_t sum[3 * SB_TECH_COUNT] = {0};
     for (int t = 0; t < threads && !rc; t++) {
         sb_technique_counts c[SB_TECH_COUNT];
         sb_solver_counts(s[t], c);
         for (int k = 0; k < SB_TECH_COUNT; k++) {
-            row->counts[k].applications += c[k].applications;
-            row->counts[k].placements += c[k].placements;
-            row->counts[k].eliminations += c[k].eliminations;
+            sum[3 * k] += c[k].applications;
+            sum[3 * k + 1] += c[k].placements;
+            sum[3 * k + 2] += c[k].eliminations;
         }
     }
     if (!rc && cli_stop_requested())
         rc = CLI_EXIT_INTERRUPTED; /* the verdicts are partial: no check, no row */
-    row->solved = verdicts[SB_SOLVED];
-    row->unsolvable = verdicts[SB_UNSOLVABLE];
-    row->multiple = verdicts[SB_MULTIPLE];
-    char text[SB_GRID_TEXT];
-    if (!rc && wrong.at < d->n) {
-        puzzle_text(d, wrong.at, text);
+    rc = agree(rc);
+    rank_row mine = {.puzzles = d->n, .guesses = guesses, .no_guess = no_guess,
+                     .verdicts = {verdicts[0], verdicts[1], verdicts[2]}};
+    if (!rc) {
+        cli_mpi_reduce(sum, 3 * SB_TECH_COUNT, CLI_MPI_SUM);
+        for (int k = 0; k < SB_TECH_COUNT; k++) {
+            row->counts[k].applications += sum[3 * k];
+            row->counts[k].placements += sum[3 * k + 1];
+            row->counts[k].eliminations += sum[3 * k + 2];
+        }
+        uint64_t v[6] = {mine.puzzles, mine.guesses, mine.no_guess, mine.verdicts[0],
+                         mine.verdicts[1], mine.verdicts[2]};
+        cli_mpi_reduce(v, 6, CLI_MPI_SUM);
+        const rank_row all = {.puzzles = v[0], .guesses = v[1], .no_guess = v[2],
+                              .verdicts = {v[3], v[4], v[5]}};
+        row_totals(row, &all, 1);
+    }
+    if (disagree.at < d->n) /* the message names both verdicts: the first row's goes along */
+        disagree.what |= kept[disagree.at] << 8;
+    global_hit hit;
+    if (!rc && first_of_all(d, wrong, &hit)) {
         fprintf(stderr, CLI_NAME ": bench: wrong solution for puzzle %zu of %s: %s\n",
-                wrong.at + 1, row->dataset, text);
+                hit.number, row->dataset, hit.text);
         rc = CLI_EXIT_USAGE;
     }
-    if (!rc && disagree.at < d->n) {
-        puzzle_text(d, disagree.at, text);
+    if (!rc && first_of_all(d, disagree, &hit)) {
         fprintf(stderr,
                 CLI_NAME ": bench: pipelines disagree on puzzle %zu of %s: %s says %s, %s says "
                          "%s: %s\n",
-                disagree.at + 1, row->dataset, d->first, cli_verdict_name((sb_verdict)kept[disagree.at]),
-                row->pipeline, cli_verdict_name((sb_verdict)disagree.what), text);
+                hit.number, row->dataset, d->first, cli_verdict_name((sb_verdict)(hit.what >> 8)),
+                row->pipeline, cli_verdict_name((sb_verdict)(hit.what & 255)), hit.text);
         rc = CLI_EXIT_USAGE;
     }
     if (!rc && first) {
@@ -293,10 +514,12 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
         note_improper(d, row);
     }
     /* Timed passes: all threads share each pass; one thread decides after every pass
-     * (behind the barrier of `single`) whether the time is up, so all leave together. */
+     * (behind the barrier of `single`) whether the time is up, so all leave together. The
+     * ranks start together (they have just agreed on the checks); a rank with no puzzles
+     * has nothing to time. */
     size_t passes = 0;
     double elapsed = 0;
-    int done = 0;
+    int done = nranks && !d->n;
     const double t0 = cli_now_seconds();
     if (!rc) {
 #pragma omp parallel num_threads(threads)
@@ -323,32 +546,48 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
         }
         row->simd = sb_solver_simd(s[0]);
     }
-    for (int t = 0; t < threads; t++)
+    for (int t = 0; s && t < threads; t++)
         sb_solver_free(s[t]);
     free(s);
     if (!rc && cli_stop_requested())
         rc = CLI_EXIT_INTERRUPTED; /* a cut pass is no measurement */
+    rc = agree(rc);
     if (rc)
         return rc;
-    row->puzzles = d->n;
-    row->seconds = elapsed;
-    row->pps = elapsed > 0 ? (double)(passes * d->n) / elapsed : 0.0;
-    row->no_guess_pct = d->n ? 100.0 * (double)no_guess / (double)d->n : 0.0;
-    row->guesses = d->n ? (double)guesses / (double)d->n : 0.0;
+    mine.seconds = elapsed;
+    mine.pps = elapsed > 0 ? (double)(passes * d->n) / elapsed : 0.0;
+    rank_row *ranks = malloc((size_t)(nranks ? nranks : 1) * sizeof *ranks);
+    uint64_t oom = !ranks;
+    cli_mpi_reduce(&oom, 1, CLI_MPI_MAX);
+    if (oom) {
+        free(ranks);
+        fprintf(stderr, CLI_NAME ": out of memory\n");
+        return CLI_EXIT_USAGE;
+    }
+    cli_mpi_gather(&mine, ranks, sizeof mine);
+    if (cli_mpi_rank() == 0) /* the rows are rank 0's to print */
+        row_totals(row, ranks, nranks ? nranks : 1);
+    if (nranks && cli_mpi_rank() == 0)
+        row->ranks = ranks;
+    else
+        free(ranks);
     return 0;
 }
 
 /* Writes the rows and build info as JSON to f, opened before the run, and closes it.
  * @return 0, or CLI_EXIT_USAGE after a message naming path. */
 static int write_json(FILE *f, const char *path, const bench_row *rows, size_t n, int threads,
-                      unsigned long long limit, int simd)
+                      unsigned long long limit, int simd, int nranks)
 {
     fprintf(f, "{\"build\":{\"version\":\"%s\",\"compiler\":", SB_VERSION);
     cli_json_string(f, CLI_COMPILER);
     fputs(",\"flags\":", f);
     cli_json_string(f, SB_BUILD_FLAGS);
-    fprintf(f, ",\"simd\":\"%s\",\"threads\":%d,\"limit\":%llu},\n\"rows\":[",
-            sb_simd_name(simd), threads, limit);
+    fprintf(f, ",\"simd\":\"%s\",\"threads\":%d,\"limit\":%llu", sb_simd_name(simd), threads,
+            limit);
+    if (nranks) /* MPI: threads are per rank */
+        fprintf(f, ",\"ranks\":%d", nranks);
+    fputs("},\n\"rows\":[", f);
     for (size_t i = 0; i < n; i++) {
         const bench_row *r = &rows[i];
         fprintf(f, "%s\n{\"dataset\":", i ? "," : "");
@@ -370,7 +609,18 @@ static int write_json(FILE *f, const char *path, const bench_row *rows, size_t n
                     k ? "," : "", t[k].name, (unsigned long long)r->counts[k].applications,
                     (unsigned long long)r->counts[k].placements,
                     (unsigned long long)r->counts[k].eliminations);
-        fputs("}}", f);
+        fputc('}', f);
+        for (int k = 0; r->ranks && k < nranks; k++) { /* MPI: each rank's share of the row */
+            bench_row q = {0};
+            row_totals(&q, &r->ranks[k], 1);
+            fprintf(f, "%s{\"rank\":%d,\"puzzles\":%zu,\"seconds\":%.6f,\"puzzles_per_sec\":%.1f,"
+                       "\"usec_per_puzzle\":%.4f,\"no_guess_pct\":%.3f,\"guesses_per_puzzle\":%.4f,"
+                       "\"solved\":%zu,\"unsolvable\":%zu,\"multiple\":%zu}%s",
+                    k ? "," : ",\"per_rank\":[", k, q.puzzles, q.seconds, q.pps,
+                    q.pps > 0 ? 1e6 / q.pps : 0.0, q.no_guess_pct, q.guesses, q.solved,
+                    q.unsolvable, q.multiple, k + 1 < nranks ? "" : "]");
+        }
+        fputc('}', f);
     }
     fputs("\n]}\n", f);
     const int failed = fflush(f) != 0 || ferror(f);
@@ -385,6 +635,44 @@ static int write_json(FILE *f, const char *path, const bench_row *rows, size_t n
         return CLI_EXIT_USAGE;
     }
     return 0;
+}
+
+/* Prints the table's build line and column heads; under MPI (nranks > 0) with the ranks, a
+ * rank column and a seconds column. */
+static void print_header(int simd, int threads, unsigned long long limit, int nranks)
+{
+    printf("# %s %s | compiler %s | flags %s | simd %s | threads %d | limit %llu", CLI_NAME,
+           SB_VERSION, CLI_COMPILER, SB_BUILD_FLAGS, sb_simd_name(simd), threads, limit);
+    if (!nranks) {
+        printf("\n| dataset | pipeline | puzzles | puzzles/sec | usec/puzzle | %%no_guess "
+               "| guesses/puzzle |\n|---|---|---:|---:|---:|---:|---:|\n");
+        return;
+    }
+    printf(" | ranks %d (threads per rank)\n| rank | dataset | pipeline | puzzles | seconds | "
+           "puzzles/sec | usec/puzzle | %%no_guess | guesses/puzzle |\n"
+           "|---|---|---|---:|---:|---:|---:|---:|---:|\n", nranks);
+}
+
+/* Prints a row of the table; under MPI its totals ("all") and then each rank's part. */
+static void print_row(const bench_row *row, int nranks)
+{
+    if (!nranks) {
+        printf("| %s | %s | %zu | %.1f | %.3f | %.1f | %.3f |\n", row->dataset, row->pipeline,
+               row->puzzles, row->pps, row->pps > 0 ? 1e6 / row->pps : 0.0, row->no_guess_pct,
+               row->guesses);
+        return;
+    }
+    for (int k = -1; k < (row->ranks ? nranks : 0); k++) {
+        bench_row r = *row; /* k = -1: the totals */
+        char label[16] = "all";
+        if (k >= 0) {
+            row_totals(&r, &row->ranks[k], 1);
+            snprintf(label, sizeof label, "%d", k);
+        }
+        printf("| %s | %s | %s | %zu | %.3f | %.1f | %.3f | %.1f | %.3f |\n", label, r.dataset,
+               r.pipeline, r.puzzles, r.seconds, r.pps, r.pps > 0 ? 1e6 / r.pps : 0.0,
+               r.no_guess_pct, r.guesses);
+    }
 }
 
 /* Appends the pipelines of --pipelines LIST (registry names, or 'all') to names, which holds
@@ -527,17 +815,20 @@ int cli_bench(int argc, char **argv)
     const int level = sb_simd_resolve(opt.simd);
     if (level < 0)
         return cli_solver_error("bench", SB_ERR_SIMD, opt.simd);
-    /* The JSON file is opened first: a bad path must fail before minutes of measuring. */
+    /* The JSON file is opened first: a bad path must fail before minutes of measuring.
+     * Under MPI rank 0 writes it, and every rank learns whether it could. */
     FILE *jf = NULL;
-    if (json && !(jf = fopen(json, "w"))) {
+    if (json && cli_mpi_rank() == 0 && !(jf = fopen(json, "w"))) {
         char *name = malloc(4 * strlen(json) + 1);
         if (name)
             cli_msg_escape(name, json);
         fprintf(stderr, CLI_NAME ": cannot open '%s' for --json: %s\n", name ? name : json,
                 strerror(errno));
         free(name);
-        return CLI_EXIT_USAGE;
     }
+    if (agree(json && cli_mpi_rank() == 0 && !jf))
+        return CLI_EXIT_USAGE;
+    const int nranks = cli_mpi_size();
 
     const int nfiles = argc - optind;
     bench_row *rows = calloc((size_t)nfiles * (size_t)npipes, sizeof *rows);
@@ -557,7 +848,7 @@ int cli_bench(int argc, char **argv)
     int rc = 0, failed = 0, header = 0;
     for (int fi = 0; fi < nfiles && !rc; fi++) {
         dataset d = {.max = (size_t)max_puzzles};
-        const int lrc = cli_for_each_record(&argv[optind + fi], 1, load_record, &d);
+        const int lrc = load(&argv[optind + fi], &d, threads);
         if (lrc == CLI_EXIT_INTERRUPTED || cli_stop_requested()) {
             rc = CLI_EXIT_INTERRUPTED;
         } else if (d.oom) {
@@ -571,6 +862,7 @@ int cli_bench(int argc, char **argv)
             fprintf(stderr, CLI_NAME ": out of memory\n");
             rc = CLI_EXIT_USAGE;
         }
+        rc = agree(rc);
         for (int p = 0; p < npipes && !rc && !lrc; p++) {
             bench_row *row = &rows[nrows];
             row->dataset = names[fi];
@@ -580,26 +872,22 @@ int cli_bench(int argc, char **argv)
             if (rc)
                 break;
             if (!header) {
-                printf("# %s %s | compiler %s | flags %s | simd %s | threads %d | limit %llu\n",
-                       CLI_NAME, SB_VERSION, CLI_COMPILER, SB_BUILD_FLAGS,
-                       sb_simd_name(row->simd), threads, (unsigned long long)opt.limit);
-                printf("| dataset | pipeline | puzzles | puzzles/sec | usec/puzzle | %%no_guess "
-                       "| guesses/puzzle |\n|---|---|---:|---:|---:|---:|---:|\n");
+                print_header(row->simd, threads, (unsigned long long)opt.limit, nranks);
                 header = 1;
             }
-            printf("| %s | %s | %zu | %.1f | %.3f | %.1f | %.3f |\n", row->dataset,
-                   row->pipeline, row->puzzles, row->pps, row->pps > 0 ? 1e6 / row->pps : 0.0,
-                   row->no_guess_pct, row->guesses);
+            print_row(row, nranks);
             if (fflush(stdout) != 0) { /* a full disk now, not after every row has run */
                 fprintf(stderr, CLI_NAME ": write error: standard output: %s\n",
                         strerror(errno));
                 rc = CLI_EXIT_USAGE;
             }
+            rc = agree(rc); /* rank 0's write error stops every rank */
             nrows++;
         }
         invalid += d.invalid;
         free(d.packed);
         free(d.verdict);
+        free(d.line);
     }
     cli_stop_end(&stop);
     if (rc == CLI_EXIT_INTERRUPTED)
@@ -607,12 +895,14 @@ int cli_bench(int argc, char **argv)
     /* The rows that finished stand, interrupted or not: the JSON file holds them. */
     if (jf) {
         const int jrc = write_json(jf, json, rows, nrows, threads, (unsigned long long)opt.limit,
-                                   level);
+                                   level, nranks);
         if (!rc)
             rc = jrc;
     }
     for (int fi = 0; fi < nfiles; fi++)
         free(names[fi]);
+    for (size_t r = 0; r < nrows; r++)
+        free(rows[r].ranks);
     free(names);
     free(rows);
     if (!rc && failed)

@@ -345,7 +345,8 @@ int cli_sink_write(const cli_batch *b, const cli_sink *s);
 /* Frees a sink's buffers and empties it. */
 void cli_sink_free(cli_sink *s);
 
-/* MPI (src/cli/mpi.c; without SB_MPI only cli_mpi_rank, which returns 0). */
+/* MPI (src/cli/mpi.c; without SB_MPI cli_mpi_rank returns 0 and the collectives below act
+ * on one process). */
 /* This process's rank (0 without MPI). */
 int cli_mpi_rank(void);
 /* Starts MPI and silences the standard streams of ranks above 0. @return 0 or an exit code. */
@@ -356,6 +357,21 @@ int cli_mpi_end(int rc);
 int cli_mpi_records(const cli_batch *b, char *const *files, int nfiles);
 /* cli_batch_items across the ranks: index ranges dealt out, output byte-identical. */
 int cli_mpi_items(const cli_batch *b, uint64_t count);
+/* The number of ranks; 0 in a plain build (no MPI), where the calls below act on this
+ * process's values alone. */
+int cli_mpi_size(void);
+/* How cli_mpi_reduce combines. */
+typedef enum cli_mpi_op { CLI_MPI_SUM, CLI_MPI_MIN, CLI_MPI_MAX } cli_mpi_op;
+/* Replaces v[0..n-1] on every rank by their sum, minimum or maximum over the ranks. */
+void cli_mpi_reduce(uint64_t *v, int n, cli_mpi_op op);
+/* Gathers size bytes from every rank into all (size bytes per rank, in rank order) on rank
+ * 0; all is not written on other ranks. */
+void cli_mpi_gather(const void *mine, void *all, size_t size);
+/* Copies size bytes at p from rank root to every rank. */
+void cli_mpi_bcast(void *p, size_t size, int root);
+/* cli_batch_records with the same sharding, but every rank commits its own records' tags
+ * (bench: each rank keeps its share); rank 0 writes every rank's stderr text in order. */
+int cli_mpi_shard(const cli_batch *b, char *const *files, int nfiles);
 
 /* ---- resume.c: -o FILE --resume ---------------------------------------------------------- */
 

@@ -33,10 +33,17 @@
  * read by rank 0 in line-aligned pieces of SEGMENT bytes, dealt round-robin the same way.
  * Item runs (generate, augment) deal ranges of ITEMS indices round-robin likewise.
  *
+ * bench (cli_mpi_shard) loads its puzzles through the same rounds, but each rank commits its
+ * own segments' records (it benches its share) and rank 0 writes only their text (the
+ * messages of invalid lines, in order); bench.c then combines the ranks' figures with
+ * cli_mpi_reduce / cli_mpi_gather / cli_mpi_bcast, which are no-ops for one process.
+ *
  * Ranks above 0 print nothing themselves: their standard output and error go to /dev/null
  * (everything they produce reaches rank 0 through the sinks), so a command's own lines
  * (csv header, summary) appear once.
  */
+#include <string.h>
+
 #include "cli.h"
 
 #ifndef SB_MPI
@@ -44,6 +51,32 @@
 int cli_mpi_rank(void)
 {
     return 0;
+}
+
+int cli_mpi_size(void)
+{
+    return 0;
+}
+
+void cli_mpi_reduce(uint64_t *v, int n, cli_mpi_op op)
+{
+    (void)v, (void)n, (void)op; /* one process: its values are the totals */
+}
+
+void cli_mpi_gather(const void *mine, void *all, size_t size)
+{
+    memcpy(all, mine, size);
+}
+
+void cli_mpi_bcast(void *p, size_t size, int root)
+{
+    (void)p, (void)size, (void)root;
+}
+
+int cli_mpi_shard(const cli_batch *b, char *const *files, int nfiles)
+{
+    (void)b, (void)files, (void)nfiles;
+    return CLI_EXIT_USAGE; /* never called: cli_mpi_size() is 0 */
 }
 
 #else
@@ -76,6 +109,7 @@ typedef struct mpi_run {
     int rank, size;      /* this rank and the number of ranks */
     int rc;              /* the run's exit code so far (rank 0's view, broadcast) */
     int stop;            /* the run ends after this round */
+    int local;           /* cli_mpi_shard: each rank commits its own segments' tags */
     uint64_t written;    /* records written (rank 0; for the interrupt message) */
 } mpi_run;
 
@@ -87,13 +121,24 @@ static uint64_t env_size(const char *name, uint64_t def)
     return s && cli_parse_u64(s, &v) && v > 0 ? v : def;
 }
 
-int cli_mpi_rank(void)
+/* query (MPI_Comm_rank or MPI_Comm_size) of the world once MPI is up, else 0. */
+static int world(int (*query)(MPI_Comm, int *))
 {
-    int init = 0, rank = 0;
+    int init = 0, v = 0;
     MPI_Initialized(&init);
     if (init)
-        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    return rank;
+        query(MPI_COMM_WORLD, &v);
+    return v;
+}
+
+int cli_mpi_rank(void)
+{
+    return world(MPI_Comm_rank);
+}
+
+int cli_mpi_size(void)
+{
+    return world(MPI_Comm_size);
 }
 
 /* Checks that every rank is at the same point (a rank that failed before the batch while
@@ -187,6 +232,43 @@ static void bcast_wait(void *p, int n, MPI_Datatype t)
     wait_for(&rq);
 }
 
+void cli_mpi_reduce(uint64_t *v, int n, cli_mpi_op op)
+{
+    const MPI_Op mop = op == CLI_MPI_SUM ? MPI_SUM : op == CLI_MPI_MIN ? MPI_MIN : MPI_MAX;
+    MPI_Request rq;
+    MPI_Iallreduce(MPI_IN_PLACE, v, n, MPI_UINT64_T, mop, MPI_COMM_WORLD, &rq);
+    wait_for(&rq);
+}
+
+void cli_mpi_gather(const void *mine, void *all, size_t size)
+{
+    MPI_Request rq;
+    MPI_Igather(mine, (int)size, MPI_BYTE, all, (int)size, MPI_BYTE, 0, MPI_COMM_WORLD, &rq);
+    wait_for(&rq);
+}
+
+void cli_mpi_bcast(void *p, size_t size, int root)
+{
+    MPI_Request rq;
+    MPI_Ibcast(p, (int)size, MPI_BYTE, root, MPI_COMM_WORLD, &rq);
+    wait_for(&rq);
+}
+
+/* cli_mpi_shard: commits this rank's segment to its own command (the records stay on the
+ * rank) and empties the sink's tags, so rank 0 writes only the segment's text. */
+static void commit_local(mpi_run *m)
+{
+    cli_sink *s = &m->sink;
+    if (!s->n || s->tags.oom || s->input.oom)
+        return; /* nothing, or memory ran out: rank 0 reports that from the sink */
+    if (m->b->commit)
+        m->b->commit(m->b->ctx, s->input.len ? (const uint32_t *)(const void *)s->input.data
+                                             : NULL,
+                     (const unsigned char *)s->tags.data, s->n);
+    s->tags.len = s->input.len = 0;
+    s->n = 0;
+}
+
 /* Sends this rank's sink (sizes, then the four buffers) to rank 0. */
 static void send_sink(const cli_sink *s, int rc)
 {
@@ -230,6 +312,8 @@ static int recv_sink(cli_sink *s, int r)
  * after segment tail_at (an input-level read error), NULL for none. */
 static void round_end(mpi_run *m, int rc, const char *tail, int tail_at)
 {
+    if (m->local)
+        commit_local(m);
     if (m->rank != 0) {
         send_sink(&m->sink, rc);
     } else {
@@ -288,7 +372,7 @@ static int run_end(mpi_run *m)
 {
     cli_sink_free(&m->sink);
     cli_sink_free(&m->recv);
-    if (m->rc == CLI_EXIT_INTERRUPTED && m->rank == 0)
+    if (m->rc == CLI_EXIT_INTERRUPTED && m->rank == 0 && !m->local)
         fprintf(stderr, CLI_NAME ": interrupted after %llu records\n",
                 (unsigned long long)m->written);
     return m->rc;
@@ -639,10 +723,12 @@ static void deal_stream(mpi_run *m, char *const *files, int nfiles, int i, int f
     cli_buf_free(&p.buf);
 }
 
-int cli_mpi_records(const cli_batch *b, char *const *files, int nfiles)
+/* cli_mpi_records, or with local set cli_mpi_shard. */
+static int records_run(const cli_batch *b, char *const *files, int nfiles, int local)
 {
     mpi_run m;
     run_init(&m, b);
+    m.local = local;
     for (int i = 0; i < nfiles && !m.stop; i++) {
         cli_input name;
         if (cli_input_init(&name, files[i]) != 0) {
@@ -690,6 +776,16 @@ int cli_mpi_records(const cli_batch *b, char *const *files, int nfiles)
         cli_input_free(&name);
     }
     return run_end(&m);
+}
+
+int cli_mpi_records(const cli_batch *b, char *const *files, int nfiles)
+{
+    return records_run(b, files, nfiles, 0);
+}
+
+int cli_mpi_shard(const cli_batch *b, char *const *files, int nfiles)
+{
+    return records_run(b, files, nfiles, 1);
 }
 
 int cli_mpi_items(const cli_batch *b, uint64_t count)

@@ -163,6 +163,91 @@ t_generate_augment() {
     NPS=2 same "augment, invalid lines in the input" augment -n 700 --seed 2 mixed.txt
 }
 
+# bench_check.py PLAIN_TABLE MPI_TABLE PLAIN_JSON MPI_JSON NP: the MPI bench (one table:
+# totals then one row per rank) against the plain one, on the fields that do not depend on
+# timing: every failure printed.
+cat >bench_check.py <<'PY'
+import json, sys
+pt, mt, pj, mj, np = sys.argv[1:5] + [int(sys.argv[5])]
+def cells(path):
+    lines = open(path).read().splitlines()
+    return lines[0], [[c.strip() for c in l.strip('|').split('|')] for l in lines[3:]]
+_, prow = cells(pt)
+head, mrow = cells(mt)
+if not head.endswith('| ranks %d (threads per rank)' % np):
+    print('table head: ' + head)
+if len(mrow) != len(prow) * (np + 1):
+    print('table: %d rows for %d plain rows and %d ranks' % (len(mrow), len(prow), np))
+for i, p in enumerate(prow):
+    block = mrow[i * (np + 1):(i + 1) * (np + 1)]
+    tot, ranks = block[0], block[1:]
+    # plain: dataset pipeline puzzles pps usec %no_guess guesses/puzzle
+    # mpi:   rank dataset pipeline puzzles seconds pps usec %no_guess guesses/puzzle
+    if tot[0] != 'all' or tot[1:4] + tot[7:] != p[:3] + p[5:]:
+        print('totals row %s, plain row %s' % (tot, p))
+    if [r[0] for r in ranks] != [str(k) for k in range(np)] or any(r[1:3] != p[:2] for r in ranks):
+        print('per-rank rows of %s: %s' % (p[:2], ranks))
+    if sum(int(r[3]) for r in ranks) != int(tot[3]):
+        print('per-rank puzzles do not sum to the total: %s' % block)
+    if max(float(r[4]) for r in ranks) != float(tot[4]):
+        print('total seconds is not the longest rank\'s: %s' % block)
+P, M = json.load(open(pj)), json.load(open(mj))
+if M['build'] != dict(P['build'], ranks=np):
+    print('json build %s, plain %s' % (M['build'], P['build']))
+if len(M['rows']) != len(P['rows']):
+    print('json: %d rows, plain %d' % (len(M['rows']), len(P['rows'])))
+same = ['dataset', 'pipeline', 'threads', 'simd', 'puzzles', 'no_guess_pct',
+        'guesses_per_puzzle', 'solved', 'unsolvable', 'multiple', 'techniques']
+for p, m in zip(P['rows'], M['rows']):
+    if not set(p) <= set(m):
+        print('json row lacks %s' % (set(p) - set(m)))
+    for k in same:
+        if p[k] != m[k]:
+            print('json %s/%s %s: %s, plain %s' % (p['dataset'], p['pipeline'], k, m[k], p[k]))
+    per = m.get('per_rank', [])
+    if [r['rank'] for r in per] != list(range(np)):
+        print('json per_rank: %s' % per)
+    for k in ['puzzles', 'solved', 'unsolvable', 'multiple']:
+        if sum(r[k] for r in per) != m[k]:
+            print('json per_rank %s do not sum to %s' % (k, m[k]))
+    guesses = sum(r['guesses_per_puzzle'] * r['puzzles'] for r in per)
+    if abs(guesses - p['guesses_per_puzzle'] * p['puzzles']) > 0.5:
+        print('json per_rank guesses %.1f, plain %.1f' % (guesses, p['guesses_per_puzzle'] * p['puzzles']))
+PY
+
+# bench_same LABEL ARGS...: bench ARGS plain and on -np 1, 2, 3 (standard input from
+# $BENCH_IN, default none): the same stderr and exit code, and bench_check.py on the tables
+# and --json files.
+bench_same() {
+    local label=$1 np prc mrc msg
+    shift
+    "$BIN" bench "$@" --json p.json <"${BENCH_IN:-/dev/null}" >p.out 2>p.err
+    prc=$?
+    for np in 1 2 3; do
+        rm -f m.json
+        mrun "$np" bench "$@" --json m.json <"${BENCH_IN:-/dev/null}" >m.out 2>m.err
+        mrc=$?
+        [ "$prc" = "$mrc" ] || echo "$label -np $np: exit $mrc, plain $prc"
+        cmp -s p.err m.err || echo "$label -np $np: stderr differs: $(diff p.err m.err | head -3)"
+        msg=$(python3 bench_check.py p.out m.out p.json m.json "$np" 2>&1)
+        [ -z "$msg" ] || echo "$label -np $np: $msg"
+    done
+}
+
+t_bench() {
+    # invalid lines (exit 1), an unsolvable puzzle (noted with its number in the file)
+    bench_same "bench mixed.txt" -t 1 --seconds 0 --pipeline fast mixed.txt
+    # two pipelines (the second checked against the first's verdicts), two files
+    { head -n 100 small.txt; echo "bad line"; sed -n 101,250p small.txt; } >small_bad.txt
+    bench_same "bench -t 2, two files" -t 2 --seconds 0 --pipelines fast,restart small.txt \
+        small_bad.txt
+    # the first N puzzles of the file, whichever ranks hold them
+    bench_same "bench -n 333" -t 1 --seconds 0 --pipeline fast -n 333 mixed.txt
+    BENCH_IN=mixed.txt bench_same "bench stdin" -t 1 --seconds 0 --pipeline fast -
+    NPS="1 3" same "bench missing file" bench --seconds 0 nothere.txt
+    NPS=2 same "bench bad --json path" bench --seconds 0 --json no/such/dir/b.json small.txt
+}
+
 t_output_file() {
     local np
     "$BIN" solve -t 1 -f csv mixed.txt >p.out 2>p.err
@@ -243,6 +328,7 @@ tcase "solve: several files, a missing one, stdin among files" t_several_files
 tcase "solve: standard input dealt by rank 0" t_stdin
 tcase "validate and rate: summaries over all ranks" t_validate_rate
 tcase "generate and augment: index ranges, same bytes" t_generate_augment
+tcase "bench: totals equal one process's, one row per rank, JSON" t_bench
 tcase "-o FILE: plain and MPI" t_output_file
 tcase "-o /dev/full: exit 2, one message" t_full_disk
 tcase "unreadable inputs: exit 2, message" t_unreadable
