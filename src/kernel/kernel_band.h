@@ -224,8 +224,8 @@ static inline sbv sbb_wide(sbv4 x)
 static const sbv4 sbb_one_hot[2 * SB_DIGITS - 1] = SBB_ONE_HOT(~0u, ~0u, ~0u, ~0u);
 
 /* Naked singles to their fixpoint: every cell left with one digit and not yet placed has
- * that digit removed from its 20 peers (sb_band_peers, masked to the digit's word by a
- * compare, so the board stays in registers across iterations), then the cells are counted
+ * that digit removed from its 20 peers (sb_band_peers, masked to the digit's word by
+ * sbb_one_hot, so the board stays in registers across iterations), then the cells are counted
  * again, until no new single appears. A clash (two singles of one digit in a house) empties
  * one of them. This chain is latency-bound, so it works on 16-byte digit words at every
  * width (at 32 bytes the halves would have to be folded in every iteration); the board goes
