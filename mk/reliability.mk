@@ -2,7 +2,7 @@
 # cross-check, fuzzing.
 #
 #   make test-fault     the CLI under injected read/write/allocation faults (tests/fault/),
-#                       and solve/rate -o FILE --resume after SIGKILLs (tests/fault/resume.sh);
+#                       and solve/rate/validate -o FILE --resume after SIGKILLs (resume.sh);
 #                       part of make test (skipped under CROSS=: an LD_PRELOAD shim of the
 #                       build machine cannot enter qemu's guest; SAN=1 leaves out the
 #                       allocation faults, ASan owns malloc, and injects at fewer offsets)

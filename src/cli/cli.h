@@ -392,6 +392,32 @@ int cli_resume_begin(const char *cmd, cli_batch *b, int argc, char **argv, char 
 /* Marks FILE.resume finished ("done RC") when a resumable run ended with exit 0 or 1. */
 void cli_resume_end(const cli_batch *b, int rc);
 
+/* The checkpoints of a counting run under --resume (validate: its output is one summary). */
+typedef struct cli_checkpoint {
+    cli_buf id;           /* the side file's identity lines, rewritten with each checkpoint */
+    const char *out_name; /* -o FILE (the side file is FILE.resume) */
+    double every;         /* seconds between two checkpoints */
+    double last;          /* when the last one was written (cli_now_seconds) */
+    int active;           /* checkpoints are wanted */
+    int warned;           /* a failed checkpoint has been reported (once is enough) */
+} cli_checkpoint;
+
+/* cli_resume_begin for a command whose output comes at the end: checks or writes the side
+ * file, empties FILE, restores counts[0..ncounts-1] from the last checkpoint (zeros when
+ * none) and sets b->skip to the records they cover. @return as cli_resume_begin; on 0, cp
+ * is active (free it with cli_checkpoint_free). */
+int cli_resume_counts_begin(const char *cmd, cli_batch *b, int argc, char **argv,
+                            char *const *files, int nfiles, cli_checkpoint *cp,
+                            uint64_t *counts, int ncounts);
+
+/* Writes the checkpoint "counts over the first `records` input records" to the side file,
+ * at most once per cp->every seconds unless force. Does nothing when cp is not active. */
+void cli_resume_checkpoint(cli_checkpoint *cp, uint64_t records, const uint64_t *counts,
+                           int ncounts, int force);
+
+/* Frees what cli_resume_counts_begin kept. */
+void cli_checkpoint_free(cli_checkpoint *cp);
+
 /* Commands. Each gets argv from the command name on and returns the exit code. */
 int cli_solve(int argc, char **argv);
 int cli_validate(int argc, char **argv);

@@ -13,6 +13,13 @@
  *
  * Only formats with one line per record can be counted this way; `-f pretty`, `solve --all`
  * and standard input (no identity) are refused with --resume.
+ *
+ * A run whose output is only a summary at the end (validate) has no records in FILE to count.
+ * Its side file carries a checkpoint instead, "at RECORDS C1 .. Cn": the running counts over
+ * the first RECORDS input records, written (atomically, fsync'ed) as the records are
+ * committed, at most once per CHECKPOINT_MS and once more when the batch ends. Resuming
+ * empties FILE, restores the counts and skips RECORDS input records; the summary and the exit
+ * code then cover the whole input, as in an uninterrupted run.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -23,6 +30,11 @@
 
 static const char side_suffix[] = ".resume";
 static const char side_magic[] = "sudokubench resume 1\n";
+
+/* Default milliseconds between two checkpoints of a counting run (validate): at most this
+ * much work is redone after a SIGKILL, and one fsync a second costs nothing measurable.
+ * $SUDOKUBENCH_CHECKPOINT_MS overrides it (the kill test checkpoints far more often). */
+enum { CHECKPOINT_MS = 1000 };
 
 int cli_resume_wanted(int argc, char **argv)
 {
@@ -91,58 +103,92 @@ static int write_side(const char *path, const char *data, size_t len)
     return rename(tmp, path);
 }
 
-int cli_resume_begin(const char *cmd, cli_batch *b, int argc, char **argv, char *const *files,
-                     int nfiles, int header_lines, int *has_header)
+/* The side file's path for b->out_name into side (4096 bytes). @return 0, or -1 when too long. */
+static int side_path(const cli_batch *b, char *side)
 {
-    *has_header = 0;
+    return (size_t)snprintf(side, 4096, "%s%s", b->out_name, side_suffix) >= 4096 ? -1 : 0;
+}
+
+/* What side_check found. */
+enum { SIDE_FRESH = 100, SIDE_RESUME, SIDE_DONE }; /* apart from the exit codes */
+
+/* The checks every resumed run starts with: -o FILE, a regular file, not MPI; then the side
+ * file of a fresh run is written (FILE must be empty), or the existing one compared with the
+ * identity id (filled here). old gets the side file's text (NUL-terminated) and *tail the
+ * offset of what follows the identity: "" (nothing checkpointed), "at ..." then maybe
+ * "done RC". @return SIDE_*, or CLI_EXIT_USAGE after a message; on SIDE_DONE, *done_rc is
+ * the finished run's exit code. */
+static int side_check(const char *cmd, const cli_batch *b, int argc, char **argv,
+                      char *const *files, int nfiles, cli_buf *id, cli_buf *old, size_t *tail,
+                      int *done_rc)
+{
+    char side[4096];
+#ifdef SB_MPI
+    (void)side;
+    /* the MPI driver deals records out to ranks and has no cli_batch.skip */
+    return cli_usage_error(cmd, "--resume: not in the MPI build (use " CLI_NAME ")");
+#endif
     if (!b->out_name)
         return cli_usage_error(cmd, "--resume needs -o FILE");
-    char side[4096];
-    if ((size_t)snprintf(side, sizeof side, "%s%s", b->out_name, side_suffix) >= sizeof side)
+    if (side_path(b, side) != 0)
         return cli_usage_error(cmd, "--resume: output path too long");
-    cli_buf id = {0}, old = {0};
-    int rc = CLI_EXIT_USAGE;
-    if (identity(cmd, argc, argv, files, nfiles, &id) != 0)
-        goto out;
+    if (identity(cmd, argc, argv, files, nfiles, id) != 0)
+        return CLI_EXIT_USAGE;
     struct stat st;
-    const int have_out = fstat(STDOUT_FILENO, &st) == 0 && S_ISREG(st.st_mode);
-    if (!have_out) {
+    if (fstat(STDOUT_FILENO, &st) != 0 || !S_ISREG(st.st_mode)) {
         fprintf(stderr, CLI_NAME ": --resume: '%s' is not a regular file\n", b->out_name);
-        goto out;
+        return CLI_EXIT_USAGE;
     }
-    if (slurp(side, &old) != 0) {
+    if (slurp(side, old) != 0) {
         if (errno != ENOENT) {
             fprintf(stderr, CLI_NAME ": --resume: cannot read '%s': %s\n", side, strerror(errno));
-            goto out;
+            return CLI_EXIT_USAGE;
         }
         if (st.st_size > 0) {
             fprintf(stderr,
                     CLI_NAME ": --resume: '%s' holds output but no side file '%s' says what "
                              "made it: not resuming over it\n",
                     b->out_name, side);
-            goto out;
+            return CLI_EXIT_USAGE;
         }
-        if (write_side(side, id.data, id.len) != 0) { /* a fresh run: identify it first */
+        if (write_side(side, id->data, id->len) != 0) { /* a fresh run: identify it first */
             fprintf(stderr, CLI_NAME ": --resume: cannot write '%s': %s\n", side,
                     strerror(errno));
-            goto out;
+            return CLI_EXIT_USAGE;
         }
-        rc = 0;
-        goto out;
+        return SIDE_FRESH;
     }
-    if (old.len - 1 < id.len || memcmp(old.data, id.data, id.len) ||
-        (old.len - 1 > id.len && strncmp(old.data + id.len, "done ", 5))) {
+    const char *rest = old->len - 1 < id->len ? NULL : old->data + id->len;
+    if (!rest || memcmp(old->data, id->data, id->len) ||
+        (*rest && strncmp(rest, "at ", 3) && strncmp(rest, "done ", 5))) {
         fprintf(stderr,
                 CLI_NAME ": --resume: '%s' was written by another command, other options or "
                          "other input (see '%s'); not resuming\n",
                 b->out_name, side);
-        goto out;
+        return CLI_EXIT_USAGE;
     }
-    if (old.len - 1 > id.len) { /* "done RC": finished, nothing to do */
+    *tail = id->len;
+    const char *done = !strncmp(rest, "done ", 5) ? rest : strstr(rest, "\ndone ");
+    if (done) { /* "done RC": finished, nothing to do */
         fprintf(stderr, CLI_NAME ": '%s' is complete: nothing to resume\n", b->out_name);
-        rc = -1 - atoi(old.data + id.len + 5); /* the finished run's exit code, encoded */
-        goto out;
+        *done_rc = atoi(done + (*done == '\n') + 5);
+        return SIDE_DONE;
     }
+    return SIDE_RESUME;
+}
+
+int cli_resume_begin(const char *cmd, cli_batch *b, int argc, char **argv, char *const *files,
+                     int nfiles, int header_lines, int *has_header)
+{
+    *has_header = 0;
+    cli_buf id = {0}, old = {0};
+    size_t tail = 0;
+    int done_rc = 0, rc = CLI_EXIT_USAGE;
+    const int st = side_check(cmd, b, argc, argv, files, nfiles, &id, &old, &tail, &done_rc);
+    if (st == SIDE_FRESH || st == SIDE_DONE)
+        rc = st == SIDE_FRESH ? 0 : -1 - done_rc; /* done: the finished run's exit code */
+    if (st != SIDE_RESUME)
+        goto out;
     /* Cut a torn last record and count the whole ones. */
     cli_buf content = {0};
     if (slurp(b->out_name, &content) != 0) {
@@ -178,12 +224,94 @@ out:
     return rc;
 }
 
+int cli_resume_counts_begin(const char *cmd, cli_batch *b, int argc, char **argv,
+                            char *const *files, int nfiles, cli_checkpoint *cp,
+                            uint64_t *counts, int ncounts)
+{
+    cli_buf old = {0};
+    size_t tail = 0;
+    int done_rc = 0, rc = CLI_EXIT_USAGE;
+    memset(cp, 0, sizeof *cp);
+    memset(counts, 0, (size_t)ncounts * sizeof *counts);
+    const int st = side_check(cmd, b, argc, argv, files, nfiles, &cp->id, &old, &tail, &done_rc);
+    if (st == SIDE_DONE)
+        rc = -1 - done_rc;
+    if (st == SIDE_RESUME && old.data[tail]) { /* "at RECORDS C1 .. Cn\n": the checkpoint */
+        char *p = old.data + tail + 3, *q;
+        int ok = 1;
+        errno = 0;
+        b->skip = strtoull(p, &q, 10);
+        for (int i = 0; i < ncounts && ok; i++) {
+            ok = q > p && *q == ' ';
+            p = q + 1;
+            counts[i] = strtoull(p, &q, 10);
+        }
+        if (!ok || q == p || *q != '\n' || q[1] || errno) {
+            fprintf(stderr, CLI_NAME ": --resume: '%s%s' is damaged: not resuming\n",
+                    b->out_name, side_suffix);
+            goto out;
+        }
+    }
+    if (st == SIDE_FRESH || st == SIDE_RESUME) {
+        /* The output comes at the end only: whatever a killed run left (an interrupted run's
+         * summary) goes; the counts carry the records before the checkpoint. */
+        if (ftruncate(STDOUT_FILENO, 0) != 0 || lseek(STDOUT_FILENO, 0, SEEK_SET) < 0) {
+            fprintf(stderr, CLI_NAME ": --resume: cannot cut '%s': %s\n", b->out_name,
+                    strerror(errno));
+            goto out;
+        }
+        const char *env = getenv("SUDOKUBENCH_CHECKPOINT_MS");
+        cp->every = (env && *env ? atof(env) : CHECKPOINT_MS) / 1000.0;
+        cp->last = cli_now_seconds();
+        cp->out_name = b->out_name;
+        cp->active = 1;
+        rc = 0;
+    }
+out:
+    if (rc)
+        cli_buf_free(&cp->id);
+    cli_buf_free(&old);
+    return rc;
+}
+
+void cli_resume_checkpoint(cli_checkpoint *cp, uint64_t records, const uint64_t *counts,
+                           int ncounts, int force)
+{
+    if (!cp->active)
+        return;
+    const double now = cli_now_seconds();
+    if (!force && now - cp->last < cp->every)
+        return;
+    cp->last = now;
+    char side[4096];
+    cli_buf text = {0};
+    cli_buf_put(&text, cp->id.data, cp->id.len);
+    cli_buf_printf(&text, "at %llu", (unsigned long long)records);
+    for (int i = 0; i < ncounts; i++)
+        cli_buf_printf(&text, " %llu", (unsigned long long)counts[i]);
+    cli_buf_put(&text, "\n", 1);
+    /* A checkpoint that cannot be written costs only work on a resume: said, not fatal. */
+    if ((size_t)snprintf(side, sizeof side, "%s%s", cp->out_name, side_suffix) < sizeof side &&
+        (text.oom || write_side(side, text.data, text.len) != 0) && !cp->warned) {
+        fprintf(stderr, CLI_NAME ": --resume: cannot update '%s': %s\n", side,
+                text.oom ? strerror(ENOMEM) : strerror(errno));
+        cp->warned = 1;
+    }
+    cli_buf_free(&text);
+}
+
+void cli_checkpoint_free(cli_checkpoint *cp)
+{
+    cli_buf_free(&cp->id);
+    cp->active = 0;
+}
+
 void cli_resume_end(const cli_batch *b, int rc)
 {
     if (!b->resume || !b->out_name || (rc != CLI_EXIT_OK && rc != CLI_EXIT_INVALID))
         return;
     char side[4096], line[32];
-    if ((size_t)snprintf(side, sizeof side, "%s%s", b->out_name, side_suffix) >= sizeof side)
+    if (side_path(b, side) != 0)
         return;
     fflush(stdout);
     fsync(STDOUT_FILENO); /* the records are on disk before the side file says so */

@@ -33,7 +33,25 @@ typedef struct run {
     sb_options opt;   /* every worker's solver options */
     cli_format format; /* solve: record format */
     tally total;      /* the committed tags, summed */
+    cli_checkpoint *cp; /* validate --resume: where the totals are checkpointed, else NULL */
 } run;
+
+enum { TALLY_COUNTS = 7 }; /* the fields of a tally, in the order of tally_counts */
+
+/* Copies t's fields to c (to_counts) or back (a checkpoint, resume.c). @return the records
+ * the tally covers: every record leaves exactly one kind. */
+static uint64_t tally_counts(tally *t, uint64_t *c, int to_counts)
+{
+    unsigned long long *const f[TALLY_COUNTS] = {&t->n[0],  &t->n[1],  &t->n[2], &t->invalid,
+                                                 &t->guesses, &t->errors, &t->budget};
+    for (int i = 0; i < TALLY_COUNTS; i++) {
+        if (to_counts)
+            c[i] = *f[i];
+        else
+            *f[i] = c[i];
+    }
+    return t->n[0] + t->n[1] + t->n[2] + t->invalid + t->errors + t->budget;
+}
 
 /* One thread's worker: its own solver, and the results of the chunk it is handling, solved
  * together (sb_solve_many is faster than one sb_solve per puzzle on some kernels). */
@@ -179,6 +197,11 @@ static void commit(void *ctx, const uint32_t *input, const unsigned char *tags, 
         default: r->total.n[t[i].kind]++; break;
         }
         r->total.guesses += t[i].guesses;
+    }
+    if (r->cp) { /* validate --resume: the totals over the records written so far */
+        uint64_t c[TALLY_COUNTS];
+        const uint64_t records = tally_counts(&r->total, c, 1);
+        cli_resume_checkpoint(r->cp, records, c, TALLY_COUNTS, 0);
     }
 }
 
@@ -365,12 +388,17 @@ static const char validate_help[] =
     "conflicting givens, exactly one solution. Problems go to stderr as FILE:LINE, in input\n"
     "order, a summary line to stdout.\n\n"
     "  -t, --threads N      worker threads (default %d: every core)\n"
-    "  -o, --output FILE    write standard output to FILE (records in order, as -t any)\n"
+    "  -o, --output FILE    write standard output (the summary line) to FILE\n"
+    "      --resume         with -o FILE: continue an interrupted run from the counts of its\n"
+    "                       last checkpoint in FILE.resume (written every second and at the\n"
+    "                       end; $SUDOKUBENCH_CHECKPOINT_MS); FILE's summary and the exit code\n"
+    "                       cover the whole input; a finished FILE is left as it is\n"
     "      --simd LEVEL     auto, scalar, sse4, avx2, avx512, neon (default auto)\n"
     "      --progress WHEN  progress line on stderr: auto, always, never (default auto)\n"
     "      --grid SPEC      geometry (RxC, latin:N, cube:K, x:RxC; default from the cell count)\n"
     "      --geometry FILE  geometry from a file\n"
     "  -h, --help           show this help\n\n"
+    "A resumed run reports on stderr only the problems of the records after the checkpoint.\n"
     "Exit: 0 every puzzle is proper, 1 otherwise, 2 usage or I/O error, 130 interrupted.\n";
 
 /* Diagnoses one record that is not a proper puzzle (cli_batch.record of validate). */
@@ -411,9 +439,10 @@ int cli_validate(int argc, char **argv)
     static const struct option longopts[] = {
         {"simd", required_argument, 0, 'S'},     {"threads", required_argument, 0, 't'},
         {"progress", required_argument, 0, 'P'}, {"help", no_argument, 0, 'h'},
-        CLI_OUTPUT_LONGOPT,
+        CLI_OUTPUT_LONGOPT,                      {"resume", no_argument, 0, 'R'},
         CLI_GRID_LONGOPTS,                       {0, 0, 0, 0}};
     cli_grid_opt gopt = {0};
+    cli_checkpoint cp = {0};
     run r = {.format = FMT_COUNT}; /* no records: FMT_COUNT also names the command */
     sb_options_default(&r.opt);
     r.opt.limit = 2; /* proper = exactly one solution: counting to two decides it */
@@ -423,6 +452,7 @@ int cli_validate(int argc, char **argv)
                    .worker_new = worker_new, .worker_end = worker_end, .chunk = solve_chunk,
                    .record = validate_record, .commit = commit};
     int ch;
+    b.resume = cli_resume_wanted(argc, argv); /* before -o opens FILE */
     optind = 1;
     opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
     while ((ch = getopt_long(argc, argv, ":t:o:h", longopts, NULL)) != -1) {
@@ -437,6 +467,7 @@ int cli_validate(int argc, char **argv)
             if (cli_batch_option("validate", ch, optarg, &b))
                 return CLI_EXIT_USAGE;
             break;
+        case 'R': break; /* --resume: read above */
         case 'h': printf(validate_help, cli_default_threads()); return CLI_EXIT_OK;
         default:
             if (ch != CLI_OPT_ALL && cli_grid_option(&gopt, ch, optarg))
@@ -447,6 +478,10 @@ int cli_validate(int argc, char **argv)
     sb_geometry *geo;
     if (cli_grid_pick("validate", &gopt, argv + optind, argc - optind, 0, &geo))
         return CLI_EXIT_USAGE;
+    if (geo && b.resume) { /* resume.c checkpoints the 9x9 tally only */
+        sb_geometry_free(geo);
+        return cli_usage_error("validate", "--resume: only 9x9 puzzles");
+    }
     if (geo) {
         const cli_grid_job job = {.cmd = "validate", .format = FMT_COUNT, .limit = 2,
                                   .max_guesses = UINT64_MAX};
@@ -454,13 +489,30 @@ int cli_validate(int argc, char **argv)
         sb_geometry_free(geo);
         return grc;
     }
+    if (b.resume) { /* resume.c: the counts of the last checkpoint, and skip what they cover */
+        uint64_t c[TALLY_COUNTS];
+        const int st = cli_resume_counts_begin("validate", &b, argc, argv, argv + optind,
+                                               argc - optind, &cp, c, TALLY_COUNTS);
+        if (st)
+            return st < 0 ? -1 - st : st;
+        tally_counts(&r.total, c, 0);
+        r.cp = &cp;
+    }
     const int rc = cli_batch_records(&b, argv + optind, argc - optind);
-    const tally *t = &r.total;
+    tally *t = &r.total;
+    if (r.cp) { /* every record written is counted: a kill from here on redoes nothing */
+        uint64_t c[TALLY_COUNTS];
+        const uint64_t records = tally_counts(t, c, 1);
+        cli_resume_checkpoint(r.cp, records, c, TALLY_COUNTS, 1);
+        cli_checkpoint_free(r.cp);
+    }
     printf("%llu puzzles: %llu unique, %llu multiple, %llu unsolvable, %llu invalid lines\n",
            t->n[0] + t->n[1] + t->n[2], t->n[SB_SOLVED], t->n[SB_MULTIPLE], t->n[SB_UNSOLVABLE],
            t->invalid);
     if (rc)
         return rc;
-    return (t->invalid || t->n[SB_MULTIPLE] || t->n[SB_UNSOLVABLE]) ? CLI_EXIT_INVALID
-                                                                     : CLI_EXIT_OK;
+    const int final = (t->invalid || t->n[SB_MULTIPLE] || t->n[SB_UNSOLVABLE]) ? CLI_EXIT_INVALID
+                                                                               : CLI_EXIT_OK;
+    cli_resume_end(&b, final); /* after the summary: fsync'ed, then "done" */
+    return final;
 }

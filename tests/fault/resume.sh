@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# tests/fault/resume.sh — `solve -o FILE --resume` (issue 16, docs/reliability.md): SIGKILL at
-# ten random points of a run, each followed by a resume, then a final resume; the finished
-# FILE must be byte-identical to an uninterrupted run. The shim (tests/fault/shim.c) makes
-# every write move 1..2 bytes, so kills land inside records, and a torn tail is also made on
-# purpose once. Also: a finished FILE is left alone, another command line or input is
-# refused, output without its side file is refused, standard input is refused.
+# tests/fault/resume.sh — `solve`/`rate`/`validate -o FILE --resume` (issue 16,
+# docs/reliability.md). solve: SIGKILL at ten random points of a run, each followed by a
+# resume, then a final resume; the finished FILE must be byte-identical to an uninterrupted
+# run. The shim (tests/fault/shim.c) makes every write move 1..2 bytes, so kills land inside
+# records, and a torn tail is also made on purpose once. Also: a finished FILE is left
+# alone, another command line or input is refused, output without its side file is refused,
+# standard input is refused.
+# validate (one summary line at the end; its side file checkpoints the counts): SIGKILL at
+# ten points of its progress (its stderr goes through the shim), then the same summary and
+# exit code as an uninterrupted run, and the last run's stderr a tail of that run's; also
+# SIGTERM then resume, a kill between the summary and "done", a finished file, refusals.
 #
 # Usage: tests/fault/resume.sh BINARY SHIM
 # Prints `ok - NAME` / `not ok - NAME` and `N passed, M failed`; exits 1 on a failure.
@@ -109,6 +114,116 @@ mismatch() {
     [ $? = 2 ] || echo "pretty: exit not 2"
 }
 tcase "refused: other options, changed input, output without side file, stdin, pretty" mismatch
+
+# validate writes one summary line at the end; its side file checkpoints the counts. Input:
+# an invalid line, 16-given puzzles (multiple), conflicting givens, proper puzzles, twice.
+for k in 1 2; do
+    grep -hv '^#' "$SAMPLES/17_clue_2000.txt" | sed 's/[1-9]/./'
+    echo "not a puzzle"
+    grep -hv '^#' "$SAMPLES/hardest_11plus_1000.txt" | sed 's/^../11/'
+    grep -hv '^#' "$SAMPLES/top1465.txt" "$SAMPLES/hardest_11plus_1000.txt"
+done >vin.txt
+VARGS=(validate -t 2 -o v.txt vin.txt)
+"$BIN" validate -t 2 vin.txt >vfull.txt 2>vfull.err
+VRC=$?
+
+# validate_kills: as kills, for validate; its stderr (a problem line for most records) goes
+# through the shim 1..2 bytes a write, which makes the run take a few seconds
+validate_kills() {
+    rm -f v.txt v.txt.resume verr
+    local i pid size live=0 at=0 records=0 last rc want
+    [ "$VRC" = 1 ] || echo "the uninterrupted validate exits $VRC, not 1"
+    [ "$(cat vfull.txt)" = "10930 puzzles: 4930 unique, 4000 multiple, 2000 unsolvable, 2 invalid lines" ] ||
+        echo "uninterrupted validate: $(cat vfull.txt)"
+    RANDOM=17
+    for ((i = 1; i <= 10; i++)); do
+        LD_PRELOAD="$SHIM" SB_FAULT_PATH=/verr SB_FAULT_SHORT=2 SUDOKUBENCH_CHECKPOINT_MS=20 \
+            "$BIN" "${VARGS[@]}" --resume >/dev/null 2>>verr &
+        pid=$!
+        # kill once its stderr has grown by 0 to 30,000 bytes (of 327,033 in a whole run): a
+        # point of its progress, whatever the speed (ASan starts slowly, busy machines vary)
+        want=$(($(stat -c %s verr 2>/dev/null || echo 0) + RANDOM % 30000))
+        while kill -0 "$pid" 2>/dev/null && [ "$(stat -c %s verr 2>/dev/null || echo 0)" -lt "$want" ]; do
+            sleep 0.01
+        done
+        kill -KILL "$pid" 2>/dev/null
+        wait "$pid" 2>/dev/null
+        grep -q '^done' v.txt.resume 2>/dev/null || live=$((live + 1))
+        # FILE gets its summary only at the end: until then it is empty (or absent)
+        size=$(stat -c %s v.txt 2>/dev/null || echo 0)
+        if ! grep -q '^done' v.txt.resume 2>/dev/null && [ "$size" != 0 ]; then
+            grep -q '^at' v.txt.resume || echo "after kill $i: v.txt holds $size bytes before the end"
+        fi
+        # the side file is replaced whole: the identity, then at most a checkpoint
+        last=$(grep -c '' v.txt.resume 2>/dev/null || echo 0)
+        [ ! -e v.txt.resume ] || [ "$last" -ge 5 ] || echo "after kill $i: side file of $last lines"
+        if grep -q '^at ' v.txt.resume 2>/dev/null; then
+            at=$((at + 1))
+            last=$(sed -n 's/^at \([0-9]*\) .*/\1/p' v.txt.resume)
+            [ "$last" -ge "$records" ] || echo "after kill $i: checkpoint went back from $records to $last"
+            records=$last
+        fi
+    done
+    "$BIN" "${VARGS[@]}" --resume >/dev/null 2>vlast.err
+    rc=$?
+    [ "$rc" = "$VRC" ] || echo "final resume: exit $rc, not $VRC: $(tail -n 3 vlast.err)"
+    cmp -s v.txt vfull.txt || echo "resumed summary differs: $(cat v.txt) / $(cat vfull.txt)"
+    # the last run reports the problems after its checkpoint: a tail of the full run's
+    tail -n "$(grep -c '' vlast.err)" vfull.err | cmp -s - vlast.err ||
+        echo "the last run's stderr is not a tail of the uninterrupted run's"
+    [ "$(grep -c '' vlast.err)" -lt "$(grep -c '' vfull.err)" ] ||
+        echo "the last run started from the beginning (checkpoint $records)"
+    [ "$live" -ge 8 ] || echo "only $live of the 10 kills hit a run before it finished"
+    [ "$at" -ge 3 ] || echo "only $at of the 10 kills came after a checkpoint"
+    echo "# validate: $live kills of unfinished runs, $at after a checkpoint (the last at record $records of 10932)" >&3
+}
+tcase "validate: SIGKILL at ten points, resume from the checkpoint, same summary and exit code" validate_kills
+
+validate_more() {
+    local rc
+    cp v.txt before.txt
+    "$BIN" "${VARGS[@]}" --resume >/dev/null 2>e
+    rc=$?
+    [ "$rc" = 1 ] || echo "resuming a finished validate: exit $rc, not the run's 1"
+    grep -qF "'v.txt' is complete: nothing to resume" e || echo "no 'complete' note: $(cat e)"
+    cmp -s v.txt before.txt || echo "a finished file changed"
+    "$BIN" validate -t 1 -o v.txt --resume vin.txt >/dev/null 2>e
+    [ $? = 2 ] || echo "other options: exit not 2"
+    grep -qF "was written by another command, other options or other input" e || echo "message: $(cat e)"
+    cmp -s v.txt before.txt || echo "a refused resume changed the file"
+    # SIGTERM: a clean stop checkpoints every record written (its partial summary goes)
+    rm -f v.txt v.txt.resume
+    LD_PRELOAD="$SHIM" SB_FAULT_PATH=/verr SB_FAULT_SHORT=2 "$BIN" "${VARGS[@]}" --resume \
+        >/dev/null 2>verr &
+    local pid=$!
+    sleep 0.5
+    kill -TERM "$pid"
+    wait "$pid"
+    rc=$?
+    if [ "$rc" = 130 ]; then
+        grep -q '^at [1-9]' v.txt.resume || echo "SIGTERM: no checkpoint: $(tail -n 1 v.txt.resume)"
+    elif [ "$rc" != 1 ]; then
+        echo "SIGTERM: exit $rc"
+    fi
+    "$BIN" "${VARGS[@]}" --resume >/dev/null 2>e
+    rc=$?
+    [ "$rc" = 1 ] || echo "resumed after SIGTERM: exit $rc: $(tail -n 2 e)"
+    cmp -s v.txt vfull.txt || echo "resumed after SIGTERM: $(cat v.txt)"
+    # killed after the summary, before "done": the last checkpoint covers every record
+    sed -i '/^done /d' v.txt.resume
+    "$BIN" "${VARGS[@]}" --resume >/dev/null 2>e
+    rc=$?
+    [ "$rc" = 1 ] || echo "resumed after the summary: exit $rc: $(tail -n 2 e)"
+    cmp -s v.txt vfull.txt || echo "resumed after the summary: $(cat v.txt)"
+    [ ! -s e ] || echo "resumed after the summary: it reported again: $(head -n 2 e)"
+    "$BIN" validate -o v2.txt --resume --grid 4x4 vin.txt >/dev/null 2>e
+    [ $? = 2 ] || echo "--grid 4x4: exit not 2"
+    grep -qF -- "--resume: only 9x9 puzzles" e || echo "message: $(cat e)"
+    "$BIN" validate -o v2.txt --resume - <vin.txt >/dev/null 2>e
+    [ $? = 2 ] || echo "stdin: exit not 2"
+    grep -qF "needs named input files" e || echo "message: $(cat e)"
+}
+tcase "validate: finished file left alone, SIGTERM then resume, killed before done, other options / geometry / stdin refused" validate_more
 
 echo "$NPASS passed, $NFAIL failed"
 [ "$NFAIL" = 0 ]
