@@ -126,6 +126,10 @@ typedef struct sb_record {
     char why[SB_WHY_LEN];      /* why the line is invalid, else empty */
     size_t col;                /* 1-based column of the first offending byte, when invalid */
     char text[SB_GRID_TEXT];   /* the line's first 81 bytes, non-printables as '?', for echoing */
+    int marks;                 /* 1: a pencilmark line (below): grid holds its givens (cells
+                                  with one candidate) and cand all its candidates */
+    uint16_t cand[SB_CELLS];   /* a pencilmark record's candidates (bit d-1 = digit d), for
+                                  sb_solve_candidates; unset when marks is 0 */
 } sb_record;
 
 /* A streaming line reader with constant memory, whatever the line lengths or input size. */
@@ -149,6 +153,12 @@ void sb_reader_close(sb_reader *r);
  * (/dev/zero) cannot hold the caller: sb_reader_next then returns SB_ERR_STOPPED and a
  * later call resumes the skip. */
 void sb_reader_set_stop(sb_reader *r, const volatile sig_atomic_t *stop);
+
+/* Lets pencilmark lines eliminate more than their givens imply (on = 1): such a record is a
+ * puzzle with marks set and must be solved from rec->cand (sb_solve_candidates), as its grid
+ * alone is a different puzzle. Off (the default) they are invalid records ("elimination
+ * beyond the givens"), so a caller that reads only rec->grid is never misled. */
+void sb_reader_set_marks(sb_reader *r, int on);
 
 enum { SB_MAX_LINE = 1024 /* longest accepted line in bytes, '\n' excluded */ };
 
@@ -369,6 +379,18 @@ int sb_solve(sb_solver *s, const sb_grid *puzzle, sb_result *res);
  * @return SB_OK, or SB_ERR_ARG for a NULL solver or (when n > 0) NULL arrays. */
 int sb_solve_many(sb_solver *s, const sb_grid *puzzles, size_t n, sb_result *res, int *status);
 
+/* Solves (counts) the grid consistent with candidate masks: cand[c] holds the digits cell c
+ * may take (bit d-1 = digit d; a pencilmark line, sb_record.cand), so the solutions are the
+ * valid grids with every cell's digit among its candidates. A cell with one candidate is a
+ * given; a cell with none makes the count 0. Candidates that keep every digit their givens
+ * allow are that puzzle and solve exactly as sb_solve (the same kernel and guesses).
+ * Further eliminations are searched by the generic engine (pipeline.c) with the solver's
+ * pipeline, the same branching rule and guess convention; for "fast" (whose fused kernel
+ * loads givens only) with its techniques as the plan "restart:ns,hs,lc". The solver's limit,
+ * search mode, budget and stop flag apply as in sb_solve.
+ * @return as sb_solve; SB_ERR_ARG for NULL arguments or a mask with bits above digit 9. */
+int sb_solve_candidates(sb_solver *s, const uint16_t cand[SB_CELLS], sb_result *res);
+
 /* ------------------------------------------------------------------------------------------ */
 /* Rating                                                                                     */
 /* ------------------------------------------------------------------------------------------ */
@@ -397,6 +419,12 @@ typedef struct sb_rating {
  * puzzles; a contradiction or multiple solutions end as SB_CLASS_SEARCH. Needs no solver and
  * keeps no state. @return SB_OK or SB_ERR_ARG. */
 int sb_rate(const sb_grid *puzzle, sb_rating *out);
+
+/* Rates from candidate masks (as sb_solve_candidates takes them) instead of givens: the same
+ * classes, run from those candidates (a pencilmark line's eliminations count as done; its
+ * cells with one candidate are givens). Candidates that keep every digit their givens allow
+ * rate exactly as sb_rate of those givens. @return SB_OK, or SB_ERR_ARG for NULL arguments. */
+int sb_rate_candidates(const uint16_t cand[SB_CELLS], sb_rating *out);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Datasets: random numbers, validity-preserving transforms, the puzzle generator             */
@@ -771,9 +799,12 @@ int sb_reader_read_cells(sb_reader *r, uint8_t *cells, size_t max, size_t *n, sb
  *     or "budget", SOLUTION empty or 81 digits, both checked for form and otherwise ignored;
  *     the record of an invalid line ("TEXT:invalid:") stays invalid;
  *   - 729-character pencilmark lines (tdoku -p): 9 characters per cell, the k-th the digit k+1
- *     (a candidate) or '.' (eliminated); a cell with one candidate is a given. The solver
- *     takes givens only, so a line whose marks eliminate more than its givens imply is
- *     refused ("elimination beyond the givens"), as is a cell with no candidate;
+ *     (a candidate) or '.' (eliminated); a cell with one candidate is a given, a cell with no
+ *     candidate is refused. Optionally followed by a tdoku tail ":COUNT:SOLUTION" (what
+ *     `solve -f tdoku` writes for one). The reader's records carry the candidates (marks,
+ *     cand); a line whose marks eliminate more than its givens imply is a different puzzle
+ *     than its grid, so it is refused ("elimination beyond the givens") by sb_parse_line
+ *     and by a reader not told otherwise (sb_reader_set_marks);
  *   - nine-line grids, gathered by sb_reader_next only: rows of 9 cells ('1'-'9', '.', '0',
  *     '-', '_') with any spaces, tabs and '|' between them, optionally with rule lines of
  *     '-', '+', '=', '|' (a line of exactly nine '-' is a row of blanks); rows of 18 cells

@@ -89,17 +89,26 @@ typedef struct sb_plan {
 /* Parses "ORDER:T1,T2,..." into plan. @return SB_OK or SB_ERR_PIPELINE. */
 int sb_plan_parse(const char *spec, sb_plan *plan);
 
-/* Generic (portable) search for a plan, DFS and BFS, adding technique work into counts. */
+/* Generic (portable) search for a plan, DFS and BFS, adding technique work into counts.
+ * The search starts from the givens of puzzle, or when marks is not NULL from those 81
+ * candidate masks (a cell with one candidate is a given; puzzle is then unused). */
 void sb_generic_dfs(const sb_plan *plan, sb_technique_counts *counts, sb_board *stack,
-                    const sb_grid *puzzle, uint64_t limit, sb_result *res);
+                    const sb_grid *puzzle, const uint16_t *marks, uint64_t limit,
+                    sb_result *res);
 int sb_generic_bfs(const sb_plan *plan, sb_technique_counts *counts, sb_board **ring,
-                   size_t *ring_len, size_t cap, const sb_grid *puzzle, uint64_t limit,
-                   sb_result *res);
+                   size_t *ring_len, size_t cap, const sb_grid *puzzle, const uint16_t *marks,
+                   uint64_t limit, sb_result *res);
 
-/* Loads the givens and runs plan to its fixpoint without guessing, adding work into counts.
+/* Writes into givens the cells of cand with one candidate (the rest blank).
+ * @return 1 when cand keeps every candidate those givens imply (sb_grid_candidates): the
+ * same puzzle as givens; 0 when cand eliminates more. */
+int sb_candidates_givens(const uint16_t cand[SB_CELLS], sb_grid *givens);
+
+/* Loads the givens (or the candidates marks, as sb_generic_dfs) and runs plan to its fixpoint
+ * without guessing, adding work into counts.
  * @return 0 on contradiction, 1 when the board is complete, 2 when stuck (needs search). */
 int sb_generic_root(const sb_plan *plan, sb_technique_counts *counts, const sb_grid *puzzle,
-                    sb_board *b);
+                    const uint16_t *marks, sb_board *b);
 
 /* The peer tables themselves (sb_tables() returns this): kernels read them directly so the
  * hot loops need no call. */

@@ -49,6 +49,7 @@ struct sb_reader {
     int skipping;    /* inside a line already reported too long: discard up to its '\n' */
     uint64_t line;   /* physical lines consumed so far */
     const volatile sig_atomic_t *stop; /* polled while skipping (sb_reader_set_stop), or NULL */
+    int marks;       /* pencilmark lines may eliminate beyond their givens (sb_reader_set_marks) */
     int grid_open;   /* a nine-line grid is being gathered (a row or a rule line seen) */
     int grid_rows;   /* its rows read so far (bad rows count: a grid stays one record) */
     int grid_bad;    /* a row was bad: grid.why/col/line say the first fault */
@@ -125,16 +126,24 @@ static sb_line_kind parse_tdoku_tail(const char *line, size_t i, size_t hi, char
     return SB_LINE_PUZZLE;
 }
 
+/* Where a pencilmark line's candidates go (the reader's records); NULL for sb_parse_line. */
+typedef struct marks_sink {
+    uint16_t *cand; /* receives the 81 candidate masks */
+    int extra;      /* 1: accept eliminations beyond the givens (sb_reader_set_marks) */
+    int *found;     /* set to 1 when the line was a pencilmark line */
+} marks_sink;
+
 /* Reads a 729-character pencilmark line (tdoku -p): cell c is characters 9c..9c+8, the k-th
  * either the digit k+1 (a candidate) or '.' (eliminated). A cell with one candidate is a
- * given. The solver takes givens only (sb_grid), so a line is read only when its marks say
- * no more than its givens: every blank cell keeps each digit its given peers allow; a line
- * with further eliminations is refused (it would be a different puzzle), as is a cell with
- * no candidate. base is s's offset in its line, for columns. */
-static sb_line_kind parse_pencilmarks(const char *s, size_t base, sb_grid *grid, char *why,
-                                      size_t *col)
+ * given; a cell with no candidate is refused. grid gets the givens. Without a sink that
+ * accepts them (sb_parse_line: an sb_grid holds givens only) a line whose marks eliminate
+ * more than its givens imply is refused: it would be a different puzzle. base is s's offset
+ * in its line, for columns. */
+static sb_line_kind parse_pencilmarks(const char *s, size_t base, sb_grid *grid,
+                                      const marks_sink *sink, char *why, size_t *col)
 {
-    uint16_t marks[SB_CELLS];
+    uint16_t local[SB_CELLS];
+    uint16_t *marks = sink ? sink->cand : local;
     for (int c = 0; c < SB_CELLS; c++) {
         unsigned m = 0;
         for (int k = 0; k < SB_DIGITS; k++) {
@@ -159,11 +168,17 @@ static sb_line_kind parse_pencilmarks(const char *s, size_t base, sb_grid *grid,
         marks[c] = (uint16_t)m;
         grid->cell[c] = (uint8_t)((m & (m - 1)) ? 0 : __builtin_ctz(m) + 1);
     }
+    if (sink)
+        *sink->found = 1;
+    if (sink && sink->extra)
+        return SB_LINE_PUZZLE;
     uint16_t allowed[SB_CELLS];
     sb_grid_candidates(grid, allowed);
     for (int c = 0; c < SB_CELLS; c++) {
         const unsigned lost = grid->cell[c] ? 0u : (unsigned)(allowed[c] & ~marks[c]);
         if (lost) {
+            if (sink)
+                *sink->found = 0;
             *col = base + (size_t)(SB_DIGITS * c + __builtin_ctz(lost)) + 1;
             snprintf(why, SB_WHY_LEN, "pencilmarks: elimination beyond the givens (r%dc%d)",
                      c / SB_DIGITS + 1, c % SB_DIGITS + 1);
@@ -233,7 +248,17 @@ int sb_line_is_grid(const char *line, size_t len)
     return classify_grid_line(line, len, row, why, &col) != GRID_NONE;
 }
 
+/* sb_parse_line, with the candidates of a pencilmark line going to sink (may be NULL). */
+static sb_line_kind parse_line(const char *line, size_t len, sb_grid *grid,
+                               const marks_sink *sink, char *why, size_t *col);
+
 sb_line_kind sb_parse_line(const char *line, size_t len, sb_grid *grid, char *why, size_t *col)
+{
+    return parse_line(line, len, grid, NULL, why, col);
+}
+
+static sb_line_kind parse_line(const char *line, size_t len, sb_grid *grid,
+                               const marks_sink *sink, char *why, size_t *col)
 {
     char scratch[SB_WHY_LEN];
     size_t scratch_col;
@@ -273,8 +298,17 @@ sb_line_kind sb_parse_line(const char *line, size_t len, sb_grid *grid, char *wh
     if (hi - lo == sizeof kaggle_header - 1 && !memcmp(line + lo, kaggle_header, hi - lo))
         return SB_LINE_SKIP;
 
-    if (hi - lo == PENCIL_LEN)
-        return parse_pencilmarks(line + lo, lo, grid, why, col);
+    /* A pencilmark line, alone or as the puzzle of a tdoku record (`solve -f tdoku` output
+     * of one): no other form has 729 cell characters before its end or a ':'. */
+    if (hi - lo == PENCIL_LEN || (hi - lo > PENCIL_LEN && line[lo + PENCIL_LEN] == ':')) {
+        const sb_line_kind k = parse_pencilmarks(line + lo, lo, grid, sink, why, col);
+        if (k != SB_LINE_PUZZLE || hi - lo == PENCIL_LEN)
+            return k;
+        const sb_line_kind t = parse_tdoku_tail(line, lo + PENCIL_LEN + 1, hi, why, col);
+        if (t != SB_LINE_PUZZLE && sink)
+            *sink->found = 0;
+        return t;
+    }
 
     size_t i = lo;
     int n = 0;
@@ -352,6 +386,12 @@ void sb_reader_set_stop(sb_reader *r, const volatile sig_atomic_t *stop)
 {
     if (r)
         r->stop = stop;
+}
+
+void sb_reader_set_marks(sb_reader *r, int on)
+{
+    if (r)
+        r->marks = on != 0;
 }
 
 /* Moves the unread bytes to the front and reads more after them.
@@ -551,7 +591,9 @@ int sb_reader_next(sb_reader *r, sb_record *rec)
             r->after_grid = 0;
             return 1;
         }
-        const sb_line_kind kind = sb_parse_line(s, len, &rec->grid, rec->why, &rec->col);
+        rec->marks = 0;
+        const marks_sink sink = {rec->cand, r->marks, &rec->marks};
+        const sb_line_kind kind = parse_line(s, len, &rec->grid, &sink, rec->why, &rec->col);
         if (kind == SB_LINE_INVALID) {
             const int g = grid_take(r, s, len, rec);
             if (g == 1)

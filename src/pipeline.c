@@ -394,20 +394,28 @@ static int is_assigned(const sb_board *b, int c)
 typedef struct gen_ctx {
     const sb_plan *plan;            /* the pipeline */
     sb_technique_counts *counts;    /* SB_TECH_COUNT counters */
+    const uint16_t *marks;          /* candidates to start from (sb_solve_candidates), or
+                                       NULL: start from the puzzle's givens */
 } gen_ctx;
 
 static int srch_load(gen_ctx *x, sb_board *b, const sb_grid *puzzle)
 {
     memset(b, 0, sizeof *b);
+    /* A given is a cell with one candidate: both starts are the same load. All givens are
+     * placed before any is assigned, so equal givens in a house collide as an emptied cell,
+     * as in the fast kernel. */
+    uint64_t given[2] = {0, 0};
+    for (int c = 0; c < SB_CELLS; c++) {
+        const uint16_t m = x->marks                     ? (uint16_t)(x->marks[c] & SB_ALL_DIGITS)
+                           : puzzle->cell[c]            ? (uint16_t)(1u << (puzzle->cell[c] - 1))
+                                                        : (uint16_t)SB_ALL_DIGITS;
+        if (!m)
+            return 0;
+        b->cand[c] = m;
+        given[c / 64] |= (uint64_t)is_single(m) << (c % 64);
+    }
     for (int c = 0; c < SB_CELLS; c++)
-        b->cand[c] = SB_ALL_DIGITS;
-    /* All givens are placed before any is assigned, so equal givens in a house collide as an
-     * emptied cell, as in the fast kernel. */
-    for (int c = 0; c < SB_CELLS; c++)
-        if (puzzle->cell[c])
-            b->cand[c] = (uint16_t)(1u << (puzzle->cell[c] - 1));
-    for (int c = 0; c < SB_CELLS; c++)
-        if (puzzle->cell[c] && (!b->cand[c] || !assign(b, c, b->cand[c])))
+        if ((given[c / 64] >> (c % 64) & 1) && (!b->cand[c] || !assign(b, c, b->cand[c])))
             return 0;
     return run_plan(x->plan, b, x->counts);
 }
@@ -482,24 +490,25 @@ static inline uint16_t srch_cell(gen_ctx *x, const sb_board *b, int c)
 #include "search.h"
 
 void sb_generic_dfs(const sb_plan *plan, sb_technique_counts *counts, sb_board *stack,
-                    const sb_grid *puzzle, uint64_t limit, sb_result *res)
+                    const sb_grid *puzzle, const uint16_t *marks, uint64_t limit,
+                    sb_result *res)
 {
-    gen_ctx x = {plan, counts};
+    gen_ctx x = {plan, counts, marks};
     gen_dfs(&x, stack, puzzle, limit, res);
 }
 
 int sb_generic_bfs(const sb_plan *plan, sb_technique_counts *counts, sb_board **ring,
-                   size_t *ring_len, size_t cap, const sb_grid *puzzle, uint64_t limit,
-                   sb_result *res)
+                   size_t *ring_len, size_t cap, const sb_grid *puzzle, const uint16_t *marks,
+                   uint64_t limit, sb_result *res)
 {
-    gen_ctx x = {plan, counts};
+    gen_ctx x = {plan, counts, marks};
     return gen_bfs(&x, ring, ring_len, cap, puzzle, limit, res);
 }
 
 int sb_generic_root(const sb_plan *plan, sb_technique_counts *counts, const sb_grid *puzzle,
-                    sb_board *b)
+                    const uint16_t *marks, sb_board *b)
 {
-    gen_ctx x = {plan, counts};
+    gen_ctx x = {plan, counts, marks};
     if (!srch_load(&x, b, puzzle))
         return 0;
     for (int c = 0; c < SB_CELLS; c++)
@@ -637,6 +646,24 @@ const char *sb_class_name(int cls)
     return cls >= 0 && cls < SB_CLASS_COUNT ? class_names[cls] : "?";
 }
 
+/* Rates from the givens of puzzle, or from the candidates marks when not NULL (sb_rate,
+ * sb_rate_candidates; arguments already checked). */
+static void rate_from(const sb_grid *puzzle, const uint16_t *marks, sb_rating *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int cls = 0; cls < SB_CLASS_SEARCH; cls++) {
+        sb_plan plan;
+        sb_board b;
+        sb_plan_parse(class_specs[cls], &plan);
+        memset(out->counts, 0, sizeof out->counts);
+        if (sb_generic_root(&plan, out->counts, puzzle, marks, &b) == 1) {
+            out->cls = (sb_class)cls;
+            return;
+        }
+    }
+    out->cls = SB_CLASS_SEARCH;
+}
+
 int sb_rate(const sb_grid *puzzle, sb_rating *out)
 {
     if (!puzzle || !out)
@@ -644,17 +671,17 @@ int sb_rate(const sb_grid *puzzle, sb_rating *out)
     for (int c = 0; c < SB_CELLS; c++)
         if (puzzle->cell[c] > 9)
             return SB_ERR_ARG;
-    memset(out, 0, sizeof *out);
-    for (int cls = 0; cls < SB_CLASS_SEARCH; cls++) {
-        sb_plan plan;
-        sb_board b;
-        sb_plan_parse(class_specs[cls], &plan);
-        memset(out->counts, 0, sizeof out->counts);
-        if (sb_generic_root(&plan, out->counts, puzzle, &b) == 1) {
-            out->cls = (sb_class)cls;
-            return SB_OK;
-        }
-    }
-    out->cls = SB_CLASS_SEARCH;
+    rate_from(puzzle, NULL, out);
+    return SB_OK;
+}
+
+int sb_rate_candidates(const uint16_t cand[SB_CELLS], sb_rating *out)
+{
+    if (!cand || !out)
+        return SB_ERR_ARG;
+    /* Candidates that keep all their givens allow are that puzzle: rated as sb_rate does
+     * (a blank cell's lone candidate is found by a technique there, not given). */
+    sb_grid givens;
+    rate_from(&givens, sb_candidates_givens(cand, &givens) ? NULL : cand, out);
     return SB_OK;
 }

@@ -28,6 +28,10 @@ static const sb_pipeline_info pipeline_table[] = {
 };
 #define PIPELINE_COUNT (sizeof pipeline_table / sizeof pipeline_table[0])
 
+/* The fused kernel loads givens only: candidates beyond them (sb_solve_candidates) are
+ * searched by the generic engine with the kernel's techniques, cheapest first. */
+#define FAST_MARKS_SPEC "restart:ns,hs,lc"
+
 /* One row of the dispatch table: the fast kernel stamped for one instruction set. */
 typedef struct kernel_entry {
     sb_dfs_fn dfs;   /* depth-first entry */
@@ -48,7 +52,8 @@ struct sb_solver {
     sb_options opt;                              /* its options, simd resolved, spec dropped */
     int fast;                                    /* 1: the fused kernel; 0: the generic plan */
     kernel_entry kernel;                         /* kernel_table[opt.simd] */
-    sb_plan plan;                                /* the generic pipeline, when !fast */
+    sb_plan plan;                                /* the generic pipeline; for "fast",
+                                                    FAST_MARKS_SPEC (candidate solves) */
     sb_board *stack;                             /* 2 * SB_STACK_DEPTH boards, 64-byte aligned
                                                     (the second half for a paired search) */
     sb_board *ring;                              /* BFS frontier, allocated on first use */
@@ -117,7 +122,7 @@ int sb_solver_new(sb_solver **out, const sb_options *opt)
         return SB_ERR_PIPELINE;
     const int fast = spec && !strcmp(spec, "fast");
     sb_plan plan;
-    if (!fast && sb_plan_parse(spec, &plan) != SB_OK)
+    if (sb_plan_parse(fast ? FAST_MARKS_SPEC : spec, &plan) != SB_OK)
         return SB_ERR_PIPELINE;
     if (opt->search != SB_SEARCH_DFS && opt->search != SB_SEARCH_BFS)
         return SB_ERR_ARG;
@@ -139,8 +144,7 @@ int sb_solver_new(sb_solver **out, const sb_options *opt)
         s->opt.bfs_cap = SB_BFS_CAP;
     s->fast = fast;
     s->kernel = kernel_table[level];
-    if (!fast)
-        s->plan = plan;
+    s->plan = plan;
     *out = s;
     return SB_OK;
 }
@@ -169,6 +173,38 @@ void sb_solver_counts_reset(sb_solver *s)
     memset(s->counts, 0, sizeof s->counts);
 }
 
+/* Runs the solver's search from the givens of puzzle, or from the candidate masks marks when
+ * not NULL (then through the generic engine: the fused kernels load givens only), and returns
+ * its status with *res filled. Arguments already checked. */
+static int run_search(sb_solver *s, const sb_grid *puzzle, const uint16_t *marks,
+                      sb_result *res)
+{
+    const uint64_t limit = s->opt.limit;
+    /* The search reads the budget and stop flag from around its result (sb_search_run);
+     * the copy out is a hundred bytes per solve, against hundreds of nanoseconds of search. */
+    sb_search_run run = {.max_guesses = s->opt.max_guesses, .stop = s->opt.stop};
+    /* "fast" keeps no technique counters (sb_solver_counts), even when marks run it on the
+     * generic engine: that work goes to a scratch array. */
+    sb_technique_counts scratch[SB_TECH_COUNT];
+    sb_technique_counts *counts = s->fast ? scratch : s->counts;
+    const int kernel = s->fast && !marks;
+    int st;
+    if (s->opt.search == SB_SEARCH_DFS) {
+        if (kernel)
+            s->kernel.dfs(s->stack, puzzle, limit, &run.res);
+        else
+            sb_generic_dfs(&s->plan, counts, s->stack, puzzle, marks, limit, &run.res);
+        st = run.status;
+    } else if (kernel) {
+        st = s->kernel.bfs(&s->ring, &s->ring_len, s->opt.bfs_cap, puzzle, limit, &run.res);
+    } else {
+        st = sb_generic_bfs(&s->plan, counts, &s->ring, &s->ring_len, s->opt.bfs_cap, puzzle,
+                            marks, limit, &run.res);
+    }
+    *res = run.res;
+    return st;
+}
+
 int sb_solve(sb_solver *s, const sb_grid *puzzle, sb_result *res)
 {
     if (!s || !puzzle || !res)
@@ -180,25 +216,37 @@ int sb_solve(sb_solver *s, const sb_grid *puzzle, sb_result *res)
         over |= puzzle->cell[c] > 9;
     if (over)
         return SB_ERR_ARG;
-    const uint64_t limit = s->opt.limit;
-    /* The search reads the budget and stop flag from around its result (sb_search_run);
-     * the copy out is a hundred bytes per solve, against hundreds of nanoseconds of search. */
-    sb_search_run run = {.max_guesses = s->opt.max_guesses, .stop = s->opt.stop};
-    int st;
-    if (s->opt.search == SB_SEARCH_DFS) {
-        if (s->fast)
-            s->kernel.dfs(s->stack, puzzle, limit, &run.res);
-        else
-            sb_generic_dfs(&s->plan, s->counts, s->stack, puzzle, limit, &run.res);
-        st = run.status;
-    } else if (s->fast) {
-        st = s->kernel.bfs(&s->ring, &s->ring_len, s->opt.bfs_cap, puzzle, limit, &run.res);
-    } else {
-        st = sb_generic_bfs(&s->plan, s->counts, &s->ring, &s->ring_len, s->opt.bfs_cap,
-                            puzzle, limit, &run.res);
+    return run_search(s, puzzle, NULL, res);
+}
+
+int sb_candidates_givens(const uint16_t cand[SB_CELLS], sb_grid *givens)
+{
+    uint16_t implied[SB_CELLS];
+    for (int c = 0; c < SB_CELLS; c++) {
+        const unsigned m = cand[c] & SB_ALL_DIGITS;
+        givens->cell[c] = (uint8_t)(m && !(m & (m - 1)) ? __builtin_ctz(m) + 1 : 0);
     }
-    *res = run.res;
-    return st;
+    sb_grid_candidates(givens, implied);
+    /* A digit beyond implied[c] repeats a given peer: keeping it adds no solution. */
+    int plain = 1;
+    for (int c = 0; c < SB_CELLS; c++)
+        plain &= (cand[c] & implied[c]) == implied[c];
+    return plain;
+}
+
+int sb_solve_candidates(sb_solver *s, const uint16_t cand[SB_CELLS], sb_result *res)
+{
+    if (!s || !cand || !res)
+        return SB_ERR_ARG;
+    for (int c = 0; c < SB_CELLS; c++)
+        if (cand[c] & ~SB_ALL_DIGITS)
+            return SB_ERR_ARG;
+    /* Candidates that say no more than their givens are that puzzle: the solver's own path
+     * (the fused kernel for "fast"), with its guess counts. */
+    sb_grid givens;
+    if (sb_candidates_givens(cand, &givens))
+        return run_search(s, &givens, NULL, res);
+    return run_search(s, NULL, cand, res);
 }
 
 /* Puzzles handed to a paired kernel per call: bounds the run records on the stack; the tail

@@ -123,6 +123,8 @@ typedef struct search {
     int have_first;
     uint8_t first[81];
     ref_rng *rng;        /* non-NULL: try digits in random order (grid generation) */
+    const uint16_t *allow; /* non-NULL: cell i may only hold the digits d with bit d-1 of
+                              allow[i] set (ref_count_marks) */
 } search;
 
 /* Marks in used[1..9] the digits present in row r, column c and the box of (r, c). */
@@ -151,6 +153,8 @@ static int pick_cell(search *s, int *best_r, int *best_c, int legal[10], int *nl
                 continue;
             int used[10];
             used_digits(s->g, r, c, used);
+            for (int d = 1; d <= 9 && s->allow; d++)
+                used[d] |= !(s->allow[9 * r + c] >> (d - 1) & 1);
             int n = 0;
             for (int d = 1; d <= 9; d++)
                 n += !used[d];
@@ -223,6 +227,20 @@ int ref_count(const uint8_t cells[81], int limit, uint8_t first_solution[81])
 }
 
 /* ---- generators --------------------------------------------------------------------------- */
+
+int ref_count_marks(const uint16_t cand[81], int limit, uint8_t first_solution[81])
+{
+    search s;
+    memset(&s, 0, sizeof s);
+    s.limit = limit;
+    s.allow = cand;
+    if (first_solution)
+        memset(first_solution, 0, 81);
+    solve_rec(&s); /* an empty board: every cell is searched within its candidates */
+    if (first_solution && s.have_first)
+        memcpy(first_solution, s.first, 81);
+    return s.found;
+}
 
 void ref_random_full_grid(ref_rng *r, uint8_t out[81])
 {

@@ -44,6 +44,11 @@ int ref_is_valid_solution(const uint8_t puzzle[81], const uint8_t sol[81]);
  * the first solution found, or all zeros when there is none. */
 int ref_count(const uint8_t cells[81], int limit, uint8_t first_solution[81]);
 
+/* As ref_count, for a grid given as candidates: cand[i] bit d-1 set when cell i may hold
+ * digit d (a pencilmark line). Counts the complete valid grids with every cell's digit among
+ * its candidates; a cell with no candidate gives 0. */
+int ref_count_marks(const uint16_t cand[81], int limit, uint8_t first_solution[81]);
+
 /* ---- generators --------------------------------------------------------------------------- */
 
 /* A uniformly shuffled-search (not uniformly distributed) random complete valid grid. */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "reference.h"
 #include "test_util.h"
 
 static const char P[] =
@@ -101,10 +102,9 @@ Test(forms, pencilmarks)
     cr_assert_eq(col, 3);
 }
 
-/* Reads every record of text; returns how many (at most max). */
-static int read_all(const char *text, sb_record *recs, int max)
+/* Reads the records of stream f (closed after) up to max; returns how many. */
+static int read_stream(FILE *f, sb_record *recs, int max)
 {
-    FILE *f = fmemopen((void *)text, strlen(text), "r");
     sb_reader *r;
     cr_assert_eq(sb_reader_open(&r, f), SB_OK);
     int n = 0, got;
@@ -113,6 +113,12 @@ static int read_all(const char *text, sb_record *recs, int max)
     sb_reader_close(r);
     fclose(f);
     return n;
+}
+
+/* Reads every record of text; returns how many (at most max). */
+static int read_all(const char *text, sb_record *recs, int max)
+{
+    return read_stream(fmemopen((void *)text, strlen(text), "r"), recs, max);
 }
 
 /* Appends P as nine rows, each written by fmt with its nine cells as arguments. */
@@ -197,4 +203,226 @@ Test(forms, grid_streams_from_a_pipe, .timeout = 10)
     cr_assert_eq(sb_reader_next(r, &rec), 0);
     sb_reader_close(r);
     fclose(in);
+}
+
+/* ---- pencilmark puzzles with eliminations beyond their givens ---------------------------- */
+
+/* Writes the 729-character pencilmark line of candidate masks cand. */
+static void marks_text(const uint16_t cand[SB_CELLS], char out[SB_CELLS * 9 + 1])
+{
+    for (int c = 0; c < SB_CELLS; c++)
+        for (int k = 0; k < 9; k++)
+            out[9 * c + k] = cand[c] >> k & 1 ? (char)('1' + k) : '.';
+    out[SB_CELLS * 9] = '\0';
+}
+
+/* Makes a pencilmark puzzle from puzzle p (solution sol) in one of three ways, chosen by
+ * kind: 0 drops random candidates but never the solution's digit (one solution, sol);
+ * 1 also blanks some givens first, so the rest may admit several grids (1, 2+ solutions);
+ * 2 then drops the solution's digit from a random blank cell (no solution: p is proper). */
+static void make_marks(ref_rng *rng, const uint8_t *p, const uint8_t *sol, int kind,
+                       uint16_t cand[SB_CELLS])
+{
+    sb_grid g;
+    memcpy(g.cell, p, SB_CELLS);
+    if (kind == 1)
+        for (int c = 0; c < SB_CELLS; c++)
+            if (g.cell[c] && ref_rng_below(rng, 3) == 0)
+                g.cell[c] = 0;
+    sb_grid_candidates(&g, cand);
+    for (int c = 0; c < SB_CELLS; c++) {
+        if (g.cell[c] || ref_rng_below(rng, 3) != 0)
+            continue;
+        const uint16_t keep = (uint16_t)(1u << (sol[c] - 1));
+        for (int k = 0; k < 9; k++)
+            if ((1u << k) != keep && ref_rng_below(rng, 2) == 0)
+                cand[c] &= (uint16_t)~(1u << k);
+    }
+    if (kind == 2) {
+        int c;
+        do
+            c = ref_rng_below(rng, SB_CELLS);
+        while (g.cell[c]);
+        cand[c] &= (uint16_t)~(1u << (sol[c] - 1));
+        if (!cand[c]) /* keep every cell with a candidate: an empty cell is a parse error */
+            cand[c] = (uint16_t)(SB_ALL_DIGITS & ~(1u << (sol[c] - 1)));
+    }
+}
+
+/* 1 when every cell of sol is one of its candidates. */
+static int within_marks(const uint16_t cand[SB_CELLS], const sb_grid *sol)
+{
+    for (int c = 0; c < SB_CELLS; c++)
+        if (!sol->cell[c] || !(cand[c] >> (sol->cell[c] - 1) & 1))
+            return 0;
+    return 1;
+}
+
+/* sb_solve_candidates against the reference's brute force (tests/reference.c) on random
+ * pencilmark puzzles made from the sample files: counts at limit 2 and 0, the unique
+ * solution itself, any solution's validity, for several pipelines and both search modes;
+ * the line goes through the reader first, so parsing is checked on the way. */
+Test(forms, pencilmark_solves_match_the_reference, .timeout = 120)
+{
+    enum { PER_FILE = 30 };
+    static const char *const files[] = {"datasets/samples/17_clue_2000.txt",
+                                        "datasets/samples/top1465.txt"};
+    static const char *const pipes[] = {"fast", "list", "restart", "none"};
+    static sb_record samples[PER_FILE];
+    sb_solver *solvers[4][2];
+    for (int p = 0; p < 4; p++)
+        for (int m = 0; m < 2; m++) {
+            sb_options opt;
+            sb_options_default(&opt);
+            cr_assert_eq(sb_options_pipeline(&opt, pipes[p]), SB_OK);
+            opt.search = m ? SB_SEARCH_BFS : SB_SEARCH_DFS;
+            cr_assert_eq(sb_solver_new(&solvers[p][m], &opt), SB_OK);
+        }
+    sb_options all;
+    sb_options_default(&all);
+    all.limit = 0;
+    all.max_guesses = 2000; /* enough for the counts of up to 50 checked below */
+    sb_solver *counter;
+    cr_assert_eq(sb_solver_new(&counter, &all), SB_OK);
+    ref_rng rng;
+    ref_rng_seed(&rng, 15);
+    int seen[3] = {0, 0, 0}; /* puzzles with 0, 1, 2+ solutions */
+    for (size_t f = 0; f < 2; f++) {
+        FILE *in = fopen(files[f], "r");
+        cr_assert(in, "cannot open %s (tests run from the repository root)", files[f]);
+        cr_assert_eq(read_stream(in, samples, PER_FILE), PER_FILE);
+        for (int i = 0; i < PER_FILE; i++) {
+            const uint8_t *p = samples[i].grid.cell;
+            uint8_t sol[SB_CELLS];
+            cr_assert_eq(ref_count(p, 2, sol), 1);
+            for (int kind = 0; kind < 3; kind++) {
+                uint16_t cand[SB_CELLS];
+                make_marks(&rng, p, sol, kind, cand);
+                char line[SB_CELLS * 9 + 2];
+                marks_text(cand, line);
+                strcat(line, "\n");
+                FILE *in = fmemopen(line, strlen(line), "r");
+                sb_reader *r;
+                cr_assert_eq(sb_reader_open(&r, in), SB_OK);
+                sb_reader_set_marks(r, 1);
+                sb_record rec;
+                cr_assert_eq(sb_reader_next(r, &rec), 1);
+                cr_assert_eq(rec.kind, SB_LINE_PUZZLE, "%s", rec.why);
+                cr_assert_eq(rec.marks, 1);
+                cr_assert_arr_eq(rec.cand, cand, sizeof cand);
+                sb_reader_close(r);
+                fclose(in);
+
+                uint8_t first[SB_CELLS];
+                const int want = ref_count_marks(cand, 2, first);
+                seen[want]++;
+                for (int pi = 0; pi < 4; pi++)
+                    for (int m = 0; m < (kind == 0 ? 2 : 1); m++) { /* others: too wide
+                                                                       for a BFS frontier */
+                        sb_result res;
+                        const int st = sb_solve_candidates(solvers[pi][m], rec.cand, &res);
+                        cr_assert_eq(st, SB_OK, "%s %s kind %d: %s", pipes[pi],
+                                     m ? "bfs" : "dfs", kind, sb_strerror(st));
+                        cr_assert_eq(res.count, (uint64_t)want, "%s %s kind %d: %s", pipes[pi],
+                                     m ? "bfs" : "dfs", kind, line);
+                        if (want == 1)
+                            cr_assert_arr_eq(res.solution.cell, first, SB_CELLS);
+                        if (want >= 1) {
+                            cr_assert(within_marks(cand, &res.solution));
+                            cr_assert(sb_solution_check(&(sb_grid){{0}}, &res.solution));
+                        }
+                    }
+                /* every solution, where there are few enough to count by brute force */
+                sb_result res;
+                if (sb_solve_candidates(counter, cand, &res) == SB_OK && res.count < 50)
+                    cr_assert_eq(res.count, (uint64_t)ref_count_marks(cand, 0, NULL), "%s",
+                                 line);
+                /* a class below search completes the grid by logic: one solution */
+                sb_rating rating;
+                cr_assert_eq(sb_rate_candidates(cand, &rating), SB_OK);
+                if (rating.cls < SB_CLASS_SEARCH)
+                    cr_assert_eq(want, 1, "rated %s: %s", sb_class_name(rating.cls), line);
+            }
+        }
+    }
+    for (int k = 0; k < 3; k++)
+        cr_assert_geq(seen[k], 40, "%d puzzles with %d solutions", seen[k], k);
+    for (int p = 0; p < 4; p++)
+        for (int m = 0; m < 2; m++)
+            sb_solver_free(solvers[p][m]);
+    sb_solver_free(counter);
+}
+
+/* Candidates that say no more than their givens are that puzzle: the same result as
+ * sb_solve (kernel, guesses and all) and the same rating; bad masks are refused. */
+Test(forms, plain_pencilmarks_solve_as_their_givens)
+{
+    const sb_grid g = grid_of_p();
+    uint16_t cand[SB_CELLS];
+    sb_grid_candidates(&g, cand);
+    sb_options opt;
+    sb_options_default(&opt);
+    sb_solver *s;
+    cr_assert_eq(sb_solver_new(&s, &opt), SB_OK);
+    sb_result a, b;
+    cr_assert_eq(sb_solve(s, &g, &a), SB_OK);
+    cr_assert_eq(sb_solve_candidates(s, cand, &b), SB_OK);
+    cr_assert_eq(a.count, b.count);
+    cr_assert_eq(a.guesses, b.guesses);
+    cr_assert_arr_eq(a.solution.cell, b.solution.cell, SB_CELLS);
+    sb_rating ra, rb;
+    cr_assert_eq(sb_rate(&g, &ra), SB_OK);
+    cr_assert_eq(sb_rate_candidates(cand, &rb), SB_OK);
+    cr_assert_eq(ra.cls, rb.cls);
+    cand[1] |= 1u << 3; /* r1c2 keeps 4, though r1c1 is 4: still the same puzzle */
+    cr_assert_eq(sb_solve_candidates(s, cand, &b), SB_OK);
+    cr_assert_eq(a.guesses, b.guesses);
+    cr_assert_arr_eq(a.solution.cell, b.solution.cell, SB_CELLS);
+    cand[3] = 0x200;
+    cr_assert_eq(sb_solve_candidates(s, cand, &b), SB_ERR_ARG);
+    cr_assert_eq(sb_solve_candidates(s, NULL, &b), SB_ERR_ARG);
+    cand[3] = 0; /* no candidate: no solution */
+    cr_assert_eq(sb_solve_candidates(s, cand, &b), SB_OK);
+    cr_assert_eq(b.count, 0);
+    sb_solver_free(s);
+}
+
+/* A reader not told to take them refuses extra eliminations (its caller reads grids only),
+ * and keeps taking plain pencilmarks; one told to reads a tdoku record of marks back. */
+Test(forms, reader_marks_switch_and_tdoku_of_marks)
+{
+    const sb_grid g = grid_of_p();
+    uint16_t cand[SB_CELLS];
+    sb_grid_candidates(&g, cand);
+    cand[1] &= (uint16_t)~(cand[1] & -cand[1]); /* r1c2 loses its lowest candidate */
+    static char text[4 * 1024];
+    marks_text(cand, text);
+    strcat(text, "\n");
+    marks_text(cand, text + strlen(text));
+    strcat(text, ":1:");
+    strcat(text, S);
+    strcat(text, "\n");
+    for (int on = 0; on < 2; on++) {
+        FILE *in = fmemopen(text, strlen(text), "r");
+        sb_reader *r;
+        cr_assert_eq(sb_reader_open(&r, in), SB_OK);
+        sb_reader_set_marks(r, on);
+        sb_record rec[2];
+        for (int i = 0; i < 2; i++) {
+            cr_assert_eq(sb_reader_next(r, &rec[i]), 1);
+            cr_assert_eq(rec[i].line, (uint64_t)i + 1);
+            if (on) {
+                cr_assert_eq(rec[i].kind, SB_LINE_PUZZLE, "%s", rec[i].why);
+                cr_assert_eq(rec[i].marks, 1);
+                cr_assert_arr_eq(rec[i].cand, cand, sizeof cand);
+                cr_assert_arr_eq(rec[i].grid.cell, g.cell, SB_CELLS);
+            } else {
+                cr_assert_eq(rec[i].kind, SB_LINE_INVALID);
+                cr_assert_eq(rec[i].marks, 0);
+                cr_assert_str_eq(rec[i].why, "pencilmarks: elimination beyond the givens (r1c2)");
+            }
+        }
+        sb_reader_close(r);
+        fclose(in);
+    }
 }

@@ -8,7 +8,9 @@ Puzzles are given as a numpy uint8 array of shape (n, 81) (0 blank, 1..9 given; 
 cells), or as a list of strings in any one-line form the library reads (81 cells with
 ``.0-_`` blanks, Kaggle ``puzzle,solution``, ``puzzle:count:solution``, ...), or as one
 string of such lines. ``read(path)`` reads a file in every form the CLI accepts, nine-line
-grids included. A line that is not a puzzle raises ParseError naming it.
+grids included. A line that is not a puzzle raises ParseError naming it, and so does a pencilmark
+line that eliminates more than its givens imply (an (n, 81) row holds givens only; the CLI
+solves such lines, docs/cli.md).
 
     >>> import sudokubench as sb
     >>> counts, guesses, solutions = sb.solve(["4.....8.5.3..........7......2.....6....."

@@ -244,6 +244,45 @@ def test_read_forms_round_trip(tmp_path):
     assert sb.to_strings(sb.parse([tdoku])) == [PUZZLE]
 
 
+def pencilmarks(puzzle, drop=()):
+    """The 729-character pencilmark line of puzzle: every candidate its givens allow, less
+    the (cell, digit) pairs in drop."""
+    g = [0 if ch == "." else int(ch) for ch in puzzle]
+    out = []
+    for c in range(81):
+        r, k = divmod(c, 9)
+        peers = {g[9 * r + i] for i in range(9)} | {g[9 * i + k] for i in range(9)}
+        peers |= {g[9 * (3 * (r // 3) + i) + 3 * (k // 3) + j] for i in range(3) for j in range(3)}
+        for d in range(1, 10):
+            keep = d == g[c] if g[c] else d not in peers and (c, d) not in drop
+            out.append(str(d) if keep else ".")
+    return "".join(out)
+
+
+def test_pencilmarks_read_as_their_givens_or_refused(tmp_path):
+    """A pencilmark line that says no more than its givens is that puzzle (in a list, a
+    string and a file, and as the CLI's tdoku record of it); one that eliminates more cannot
+    be an (n, 81) row: ParseError naming the line and the first such mark (the CLI solves
+    those, docs/cli.md)."""
+    line = pencilmarks(PUZZLE)
+    assert sb.to_strings(sb.parse([line])) == [PUZZLE]
+    assert sb.to_strings(sb.parse(line + "\n" + PUZZLE + "\n")) == [PUZZLE, PUZZLE]
+    f = tmp_path / "pm.tdoku"
+    f.write_text(cli("solve", "-f", "tdoku", stdin=line + "\n"))
+    assert f.read_text().startswith(line + ":1:")
+    assert sb.to_strings(sb.read(f)) == [PUZZLE]
+    cell = PUZZLE.index(".")
+    digit = next(d for d in range(1, 10) if line[9 * cell + d - 1] != ".")
+    extra = pencilmarks(PUZZLE, {(cell, digit)})
+    with pytest.raises(sb.ParseError) as e:
+        sb.parse([PUZZLE, extra])
+    assert e.value.line == 2 and e.value.column == 9 * cell + digit
+    assert e.value.reason == f"pencilmarks: elimination beyond the givens (r1c{cell + 1})"
+    f.write_text(PUZZLE + "\n" + extra + "\n")
+    with pytest.raises(sb.ParseError, match=f":2:{9 * cell + digit}: invalid puzzle: pencilmarks"):
+        sb.read(f)
+
+
 def test_ctrl_c_stops_a_long_solve():
     """Counting every solution of an empty grid never ends: Ctrl-C must end it promptly with
     KeyboardInterrupt (the stop flag reaches the search), not leave the interpreter deaf."""

@@ -483,6 +483,7 @@ static int open_next(engine *e, window *w)
             fclose(in);
         e->rc = CLI_EXIT_USAGE;
         return -1;
+        sb_reader_set_marks(r, e->job->marks);
     }
     struct stat sst;
     e->in = in;

@@ -253,6 +253,8 @@ typedef struct cli_batch {
     unsigned char *opened; /* optional, one per input: set to 1 when the input is opened, so
                               summaries leave out inputs that could not be read */
     const cli_source *source; /* optional: where records come from (NULL: sb_reader) */
+    int marks;             /* the sb_reader takes pencilmark lines beyond their givens
+                              (sb_reader_set_marks): record must solve rec->cand then */
     /* Creates one thread's worker in *worker. @return 0, or an exit code after a message.
      * A worker written on every record should own its cache lines (CLI_CACHE_LINE-aligned
      * allocation), or two threads' workers ping-pong one line between cores. */

@@ -422,7 +422,9 @@ static int first_is_9x9(char *buf, size_t n)
     FILE *f = fmemopen(buf, n, "r");
     sb_reader *r = NULL;
     sb_record rec;
-    const int yes = f && sb_reader_open(&r, f) == SB_OK && sb_reader_next(r, &rec) == 1 &&
+    /* marks: a pencilmark line is a 9x9 puzzle even when it eliminates beyond its givens */
+    const int yes = f && sb_reader_open(&r, f) == SB_OK &&
+                    (sb_reader_set_marks(r, 1), sb_reader_next(r, &rec) == 1) &&
                     rec.kind == SB_LINE_PUZZLE;
     sb_reader_close(r);
     if (f)

@@ -29,7 +29,8 @@ enum {
     /* Worst case of one record without its file name: a pretty grid (14 lines of 26 bytes)
      * plus header words and three 20-digit numbers, or a json record with an escaped reason
      * (6 * SB_WHY_LEN). Generous on purpose: one reserve per record, no per-field checks. */
-    RECORD_MAX = 1024 + 6 * SB_WHY_LEN, /* pretty with givens beside: 13 lines of 54 bytes */
+    RECORD_MAX = 1024 + 6 * SB_WHY_LEN, /* pretty with givens beside: 13 lines of 54 bytes;
+                                           json of pencilmarks: 729 + 81 cells, ~950 bytes */
     U64_DIGITS = 20 /* decimal digits of the largest uint64_t */
 };
 
@@ -266,6 +267,19 @@ static inline char *put_grid(char *p, const sb_grid *g)
     return p + SB_CELLS;
 }
 
+/* Writes the puzzle of a record in its input's form: 81 characters, or a pencilmark
+ * record's 729 (digit k+1 or '.' at character k of each cell), so tdoku and json output of
+ * pencilmarks reads back as the same puzzle. */
+static char *put_puzzle(char *p, const sb_record *rec)
+{
+    if (!rec->marks)
+        return put_grid(p, &rec->grid);
+    for (int c = 0; c < SB_CELLS; c++)
+        for (int k = 0; k < SB_DIGITS; k++)
+            *p++ = rec->cand[c] >> k & 1 ? (char)('1' + k) : '.';
+    return p;
+}
+
 /* Writes row r of a boxed grid (a rule for r % 4 == 0, else grid row r - r/4 - 1) without a
  * line end: 25 characters. */
 static char *put_boxed_row(char *p, const sb_grid *g, int r)
@@ -387,7 +401,7 @@ void cli_format_record(cli_buf *b, cli_format f, const cli_input *in, const sb_r
     case FMT_SOLUTION: p = solved ? put_grid(p, &res->solution) : put_str(p, verdict_names[v]);
         break;
     case FMT_TDOKU:
-        p = put_grid(p, &rec->grid);
+        p = put_puzzle(p, rec);
         *p++ = ':';
         /* a count cut short by the budget is no count: the status word stands in for it */
         p = v == CLI_STATUS_BUDGET ? put_str(p, verdict_names[v]) : put_u64(p, res->count);
@@ -413,7 +427,7 @@ void cli_format_record(cli_buf *b, cli_format f, const cli_input *in, const sb_r
         p = put_str(p, ",\"guesses\":");
         p = put_u64(p, res->guesses);
         p = put_str(p, ",\"puzzle\":\"");
-        p = put_grid(p, &rec->grid);
+        p = put_puzzle(p, rec);
         p = put_str(p, "\",\"solution\":");
         if (solved) {
             *p++ = '"';
@@ -428,7 +442,8 @@ void cli_format_record(cli_buf *b, cli_format f, const cli_input *in, const sb_r
         p = put_u64(p, res->count);
         p = put_str(p, ", guesses ");
         p = put_u64(p, res->guesses);
-        p = put_str(p, ")\n");
+        /* a grid shows a pencilmark record's givens only: the header says so */
+        p = put_str(p, rec->marks ? ", givens of pencilmarks)\n" : ")\n");
         p = cli_put_boxed(p, &rec->grid, solved ? &res->solution : NULL);
         break;
     default: break;

@@ -127,14 +127,20 @@ static int rate_record(void *wp, const cli_input *in, const sb_record *rec, cli_
     t->status = TAG_INVALID;
     t->cls = 0;
     if (rec->kind == SB_LINE_PUZZLE) {
+        /* A pencilmark record is rated from its candidates: its eliminations count as done */
         sb_result res;
-        if (sb_solve(w->solver, &rec->grid, &res) == SB_ERR_STOPPED)
+        const int st = rec->marks ? sb_solve_candidates(w->solver, rec->cand, &res)
+                                  : sb_solve(w->solver, &rec->grid, &res);
+        if (st == SB_ERR_STOPPED)
             return CLI_STOPPED;
         const sb_verdict v = sb_result_verdict(&res);
         status = cli_verdict_name(v);
         t->status = (uint8_t)v;
         if (v == SB_SOLVED) {
-            sb_rate(&rec->grid, &rt);
+            if (rec->marks)
+                sb_rate_candidates(rec->cand, &rt);
+            else
+                sb_rate(&rec->grid, &rt);
             t->cls = (uint8_t)rt.cls;
             rated = 1;
         }
@@ -209,7 +215,7 @@ int cli_rate(int argc, char **argv)
     cli_batch b = {.threads = cli_default_threads(), .progress = CLI_PROGRESS_AUTO,
                    .unit = "puzzles", .out = stdout, .ctx = &r, .tag_size = sizeof(rate_tag),
                    .worker_new = worker_new, .worker_end = worker_end, .record = rate_record,
-                   .commit = commit};
+                   .commit = commit, .marks = 1};
     int ch;
     cli_grid_opt gopt = {0};
     b.resume = cli_resume_wanted(argc, argv); /* before -o opens FILE */

@@ -165,7 +165,7 @@ static void solve_chunk(void *wp, const sb_record *const *recs, size_t n)
     }
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
-        if (recs[i]->kind == SB_LINE_PUZZLE) {
+        if (recs[i]->kind == SB_LINE_PUZZLE && !recs[i]->marks) { /* marks: worker_solve */
             w->rec[k] = recs[i];
             w->grid[k++] = recs[i]->grid;
         }
@@ -180,7 +180,8 @@ static int worker_solve(worker *w, const sb_record *rec, sb_result *res)
         *res = w->res[w->next];
         return w->st[w->next++];
     }
-    return sb_solve(w->solver, &rec->grid, res);
+    return rec->marks ? sb_solve_candidates(w->solver, rec->cand, res)
+                      : sb_solve(w->solver, &rec->grid, res);
 }
 
 /* Adds the tags of written records to the run's tally (cli_batch.commit). */
@@ -264,7 +265,7 @@ int cli_solve(int argc, char **argv)
     cli_batch b = {.threads = cli_default_threads(), .progress = CLI_PROGRESS_AUTO,
                    .unit = "puzzles", .out = stdout, .ctx = &r, .tag_size = sizeof(tag),
                    .worker_new = worker_new, .worker_end = worker_end, .chunk = solve_chunk,
-                   .record = solve_record, .commit = commit};
+                   .record = solve_record, .commit = commit, .marks = 1};
     int stats = 0, ch;
     cli_grid_opt gopt = {0};
     char plist[1024];
@@ -450,7 +451,7 @@ int cli_validate(int argc, char **argv)
     cli_batch b = {.threads = cli_default_threads(), .progress = CLI_PROGRESS_AUTO,
                    .unit = "puzzles", .out = stdout, .ctx = &r, .tag_size = sizeof(tag),
                    .worker_new = worker_new, .worker_end = worker_end, .chunk = solve_chunk,
-                   .record = validate_record, .commit = commit};
+                   .record = validate_record, .commit = commit, .marks = 1};
     int ch;
     b.resume = cli_resume_wanted(argc, argv); /* before -o opens FILE */
     optind = 1;

@@ -141,21 +141,102 @@ pencilmarks() {
     head -n 20 p.txt > p20.txt
     run 0 p20.sol e2 solve -f solution p20.txt
     differ p20.sol pm.sol
-    # an elimination the givens do not imply: refused (the solver takes givens only)
+    # the same guesses too: candidates that say no more than the givens are that puzzle
+    run 0 pm.csv e3 solve -f csv pm.txt
+    run 0 p20.csv e4 solve -f csv p20.txt
+    differ p20.csv pm.csv
+    # the same classes; not always the same technique counts: a line cannot tell a given
+    # from a blank cell left one candidate, which is a given there, found by ns here
+    run 0 pm.rate e5 rate pm.txt
+    run 0 p20.rate e6 rate p20.txt
+    cut -d, -f1-3 pm.rate > pm.cls
+    cut -d, -f1-3 p20.rate > p20.cls
+    differ p20.cls pm.cls
+}
+check "pencilmarks: 729-character lines with the givens' candidates solve (guesses too) and rate as the puzzle" pencilmarks
+
+# Pencilmarks that eliminate more than their givens, with known answers by construction
+# (the puzzles of p.txt have one solution each, in a.sol): per puzzle, a line dropping
+# random candidates but never the solution's digit (solved, that solution), one dropping the
+# solution's digit from a blank cell (unsolvable), and an empty grid's line with a few cells
+# narrowed (multiple).
+pencil_extra() {
+    python3 -c '
+import random, sys
+random.seed(15)
+for p, s in zip(open(sys.argv[1]).read().split(), open(sys.argv[2]).read().split()):
+    g = [0 if c in ".0" else int(c) for c in p]
+    def marks(c):
+        r, k = divmod(c, 9)
+        peers = {g[9 * r + i] for i in range(9)} | {g[9 * i + k] for i in range(9)}
+        peers |= {g[9 * (3 * (r // 3) + i) + 3 * (k // 3) + j] for i in range(3) for j in range(3)}
+        return {g[c]} if g[c] else set(range(1, 10)) - peers
+    keep = [marks(c) for c in range(81)]
+    for c in range(81):
+        if not g[c] and random.random() < 0.5:
+            keep[c] = {d for d in keep[c] if d == int(s[c]) or random.random() < 0.5}
+    line = lambda m: "".join(str(d) if d in m[c] else "." for c in range(81) for d in range(1, 10))
+    print(line(keep))
+    c = random.choice([c for c in range(81) if not g[c] and len(keep[c]) > 1])
+    drop = [set(m) for m in keep]
+    drop[c].discard(int(s[c]))
+    print(line(drop))
+    empty = [set(range(1, 10)) for _ in range(81)]
+    for c in random.sample(range(81), 5):
+        empty[c] = {int(s[c]), 1 + int(s[c]) % 9}
+    print(line(empty))' "$1" "$2"
+}
+pencilmarks_beyond_the_givens() {
+    head -n 10 p.txt > p10.txt
+    head -n 10 a.sol > s10.txt
+    pencil_extra p10.txt s10.txt > px.txt
+    # the first line is a pencilmark line: still 9x9, not a 27x27 grid of 729 cells
+    run 0 px.sol e1 solve -f solution px.txt
+    while read -r s; do printf '%s\nunsolvable\nmultiple\n' "$s"; done < s10.txt > want.sol
+    differ want.sol px.sol
+    # output in the form of the input: tdoku records of the 729 characters, read back alike
+    run 0 px.tdoku e2 solve -f tdoku px.txt
+    [ "$(cut -d: -f1 px.tdoku)" = "$(cat px.txt)" ] || echo "tdoku PUZZLE fields are not the input lines"
+    run 0 px2.tdoku e3 solve -f tdoku px.tdoku
+    differ px.tdoku px2.tdoku
+    run 0 px.json e4 solve -f json -l 1 px.txt
+    [ "$(sed -n 1p px.json | sed 's/.*"puzzle":"\([^"]*\)".*/\1/')" = "$(sed -n 1p px.txt)" ] ||
+        echo "json puzzle field: $(sed -n 1p px.json)"
+    # every pipeline and both searches agree
+    for s in list restart singles none; do
+        run 0 px-$s.sol e5 solve -s $s -f solution px.txt
+        differ want.sol px-$s.sol
+    done
+    sed -n '1~3p' px.txt > px-one.txt  # BFS: the solved lines (the empty grids are too wide)
+    run 0 px-bfs.sol e6 solve --search bfs -f solution px-one.txt
+    differ s10.txt px-bfs.sol
+    # validate names the lines that are not proper; rate rates from the candidates
+    run 1 v.out v.err validate px.txt
+    local i want_err=""
+    for i in $(seq 0 9); do
+        want_err+="sudokubench: px.txt:$((3 * i + 2)): no solution"$'\n'
+        want_err+="sudokubench: px.txt:$((3 * i + 3)): multiple solutions"$'\n'
+    done
+    [ "$(cat v.err)"$'\n' = "$want_err" ] || { echo "validate stderr:"; head -n 4 v.err; }
+    run 0 r.csv e7 rate px.txt
+    [ "$(tail -n +2 r.csv | cut -d, -f2 | sort | uniq -c | awk '{ printf "%s=%s ", $2, $1 }')" = "multiple=10 solved=10 unsolvable=10 " ] ||
+        { echo "rate statuses:"; cut -d, -f2 r.csv | sort | uniq -c; }
+}
+check "pencilmarks beyond the givens: solved, unsolvable and multiple as built; tdoku and json keep the 729 characters" pencilmarks_beyond_the_givens
+
+pencil_errors() {
     local line
     line=$(pencil "$P")
-    local i=0
-    while [ "${P:$i:1}" != . ]; do i=$((i + 1)); done  # the first blank cell: drop its first candidate
-    local cell=${line:$((9 * i)):9} k=0
-    while [ "${cell:$k:1}" = . ]; do k=$((k + 1)); done
-    # (after a plain puzzle: a lone 729-character line could as well be a 27x27 puzzle, and
-    # the CLI tells the geometry from the first line)
-    { echo "$P"; echo "${line:0:$((9 * i + k))}.${line:$((9 * i + k + 1))}"; } > pm-bad.txt
-    run 1 pmb.out pmb.err solve pm-bad.txt
-    grep -qx "sudokubench: pm-bad.txt:2:$((9 * i + k + 1)): invalid puzzle: pencilmarks: elimination beyond the givens (r$((i / 9 + 1))c$((i % 9 + 1)))" pmb.err ||
-        { echo "stderr:"; cat pmb.err; }
+    # (a plain puzzle first: a garbled first line of 729 characters could be a 27x27 grid's)
+    { echo "$P"; echo "${line:0:18}.........${line:27}"; echo "${line:0:4}x${line:5}"; echo "$line"; } > pe.txt
+    run 1 pe.out pe.err solve -f csv pe.txt
+    printf '%s\n' "sudokubench: pe.txt:2:19: invalid puzzle: pencilmarks: cell r1c3 has no candidate" \
+        "sudokubench: pe.txt:3:5: invalid puzzle: unexpected character 'x'" > want.err
+    differ want.err pe.err
+    [ "$(cut -d, -f1,2 pe.out | tr '\n' ' ')" = "line,status 1,solved 2,invalid 3,invalid 4,solved " ] ||
+        { echo "records:"; cat pe.out; }
 }
-check "pencilmarks: 729-character lines with the givens' candidates solve as the puzzle; more eliminations refused" pencilmarks
+check "pencilmarks: a cell without candidates or a bad mark is one invalid record at FILE:LINE:COL" pencil_errors
 
 mixed_forms_one_record_each() {
     { echo "$P"; rows; sed -n 2p p.tdoku; pencil "$(sed -n 3p p.txt)"; echo "$(sed -n 4p p.txt),$(sed -n 4p p.tdoku | cut -d: -f3)"; } > mix.txt
