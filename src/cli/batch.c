@@ -453,6 +453,15 @@ static void close_input(engine *e)
     e->in = NULL;
 }
 
+/* An input could not be opened or read: the run's exit code is 2, and the records after it
+ * no longer line up with the input, so a --resume run's side file says so (resume.c). */
+static void input_failed(engine *e)
+{
+    e->rc = CLI_EXIT_USAGE;
+    if (e->job->resume && !e->job->sink)
+        cli_resume_broken(e->job);
+}
+
 /* Opens the next input. @return 1 when one is open, 0 when none is left, -1 after adding a
  * "cannot open" message to w's trailer (the caller then ends the window, to keep order). */
 static int open_next(engine *e, window *w)
@@ -466,7 +475,7 @@ static int open_next(engine *e, window *w)
     if (!in) {
         cli_buf_printf(&w->trailer, CLI_NAME ": cannot open '%s': %s\n", e->inputs[i].msg_name,
                        strerror(errno));
-        e->rc = CLI_EXIT_USAGE;
+        input_failed(e);
         return -1;
     }
     const cli_source *src = e->job->source;
@@ -481,7 +490,7 @@ static int open_next(engine *e, window *w)
                        sb_strerror(st));
         if (!is_stdin)
             fclose(in);
-        e->rc = CLI_EXIT_USAGE;
+        input_failed(e);
         return -1;
         sb_reader_set_marks(r, e->job->marks);
     }
@@ -539,7 +548,7 @@ static void fill(engine *e, window *w, int may_block)
         } else if (errno != EINTR) {
             cli_buf_printf(&w->trailer, CLI_NAME ": %s: read error: %s\n",
                            e->inputs[e->cur].msg_name, strerror(errno));
-            e->rc = CLI_EXIT_USAGE;
+            input_failed(e);
             close_input(e);
             break;
         } /* EINTR: a signal came during a blocking read; the loop checks the stop flag */

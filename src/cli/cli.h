@@ -394,6 +394,11 @@ int cli_resume_begin(const char *cmd, cli_batch *b, int argc, char **argv, char 
 /* Marks FILE.resume finished ("done RC") when a resumable run ended with exit 0 or 1. */
 void cli_resume_end(const cli_batch *b, int rc);
 
+/* Marks FILE.resume "broken" when an input failed part-way (the engine calls it before any
+ * later record is written): the records after the failure do not line up with the input, so
+ * a resume is refused. */
+void cli_resume_broken(const cli_batch *b);
+
 /* The checkpoints of a counting run under --resume (validate: its output is one summary). */
 typedef struct cli_checkpoint {
     cli_buf id;           /* the side file's identity lines, rewritten with each checkpoint */

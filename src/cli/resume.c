@@ -160,7 +160,8 @@ static int side_check(const char *cmd, const cli_batch *b, int argc, char **argv
     }
     const char *rest = old->len - 1 < id->len ? NULL : old->data + id->len;
     if (!rest || memcmp(old->data, id->data, id->len) ||
-        (*rest && strncmp(rest, "at ", 3) && strncmp(rest, "done ", 5))) {
+        (*rest && strncmp(rest, "at ", 3) && strncmp(rest, "done ", 5) &&
+         strcmp(rest, "broken\n"))) {
         fprintf(stderr,
                 CLI_NAME ": --resume: '%s' was written by another command, other options or "
                          "other input (see '%s'); not resuming\n",
@@ -168,6 +169,14 @@ static int side_check(const char *cmd, const cli_batch *b, int argc, char **argv
         return CLI_EXIT_USAGE;
     }
     *tail = id->len;
+    if (!strcmp(rest, "broken\n") || strstr(rest, "\nbroken\n")) { /* cli_resume_broken */
+        fprintf(stderr,
+                CLI_NAME ": --resume: an input of the run that wrote '%s' failed part-way, so "
+                         "its records after the failure do not line up with the input; not "
+                         "resuming (run it again without --resume)\n",
+                b->out_name);
+        return CLI_EXIT_USAGE;
+    }
     const char *done = !strncmp(rest, "done ", 5) ? rest : strstr(rest, "\ndone ");
     if (done) { /* "done RC": finished, nothing to do */
         fprintf(stderr, CLI_NAME ": '%s' is complete: nothing to resume\n", b->out_name);
@@ -285,6 +294,15 @@ void cli_resume_checkpoint(cli_checkpoint *cp, uint64_t records, const uint64_t 
     cp->last = now;
     char side[4096];
     cli_buf text = {0};
+    /* An input failed (cli_resume_broken): the counts no longer match a record count */
+    if ((size_t)snprintf(side, sizeof side, "%s%s", cp->out_name, side_suffix) < sizeof side &&
+        slurp(side, &text) == 0 && text.len > cp->id.len &&
+        strstr(text.data + cp->id.len, "broken\n")) {
+        cp->active = 0;
+        cli_buf_free(&text);
+        return;
+    }
+    text.len = 0;
     cli_buf_put(&text, cp->id.data, cp->id.len);
     cli_buf_printf(&text, "at %llu", (unsigned long long)records);
     for (int i = 0; i < ncounts; i++)
@@ -298,6 +316,22 @@ void cli_resume_checkpoint(cli_checkpoint *cp, uint64_t records, const uint64_t 
         cp->warned = 1;
     }
     cli_buf_free(&text);
+}
+
+void cli_resume_broken(const cli_batch *b)
+{
+    char side[4096];
+    cli_buf old = {0};
+    if (!b->out_name || side_path(b, side) != 0)
+        return;
+    if (slurp(side, &old) == 0 && !strstr(old.data, "\nbroken\n")) { /* once is enough */
+        old.len--; /* drop the NUL slurp added */
+        cli_buf_put(&old, "broken\n", 7);
+        if (!old.oom && write_side(side, old.data, old.len) != 0)
+            fprintf(stderr, CLI_NAME ": --resume: cannot update '%s': %s\n", side,
+                    strerror(errno));
+    }
+    cli_buf_free(&old);
 }
 
 void cli_checkpoint_free(cli_checkpoint *cp)

@@ -10,6 +10,7 @@
 # ten points of its progress (its stderr goes through the shim), then the same summary and
 # exit code as an uninterrupted run, and the last run's stderr a tail of that run's; also
 # SIGTERM then resume, a kill between the summary and "done", a finished file, refusals.
+# An input failing part-way (read EIO): the side file is marked and a resume refused.
 #
 # Usage: tests/fault/resume.sh BINARY SHIM
 # Prints `ok - NAME` / `not ok - NAME` and `N passed, M failed`; exits 1 on a failure.
@@ -117,7 +118,7 @@ tcase "refused: other options, changed input, output without side file, stdin, p
 
 # validate writes one summary line at the end; its side file checkpoints the counts. Input:
 # an invalid line, 16-given puzzles (multiple), conflicting givens, proper puzzles, twice.
-for k in 1 2; do
+for _ in 1 2; do
     grep -hv '^#' "$SAMPLES/17_clue_2000.txt" | sed 's/[1-9]/./'
     echo "not a puzzle"
     grep -hv '^#' "$SAMPLES/hardest_11plus_1000.txt" | sed 's/^../11/'
@@ -224,6 +225,32 @@ validate_more() {
     grep -qF "needs named input files" e || echo "message: $(cat e)"
 }
 tcase "validate: finished file left alone, SIGTERM then resume, killed before done, other options / geometry / stdin refused" validate_more
+
+# An input that fails part-way shifts the records after it: the side file says "broken" and a
+# resume (here with the input readable again) is refused, FILE left as it is.
+broken_input() {
+    local cmd rc
+    head -n 500 vin.txt >a.txt
+    sed -n '501,1000p' vin.txt >b.txt
+    for cmd in "solve -f csv" validate "rate -f csv"; do
+        rm -f x.out x.out.resume
+        # shellcheck disable=SC2086 # cmd is a command and its options
+        LD_PRELOAD="$SHIM" SB_FAULT_PATH=/a.txt SB_FAULT_READ_EIO=5000 "$BIN" $cmd -t 2 \
+            -o x.out --resume a.txt b.txt >/dev/null 2>e
+        rc=$?
+        [ "$rc" = 2 ] || echo "$cmd: read error: exit $rc, not 2"
+        grep -qF "a.txt: read error: Input/output error" e || echo "$cmd: message: $(cat e)"
+        [ "$(tail -n 1 x.out.resume)" = broken ] || echo "$cmd: side file ends with $(tail -n 1 x.out.resume)"
+        cp x.out x.before
+        # shellcheck disable=SC2086
+        "$BIN" $cmd -t 2 -o x.out --resume a.txt b.txt >/dev/null 2>e
+        rc=$?
+        [ "$rc" = 2 ] || echo "$cmd: resume after a read error: exit $rc, not 2"
+        grep -qF "an input of the run that wrote 'x.out' failed part-way" e || echo "$cmd: message: $(cat e)"
+        cmp -s x.out x.before || echo "$cmd: a refused resume changed the file"
+    done
+}
+tcase "an input failing part-way marks the side file; solve, validate, rate refuse to resume it" broken_input
 
 echo "$NPASS passed, $NFAIL failed"
 [ "$NFAIL" = 0 ]
