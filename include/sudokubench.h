@@ -122,12 +122,13 @@ sb_line_kind sb_parse_line(const char *line, size_t len, sb_grid *grid, char *wh
 typedef struct sb_record {
     uint64_t line;             /* 1-based line number in its input */
     sb_line_kind kind;         /* SB_LINE_PUZZLE or SB_LINE_INVALID (skips are not returned) */
+    uint8_t marks;             /* 1: a pencilmark line (below): grid holds its givens (cells
+                                  with one candidate) and cand all its candidates; one byte
+                                  beside kind, so a plain record's fields keep their 256 bytes */
     sb_grid grid;              /* the puzzle, when kind is SB_LINE_PUZZLE */
     char why[SB_WHY_LEN];      /* why the line is invalid, else empty */
     size_t col;                /* 1-based column of the first offending byte, when invalid */
     char text[SB_GRID_TEXT];   /* the line's first 81 bytes, non-printables as '?', for echoing */
-    int marks;                 /* 1: a pencilmark line (below): grid holds its givens (cells
-                                  with one candidate) and cand all its candidates */
     uint16_t cand[SB_CELLS];   /* a pencilmark record's candidates (bit d-1 = digit d), for
                                   sb_solve_candidates; unset when marks is 0 */
 } sb_record;

@@ -130,7 +130,7 @@ static sb_line_kind parse_tdoku_tail(const char *line, size_t i, size_t hi, char
 typedef struct marks_sink {
     uint16_t *cand; /* receives the 81 candidate masks */
     int extra;      /* 1: accept eliminations beyond the givens (sb_reader_set_marks) */
-    int *found;     /* set to 1 when the line was a pencilmark line */
+    uint8_t *found; /* set to 1 when the line was a pencilmark line */
 } marks_sink;
 
 /* Reads a 729-character pencilmark line (tdoku -p): cell c is characters 9c..9c+8, the k-th

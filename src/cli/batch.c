@@ -4,8 +4,9 @@
  * interrupts.
  *
  * Data layout and flow. Two windows alternate. A window holds up to `window` records read
- * in input order (sb_record, ~256 bytes each, written by the reader in place), split into
- * chunks of CHUNK records; each chunk owns an output buffer and a stderr buffer. One round:
+ * in input order (sb_record, 424 bytes each with a pencilmark's candidates, written by the
+ * reader in place), split into chunks of CHUNK records; each chunk owns an output buffer
+ * and a stderr buffer. One round:
  *
  *     master thread:   write window k-1's buffers in order, then read window k+1
  *     every thread:    handle the chunks of window k (dynamic schedule, one worker each)
@@ -483,6 +484,7 @@ static int open_next(engine *e, window *w)
     const int st = src ? src->open(e->job->ctx, in, &e->reader) : sb_reader_open(&r, in);
     if (st == SB_OK && !src) {
         sb_reader_set_stop(r, &stop_requested);
+        sb_reader_set_marks(r, e->job->marks);
         e->reader = r;
     }
     if (st != SB_OK) {
@@ -492,7 +494,6 @@ static int open_next(engine *e, window *w)
             fclose(in);
         input_failed(e);
         return -1;
-        sb_reader_set_marks(r, e->job->marks);
     }
     struct stat sst;
     e->in = in;
