@@ -704,8 +704,8 @@ int sb_gformat(const sb_geometry *g, const uint8_t *cells, int form, char *out, 
 
 /* One thread's general solver over one geometry: candidate masks of uint64_t per cell, naked
  * and hidden singles over the geometry's houses to a fixpoint at every node, and an iterative
- * DFS over an explicit stack branching on the first cell (in cell order) with the fewest
- * candidates, digits lowest first. */
+ * DFS over an explicit stack branching on a cell with the fewest candidates (among those the
+ * one with the most unassigned peers, then the first in cell order), digits lowest first. */
 typedef struct sb_gsolver sb_gsolver;
 
 /* What one general solve found. */
