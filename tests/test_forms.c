@@ -262,9 +262,9 @@ static int within_marks(const uint16_t cand[SB_CELLS], const sb_grid *sol)
  * pencilmark puzzles made from the sample files: counts at limit 2 and 0, the unique
  * solution itself, any solution's validity, for several pipelines and both search modes;
  * the line goes through the reader first, so parsing is checked on the way. */
-Test(forms, pencilmark_solves_match_the_reference, .timeout = 120)
+Test(forms, pencilmark_solves_match_the_reference, .timeout = 300) /* qemu: slow */
 {
-    enum { PER_FILE = 30 };
+    enum { PER_FILE = 20 };
     static const char *const files[] = {"datasets/samples/17_clue_2000.txt",
                                         "datasets/samples/top1465.txt"};
     static const char *const pipes[] = {"fast", "list", "restart", "none"};
@@ -346,7 +346,7 @@ Test(forms, pencilmark_solves_match_the_reference, .timeout = 120)
         }
     }
     for (int k = 0; k < 3; k++)
-        cr_assert_geq(seen[k], 40, "%d puzzles with %d solutions", seen[k], k);
+        cr_assert_geq(seen[k], 30, "%d puzzles with %d solutions", seen[k], k);
     for (int p = 0; p < 4; p++)
         for (int m = 0; m < 2; m++)
             sb_solver_free(solvers[p][m]);
