@@ -5,6 +5,7 @@ package's own contracts (input forms, errors naming the line, GIL released while
 Run by `make test-python` (SB_CLI names the CLI binary, PYTHONPATH the built package)."""
 import os
 import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -15,6 +16,8 @@ import sudokubench as sb
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "datasets" / "samples"
+sys.path.insert(0, str(ROOT / "tests"))
+from pencilmarks import pencilmarks  # noqa: E402  (tests/pencilmarks.py, shared with forms.sh)
 CLI = os.environ.get("SB_CLI", str(ROOT / "build" / "sudokubench"))
 PUZZLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 
@@ -242,21 +245,6 @@ def test_read_forms_round_trip(tmp_path):
     assert sb.to_strings(sb.parse(rows + "\n\n" + rows)) == [PUZZLE, PUZZLE]
     tdoku = cli("solve", "-f", "tdoku", stdin=PUZZLE + "\n").strip()
     assert sb.to_strings(sb.parse([tdoku])) == [PUZZLE]
-
-
-def pencilmarks(puzzle, drop=()):
-    """The 729-character pencilmark line of puzzle: every candidate its givens allow, less
-    the (cell, digit) pairs in drop."""
-    g = [0 if ch == "." else int(ch) for ch in puzzle]
-    out = []
-    for c in range(81):
-        r, k = divmod(c, 9)
-        peers = {g[9 * r + i] for i in range(9)} | {g[9 * i + k] for i in range(9)}
-        peers |= {g[9 * (3 * (r // 3) + i) + 3 * (k // 3) + j] for i in range(3) for j in range(3)}
-        for d in range(1, 10):
-            keep = d == g[c] if g[c] else d not in peers and (c, d) not in drop
-            out.append(str(d) if keep else ".")
-    return "".join(out)
 
 
 def test_pencilmarks_read_as_their_givens_or_refused(tmp_path):

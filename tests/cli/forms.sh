@@ -120,20 +120,9 @@ tdoku_errors() {
 check "tdoku records: an invalid-line record, a bad count or solution column are refused" tdoku_errors
 
 # pencilmarks PUZZLE: the 729-character form with every candidate the givens leave
+# (tests/pencilmarks.py, shared with the Python tests)
 pencil() {
-    python3 -c '
-import sys
-p = sys.argv[1]
-g = [0 if c in ".0" else int(c) for c in p]
-out = []
-for c in range(81):
-    r, k = divmod(c, 9)
-    peers = {g[9 * r + i] for i in range(9)} | {g[9 * i + k] for i in range(9)}
-    peers |= {g[9 * (3 * (r // 3) + i) + 3 * (k // 3) + j] for i in range(3) for j in range(3)}
-    for d in range(1, 10):
-        keep = d == g[c] if g[c] else d not in peers
-        out.append(str(d) if keep else ".")
-print("".join(out))' "$1"
+    python3 "$SAMPLES/../../tests/pencilmarks.py" "$1"
 }
 pencilmarks() {
     head -n 20 p.txt | while read -r q; do pencil "$q"; done > pm.txt
