@@ -473,10 +473,12 @@ static inline int sbb_branch_cell(const sb_board *b)
     if (sbv4_any(biv)) {
         /* Plane k of both indexes in one 64-bit word per band (the lowest digit's in the low
          * half, the other's in the high half): one shift reads both bits of a cell. */
-        uint64_t pk[4][3];
-        for (int k = 0; k < 4; k++)
-            for (int j = 0; j < 3; j++)
-                pk[k][j] = lo[k][j] | (uint64_t)hi[k][j] << 32;
+        typedef uint64_t q2 __attribute__((vector_size(16), may_alias));
+        uint64_t pk[4][4] __attribute__((aligned(16)));
+        for (int k = 0; k < 4; k++) {
+            *(q2 *)(void *)&pk[k][0] = (q2)SBV4_SHUF2(lo[k], hi[k], 0, 4, 1, 5);
+            *(q2 *)(void *)&pk[k][2] = (q2)SBV4_SHUF2(lo[k], hi[k], 2, 6, 3, 7);
+        }
         const uint64_t two = 1 | 1ull << 32;
         uint32_t f[3] = {biv[0], biv[1], biv[2]};
         unsigned nz = (f[0] != 0) | (unsigned)(f[1] != 0) << 1 | (unsigned)(f[2] != 0) << 2;

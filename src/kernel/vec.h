@@ -97,6 +97,13 @@ static inline int sbv4_any(sbv4 x)
 #endif
 }
 
+/* Lanes a, b, c, d of the eight lanes of x then y (0..3 from x, 4..7 from y). */
+#if defined(__clang__)
+#define SBV4_SHUF2(x, y, a, b, c, d) __builtin_shufflevector((x), (y), a, b, c, d)
+#else
+#define SBV4_SHUF2(x, y, a, b, c, d) __builtin_shuffle((x), (y), (sbv4){a, b, c, d})
+#endif
+
 /* Lane-wise majority: the bits set in at least two of a, b, c. */
 static inline sbv sbv_maj(sbv a, sbv b, sbv c)
 {
