@@ -549,18 +549,19 @@ static inline sbv sbb_digit_lanes(int e)
  * (equal givens in a house are a clash, found like any other). */
 static inline void sbb_load_raw(sb_board *b, const sb_grid *puzzle)
 {
-    uint32_t given[3] = {0}, digit[SB_DIGITS][3];
+    /* Each cell's bit goes to the row of its value, blanks to row 0, without a branch on the
+     * cell (one mispredicted branch in three there: a third of the mispredictions of a
+     * top1465 puzzle). */
+    uint32_t digit[SB_DIGITS + 1][3];
     memset(digit, 0, sizeof digit);
-    for (int c = 0; c < SB_CELLS; c++)
-        if (puzzle->cell[c]) {
-            given[c / 27] |= 1u << (c % 27);
-            digit[puzzle->cell[c] - 1][c / 27] |= 1u << (c % 27);
-        }
+    for (int k = 0; k < 3; k++)
+        for (int s = 0; s < 27; s++)
+            digit[puzzle->cell[27 * k + s]][k] |= 1u << s;
     memset(b, 0, sizeof *b);
     sbb_word *w = sbb_words(b);
     for (int d = 0; d < SB_DIGITS; d++)
         for (int k = 0; k < 3; k++)
-            w[4 * d + k] = (SBB_CELLS & ~given[k]) | digit[d][k];
+            w[4 * d + k] = digit[0][k] | digit[d + 1][k];
     w[SBB_DIRTY] = SBB_ALL_DIRTY;
 }
 
