@@ -20,7 +20,7 @@ MPI_HAVE  := $(shell command -v $(MPICC) >/dev/null 2>&1 && command -v $(MPIRUN)
 MPI_SKIP  := $(if $(CROSS),CROSS=$(CROSS) (no MPI for the target),$(if $(filter 1,$(SAN)),SAN=1 (Open MPI under ASan),$(if $(CC_IS_CLANG),CC=clang (mpicc wraps gcc: two OpenMP runtimes),$(if $(MPI_HAVE),,$(MPICC) or $(MPIRUN) not installed (make deps)))))
 # Samples for the MPI bench (scripts/mpi_bench.sh): puzzles per file.
 MPI_BENCH_N  ?= 1000000
-MPI_BENCH_N2 ?= 3000000
+MPI_BENCH_N2 ?= 10000000
 
 .PHONY: mpi test-mpi mpi-bench
 

@@ -803,6 +803,12 @@ int cli_bench(int argc, char **argv)
     sb_geometry *geo;
     if (cli_grid_pick("bench", &gopt, argv + optind, argc - optind, 0, &geo))
         return CLI_EXIT_USAGE;
+    if (geo && cli_mpi_size() > 1) { /* every rank would bench the whole file */
+        sb_geometry_free(geo);
+        return cli_usage_error("bench", "another geometry (--grid, --geometry, or puzzles "
+                                        "that are not 9x9) is not distributed over MPI "
+                                        "ranks: run it on one rank (-np 1)");
+    }
     if (geo) { /* another geometry: the general solver's own table (grid.c) */
         const int grc = cli_grid_bench(geo, argv + optind, argc - optind, opt.limit, threads,
                                        seconds, (size_t)max_puzzles);

@@ -86,6 +86,8 @@ int cli_mpi_shard(const cli_batch *b, char *const *files, int nfiles)
 #include <limits.h>
 #include <malloc.h>
 #include <mpi.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -100,6 +102,21 @@ enum {
     PHASE_END = 2
 };
 
+/* A rank's own writes of its segments' records to -o FILE (direct mode): one segment at a
+ * time, in a thread, so writing a segment overlaps handling the next one. */
+typedef struct writer {
+    int fd;           /* -o FILE: this rank's descriptor (rank 0's standard output) */
+    pthread_t thread; /* the write in progress, when busy */
+    int busy;         /* a thread runs and must be joined */
+    cli_buf buf;      /* the segment being written (swapped with the sink's records) */
+    long long at;     /* its offset in the file */
+    long long bad;    /* offset of the first segment not wholly written, -1 if none (as
+                         of the last writer_join: the thread does not touch it) */
+    int err;          /* errno of that failure */
+    long long failed; /* the thread's: offset of its segment if it failed, else -1 */
+    int failed_err;   /* the thread's: errno of that failure */
+} writer;
+
 /* The run's shape and its running state (one per cli_mpi_records/items call). */
 typedef struct mpi_run {
     const cli_batch *b;  /* the command's job: rank 0 writes and commits through it */
@@ -111,6 +128,12 @@ typedef struct mpi_run {
     int stop;            /* the run ends after this round */
     int local;           /* cli_mpi_shard: each rank commits its own segments' tags */
     uint64_t written;    /* records written (rank 0; for the interrupt message) */
+    int direct;          /* every rank writes its own records to -o FILE at their offset */
+    writer w;            /* direct: this rank's writes */
+    long long base;      /* direct: where the round's first segment goes in the file */
+    long long *lens;     /* direct: per rank, its round's record bytes, its writer's first
+                            failed offset and that errno (3 per rank) */
+    int said;            /* direct: rank 0 has reported a write error */
 } mpi_run;
 
 /* A positive whole number from the environment variable name, else def. */
@@ -269,12 +292,13 @@ static void commit_local(mpi_run *m)
     s->n = 0;
 }
 
-/* Sends this rank's sink (sizes, then the four buffers) to rank 0. */
-static void send_sink(const cli_sink *s, int rc)
+/* Sends this rank's sink (sizes, then the four buffers) to rank 0; its records only when
+ * with_out (in direct mode the rank writes them itself). */
+static void send_sink(const cli_sink *s, int rc, int with_out)
 {
     const cli_buf *part[4] = {&s->out, &s->err, &s->tags, &s->input};
     long long hdr[6] = {0, 0, 0, 0, (long long)s->n, rc};
-    for (int k = 0; k < 4; k++) {
+    for (int k = !with_out; k < 4; k++) {
         hdr[k] = (long long)part[k]->len;
         if (part[k]->oom || part[k]->len > INT_MAX)
             hdr[5] = -1; /* cannot be sent: rank 0 reports running out of memory */
@@ -307,15 +331,119 @@ static int recv_sink(cli_sink *s, int r)
     return (int)hdr[5];
 }
 
+/* Thread body of a writer: writes w->buf at w->at, unless an earlier segment failed (the
+ * file is cut back to that one anyway). A failure keeps its offset and errno. */
+static void *writer_main(void *arg)
+{
+    writer *w = arg;
+    const char *p = w->buf.data;
+    size_t n = w->buf.len;
+    off_t at = (off_t)w->at;
+    while (n > 0 && w->bad < 0) {
+        const ssize_t k = pwrite(w->fd, p, n, at);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            w->failed = w->at, w->failed_err = k < 0 ? errno : EIO;
+            break;
+        }
+        p += k, at += k, n -= (size_t)k;
+    }
+    return NULL;
+}
+
+/* Waits for the writer's segment to be written (or to fail) and takes in its outcome. */
+static void writer_join(writer *w)
+{
+    if (w->busy)
+        pthread_join(w->thread, NULL);
+    w->busy = 0;
+    if (w->failed >= 0 && w->bad < 0)
+        w->bad = w->failed, w->err = w->failed_err;
+}
+
+/* Hands the records in out to the writer, to go at offset at, after the previous segment
+ * is written (so a rank holds at most two segments of records); out gets the writer's
+ * emptied buffer back. The thread blocks SIGINT/SIGTERM: only the calling thread takes
+ * them (batch.c). Written in place if no thread can be started. */
+static void writer_start(writer *w, cli_buf *out, long long at)
+{
+    writer_join(w);
+    const cli_buf done = w->buf;
+    w->buf = *out;
+    *out = done;
+    out->len = 0;
+    w->at = at;
+    if (!w->buf.len)
+        return;
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    w->busy = pthread_create(&w->thread, NULL, writer_main, w) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (!w->busy)
+        writer_main(w);
+}
+
+/* Direct mode: the rank whose writer failed at the lowest offset (m->lens), -1 if none. */
+static int direct_failed(const mpi_run *m)
+{
+    int first = -1;
+    for (int r = 0; r < m->size; r++)
+        if (m->lens[3 * r + 1] >= 0 && (first < 0 || m->lens[3 * r + 1] < m->lens[3 * first + 1]))
+            first = r;
+    return first;
+}
+
+/* Direct mode, at a round's end: every rank learns every rank's record bytes and what its
+ * writer reported so far (m->lens); rank 0 reports the first write error once and stops
+ * the run. */
+static void direct_gather(mpi_run *m)
+{
+    long long mine[3] = {(long long)m->sink.out.len, m->w.bad, m->w.err};
+    MPI_Request rq;
+    MPI_Iallgather(mine, 3, MPI_LONG_LONG, m->lens, 3, MPI_LONG_LONG, MPI_COMM_WORLD, &rq);
+    wait_for(&rq);
+    const int first = direct_failed(m);
+    if (first < 0 || m->said)
+        return;
+    if (m->rank == 0)
+        fprintf(stderr, CLI_NAME ": write error: %.1024s: %s\n", m->b->out_name,
+                strerror((int)m->lens[3 * first + 2]));
+    m->said = 1;
+    m->rc = CLI_EXIT_USAGE, m->stop = 1;
+}
+
+/* Direct mode, once the round's verdict is in: the first keep segments stand; this rank
+ * writes its own if it is one of them, and the next round starts after them. */
+static void direct_write(mpi_run *m, int keep)
+{
+    long long before = 0, all = 0;
+    for (int r = 0; r < keep; r++) {
+        if (r < m->rank)
+            before += m->lens[3 * r];
+        all += m->lens[3 * r];
+    }
+    if (m->rank < keep)
+        writer_start(&m->w, &m->sink.out, m->base + before);
+    m->base += all;
+}
+
 /* Ends a round: rank 0 writes every rank's segment in rank order (up to the first that
- * ended the run) and tells all ranks whether to go on. tail is a message rank 0 prints
- * after segment tail_at (an input-level read error), NULL for none. */
+ * ended the run; in direct mode only their stderr text, each rank then writing its own
+ * records) and tells all ranks whether to go on. tail is a message rank 0 prints after
+ * segment tail_at (an input-level read error), NULL for none. */
 static void round_end(mpi_run *m, int rc, const char *tail, int tail_at)
 {
+    int keep = 0; /* segments of the round whose records stand */
     if (m->local)
         commit_local(m);
+    if (m->direct)
+        direct_gather(m);
     if (m->rank != 0) {
-        send_sink(&m->sink, rc);
+        send_sink(&m->sink, rc, !m->direct);
     } else {
         for (int r = 0; r < m->size; r++) {
             const cli_sink *s = &m->sink;
@@ -331,10 +459,14 @@ static void round_end(mpi_run *m, int rc, const char *tail, int tail_at)
                 m->rc = CLI_EXIT_USAGE, m->stop = 1;
                 continue;
             }
-            if (cli_sink_write(m->b, s) != 0) {
+            cli_sink text = *s; /* direct mode: the records are the rank's to write */
+            if (m->direct)
+                text.out.len = 0;
+            if (cli_sink_write(m->b, &text) != 0) {
                 m->rc = CLI_EXIT_USAGE, m->stop = 1;
                 continue;
             }
+            keep = r + 1;
             m->written += s->n;
             if (src) { /* failed, halted or interrupted: one process would stop here too */
                 m->rc = src, m->stop = 1;
@@ -346,18 +478,90 @@ static void round_end(mpi_run *m, int rc, const char *tail, int tail_at)
             }
         }
     }
-    int verdict[2] = {m->rc, m->stop};
-    bcast_wait(verdict, 2, MPI_INT);
+    int verdict[3] = {m->rc, m->stop, keep};
+    bcast_wait(verdict, 3, MPI_INT);
     m->rc = verdict[0], m->stop = verdict[1];
+    if (m->direct)
+        direct_write(m, verdict[2]);
     cli_sink s0 = m->sink;
     s0.out.len = s0.err.len = s0.tags.len = s0.input.len = 0, s0.n = 0;
     m->sink = s0; /* buffers kept for the next round */
 }
 
-/* Sets up a run once every rank has reached it. */
-static void run_init(mpi_run *m, const cli_batch *b)
+/* Decides whether the run writes in direct mode: -o FILE is a regular file, and every rank
+ * runs on rank 0's node and opens the same file (so no rank writes to a node-local file of
+ * its own). Ranks on other nodes, a pipe or terminal, bench's shard runs and
+ * SUDOKUBENCH_MPI_DIRECT=0 leave every write to rank 0. */
+static void direct_init(mpi_run *m)
 {
-    *m = (mpi_run){.b = b, .seg = *b};
+    const cli_batch *b = m->b;
+    long long id[4] = {0, 0, 0, 0}; /* direct possible, st_dev, st_ino, records' offset */
+    char host[MPI_MAX_PROCESSOR_NAME] = "", host0[MPI_MAX_PROCESSOR_NAME] = "";
+    int len, fd = -1;
+    MPI_Get_processor_name(host, &len);
+    if (m->rank == 0) {
+        const char *env = getenv("SUDOKUBENCH_MPI_DIRECT");
+        struct stat st;
+        fd = fileno(b->out);
+        const off_t at = lseek(fd, 0, SEEK_CUR);
+        if (!m->local && b->out_name && !(env && !strcmp(env, "0")) && at >= 0 &&
+            fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+            id[0] = 1, id[1] = (long long)st.st_dev, id[2] = (long long)st.st_ino, id[3] = at;
+        memcpy(host0, host, sizeof host);
+    }
+    MPI_Bcast(id, 4, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+    if (!id[0])
+        return;
+    MPI_Bcast(host0, (int)sizeof host0, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (m->rank != 0 && !strcmp(host, host0))
+        fd = open(b->out_name, O_WRONLY | O_CLOEXEC);
+    struct stat st;
+    m->lens = malloc(3 * (size_t)m->size * sizeof *m->lens);
+    int ok = m->lens && fd >= 0 && fstat(fd, &st) == 0 && (long long)st.st_dev == id[1] &&
+             (long long)st.st_ino == id[2], all;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all) {
+        if (fd >= 0 && m->rank != 0)
+            close(fd);
+        free(m->lens);
+        m->lens = NULL;
+        return;
+    }
+    m->direct = 1;
+    m->w = (writer){.fd = fd, .bad = -1, .failed = -1};
+    m->base = id[3];
+}
+
+/* Ends direct mode: waits for this rank's writes, reports a failure not yet reported, and
+ * leaves rank 0's output after the records (what the command writes next goes there), or
+ * cut back to the first segment not wholly written: never a torn record. */
+static void direct_end(mpi_run *m)
+{
+    if (!m->direct)
+        return;
+    writer_join(&m->w);
+    m->sink.out.len = 0;
+    direct_gather(m);
+    const int first = direct_failed(m);
+    if (m->rank == 0) {
+        const off_t end = first < 0 ? (off_t)m->base : (off_t)m->lens[3 * first + 1];
+        if (first >= 0 && ftruncate(m->w.fd, end) != 0)
+            fprintf(stderr, CLI_NAME ": cannot cut '%.1024s' back to a record boundary: %s\n",
+                    m->b->out_name, strerror(errno));
+        lseek(m->w.fd, end, SEEK_SET);
+    } else {
+        close(m->w.fd);
+    }
+    cli_buf_free(&m->w.buf);
+    free(m->lens);
+    m->lens = NULL;
+    m->direct = 0;
+}
+
+/* Sets up a run once every rank has reached it. */
+static void run_init(mpi_run *m, const cli_batch *b, int local)
+{
+    *m = (mpi_run){.b = b, .seg = *b, .local = local};
     m->seg.sink = &m->sink;
     m->seg.progress = CLI_PROGRESS_NEVER;
     MPI_Comm_rank(MPI_COMM_WORLD, &m->rank);
@@ -365,11 +569,13 @@ static void run_init(mpi_run *m, const cli_batch *b)
     sync_phase(PHASE_BATCH);
     if (m->rank == 0)
         fflush(b->out); /* what the command printed first (csv header) goes first */
+    direct_init(m);
 }
 
 /* Frees a run's buffers and reports an interrupt as one process would. @return m->rc. */
 static int run_end(mpi_run *m)
 {
+    direct_end(m);
     cli_sink_free(&m->sink);
     cli_sink_free(&m->recv);
     if (m->rc == CLI_EXIT_INTERRUPTED && m->rank == 0 && !m->local)
@@ -727,8 +933,7 @@ static void deal_stream(mpi_run *m, char *const *files, int nfiles, int i, int f
 static int records_run(const cli_batch *b, char *const *files, int nfiles, int local)
 {
     mpi_run m;
-    run_init(&m, b);
-    m.local = local;
+    run_init(&m, b, local);
     for (int i = 0; i < nfiles && !m.stop; i++) {
         cli_input name;
         if (cli_input_init(&name, files[i]) != 0) {
@@ -791,7 +996,7 @@ int cli_mpi_shard(const cli_batch *b, char *const *files, int nfiles)
 int cli_mpi_items(const cli_batch *b, uint64_t count)
 {
     mpi_run m;
-    run_init(&m, b);
+    run_init(&m, b, 0);
     const uint64_t per = env_size("SUDOKUBENCH_MPI_ITEMS", ITEMS_DEFAULT);
     const uint64_t nseg = (count + per - 1) / per;
     for (uint64_t k = 0; k * (uint64_t)m.size < nseg && !m.stop; k++) {

@@ -38,9 +38,11 @@ fi
 
 # -q: no banner when a rank exits non-zero (the exit code is the test's subject);
 # --bind-to none: -t 2 must not share one core; root needs its flag in containers.
-MPI_FLAGS=(-q --oversubscribe --bind-to none -x SUDOKUBENCH_MPI_SEGMENT -x SUDOKUBENCH_MPI_ITEMS)
+MPI_FLAGS=(-q --oversubscribe --bind-to none -x SUDOKUBENCH_MPI_SEGMENT -x SUDOKUBENCH_MPI_ITEMS
+    -x SUDOKUBENCH_MPI_DIRECT)
 [ "$(id -u)" = 0 ] && MPI_FLAGS+=(--allow-run-as-root)
-export SUDOKUBENCH_MPI_SEGMENT=3000 SUDOKUBENCH_MPI_ITEMS=97
+# DIRECT=1: with -o FILE every rank writes its own records (the default); 0: rank 0 writes
+export SUDOKUBENCH_MPI_SEGMENT=3000 SUDOKUBENCH_MPI_ITEMS=97 SUDOKUBENCH_MPI_DIRECT=1
 
 # mrun NP ARGS...: the MPI binary on NP ranks (stdin passed on to rank 0).
 mrun() {
@@ -246,6 +248,17 @@ t_bench() {
     BENCH_IN=mixed.txt bench_same "bench stdin" -t 1 --seconds 0 --pipeline fast -
     NPS="1 3" same "bench missing file" bench --seconds 0 nothere.txt
     NPS=2 same "bench bad --json path" bench --seconds 0 --json no/such/dir/b.json small.txt
+    # another geometry is not distributed: refused on several ranks, run on one
+    "$BIN" generate --grid 2x2 -n 5 --seed 1 >g4.txt
+    mrun 2 bench --seconds 0 g4.txt >m.out 2>m.err
+    local rc=$?
+    [ "$rc" = 2 ] || echo "bench 4x4 -np 2: exit $rc, want 2"
+    grep -q "^sudokubench: another geometry (--grid, --geometry, or puzzles that are not 9x9) is not distributed over MPI ranks: run it on one rank (-np 1)$" m.err ||
+        echo "bench 4x4 -np 2: message: $(head -2 m.err)"
+    [ -s m.out ] && echo "bench 4x4 -np 2: wrote a table"
+    mrun 1 bench --seconds 0 g4.txt >m.out 2>m.err
+    rc=$?
+    [ "$rc" = 0 ] && grep -q '^g4.txt  *2x2 ' m.out || echo "bench 4x4 -np 1: exit $rc: $(cat m.out m.err | head -3)"
 }
 
 t_output_file() {
@@ -264,6 +277,65 @@ t_output_file() {
     "$BIN" validate -o plain.txt small.txt
     mrun 2 validate -o m.txt small.txt
     cmp -s plain.txt m.txt || echo "validate -o: summary differs"
+}
+
+# same_o LABEL ARGS...: ARGS with -o FILE, plain and on -np N for each N of $NPS (default
+# 2 3), standard input from $SAME_IN (default none): the file's bytes, stderr and exit code
+# equal, nothing on stdout.
+same_o() {
+    local label=$1 np prc mrc
+    shift
+    rm -f p.o m.o
+    "$BIN" "$@" -o p.o <"${SAME_IN:-/dev/null}" >p.out 2>p.err
+    prc=$?
+    for np in ${NPS:-2 3}; do
+        rm -f m.o
+        mrun "$np" "$@" -o m.o <"${SAME_IN:-/dev/null}" >m.out 2>m.err
+        mrc=$?
+        cmp -s p.o m.o || echo "$label -np $np: file differs: $(cmp p.o m.o 2>&1 | head -1)"
+        cmp -s p.err m.err || echo "$label -np $np: stderr differs: $(diff p.err m.err | head -3)"
+        [ -s m.out ] && echo "$label -np $np: wrote to stdout too"
+        [ "$prc" = "$mrc" ] || echo "$label -np $np: exit $mrc, plain $prc"
+    done
+}
+
+t_output_direct() {
+    local f
+    for f in solution tdoku csv json pretty; do
+        same_o "solve -f $f -o" solve -f "$f" -t 1 mixed.txt
+    done
+    NPS=2 same_o "solve -t 2 -o" solve -t 2 -f csv mixed.txt
+    NPS=3 same_o "three files, one missing, -o" solve -t 1 -f csv small.txt missing.txt mixed.txt
+    SAME_IN=mixed.txt NPS=2 same_o "stdin among files, -o" solve -t 1 -f json small.txt - \
+        mixed.txt
+    NPS=2 same_o "validate -o" validate -t 1 mixed.txt
+    NPS=3 same_o "rate -o" rate -t 1 -f json mixed.txt
+    SUDOKUBENCH_MPI_DIRECT=0 NPS=2 same_o "solve -o, rank 0 writing" solve -f csv -t 1 mixed.txt
+}
+
+# A rank that cannot write (its file size limit, with SIGXFSZ ignored, makes its writes past
+# 50 KiB fail with EFBIG; mpirun itself needs larger files): every rank stops, one message,
+# exit 2, and the file is a prefix of the whole output ending on a record boundary.
+t_write_error_rank() {
+    local np rc
+    head -n 3000 "$SAMPLES/top1465.txt" >big.txt
+    "$BIN" solve -t 1 big.txt >full.out
+    for np in 2 3; do
+        rm -f m.o
+        timeout 120 "$MPIRUN" "${MPI_FLAGS[@]}" -np "$np" bash -c \
+            'trap "" XFSZ; [ "$OMPI_COMM_WORLD_RANK" = 1 ] && ulimit -f 50; exec "$0" "$@"' \
+            "$MBIN" solve -t 1 -o m.o big.txt >m.out 2>m.err
+        rc=$?
+        [ "$rc" = 2 ] || echo "-np $np, rank 1 limited: exit $rc, want 2"
+        [ "$(cat m.err)" = "sudokubench: write error: m.o: File too large" ] ||
+            echo "-np $np, rank 1 limited: stderr: $(head -3 m.err)"
+        [ -s m.o ] && [ "$(stat -c %s m.o)" -lt "$(stat -c %s full.out)" ] ||
+            echo "-np $np, rank 1 limited: file of $(stat -c %s m.o 2>&1) bytes"
+        [ "$(tail -c 1 m.o | od -An -c | tr -d ' ')" = '\n' ] ||
+            echo "-np $np, rank 1 limited: the file ends inside a record"
+        cmp -s m.o <(head -c "$(stat -c %s m.o)" full.out) ||
+            echo "-np $np, rank 1 limited: the file is not a prefix of the output"
+    done
 }
 
 t_full_disk() {
@@ -330,7 +402,9 @@ tcase "validate and rate: summaries over all ranks" t_validate_rate
 tcase "generate and augment: index ranges, same bytes" t_generate_augment
 tcase "bench: totals equal one process's, one row per rank, JSON" t_bench
 tcase "-o FILE: plain and MPI" t_output_file
+tcase "-o FILE written by every rank: every format and command, same bytes" t_output_direct
 tcase "-o /dev/full: exit 2, one message" t_full_disk
+tcase "-o FILE: a write error on rank 1 stops all, one message, no torn record" t_write_error_rank
 tcase "unreadable inputs: exit 2, message" t_unreadable
 
 echo "$NPASS passed, $NFAIL failed"
