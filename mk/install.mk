@@ -8,7 +8,11 @@
 # Installed: bin/sudokubench, lib/libsudokubench.a, lib/libsudokubench.so.0.X.Y with the
 # links .so.0 (the soname) and .so, include/sudokubench.h, lib/pkgconfig/sudokubench.pc,
 # share/man/man1/sudokubench.1 and sudokubench-COMMAND.1 for each command,
-# share/bash-completion/completions/sudokubench.
+# share/bash-completion/completions/sudokubench, and the Python package (sudokubench/ with
+# its cffi extension) in PYTHONDIR: Debian's site directory for PREFIX, the one its python3
+# searches (/usr/local/lib/python3.N/dist-packages, or /usr/lib/python3/dist-packages for
+# PREFIX=/usr). PY_INSTALL=no leaves the Python package out; it is out by default in a cross
+# or sanitizer build, where the extension could not be imported by this machine's python3.
 #
 # The shared library is built from its own -fPIC objects in $(BUILD)/pic (the static archive
 # keeps the default code), and exports exactly the functions include/sudokubench.h declares
@@ -25,6 +29,13 @@ PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 INSTALL     ?= install
 PYTHON      ?= $(firstword $(wildcard /usr/bin/python3) python3)
+PY_INSTALL  ?= $(if $(CROSS)$(filter 1,$(SAN)),no,yes)
+# Asked of python3 only when the package is installed (a cross build may have no python3).
+ifeq ($(PY_INSTALL),yes)
+PY_MINOR    := $(shell $(PYTHON) -c 'import sys; print(sys.version_info[1])' 2>/dev/null)
+PY_EXT      := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))' 2>/dev/null)
+PYTHONDIR   ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/lib/python3/dist-packages,$(PREFIX)/lib/python3.$(PY_MINOR)/dist-packages)
+endif
 comma       := ,
 
 DEB_PKGS += help2man pkgconf bash-completion python3-cffi python3-numpy python3-pytest python3-dev
@@ -54,8 +65,12 @@ INSTALLED := $(BINDIR)/sudokubench $(LIBDIR)/libsudokubench.a $(LIBDIR)/$(SHLIB_
              $(LIBDIR)/$(SONAME) $(LIBDIR)/libsudokubench.so $(INCLUDEDIR)/sudokubench.h \
              $(PKGCONFIGDIR)/sudokubench.pc $(MAN_PAGES:$(MAN_DIR)/%=$(MANDIR)/man1/%) \
              $(BASHCOMPDIR)/sudokubench
+# The Python package as installed: its modules (not the build script) and the extension.
+PY_INSTALLED := $(if $(filter yes,$(PY_INSTALL)),$(patsubst python/sudokubench/%,$(PYTHONDIR)/sudokubench/%,\
+                $(filter-out %/_build.py,$(wildcard python/sudokubench/*.py))) $(PYTHONDIR)/sudokubench/_sb$(PY_EXT))
+INSTALLED += $(PY_INSTALLED)
 
-.PHONY: shared man install uninstall test-install python test-python test-examples
+.PHONY: shared man install uninstall test-install python test-python test-examples install-python
 
 shared: $(SHLIB) ## the shared library $(BUILD)/libsudokubench.so.X.Y.Z (soname .so.MAJOR), -fPIC objects in $(BUILD)/pic
 
@@ -117,7 +132,7 @@ $(MAN_DIR)/sudokubench-%.1: $(MAN_PROG) $(BIN) src/cli/main.c
 	sed -i -e '1,/^\.TH/s/^\.TH "*SUDOKUBENCH"* /.TH SUDOKUBENCH-$(shell echo $* | tr a-z A-Z) /' $@.tmp
 	mv $@.tmp $@ && rm -f $@.inc
 
-install: $(BIN) $(LIB) $(SHLIB) $(PC_FILE) $(MAN_PAGES) ## install under DESTDIR/PREFIX (/usr/local): binary, static + shared library, header, pkg-config, man pages, bash completion
+install: $(BIN) $(LIB) $(SHLIB) $(PC_FILE) $(MAN_PAGES) $(if $(filter yes,$(PY_INSTALL)),install-python) ## install under DESTDIR/PREFIX (/usr/local): binary, static + shared library, header, pkg-config, man pages, bash completion, the Python package (PY_INSTALL=no: without it)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
 	  $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
 	$(INSTALL) -m 755 $(BIN) $(DESTDIR)$(BINDIR)/sudokubench
@@ -129,6 +144,12 @@ install: $(BIN) $(LIB) $(SHLIB) $(PC_FILE) $(MAN_PAGES) ## install under DESTDIR
 	$(INSTALL) -m 644 $(PC_FILE) $(DESTDIR)$(PKGCONFIGDIR)/sudokubench.pc
 	$(INSTALL) -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/
 	$(INSTALL) -m 644 $(COMPLETION) $(DESTDIR)$(BASHCOMPDIR)/sudokubench
+
+install-python: $(PY_STAMP) ## the Python package alone into DESTDIR/PYTHONDIR (Debian's site directory for PREFIX)
+	$(if $(PY_EXT),,$(error install-python: $(PYTHON) does not run, so the extension's name is unknown))
+	$(INSTALL) -d $(DESTDIR)$(PYTHONDIR)/sudokubench
+	$(INSTALL) -m 644 $(filter-out %/_build.py,$(wildcard $(PY_PKG)/*.py)) $(DESTDIR)$(PYTHONDIR)/sudokubench/
+	$(INSTALL) -m 755 $(PY_PKG)/_sb$(PY_EXT) $(DESTDIR)$(PYTHONDIR)/sudokubench/_sb$(PY_EXT)
 
 uninstall: ## remove exactly the files make install wrote (same PREFIX and DESTDIR); directories stay
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
@@ -142,6 +163,7 @@ test-examples: test-install
 test-install: $(BIN) $(BIN_RUN) $(LIB) $(SHLIB) $(PC_FILE) $(MAN_PAGES)
 	CC="$(CC)" EX_CFLAGS="$(if $(filter 1,$(SAN)),-fsanitize=address$(comma)undefined)" \
 	  CROSS="$(CROSS)" QEMU_RUN="$(QEMU_RUN)" PREFIX="$(PREFIX)" BIN_RUN="$(abspath $(BIN_RUN))" \
+	  PY_INSTALLED="$(PY_INSTALLED)" PYTHON="$(PYTHON)" \
 	  bash tests/install/run.sh "$(MAKE)" "BUILD=$(BUILD)" $(if $(CROSS),"CROSS=$(CROSS)" "CC=$(CC)") \
 	  $(if $(filter 1,$(SAN)),SAN=1)
 

@@ -7,7 +7,9 @@
 #
 # Usage (from mk/install.mk, target test-install): run.sh MAKE [MAKE-VARIABLES...]
 # Environment: CC, EX_CFLAGS (sanitizer flags of a SAN=1 build), CROSS and QEMU_RUN (a cross
-# build: programs run under qemu), PREFIX, BIN_RUN (the CLI, or its qemu wrapper).
+# build: programs run under qemu), PREFIX, BIN_RUN (the CLI, or its qemu wrapper),
+# PY_INSTALLED (the Python package's installed files, absolute, empty when make install leaves
+# it out) and PYTHON (the interpreter that imports it).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 make_cmd=$1
@@ -40,6 +42,9 @@ commands=$("$BIN_RUN" --help | awk '/^Commands:/ {on = 1; next} on && /^  [a-z]/
     echo "share/bash-completion/completions/sudokubench"
     echo "share/man/man1/sudokubench.1"
     for c in $commands; do echo "share/man/man1/sudokubench-$c.1"; done
+    for f in ${PY_INSTALLED:-}; do
+        case $f in "$PREFIX"/*) echo "${f#"$PREFIX"/}" ;; *) fail "Python file $f is not under PREFIX $PREFIX" ;; esac
+    done
 } | sort > "$work/expected"
 (cd "$P" && find . \( -type f -o -type l \) | sed 's|^\./||' | sort) > "$work/installed"
 diff -u "$work/expected" "$work/installed" || fail "installed files differ from the expected list"
@@ -161,6 +166,25 @@ comp() { # WORDS...: the completions of the last word
 [ "$(comp "$BIN_RUN" solve --li)" = "--limit" ] || fail "completion of solve --li"
 [ "$(comp "$BIN_RUN" generate --symmetry r)" = "rot180 rot90" ] || fail "completion of --symmetry r"
 echo "test-install: bash completion ok"
+
+# --- the Python package: imported from the installed tree alone (not the build's copy), it
+# solves as the CLI does
+if [ -n "${PY_INSTALLED:-}" ]; then
+    first=${PY_INSTALLED%% *}
+    site=$D$(dirname "$(dirname "$first")")
+    got=$(cd "$work" && env -u PYTHONPATH PYTHONPATH="$site" PYTHONDONTWRITEBYTECODE=1 "${PYTHON:-python3}" -c '
+import sys
+import sudokubench as sb
+assert sb.__file__.startswith(sys.argv[1]), sb.__file__
+r = sb.solve([sys.argv[2]], threads=1)
+assert int(r.counts[0]) == 1, r.counts
+print("".join(str(int(v)) for v in r.solutions[0]))
+' "$site" "$puzzle") || fail "the installed Python package did not import or solve"
+    [ "$got" = "$want" ] || fail "installed Python package solved '$puzzle' as '$got', the CLI as '$want'"
+    echo "test-install: Python package imports from $(dirname "$first" | sed "s|^$PREFIX/||") and solves as the CLI"
+else
+    echo "test-install: Python package not installed in this build (PY_INSTALL=no)"
+fi
 
 # --- uninstall removes exactly the installed files (a foreign file in lib/ stays)
 echo keep > "$P/lib/other-project.txt"
