@@ -835,6 +835,58 @@ enum {
  * budget of 0 to find the weakest set that solves a puzzle. */
 void sb_gsolver_techniques(sb_gsolver *s, unsigned mask);
 
+/* ---- the generic pipelines on any geometry ---- */
+
+/* One thread's generic pipeline over one geometry: the list, array and restart orders and
+ * custom specs of the 9x9 generic engine (the pipeline registry and spec syntax above, the
+ * same techniques per house, the same branching rule and guess convention), with uint64_t
+ * candidate masks. A reference for comparisons, not a fast path: "fast" on a geometry is the
+ * general solver (sb_gsolver). A sweep visits the houses in the geometry's order in runs of
+ * disjoint houses (rows, columns, boxes; a cube's planes axis by axis): the list order takes
+ * one snapshot per run. Locked candidates (lc) work on every pair of houses meeting in 2..N-1
+ * cells (as sb_gsolver's); a geometry with no such pair (latin:N) skips them
+ * (sb_gpipeline_skipped). Tuples (nt2-4, ht2-4) work in every house. On the 3x3 geometry
+ * counts, first solutions, guesses and technique counters equal sb_solve's for that pipeline. */
+typedef struct sb_gpipeline sb_gpipeline;
+
+/* Creates a pipeline for geometry g (which must outlive it) from a registry name other than
+ * "fast" or a custom spec "ORDER:T1,T2,..." (sb_pipeline_check). @return SB_OK with *out
+ * set; SB_ERR_ARG for NULL; SB_ERR_PIPELINE for an unknown name, a bad spec or "fast";
+ * SB_ERR_NOMEM. */
+int sb_gpipeline_new(const sb_geometry *g, const char *name_or_spec, sb_gpipeline **out);
+
+/* Frees a pipeline (NULL is allowed). */
+void sb_gpipeline_free(sb_gpipeline *p);
+
+/* Sets the guess budget of every later solve, as sb_gsolver_budget. */
+void sb_gpipeline_budget(sb_gpipeline *p, uint64_t max_guesses);
+
+/* @return the techniques of the plan that have nothing to work on in this geometry, bit t
+ * for sb_technique t: SB_TECH_LOCKED when no two houses meet in 2..N-1 cells (latin:N). */
+unsigned sb_gpipeline_skipped(const sb_gpipeline *p);
+
+/* Counts the solutions of cells up to limit (0 = all) and copies the first into first (may
+ * be NULL), as sb_gsolve. @return SB_OK; SB_ERR_ARG; SB_ERR_BUDGET; SB_ERR_NOMEM. */
+int sb_gpipeline_solve(sb_gpipeline *p, const uint8_t *cells, uint64_t limit, sb_gresult *res,
+                       uint8_t *first);
+
+/* Enumerates the solutions of cells in this pipeline's DFS order (its branch cell's digits
+ * lowest first), calling fn for each, as sb_gsolve_each. @return as sb_gsolve_each. */
+int sb_gpipeline_each(sb_gpipeline *p, const uint8_t *cells, uint64_t limit,
+                      sb_gsolution_fn fn, void *user, sb_gresult *res);
+
+/* Runs the plan on the givens of cells to its fixpoint without guessing (a rating step).
+ * @return 0 on a contradiction, 1 when every cell is known and the houses agree, 2 when
+ * stuck (a search is needed); SB_ERR_ARG for NULL or a cell above N. */
+int sb_gpipeline_root(sb_gpipeline *p, const uint8_t *cells);
+
+/* Copies the technique counters summed since the pipeline was made or reset (SB_TECH_COUNT
+ * entries, as sb_solver_counts). */
+void sb_gpipeline_counts(const sb_gpipeline *p, sb_technique_counts out[SB_TECH_COUNT]);
+
+/* Zeroes the technique counters. */
+void sb_gpipeline_counts_reset(sb_gpipeline *p);
+
 #ifdef __cplusplus
 }
 #endif

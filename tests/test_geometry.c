@@ -473,9 +473,40 @@ static int fitting_digit(const houses *H, const uint8_t *p, int c, int avoid, re
     return k ? ok[ref_rng_below(rng, k)] : 0;
 }
 
-/* For one geometry: several bases, each with mutations (givens removed, a fitting wrong
- * digit added, a given changed, a clash added); counts up to 3 must equal the oracle's, the
- * first solution must be valid, and 0, 1 and 2+ must all occur. */
+/* Writes into p mutation number m of base (full is its solution): givens removed, a fitting
+ * wrong digit added, a given changed, a clash added, by m % 5. */
+static void mutate(const houses *H, ref_rng *rng, const uint8_t *base, const uint8_t *full,
+                   int m, uint8_t *p)
+{
+    memcpy(p, base, (size_t)H->ncells);
+    const int kind = m % 5;
+    if (kind == 0 || kind == 4) { /* remove 1..4 givens (then maybe add a wrong one) */
+        for (int k = 1 + ref_rng_below(rng, 4); k > 0; k--)
+            p[ref_rng_below(rng, H->ncells)] = 0;
+    }
+    if (kind == 1 || kind == 4) { /* a blank gets a digit no peer gives */
+        int c = ref_rng_below(rng, H->ncells);
+        if (!p[c])
+            p[c] = (uint8_t)fitting_digit(H, p, c, full[c], rng);
+    }
+    if (kind == 2) { /* a given changes to another digit that fits */
+        int c = ref_rng_below(rng, H->ncells);
+        if (p[c])
+            p[c] = (uint8_t)fitting_digit(H, p, c, p[c], rng);
+    }
+    if (kind == 3) { /* a blank copies a peer's digit: a clash */
+        int c = ref_rng_below(rng, H->ncells), h = 0;
+        while (!p[c] && h < H->nh) {
+            for (int i = 0; i < H->n; i++)
+                if (H->h[h * H->n + i] != c && p[H->h[h * H->n + i]] && H->h[h * H->n] <= c)
+                    p[c] = p[H->h[h * H->n + i]];
+            h++;
+        }
+    }
+}
+
+/* For one geometry: several bases, each with mutations (mutate); counts up to 3 must equal
+ * the oracle's, the first solution must be valid, and 0, 1 and 2+ must all occur. */
 static void mutations_agree(const char *spec, int bases, int per_base, int tries, uint64_t seed)
 {
     static houses H;
@@ -489,31 +520,7 @@ static void mutations_agree(const char *spec, int bases, int per_base, int tries
         dig_unique(g, &H, &rng, full, base, tries);
         cr_assert_eq(oracle(&H, base, 2, NULL), 1, "%s: dug base not unique per the oracle", spec);
         for (int m = 0; m < per_base; m++) {
-            memcpy(p, base, (size_t)H.ncells);
-            const int kind = m % 5;
-            if (kind == 0 || kind == 4) { /* remove 1..4 givens (then maybe add a wrong one) */
-                for (int k = 1 + ref_rng_below(&rng, 4); k > 0; k--)
-                    p[ref_rng_below(&rng, H.ncells)] = 0;
-            }
-            if (kind == 1 || kind == 4) { /* a blank gets a digit no peer gives */
-                int c = ref_rng_below(&rng, H.ncells);
-                if (!p[c])
-                    p[c] = (uint8_t)fitting_digit(&H, p, c, full[c], &rng);
-            }
-            if (kind == 2) { /* a given changes to another digit that fits */
-                int c = ref_rng_below(&rng, H.ncells);
-                if (p[c])
-                    p[c] = (uint8_t)fitting_digit(&H, p, c, p[c], &rng);
-            }
-            if (kind == 3) { /* a blank copies a peer's digit: a clash */
-                int c = ref_rng_below(&rng, H.ncells), h = 0;
-                while (!p[c] && h < H.nh) {
-                    for (int i = 0; i < H.n; i++)
-                        if (H.h[h * H.n + i] != c && p[H.h[h * H.n + i]] && H.h[h * H.n] <= c)
-                            p[c] = p[H.h[h * H.n + i]];
-                    h++;
-                }
-            }
+            mutate(&H, &rng, base, full, m, p);
             const uint64_t want = oracle(&H, p, 3, NULL);
             memset(sol, 0, (size_t)H.ncells);
             const sb_gresult r = gsolve(g, p, 3, sol);
@@ -765,6 +772,247 @@ Test(fast_kernel, general_solver_agrees_on_the_samples, .timeout = 60)
     cr_assert_eq(total, 300);
     sb_solver_free(fs);
     sb_gsolver_free(gs);
+    sb_geometry_free(g);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The generic pipelines on any geometry (sb_gpipeline)                                       */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The pipelines run on every geometry: the registry's but fast (the general solver), and
+ * custom specs putting every technique in every order. */
+static const char *const GPIPES[] = {"list", "array", "restart", "singles", "none",
+                                     "array:ns,hs,lc,nt,ht", "list:ht,nt,lc,hs",
+                                     "restart:hs,ht2,nt3,lc,ns,ht4,nt2"};
+#define NGPIPES (sizeof GPIPES / sizeof *GPIPES)
+
+/* Creates pipeline spec on g, asserting it is accepted. */
+static sb_gpipeline *gpipe(const sb_geometry *g, const char *spec)
+{
+    sb_gpipeline *p = NULL;
+    const int rc = sb_gpipeline_new(g, spec, &p);
+    cr_assert_eq(rc, SB_OK, "%s on %s: %d (%s)", spec, sb_geometry_name(g), rc, sb_strerror(rc));
+    return p;
+}
+
+/* For one geometry: puzzles made as mutations_agree makes them; every pipeline of GPIPES
+ * counts each to 2 as the oracle does, its first solution valid by the test's own rules (the
+ * oracle's when unique), and 0, 1 and 2+ all occur (2+ where at least half the cells were
+ * tried for digging: a lightly dug 5x5 keeps one solution after a few removals). */
+static void gpipelines_agree(const char *spec, int bases, int per_base, int tries, uint64_t seed)
+{
+    static houses H;
+    sb_geometry *g = geo_and_houses(spec, &H);
+    sb_gpipeline *gp[NGPIPES];
+    for (size_t i = 0; i < NGPIPES; i++)
+        gp[i] = gpipe(g, GPIPES[i]);
+    ref_rng rng;
+    ref_rng_seed(&rng, seed);
+    static uint8_t full[4096], base[4096], p[4096], sol[4096], want_sol[4096];
+    int seen[3] = {0};
+    for (int b = 0; b < bases; b++) {
+        full_grid(g, &H, &rng, full);
+        dig_unique(g, &H, &rng, full, base, tries);
+        for (int m = 0; m < per_base; m++) {
+            mutate(&H, &rng, base, full, m, p);
+            const uint64_t want = oracle(&H, p, 2, want_sol);
+            for (size_t i = 0; i < NGPIPES; i++) {
+                sb_gresult r;
+                memset(sol, 0, (size_t)H.ncells);
+                const int rc = sb_gpipeline_solve(gp[i], p, 2, &r, sol);
+                cr_assert_eq(rc, SB_OK, "%s %s: %d", spec, GPIPES[i], rc);
+                cr_assert_eq(r.count, want, "%s %s base %d mutation %d: %llu solutions, oracle %llu",
+                             spec, GPIPES[i], b, m, (unsigned long long)r.count,
+                             (unsigned long long)want);
+                if (want)
+                    cr_assert(houses_valid(&H, p, sol), "%s %s: first solution invalid", spec,
+                              GPIPES[i]);
+                if (want == 1)
+                    cr_assert_arr_eq(sol, want_sol, (size_t)H.ncells, "%s %s: not the oracle's",
+                                     spec, GPIPES[i]);
+            }
+            seen[want]++;
+        }
+    }
+    cr_assert(seen[0] && seen[1] && (seen[2] || tries < H.ncells / 2),
+              "%s: 0/1/2+ seen %d/%d/%d times", spec, seen[0], seen[1], seen[2]);
+    for (size_t i = 0; i < NGPIPES; i++)
+        sb_gpipeline_free(gp[i]);
+    sb_geometry_free(g);
+}
+
+Test(gpipelines, boxed_2x2) { gpipelines_agree("2x2", 4, 20, 4096, 11); }
+Test(gpipelines, boxed_2x3) { gpipelines_agree("2x3", 4, 20, 4096, 12); }
+Test(gpipelines, boxed_3x4) { gpipelines_agree("3x4", 2, 15, 4096, 13); }
+Test(gpipelines, boxed_4x4) { gpipelines_agree("4x4", 1, 15, 150, 14); }
+Test(gpipelines, boxed_5x5_light) { gpipelines_agree("5x5", 1, 10, 200, 15); }
+Test(gpipelines, latin_5) { gpipelines_agree("latin:5", 4, 20, 4096, 16); }
+Test(gpipelines, x_3x3) { gpipelines_agree("x:3x3", 3, 20, 4096, 17); }
+Test(gpipelines, cube_3) { gpipelines_agree("cube:3", 4, 20, 4096, 18); }
+Test(gpipelines, jigsaw_file) { gpipelines_agree("jigsaw", 4, 20, 4096, 19); }
+
+/* Orders two 16-cell grids (qsort). */
+static int cmp_grid16(const void *a, const void *b)
+{
+    return memcmp(a, b, 16);
+}
+
+/* Every pipeline enumerates the 288 4x4 Sudoku grids and the 576 order-4 latin squares, each
+ * valid and distinct. */
+Test(gpipelines, enumerate_every_solution_once)
+{
+    static const struct {
+        const char *spec; /* geometry */
+        uint64_t count;   /* its full grids */
+    } cases[] = {{"2x2", 288}, {"latin:4", 576}};
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        static houses H;
+        sb_geometry *g = geo_and_houses(cases[k].spec, &H);
+        const uint8_t empty[16] = {0};
+        for (size_t i = 0; i < NGPIPES; i++) {
+            sb_gpipeline *p = gpipe(g, GPIPES[i]);
+            listing l = {&H, empty, malloc(cases[k].count * 16), 0, cases[k].count, 0};
+            sb_gresult r;
+            cr_assert_eq(sb_gpipeline_each(p, empty, 0, collect, &l, &r), SB_OK);
+            cr_assert_eq(r.count, cases[k].count, "%s %s: %llu", cases[k].spec, GPIPES[i],
+                         (unsigned long long)r.count);
+            cr_assert_eq(l.n, cases[k].count);
+            qsort(l.all, l.n, 16, cmp_grid16);
+            for (uint64_t j = 1; j < l.n; j++)
+                cr_assert_neq(memcmp(l.all + 16 * (j - 1), l.all + 16 * j, 16), 0,
+                              "%s %s: a solution listed twice", cases[k].spec, GPIPES[i]);
+            free(l.all);
+            sb_gpipeline_free(p);
+        }
+        sb_geometry_free(g);
+    }
+}
+
+/* Locked candidates need two houses meeting in 2..N-1 cells: a latin square has none, so a
+ * plan with lc says it is skipped there (and nowhere else); "fast" and bad specs are refused;
+ * a budget stops a search that needs guesses. */
+Test(gpipelines, skipped_techniques_refusals_and_budget)
+{
+    static const char *const specs[] = {"2x2", "3x3", "x:3x3", "cube:3", "latin:5", "latin:9"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        sb_geometry *g = NULL;
+        cr_assert_eq(sb_geometry_parse(specs[i], &g, NULL, 0), SB_OK);
+        const unsigned want = !strncmp(specs[i], "latin:", 6) ? 1u << SB_TECH_LOCKED : 0;
+        sb_gpipeline *p = gpipe(g, "restart:ns,hs,lc");
+        cr_assert_eq(sb_gpipeline_skipped(p), want, "%s: skipped %#x", specs[i],
+                     sb_gpipeline_skipped(p));
+        sb_gpipeline_free(p);
+        p = gpipe(g, "list:ns,hs,nt,ht");
+        cr_assert_eq(sb_gpipeline_skipped(p), 0, "%s: no lc, nothing skipped", specs[i]);
+        sb_gpipeline_free(p);
+        sb_gpipeline *bad = (sb_gpipeline *)1;
+        cr_assert_eq(sb_gpipeline_new(g, "fast", &bad), SB_ERR_PIPELINE);
+        cr_assert_null(bad);
+        cr_assert_eq(sb_gpipeline_new(g, "list:ns,xx", &bad), SB_ERR_PIPELINE);
+        cr_assert_eq(sb_gpipeline_new(g, "nosuch", &bad), SB_ERR_PIPELINE);
+        cr_assert_eq(sb_gpipeline_new(g, NULL, &bad), SB_ERR_ARG);
+        sb_geometry_free(g);
+    }
+    /* The empty 2x3 grid needs guesses: a budget of 0 stops it; a digit above N is refused. */
+    sb_geometry *g = NULL;
+    cr_assert_eq(sb_geometry_parse("2x3", &g, NULL, 0), SB_OK);
+    sb_gpipeline *p = gpipe(g, "array");
+    uint8_t cells[36] = {0};
+    sb_gresult r;
+    sb_gpipeline_budget(p, 0);
+    cr_assert_eq(sb_gpipeline_solve(p, cells, 2, &r, NULL), SB_ERR_BUDGET);
+    cr_assert_eq(sb_gpipeline_root(p, cells), 2);
+    sb_gpipeline_budget(p, UINT64_MAX);
+    cr_assert_eq(sb_gpipeline_solve(p, cells, 2, &r, NULL), SB_OK);
+    cr_assert_eq(r.count, 2);
+    cells[5] = 7;
+    cr_assert_eq(sb_gpipeline_solve(p, cells, 2, &r, NULL), SB_ERR_ARG);
+    cr_assert_eq(sb_gpipeline_root(p, cells), SB_ERR_ARG);
+    sb_gpipeline_free(p);
+    sb_geometry_free(g);
+}
+
+/* On the 3x3 geometry the generic engine is pipeline.c's: for every registry pipeline but
+ * fast and a few custom specs, on sample puzzles and on copies with three givens removed
+ * (many with several solutions, where the first found depends on the whole search), the
+ * count, guesses and first solution equal sb_solve's, and so do the technique counters. */
+Test(gpipelines, equal_the_9x9_engine_on_9x9, .timeout = 120)
+{
+    static const char *const files[] = {"datasets/samples/17_clue_2000.txt",
+                                        "datasets/samples/hardest_11plus_1000.txt",
+                                        "datasets/samples/top1465.txt"};
+    static const char *const specs[] = {"list", "array", "restart", "singles", "none",
+                                        "array:ns,hs,lc,nt,ht", "list:ht,nt,lc,hs",
+                                        "restart:lc,ht3,nt2,hs,ns"};
+    enum { TAKE = 8 };
+    static uint8_t puzzles[2 * 3 * TAKE][81];
+    int np = 0;
+    ref_rng rng;
+    ref_rng_seed(&rng, 99);
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        FILE *in = fopen(files[f], "r");
+        cr_assert_not_null(in, "%s: run the tests from the repository root", files[f]);
+        char line[1100];
+        int n = 0;
+        while (n < TAKE && fgets(line, sizeof line, in)) {
+            sb_grid grid;
+            if (sb_parse_line(line, strcspn(line, "\r\n"), &grid, NULL, NULL) != SB_LINE_PUZZLE)
+                continue;
+            memcpy(puzzles[np++], grid.cell, 81);
+            memcpy(puzzles[np], grid.cell, 81);
+            for (int k = 0; k < 3; k++)
+                puzzles[np][ref_rng_below(&rng, 81)] = 0;
+            np++;
+            n++;
+        }
+        fclose(in);
+    }
+    cr_assert_eq(np, 2 * 3 * TAKE);
+    sb_geometry *g = NULL;
+    cr_assert_eq(sb_geometry_parse("3x3", &g, NULL, 0), SB_OK);
+    int multiple = 0;
+    for (size_t s = 0; s < sizeof specs / sizeof *specs; s++) {
+        sb_options opt;
+        sb_options_default(&opt);
+        cr_assert_eq(sb_options_pipeline(&opt, specs[s]), SB_OK);
+        sb_solver *ref = NULL;
+        cr_assert_eq(sb_solver_new(&ref, &opt), SB_OK);
+        sb_gpipeline *p = gpipe(g, specs[s]);
+        for (int i = 0; i < np; i++) {
+            sb_grid grid;
+            memcpy(grid.cell, puzzles[i], 81);
+            sb_result want;
+            sb_gresult got;
+            uint8_t sol[81] = {0};
+            cr_assert_eq(sb_solve(ref, &grid, &want), SB_OK);
+            cr_assert_eq(sb_gpipeline_solve(p, puzzles[i], 2, &got, sol), SB_OK);
+            cr_assert_eq(got.count, want.count, "%s puzzle %d: count %llu, 9x9 %llu", specs[s], i,
+                         (unsigned long long)got.count, (unsigned long long)want.count);
+            cr_assert_eq(got.guesses, want.guesses, "%s puzzle %d: guesses %llu, 9x9 %llu",
+                         specs[s], i, (unsigned long long)got.guesses,
+                         (unsigned long long)want.guesses);
+            if (want.count)
+                cr_assert_arr_eq(sol, want.solution.cell, 81, "%s puzzle %d: first solutions differ",
+                                 specs[s], i);
+            multiple += want.count == 2;
+        }
+        sb_technique_counts a[SB_TECH_COUNT], b[SB_TECH_COUNT];
+        sb_solver_counts(ref, a);
+        sb_gpipeline_counts(p, b);
+        for (int t = 0; t < SB_TECH_COUNT; t++)
+            cr_assert(a[t].applications == b[t].applications && a[t].placements == b[t].placements &&
+                          a[t].eliminations == b[t].eliminations,
+                      "%s technique %d: counters %llu/%llu/%llu, 9x9 %llu/%llu/%llu", specs[s], t,
+                      (unsigned long long)b[t].applications, (unsigned long long)b[t].placements,
+                      (unsigned long long)b[t].eliminations, (unsigned long long)a[t].applications,
+                      (unsigned long long)a[t].placements, (unsigned long long)a[t].eliminations);
+        sb_gpipeline_counts_reset(p);
+        sb_gpipeline_counts(p, b);
+        cr_assert_eq(b[SB_TECH_NAKED_SINGLE].eliminations, 0);
+        sb_gpipeline_free(p);
+        sb_solver_free(ref);
+    }
+    cr_assert(multiple > 0, "no puzzle with several solutions among the copies");
     sb_geometry_free(g);
 }
 
