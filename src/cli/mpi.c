@@ -123,6 +123,7 @@ typedef struct mpi_run {
     cli_batch seg;       /* the same job with the sink, for this rank's segments */
     cli_sink sink;       /* this rank's segment of the round */
     cli_sink recv;       /* rank 0: another rank's segment, received */
+    cli_buf input;       /* this rank's segment of a regular file, read once (shard_file) */
     int rank, size;      /* this rank and the number of ranks */
     int rc;              /* the run's exit code so far (rank 0's view, broadcast) */
     int stop;            /* the run ends after this round */
@@ -578,6 +579,7 @@ static int run_end(mpi_run *m)
     direct_end(m);
     cli_sink_free(&m->sink);
     cli_sink_free(&m->recv);
+    cli_buf_free(&m->input);
     if (m->rc == CLI_EXIT_INTERRUPTED && m->rank == 0 && !m->local)
         fprintf(stderr, CLI_NAME ": interrupted after %llu records\n",
                 (unsigned long long)m->written);
@@ -756,6 +758,40 @@ static void run_segment(mpi_run *m, char *const *files, int nfiles, int i, FILE 
     round_end(m, rc, tail, tail_at);
 }
 
+/* Lines the reader counts in n bytes (as count_lines). */
+static long long piece_lines(const char *s, size_t n)
+{
+    long long c = 0;
+    for (const char *p = s; n && (p = memchr(p, '\n', (size_t)(s + n - p))) != NULL; p++)
+        c++;
+    return c + (n && s[n - 1] != '\n');
+}
+
+/* Reads [start, end) of fd into b when that is at most max bytes, so a segment is read once
+ * (counted, then parsed from memory) rather than twice. @return 1 when read, 0 when the
+ * caller must stream it instead (too large: a run of grids without cut points; or memory
+ * ran out), -1 after a read error (errno set). */
+static int read_segment(cli_buf *b, int fd, off_t start, off_t end, off_t max)
+{
+    b->len = 0;
+    char *p = end - start <= max ? cli_buf_reserve(b, (size_t)(end - start)) : NULL;
+    if (!p) {
+        b->oom = 0;
+        return 0;
+    }
+    for (off_t at = start; at < end;) {
+        const ssize_t k = read_at(fd, p + (at - start), (size_t)(end - at), at);
+        if (k <= 0) {
+            if (k == 0)
+                errno = EIO; /* the file shrank under us */
+            return -1;
+        }
+        at += k;
+    }
+    b->len = (size_t)(end - start);
+    return 1;
+}
+
 /* Shards regular file i (fd, size bytes) over the ranks, round by round. */
 static void shard_file(mpi_run *m, char *const *files, int nfiles, int i, int fd, off_t size,
                        const char *msg_name)
@@ -767,10 +803,14 @@ static void shard_file(mpi_run *m, char *const *files, int nfiles, int i, int fd
         const off_t j = k * m->size + m->rank;
         off_t start = size, end = size;
         long long mine = 0;
+        int got = 0; /* the segment is in m->input */
         if (j < nseg) {
             start = segment_cut(fd, j * seg, size);
             end = start < 0 ? -1 : j + 1 < nseg ? segment_cut(fd, (j + 1) * seg, size) : size;
-            mine = end < 0 ? -1 : count_lines(fd, start, end);
+            got = end < 0 ? 0 : read_segment(&m->input, fd, start, end, 2 * seg);
+            mine = end < 0 || got < 0 ? -1
+                   : got              ? piece_lines(m->input.data, m->input.len)
+                                      : count_lines(fd, start, end);
         }
         const int why = errno;
         const uint64_t round_base = lines;
@@ -783,7 +823,9 @@ static void shard_file(mpi_run *m, char *const *files, int nfiles, int i, int fd
             m->rc = CLI_EXIT_USAGE, m->stop = 1;
             break;
         }
-        FILE *in = start < end ? range_open(fd, start, end) : NULL;
+        FILE *in = start >= end ? NULL
+                   : got        ? fmemopen(m->input.data, m->input.len, "r")
+                                : range_open(fd, start, end);
         if (start < end && !in) {
             cli_buf_printf(&m->sink.err, CLI_NAME ": out of memory\n");
             round_end(m, CLI_EXIT_USAGE, NULL, 0);
@@ -856,15 +898,6 @@ static size_t piece_fill(piece *p, int fd, size_t want)
             p->buf.len += (size_t)k;
         }
     }
-}
-
-/* Lines the reader counts in n bytes (as count_lines). */
-static long long piece_lines(const char *s, size_t n)
-{
-    long long c = 0;
-    for (const char *p = s; n && (p = memchr(p, '\n', (size_t)(s + n - p))) != NULL; p++)
-        c++;
-    return c + (n && s[n - 1] != '\n');
 }
 
 /* Rank 0 reads stream fd (input i) in line-aligned pieces and deals them round-robin;

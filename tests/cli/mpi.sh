@@ -113,6 +113,11 @@ t_solve_samples() {
 t_grids() {
     SUDOKUBENCH_MPI_SEGMENT=300 NPS="2 3" same "nine-line grids, 300-byte segments" \
         solve -t 1 -f csv grids.txt
+    # grids back to back, no blank lines: no cut point, so one segment far larger than the
+    # segment size (streamed from the file rather than read into memory)
+    grep -E '^[0-9.]{81}$' "$SAMPLES/top1465.txt" | head -n 40 | fold -w 9 >packed.txt
+    SUDOKUBENCH_MPI_SEGMENT=300 NPS="2 3" same "grids without cut points" solve -t 1 -f csv \
+        packed.txt
     "$BIN" solve -t 1 -f json <grids.txt >p.out 2>p.err
     SUDOKUBENCH_MPI_SEGMENT=500 mrun 3 solve -t 1 -f json <grids.txt >m.out 2>m.err
     cmp -s p.out m.out || echo "grids on stdin: stdout differs: $(diff p.out m.out | head -3)"
