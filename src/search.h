@@ -19,6 +19,9 @@
  *   uint16_t srch_cell(SB_SEARCH_CTX *x, const sb_board *b, int cell)
  *       the candidate mask of cell (bit d-1 = digit d): a kernel whose board layout is not
  *       cell-major (digit-major bitboards) converts here; the search reads cells only through it
+ *   void srch_solution(SB_SEARCH_CTX *x, const sb_board *b, sb_grid *out)   (optional)
+ *       writes solved board b's digits to out; defined with SRCH_SOLUTION by an includer whose
+ *       layout has a faster way than 81 srch_cell calls
  *
  * Guess convention (the field's): one guess per search state pushed. Digits are tried lowest
  * first; a cell with a single candidate is taken without a push (it is forced, not a guess).
@@ -34,11 +37,17 @@
 
 #include "internal.h"
 
-/* Writes the solved board b (every cell one candidate) as digits into out. */
+/* Writes the solved board b (every cell one candidate) as digits into out: through the
+ * includer's srch_solution when it defines SRCH_SOLUTION (a kernel whose board is not
+ * cell-major), else cell by cell. */
 static inline void srch_copy_solution(SB_SEARCH_CTX *x, const sb_board *b, sb_grid *out)
 {
+#ifdef SRCH_SOLUTION
+    srch_solution(x, b, out);
+#else
     for (int c = 0; c < SB_CELLS; c++)
         out->cell[c] = (uint8_t)(__builtin_ctz(srch_cell(x, b, c)) + 1);
+#endif
 }
 
 /* Called when a search is about to reach `need` guesses past *poll_at: checks the budget,

@@ -5,8 +5,9 @@
  *
  * The includer defines, before including: SB_KERNEL_DFS / SB_KERNEL_BFS (the entry names),
  * and the kernel functions SBK_LOAD(b, puzzle), SBK_TAKE(b, c, d), SBK_DROP(b, c, d),
- * SBK_CHOOSE(b) and SBK_CELL(b, c) (see search.h for their contracts); the kernel sets
- * b->nsolved at every stable board.
+ * SBK_CHOOSE(b) and SBK_CELL(b, c) (see search.h for their contracts), and optionally
+ * SBK_SOLUTION(b, out) (writes a solved board's digits); the kernel sets b->nsolved at every
+ * stable board.
  */
 
 /* The fast kernels need no hook context: their state is the board. */
@@ -49,6 +50,16 @@ static inline uint16_t srch_cell(sbk_ctx *x, const sb_board *b, int c)
     (void)x;
     return SBK_CELL(b, c);
 }
+
+#ifdef SBK_SOLUTION
+/* The kernel writes a solved board out itself (search.h's optional hook). */
+static inline void srch_solution(sbk_ctx *x, const sb_board *b, sb_grid *out)
+{
+    (void)x;
+    SBK_SOLUTION(b, out);
+}
+#define SRCH_SOLUTION 1
+#endif
 
 #define SB_SEARCH_CTX sbk_ctx
 #define SB_SEARCH_DFS sbk_dfs

@@ -244,8 +244,7 @@ static int sbp_advance(sbp_lane *L, sbp_feed *f, int ok)
     sb_board *b = &L->stack[L->depth];
     if (ok && b->nsolved == SB_CELLS) {
         if (res->count++ == 0)
-            for (int c = 0; c < SB_CELLS; c++)
-                res->solution.cell[c] = (uint8_t)(__builtin_ctz(sbb_cell(b, c)) + 1);
+            sbb_solution(b, &res->solution);
         if (f->limit && res->count >= f->limit)
             return sbp_start(L, f);
         ok = 0; /* counted: look for the next one */
