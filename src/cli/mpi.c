@@ -11,8 +11,8 @@
  * so nothing waits for the end of another rank's range and memory stays one segment of
  * output per rank, whatever the file size.
  *
- * Line numbers. Before handling its segment, a rank counts its lines; an MPI_Allgather of
- * the round's counts gives each segment its global first line, which the engine adds to
+ * Line numbers. Before handling its segment, a rank reads it (once, into memory) and counts
+ * its lines; an MPI_Allgather of the round's counts gives each segment its global first line, which the engine adds to
  * every record (cli_batch.line_base): messages and records carry the line of the whole file.
  *
  * One engine. Each segment runs through the ordinary batch engine (cli_batch_segment, with
@@ -22,6 +22,15 @@
  * the tags to the command's commit), so the command's summaries on rank 0 count every
  * rank's records and need no MPI code of their own. Within a segment stderr text keeps its
  * place before its records; across segments all of a segment's text precedes its records.
+ *
+ * Direct mode. When -o FILE is a regular file that every rank opens on rank 0's node (same
+ * device and inode), the records skip rank 0: an MPI_Allgather of the round's record bytes
+ * gives each segment its offset (the prefix sum), rank 0 still writes the stderr text and
+ * commits the tags, and once it has said which segments stand each rank hands its records
+ * to a writer thread (pwrite at the offset) and goes on with its next segment, so writing
+ * overlaps solving and is spread over the ranks. A writer's failure travels with the next
+ * round's byte counts; at the end rank 0 cuts the file back to the first segment not wholly
+ * written, so the file never ends inside a record.
  *
  * Status. After writing a round, rank 0 broadcasts whether to go on: a write error on rank
  * 0 (one message, exit 2; the output ends on a record boundary), a failed or halted segment
@@ -725,12 +734,15 @@ static long long round_lines(mpi_run *m, long long mine, uint64_t *lines)
 {
     long long *all = malloc((size_t)m->size * sizeof *all), before = 0, total = 0;
     long long fail = all ? 0 : 1, any;
-    MPI_Allreduce(&fail, &any, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Request rq; /* non-blocking + wait_for: a rank waiting here naps instead of spinning */
+    MPI_Iallreduce(&fail, &any, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD, &rq);
+    wait_for(&rq);
     if (any) {
         free(all);
         return -2;
     }
-    MPI_Allgather(&mine, 1, MPI_LONG_LONG, all, 1, MPI_LONG_LONG, MPI_COMM_WORLD);
+    MPI_Iallgather(&mine, 1, MPI_LONG_LONG, all, 1, MPI_LONG_LONG, MPI_COMM_WORLD, &rq);
+    wait_for(&rq);
     for (int r = 0; r < m->size; r++) {
         if (all[r] < 0)
             fail = 1;
