@@ -14,7 +14,9 @@
  * peers, through a queue), hidden singles (a digit with one place in a house is placed there)
  * over the geometry's houses, then locked candidates over every pair of houses that meet in
  * 2..N-1 cells (found once per solver: box and line on boxed grids, two planes of a cube, a
- * region and a line on a jigsaw; none on a latin square), only for pairs with a changed house.
+ * region and a line on a jigsaw; none on a latin square), only for pairs with a changed house,
+ * from the ORs of segments (cell groups) taken once per pass: the shared cells of each pair and
+ * the cover of each side's other cells, so a box/line pair reads 7 segment ORs, not 28 cells.
  * Search: branch on a cell with the fewest candidates (the one with the most unassigned peers
  * among those), digits lowest first, one guess per state pushed (src/search.h's counting).
  */
@@ -52,9 +54,16 @@ struct sb_gsolver {
                                    (the same rules as dirty) */
     uint64_t *lscan;            /* scratch: the ldirty bits a locked pass works from */
     int npairs;                 /* house pairs meeting in 2..N-1 cells (locked candidates) */
-    int *pair;                  /* per pair: house a, house b, then offsets into pcells of its
-                                   shared cells, a's other cells, b's other cells and the end */
-    uint16_t *pcells;           /* the cell lists the pairs point into */
+    int *pair;                  /* per pair: house a, house b, the segment of its shared cells,
+                                   then offsets into pseg of the segments covering a's other
+                                   cells, b's other cells and the end */
+    int *pseg;                  /* the segment lists the pairs point into */
+    int nseg;                   /* segments: cell groups whose candidates a locked pass ORs once
+                                   for every pair that uses them (a box's row segments serve the
+                                   box's pairs and the rows' pairs alike) */
+    int *segstart;              /* nseg + 1 offsets into segcells */
+    uint16_t *segcells;         /* the cells of each segment */
+    uint64_t *segval;           /* scratch: per segment, its OR at the start of a locked pass */
     int *hpair;                 /* the pairs of each house: hpair[hpstart[h] .. hpstart[h+1]) */
     int *hpstart;               /* nhouses + 1 offsets into hpair */
     uint64_t *pbits;            /* the peers of each cell as a bitset of dwords words (NULL
@@ -67,86 +76,145 @@ enum {
     PBITS_MAX_CELLS = 1024  /* peer bitsets up to this many cells (128 KiB at most) */
 };
 
+/* A growable list of ints (setup only). */
+typedef struct ivec {
+    int *v;     /* the items */
+    size_t n;   /* items in use */
+    size_t cap; /* items allocated */
+} ivec;
+
+/* Appends x to a. @return 0, or -1 when out of memory. */
+static int push(ivec *a, int x)
+{
+    if (a->n == a->cap) {
+        const size_t cap = a->cap ? 2 * a->cap : 64;
+        int *v = realloc(a->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        a->v = v;
+        a->cap = cap;
+    }
+    a->v[a->n++] = x;
+    return 0;
+}
+
+/* Appends a new segment to cells and starts: the cells of house h set in the cell bitset m, in the
+ * house's order. @return 0, or -1 when out of memory. */
+static int new_segment(const sb_gsolver *s, ivec *cells, ivec *starts, int h, const uint64_t *m)
+{
+    if (push(starts, (int)cells->n))
+        return -1;
+    for (int i = 0; i < s->n; i++)
+        if (m[s->house[h][i] / 64] >> (s->house[h][i] % 64) & 1)
+            if (push(cells, s->house[h][i]))
+                return -1;
+    return 0;
+}
+
 /* Finds every pair of houses that share at least 2 cells but not all (box and row, plane and
- * plane, region and column, ...): where locked candidates apply. @return 0, or -1 when out of
- * memory. */
+ * plane, region and column, ...): where locked candidates apply. Each pair's shared cells are a
+ * segment, and each side's other cells are covered by the segments of that house's other pairs
+ * that fit (on a boxed grid, a box less one row segment is its other row segments), plus one
+ * segment of whatever is left. @return 0, or -1 when out of memory. */
 static int find_pairs(sb_gsolver *s)
 {
     const int n = s->n, nh = s->nhouses;
     const size_t cw = ((size_t)s->ncells + 63) / 64;
-    uint64_t *bits = calloc((size_t)nh * cw, sizeof *bits);
+    uint64_t *bits = calloc((size_t)nh * cw + 2 * cw, sizeof *bits);
+    ivec ab = {0}, cells = {0}, starts = {0}, pseg = {0};
+    int ret = -1;
     if (!bits)
         return -1;
+    uint64_t *rem = bits + (size_t)nh * cw, *sq = rem + cw;
     for (int h = 0; h < nh; h++)
         for (int i = 0; i < n; i++)
             bits[(size_t)h * cw + s->house[h][i] / 64] |= UINT64_C(1) << (s->house[h][i] % 64);
-    size_t np = 0, ncell = 0, cap = 0, ccap = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        np = ncell = 0;
-        for (int a = 0; a < nh; a++)
-            for (int b = a + 1; b < nh; b++) {
-                int k = 0;
-                for (size_t w = 0; w < cw; w++)
-                    k += __builtin_popcountll(bits[(size_t)a * cw + w] & bits[(size_t)b * cw + w]);
-                if (k < 2 || k >= n)
-                    continue;
-                if (pass) {
-                    int *q = s->pair + np * PAIR_INTS;
-                    q[0] = a;
-                    q[1] = b;
-                    q[2] = (int)ncell;
-                    const uint64_t *ba = bits + (size_t)a * cw, *bb = bits + (size_t)b * cw;
-                    for (int i = 0; i < n; i++) /* shared */
-                        if (bb[s->house[a][i] / 64] >> (s->house[a][i] % 64) & 1)
-                            s->pcells[ncell++] = s->house[a][i];
-                    q[3] = (int)ncell;
-                    for (int i = 0; i < n; i++) /* a only */
-                        if (!(bb[s->house[a][i] / 64] >> (s->house[a][i] % 64) & 1))
-                            s->pcells[ncell++] = s->house[a][i];
-                    q[4] = (int)ncell;
-                    for (int i = 0; i < n; i++) /* b only */
-                        if (!(ba[s->house[b][i] / 64] >> (s->house[b][i] % 64) & 1))
-                            s->pcells[ncell++] = s->house[b][i];
-                    q[5] = (int)ncell;
-                } else {
-                    ncell += (size_t)(2 * n - k);
-                }
-                np++;
-            }
-        if (!pass) {
-            cap = np;
-            ccap = ncell;
-            s->pair = malloc((cap ? cap : 1) * PAIR_INTS * sizeof *s->pair);
-            s->pcells = malloc((ccap ? ccap : 1) * sizeof *s->pcells);
-            if (!s->pair || !s->pcells) {
-                free(bits);
-                return -1;
-            }
+    for (int a = 0; a < nh; a++)
+        for (int b = a + 1; b < nh; b++) {
+            int k = 0;
+            for (size_t w = 0; w < cw; w++)
+                k += __builtin_popcountll(bits[(size_t)a * cw + w] & bits[(size_t)b * cw + w]);
+            if (k >= 2 && k < n && (push(&ab, a) || push(&ab, b)))
+                goto out;
         }
-    }
+    const size_t np = ab.n / 2;
     s->npairs = (int)np;
-    free(bits);
     /* Each house's pairs, so a pass visits only the pairs of changed houses. */
     s->hpstart = calloc((size_t)nh + 1, sizeof *s->hpstart);
     s->hpair = malloc((np ? 2 * np : 1) * sizeof *s->hpair);
-    if (!s->hpstart || !s->hpair)
-        return -1;
-    for (size_t p = 0; p < np; p++) {
-        s->hpstart[s->pair[p * PAIR_INTS] + 1]++;
-        s->hpstart[s->pair[p * PAIR_INTS + 1] + 1]++;
+    s->pair = malloc((np ? np : 1) * PAIR_INTS * sizeof *s->pair);
+    int *fill = malloc((size_t)nh * sizeof *fill);
+    if (!s->hpstart || !s->hpair || !s->pair || !fill) {
+        free(fill);
+        goto out;
     }
+    for (size_t p = 0; p < ab.n; p++)
+        s->hpstart[ab.v[p] + 1]++;
     for (int h = 0; h < nh; h++)
         s->hpstart[h + 1] += s->hpstart[h];
-    int *fill = malloc((size_t)nh * sizeof *fill);
-    if (!fill)
-        return -1;
     memcpy(fill, s->hpstart, (size_t)nh * sizeof *fill);
-    for (size_t p = 0; p < np; p++) {
-        s->hpair[fill[s->pair[p * PAIR_INTS]]++] = (int)p;
-        s->hpair[fill[s->pair[p * PAIR_INTS + 1]]++] = (int)p;
-    }
+    for (size_t p = 0; p < ab.n; p++)
+        s->hpair[fill[ab.v[p]]++] = (int)(p / 2);
     free(fill);
-    return 0;
+    for (size_t p = 0; p < np; p++) { /* segment p: the cells pair p shares */
+        for (size_t w = 0; w < cw; w++)
+            sq[w] = bits[(size_t)ab.v[2 * p] * cw + w] & bits[(size_t)ab.v[2 * p + 1] * cw + w];
+        if (new_segment(s, &cells, &starts, ab.v[2 * p], sq))
+            goto out;
+    }
+    for (size_t p = 0; p < np; p++) {
+        int *q = s->pair + p * PAIR_INTS;
+        q[0] = ab.v[2 * p];
+        q[1] = ab.v[2 * p + 1];
+        q[2] = (int)p;
+        for (int side = 0; side < 2; side++) { /* cover the side's cells outside the pair */
+            const int h = q[side], o = q[1 - side];
+            q[3 + side] = (int)pseg.n;
+            for (size_t w = 0; w < cw; w++)
+                rem[w] = bits[(size_t)h * cw + w] & ~bits[(size_t)o * cw + w];
+            for (int k = s->hpstart[h]; k < s->hpstart[h + 1]; k++) {
+                const int r = s->hpair[k];
+                uint64_t out_of_rem = 0;
+                for (size_t w = 0; w < cw; w++) {
+                    sq[w] = bits[(size_t)ab.v[2 * r] * cw + w] & bits[(size_t)ab.v[2 * r + 1] * cw + w];
+                    out_of_rem |= sq[w] & ~rem[w];
+                }
+                if (r == (int)p || out_of_rem)
+                    continue;
+                for (size_t w = 0; w < cw; w++)
+                    rem[w] &= ~sq[w];
+                if (push(&pseg, r))
+                    goto out;
+            }
+            uint64_t left = 0;
+            for (size_t w = 0; w < cw; w++)
+                left |= rem[w];
+            if (left && (push(&pseg, (int)starts.n) || new_segment(s, &cells, &starts, h, rem)))
+                goto out;
+        }
+        q[5] = (int)pseg.n;
+    }
+    s->nseg = (int)starts.n;
+    if (push(&starts, (int)cells.n))
+        goto out;
+    s->segcells = malloc((cells.n ? cells.n : 1) * sizeof *s->segcells);
+    s->segval = malloc((starts.n) * sizeof *s->segval);
+    if (!s->segcells || !s->segval)
+        goto out;
+    for (size_t i = 0; i < cells.n; i++)
+        s->segcells[i] = (uint16_t)cells.v[i];
+    s->segstart = starts.v;
+    starts.v = NULL;
+    s->pseg = pseg.v;
+    pseg.v = NULL;
+    ret = 0;
+out:
+    free(bits);
+    free(ab.v);
+    free(cells.v);
+    free(starts.v);
+    free(pseg.v);
+    return ret;
 }
 
 int sb_gsolver_new(const sb_geometry *g, sb_gsolver **out)
@@ -228,7 +296,10 @@ void sb_gsolver_free(sb_gsolver *s)
     free(s->ldirty);
     free(s->lscan);
     free(s->pair);
-    free(s->pcells);
+    free(s->pseg);
+    free(s->segstart);
+    free(s->segcells);
+    free(s->segval);
     free(s->hpair);
     free(s->hpstart);
     free(s->pbits);
@@ -283,6 +354,27 @@ static int strip(sb_gsolver *s, uint64_t *b, const uint16_t *list, int k, uint64
     return changed;
 }
 
+/* The OR of the segments pseg[from .. to) on board b. */
+static inline uint64_t segs_or(const sb_gsolver *s, int from, int to)
+{
+    uint64_t m = 0;
+    for (int i = from; i < to; i++)
+        m |= s->segval[s->pseg[i]];
+    return m;
+}
+
+/* Removes the digits of mask from the cells of the segments pseg[from .. to), as strip.
+ * @return 1 if anything changed, -1 on a cell left with none, else 0. */
+static int strip_segs(sb_gsolver *s, uint64_t *b, int from, int to, uint64_t mask)
+{
+    int r = 0;
+    for (int i = from; i < to && r >= 0; i++) {
+        const int g = s->pseg[i];
+        r |= strip(s, b, s->segcells + s->segstart[g], s->segstart[g + 1] - s->segstart[g], mask);
+    }
+    return r;
+}
+
 /* One pass of locked candidates over the house pairs with a changed house: a digit whose
  * places in one house all lie where it meets the other leaves the rest of the other (box-line
  * pointing and claiming on boxed grids; plane lines on a cube; regions on a jigsaw).
@@ -293,6 +385,15 @@ static int locked(sb_gsolver *s, uint64_t *b)
     const uint64_t *ld = s->lscan; /* what changed before this pass; its own changes go on */
     memcpy(s->lscan, s->ldirty, s->hwords * sizeof *s->lscan);
     memset(s->ldirty, 0, s->hwords * sizeof *s->ldirty);
+    /* Every segment's OR, once for the pass. A value taken before a strip of the same pass may
+     * hold digits gone since: that only makes a confinement harder to see (never a wrong one),
+     * and the stripped houses are passed again. */
+    for (int g = 0; g < s->nseg; g++) {
+        uint64_t m = 0;
+        for (int i = s->segstart[g]; i < s->segstart[g + 1]; i++)
+            m |= b[s->segcells[i]];
+        s->segval[g] = m;
+    }
     for (size_t wd = 0; wd < s->hwords; wd++)
     for (uint64_t todo = ld[wd]; todo; todo &= todo - 1) {
     const int h = (int)(wd * 64 + (size_t)__builtin_ctzll(todo));
@@ -301,20 +402,14 @@ static int locked(sb_gsolver *s, uint64_t *b)
         const int other = q[0] == h ? q[1] : q[0];
         if (other < h && (ld[other / 64] >> (other % 64) & 1))
             continue; /* done when the pass was at the other house */
-        uint64_t in = 0, oa = 0, ob = 0;
-        for (int i = q[2]; i < q[3]; i++)
-            in |= b[s->pcells[i]];
-        for (int i = q[3]; i < q[4]; i++)
-            oa |= b[s->pcells[i]];
-        for (int i = q[4]; i < q[5]; i++)
-            ob |= b[s->pcells[i]];
+        const uint64_t in = s->segval[q[2]], oa = segs_or(s, q[3], q[4]), ob = segs_or(s, q[4], q[5]);
         /* digits confined to the shared cells in one house leave the other's other cells */
         const uint64_t from_b = in & ~oa & ob, from_a = in & ~ob & oa;
         int r = 0;
         if (from_b)
-            r = strip(s, b, s->pcells + q[4], q[5] - q[4], from_b);
+            r = strip_segs(s, b, q[4], q[5], from_b);
         if (r >= 0 && from_a)
-            r |= strip(s, b, s->pcells + q[3], q[4] - q[3], from_a);
+            r |= strip_segs(s, b, q[3], q[4], from_a);
         if (r < 0)
             return -1;
         any |= r;
