@@ -50,6 +50,8 @@ struct sb_gsolver {
                                    a clear bit means it was scanned since its cells last changed
                                    on the current board (kept across push/pop: see propagate) */
     size_t hwords;              /* words of dirty */
+    uint64_t *hmask;            /* the houses of each cell as a bitset of hwords words, so a
+                                   touch is an OR per word, not a bit per house */
     uint64_t *ldirty;           /* bit h: house h changed since the last locked-candidates pass
                                    (the same rules as dirty) */
     uint64_t *lscan;            /* scratch: the ldirty bits a locked pass works from */
@@ -245,12 +247,13 @@ int sb_gsolver_new(const sb_geometry *g, sb_gsolver **out)
     s->dirty = calloc(s->hwords, sizeof *s->dirty);
     s->ldirty = calloc(s->hwords, sizeof *s->ldirty);
     s->lscan = calloc(s->hwords, sizeof *s->lscan);
+    s->hmask = calloc(nc * s->hwords, sizeof *s->hmask);
     s->cap = 4;
     s->max_guesses = UINT64_MAX;
     s->tech = SB_GTECH_ALL;
     s->stack = malloc(s->cap * s->words * sizeof *s->stack);
     if (!s->house || !s->peer || !s->npeer || !s->bcell || !s->bdigit || !s->queue || !s->sol ||
-        !s->stack || !s->chouse || !s->nchouse || !s->dirty || !s->ldirty || !s->lscan) {
+        !s->stack || !s->chouse || !s->nchouse || !s->dirty || !s->ldirty || !s->lscan || !s->hmask) {
         sb_gsolver_free(s);
         return SB_ERR_NOMEM;
     }
@@ -259,6 +262,8 @@ int sb_gsolver_new(const sb_geometry *g, sb_gsolver **out)
     for (int c = 0; c < s->ncells; c++) {
         s->peer[c] = sb_geometry_peers(g, c, &s->npeer[c]);
         s->chouse[c] = sb_geometry_cell_houses(g, c, &s->nchouse[c]);
+        for (int i = 0; i < s->nchouse[c]; i++)
+            s->hmask[(size_t)c * s->hwords + s->chouse[c][i] / 64] |= UINT64_C(1) << (s->chouse[c][i] % 64);
     }
     if (s->ncells <= PBITS_MAX_CELLS) {
         s->pbits = calloc(nc * s->dwords, sizeof *s->pbits);
@@ -293,6 +298,7 @@ void sb_gsolver_free(sb_gsolver *s)
     free(s->chouse);
     free(s->nchouse);
     free(s->dirty);
+    free(s->hmask);
     free(s->ldirty);
     free(s->lscan);
     free(s->pair);
@@ -321,10 +327,10 @@ static inline void assign(sb_gsolver *s, uint64_t *b, int c)
 /* Marks the houses of cell c for the next hidden-single scan (c's candidates changed). */
 static inline void touch(sb_gsolver *s, int c)
 {
-    const uint16_t *h = s->chouse[c];
-    for (int i = 0, k = s->nchouse[c]; i < k; i++) {
-        s->dirty[h[i] / 64] |= UINT64_C(1) << (h[i] % 64);
-        s->ldirty[h[i] / 64] |= UINT64_C(1) << (h[i] % 64);
+    const uint64_t *m = s->hmask + (size_t)c * s->hwords;
+    for (size_t w = 0; w < s->hwords; w++) {
+        s->dirty[w] |= m[w];
+        s->ldirty[w] |= m[w];
     }
 }
 
@@ -501,6 +507,20 @@ contradiction:
     return 0;
 }
 
+/* The number of bits set in x: the instruction where the build has it, else a few shifts and
+ * masks inline (the default x86-64 build would call libgcc's __popcountdi2, twice the work). */
+static inline int pop64(uint64_t x)
+{
+#ifdef __POPCNT__
+    return __builtin_popcountll(x);
+#else
+    x -= x >> 1 & UINT64_C(0x5555555555555555);
+    x = (x & UINT64_C(0x3333333333333333)) + (x >> 2 & UINT64_C(0x3333333333333333));
+    x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+    return (int)(x * UINT64_C(0x0101010101010101) >> 56);
+#endif
+}
+
 /* The number of candidates in m, without a popcount call for the usual 0, 1 or 2 (the default
  * x86-64 build has no popcnt instruction). */
 static inline int ncand(uint64_t m)
@@ -508,7 +528,7 @@ static inline int ncand(uint64_t m)
     const uint64_t m1 = m & (m - 1);
     if (!m1)
         return m != 0;
-    return m1 & (m1 - 1) ? __builtin_popcountll(m) : 2;
+    return m1 & (m1 - 1) ? pop64(m) : 2;
 }
 
 /* The number of unassigned peers of cell c: how far a guess on c reaches. */
@@ -518,7 +538,7 @@ static int open_peers(const sb_gsolver *s, const uint64_t *b, int c)
         const uint64_t *pb = s->pbits + (size_t)c * s->dwords, *done = b + s->ncells;
         int k = s->npeer[c];
         for (size_t w = 0; w < s->dwords; w++)
-            k -= __builtin_popcountll(pb[w] & done[w]);
+            k -= pop64(pb[w] & done[w]);
         return k;
     }
     const uint16_t *p = s->peer[c];
@@ -543,7 +563,7 @@ static int choose(const sb_gsolver *s, const uint64_t *b)
     }
     for (int c = best; c < s->ncells; c++) { /* the most open peers among those */
         const uint64_t m = b[c], m1 = m & (m - 1);
-        if (!m1 || (best_n == 2 ? (m1 & (m1 - 1)) != 0 : __builtin_popcountll(m) != best_n))
+        if (!m1 || (best_n == 2 ? (m1 & (m1 - 1)) != 0 : pop64(m) != best_n))
             continue;
         const int pk = open_peers(s, b, c);
         if (pk > best_p) {
