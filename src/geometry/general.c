@@ -17,8 +17,10 @@
  * region and a line on a jigsaw; none on a latin square), only for pairs with a changed house,
  * from the ORs of segments (cell groups) taken once per pass: the shared cells of each pair and
  * the cover of each side's other cells, so a box/line pair reads 7 segment ORs, not 28 cells.
- * Search: branch on a cell with the fewest candidates (the one with the most unassigned peers
- * among those), digits lowest first, one guess per state pushed (src/search.h's counting).
+ * Search: branch on a cell with the fewest candidates (among those, the best score: its
+ * unassigned peers sharing a digit with it, bivalue ones counted three times, as the fast 9x9
+ * kernel's src/kernel/branch.h), digits lowest first, one guess per state pushed
+ * (src/search.h's counting).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -68,14 +70,11 @@ struct sb_gsolver {
     uint64_t *segval;           /* scratch: per segment, its OR at the start of a locked pass */
     int *hpair;                 /* the pairs of each house: hpair[hpstart[h] .. hpstart[h+1]) */
     int *hpstart;               /* nhouses + 1 offsets into hpair */
-    uint64_t *pbits;            /* the peers of each cell as a bitset of dwords words (NULL
-                                   above PBITS_MAX_CELLS: choose walks the peer lists) */
     unsigned tech;              /* SB_GTECH_* bits in use (naked singles always are) */
 };
 
 enum {
-    PAIR_INTS = 6,          /* ints per pair in sb_gsolver.pair */
-    PBITS_MAX_CELLS = 1024  /* peer bitsets up to this many cells (128 KiB at most) */
+    PAIR_INTS = 6 /* ints per pair in sb_gsolver.pair */
 };
 
 /* A growable list of ints (setup only). */
@@ -265,16 +264,6 @@ int sb_gsolver_new(const sb_geometry *g, sb_gsolver **out)
         for (int i = 0; i < s->nchouse[c]; i++)
             s->hmask[(size_t)c * s->hwords + s->chouse[c][i] / 64] |= UINT64_C(1) << (s->chouse[c][i] % 64);
     }
-    if (s->ncells <= PBITS_MAX_CELLS) {
-        s->pbits = calloc(nc * s->dwords, sizeof *s->pbits);
-        if (!s->pbits) {
-            sb_gsolver_free(s);
-            return SB_ERR_NOMEM;
-        }
-        for (int c = 0; c < s->ncells; c++)
-            for (int i = 0; i < s->npeer[c]; i++)
-                s->pbits[(size_t)c * s->dwords + s->peer[c][i] / 64] |= UINT64_C(1) << (s->peer[c][i] % 64);
-    }
     if (find_pairs(s) != 0) {
         sb_gsolver_free(s);
         return SB_ERR_NOMEM;
@@ -308,7 +297,6 @@ void sb_gsolver_free(sb_gsolver *s)
     free(s->segval);
     free(s->hpair);
     free(s->hpstart);
-    free(s->pbits);
     free(s);
 }
 
@@ -531,26 +519,24 @@ static inline int ncand(uint64_t m)
     return m1 & (m1 - 1) ? pop64(m) : 2;
 }
 
-/* The number of unassigned peers of cell c: how far a guess on c reaches. */
-static int open_peers(const sb_gsolver *s, const uint64_t *b, int c)
+/* Cell c's branch score: its unassigned peers that share a digit with it, bivalue ones
+ * counted three times (a guess on c most often settles them). */
+static int branch_score(const sb_gsolver *s, const uint64_t *b, int c)
 {
-    if (s->pbits) { /* the peers less the assigned ones, a word at a time */
-        const uint64_t *pb = s->pbits + (size_t)c * s->dwords, *done = b + s->ncells;
-        int k = s->npeer[c];
-        for (size_t w = 0; w < s->dwords; w++)
-            k -= pop64(pb[w] & done[w]);
-        return k;
-    }
     const uint16_t *p = s->peer[c];
+    const uint64_t mc = b[c];
     int k = 0;
-    for (int i = 0, np = s->npeer[c]; i < np; i++)
-        k += (b[p[i]] & (b[p[i]] - 1)) != 0;
+    for (int i = 0, np = s->npeer[c]; i < np; i++) {
+        const uint64_t m = b[p[i]], m1 = m & (m - 1);
+        if ((m & mc) && m1)
+            k += m1 & (m1 - 1) ? 1 : 3;
+    }
     return k;
 }
 
 /* The branching cell: an unassigned cell with the fewest candidates, among those the one with
- * the most unassigned peers (a guess there settles the most), the first in cell order on a
- * tie. The tie-break cut the guesses of minimal 16x16 puzzles 2.5-4.7x (docs/geometry.md). */
+ * the best branch_score (a guess there settles the most), the first in cell order on a
+ * tie. The score halved the guesses of minimal 16x16 puzzles (docs/geometry.md). */
 static int choose(const sb_gsolver *s, const uint64_t *b)
 {
     int best = -1, best_n = 65, best_p = -1;
@@ -561,11 +547,11 @@ static int choose(const sb_gsolver *s, const uint64_t *b)
             best = c;
         }
     }
-    for (int c = best; c < s->ncells; c++) { /* the most open peers among those */
+    for (int c = best; c < s->ncells; c++) { /* the best score among those */
         const uint64_t m = b[c], m1 = m & (m - 1);
         if (!m1 || (best_n == 2 ? (m1 & (m1 - 1)) != 0 : pop64(m) != best_n))
             continue;
-        const int pk = open_peers(s, b, c);
+        const int pk = branch_score(s, b, c);
         if (pk > best_p) {
             best_p = pk;
             best = c;
