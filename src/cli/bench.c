@@ -116,8 +116,9 @@ static const char bench_help[] =
     "      --simd LEVEL      auto, scalar, sse4, avx2, avx512, neon (default auto)\n"
     "      --json OUT        also write the rows as JSON to OUT (opened before the run)\n"
     "      --grid SPEC       another geometry (default: from the first line's cell count):\n"
-    "                        the general solver, a table of puzzles/s per FILE (no pipelines,\n"
-    "                        --simd or --json there)\n"
+    "                        a table of puzzles/s per FILE and pipeline (default fast, the\n"
+    "                        general solver; others run the generic engine, lc skipped where\n"
+    "                        no houses meet in 2+ cells; no --simd or --json there)\n"
     "      --geometry FILE   a geometry from a file, as --grid\n"
     "  -h, --help            show this help\n\n"
     "An unreadable FILE is reported and skipped (exit 2). SIGINT/SIGTERM stop the run after\n"
@@ -809,9 +810,9 @@ int cli_bench(int argc, char **argv)
                                         "that are not 9x9) is not distributed over MPI "
                                         "ranks: run it on one rank (-np 1)");
     }
-    if (geo) { /* another geometry: the general solver's own table (grid.c) */
+    if (geo) { /* another geometry: its own table, the general solver or -s pipelines (grid.c) */
         const int grc = cli_grid_bench(geo, argv + optind, argc - optind, opt.limit, threads,
-                                       seconds, (size_t)max_puzzles);
+                                       seconds, (size_t)max_puzzles, pipes, npipes);
         sb_geometry_free(geo);
         return grc;
     }

@@ -10,6 +10,9 @@
  *
  * --all streams: every solution is written as it is found, straight to stdout, one puzzle at
  * a time (a puzzle may have millions of solutions; a window of them would not fit in memory).
+ *
+ * The solver is the general one (sb_gsolver, pipeline "fast") unless solve -s or bench
+ * --pipelines name another pipeline: then the generic engine runs it (sb_gpipeline).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -680,6 +683,82 @@ static void put_solution(cli_buf *b, const sb_geometry *g, cli_format f, const c
 /* Runs                                                                                       */
 /* ------------------------------------------------------------------------------------------ */
 
+/* One thread's solver on a geometry: the general solver ("fast", the default), or the generic
+ * engine running a pipeline of -s (sb_gpipeline). */
+typedef struct gengine {
+    sb_gsolver *gs;   /* the general solver, or NULL */
+    sb_gpipeline *gp; /* the generic pipeline, or NULL */
+} gengine;
+
+/* 1 when pipeline names the general solver: none given, or "fast". */
+static int is_fast(const char *pipeline)
+{
+    return !pipeline || !strcmp(pipeline, "fast");
+}
+
+/* Makes e for g and pipeline (checked by cli_parse_pipeline). @return SB_OK, or what the
+ * constructor returned. */
+static int gengine_new(const sb_geometry *g, const char *pipeline, gengine *e)
+{
+    e->gs = NULL;
+    e->gp = NULL;
+    return is_fast(pipeline) ? sb_gsolver_new(g, &e->gs) : sb_gpipeline_new(g, pipeline, &e->gp);
+}
+
+/* Frees e's solver. */
+static void gengine_free(gengine *e)
+{
+    sb_gsolver_free(e->gs);
+    sb_gpipeline_free(e->gp);
+    e->gs = NULL;
+    e->gp = NULL;
+}
+
+/* Sets e's guess budget. */
+static void gengine_budget(gengine *e, uint64_t max_guesses)
+{
+    if (e->gs)
+        sb_gsolver_budget(e->gs, max_guesses);
+    else
+        sb_gpipeline_budget(e->gp, max_guesses);
+}
+
+/* Counts as sb_gsolve does, with e's solver. */
+static int gengine_solve(gengine *e, const uint8_t *cells, uint64_t limit, sb_gresult *res,
+                         uint8_t *first)
+{
+    return e->gs ? sb_gsolve(e->gs, cells, limit, res, first)
+                 : sb_gpipeline_solve(e->gp, cells, limit, res, first);
+}
+
+/* Enumerates as sb_gsolve_each does, in the DFS order of e's solver. */
+static int gengine_each(gengine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
+                        void *user, sb_gresult *res)
+{
+    return e->gs ? sb_gsolve_each(e->gs, cells, limit, fn, user, res)
+                 : sb_gpipeline_each(e->gp, cells, limit, fn, user, res);
+}
+
+/* Writes to stderr, once per run, that pipeline skips a technique on g: locked candidates
+ * where no two houses meet in 2..N-1 cells (a latin square). @return 0, or CLI_EXIT_USAGE
+ * when the pipeline cannot be made (out of memory). */
+static int note_skipped(const char *cmd, const sb_geometry *g, const char *pipeline)
+{
+    gengine e;
+    if (is_fast(pipeline))
+        return 0;
+    if (gengine_new(g, pipeline, &e) != SB_OK) {
+        fprintf(stderr, CLI_NAME ": out of memory\n");
+        return CLI_EXIT_USAGE;
+    }
+    if (sb_gpipeline_skipped(e.gp) & (1u << SB_TECH_LOCKED))
+        fprintf(stderr, CLI_NAME ": %s: note: %s skips lc on %s: locked candidates need two "
+                        "houses meeting in 2 or more cells, and it has none\n",
+                cmd, pipeline, sb_geometry_name(g));
+    gengine_free(&e);
+    return 0;
+}
+
 /* Kinds of a record's tag beyond the three sb_verdict values (as solve.c's). */
 enum { TAG_INVALID = 3, TAG_BUDGET = 4 };
 
@@ -691,10 +770,14 @@ typedef struct gtag {
 } gtag;
 
 /* rate's classes on a geometry: the weakest technique set that solves a puzzle without a
- * guess (the 9x9 names; tuples are not in the general solver, so what needs them is search). */
-enum { RATE_SINGLES, RATE_HIDDEN, RATE_LOCKED, RATE_SEARCH, RATE_COUNT };
-static const char *const rate_names[RATE_COUNT] = {"singles", "hidden", "locked", "search"};
-static const unsigned rate_tech[RATE_SEARCH] = {0, SB_GTECH_HIDDEN, SB_GTECH_ALL};
+ * guess, the 9x9 names and sets. The first three are the general solver's technique sets
+ * under a guess budget of 0; tuples is the generic engine's root propagation with 9x9 rate's
+ * tuples plan (RATE_TUPLES_SPEC). */
+enum { RATE_SINGLES, RATE_HIDDEN, RATE_LOCKED, RATE_TUPLES, RATE_SEARCH, RATE_COUNT };
+static const char *const rate_names[RATE_COUNT] = {"singles", "hidden", "locked", "tuples",
+                                                   "search"};
+static const unsigned rate_tech[RATE_TUPLES] = {0, SB_GTECH_HIDDEN, SB_GTECH_ALL};
+#define RATE_TUPLES_SPEC "restart:ns,hs,lc,nt,ht"
 
 /* One run: the geometry first (greader_open reads it through ctx), then the job and the
  * tally of written records. */
@@ -707,10 +790,12 @@ typedef struct grun {
     unsigned long long cls[RATE_COUNT]; /* rate: written solved puzzles per class */
 } grun;
 
-/* One thread's worker: its solver and a solution buffer. */
+/* One thread's worker: its solvers and a solution buffer. */
 typedef struct gworker {
     const grun *run;    /* the run */
-    sb_gsolver *solver; /* this thread's solver */
+    gengine eng;        /* this thread's solver for the counts (the job's pipeline) */
+    sb_gsolver *solver; /* rate: the general solver for the first classes */
+    sb_gpipeline *tuples; /* rate: the generic engine with RATE_TUPLES_SPEC */
     uint8_t *sol;       /* the first solution, sb_geometry_cells bytes */
 } gworker;
 
@@ -721,12 +806,14 @@ static int gworker_new(void *ctx, void **out)
     gworker *w = cli_alloc_lines(sizeof *w);
     *out = w;
     if (!w || !(w->sol = malloc((size_t)sb_geometry_cells(run->g))) ||
-        sb_gsolver_new(run->g, &w->solver) != SB_OK) {
+        gengine_new(run->g, run->job->pipeline, &w->eng) != SB_OK ||
+        (run->job->rate && (sb_gsolver_new(run->g, &w->solver) != SB_OK ||
+                            sb_gpipeline_new(run->g, RATE_TUPLES_SPEC, &w->tuples) != SB_OK))) {
         fprintf(stderr, CLI_NAME ": out of memory\n");
         return CLI_EXIT_USAGE;
     }
     w->run = run;
-    sb_gsolver_budget(w->solver, run->job->max_guesses);
+    gengine_budget(&w->eng, run->job->max_guesses);
     return 0;
 }
 
@@ -736,7 +823,9 @@ static void gworker_end(void *ctx, void *wp)
     (void)ctx;
     gworker *w = wp;
     if (w) {
+        gengine_free(&w->eng);
         sb_gsolver_free(w->solver);
+        sb_gpipeline_free(w->tuples);
         free(w->sol);
     }
     free(w);
@@ -760,7 +849,7 @@ static void gcommit(void *ctx, const uint32_t *input, const unsigned char *tags,
  * CLI_STATUS_BUDGET), or CLI_STOPPED. */
 static int count_puzzle(gworker *w, const grec *r, sb_gresult *res)
 {
-    const int st = sb_gsolve(w->solver, r->cells, w->run->job->limit, res, w->sol);
+    const int st = gengine_solve(&w->eng, r->cells, w->run->job->limit, res, w->sol);
     if (st == SB_ERR_BUDGET)
         return CLI_STATUS_BUDGET;
     if (st != SB_OK)
@@ -800,15 +889,16 @@ static int grecord(void *wp, const cli_input *in, const sb_record *rec, cli_buf 
     t->kind = status == CLI_STATUS_BUDGET ? TAG_BUDGET : (uint8_t)status;
     if (job->rate) {
         t->cls = RATE_SEARCH;
-        for (int k = 0; status == SB_SOLVED && k < RATE_SEARCH && t->cls == RATE_SEARCH; k++) {
+        for (int k = 0; status == SB_SOLVED && k < RATE_TUPLES && t->cls == RATE_SEARCH; k++) {
             sb_gresult rr;
             sb_gsolver_techniques(w->solver, rate_tech[k]);
             sb_gsolver_budget(w->solver, 0);
             if (sb_gsolve(w->solver, r->cells, 1, &rr, NULL) == SB_OK && rr.count == 1)
                 t->cls = (uint8_t)k;
         }
-        sb_gsolver_techniques(w->solver, SB_GTECH_ALL);
-        sb_gsolver_budget(w->solver, job->max_guesses);
+        if (status == SB_SOLVED && t->cls == RATE_SEARCH &&
+            sb_gpipeline_root(w->tuples, r->cells) == 1)
+            t->cls = RATE_TUPLES;
         const char *word = cli_verdict_name((sb_verdict)status);
         const char *cls = status == SB_SOLVED ? rate_names[t->cls] : "";
         if (job->format == FMT_JSON)
@@ -909,7 +999,7 @@ static int all_input(grun *run, gworker *w, FILE *fin, const cli_input *in, grec
                 all_ctx a = {.out = out, .to = run->out, .g = run->g, .f = job->format,
                              .in = in, .r = r};
                 sb_gresult again;
-                sb_gsolve_each(w->solver, r->cells, res.count, all_one, &a, &again);
+                gengine_each(&w->eng, r->cells, res.count, all_one, &a, &again);
                 if (a.failed)
                     rc = CLI_EXIT_USAGE;
             }
@@ -992,6 +1082,8 @@ int cli_grid_run(const sb_geometry *g, const cli_grid_job *job, const cli_batch 
     bb.chunk = NULL; /* the 9x9 solve's chunk handler knows nothing of these workers */
     bb.commit = gcommit;
     bb.source = &src;
+    if (note_skipped(job->cmd, g, job->pipeline))
+        return CLI_EXIT_USAGE;
     const double t0 = cli_now_seconds();
     if (job->rate && job->format == FMT_CSV)
         fputs(nfiles > 1 ? "file,line,status,class\n" : "line,status,class\n", b->out);
@@ -1005,10 +1097,10 @@ int cli_grid_run(const sb_geometry *g, const cli_grid_job *job, const cli_batch 
                run.n[0] + run.n[1] + run.n[2], run.n[SB_SOLVED], run.n[SB_MULTIPLE],
                run.n[SB_UNSOLVABLE], run.n[TAG_INVALID]);
     if (job->rate)
-        fprintf(stderr, "rate: %llu puzzles: %llu singles, %llu hidden, %llu locked, %llu search; "
-                        "%llu multiple, %llu unsolvable, %llu invalid lines\n",
+        fprintf(stderr, "rate: %llu puzzles: %llu singles, %llu hidden, %llu locked, %llu tuples, "
+                        "%llu search; %llu multiple, %llu unsolvable, %llu invalid lines\n",
                 run.n[0] + run.n[1] + run.n[2], run.cls[RATE_SINGLES], run.cls[RATE_HIDDEN],
-                run.cls[RATE_LOCKED], run.cls[RATE_SEARCH], run.n[SB_MULTIPLE],
+                run.cls[RATE_LOCKED], run.cls[RATE_TUPLES], run.cls[RATE_SEARCH], run.n[SB_MULTIPLE],
                 run.n[SB_UNSOLVABLE], run.n[TAG_INVALID]);
     if (job->stats) {
         char budget_text[48] = "";
@@ -1495,68 +1587,119 @@ int cli_grid_augment(const sb_geometry *g, char *const *files, int nfiles, uint6
 /* bench on a geometry                                                                        */
 /* ------------------------------------------------------------------------------------------ */
 
-/* One pass of the general solver over set with threads threads, counting each puzzle to
- * limit; with check, each first solution is checked against the rules (warm-up). @return
- * the guesses, or UINT64_MAX when a check failed or memory ran out. */
-static uint64_t bench_pass(const aug_set *set, uint64_t limit, int threads, int check)
+/* One pass of pipeline's solver over set with threads threads, counting each puzzle to
+ * limit. With verdict (the warm-up), each first solution is checked against the rules and
+ * verdict[i] gets puzzle i's sb_verdict. @return the guesses, or UINT64_MAX when a check
+ * failed or memory ran out. */
+static uint64_t bench_pass(const aug_set *set, const char *pipeline, uint64_t limit,
+                           int threads, uint8_t *verdict)
 {
     uint64_t guesses = 0;
     int failed = 0;
     const int nc = sb_geometry_cells(set->g);
 #pragma omp parallel num_threads(threads) reduction(+ : guesses) reduction(| : failed)
     {
-        sb_gsolver *s = NULL;
+        gengine e;
         uint8_t *sol = malloc((size_t)nc);
-        failed |= !sol || sb_gsolver_new(set->g, &s) != SB_OK;
+        const int made = gengine_new(set->g, pipeline, &e) == SB_OK;
+        failed |= !sol || !made;
 #pragma omp for schedule(dynamic, 16)
         for (size_t i = 0; i < set->n; i++) {
             sb_gresult r;
             const uint8_t *p = set->cells + i * (size_t)nc;
-            if (!s || !sol || cli_stop_requested())
+            if (!made || !sol || cli_stop_requested())
                 continue;
-            if (sb_gsolve(s, p, limit, &r, sol) != SB_OK)
+            if (gengine_solve(&e, p, limit, &r, sol) != SB_OK)
                 failed = 1;
-            else if (check && r.count && !sb_gsolution_check(set->g, p, sol))
+            else if (verdict && r.count && !sb_gsolution_check(set->g, p, sol))
                 failed = 1;
+            else if (verdict)
+                verdict[i] = (uint8_t)(r.count == 0 ? SB_UNSOLVABLE : r.count == 1 ? SB_SOLVED
+                                                                                   : SB_MULTIPLE);
             guesses += r.guesses;
         }
-        sb_gsolver_free(s);
+        gengine_free(&e);
         free(sol);
     }
     return failed ? UINT64_MAX : guesses;
 }
 
-int cli_grid_bench(const sb_geometry *g, char *const *files, int nfiles, uint64_t limit,
-                   int threads, double seconds, size_t max)
+/* One row of bench on a geometry: pipeline on set (file's valid puzzles), its warm-up
+ * verdicts into verdict; when first is not NULL they must equal first's (the first row's of
+ * the file, kept in want). @return 0, or CLI_EXIT_USAGE after a message. */
+static int bench_row(const aug_set *set, const char *file, const char *pipeline,
+                     const char *first, const uint8_t *want, uint8_t *verdict, uint64_t limit,
+                     int threads, double seconds)
 {
+    if (bench_pass(set, pipeline, limit, threads, verdict) == UINT64_MAX) { /* warm-up, checked */
+        fprintf(stderr, CLI_NAME ": %s: %s: a solution broke the rules or memory ran out\n", file,
+                pipeline);
+        return CLI_EXIT_USAGE;
+    }
+    for (size_t i = 0; first && i < set->n && !cli_stop_requested(); i++)
+        if (verdict[i] != want[i]) {
+            char text[3 * 64 * 64 + 1];
+            sb_gformat(set->g, set->cells + i * (size_t)sb_geometry_cells(set->g), set->form[i],
+                       text, sizeof text);
+            fprintf(stderr, CLI_NAME ": bench: pipelines disagree on puzzle %zu of %s: %s says "
+                            "%s, %s says %s: %s\n", i + 1, file, first,
+                    cli_verdict_name((sb_verdict)want[i]), pipeline,
+                    cli_verdict_name((sb_verdict)verdict[i]), text);
+            return CLI_EXIT_USAGE;
+        }
+    uint64_t passes = 0, guesses = 0;
+    const double t0 = cli_now_seconds();
+    double t = 0;
+    do {
+        guesses = bench_pass(set, pipeline, limit, threads, NULL);
+        passes++;
+        t = cli_now_seconds() - t0;
+    } while (t < seconds && !cli_stop_requested());
+    const double done = (double)passes * (double)set->n;
+    printf("%-32s %-10s %-24s %8zu %7llu %12.1f %11.2f %9.1f\n", file, sb_geometry_name(set->g),
+           pipeline, set->n, (unsigned long long)passes, done / t, 1e6 * t / done,
+           (double)guesses / (double)set->n);
+    return 0;
+}
+
+int cli_grid_bench(const sb_geometry *g, char *const *files, int nfiles, uint64_t limit,
+                   int threads, double seconds, size_t max, const char *const *pipes,
+                   int npipes)
+{
+    static const char *const fast_only[] = {"fast"};
     int rc = 0;
+    if (npipes == 0) {
+        pipes = fast_only;
+        npipes = 1;
+    }
+    for (int p = 0; p < npipes; p++)
+        if (note_skipped("bench", g, pipes[p]))
+            return CLI_EXIT_USAGE;
     cli_stop_state stop;
     cli_stop_begin(&stop);
-    printf("%-32s %-10s %8s %7s %12s %11s %9s\n", "file", "geometry", "puzzles", "passes",
-           "puzzles/s", "us/puzzle", "guesses");
+    printf("%-32s %-10s %-24s %8s %7s %12s %11s %9s\n", "file", "geometry", "pipeline",
+           "puzzles", "passes", "puzzles/s", "us/puzzle", "guesses");
     for (int f = 0; f < nfiles && !cli_stop_requested(); f++) {
         aug_set set = {.g = g};
         int invalid = 0;
+        uint8_t *verdict = NULL;
         if (load_set(&set, files + f, 1, max, &invalid) != 0 || !set.n) {
             rc = CLI_EXIT_USAGE;
-        } else if (bench_pass(&set, limit, threads, 1) == UINT64_MAX) { /* warm-up, checked */
-            fprintf(stderr, CLI_NAME ": %s: a solution broke the rules or memory ran out\n",
-                    files[f]);
+        } else if (!(verdict = malloc(2 * set.n))) {
+            fprintf(stderr, CLI_NAME ": out of memory\n");
             rc = CLI_EXIT_USAGE;
         } else {
-            uint64_t passes = 0, guesses = 0;
-            const double t0 = cli_now_seconds();
-            double t = 0;
-            do {
-                guesses = bench_pass(&set, limit, threads, 0);
-                passes++;
-                t = cli_now_seconds() - t0;
-            } while (t < seconds && !cli_stop_requested());
-            const double done = (double)passes * (double)set.n;
-            printf("%-32s %-10s %8zu %7llu %12.1f %11.2f %9.1f\n", files[f], sb_geometry_name(g),
-                   set.n, (unsigned long long)passes, done / t, 1e6 * t / done,
-                   (double)guesses / (double)set.n);
+            /* verdict[0..n): the first row's; verdict[n..2n): each later row's */
+            for (int p = 0; p < npipes && !cli_stop_requested(); p++) {
+                const int st = bench_row(&set, files[f], pipes[p], p ? pipes[0] : NULL, verdict,
+                                         verdict + (p ? set.n : 0), limit, threads, seconds);
+                if (st) {
+                    rc = st;
+                    break;
+                }
+            }
         }
+        free(verdict);
         free(set.cells);
         free(set.form);
     }

@@ -46,6 +46,8 @@ typedef struct cli_grid_job {
     int all;              /* write every solution after the count record (solve --all) */
     int stats;            /* solve --stats: summary line on stderr */
     int rate;             /* rate: the class of each proper puzzle (format FMT_CSV/FMT_JSON) */
+    const char *pipeline; /* solve -s: a registry name or custom spec run by the generic
+                             engine (sb_gpipeline); NULL or "fast": the general solver */
 } cli_grid_job;
 
 /* Runs solve or validate over the inputs on geometry g: b gives threads and progress (its
@@ -73,10 +75,13 @@ int cli_grid_generate(const sb_geometry *g, const cli_grid_gen *opt);
 int cli_grid_augment(const sb_geometry *g, char *const *files, int nfiles, uint64_t count,
                      uint64_t seed, int stats);
 
-/* bench on geometry g: per FILE (at most max puzzles, 0: all) a checked warm-up pass, then
- * timed passes of the general solver counting to limit for at least seconds on threads
- * threads; one table row each. @return the exit code. */
+/* bench on geometry g: per FILE (at most max puzzles, 0: all) and pipeline (pipes[0..npipes):
+ * "fast" for the general solver, any other name or spec for the generic engine; none: fast
+ * alone) a checked warm-up pass, whose verdicts every later pipeline must repeat, then timed
+ * passes counting to limit for at least seconds on threads threads; one table row each.
+ * @return the exit code. */
 int cli_grid_bench(const sb_geometry *g, char *const *files, int nfiles, uint64_t limit,
-                   int threads, double seconds, size_t max);
+                   int threads, double seconds, size_t max, const char *const *pipes,
+                   int npipes);
 
 #endif /* SB_CLI_GRID_H */

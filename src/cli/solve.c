@@ -84,7 +84,9 @@ static const char solve_help[] =
     "                       left as it is\n"
     "  -f, --format FMT     solution, tdoku, csv, json, pretty (default %s)\n"
     "      --grid SPEC      geometry: RxC (4x4, 5x5, ...), latin:N, cube:K, x:RxC (default:\n"
-    "                       from the first puzzle line's cell count, 81 = 9x9; docs/geometry.md)\n"
+    "                       from the first puzzle line's cell count, 81 = 9x9; docs/geometry.md);\n"
+    "                       -s works there too (fast: the general solver; lc is skipped where\n"
+    "                       no two houses meet in 2+ cells, as on latin:N)\n"
     "      --geometry FILE  geometry from a file (jigsaw N / houses CELLS N)\n"
     "      --all            write every solution after each puzzle's count record (-l caps\n"
     "                       them, default no cap; one thread, streamed)\n"
@@ -341,7 +343,10 @@ int cli_solve(int argc, char **argv)
     if (geo) { /* another geometry, or --all: the general solver (grid.c) */
         const cli_grid_job job = {.cmd = "solve", .format = r.format, .all = gopt.all,
                                   .limit = gopt.all && !gopt.limit_given ? 0 : r.opt.limit,
-                                  .max_guesses = r.opt.max_guesses, .stats = stats};
+                                  .max_guesses = r.opt.max_guesses, .stats = stats,
+                                  .pipeline = r.opt.pipeline == SB_PIPELINE_CUSTOM
+                                                  ? r.opt.spec
+                                                  : sb_pipelines(&np)[r.opt.pipeline].name};
         const int grc = cli_grid_run(geo, &job, &b, argv + optind, argc - optind);
         sb_geometry_free(geo);
         return grc;

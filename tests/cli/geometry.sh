@@ -291,6 +291,67 @@ print(''.join(p))" >p99.txt
 }
 tcase "--all on 9x9: counts = oracle, -l cap, first solution = solve -l 1 (DFS order)" t_all99
 
+# ---- pipelines (-s) on geometries ---------------------------------------------------------
+# pipe_case SPEC COUNT SEED GEOARGS...: mutated puzzles; every pipeline of $PIPES records
+# agree with the oracle (GCHECK) and its verdicts and counts with the general solver's
+PIPES_ALL="list array restart singles none array:ns,hs,lc,nt,ht list:ht,nt,lc,hs"
+PIPES="$PIPES_ALL"
+pipe_case() {
+    local spec=$1 count=$2 seed=$3 s n rc p
+    shift 3
+    s=$(base "$spec" "$@")
+    [ -n "$s" ] || { echo "$spec: no base solution"; return; }
+    n=$(python3 -c "print(max('123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'.index(c)+1 for c in '$s'))")
+    mutate "$s" "$n" "$count" "$seed" ints | "$GCHECK" clean "$spec" >p.txt 2>/dev/null
+    sb f.csv e solve "$@" -l 2 -f csv p.txt >/dev/null
+    for p in $PIPES; do
+        rc=$(sb o e solve "$@" -s "$p" -l 2 p.txt)
+        want_rc "$rc" 0 "$spec -s $p"
+        "$GCHECK" solve "$spec" p.txt <o
+        sb c.csv e solve "$@" -s "$p" -l 2 -t 2 -f csv p.txt >/dev/null
+        [ "$(cut -d, -f1-3 c.csv)" = "$(cut -d, -f1-3 f.csv)" ] || echo "$spec -s $p: verdicts or counts differ from the general solver's"
+    done
+}
+t_pipes() {
+    local rc
+    pipe_case 2x2 25 31
+    pipe_case 2x3 25 32 --grid 2x3
+    pipe_case latin:5 25 34 --grid latin:5
+    cp p.txt pl5.txt
+    pipe_case cube:3 25 36 --grid cube:3
+    cp p.txt pc3.txt
+    pipe_case @jigsaw6.txt 25 37 --geometry jigsaw6.txt
+    # bigger grids with 85% blanks: a weak pipeline (singles, none) may search for minutes to
+    # prove a mutation has no solution, so only the full ones there
+    PIPES="list array restart array:ns,hs,lc,nt,ht"
+    pipe_case 3x4 20 33 --grid 3x4
+    pipe_case x:3x3 20 35 --grid x:3x3
+    PIPES="$PIPES_ALL"
+    # lc needs two houses meeting in 2+ cells: a latin square has none, so it is skipped there
+    # with a note on stderr (records unchanged); a cube has them, so no note
+    rc=$(sb o e solve --grid latin:5 -s list pl5.txt)
+    want_rc "$rc" 0 "latin:5 -s list"
+    want_text e "sudokubench: solve: note: list skips lc on latin:5: locked candidates need two houses meeting in 2 or more cells, and it has none"
+    rc=$(sb o e solve --grid latin:5 -s restart:ns,hs,nt pl5.txt)
+    [ -s e ] && { echo "latin:5 without lc: stderr"; cat e; }
+    rc=$(sb o e solve --grid cube:3 -s list pc3.txt)
+    grep -q 'skips lc' e && echo "cube:3: lc reported skipped"
+    # a bad spec or name is refused before any record, exit 2
+    rc=$(sb o e solve --grid 2x3 -s list:ns,xx p.txt)
+    want_rc "$rc" 2 "bad spec on 2x3"
+    want_grep e "bad pipeline spec 'list:ns,xx': unknown technique 'xx'"
+    [ -s o ] && echo "bad spec: records written"
+    rc=$(sb o e solve --grid 2x3 -s list,array,restart p.txt)
+    want_rc "$rc" 2 "a list given to -s"
+    want_grep e "unknown pipeline 'list,array,restart'"
+    # --all with a pipeline: every solution, valid and distinct, counts = oracle
+    all_case 2x3 20 38 200 --grid 2x3 -s array
+    all_case latin:4 10 39 0 --grid latin:4 -s restart:ns,hs,nt,ht
+    echo 0000000000000000 | sb o e solve -s restart --all >/dev/null
+    [ "$(head -n 1 o)" = 288 ] && [ "$(tail -n +2 o | sort -u | wc -l)" = 288 ] || echo "2x2 empty -s restart --all: $(head -n 1 o)"
+}
+tcase "-s on geometries: list, array, restart, singles, none and specs = oracle and the general solver; lc skipped on latin" t_pipes
+
 # ---- pretty -------------------------------------------------------------------------------
 t_pretty() {
     echo $S44 | sb o e solve -f pretty >/dev/null
@@ -400,8 +461,8 @@ tcase "augment on geometries: relabelled and symmetric copies keep their verdict
 # ---- rate ---------------------------------------------------------------------------------
 t_rate() {
     local rc
-    # 9x9 forced through the general solver: the class the independent 9x9 rate finds, tuples
-    # becoming search (the general solver has none)
+    # 9x9 forced through the geometry path: the class the independent 9x9 rate finds (tuples
+    # from the generic engine)
     { grep -v '^#' "$ROOT/datasets/samples/top1465.txt" | head -n 150
       grep -v '^#' "$ROOT/datasets/samples/17_clue_2000.txt" | head -n 150
       "$BIN" generate -n 20 --seed 1 --class singles; } >r.txt
@@ -417,11 +478,11 @@ seen = set()
 if len(fast) != len(gen):
     print("rate --grid 3x3: %d records, 9x9 rate %d" % (len(gen), len(fast)))
 for f, g in zip(fast, gen):
-    want = f[2] if f[2] in ("singles", "hidden", "locked") else "search" if f[2] else ""
+    want = f[2]
     seen.add(want)
     if g[:2] != f[:2] or g[2] != want:
         print("line %s: general %s, 9x9 %s" % (f[0], g, f))
-if not {"singles", "hidden", "locked", "search"} <= seen:
+if not {"singles", "hidden", "locked", "tuples", "search"} <= seen:
     print("classes seen: %s" % sorted(seen))
 PY
     # a latin square has no locked candidates; a cube does
@@ -436,7 +497,7 @@ PY
 {"file":"b.txt","line":2,"status":"multiple","class":null}
 {"file":"b.txt","line":3,"status":"invalid","class":null}'
 }
-tcase "rate on geometries: 9x9 through the general solver agrees with the 9x9 rate; no locked on latin" t_rate
+tcase "rate on geometries: 9x9 through the geometry path agrees with the 9x9 rate, tuples included; no locked on latin" t_rate
 
 # ---- bench --------------------------------------------------------------------------------
 t_bench() {
@@ -444,13 +505,29 @@ t_bench() {
     printf '%s\n' 0000002130040000 1234000000000000 >b4.txt
     rc=$(sb o e bench --seconds 0.05 -t 2 b4.txt)
     want_rc "$rc" 0 "bench on 2x2"
-    want_grep o "^file  *geometry  *puzzles  *passes  *puzzles/s  *us/puzzle  *guesses$"
-    want_grep o "^b4.txt  *2x2  *2 "
+    want_grep o "^file  *geometry  *pipeline  *puzzles  *passes  *puzzles/s  *us/puzzle  *guesses$"
+    want_grep o "^b4.txt  *2x2  *fast  *2 "
+    # pipelines on 2x3: one row each in the order given, the same verdicts (checked), and the
+    # guesses per puzzle of each equal to its solve -s run
+    printf '%s\n' 123456000000000000000000000000000000 000000000000000000000000000000000001 >b6.txt
+    rc=$(sb o e bench --pipelines list,array,restart --grid 2x3 --seconds 0 -t 2 b6.txt)
+    want_rc "$rc" 0 "bench --pipelines list,array,restart --grid 2x3"
+    [ "$(wc -l <o)" = 4 ] || { echo "bench 2x3: $(wc -l <o) lines"; cat o; }
+    [ "$(awk 'NR > 1 { print $1, $2, $3, $4 }' o | tr '\n' ';')" = "b6.txt 2x3 list 2;b6.txt 2x3 array 2;b6.txt 2x3 restart 2;" ] || { echo "bench 2x3 rows:"; cat o; }
+    for p in list array restart; do
+        sb c.csv e solve --grid 2x3 -s $p -f csv b6.txt >/dev/null
+        want=$(awk -F, 'NR > 1 { g += $4 } END { printf "%.1f", g / 2 }' c.csv)
+        [ "$(awk -v p=$p '$3 == p { print $8 }' o)" = "$want" ] || echo "bench 2x3 $p: guesses $(awk -v p=$p '$3 == p { print $8 }' o), solve says $want"
+    done
+    [ -s e ] && { echo "bench 2x3: stderr"; cat e; }
+    rc=$(sb o e bench --pipeline restart:ns,hs,lc --grid latin:4 --seconds 0 b4.txt)
+    want_rc "$rc" 0 "bench on latin:4"
+    want_grep e "sudokubench: bench: note: restart:ns,hs,lc skips lc on latin:4"
     rc=$(sb o e bench --grid cube:3 --seconds 0.05 b4.txt)
     want_rc "$rc" 2 "bench: no puzzle of the geometry"
     want_grep e "b4.txt:1:17: invalid puzzle: too few cells (16 of 27)"
 }
-tcase "bench on a geometry: a row per file; a file without puzzles of it is exit 2" t_bench
+tcase "bench on a geometry: a row per file and pipeline, guesses as solve -s; a file without puzzles of it is exit 2" t_bench
 
 echo "$NPASS passed, $NFAIL failed"
 [ "$NFAIL" = 0 ]
