@@ -184,7 +184,9 @@ oracle_case() {
 t_2x2() { oracle_case 2x2 60 1; }
 t_2x3() { oracle_case 2x3 60 2 --grid 2x3; }
 t_3x4() { oracle_case 3x4 60 23 --grid 3x4; }
-t_4x4() { oracle_case 4x4 20 4 --grid 4x4; }
+# 4x4 seed 16: the base is the first solution of the empty grid, so it moves with the branching
+# rule, and the mutation seed with it, for 0, 1 and 2+ to occur among 20
+t_4x4() { oracle_case 4x4 20 16 --grid 4x4; }
 t_latin() { oracle_case latin:5 60 5 --grid latin:5; }
 t_x() { oracle_case x:3x3 40 6 --grid x:3x3; }
 t_cube() { oracle_case cube:3 60 7 --grid cube:3; }
@@ -371,12 +373,12 @@ t_pretty() {
 | . . 2 | 9 . 4 | . . . |   | 7 5 2 | 9 3 4 | 6 8 1 |
 +-------+-------+-------+   +-------+-------+-------+"
     echo 0000000000000000000000001 | sb o e solve --grid latin:5 -l 1 -f pretty >/dev/null
-    want_text o "# <stdin>:1 solved (count 1, guesses 11)
+    want_text o "# <stdin>:1 solved (count 1, guesses 9)
 . . . . .   1 3 4 5 2
 . . . . .   2 5 1 4 3
-. . . . .   3 2 5 1 4
-. . . . .   4 1 2 3 5
-. . . . 1   5 4 3 2 1"
+. . . . .   5 1 3 2 4
+. . . . .   3 4 2 1 5
+. . . . 1   4 2 5 3 1"
 }
 tcase "pretty: boxes for RxC, cube planes x=1..K side by side, latin without boxes" t_pretty
 
