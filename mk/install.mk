@@ -30,6 +30,12 @@ BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 INSTALL     ?= install
 PYTHON      ?= $(firstword $(wildcard /usr/bin/python3) python3)
 PY_INSTALL  ?= $(if $(CROSS)$(filter 1,$(SAN)),no,yes)
+# The Python package's build (see "Python package" below), named here because rules above
+# that section use them as prerequisites.
+PY_DIR    := $(BUILD)/python
+PY_PKG    := $(PY_DIR)/sudokubench
+PY_SRCS   := $(wildcard python/sudokubench/*.py)
+PY_STAMP  := $(PY_PKG)/.built
 # Asked of python3 only when the package is installed (a cross build may have no python3).
 ifeq ($(PY_INSTALL),yes)
 PY_MINOR    := $(shell $(PYTHON) -c 'import sys; print(sys.version_info[1])' 2>/dev/null)
@@ -145,12 +151,6 @@ install: $(BIN) $(LIB) $(SHLIB) $(PC_FILE) $(MAN_PAGES) $(if $(filter yes,$(PY_I
 	$(INSTALL) -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/
 	$(INSTALL) -m 644 $(COMPLETION) $(DESTDIR)$(BASHCOMPDIR)/sudokubench
 
-install-python: $(PY_STAMP) ## the Python package alone into DESTDIR/PYTHONDIR (Debian's site directory for PREFIX)
-	$(if $(PY_EXT),,$(error install-python: $(PYTHON) does not run, so the extension's name is unknown))
-	$(INSTALL) -d $(DESTDIR)$(PYTHONDIR)/sudokubench
-	$(INSTALL) -m 644 $(filter-out %/_build.py,$(wildcard $(PY_PKG)/*.py)) $(DESTDIR)$(PYTHONDIR)/sudokubench/
-	$(INSTALL) -m 755 $(PY_PKG)/_sb$(PY_EXT) $(DESTDIR)$(PYTHONDIR)/sudokubench/_sb$(PY_EXT)
-
 uninstall: ## remove exactly the files make install wrote (same PREFIX and DESTDIR); directories stay
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 
@@ -160,7 +160,7 @@ uninstall: ## remove exactly the files make install wrote (same PREFIX and DESTD
 TEST_EXTRA += test-install
 # The examples are built and run by test-install, against the installed tree.
 test-examples: test-install
-test-install: $(BIN) $(BIN_RUN) $(LIB) $(SHLIB) $(PC_FILE) $(MAN_PAGES)
+test-install: $(BIN) $(BIN_RUN) $(LIB) $(SHLIB) $(PC_FILE) $(MAN_PAGES) $(if $(filter yes,$(PY_INSTALL)),$(PY_STAMP))
 	CC="$(CC)" EX_CFLAGS="$(if $(filter 1,$(SAN)),-fsanitize=address$(comma)undefined)" \
 	  CROSS="$(CROSS)" QEMU_RUN="$(QEMU_RUN)" PREFIX="$(PREFIX)" BIN_RUN="$(abspath $(BIN_RUN))" \
 	  PY_INSTALLED="$(PY_INSTALLED)" PYTHON="$(PYTHON)" \
@@ -169,10 +169,6 @@ test-install: $(BIN) $(BIN_RUN) $(LIB) $(SHLIB) $(PC_FILE) $(MAN_PAGES)
 
 # ---- Python package (python/): the cffi extension over the -fPIC archive, built into
 # $(BUILD)/python beside a copy of the package sources; PYTHONPATH=$(BUILD)/python imports it.
-PY_DIR    := $(BUILD)/python
-PY_PKG    := $(PY_DIR)/sudokubench
-PY_SRCS   := $(wildcard python/sudokubench/*.py)
-PY_STAMP  := $(PY_PKG)/.built
 
 python: $(PY_STAMP) ## the Python package (cffi over the library) in $(BUILD)/python: PYTHONPATH=$(BUILD)/python python3 -c 'import sudokubench'
 
@@ -183,6 +179,12 @@ $(PY_STAMP): $(PY_SRCS) $(PIC_LIB) include/sudokubench.h
 	  --include include --out $(PY_PKG) --tmp $(PY_DIR)/tmp --ldflags="$(LDLIBS)"
 	@touch $@
 	@echo "python: built $(PY_PKG); use PYTHONPATH=$(abspath $(PY_DIR))"
+
+install-python: $(PY_STAMP) ## the Python package alone into DESTDIR/PYTHONDIR (Debian's site directory for PREFIX)
+	$(if $(PY_EXT),,$(error install-python: $(PYTHON) does not run, so the extension's name is unknown))
+	$(INSTALL) -d $(DESTDIR)$(PYTHONDIR)/sudokubench
+	$(INSTALL) -m 644 $(filter-out %/_build.py,$(PY_SRCS)) $(DESTDIR)$(PYTHONDIR)/sudokubench/
+	$(INSTALL) -m 755 $(PY_PKG)/_sb$(PY_EXT) $(DESTDIR)$(PYTHONDIR)/sudokubench/_sb$(PY_EXT)
 
 # The pytest suite (python/tests) and the examples need a native build: under qemu or ASan
 # the interpreter itself would have to be the target's or instrumented.
