@@ -221,7 +221,7 @@ endif
 test: test-unit test-cli test-perf $(TEST_EXTRA) ## build and run the unit tests (Criterion), the CLI tests, the perf-gate tests, and each area's TEST_EXTRA (mk/*.mk)
 
 test-unit: $(UNIT) $(QEMU_SHIM)
-	$(UNIT_RUN) $(UNIT) --jobs 2
+	$(if $(filter 1,$(SAN)),LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp)) $(UNIT_RUN) $(UNIT) --jobs 2
 
 test-cli: $(BIN) $(BIN_RUN)
 	bash tests/cli/run.sh $(BIN_RUN)
