@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "sudokubench.h"
 
@@ -55,6 +56,25 @@ void sb_kernel_pair_avx2(sb_board *stacks, const sb_grid *puzzles, size_t n, uin
 #define SB_SEARCH_POLL 4096
 
 /* Depth bound of the search stack: each level assigns at least one more cell. */
+/* Grows a search stack of boards of `words` 64-bit words (the geometry solvers') to hold at
+ * least need boards, at most max: doubling, so a deep search reallocates rarely.
+ * @return 1, or 0 when out of memory (the stack is left as it was). */
+static inline int sb_stack_reserve(uint64_t **stack, size_t *cap, size_t need, size_t max,
+                                   size_t words)
+{
+    if (need <= *cap)
+        return 1;
+    size_t n = *cap * 2 > need ? *cap * 2 : need;
+    if (n > max)
+        n = max;
+    uint64_t *s = realloc(*stack, n * words * sizeof *s);
+    if (!s)
+        return 0;
+    *stack = s;
+    *cap = n;
+    return 1;
+}
+
 #define SB_STACK_DEPTH (SB_CELLS + 1)
 
 /* A kernel's depth-first entry: counts solutions of puzzle up to limit (0 = all) using stack

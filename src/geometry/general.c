@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../internal.h"
 #include "sudokubench.h"
 
 struct sb_gsolver {
@@ -563,17 +564,7 @@ static int choose(const sb_gsolver *s, const uint64_t *b)
 /* Makes the stack hold at least need boards. @return 1, or 0 when out of memory. */
 static int reserve(sb_gsolver *s, size_t need)
 {
-    if (need <= s->cap)
-        return 1;
-    size_t cap = s->cap * 2 > need ? s->cap * 2 : need;
-    if (cap > (size_t)s->ncells + 1)
-        cap = (size_t)s->ncells + 1;
-    uint64_t *p = realloc(s->stack, cap * s->words * sizeof *p);
-    if (!p)
-        return 0;
-    s->stack = p;
-    s->cap = cap;
-    return 1;
+    return sb_stack_reserve(&s->stack, &s->cap, need, (size_t)s->ncells + 1, s->words);
 }
 
 /* The one search behind sb_gsolve and sb_gsolve_each. fn may be NULL; first may be NULL. */

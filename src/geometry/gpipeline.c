@@ -645,17 +645,7 @@ static int choose(const sb_gpipeline *p, const uint64_t *b)
 /* Makes the stack hold at least need boards. @return 1, or 0 when out of memory. */
 static int reserve(sb_gpipeline *p, size_t need)
 {
-    if (need <= p->cap)
-        return 1;
-    size_t cap = p->cap * 2 > need ? p->cap * 2 : need;
-    if (cap > (size_t)p->ncells + 1)
-        cap = (size_t)p->ncells + 1;
-    uint64_t *s = realloc(p->stack, cap * p->words * sizeof *s);
-    if (!s)
-        return 0;
-    p->stack = s;
-    p->cap = cap;
-    return 1;
+    return sb_stack_reserve(&p->stack, &p->cap, need, (size_t)p->ncells + 1, p->words);
 }
 
 /* Checks the arguments of a solve. @return SB_OK or SB_ERR_ARG. */
