@@ -54,6 +54,7 @@ ifneq ($(findstring x86_64,$(TARGET_ARCH_NAME)),)
 KERNEL_FLAGS_sse4   := -msse4.1 -mpopcnt
 KERNEL_FLAGS_avx2   := -mavx2 -mbmi -mbmi2 -mpopcnt -mlzcnt
 KERNEL_FLAGS_avx512 := -mavx512f -mavx512bw -mavx512vl -mavx512vpopcntdq $(KERNEL_FLAGS_avx2)
+KERNEL_FLAGS_box16_avx2 := $(KERNEL_FLAGS_avx2)
 endif
 LIB_SRCS := $(filter-out src/gen_tables.c,$(LIB_SRCS))
 CLI_SRCS := $(wildcard src/cli/*.c)

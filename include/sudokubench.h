@@ -721,6 +721,14 @@ int sb_gsolver_new(const sb_geometry *g, sb_gsolver **out);
 /* Frees a solver (NULL is allowed). */
 void sb_gsolver_free(sb_gsolver *s);
 
+/* Sets the SIMD level of every later solve (SB_SIMD_AUTO, the default: $SUDOKUBENCH_SIMD, else
+ * the best this CPU has). Geometries with a whole-board kernel (16-digit boxed grids: 4x4,
+ * 2x8, 8x2) run it at that level (AVX2 for avx2 and avx512, 128-bit vectors otherwise);
+ * SB_SIMD_SCALAR, and every other geometry, run the per-cell engine, the reference the
+ * kernel is tested against. Both find the same counts, guesses and order of solutions.
+ * @return SB_OK, or SB_ERR_SIMD for a level this CPU lacks (the setting is unchanged). */
+int sb_gsolver_simd(sb_gsolver *s, int level);
+
 /* Sets the guess budget of every later solve (UINT64_MAX, the default: none): a search that
  * would push more states stops with SB_ERR_BUDGET, deterministically, as sb_options.max_guesses. */
 void sb_gsolver_budget(sb_gsolver *s, uint64_t max_guesses);

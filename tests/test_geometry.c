@@ -719,6 +719,123 @@ Test(enumerate, every_solution_once_in_a_fixed_order)
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* The whole-board kernel of 16-digit boxed grids against the per-cell reference              */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The SIMD levels this CPU runs, scalar (the per-cell reference) first. @return how many. */
+static int levels_here(int *lv)
+{
+    int n = 0;
+    for (int l = SB_SIMD_SCALAR; l < SB_SIMD_LEVELS; l++)
+        if (sb_simd_supported(l))
+            lv[n++] = l;
+    return n;
+}
+
+/* What one level's solver found for a puzzle: the count and guesses at limit 3, and up to
+ * 40 solutions listed in order. */
+typedef struct run16 {
+    sb_gresult r;           /* sb_gsolve at limit 3 */
+    uint8_t first[256];     /* its first solution */
+    listing l;              /* sb_gsolve_each at limit 40 */
+    sb_gresult each;        /* its result */
+} run16;
+
+/* Runs p on a solver at level lv with budget (UINT64_MAX: none) into *out. @return what
+ * sb_gsolve returned. */
+static int run_level(const sb_geometry *g, const houses *H, int lv, uint64_t budget,
+                     const uint8_t *p, run16 *out)
+{
+    sb_gsolver *s = NULL;
+    cr_assert_eq(sb_gsolver_new(g, &s), SB_OK);
+    cr_assert_eq(sb_gsolver_simd(s, lv), SB_OK, "level %s", sb_simd_name(lv));
+    sb_gsolver_budget(s, budget);
+    memset(out->first, 0, sizeof out->first);
+    const int rc = sb_gsolve(s, p, 3, &out->r, out->first);
+    if (rc == SB_OK) {
+        out->l = (listing){H, p, out->l.all, 0, 40, 0};
+        cr_assert_eq(sb_gsolve_each(s, p, 40, collect, &out->l, &out->each), SB_OK);
+    }
+    sb_gsolver_free(s);
+    return rc;
+}
+
+/* For one 16-digit boxed geometry: on dug puzzles (half of them minimal, so the search goes
+ * deep) and their mutations, every level finds the
+ * reference's count (= the oracle's), guesses, first solution and the same first 40
+ * solutions in the same order; with a small guess budget every level stops at the same
+ * point. */
+static void kernel16_agrees(const char *spec, int bases, int per_base, uint64_t seed)
+{
+    static houses H;
+    sb_geometry *g = geo_and_houses(spec, &H);
+    int lv[SB_SIMD_LEVELS];
+    const int nl = levels_here(lv);
+    ref_rng rng;
+    ref_rng_seed(&rng, seed);
+    static uint8_t full[256], base[256], p[256];
+    static run16 runs[SB_SIMD_LEVELS];
+    for (int i = 0; i < nl; i++)
+        runs[i].l.all = malloc(40 * 256);
+    int seen[3] = {0};
+    for (int b = 0; b < bases; b++) {
+        full_grid(g, &H, &rng, full);
+        dig_unique(g, &H, &rng, full, base, b % 2 ? 256 : 150); /* every other one minimal */
+        for (int m = 0; m < per_base; m++) {
+            mutate(&H, &rng, base, full, m, p);
+            if (m % 7 == 6) /* more blanks: many solutions to list */
+                for (int k = 0; k < 12; k++)
+                    p[ref_rng_below(&rng, 256)] = 0;
+            for (int i = 0; i < nl; i++)
+                cr_assert_eq(run_level(g, &H, lv[i], UINT64_MAX, p, &runs[i]), SB_OK);
+            const uint64_t want = oracle(&H, p, 3, NULL);
+            cr_assert_eq(runs[0].r.count, want, "%s: reference %llu, oracle %llu", spec,
+                         (unsigned long long)runs[0].r.count, (unsigned long long)want);
+            seen[want > 2 ? 2 : want]++;
+            for (int i = 1; i < nl; i++) {
+                const char *ln = sb_simd_name(lv[i]);
+                cr_assert_eq(runs[i].r.count, want, "%s %s: count", spec, ln);
+                cr_assert_eq(runs[i].r.guesses, runs[0].r.guesses, "%s %s: %llu guesses, "
+                             "reference %llu", spec, ln, (unsigned long long)runs[i].r.guesses,
+                             (unsigned long long)runs[0].r.guesses);
+                cr_assert_eq(memcmp(runs[i].first, runs[0].first, 256), 0, "%s %s: first", spec, ln);
+                cr_assert_eq(runs[i].each.count, runs[0].each.count, "%s %s: listed", spec, ln);
+                cr_assert_eq(runs[i].each.guesses, runs[0].each.guesses, "%s %s: listing guesses",
+                             spec, ln);
+                cr_assert_eq(memcmp(runs[i].l.all, runs[0].l.all, runs[0].l.n * 256), 0,
+                             "%s %s: solutions listed in another order", spec, ln);
+            }
+            if (want && runs[0].r.guesses > 2) { /* the budget stops every level alike */
+                const uint64_t budget = runs[0].r.guesses / 2;
+                for (int i = 0; i < nl; i++)
+                    cr_assert_eq(run_level(g, &H, lv[i], budget, p, &runs[i]), SB_ERR_BUDGET,
+                                 "%s %s: budget", spec, sb_simd_name(lv[i]));
+                for (int i = 1; i < nl; i++)
+                    cr_assert_eq(runs[i].r.count, runs[0].r.count, "%s: count in budget", spec);
+            }
+        }
+    }
+    cr_assert(seen[0] && seen[1] && seen[2], "%s: 0/1/2+ seen %d/%d/%d times", spec, seen[0],
+              seen[1], seen[2]);
+    for (int i = 0; i < nl; i++)
+        free(runs[i].l.all);
+    sb_geometry_free(g);
+}
+
+Test(kernel16, boxed_4x4_every_level_equals_the_reference, .timeout = 120)
+{
+    kernel16_agrees("4x4", 2, 21, 31);
+}
+Test(kernel16, boxed_2x8_every_level_equals_the_reference, .timeout = 120)
+{
+    kernel16_agrees("2x8", 2, 14, 32);
+}
+Test(kernel16, boxed_8x2_every_level_equals_the_reference, .timeout = 120)
+{
+    kernel16_agrees("8x2", 2, 14, 33);
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* The general solver on 9x9 against the fast kernel                                          */
 /* ------------------------------------------------------------------------------------------ */
 

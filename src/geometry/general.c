@@ -72,6 +72,10 @@ struct sb_gsolver {
     int *hpair;                 /* the pairs of each house: hpair[hpstart[h] .. hpstart[h+1]) */
     int *hpstart;               /* nhouses + 1 offsets into hpair */
     unsigned tech;              /* SB_GTECH_* bits in use (naked singles always are) */
+    sb_box16 *x16;              /* the whole-board kernel for this geometry (box16.c), or NULL */
+    int level;                  /* SIMD level (sb_gsolver_simd): scalar runs the per-cell engine
+                                   below even where x16 exists, the reference the kernel is
+                                   tested against */
 };
 
 enum {
@@ -251,6 +255,9 @@ int sb_gsolver_new(const sb_geometry *g, sb_gsolver **out)
     s->cap = 4;
     s->max_guesses = UINT64_MAX;
     s->tech = SB_GTECH_ALL;
+    s->level = sb_simd_resolve(SB_SIMD_AUTO);
+    if (s->level < 0) /* $SUDOKUBENCH_SIMD names no level this CPU has: the reference */
+        s->level = SB_SIMD_SCALAR;
     s->stack = malloc(s->cap * s->words * sizeof *s->stack);
     if (!s->house || !s->peer || !s->npeer || !s->bcell || !s->bdigit || !s->queue || !s->sol ||
         !s->stack || !s->chouse || !s->nchouse || !s->dirty || !s->ldirty || !s->lscan || !s->hmask) {
@@ -265,7 +272,7 @@ int sb_gsolver_new(const sb_geometry *g, sb_gsolver **out)
         for (int i = 0; i < s->nchouse[c]; i++)
             s->hmask[(size_t)c * s->hwords + s->chouse[c][i] / 64] |= UINT64_C(1) << (s->chouse[c][i] % 64);
     }
-    if (find_pairs(s) != 0) {
+    if (find_pairs(s) != 0 || sb_box16_new(g, &s->x16) != SB_OK) {
         sb_gsolver_free(s);
         return SB_ERR_NOMEM;
     }
@@ -298,6 +305,7 @@ void sb_gsolver_free(sb_gsolver *s)
     free(s->segval);
     free(s->hpair);
     free(s->hpstart);
+    sb_box16_free(s->x16);
     free(s);
 }
 
@@ -577,6 +585,8 @@ static int run(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gsolution
     for (int c = 0; c < s->ncells; c++)
         if (cells[c] > s->n)
             return SB_ERR_ARG;
+    if (s->x16 && s->level != SB_SIMD_SCALAR && s->tech == SB_GTECH_ALL)
+        return sb_box16_run(s->x16, s->level, cells, limit, fn, user, res, first, s->max_guesses);
 
     const size_t w = s->words;
     size_t depth = 0;
@@ -649,6 +659,15 @@ static int run(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gsolution
 void sb_gsolver_techniques(sb_gsolver *s, unsigned mask)
 {
     s->tech = mask & SB_GTECH_ALL;
+}
+
+int sb_gsolver_simd(sb_gsolver *s, int level)
+{
+    const int l = sb_simd_resolve(level);
+    if (l < 0)
+        return SB_ERR_SIMD;
+    s->level = l;
+    return SB_OK;
 }
 
 void sb_gsolver_budget(sb_gsolver *s, uint64_t max_guesses)

@@ -1,0 +1,66 @@
+/*
+ * box16.c — the whole-board kernel for 16-digit boxed grids (src/kernel/box16.h) at the
+ * baseline instruction set, its set-up, and the choice of stamp (AVX2 where the CPU has it).
+ */
+#include <stdlib.h>
+
+#define B16_SEARCH sb_box16_search_base
+#include "../kernel/box16.h"
+
+int sb_box16_new(const sb_geometry *g, sb_box16 **out)
+{
+    sb_geometry_layout lay;
+    *out = NULL;
+    if (sb_geometry_kind_of(g) != SB_GEO_BOXED || sb_geometry_cells(g) != 256 ||
+        sb_geometry_digits(g) != 16 || sb_geometry_houses(g) != 48)
+        return SB_OK;
+    sb_geometry_layout_of(g, &lay);
+    const int R = lay.box_rows, C = lay.box_cols;
+    if (R * C != 16 || R < 2 || C < 2)
+        return SB_OK;
+    /* The layout above is assumed, so check it: every house must be one row, one column or
+     * one box of it, each once. */
+    unsigned seen[3] = {0, 0, 0};
+    for (int h = 0; h < 48; h++) {
+        const uint16_t *hc = sb_geometry_house(g, h);
+        int same[3] = {1, 1, 1}, id[3] = {hc[0] / 16, hc[0] % 16, hc[0] / 16 / R * (16 / C) + hc[0] % 16 / C};
+        for (int i = 1; i < 16; i++) {
+            const int r = hc[i] / 16, col = hc[i] % 16;
+            same[0] &= r == id[0];
+            same[1] &= col == id[1];
+            same[2] &= r / R * (16 / C) + col / C == id[2];
+        }
+        int kind = same[0] ? 0 : same[1] ? 1 : same[2] ? 2 : -1;
+        if (kind < 0 || (seen[kind] >> id[kind] & 1))
+            return SB_OK;
+        seen[kind] |= 1u << id[kind];
+    }
+    sb_box16 *k = calloc(1, sizeof *k);
+    if (!k)
+        return SB_ERR_NOMEM;
+    k->C = C;
+    k->stack = aligned_alloc(64, B16_DEPTH * B16_ROWS * sizeof *k->stack);
+    if (!k->stack) {
+        free(k);
+        return SB_ERR_NOMEM;
+    }
+    *out = k;
+    return SB_OK;
+}
+
+void sb_box16_free(sb_box16 *k)
+{
+    if (!k)
+        return;
+    free(k->stack);
+    free(k);
+}
+
+int sb_box16_run(sb_box16 *k, int level, const uint8_t *cells, uint64_t limit,
+                 sb_gsolution_fn fn, void *user, sb_gresult *res, uint8_t *first,
+                 uint64_t max_guesses)
+{
+    const int avx2 = level == SB_SIMD_AVX2 || level == SB_SIMD_AVX512;
+    return (avx2 ? sb_box16_search_avx2 : sb_box16_search_base)(k, cells, limit, fn, user, res,
+                                                                 first, max_guesses);
+}
