@@ -42,6 +42,9 @@ enum {
     B16_DEPTH = 16 * 16 + 1   /* boards on the stack: each level assigns at least one more cell */
 };
 
+/* Fully unrolls the loop that follows (the row loops: 16 or fewer constant trips). */
+#define B16_UNROLL _Pragma("GCC unroll 16")
+
 /* What propagate found. */
 enum { B16_DEAD = 0, B16_OPEN = 1, B16_SOLVED = 2 };
 
@@ -195,36 +198,47 @@ static inline __attribute__((always_inline)) void cols_boxes(const row *x, const
     }
 }
 
-/* Naked singles to a fixpoint on the rows x. The first round takes every single; later rounds
- * only the cells that became single in the round before: an older single's digit has left
- * every peer already, so a newer single cannot repeat it without a peer having emptied (which
- * the round that emptied it reports), and rows without a new single skip their reduction.
- * @return B16_DEAD, B16_SOLVED (every cell single), else B16_OPEN. */
-static inline __attribute__((always_inline)) int naked(row *x, const int C)
+/* Naked singles to a fixpoint on the rows x, from the singles whose digits have not left
+ * their peers yet: sd[r] holds their digits (the others 0), and every other single's digit
+ * has left its peers already (so a new single cannot repeat it without a peer having
+ * emptied, which the round that emptied it reports). Each round takes the rows holding a new
+ * single: their digits leave the row (a digit twice among them is a contradiction), the
+ * band's other rows in their boxes, and every other row in their columns, where a second
+ * single of the same digit empties; later rows see those removals. Then the cells that
+ * became single are the next round's. sd is consumed. @return B16_DEAD (a cell emptied),
+ * B16_SOLVED (every cell single), else B16_OPEN. */
+static inline __attribute__((always_inline)) int naked(row *x, row *sd, const int C)
 {
     const int R = B16_ROWS / C;
-    row sd[B16_ROWS];
-    for (int r = 0; r < B16_ROWS; r++)
-        sd[r] = and2(x[r], eq0(drop1(x[r]))); /* the digit of each single */
     for (;;) {
-        row co, ct, bo[B16_ROWS / 2], bt[B16_ROWS / 2];
-        row bad = zero(), grew = zero(), multi = zero();
-        cols_boxes(sd, C, &co, &ct, bo, bt);
+        row old[B16_ROWS], bad = zero(), grew = zero(), multi = zero();
+        B16_UNROLL
+        for (int r = 0; r < B16_ROWS; r++)
+            old[r] = x[r];
         for (int r = 0; r < B16_ROWS; r++) {
-            row o = zero(), t = zero();
-            if (any(sd[r]))
-                ot_lanes(sd[r], 1, B16_ROWS, &o, &t);
-            const int k = r / R;
-            bad = or2(bad, and2(sd[r], or2(t, or2(ct, bt[k])))); /* single twice in a house */
-            /* the others lose the singles' digits (a single's lane has sd = x: it keeps x) */
-            const row nx = andn(x[r], andn(or2(o, or2(co, bo[k])), sd[r]));
-            const row n1 = drop1(nx);
-            bad = or2(bad, eq0(nx));
-            /* the digit of each cell that became single, for the next round */
-            sd[r] = andn(and2(nx, eq0(n1)), eq0(xor2(nx, x[r])));
+            if (!any(sd[r]))
+                continue;
+            row o, t, g = sd[r];
+            ot_lanes(sd[r], 1, B16_ROWS, &o, &t);
+            for (int s = 1; s < C; s <<= 1)
+                g = or2(g, swp(g, s)); /* each box's new digits in all its lanes */
+            bad = or2(bad, and2(sd[r], t));
+            const row own = andn(x[r], andn(o, sd[r])); /* row r: every lane but the singles */
+            for (int k = 0; k < B16_ROWS / R; k++) { /* the column, and the box in r's band */
+                const row m = k == r / R ? g : sd[r];
+                B16_UNROLL
+                for (int i = 0; i < R; i++)
+                    x[k * R + i] = andn(x[k * R + i], m);
+            }
+            x[r] = own;
+        }
+        B16_UNROLL
+        for (int r = 0; r < B16_ROWS; r++) {
+            const row n1 = drop1(x[r]);
+            bad = or2(bad, eq0(x[r]));
+            sd[r] = andn(and2(x[r], eq0(n1)), eq0(xor2(x[r], old[r]))); /* became single */
             grew = or2(grew, sd[r]);
             multi = or2(multi, n1);
-            x[r] = nx;
         }
         if (any(bad))
             return B16_DEAD;
@@ -233,9 +247,9 @@ static inline __attribute__((always_inline)) int naked(row *x, const int C)
     }
 }
 
-/* Hidden singles, one pass. @return B16_DEAD, or B16_OPEN with *changed set when a cell was
- * placed. */
-static inline __attribute__((always_inline)) int hidden(row *x, const int C, int *changed)
+/* Hidden singles, one pass; sd[r] gets the digits placed in row r. @return B16_DEAD, or
+ * B16_OPEN with *changed set when a cell was placed. */
+static inline __attribute__((always_inline)) int hidden(row *x, row *sd, const int C, int *changed)
 {
     const int R = B16_ROWS / C;
     row co, ct, bo[B16_ROWS / 2], bt[B16_ROWS / 2], chg = zero();
@@ -253,7 +267,8 @@ static inline __attribute__((always_inline)) int hidden(row *x, const int C, int
         const row h = and2(x[r], or2(andn(o, t), or2(hc, andn(bo[k], bt[k]))));
         bad = or2(bad, drop1(h)); /* the only place for two digits */
         const row nx = or2(h, and2(x[r], eq0(h)));
-        chg = or2(chg, xor2(nx, x[r]));
+        sd[r] = andn(h, eq0(xor2(nx, x[r]))); /* placed: a lane that changed to its h */
+        chg = or2(chg, sd[r]);
         x[r] = nx;
     }
     *changed = any(chg);
@@ -262,8 +277,9 @@ static inline __attribute__((always_inline)) int hidden(row *x, const int C, int
 
 /* Locked candidates over every box-row and box-column pair, one pass from a snapshot: a digit
  * whose places in one side all lie in the cells it shares with the other leaves the other's
- * other cells. @return 1 if a candidate went, else 0. */
-static inline __attribute__((always_inline)) int locked(row *x, const int C)
+ * other cells. sd[r] gets the digits of row r's cells left single by it.
+ * @return 1 if a candidate went, else 0. */
+static inline __attribute__((always_inline)) int locked(row *x, row *sd, const int C)
 {
     const int R = B16_ROWS / C, bands = B16_ROWS / R;
     row rem[B16_ROWS], cs[B16_ROWS / 2], p[B16_ROWS / 2];
@@ -313,45 +329,66 @@ static inline __attribute__((always_inline)) int locked(row *x, const int C)
         const row rk = or2(or2(andn(po, p[k]), pt), or2(andn(o, qc), t));
         for (int i = 0; i < R; i++) {
             const int r = k * R + i;
-            const row nx = andn(x[r], or2(rem[r], rk));
-            chg = or2(chg, xor2(nx, x[r]));
+            const row nx = andn(x[r], or2(rem[r], rk)), d = xor2(nx, x[r]);
+            sd[r] = andn(and2(nx, eq0(drop1(nx))), eq0(d));
+            chg = or2(chg, d);
             x[r] = nx;
         }
     }
     return any(chg);
 }
 
-/* Every rule to the joint fixpoint on the board at b. @return B16_DEAD, B16_OPEN or
- * B16_SOLVED. */
-static inline __attribute__((always_inline)) int propagate(b16_v16 *b, const int C)
+/* Every rule to the joint fixpoint on the board at b, whose singles' digits have all left
+ * their peers except, when cell >= 0, cell's (if it is single), or, when cell < 0, every
+ * single's (the root). @return B16_DEAD, B16_OPEN or B16_SOLVED. */
+static inline __attribute__((always_inline)) int propagate(b16_v16 *b, int cell, const int C)
 {
-    row x[B16_ROWS];
+    row x[B16_ROWS], sd[B16_ROWS];
     int ret;
-    for (int r = 0; r < B16_ROWS; r++)
+    B16_UNROLL
+    for (int r = 0; r < B16_ROWS; r++) {
         x[r] = ld(b, r);
+        sd[r] = cell < 0 ? and2(x[r], eq0(drop1(x[r]))) : zero();
+    }
+    if (cell >= 0) {
+        uint16_t m;
+        memcpy(&m, (const uint16_t *)b + cell, sizeof m);
+        if (!(m & (m - 1)))
+            memcpy((uint16_t *)sd + cell, &m, sizeof m);
+    }
     for (;;) {
-        ret = naked(x, C);
+        ret = naked(x, sd, C);
         if (ret != B16_OPEN)
             break;
         int changed;
-        ret = hidden(x, C, &changed);
-        if (ret == B16_DEAD || (!changed && !locked(x, C)))
+        ret = hidden(x, sd, C, &changed);
+        if (ret == B16_DEAD || (!changed && !locked(x, sd, C)))
             break;
     }
+    B16_UNROLL
     for (int r = 0; r < B16_ROWS; r++)
         st(b, r, x[r]);
     return ret;
 }
 
 /* propagate for each box width, out of line: the search calls it from three places. */
-static __attribute__((noinline)) int propagate_c2(b16_v16 *b) { return propagate(b, 2); }
-static __attribute__((noinline)) int propagate_c4(b16_v16 *b) { return propagate(b, 4); }
-static __attribute__((noinline)) int propagate_c8(b16_v16 *b) { return propagate(b, 8); }
+static __attribute__((noinline)) int propagate_c2(b16_v16 *b, int cell)
+{
+    return propagate(b, cell, 2);
+}
+static __attribute__((noinline)) int propagate_c4(b16_v16 *b, int cell)
+{
+    return propagate(b, cell, 4);
+}
+static __attribute__((noinline)) int propagate_c8(b16_v16 *b, int cell)
+{
+    return propagate(b, cell, 8);
+}
 
 /* propagate for boxes of C lanes (a constant where it is called). */
-static inline __attribute__((always_inline)) int prop(b16_v16 *b, const int C)
+static inline __attribute__((always_inline)) int prop(b16_v16 *b, int cell, const int C)
 {
-    return C == 2 ? propagate_c2(b) : C == 4 ? propagate_c4(b) : propagate_c8(b);
+    return C == 2 ? propagate_c2(b, cell) : C == 4 ? propagate_c4(b, cell) : propagate_c8(b, cell);
 }
 
 /* The number of candidates of each cell of the board at b into cnt[0..256). */
@@ -385,15 +422,17 @@ static inline __attribute__((always_inline)) int score(const row *x, const row *
     const int R = B16_ROWS / C, r0 = c / B16_ROWS, k0 = r0 / R;
     uint16_t out[B16_ROWS];
     const row mc = splat(((const uint16_t *)x)[c]);
-    row col = zero(), band = zero(), own = zero();
-    for (int r = 0; r < B16_ROWS; r++) {
-        const row t = andn(w[r], eq0(and2(x[r], mc)));
-        col = add2(col, t);
-        if (r / R == k0)
-            band = add2(band, t);
-        if (r == r0)
-            own = t;
+    row col = zero(), band = zero();
+    for (int k = 0; k < B16_ROWS / R; k++) {
+        row bs = zero();
+        B16_UNROLL
+        for (int i = 0; i < R; i++)
+            bs = add2(bs, andn(w[k * R + i], eq0(and2(x[k * R + i], mc))));
+        col = add2(col, bs);
+        if (k == k0)
+            band = bs;
     }
+    const row own = andn(w[r0], eq0(and2(x[r0], mc)));
     const row v = sub2(sub2(add2(add2(sum_lanes(own, 1, B16_ROWS), col), sum_lanes(band, 1, C)),
                             add2(sum_lanes(own, 1, C), band)),
                        own);
@@ -444,7 +483,7 @@ static inline __attribute__((always_inline)) int search(struct sb_box16 *k, cons
     for (int c = 0; c < 256; c++)
         xc[c] = cells[c] ? (uint16_t)(1u << (cells[c] - 1)) : 0xFFFF;
     memcpy(b, xc, sizeof xc);
-    int state = prop(b, C);
+    int state = prop(b, -1, C);
     for (;;) {
         if (state == B16_SOLVED) {
             memcpy(xc, b, sizeof xc);
@@ -474,7 +513,7 @@ static inline __attribute__((always_inline)) int search(struct sb_box16 *k, cons
             res->guesses++;
             b = next;
             memcpy((uint16_t *)b + c, &d, sizeof d);
-            state = prop(b, C);
+            state = prop(b, c, C);
             continue;
         }
         if (depth == 0)
@@ -486,7 +525,7 @@ static inline __attribute__((always_inline)) int search(struct sb_box16 *k, cons
         memcpy(&m, (const uint16_t *)b + c, sizeof m);
         m &= (uint16_t)~k->bdigit[depth];
         memcpy((uint16_t *)b + c, &m, sizeof m);
-        state = m ? prop(b, C) : B16_DEAD;
+        state = m ? prop(b, c, C) : B16_DEAD;
     }
 }
 
