@@ -812,7 +812,7 @@ int cli_bench(int argc, char **argv)
     }
     if (geo) { /* another geometry: its own table, the general solver or -s pipelines (grid.c) */
         const int grc = cli_grid_bench(geo, argv + optind, argc - optind, opt.limit, threads,
-                                       seconds, (size_t)max_puzzles, pipes, npipes);
+                                       seconds, (size_t)max_puzzles, pipes, npipes, opt.simd);
         sb_geometry_free(geo);
         return grc;
     }

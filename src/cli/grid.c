@@ -696,13 +696,21 @@ static int is_fast(const char *pipeline)
     return !pipeline || !strcmp(pipeline, "fast");
 }
 
-/* Makes e for g and pipeline (checked by cli_parse_pipeline). @return SB_OK, or what the
- * constructor returned. */
-static int gengine_new(const sb_geometry *g, const char *pipeline, gengine *e)
+/* Makes e for g and pipeline (checked by cli_parse_pipeline), the general solver at SIMD
+ * level simd. @return SB_OK, or what the constructor or sb_gsolver_simd returned (e is then
+ * empty). */
+static int gengine_new(const sb_geometry *g, const char *pipeline, int simd, gengine *e)
 {
     e->gs = NULL;
     e->gp = NULL;
-    return is_fast(pipeline) ? sb_gsolver_new(g, &e->gs) : sb_gpipeline_new(g, pipeline, &e->gp);
+    if (!is_fast(pipeline))
+        return sb_gpipeline_new(g, pipeline, &e->gp);
+    int rc = sb_gsolver_new(g, &e->gs);
+    if (rc == SB_OK && (rc = sb_gsolver_simd(e->gs, simd)) != SB_OK) {
+        sb_gsolver_free(e->gs);
+        e->gs = NULL;
+    }
+    return rc;
 }
 
 /* Frees e's solver. */
@@ -747,7 +755,7 @@ static int note_skipped(const char *cmd, const sb_geometry *g, const char *pipel
     gengine e;
     if (is_fast(pipeline))
         return 0;
-    if (gengine_new(g, pipeline, &e) != SB_OK) {
+    if (gengine_new(g, pipeline, SB_SIMD_AUTO, &e) != SB_OK) {
         fprintf(stderr, CLI_NAME ": out of memory\n");
         return CLI_EXIT_USAGE;
     }
@@ -806,7 +814,7 @@ static int gworker_new(void *ctx, void **out)
     gworker *w = cli_alloc_lines(sizeof *w);
     *out = w;
     if (!w || !(w->sol = malloc((size_t)sb_geometry_cells(run->g))) ||
-        gengine_new(run->g, run->job->pipeline, &w->eng) != SB_OK ||
+        gengine_new(run->g, run->job->pipeline, run->job->simd, &w->eng) != SB_OK ||
         (run->job->rate && (sb_gsolver_new(run->g, &w->solver) != SB_OK ||
                             sb_gpipeline_new(run->g, RATE_TUPLES_SPEC, &w->tuples) != SB_OK))) {
         fprintf(stderr, CLI_NAME ": out of memory\n");
@@ -1070,6 +1078,8 @@ static int all_run(grun *run, char *const *files, int nfiles)
 int cli_grid_run(const sb_geometry *g, const cli_grid_job *job, const cli_batch *b,
                  char *const *files, int nfiles)
 {
+    if (sb_simd_resolve(job->simd) < 0)
+        return cli_solver_error(job->cmd, SB_ERR_SIMD, job->simd);
     grun run = {.g = g, .job = job, .out = b->out};
     const cli_source src = {.rec_size = grec_size(g), .open = greader_open,
                             .next = greader_next, .close = greader_close};
@@ -1587,11 +1597,11 @@ int cli_grid_augment(const sb_geometry *g, char *const *files, int nfiles, uint6
 /* bench on a geometry                                                                        */
 /* ------------------------------------------------------------------------------------------ */
 
-/* One pass of pipeline's solver over set with threads threads, counting each puzzle to
- * limit. With verdict (the warm-up), each first solution is checked against the rules and
+/* One pass of pipeline's solver (the general solver at SIMD level simd) over set with threads
+ * threads, counting each puzzle to limit. With verdict (the warm-up), each first solution is checked against the rules and
  * verdict[i] gets puzzle i's sb_verdict. @return the guesses, or UINT64_MAX when a check
  * failed or memory ran out. */
-static uint64_t bench_pass(const aug_set *set, const char *pipeline, uint64_t limit,
+static uint64_t bench_pass(const aug_set *set, const char *pipeline, int simd, uint64_t limit,
                            int threads, uint8_t *verdict)
 {
     uint64_t guesses = 0;
@@ -1601,7 +1611,7 @@ static uint64_t bench_pass(const aug_set *set, const char *pipeline, uint64_t li
     {
         gengine e;
         uint8_t *sol = malloc((size_t)nc);
-        const int made = gengine_new(set->g, pipeline, &e) == SB_OK;
+        const int made = gengine_new(set->g, pipeline, simd, &e) == SB_OK;
         failed |= !sol || !made;
 #pragma omp for schedule(dynamic, 16)
         for (size_t i = 0; i < set->n; i++) {
@@ -1624,14 +1634,15 @@ static uint64_t bench_pass(const aug_set *set, const char *pipeline, uint64_t li
     return failed ? UINT64_MAX : guesses;
 }
 
-/* One row of bench on a geometry: pipeline on set (file's valid puzzles), its warm-up
+/* One row of bench on a geometry: pipeline (the general solver at SIMD level simd) on set
+ * (file's valid puzzles), its warm-up
  * verdicts into verdict; when first is not NULL they must equal first's (the first row's of
  * the file, kept in want). @return 0, or CLI_EXIT_USAGE after a message. */
 static int bench_row(const aug_set *set, const char *file, const char *pipeline,
-                     const char *first, const uint8_t *want, uint8_t *verdict, uint64_t limit,
-                     int threads, double seconds)
+                     const char *first, const uint8_t *want, uint8_t *verdict, int simd,
+                     uint64_t limit, int threads, double seconds)
 {
-    if (bench_pass(set, pipeline, limit, threads, verdict) == UINT64_MAX) { /* warm-up, checked */
+    if (bench_pass(set, pipeline, simd, limit, threads, verdict) == UINT64_MAX) { /* warm-up, checked */
         fprintf(stderr, CLI_NAME ": %s: %s: a solution broke the rules or memory ran out\n", file,
                 pipeline);
         return CLI_EXIT_USAGE;
@@ -1651,7 +1662,7 @@ static int bench_row(const aug_set *set, const char *file, const char *pipeline,
     const double t0 = cli_now_seconds();
     double t = 0;
     do {
-        guesses = bench_pass(set, pipeline, limit, threads, NULL);
+        guesses = bench_pass(set, pipeline, simd, limit, threads, NULL);
         passes++;
         t = cli_now_seconds() - t0;
     } while (t < seconds && !cli_stop_requested());
@@ -1664,8 +1675,10 @@ static int bench_row(const aug_set *set, const char *file, const char *pipeline,
 
 int cli_grid_bench(const sb_geometry *g, char *const *files, int nfiles, uint64_t limit,
                    int threads, double seconds, size_t max, const char *const *pipes,
-                   int npipes)
+                   int npipes, int simd)
 {
+    if (sb_simd_resolve(simd) < 0)
+        return cli_solver_error("bench", SB_ERR_SIMD, simd);
     static const char *const fast_only[] = {"fast"};
     int rc = 0;
     if (npipes == 0) {
@@ -1692,7 +1705,8 @@ int cli_grid_bench(const sb_geometry *g, char *const *files, int nfiles, uint64_
             /* verdict[0..n): the first row's; verdict[n..2n): each later row's */
             for (int p = 0; p < npipes && !cli_stop_requested(); p++) {
                 const int st = bench_row(&set, files[f], pipes[p], p ? pipes[0] : NULL, verdict,
-                                         verdict + (p ? set.n : 0), limit, threads, seconds);
+                                         verdict + (p ? set.n : 0), simd, limit, threads,
+                                         seconds);
                 if (st) {
                     rc = st;
                     break;

@@ -48,6 +48,8 @@ typedef struct cli_grid_job {
     int rate;             /* rate: the class of each proper puzzle (format FMT_CSV/FMT_JSON) */
     const char *pipeline; /* solve -s: a registry name or custom spec run by the generic
                              engine (sb_gpipeline); NULL or "fast": the general solver */
+    int simd;             /* --simd: the general solver's level (sb_gsolver_simd); set it,
+                             0 is SB_SIMD_SCALAR (the per-cell reference) */
 } cli_grid_job;
 
 /* Runs solve or validate over the inputs on geometry g: b gives threads and progress (its
@@ -78,10 +80,11 @@ int cli_grid_augment(const sb_geometry *g, char *const *files, int nfiles, uint6
 /* bench on geometry g: per FILE (at most max puzzles, 0: all) and pipeline (pipes[0..npipes):
  * "fast" for the general solver, any other name or spec for the generic engine; none: fast
  * alone) a checked warm-up pass, whose verdicts every later pipeline must repeat, then timed
- * passes counting to limit for at least seconds on threads threads; one table row each.
+ * passes counting to limit for at least seconds on threads threads, the general solver at
+ * SIMD level simd (sb_gsolver_simd); one table row each.
  * @return the exit code. */
 int cli_grid_bench(const sb_geometry *g, char *const *files, int nfiles, uint64_t limit,
                    int threads, double seconds, size_t max, const char *const *pipes,
-                   int npipes);
+                   int npipes, int simd);
 
 #endif /* SB_CLI_GRID_H */

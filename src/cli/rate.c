@@ -258,7 +258,7 @@ int cli_rate(int argc, char **argv)
     if (geo) { /* another geometry: grid.c */
         const cli_grid_job job = {.cmd = "rate", .rate = 1, .limit = 2,
                                   .format = r.format == RATE_JSON ? FMT_JSON : FMT_CSV,
-                                  .max_guesses = UINT64_MAX};
+                                  .max_guesses = UINT64_MAX, .simd = r.opt.simd};
         const int grc = cli_grid_run(geo, &job, &b, argv + optind, argc - optind);
         sb_geometry_free(geo);
         return grc;

@@ -344,6 +344,7 @@ int cli_solve(int argc, char **argv)
         const cli_grid_job job = {.cmd = "solve", .format = r.format, .all = gopt.all,
                                   .limit = gopt.all && !gopt.limit_given ? 0 : r.opt.limit,
                                   .max_guesses = r.opt.max_guesses, .stats = stats,
+                                  .simd = r.opt.simd,
                                   .pipeline = r.opt.pipeline == SB_PIPELINE_CUSTOM
                                                   ? r.opt.spec
                                                   : sb_pipelines(&np)[r.opt.pipeline].name};
@@ -490,7 +491,7 @@ int cli_validate(int argc, char **argv)
     }
     if (geo) {
         const cli_grid_job job = {.cmd = "validate", .format = FMT_COUNT, .limit = 2,
-                                  .max_guesses = UINT64_MAX};
+                                  .max_guesses = UINT64_MAX, .simd = r.opt.simd};
         const int grc = cli_grid_run(geo, &job, &b, argv + optind, argc - optind);
         sb_geometry_free(geo);
         return grc;

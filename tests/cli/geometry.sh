@@ -530,6 +530,39 @@ t_bench() {
     want_grep e "b4.txt:1:17: invalid puzzle: too few cells (16 of 27)"
 }
 tcase "bench on a geometry: a row per file and pipeline, guesses as solve -s; a file without puzzles of it is exit 2" t_bench
+# --simd on 16-digit boxed grids picks the whole-board kernel's stamp (scalar: the per-cell
+# reference): every level this CPU has gives the same bytes, guesses included (csv), the
+# same --all listing and the same bench guesses; a level it lacks is exit 2 with a message.
+t_simd16() {
+    local s rc l ref=none lacks=0
+    s=$(base 4x4 --grid 4x4)
+    [ -n "$s" ] || { echo "4x4: no base solution"; return; }
+    mutate "$s" 16 25 41 ints | "$GCHECK" clean 4x4 >p.txt 2>/dev/null
+    for l in scalar sse4 avx2 avx512 neon; do
+        rc=$(sb c.$l e solve --grid 4x4 --simd $l -l 3 -f csv p.txt)
+        if [ "$rc" = 2 ]; then
+            want_grep e "SIMD level '$l' is not supported by this CPU"
+            lacks=1
+            continue
+        fi
+        want_rc "$rc" 0 "solve --simd $l"
+        sb a.$l e solve --grid 4x4 --simd $l --all -l 30 p.txt >/dev/null
+        sb b.$l e bench --grid 4x4 --simd $l --seconds 0 -t 1 p.txt >/dev/null
+        awk 'NR > 1 { print $4, $8 }' b.$l >g.$l
+        if [ $ref = none ]; then
+            ref=$l
+        else
+            cmp -s c.$ref c.$l || { echo "solve --simd $l differs from $ref:"; diff c.$ref c.$l | head -n 4; }
+            cmp -s a.$ref a.$l || echo "solve --all --simd $l lists differently from $ref"
+            cmp -s g.$ref g.$l || { echo "bench --simd $l: $(cat g.$l), $ref: $(cat g.$ref)"; }
+        fi
+    done
+    [ $lacks = 1 ] || echo "no level this CPU lacks was tried"
+    awk -F, 'NR > 1 && $4 > 0 { n++ } END { exit n < 3 }' c.scalar || echo "fewer than 3 puzzles needed a guess: the kernel's search is untested here"
+    rc=$(sb o e bench --grid 4x4 --simd neon --seconds 0 p.txt)
+    [ "$rc" = 2 ] || [ "$(uname -m)" = aarch64 ] || echo "bench --simd neon on x86: exit $rc, want 2"
+}
+tcase "--simd on 16x16: every level the same records, --all listing and bench guesses; a missing level is exit 2" t_simd16
 
 echo "$NPASS passed, $NFAIL failed"
 [ "$NFAIL" = 0 ]
