@@ -205,7 +205,9 @@ int cli_default_threads(void);
 
 /* Another record source than sb_reader for cli_batch_records (grid.c reads puzzles of any
  * geometry with one). Its records are rec_size bytes, each starting with an sb_record whose
- * line, kind, why and col the engine reads; the rest is the source's. */
+ * line, kind, why and col the engine reads; the rest is the source's. Each record is one
+ * line (or a skipped blank or comment line): the MPI build (mpi.c) cuts an input into
+ * segments after any line. */
 typedef struct cli_source {
     size_t rec_size; /* bytes per record, at least sizeof(sb_record) */
     /* Opens a reader over in (which it must not close), given cli_batch.ctx.

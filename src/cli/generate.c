@@ -100,6 +100,7 @@ static const char generate_help[] =
     "                       kaggle (quizzes,solutions), pretty (default %s)\n"
     "      --simd LEVEL     auto, scalar, sse4, avx2, avx512, neon (default auto; same output on all)\n"
     "      --stats          print a summary line to stderr at the end\n"
+    "  -o, --output FILE    write standard output to FILE (the same bytes)\n"
     "      --grid SPEC      another geometry (RxC, latin:N, cube:K, x:RxC): unique, minimal\n"
     "                       puzzles; --clues, --symmetry, --guesses, --class are 9x9 only\n"
     "      --geometry FILE  a geometry from a file, as --grid\n"
@@ -292,8 +293,10 @@ int cli_generate(int argc, char **argv)
         {"attempts", required_argument, 0, 'a'}, {"format", required_argument, 0, 'f'},
         {"simd", required_argument, 0, 'S'},     {"stats", no_argument, 0, 'T'},
         {"class", required_argument, 0, 'C'},    {"difficulty", required_argument, 0, 'C'},
-        {"help", no_argument, 0, 'h'},           CLI_GRID_LONGOPTS, {0, 0, 0, 0}};
+        {"help", no_argument, 0, 'h'},           CLI_OUTPUT_LONGOPT,
+        CLI_GRID_LONGOPTS,                       {0, 0, 0, 0}};
     cli_grid_opt gopt = {0};
+    cli_batch ob = {.out = stdout}; /* -o FILE: its name (standard output is pointed at it) */
     gen_run run = {.format = GF_PUZZLE, .st = {.min_clues = SB_CELLS}, .cls = -1};
     sb_gen_options_default(&run.opt);
     sb_gen_options opt = run.opt; /* filled by the options, then copied into run */
@@ -302,8 +305,12 @@ int cli_generate(int argc, char **argv)
     gen_format f = GF_PUZZLE;
     optind = 1;
     opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
-    while ((ch = getopt_long(argc, argv, ":n:t:f:h", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":n:t:f:o:h", longopts, NULL)) != -1) {
         switch (ch) {
+        case 'o':
+            if (cli_batch_option("generate", ch, optarg, &ob))
+                return CLI_EXIT_USAGE;
+            break;
         case 'n':
             if (cli_parse_whole("generate", "count", optarg, &count))
                 return CLI_EXIT_USAGE;
@@ -408,7 +415,7 @@ int cli_generate(int argc, char **argv)
     cli_batch b = {.threads = threads, .progress = CLI_PROGRESS_NEVER, .unit = "puzzles",
                    .out = stdout, .ctx = &run, .tag_size = sizeof(gen_tag),
                    .worker_new = gen_worker_new, .worker_end = gen_worker_end,
-                   .item = gen_item, .commit = gen_commit};
+                   .item = gen_item, .commit = gen_commit, .out_name = ob.out_name};
     const double t0 = cli_now_seconds();
     const int rc = cli_batch_items(&b, count);
     const double secs = cli_now_seconds() - t0;
@@ -506,6 +513,7 @@ static const char augment_help[] =
     "  -n, --count N        puzzles to write (required)\n"
     "      --seed S         random seed (default %llu)\n"
     "      --stats          print a summary line to stderr at the end\n"
+    "  -o, --output FILE    write standard output to FILE (the same bytes)\n"
     "      --grid SPEC      another geometry (default: from the first line's cell count):\n"
     "                       digits relabelled and the geometry's own symmetries (RxC: bands,\n"
     "                       rows, stacks, columns, transpose if R = C; latin: rows, columns,\n"
@@ -521,14 +529,20 @@ int cli_augment(int argc, char **argv)
     static const struct option longopts[] = {
         {"count", required_argument, 0, 'n'}, {"seed", required_argument, 0, 'e'},
         {"stats", no_argument, 0, 'T'},       {"help", no_argument, 0, 'h'},
-        CLI_GRID_LONGOPTS,                    {0, 0, 0, 0}};
+        CLI_OUTPUT_LONGOPT,                   CLI_GRID_LONGOPTS,
+        {0, 0, 0, 0}};
     cli_grid_opt gopt = {0};
+    cli_batch ob = {.out = stdout}; /* -o FILE: its name (standard output is pointed at it) */
     unsigned long long count = 0, seed = 0;
     int have_count = 0, stats = 0, ch, rc_geo;
     optind = 1;
     opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
-    while ((ch = getopt_long(argc, argv, ":n:h", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":n:o:h", longopts, NULL)) != -1) {
         switch (ch) {
+        case 'o':
+            if (cli_batch_option("augment", ch, optarg, &ob))
+                return CLI_EXIT_USAGE;
+            break;
         case 'n':
             if (cli_parse_whole("augment", "count", optarg, &count))
                 return CLI_EXIT_USAGE;
@@ -582,7 +596,7 @@ int cli_augment(int argc, char **argv)
     }
     cli_batch b = {.threads = 1, .progress = CLI_PROGRESS_NEVER, .unit = "puzzles",
                    .out = stdout, .ctx = &run, .worker_new = aug_worker_new,
-                   .worker_end = aug_worker_end, .item = aug_item};
+                   .worker_end = aug_worker_end, .item = aug_item, .out_name = ob.out_name};
     const double t0 = cli_now_seconds();
     rc = cli_batch_items(&b, count);
     const double secs = cli_now_seconds() - t0;

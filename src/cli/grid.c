@@ -460,7 +460,16 @@ int cli_grid_pick(const char *cmd, const cli_grid_opt *o, char *const *files, in
         fprintf(stderr, CLI_NAME ": out of memory\n");
         return CLI_EXIT_USAGE;
     }
-    const ssize_t n = peek_input(path, buf, PEEK_MAX);
+    ssize_t n = peek_input(path, buf, PEEK_MAX);
+    if (!strcmp(path, "-")) { /* MPI: only rank 0 has standard input (mpirun gives the others
+                                 /dev/null), so every rank picks from what it saw; one
+                                 process: no-op */
+        long long seen = n;
+        cli_mpi_bcast(&seen, sizeof seen, 0);
+        n = (ssize_t)seen;
+        if (n > 0)
+            cli_mpi_bcast(buf, (size_t)n, 0);
+    }
     const char *line;
     size_t len;
     unsigned lineno;

@@ -23,14 +23,15 @@
  * rank's records and need no MPI code of their own. Within a segment stderr text keeps its
  * place before its records; across segments all of a segment's text precedes its records.
  *
- * Direct mode. When -o FILE is a regular file that every rank opens on rank 0's node (same
- * device and inode), the records skip rank 0: an MPI_Allgather of the round's record bytes
- * gives each segment its offset (the prefix sum), rank 0 still writes the stderr text and
- * commits the tags, and once it has said which segments stand each rank hands its records
- * to a writer thread (pwrite at the offset) and goes on with its next segment, so writing
- * overlaps solving and is spread over the ranks. A writer's failure travels with the next
- * round's byte counts; at the end rank 0 cuts the file back to the first segment not wholly
- * written, so the file never ends inside a record.
+ * Direct mode. When -o FILE is a regular file that every rank can write, the records skip
+ * rank 0: an MPI_Allgather of the round's record bytes gives each segment its offset (the
+ * prefix sum), rank 0 still writes the stderr text and commits the tags, and once it has
+ * said which segments stand each rank writes its records at that offset: on rank 0's node
+ * (same device and inode) with pwrite in a writer thread while it goes on with its next
+ * segment, across nodes with MPI-IO (MPI_File_write_at, after checking that every rank
+ * opened the same file). A writer's failure travels with the next round's byte counts; at
+ * the end rank 0 cuts the file back to the first segment not wholly written, so the file
+ * never ends inside a record.
  *
  * Status. After writing a round, rank 0 broadcasts whether to go on: a write error on rank
  * 0 (one message, exit 2; the output ends on a record boundary), a failed or halted segment
@@ -40,6 +41,7 @@
  *
  * Standard input and other inputs that cannot be read at an offset (pipes, terminals) are
  * read by rank 0 in line-aligned pieces of SEGMENT bytes, dealt round-robin the same way.
+ * Another geometry (a cli_source: one record per line) may be cut after any line.
  * Item runs (generate, augment) deal ranges of ITEMS indices round-robin likewise.
  *
  * bench (cli_mpi_shard) loads its puzzles through the same rounds, but each rank commits its
@@ -112,9 +114,12 @@ enum {
 };
 
 /* A rank's own writes of its segments' records to -o FILE (direct mode): one segment at a
- * time, in a thread, so writing a segment overlaps handling the next one. */
+ * time, in a thread so writing a segment overlaps handling the next one (pwrite), or in
+ * place with MPI-IO (mpiio_write says why). */
 typedef struct writer {
     int fd;           /* -o FILE: this rank's descriptor (rank 0's standard output) */
+    int mpiio;        /* writes go through MPI-IO (fh, blocking) instead of pwrite (fd, thread) */
+    MPI_File fh;      /* mpiio: -o FILE opened on every rank */
     pthread_t thread; /* the write in progress, when busy */
     int busy;         /* a thread runs and must be joined */
     cli_buf buf;      /* the segment being written (swapped with the sink's records) */
@@ -362,6 +367,56 @@ static void *writer_main(void *arg)
     return NULL;
 }
 
+/* The errno that best describes MPI error code rc of a file operation, for one process's
+ * message: from its class, or when the class is the generic MPI_ERR_IO, the errno the call
+ * left (err; Open MPI's posix back end writes in the calling thread and leaves the failed
+ * write's, e.g. EFBIG), else EIO. */
+static int mpiio_errno(int rc, int err)
+{
+    int cls = MPI_ERR_OTHER;
+    MPI_Error_class(rc, &cls);
+    return cls == MPI_ERR_NO_SPACE    ? ENOSPC
+           : cls == MPI_ERR_QUOTA     ? EDQUOT
+           : cls == MPI_ERR_ACCESS    ? EACCES
+           : cls == MPI_ERR_READ_ONLY ? EROFS
+           : cls == MPI_ERR_NO_SUCH_FILE ? ENOENT
+           : err                         ? err
+                                         : EIO;
+}
+
+/* MPI-IO writer: writes w->buf at w->at with blocking writes (Open MPI 4.1's non-blocking
+ * MPI_File_iwrite_at crashes in MPI_Wait when the write fails: the request's error handler
+ * has no file), so the rank writes between its segments rather than alongside them. A
+ * failure keeps its offset and errno. Standard error is closed meanwhile: Open MPI prints
+ * its own line about a failed write there, and the run's one message is rank 0's. */
+static void mpiio_write(writer *w)
+{
+    size_t done = 0;
+    const int saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (saved >= 0 && null >= 0)
+        dup2(null, STDERR_FILENO);
+    while (done < w->buf.len) {
+        MPI_Status st;
+        errno = 0;
+        int more = 0, rc = MPI_File_write_at(w->fh, (MPI_Offset)(w->at + (long long)done),
+                                             w->buf.data + done, (int)(w->buf.len - done),
+                                             MPI_BYTE, &st);
+        if (rc == MPI_SUCCESS && (MPI_Get_count(&st, MPI_BYTE, &more) != MPI_SUCCESS || more <= 0))
+            rc = MPI_ERR_IO; /* no progress */
+        if (rc != MPI_SUCCESS) {
+            w->failed = w->at, w->failed_err = mpiio_errno(rc, errno);
+            break;
+        }
+        done += (size_t)more;
+    }
+    if (saved >= 0 && null >= 0)
+        dup2(saved, STDERR_FILENO);
+    if (saved >= 0)
+        close(saved);
+    if (null >= 0)
+        close(null);
+}
+
 /* Waits for the writer's segment to be written (or to fail) and takes in its outcome. */
 static void writer_join(writer *w)
 {
@@ -386,6 +441,12 @@ static void writer_start(writer *w, cli_buf *out, long long at)
     w->at = at;
     if (!w->buf.len)
         return;
+    if (w->mpiio) { /* MPI_THREAD_FUNNELED: MPI only from this thread, so no writer thread */
+        if (w->bad < 0) /* else the file is cut back to an earlier segment anyway */
+            mpiio_write(w);
+        writer_join(w); /* takes in a failure */
+        return;
+    }
     sigset_t block, old;
     sigemptyset(&block);
     sigaddset(&block, SIGINT);
@@ -498,47 +559,100 @@ static void round_end(mpi_run *m, int rc, const char *tail, int tail_at)
     m->sink = s0; /* buffers kept for the next round */
 }
 
-/* Decides whether the run writes in direct mode: -o FILE is a regular file, and every rank
- * runs on rank 0's node and opens the same file (so no rank writes to a node-local file of
- * its own). Ranks on other nodes, a pipe or terminal, bench's shard runs and
- * SUDOKUBENCH_MPI_DIRECT=0 leave every write to rank 0. */
+/* Opens -o FILE (name) with MPI-IO on every rank, and checks that every rank opened the same
+ * file: rank 0 writes a token at offset at, makes it visible (sync, barrier, sync: the
+ * MPI-IO consistency rule for another process's writes) and every rank reads it back. A rank
+ * on a node that sees another file of that name (no shared file system) fails the check.
+ * The token is overwritten by the records, or cut off at the end (direct_end). @return 1 with
+ * *fh open on every rank, else 0 with nothing open. Collective. */
+static int mpiio_open(const mpi_run *m, const char *name, long long at, MPI_File *fh)
+{
+    char token[32] = "", seen[32] = "";
+    int ok = MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_RDWR, MPI_INFO_NULL, fh) ==
+             MPI_SUCCESS, all;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all) {
+        if (ok)
+            MPI_File_close(fh);
+        return 0;
+    }
+    if (m->rank == 0) {
+        struct timespec t;
+        clock_gettime(CLOCK_REALTIME, &t);
+        snprintf(token, sizeof token, "sbmpi %d %lld.%09ld", (int)getpid(), (long long)t.tv_sec,
+                 t.tv_nsec);
+        ok = MPI_File_write_at(*fh, at, token, (int)sizeof token, MPI_BYTE, MPI_STATUS_IGNORE) ==
+             MPI_SUCCESS;
+    }
+    MPI_Bcast(token, (int)sizeof token, MPI_CHAR, 0, MPI_COMM_WORLD);
+    MPI_File_sync(*fh);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_File_sync(*fh);
+    if (m->rank != 0) {
+        MPI_Status st;
+        int got = 0;
+        ok = MPI_File_read_at(*fh, at, seen, (int)sizeof seen, MPI_BYTE, &st) == MPI_SUCCESS &&
+             MPI_Get_count(&st, MPI_BYTE, &got) == MPI_SUCCESS && got == (int)sizeof seen &&
+             !memcmp(seen, token, sizeof token);
+    }
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all) {
+        MPI_File_close(fh);
+        return 0;
+    }
+    return 1;
+}
+
+/* Decides whether the run writes in direct mode, where every rank writes its own records to
+ * -o FILE (a regular file) at their offsets: with pwrite when every rank runs on rank 0's
+ * node and opens the same file (same device and inode), else with MPI-IO when every rank
+ * opens the same file through it (mpiio_open; SUDOKUBENCH_MPI_IO=1 uses it on one node too,
+ * =0 never). A pipe or terminal, bench's shard runs, SUDOKUBENCH_MPI_DIRECT=0 and a file
+ * that not every rank can reach leave every write to rank 0. */
 static void direct_init(mpi_run *m)
 {
     const cli_batch *b = m->b;
-    long long id[4] = {0, 0, 0, 0}; /* direct possible, st_dev, st_ino, records' offset */
+    long long id[5] = {0, 0, 0, 0, 0}; /* direct possible, st_dev, st_ino, records' offset,
+                                          MPI-IO: -1 never, 0 when needed, 1 always */
     char host[MPI_MAX_PROCESSOR_NAME] = "", host0[MPI_MAX_PROCESSOR_NAME] = "";
     int len, fd = -1;
     MPI_Get_processor_name(host, &len);
     if (m->rank == 0) {
-        const char *env = getenv("SUDOKUBENCH_MPI_DIRECT");
+        const char *env = getenv("SUDOKUBENCH_MPI_DIRECT"), *io = getenv("SUDOKUBENCH_MPI_IO");
         struct stat st;
         fd = fileno(b->out);
         const off_t at = lseek(fd, 0, SEEK_CUR);
         if (!m->local && b->out_name && !(env && !strcmp(env, "0")) && at >= 0 &&
             fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
             id[0] = 1, id[1] = (long long)st.st_dev, id[2] = (long long)st.st_ino, id[3] = at;
+        id[4] = !io ? 0 : !strcmp(io, "1") ? 1 : !strcmp(io, "0") ? -1 : 0;
         memcpy(host0, host, sizeof host);
     }
-    MPI_Bcast(id, 4, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+    MPI_Bcast(id, 5, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
     if (!id[0])
         return;
     MPI_Bcast(host0, (int)sizeof host0, MPI_CHAR, 0, MPI_COMM_WORLD);
-    if (m->rank != 0 && !strcmp(host, host0))
+    if (m->rank != 0 && !strcmp(host, host0) && id[4] < 1)
         fd = open(b->out_name, O_WRONLY | O_CLOEXEC);
     struct stat st;
     m->lens = malloc(3 * (size_t)m->size * sizeof *m->lens);
     int ok = m->lens && fd >= 0 && fstat(fd, &st) == 0 && (long long)st.st_dev == id[1] &&
-             (long long)st.st_ino == id[2], all;
+             (long long)st.st_ino == id[2] && id[4] < 1, all;
     MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (!all) {
-        if (fd >= 0 && m->rank != 0)
-            close(fd);
-        free(m->lens);
-        m->lens = NULL;
-        return;
+    if (fd >= 0 && m->rank != 0 && !all)
+        close(fd);
+    m->w = (writer){.fd = all || m->rank == 0 ? fd : -1, .bad = -1, .failed = -1};
+    if (!all) { /* not one node: MPI-IO, if every rank has the file and memory */
+        ok = m->lens != NULL;
+        MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        m->w.mpiio = all && id[4] >= 0 && mpiio_open(m, b->out_name, id[3], &m->w.fh);
+        if (!m->w.mpiio) {
+            free(m->lens);
+            m->lens = NULL;
+            return;
+        }
     }
     m->direct = 1;
-    m->w = (writer){.fd = fd, .bad = -1, .failed = -1};
     m->base = id[3];
 }
 
@@ -553,13 +667,16 @@ static void direct_end(mpi_run *m)
     m->sink.out.len = 0;
     direct_gather(m);
     const int first = direct_failed(m);
+    if (m->w.mpiio)
+        MPI_File_close(&m->w.fh); /* collective; every rank's writes are in the file after it */
     if (m->rank == 0) {
         const off_t end = first < 0 ? (off_t)m->base : (off_t)m->lens[3 * first + 1];
-        if (first >= 0 && ftruncate(m->w.fd, end) != 0)
+        /* MPI-IO: also cuts off mpiio_open's token when no record overwrote it */
+        if ((first >= 0 || m->w.mpiio) && ftruncate(m->w.fd, end) != 0)
             fprintf(stderr, CLI_NAME ": cannot cut '%.1024s' back to a record boundary: %s\n",
                     m->b->out_name, strerror(errno));
         lseek(m->w.fd, end, SEEK_SET);
-    } else {
+    } else if (m->w.fd >= 0) {
         close(m->w.fd);
     }
     cli_buf_free(&m->w.buf);
@@ -669,9 +786,12 @@ static off_t line_start(int fd, off_t pos, off_t size)
 
 /* @return 1 if the reader is as fresh after line s (len bytes, no '\n') as at the start of an
  * input: the line is a one-line puzzle, a blank or a comment line, which no nine-line grid
- * can span. Segment boundaries go only after such lines. */
-static int neutral_line(const char *s, size_t len)
+ * can span; or each_line is set (the run reads with a cli_source, whose records are single
+ * lines). Segment boundaries go only after such lines. */
+static int neutral_line(const char *s, size_t len, int each_line)
 {
+    if (each_line) /* a cli_source: every line is a record of its own (cli.h) */
+        return 1;
     sb_grid g;
     char why[SB_WHY_LEN];
     size_t col;
@@ -683,7 +803,7 @@ static int neutral_line(const char *s, size_t len)
  * no nine-line grid can be open after it), so a grid is never cut in two. On plain puzzle
  * files that is one line after the first line start. @return it (size at the end), or -1
  * after a read error. */
-static off_t segment_cut(int fd, off_t pos, off_t size)
+static off_t segment_cut(int fd, off_t pos, off_t size, int each_line)
 {
     char buf[SCAN];
     if (pos <= 0)
@@ -700,7 +820,7 @@ static off_t segment_cut(int fd, off_t pos, off_t size)
         }
         const size_t len = (size_t)(nl - buf);
         const off_t next = at + (off_t)len + 1;
-        if (neutral_line(buf, len))
+        if (neutral_line(buf, len, each_line))
             return next;
         at = next;
     }
@@ -810,6 +930,7 @@ static void shard_file(mpi_run *m, char *const *files, int nfiles, int i, int fd
 {
     const off_t seg = (off_t)env_size("SUDOKUBENCH_MPI_SEGMENT", SEGMENT_DEFAULT);
     const off_t nseg = (size + seg - 1) / seg;
+    const int each = m->b->source != NULL; /* another geometry: a record per line */
     uint64_t lines = 0;
     for (off_t k = 0; k * m->size < nseg && !m->stop; k++) {
         const off_t j = k * m->size + m->rank;
@@ -817,8 +938,10 @@ static void shard_file(mpi_run *m, char *const *files, int nfiles, int i, int fd
         long long mine = 0;
         int got = 0; /* the segment is in m->input */
         if (j < nseg) {
-            start = segment_cut(fd, j * seg, size);
-            end = start < 0 ? -1 : j + 1 < nseg ? segment_cut(fd, (j + 1) * seg, size) : size;
+            start = segment_cut(fd, j * seg, size, each);
+            end = start < 0      ? -1
+                  : j + 1 < nseg ? segment_cut(fd, (j + 1) * seg, size, each)
+                                 : size;
             got = end < 0 ? 0 : read_segment(&m->input, fd, start, end, 2 * seg);
             mine = end < 0 || got < 0 ? -1
                    : got              ? piece_lines(m->input.data, m->input.len)
@@ -856,7 +979,7 @@ typedef struct piece {
 
 /* The end of the last neutral line (neutral_line) of s (n bytes) that starts at or after
  * from, 0 if none. */
-static size_t last_cut(const char *s, size_t n, size_t from)
+static size_t last_cut(const char *s, size_t n, size_t from, int each_line)
 {
     size_t end = n;
     while (end > from) {
@@ -869,7 +992,7 @@ static size_t last_cut(const char *s, size_t n, size_t from)
             start--;
         if (start < from)
             break;
-        if (neutral_line(s + start, end - 1 - start))
+        if (neutral_line(s + start, end - 1 - start, each_line))
             return end;
         end = start;
     }
@@ -878,14 +1001,14 @@ static size_t last_cut(const char *s, size_t n, size_t from)
 
 /* Reads until buf holds at least want bytes that end after a neutral line (or the stream
  * ends). @return the length of the piece at its start: whole lines, never half a grid. */
-static size_t piece_fill(piece *p, int fd, size_t want)
+static size_t piece_fill(piece *p, int fd, size_t want, int each_line)
 {
     size_t from = 0; /* lines starting before this were checked: no cut there */
     for (;;) {
         if (p->eof)
             return p->buf.len;
         if (p->buf.len >= want) {
-            const size_t cut = last_cut(p->buf.data, p->buf.len, from);
+            const size_t cut = last_cut(p->buf.data, p->buf.len, from, each_line);
             if (cut)
                 return cut;
             /* no neutral line yet (a long line, grids without blank lines): read on */
@@ -918,6 +1041,7 @@ static void deal_stream(mpi_run *m, char *const *files, int nfiles, int i, int f
                         const char *msg_name)
 {
     const size_t seg = (size_t)env_size("SUDOKUBENCH_MPI_SEGMENT", SEGMENT_DEFAULT);
+    const int each = m->b->source != NULL; /* another geometry: a record per line */
     piece p = {0};
     char *mine = NULL;
     uint64_t lines = 0;
@@ -928,7 +1052,7 @@ static void deal_stream(mpi_run *m, char *const *files, int nfiles, int i, int f
         int tail_at = -1;
         if (m->rank == 0) {
             for (int r = 0; r < m->size; r++) {
-                const size_t n = p.eof && !p.buf.len ? 0 : piece_fill(&p, fd, seg);
+                const size_t n = p.eof && !p.buf.len ? 0 : piece_fill(&p, fd, seg, each);
                 if (p.err && tail_at < 0 && p.buf.len == n) {
                     snprintf(tail, sizeof tail, CLI_NAME ": %s: read error: %s\n", msg_name,
                              strerror(p.err));

@@ -2,9 +2,10 @@
 # tests/cli/mpi.sh — build/sudokubench-mpi against build/sudokubench (issue 14, docs/scale.md):
 # under `mpirun -np 1, 2, 3` every command must write the same bytes to stdout and stderr
 # and exit with the same code as one plain process, for every format, -t 1 and 2, on the
-# samples, a file with invalid lines, standard input and several files; -o FILE must hold
-# the same bytes; a full disk (/dev/full as -o) and unreadable inputs give exit 2 with a
-# message.
+# samples, a file with invalid lines, standard input and several files, other geometries;
+# -o FILE must hold the same bytes (written by every rank with pwrite, or with MPI-IO, or by
+# rank 0); a full disk (/dev/full as -o), a write error on one rank and unreadable inputs
+# give exit 2 with one message.
 #
 # Usage: tests/cli/mpi.sh [PLAIN_BINARY [MPI_BINARY]]   (run from the repo root;
 #        MPIRUN=mpirun by default)
@@ -39,10 +40,12 @@ fi
 # -q: no banner when a rank exits non-zero (the exit code is the test's subject);
 # --bind-to none: -t 2 must not share one core; root needs its flag in containers.
 MPI_FLAGS=(-q --oversubscribe --bind-to none -x SUDOKUBENCH_MPI_SEGMENT -x SUDOKUBENCH_MPI_ITEMS
-    -x SUDOKUBENCH_MPI_DIRECT)
+    -x SUDOKUBENCH_MPI_DIRECT -x SUDOKUBENCH_MPI_IO)
 [ "$(id -u)" = 0 ] && MPI_FLAGS+=(--allow-run-as-root)
-# DIRECT=1: with -o FILE every rank writes its own records (the default); 0: rank 0 writes
+# DIRECT=1: with -o FILE every rank writes its own records (the default); 0: rank 0 writes.
+# IO=1: those writes go through MPI-IO even on one node (as across nodes); empty: pwrite here
 export SUDOKUBENCH_MPI_SEGMENT=3000 SUDOKUBENCH_MPI_ITEMS=97 SUDOKUBENCH_MPI_DIRECT=1
+export SUDOKUBENCH_MPI_IO=
 
 # mrun NP ARGS...: the MPI binary on NP ranks (stdin passed on to rank 0).
 mrun() {
@@ -50,6 +53,9 @@ mrun() {
     shift
     timeout 120 "$MPIRUN" "${MPI_FLAGS[@]}" -np "$np" "$MBIN" "$@"
 }
+
+# mrun_io NP ARGS...: mrun with -o FILE written through MPI-IO.
+mrun_io() { SUDOKUBENCH_MPI_IO=1 mrun "$@"; }
 
 # same LABEL ARGS...: plain run vs -np N for each N of $NPS (default 1 2 3): stdout, stderr
 # and exit code equal. (Each mpirun costs most of a second in MPI_Init here, so the cases
@@ -168,6 +174,40 @@ t_generate_augment() {
     NPS="2 3" same "generate give-up" generate -n 50 --seed 1 --clues 17 --attempts 1 -t 1
     NPS="1 3" same "augment" augment -n 1000 --seed 9 small.txt
     NPS=2 same "augment, invalid lines in the input" augment -n 700 --seed 2 mixed.txt
+    # -o FILE: every rank writes its own ranges of indices, by pwrite and by MPI-IO
+    same_o "generate -o" generate -n 500 --seed 7 -t 1 -f csv
+    SUDOKUBENCH_MPI_IO=1 NPS=3 same_o "generate -o, MPI-IO" generate -n 300 --seed 5 -t 1 -f json
+    NPS=3 same_o "generate give-up -o" generate -n 50 --seed 1 --clues 17 --attempts 1 -t 1
+    NPS=2 same_o "augment -o" augment -n 700 --seed 2 mixed.txt
+}
+
+# Other geometries (grid.c's reader: a record per line, so a segment may end after any
+# line): solve, validate and rate of 16x16 (--grid 4x4 from the cell count), 4x4 (--grid
+# 2x2) and a 6x6 jigsaw (--geometry), split over the ranks in small segments.
+t_geometry() {
+    "$BIN" generate --grid 4x4 -n 120 --seed 3 -t 1 >g16.txt
+    "$BIN" generate --grid 2x2 -n 400 --seed 3 -t 1 >g4.txt
+    cp "$ROOT/tests/data/jigsaw6.txt" jigsaw6.txt
+    "$BIN" generate --geometry jigsaw6.txt -n 200 --seed 2 -t 1 >j6.txt
+    { head -n 50 g16.txt; echo "bad line"; echo; echo "# a comment"; sed -n 51,120p g16.txt
+        echo "1234"; head -n 1 g16.txt | cut -c1-100 | tr -d '\n'; } >g16m.txt
+    NPS="2 3" same "16x16 solve csv" solve -t 1 -f csv g16m.txt
+    NPS=3 same "16x16 solve -t 2" solve -t 2 g16m.txt
+    NPS=2 same "16x16 validate" validate -t 1 g16m.txt
+    NPS=3 same "16x16 rate" rate -t 1 g16m.txt
+    SUDOKUBENCH_MPI_SEGMENT=300 NPS=3 same "4x4 --grid 2x2 json" solve --grid 2x2 -t 1 \
+        -f json g4.txt
+    SUDOKUBENCH_MPI_SEGMENT=500 NPS=2 same "jigsaw --geometry" solve --geometry jigsaw6.txt \
+        -t 1 -f csv j6.txt
+    # standard input: only rank 0 can look at it to pick the geometry (the others follow);
+    # over 64 KiB, so that rank 0 reads it in several pieces and deals some to each rank
+    cat g16.txt g16.txt g16.txt g16m.txt >g16s.txt
+    "$BIN" solve -t 1 -f csv <g16s.txt >p.out 2>p.err
+    mrun 3 solve -t 1 -f csv <g16s.txt >m.out 2>m.err
+    cmp -s p.out m.out || echo "16x16 on stdin: stdout differs: $(diff p.out m.out | head -3)"
+    cmp -s p.err m.err || echo "16x16 on stdin: stderr differs: $(diff p.err m.err | head -3)"
+    NPS=3 same_o "16x16 solve -o" solve -t 1 -f csv g16m.txt
+    SUDOKUBENCH_MPI_IO=1 NPS=2 same_o "16x16 solve -o, MPI-IO" solve -t 1 g16m.txt
 }
 
 # bench_check.py PLAIN_TABLE MPI_TABLE PLAIN_JSON MPI_JSON NP: the MPI bench (one table:
@@ -304,54 +344,82 @@ same_o() {
     done
 }
 
-t_output_direct() {
-    local f
-    for f in solution tdoku csv json pretty; do
-        same_o "solve -f $f -o" solve -f "$f" -t 1 mixed.txt
+# direct_cases LABEL: solve in each format of $FORMATS (default all five), -t 2, several
+# files, standard input among files, validate and rate, each with -o FILE.
+direct_cases() {
+    local f pre=$1
+    for f in ${FORMATS:-solution tdoku csv json pretty}; do
+        same_o "${pre}solve -f $f -o" solve -f "$f" -t 1 mixed.txt
     done
-    NPS=2 same_o "solve -t 2 -o" solve -t 2 -f csv mixed.txt
-    NPS=3 same_o "three files, one missing, -o" solve -t 1 -f csv small.txt missing.txt mixed.txt
-    SAME_IN=mixed.txt NPS=2 same_o "stdin among files, -o" solve -t 1 -f json small.txt - \
+    NPS=2 same_o "${pre}solve -t 2 -o" solve -t 2 -f csv mixed.txt
+    NPS=3 same_o "${pre}three files, one missing, -o" solve -t 1 -f csv small.txt missing.txt \
         mixed.txt
-    NPS=2 same_o "validate -o" validate -t 1 mixed.txt
-    NPS=3 same_o "rate -o" rate -t 1 -f json mixed.txt
+    SAME_IN=mixed.txt NPS=2 same_o "${pre}stdin among files, -o" solve -t 1 -f json small.txt - \
+        mixed.txt
+    NPS=2 same_o "${pre}validate -o" validate -t 1 mixed.txt
+    NPS=3 same_o "${pre}rate -o" rate -t 1 -f json mixed.txt
+}
+
+t_output_direct() {
+    direct_cases ""
     SUDOKUBENCH_MPI_DIRECT=0 NPS=2 same_o "solve -o, rank 0 writing" solve -f csv -t 1 mixed.txt
+}
+
+# The same through MPI-IO (SUDOKUBENCH_MPI_IO=1: what ranks on several nodes use).
+t_output_mpiio() {
+    export SUDOKUBENCH_MPI_IO=1
+    FORMATS="csv json" direct_cases "MPI-IO "
+    # no records at all: the check token written at the records' offset must not stay
+    printf '# nothing\n' >empty.txt
+    NPS=3 same_o "MPI-IO no records" solve -t 1 -f csv empty.txt
+    export SUDOKUBENCH_MPI_IO=
 }
 
 # A rank that cannot write (its file size limit, with SIGXFSZ ignored, makes its writes past
 # 50 KiB fail with EFBIG; mpirun itself needs larger files): every rank stops, one message,
 # exit 2, and the file is a prefix of the whole output ending on a record boundary.
+# With SUDOKUBENCH_MPI_IO=1 the same through MPI-IO, also with rank 0 the one limited.
 t_write_error_rank() {
-    local np rc
+    local np rc io lim what run
     head -n 3000 "$SAMPLES/top1465.txt" >big.txt
     "$BIN" solve -t 1 big.txt >full.out
-    for np in 2 3; do
+    # (MPI-IO, ranks, limited rank)
+    for run in ",2,1" ",3,1" "1,2,1" "1,3,0"; do
+        IFS=, read -r io np lim <<<"$run"
+        what="-np $np${io:+, MPI-IO}, rank $lim limited"
         rm -f m.o
-        timeout 120 "$MPIRUN" "${MPI_FLAGS[@]}" -np "$np" bash -c \
-            'trap "" XFSZ; [ "$OMPI_COMM_WORLD_RANK" = 1 ] && ulimit -f 50; exec "$0" "$@"' \
+        SUDOKUBENCH_MPI_IO=$io LIM=$lim timeout 120 "$MPIRUN" "${MPI_FLAGS[@]}" -x LIM \
+            -np "$np" bash -c \
+            'trap "" XFSZ; [ "$OMPI_COMM_WORLD_RANK" = "$LIM" ] && ulimit -f 50; exec "$0" "$@"' \
             "$MBIN" solve -t 1 -o m.o big.txt >m.out 2>m.err
         rc=$?
-        [ "$rc" = 2 ] || echo "-np $np, rank 1 limited: exit $rc, want 2"
+        [ "$rc" = 2 ] || echo "$what: exit $rc, want 2"
         [ "$(cat m.err)" = "sudokubench: write error: m.o: File too large" ] ||
-            echo "-np $np, rank 1 limited: stderr: $(head -3 m.err)"
+            echo "$what: stderr: $(head -3 m.err)"
         [ -s m.o ] && [ "$(stat -c %s m.o)" -lt "$(stat -c %s full.out)" ] ||
-            echo "-np $np, rank 1 limited: file of $(stat -c %s m.o 2>&1) bytes"
+            echo "$what: file of $(stat -c %s m.o 2>&1) bytes"
         [ "$(tail -c 1 m.o | od -An -c | tr -d ' ')" = '\n' ] ||
-            echo "-np $np, rank 1 limited: the file ends inside a record"
+            echo "$what: the file ends inside a record"
         cmp -s m.o <(head -c "$(stat -c %s m.o)" full.out) ||
-            echo "-np $np, rank 1 limited: the file is not a prefix of the output"
+            echo "$what: the file is not a prefix of the output"
     done
 }
 
 t_full_disk() {
     local np rc cmd
-    for cmd in "$BIN" "mrun 1" "mrun 3"; do
+    for cmd in "$BIN" "mrun 1" "mrun 3" "mrun_io 2"; do
         $cmd solve -t 1 -o /dev/full mixed.txt >out 2>err
         rc=$?
         [ "$rc" = 2 ] || echo "$cmd -o /dev/full: exit $rc, want 2"
         grep -qx 'sudokubench: write error: /dev/full: No space left on device' err ||
             echo "$cmd -o /dev/full: message: $(cat err)"
         [ "$(grep -c 'write error' err)" = 1 ] || echo "$cmd -o /dev/full: not one message"
+    done
+    for cmd in "$BIN" "mrun 2"; do
+        $cmd generate -n 500 --seed 1 -t 1 -o /dev/full >out 2>err
+        rc=$?
+        [ "$rc" = 2 ] && [ "$(cat err)" = 'sudokubench: write error: /dev/full: No space left on device' ] ||
+            echo "$cmd generate -o /dev/full: exit $rc: $(cat err)"
     done
 }
 
@@ -380,6 +448,10 @@ t_plain_output() {
     "$BIN" rate -t 1 small.txt 2>/dev/null | cmp -s - r.csv || echo "rate --output: file differs"
     "$BIN" validate -o v.txt small.txt
     "$BIN" validate small.txt | cmp -s - v.txt || echo "validate -o: summary differs"
+    "$BIN" generate -n 300 --seed 4 -t 2 -f csv -o g.csv 2>/dev/null
+    "$BIN" generate -n 300 --seed 4 -t 1 -f csv | cmp -s - g.csv || echo "generate -o: file differs"
+    "$BIN" augment -n 300 --seed 4 --output a.txt small.txt 2>/dev/null
+    "$BIN" augment -n 300 --seed 4 small.txt | cmp -s - a.txt || echo "augment -o: file differs"
     "$BIN" solve -t 2 -o /dev/full mixed.txt >out 2>err
     rc=$?
     [ "$rc" = 2 ] || echo "-o /dev/full: exit $rc, want 2"
@@ -404,12 +476,14 @@ tcase "solve: nine-line grids never cut by a segment boundary" t_grids
 tcase "solve: several files, a missing one, stdin among files" t_several_files
 tcase "solve: standard input dealt by rank 0" t_stdin
 tcase "validate and rate: summaries over all ranks" t_validate_rate
-tcase "generate and augment: index ranges, same bytes" t_generate_augment
+tcase "generate and augment: index ranges, same bytes, -o FILE" t_generate_augment
+tcase "other geometries (16x16, 4x4, jigsaw): split over ranks, same bytes" t_geometry
 tcase "bench: totals equal one process's, one row per rank, JSON" t_bench
 tcase "-o FILE: plain and MPI" t_output_file
 tcase "-o FILE written by every rank: every format and command, same bytes" t_output_direct
+tcase "-o FILE through MPI-IO (SUDOKUBENCH_MPI_IO=1): same bytes" t_output_mpiio
 tcase "-o /dev/full: exit 2, one message" t_full_disk
-tcase "-o FILE: a write error on rank 1 stops all, one message, no torn record" t_write_error_rank
+tcase "-o FILE: a write error on one rank stops all, one message, no torn record" t_write_error_rank
 tcase "unreadable inputs: exit 2, message" t_unreadable
 
 echo "$NPASS passed, $NFAIL failed"
