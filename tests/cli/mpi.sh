@@ -206,6 +206,11 @@ t_geometry() {
     mrun 3 solve -t 1 -f csv <g16s.txt >m.out 2>m.err
     cmp -s p.out m.out || echo "16x16 on stdin: stdout differs: $(diff p.out m.out | head -3)"
     cmp -s p.err m.err || echo "16x16 on stdin: stderr differs: $(diff p.err m.err | head -3)"
+    # --all is not split (every rank runs it, rank 0 prints): the same bytes, on stdin too
+    NPS=2 same "4x4 solve --all" solve --all g4.txt
+    "$BIN" solve --all <g4.txt >p.out 2>p.err
+    mrun 2 solve --all <g4.txt >m.out 2>m.err
+    cmp -s p.out m.out && cmp -s p.err m.err || echo "4x4 solve --all on stdin differs"
     NPS=3 same_o "16x16 solve -o" solve -t 1 -f csv g16m.txt
     SUDOKUBENCH_MPI_IO=1 NPS=2 same_o "16x16 solve -o, MPI-IO" solve -t 1 g16m.txt
 }
