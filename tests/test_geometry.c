@@ -822,6 +822,29 @@ static void kernel16_agrees(const char *spec, int bases, int per_base, uint64_t 
     sb_geometry_free(g);
 }
 
+Test(kernel16, a_level_this_cpu_lacks_is_refused_and_the_solver_still_works)
+{
+    static houses H;
+    sb_geometry *g = geo_and_houses("4x4", &H);
+    sb_gsolver *s = NULL;
+    cr_assert_eq(sb_gsolver_new(g, &s), SB_OK);
+    int lacked = -1;
+    for (int l = SB_SIMD_LEVELS - 1; l > SB_SIMD_SCALAR && lacked < 0; l--)
+        if (!sb_simd_supported(l))
+            lacked = l;
+    cr_assert_geq(lacked, 0, "every SIMD level supported: none to refuse");
+    cr_assert_eq(sb_gsolver_simd(s, SB_SIMD_SCALAR), SB_OK);
+    cr_assert_eq(sb_gsolver_simd(s, lacked), SB_ERR_SIMD, "%s", sb_simd_name(lacked));
+    cr_assert_eq(sb_gsolver_simd(s, 99), SB_ERR_SIMD);
+    uint8_t empty[256] = {0}, sol[256];
+    sb_gresult r;
+    cr_assert_eq(sb_gsolve(s, empty, 1, &r, sol), SB_OK); /* still a working solver */
+    cr_assert_eq(r.count, 1);
+    cr_assert(houses_valid(&H, empty, sol));
+    sb_gsolver_free(s);
+    sb_geometry_free(g);
+}
+
 Test(kernel16, boxed_4x4_every_level_equals_the_reference, .timeout = 120)
 {
     kernel16_agrees("4x4", 2, 21, 31);
