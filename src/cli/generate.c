@@ -261,9 +261,11 @@ static void gen_commit(void *ctx, const uint32_t *input, const unsigned char *ta
 }
 
 /* generate --grid/--geometry: unique minimal puzzles of another geometry (grid.c); the
- * 9x9-only options are refused. @return the exit code. */
+ * 9x9-only options are refused; out_name is -o FILE (NULL: standard output). @return the
+ * exit code. */
 static int generate_grid(const cli_grid_opt *gopt, const sb_gen_options *opt, const gen_run *run,
-                         uint64_t count, uint64_t first, int threads, gen_format f, int stats)
+                         uint64_t count, uint64_t first, int threads, gen_format f, int stats,
+                         const char *out_name)
 {
     static const cli_format as[GF_COUNT] = {FMT_SOLUTION, FMT_TDOKU, FMT_CSV, FMT_JSON,
                                             FMT_COUNT, FMT_PRETTY};
@@ -277,7 +279,8 @@ static int generate_grid(const cli_grid_opt *gopt, const sb_gen_options *opt, co
     if (cli_grid_pick("generate", gopt, NULL, 0, 0, &g))
         return CLI_EXIT_USAGE;
     const cli_grid_gen go = {.count = count, .seed = opt->seed, .first = first,
-                             .threads = threads, .format = as[f], .stats = stats, .out = stdout};
+                             .threads = threads, .format = as[f], .stats = stats, .out = stdout,
+                             .out_name = out_name};
     const int rc = cli_grid_generate(g, &go);
     sb_geometry_free(g);
     return rc;
@@ -400,7 +403,7 @@ int cli_generate(int argc, char **argv)
         return cli_usage_error("generate", "--first %llu with -n %llu passes the last index "
                                "(18446744073709551615)", first, count);
     if (gopt.spec || gopt.file) /* another geometry: grid.c */
-        return generate_grid(&gopt, &opt, &run, count, first, threads, f, stats);
+        return generate_grid(&gopt, &opt, &run, count, first, threads, f, stats, ob.out_name);
     if (opt.max_clues < CLUES_EASY_FLOOR)
         fprintf(stderr, CLI_NAME ": note: --clues %d: random digging rarely reaches fewer than "
                         "%d clues; a puzzle may take up to %llu attempts and then give up\n",
@@ -566,7 +569,8 @@ int cli_augment(int argc, char **argv)
     if (cli_grid_pick("augment", &gopt, argv + optind, argc - optind, 0, &geo))
         return CLI_EXIT_USAGE;
     if (geo) { /* another geometry: grid.c */
-        rc_geo = cli_grid_augment(geo, argv + optind, argc - optind, count, seed, stats);
+        rc_geo = cli_grid_augment(geo, argv + optind, argc - optind, count, seed, stats,
+                                  ob.out_name);
         sb_geometry_free(geo);
         return rc_geo;
     }

@@ -1343,7 +1343,7 @@ int cli_grid_generate(const sb_geometry *g, const cli_grid_gen *opt)
     cli_batch b = {.threads = opt->threads, .progress = CLI_PROGRESS_NEVER, .unit = "puzzles",
                    .out = opt->out, .ctx = &run, .tag_size = sizeof(gen_tag),
                    .worker_new = gen_worker_new, .worker_end = gen_worker_end,
-                   .item = gen_item, .commit = gen_commit};
+                   .item = gen_item, .commit = gen_commit, .out_name = opt->out_name};
     if (opt->format == FMT_CSV)
         fputs("index,puzzle,clues,guesses,solution\n", opt->out);
     const double t0 = cli_now_seconds();
@@ -1575,7 +1575,7 @@ static int load_set(aug_set *set, char *const *files, int nfiles, size_t max, in
 }
 
 int cli_grid_augment(const sb_geometry *g, char *const *files, int nfiles, uint64_t count,
-                     uint64_t seed, int stats)
+                     uint64_t seed, int stats, const char *out_name)
 {
     aug_set set = {.g = g};
     int invalid = 0;
@@ -1588,7 +1588,7 @@ int cli_grid_augment(const sb_geometry *g, char *const *files, int nfiles, uint6
         const aug_job job = {.set = &set, .seed = seed};
         cli_batch b = {.threads = 1, .progress = CLI_PROGRESS_NEVER, .unit = "puzzles",
                        .out = stdout, .ctx = (void *)&job, .worker_new = aug_worker_new,
-                       .worker_end = aug_worker_end, .item = aug_item};
+                       .worker_end = aug_worker_end, .item = aug_item, .out_name = out_name};
         const double t0 = cli_now_seconds();
         const int brc = set.n ? cli_batch_items(&b, count) : 0;
         if (stats)

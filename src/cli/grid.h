@@ -66,6 +66,7 @@ typedef struct cli_grid_gen {
     cli_format format; /* solution (the puzzle line), tdoku, csv, json or pretty */
     int stats;         /* summary line on stderr */
     FILE *out;         /* where puzzles go */
+    const char *out_name; /* -o FILE as given, for messages (NULL: standard output) */
 } cli_grid_gen;
 
 /* generate --grid: count unique, minimal puzzles of g, in index order for any thread count.
@@ -73,9 +74,10 @@ typedef struct cli_grid_gen {
 int cli_grid_generate(const sb_geometry *g, const cli_grid_gen *opt);
 
 /* augment on geometry g: count lines, line i the valid input puzzle i mod P with its digits
- * relabelled and a symmetry of the geometry applied (docs/cli.md). @return the exit code. */
+ * relabelled and a symmetry of the geometry applied (docs/cli.md); out_name is -o FILE as
+ * given (NULL: standard output). @return the exit code. */
 int cli_grid_augment(const sb_geometry *g, char *const *files, int nfiles, uint64_t count,
-                     uint64_t seed, int stats);
+                     uint64_t seed, int stats, const char *out_name);
 
 /* bench on geometry g: per FILE (at most max puzzles, 0: all) and pipeline (pipes[0..npipes):
  * "fast" for the general solver, any other name or spec for the generic engine; none: fast

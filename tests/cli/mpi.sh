@@ -212,6 +212,8 @@ t_geometry() {
     mrun 2 solve --all <g4.txt >m.out 2>m.err
     cmp -s p.out m.out && cmp -s p.err m.err || echo "4x4 solve --all on stdin differs"
     NPS=3 same_o "16x16 solve -o" solve -t 1 -f csv g16m.txt
+    NPS=2 same_o "generate --grid 2x2 -o" generate --grid 2x2 -n 300 --seed 3 -t 1 -f csv
+    NPS=3 same_o "augment 16x16 -o" augment -n 300 --seed 2 g16m.txt
     SUDOKUBENCH_MPI_IO=1 NPS=2 same_o "16x16 solve -o, MPI-IO" solve -t 1 g16m.txt
 }
 
@@ -421,10 +423,12 @@ t_full_disk() {
         [ "$(grep -c 'write error' err)" = 1 ] || echo "$cmd -o /dev/full: not one message"
     done
     for cmd in "$BIN" "mrun 2"; do
-        $cmd generate -n 500 --seed 1 -t 1 -o /dev/full >out 2>err
-        rc=$?
-        [ "$rc" = 2 ] && [ "$(cat err)" = 'sudokubench: write error: /dev/full: No space left on device' ] ||
-            echo "$cmd generate -o /dev/full: exit $rc: $(cat err)"
+        for g in "" "--grid 2x2"; do
+            $cmd generate $g -n 500 --seed 1 -t 1 -o /dev/full >out 2>err
+            rc=$?
+            [ "$rc" = 2 ] && [ "$(cat err)" = 'sudokubench: write error: /dev/full: No space left on device' ] ||
+                echo "$cmd generate $g -o /dev/full: exit $rc: $(cat err)"
+        done
     done
 }
 
