@@ -7,6 +7,12 @@
 #define B16_SEARCH sb_box16_search_base
 #include "../kernel/box16.h"
 
+/* The box of cell c on a 16x16 grid with boxes of R rows by C columns, numbered row-major. */
+static int box_of(int c, int R, int C)
+{
+    return c / 16 / R * (16 / C) + c % 16 / C;
+}
+
 int sb_box16_new(const sb_geometry *g, sb_box16 **out)
 {
     sb_geometry_layout lay;
@@ -23,14 +29,14 @@ int sb_box16_new(const sb_geometry *g, sb_box16 **out)
     unsigned seen[3] = {0, 0, 0};
     for (int h = 0; h < 48; h++) {
         const uint16_t *hc = sb_geometry_house(g, h);
-        int same[3] = {1, 1, 1}, id[3] = {hc[0] / 16, hc[0] % 16, hc[0] / 16 / R * (16 / C) + hc[0] % 16 / C};
+        const int id[3] = {hc[0] / 16, hc[0] % 16, box_of(hc[0], R, C)}; /* row, column, box */
+        int same[3] = {1, 1, 1};
         for (int i = 1; i < 16; i++) {
-            const int r = hc[i] / 16, col = hc[i] % 16;
-            same[0] &= r == id[0];
-            same[1] &= col == id[1];
-            same[2] &= r / R * (16 / C) + col / C == id[2];
+            same[0] &= hc[i] / 16 == id[0];
+            same[1] &= hc[i] % 16 == id[1];
+            same[2] &= box_of(hc[i], R, C) == id[2];
         }
-        int kind = same[0] ? 0 : same[1] ? 1 : same[2] ? 2 : -1;
+        const int kind = same[0] ? 0 : same[1] ? 1 : same[2] ? 2 : -1;
         if (kind < 0 || (seen[kind] >> id[kind] & 1))
             return SB_OK;
         seen[kind] |= 1u << id[kind];

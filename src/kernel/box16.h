@@ -48,9 +48,7 @@ enum {
 /* What propagate found. */
 enum { B16_DEAD = 0, B16_OPEN = 1, B16_SOLVED = 2 };
 
-#ifndef B16_STRUCT
-#define B16_STRUCT
-/* One thread's kernel state (shared by every stamp; the stack holds rows of 32 bytes). */
+/* One thread's kernel state (the same in every stamp; the stack holds rows of 32 bytes). */
 struct sb_box16 {
     int C;                      /* lanes per box (a group); R = 16 / C rows per box (a band) */
     b16_v16 *stack;             /* B16_DEPTH boards of 16 rows */
@@ -58,7 +56,6 @@ struct sb_box16 {
     uint16_t bdigit[B16_DEPTH]; /* per level: the digit that alternative must drop */
     uint8_t sol[256];           /* scratch: the solution handed to callbacks */
 };
-#endif
 
 #ifdef __AVX2__
 typedef b16_v16 row; /* one row in one register */
