@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # tests/fault/resume.sh — `solve`/`rate`/`validate -o FILE --resume` (issue 16,
-# docs/reliability.md). solve: SIGKILL at ten random points of a run, each followed by a
-# resume, then a final resume; the finished FILE must be byte-identical to an uninterrupted
-# run. The shim (tests/fault/shim.c) makes every write move 1..2 bytes, so kills land inside
-# records, and a torn tail is also made on purpose once. Also: a finished FILE is left
-# alone, another command line or input is refused, output without its side file is refused,
-# standard input is refused.
+# docs/reliability.md). solve: SIGKILL at ten points of a run, each followed by a resume, then a
+# final resume; the finished FILE must be byte-identical to an uninterrupted run. Every kill
+# comes from inside the run (the shim, tests/fault/shim.c, sends it once the run has written K
+# bytes of FILE), so it lands mid-run on a machine of any speed and usually inside a record;
+# a torn tail is also made on purpose once. Also: a finished FILE is left alone, another
+# command line or input is refused, output without its side file is refused, standard input
+# is refused.
 # validate (one summary line at the end; its side file checkpoints the counts): SIGKILL at
-# ten points of its progress (its stderr goes through the shim), then the same summary and
-# exit code as an uninterrupted run, and the last run's stderr a tail of that run's; also
-# SIGTERM then resume, a kill between the summary and "done", a finished file, refusals.
+# ten points of its stderr, then the same summary and exit code as an uninterrupted run, and
+# the last run's stderr a tail of that run's; also SIGTERM then resume, a kill between the
+# summary and "done", a finished file, refusals.
 # An input failing part-way (read EIO): the side file is marked and a resume refused.
+# No case sleeps or signals a pid from outside: nothing here depends on the machine's speed.
 #
 # Usage: tests/fault/resume.sh BINARY SHIM
 # Prints `ok - NAME` / `not ok - NAME` and `N passed, M failed`; exits 1 on a failure.
@@ -31,42 +33,48 @@ TIMEOUT=${SUDOKUBENCH_TEST_TIMEOUT:-120}
 ARGS=(solve -f csv -t 2 -o out.csv in.txt)
 "$BIN" solve -f csv -t 2 in.txt >full.csv 2>/dev/null
 
-# slow_run: the resumable run with 1..2-byte writes, in the background; prints its pid
-slow_run() {
-    LD_PRELOAD="$SHIM" SB_FAULT_PATH=/out.csv SB_FAULT_SHORT=2 "$BIN" "${ARGS[@]}" --resume \
-        >/dev/null 2>>err &
-    echo $!
+# killed_run K: the resumable run, killed by the shim (tests/fault/shim.c) from inside itself
+# once it has written K more bytes of out.csv: a point in the work, so the kill lands mid-run
+# on a machine of any speed (the write crossing K is cut there, a torn record whenever K falls
+# inside one). Runs in the foreground, bounded; prints its exit status.
+killed_run() {
+    LD_PRELOAD="$SHIM" SB_FAULT_PATH=/out.csv SB_FAULT_SIGNAL=KILL SB_FAULT_SIGNAL_WRITE="$1" \
+        timeout "$TIMEOUT" "$BIN" "${ARGS[@]}" --resume >/dev/null 2>>err
+    echo $?
 }
 
 kills() {
     rm -f out.csv out.csv.resume err
-    local i pid torn=0 size live=0
+    local i rc torn=0 size left want live=0 total
+    total=$(stat -c %s full.csv)
     RANDOM=16 # the same ten points every run
+    size=0
     for ((i = 1; i <= 10; i++)); do
-        pid=$(slow_run)
-        sleep "$(printf '0.%02d' $((RANDOM % 16)))" # 0 to 0.15 s: a whole run takes 2 to 3 s
-        kill -KILL "$pid" 2>/dev/null
-        wait "$pid" 2>/dev/null
+        # 1 byte to a tenth of what is left: every run is cut before its end, whatever the speed
+        left=$((total - size))
+        want=$((1 + (RANDOM * 32768 + RANDOM) % (left / 10)))
+        rc=$(killed_run "$want")
+        [ "$rc" = 137 ] || echo "run $i: exit $rc, not 137 (SIGKILL after $want bytes)"
         grep -q '^done' out.csv.resume 2>/dev/null || live=$((live + 1))
-        # a kill during start-up (slow under ASan) may come before out.csv exists: empty
         size=$(stat -c %s out.csv 2>/dev/null || echo 0)
         [ ! -e out.csv ] || cmp -s -n "$size" out.csv full.csv || echo "after kill $i: out.csv is not a prefix of the full output"
         [ "$size" -gt 0 ] && [ "$(tail -c 1 out.csv)" != "" ] && torn=$((torn + 1))
-        if [ "$i" = 5 ] && [ "$size" -gt 100 ] && ! grep -q '^done' out.csv.resume; then
-            # a torn record made on purpose (the run has not finished yet)
+        if [ "$i" = 5 ] && [ "$size" -gt 100 ]; then
+            # a torn record made on purpose (the run has not finished: checked above)
             truncate -s $((size - 37)) out.csv
+            size=$((size - 37))
         fi
     done
     "$BIN" "${ARGS[@]}" --resume >/dev/null 2>>err
     local rc=$?
     [ "$rc" = 1 ] || echo "final resume: exit $rc, not 1 (one invalid line): $(tail -n 3 err)"
     cmp -s out.csv full.csv || echo "resumed output differs: $(cmp out.csv full.csv 2>&1)"
-    # a machine much faster than this one may finish a run between two kills
-    [ "$live" -ge 8 ] || echo "only $live of the 10 kills hit a run before it finished"
+    [ "$live" = 10 ] || echo "only $live of the 10 kills hit a run before it finished"
+    [ "$torn" -ge 5 ] || echo "only $torn of the 10 kills tore a record"
     echo "# $live kills of unfinished runs; $torn of them left a torn last record (and one is torn on purpose)" >&3
 }
 exec 3>&1
-tcase "SIGKILL at ten points (writes of 1..2 bytes), resume, byte-identical" kills
+tcase "SIGKILL at ten points of the output, resume, byte-identical" kills
 
 rate_torn() {
     local fmt want
@@ -129,26 +137,23 @@ VARGS=(validate -t 2 -o v.txt vin.txt)
 VRC=$?
 
 # validate_kills: as kills, for validate; its stderr (a problem line for most records) goes
-# through the shim 1..2 bytes a write, which makes the run take a few seconds
+# through the shim, which kills the run once it has written K more bytes there. Checkpoints
+# after every committed chunk (SUDOKUBENCH_CHECKPOINT_MS=0), so what a kill leaves depends on
+# K alone, not on the clock.
 validate_kills() {
     rm -f v.txt v.txt.resume verr
-    local i pid size live=0 at=0 records=0 last rc want
+    local i size live=0 at=0 records=0 last rc want
     [ "$VRC" = 1 ] || echo "the uninterrupted validate exits $VRC, not 1"
     [ "$(cat vfull.txt)" = "10930 puzzles: 4930 unique, 4000 multiple, 2000 unsolvable, 2 invalid lines" ] ||
         echo "uninterrupted validate: $(cat vfull.txt)"
     RANDOM=17
     for ((i = 1; i <= 10; i++)); do
-        LD_PRELOAD="$SHIM" SB_FAULT_PATH=/verr SB_FAULT_SHORT=2 SUDOKUBENCH_CHECKPOINT_MS=20 \
-            "$BIN" "${VARGS[@]}" --resume >/dev/null 2>>verr &
-        pid=$!
-        # kill once its stderr has grown by 0 to 30,000 bytes (of 327,033 in a whole run): a
-        # point of its progress, whatever the speed (ASan starts slowly, busy machines vary)
-        want=$(($(stat -c %s verr 2>/dev/null || echo 0) + RANDOM % 30000))
-        while kill -0 "$pid" 2>/dev/null && [ "$(stat -c %s verr 2>/dev/null || echo 0)" -lt "$want" ]; do
-            sleep 0.01
-        done
-        kill -KILL "$pid" 2>/dev/null
-        wait "$pid" 2>/dev/null
+        # 1 to 30,000 bytes of stderr (of 327,033 in a whole run): ten runs stay short of the end
+        want=$((1 + RANDOM % 30000))
+        LD_PRELOAD="$SHIM" SB_FAULT_PATH=/verr SB_FAULT_SIGNAL=KILL SB_FAULT_SIGNAL_WRITE=$want \
+            SUDOKUBENCH_CHECKPOINT_MS=0 timeout "$TIMEOUT" "$BIN" "${VARGS[@]}" --resume >/dev/null 2>>verr
+        rc=$?
+        [ "$rc" = 137 ] || echo "run $i: exit $rc, not 137 (SIGKILL after $want bytes of stderr)"
         grep -q '^done' v.txt.resume 2>/dev/null || live=$((live + 1))
         # FILE gets its summary only at the end: until then it is empty (or absent)
         size=$(stat -c %s v.txt 2>/dev/null || echo 0)
@@ -174,7 +179,7 @@ validate_kills() {
         echo "the last run's stderr is not a tail of the uninterrupted run's"
     [ "$(grep -c '' vlast.err)" -lt "$(grep -c '' vfull.err)" ] ||
         echo "the last run started from the beginning (checkpoint $records)"
-    [ "$live" -ge 8 ] || echo "only $live of the 10 kills hit a run before it finished"
+    [ "$live" = 10 ] || echo "only $live of the 10 kills hit a run before it finished"
     [ "$at" -ge 3 ] || echo "only $at of the 10 kills came after a checkpoint"
     echo "# validate: $live kills of unfinished runs, $at after a checkpoint (the last at record $records of 10932)" >&3
 }
@@ -194,18 +199,13 @@ validate_more() {
     cmp -s v.txt before.txt || echo "a refused resume changed the file"
     # SIGTERM: a clean stop checkpoints every record written (its partial summary goes)
     rm -f v.txt v.txt.resume
-    LD_PRELOAD="$SHIM" SB_FAULT_PATH=/verr SB_FAULT_SHORT=2 "$BIN" "${VARGS[@]}" --resume \
-        >/dev/null 2>verr &
-    local pid=$!
-    sleep 0.5
-    kill -TERM "$pid"
-    wait "$pid"
+    # SIGTERM from inside the run, once it has written 100,000 bytes of problems (of 327,033)
+    LD_PRELOAD="$SHIM" SB_FAULT_PATH=/verr SB_FAULT_SIGNAL=TERM SB_FAULT_SIGNAL_WRITE=100000 \
+        timeout "$TIMEOUT" "$BIN" "${VARGS[@]}" --resume >/dev/null 2>verr
     rc=$?
-    if [ "$rc" = 130 ]; then
-        grep -q '^at [1-9]' v.txt.resume || echo "SIGTERM: no checkpoint: $(tail -n 1 v.txt.resume)"
-    elif [ "$rc" != 1 ]; then
-        echo "SIGTERM: exit $rc"
-    fi
+    [ "$rc" = 130 ] || echo "SIGTERM: exit $rc, not 130"
+    grep -q '^at [1-9]' v.txt.resume || echo "SIGTERM: no checkpoint: $(tail -n 1 v.txt.resume)"
+    ! grep -q '^done' v.txt.resume || echo "SIGTERM: the side file says done"
     "$BIN" "${VARGS[@]}" --resume >/dev/null 2>e
     rc=$?
     [ "$rc" = 1 ] || echo "resumed after SIGTERM: exit $rc: $(tail -n 2 e)"

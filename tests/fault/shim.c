@@ -1,5 +1,6 @@
 /*
- * shim.c — an LD_PRELOAD fault injector for the CLI's fault tests (tests/fault/run.sh).
+ * shim.c — an LD_PRELOAD fault injector for the CLI's fault tests (tests/fault/run.py,
+ * tests/fault/resume.sh and the signal cases of tests/cli/).
  *
  * It wraps read(), write() and the allocation functions and makes them fail the way a
  * failing disk, a full disk, a closed pipe or exhausted memory would, at a chosen point, so
@@ -17,6 +18,14 @@
  *   SB_FAULT_WRITE_ERRNO=E    ENOSPC (default), EIO or EPIPE
  *   SB_FAULT_SHORT=S          every write to that file moves at most 1..S bytes (cycling), so
  *                             the caller must loop; nothing fails
+ *   SB_FAULT_SIGNAL=SIG       KILL, TERM, INT, HUP, PIPE or a number: the signal sent to the
+ *                             process (kill(getpid(), SIG)) once, at the point set by
+ *   SB_FAULT_SIGNAL_WRITE=K   ... K bytes written to that file (the write crossing K is cut
+ *                             at K, so with KILL the file ends exactly at byte K), or
+ *   SB_FAULT_SIGNAL_READ=K    ... K bytes read from it (the read crossing K is cut at K).
+ *                             An interruption triggered from a point in the work, not from a
+ *                             clock: it lands mid-run on a machine of any speed, and a test
+ *                             never signals a pid that may already have exited
  *   SB_FAULT_MALLOC=N         the Nth allocation (malloc, calloc, realloc, aligned_alloc,
  *                             posix_memalign) called directly from the main program fails with
  *                             ENOMEM; allocations made inside libc, libgomp or ld.so are
@@ -36,6 +45,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +67,9 @@ static struct {
     long long write_after;  /* SB_FAULT_WRITE_AFTER, or -1 */
     int write_errno;        /* errno of the failing writes */
     long long short_max;    /* SB_FAULT_SHORT, or 0 */
+    int signal;             /* SB_FAULT_SIGNAL, or 0 */
+    long long signal_write; /* SB_FAULT_SIGNAL_WRITE, or -1 */
+    long long signal_read;  /* SB_FAULT_SIGNAL_READ, or -1 */
     long long malloc_at;    /* SB_FAULT_MALLOC (1-based), or 0 */
     const char *count_file; /* SB_FAULT_MALLOC_COUNT, or NULL */
     int trace;              /* SB_FAULT_TRACE: backtrace at the failing allocation */
@@ -66,12 +79,37 @@ static struct {
 
 /* Progress of the faults; updated from any thread. */
 static long long read_bytes, written_bytes, short_turn, allocs;
+static int signalled; /* SB_FAULT_SIGNAL has been sent */
 
 /* Reads a number from the environment. @return its value, or dflt when unset. */
 static long long env_num(const char *name, long long dflt)
 {
     const char *s = getenv(name);
     return s && *s ? strtoll(s, NULL, 10) : dflt;
+}
+
+/* @return the signal SB_FAULT_SIGNAL names (KILL, TERM, ... or a number), or 0 when unset. */
+static int env_signal(void)
+{
+    static const struct { const char *name; int sig; } names[] = {
+        {"KILL", SIGKILL}, {"TERM", SIGTERM}, {"INT", SIGINT}, {"HUP", SIGHUP}, {"PIPE", SIGPIPE}};
+    const char *s = getenv("SB_FAULT_SIGNAL");
+    if (!s || !*s)
+        return 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(s, names[i].name) || (!strncmp(s, "SIG", 3) && !strcmp(s + 3, names[i].name)))
+            return names[i].sig;
+    return (int)strtol(s, NULL, 10);
+}
+
+/* Sends SB_FAULT_SIGNAL to the whole process once the counter has reached its point; the
+ * first caller to see that sends it (process-directed, so a handler runs in whichever thread
+ * does not block it, as with a signal from outside). */
+static void signal_at(long long done, long long point)
+{
+    if (point < 0 || done < point || __atomic_exchange_n(&signalled, 1, __ATOMIC_ACQ_REL))
+        return;
+    kill(getpid(), plan.signal);
 }
 
 /* dl_iterate_phdr callback: the first object is the main program; records its range. */
@@ -110,6 +148,9 @@ __attribute__((constructor)) static void shim_init(void)
     const char *e = getenv("SB_FAULT_WRITE_ERRNO");
     plan.write_errno = !e || !strcmp(e, "ENOSPC") ? ENOSPC : !strcmp(e, "EIO") ? EIO : EPIPE;
     plan.short_max = env_num("SB_FAULT_SHORT", 0);
+    plan.signal = env_signal();
+    plan.signal_write = plan.signal ? env_num("SB_FAULT_SIGNAL_WRITE", -1) : -1;
+    plan.signal_read = plan.signal ? env_num("SB_FAULT_SIGNAL_READ", -1) : -1;
     plan.malloc_at = env_num("SB_FAULT_MALLOC", 0);
     plan.count_file = getenv("SB_FAULT_MALLOC_COUNT");
     plan.trace = env_num("SB_FAULT_TRACE", 0) != 0;
@@ -149,17 +190,20 @@ ssize_t read(int fd, void *buf, size_t n)
     static io_fn real;
     if (!real)
         real = (io_fn)next_fn("read");
-    if (plan.read_eio >= 0 && targeted(fd)) {
+    if ((plan.read_eio >= 0 || plan.signal_read >= 0) && targeted(fd)) {
         const long long done = __atomic_load_n(&read_bytes, __ATOMIC_RELAXED);
-        if (done >= plan.read_eio) {
+        signal_at(done, plan.signal_read);
+        if (plan.read_eio >= 0 && done >= plan.read_eio) {
             errno = EIO;
             return -1;
         }
-        if ((long long)n > plan.read_eio - done)
+        if (plan.read_eio >= 0 && (long long)n > plan.read_eio - done)
             n = (size_t)(plan.read_eio - done);
+        if (plan.signal_read > done && (long long)n > plan.signal_read - done)
+            n = (size_t)(plan.signal_read - done);
         const ssize_t got = real(fd, buf, n);
         if (got > 0)
-            __atomic_add_fetch(&read_bytes, got, __ATOMIC_RELAXED);
+            signal_at(__atomic_add_fetch(&read_bytes, got, __ATOMIC_RELAXED), plan.signal_read);
         return got;
     }
     return real(fd, buf, n);
@@ -170,7 +214,10 @@ ssize_t write(int fd, const void *buf, size_t n)
     static io_fn real;
     if (!real)
         real = (io_fn)next_fn("write");
-    if ((plan.write_after >= 0 || plan.short_max > 0) && n > 0 && targeted(fd)) {
+    if ((plan.write_after >= 0 || plan.short_max > 0 || plan.signal_write >= 0) && n > 0 &&
+        targeted(fd)) {
+        const long long done = __atomic_load_n(&written_bytes, __ATOMIC_RELAXED);
+        signal_at(done, plan.signal_write);
         if (plan.short_max > 0) {
             const long long turn = __atomic_add_fetch(&short_turn, 1, __ATOMIC_RELAXED);
             const size_t most = (size_t)(1 + turn % plan.short_max);
@@ -178,7 +225,6 @@ ssize_t write(int fd, const void *buf, size_t n)
                 n = most;
         }
         if (plan.write_after >= 0) {
-            const long long done = __atomic_load_n(&written_bytes, __ATOMIC_RELAXED);
             if (done >= plan.write_after) {
                 errno = plan.write_errno;
                 return -1;
@@ -186,9 +232,11 @@ ssize_t write(int fd, const void *buf, size_t n)
             if ((long long)n > plan.write_after - done)
                 n = (size_t)(plan.write_after - done);
         }
+        if (plan.signal_write > done && (long long)n > plan.signal_write - done)
+            n = (size_t)(plan.signal_write - done);
         const ssize_t put = real(fd, (void *)buf, n);
         if (put > 0)
-            __atomic_add_fetch(&written_bytes, put, __ATOMIC_RELAXED);
+            signal_at(__atomic_add_fetch(&written_bytes, put, __ATOMIC_RELAXED), plan.signal_write);
         return put;
     }
     return real(fd, (void *)buf, n);
