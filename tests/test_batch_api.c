@@ -28,7 +28,7 @@ static void load(const char *path, uint8_t *cells, size_t n)
     fclose(f);
 }
 
-Test(batch_api, solve_matches_one_at_a_time_for_any_thread_count, .timeout = 60)
+Test(batch_api, solve_matches_one_at_a_time_for_any_thread_count)
 {
     static uint8_t cells[N * SB_CELLS], sol[N * SB_CELLS];
     static uint64_t counts[N], guesses[N];
@@ -85,7 +85,7 @@ Test(batch_api, bad_options_and_stop)
     cr_assert_eq(sb_solve_batch(&opt, cells, 0, 0, NULL, NULL, NULL, NULL), SB_OK);
 }
 
-Test(batch_api, rate_generate_augment_match_single_calls, .timeout = 60)
+Test(batch_api, rate_generate_augment_match_single_calls)
 {
     static uint8_t cells[N * SB_CELLS], out[N * SB_CELLS], sols[40 * SB_CELLS];
     static int8_t classes[N];

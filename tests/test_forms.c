@@ -186,7 +186,7 @@ Test(forms, grid_cut_by_end_of_input_and_lone_rules)
 
 /* A grid's record must come out of a pipe once its ninth row is in, without waiting for
  * more input (a writer that pauses after it must not stall the reader). */
-Test(forms, grid_streams_from_a_pipe, .timeout = 10)
+Test(forms, grid_streams_from_a_pipe)
 {
     int fd[2];
     cr_assert_eq(pipe(fd), 0);
@@ -262,7 +262,7 @@ static int within_marks(const uint16_t cand[SB_CELLS], const sb_grid *sol)
  * pencilmark puzzles made from the sample files: counts at limit 2 and 0, the unique
  * solution itself, any solution's validity, for several pipelines and both search modes;
  * the line goes through the reader first, so parsing is checked on the way. */
-Test(forms, pencilmark_solves_match_the_reference, .timeout = 300) /* qemu: slow */
+Test(forms, pencilmark_solves_match_the_reference)
 {
     enum { PER_FILE = 20 };
     static const char *const files[] = {"datasets/samples/17_clue_2000.txt",

@@ -845,15 +845,15 @@ Test(kernel16, a_level_this_cpu_lacks_is_refused_and_the_solver_still_works)
     sb_geometry_free(g);
 }
 
-Test(kernel16, boxed_4x4_every_level_equals_the_reference, .timeout = 120)
+Test(kernel16, boxed_4x4_every_level_equals_the_reference)
 {
     kernel16_agrees("4x4", 2, 21, 31);
 }
-Test(kernel16, boxed_2x8_every_level_equals_the_reference, .timeout = 120)
+Test(kernel16, boxed_2x8_every_level_equals_the_reference)
 {
     kernel16_agrees("2x8", 2, 14, 32);
 }
-Test(kernel16, boxed_8x2_every_level_equals_the_reference, .timeout = 120)
+Test(kernel16, boxed_8x2_every_level_equals_the_reference)
 {
     kernel16_agrees("8x2", 2, 14, 33);
 }
@@ -864,7 +864,7 @@ Test(kernel16, boxed_8x2_every_level_equals_the_reference, .timeout = 120)
 
 /* The first `take` puzzles of each committed sample: count (limit 2) and first solution of
  * the general solver equal sb_solve's. */
-Test(fast_kernel, general_solver_agrees_on_the_samples, .timeout = 60)
+Test(fast_kernel, general_solver_agrees_on_the_samples)
 {
     static const char *const files[] = {"datasets/samples/17_clue_2000.txt",
                                         "datasets/samples/hardest_11plus_1000.txt",
@@ -1076,7 +1076,7 @@ Test(gpipelines, skipped_techniques_refusals_and_budget)
  * fast and a few custom specs, on sample puzzles and on copies with three givens removed
  * (many with several solutions, where the first found depends on the whole search), the
  * count, guesses and first solution equal sb_solve's, and so do the technique counters. */
-Test(gpipelines, equal_the_9x9_engine_on_9x9, .timeout = 120)
+Test(gpipelines, equal_the_9x9_engine_on_9x9)
 {
     static const char *const files[] = {"datasets/samples/17_clue_2000.txt",
                                         "datasets/samples/hardest_11plus_1000.txt",

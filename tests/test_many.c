@@ -114,7 +114,7 @@ static void same_as_single(int level, uint64_t limit, uint64_t budget, const sb_
     sb_solver_free(b);
 }
 
-Test(solve_many, equals_sb_solve_on_every_level, .timeout = 120)
+Test(solve_many, equals_sb_solve_on_every_level)
 {
     int n;
     sb_grid *g = corpus(&n);
@@ -128,7 +128,7 @@ Test(solve_many, equals_sb_solve_on_every_level, .timeout = 120)
 }
 
 /* Counts with limit 2 against the independent reference, through sb_solve_many. */
-Test(solve_many, counts_match_the_reference, .timeout = 120)
+Test(solve_many, counts_match_the_reference)
 {
     int n;
     sb_grid *g = corpus(&n);
@@ -166,7 +166,7 @@ Test(solve_many, counts_match_the_reference, .timeout = 120)
 }
 
 /* A small guess budget stops some searches (SB_ERR_BUDGET) at the same point as sb_solve. */
-Test(solve_many, budget_statuses_equal_sb_solve, .timeout = 60)
+Test(solve_many, budget_statuses_equal_sb_solve)
 {
     int n;
     sb_grid *g = corpus(&n);

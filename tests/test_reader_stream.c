@@ -6,11 +6,13 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "test_util.h"
@@ -160,13 +162,33 @@ Test(reader_resume, long_line_reported_before_its_end_and_skipped_after_eagain)
 }
 
 /* SIGALRM handler: does nothing; its only effect is to interrupt the blocking read (a
- * reader that retried EINTR would block for ever: the test has a timeout). */
+ * reader that retried EINTR would block for ever: make test's per-test timeout ends it). */
 static void on_alarm(int sig)
 {
     (void)sig;
 }
 
-Test(reader_resume, after_eintr_from_a_signal, .timeout = 10)
+/* The thread that interrupts the reader: it signals the target thread again and again until
+ * told to stop, so one signal lands while the target is blocked in read() however long the
+ * target takes to get there (a single timer would race the reader on a slow machine). */
+typedef struct {
+    pthread_t target;
+    atomic_int stop;
+} nudger;
+
+/* Sends SIGALRM to n->target every millisecond until n->stop. */
+static void *nudge(void *arg)
+{
+    nudger *n = arg;
+    const struct timespec ms = {.tv_nsec = 1000000};
+    while (!atomic_load(&n->stop)) {
+        pthread_kill(n->target, SIGALRM);
+        nanosleep(&ms, NULL);
+    }
+    return NULL;
+}
+
+Test(reader_resume, after_eintr_from_a_signal)
 {
     struct sigaction sa = {.sa_handler = on_alarm}; /* no SA_RESTART: read() returns EINTR */
     sigemptyset(&sa.sa_mask);
@@ -175,12 +197,17 @@ Test(reader_resume, after_eintr_from_a_signal, .timeout = 10)
     FILE *in;
     sb_reader *r = pipe_reader(fds, 0, &in);
     put(fds[1], "12345");
-    const struct itimerval once = {.it_value = {.tv_usec = 50000}};
-    cr_assert_eq(setitimer(ITIMER_REAL, &once, NULL), 0);
+    nudger n = {.target = pthread_self()};
+    pthread_t t;
+    cr_assert_eq(pthread_create(&t, NULL, nudge, &n), 0);
     sb_record rec;
     errno = 0;
-    cr_assert_eq(sb_reader_next(r, &rec), SB_ERR_IO, "the blocked read was not interrupted");
-    cr_assert_eq(errno, EINTR);
+    const int got = sb_reader_next(r, &rec);
+    const int err = errno;
+    atomic_store(&n.stop, 1);
+    pthread_join(t, NULL);
+    cr_assert_eq(got, SB_ERR_IO, "the blocked read was not interrupted");
+    cr_assert_eq(err, EINTR);
     put(fds[1], "\n");
     put(fds[1], P1);
     close(fds[1]);

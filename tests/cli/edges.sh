@@ -7,9 +7,12 @@
 # givens. Sourced by tests/cli/run.sh (its harness and puzzles); run directly, it runs
 # tests/cli/run.sh.
 #
-# Signal cases never race the process: they wait (bounded) until it has its handlers in
-# place (SigCgt in /proc/PID/status) and has done work (CPU ticks, or bytes of output), then
-# signal it, and bound the wait for its end with `timeout`. No case has a wall-clock
+# Signal cases never race the process and never depend on its speed. A run that could finish
+# sends itself the signal from a point of its work (the fault shim, tests/fault/shim.c:
+# SB_FAULT_SIGNAL after K bytes written or read). Only runs that cannot end by themselves (an
+# endless search, a bench of 100,000 s) are signalled from outside: the case waits (bounded
+# by TIMEOUT, a hang guard) until the process has its handlers in place (SigCgt in
+# /proc/PID/status) and has done work (CPU ticks), then signals it. No case has a wall-clock
 # threshold.
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
@@ -21,11 +24,12 @@ mkdir -p "$EDGE_DIR" && cd "$EDGE_DIR" || exit 1
 EMPTY=$(repeat . 81)
 
 # ---- helpers -------------------------------------------------------------------------------
-# ready PID [TICKS]: waits (at most ~30 s) until PID catches SIGTERM and has used TICKS clock
-# ticks of CPU (default 10): it is in its long work, past start-up. Fails the case otherwise.
+# ready PID [TICKS]: waits (at most TIMEOUT seconds) until PID catches SIGTERM and has used
+# TICKS clock ticks of CPU (default 10): it is in its long work, past start-up. Fails the case
+# otherwise. Only for runs that cannot end by themselves.
 ready() {
-    local pid=$1 ticks=${2:-10} i caught t
-    for i in $(seq 600); do
+    local pid=$1 ticks=${2:-10} caught t end=$((SECONDS + TIMEOUT))
+    while [ "$SECONDS" -le "$end" ]; do
         caught=$(awk '/^SigCgt:/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
         t=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null)
         if [ -n "$caught" ] && (((16#$caught >> 14) & 1)) && [ "${t:-0}" -ge "$ticks" ]; then
@@ -37,27 +41,16 @@ ready() {
     fail "process $pid never became ready (handlers + $ticks ticks of work)"
     return 1
 }
-# grown FILE BYTES: waits (at most ~30 s) until FILE holds at least BYTES bytes.
-grown() {
-    local i
-    for i in $(seq 600); do
-        [ "$(stat -c %s "$1" 2>/dev/null || echo 0)" -ge "$2" ] && return 0
-        sleep 0.05
-    done
-    fail "$1 never reached $2 bytes"
-    return 1
-}
 # stop SIG PID: signals PID and waits for it (bounded: a process that ignores the signal is
-# killed after 20 s and the case fails); sets RC.
+# killed after TIMEOUT seconds and the case fails); sets RC.
 stop() {
     kill "-$1" "$2"
-    local i
-    for i in $(seq 400); do
-        kill -0 "$2" 2>/dev/null || break
+    local end=$((SECONDS + TIMEOUT))
+    while [ "$SECONDS" -le "$end" ] && kill -0 "$2" 2>/dev/null; do
         sleep 0.05
     done
     if kill -0 "$2" 2>/dev/null; then
-        fail "SIG$1 did not stop the process within 20 s"
+        fail "SIG$1 did not stop the process within $TIMEOUT s"
         kill -KILL "$2"
     fi
     wait "$2"
@@ -88,8 +81,9 @@ for sig in TERM INT; do
 done
 
 begin "signal: SIGTERM while an endless line is skipped (/dev/zero): message, 130"
-bg solve /dev/zero
-ready "$PID" 20 && stop TERM "$PID"
+# the run sends itself SIGTERM once it has read 10 MB of the endless line (the fault shim)
+SB_FAULT_PATH=/zero SB_FAULT_SIGNAL=TERM SB_FAULT_SIGNAL_READ=10000000 with_shim solve /dev/zero >out 2>err
+RC=$?
 expect_rc 130
 expect_out_empty
 expect_err_line "sudokubench: interrupted after 0 records"
@@ -111,9 +105,12 @@ end
 # ---- 3. generate, augment and bench end on a record boundary -------------------------------
 for sig in INT TERM; do
     begin "signal: generate -n 10000000, SIG$sig: whole records, message, 130"
-    bg generate -n 10000000 -t 2
-    grown out 200000 && stop "$sig" "$PID"
+    # the run sends itself the signal once it has written 200,000 bytes (the fault shim)
+    SB_FAULT_PATH=/out SB_FAULT_SIGNAL=$sig SB_FAULT_SIGNAL_WRITE=200000 \
+        with_shim generate -n 10000000 -t 2 >out 2>err
+    RC=$?
     expect_rc 130
+    [ "$(stat -c %s out)" -ge 200000 ] || fail "stopped before the signal's point"
     n=$(wc -l <out | tr -d ' ')
     [ "$(tail -c 1 out | od -An -c | tr -d ' ')" = '\n' ] || fail "output does not end on a record boundary"
     awk 'length($0) != 81 { print "line " NR " has " length($0) " characters"; exit 1 }' out >awk.txt || fail "$(cat awk.txt)"
@@ -125,9 +122,11 @@ done
 
 printf '%s\n%s\n' "$P1" "$P2" >two.txt
 begin "signal: augment -n 1000000000, SIGTERM: whole records, message, 130"
-bg augment -n 1000000000 two.txt
-grown out 2000000 && stop TERM "$PID"
+SB_FAULT_PATH=/out SB_FAULT_SIGNAL=TERM SB_FAULT_SIGNAL_WRITE=2000000 \
+    with_shim augment -n 1000000000 two.txt >out 2>err
+RC=$?
 expect_rc 130
+[ "$(stat -c %s out)" -ge 2000000 ] || fail "stopped before the signal's point"
 n=$(wc -l <out | tr -d ' ')
 [ "$(tail -c 1 out | od -An -c | tr -d ' ')" = '\n' ] || fail "output does not end on a record boundary"
 [ "$(stat -c %s out)" = $((82 * n)) ] || fail "output is not $n whole records"

@@ -27,7 +27,7 @@ check() {
 run() {
     local want=$1 out=$2 err=$3 rc
     shift 3
-    timeout 120 "$BIN" "$@" > "$out" 2> "$err"
+    timeout "${SUDOKUBENCH_TEST_TIMEOUT:-120}" "$BIN" "$@" > "$out" 2> "$err"
     rc=$?
     [ "$rc" = "$want" ] || { echo "exit $rc, expected $want: sudokubench $*"; sed 's/^/  stderr: /' "$err" | head -5; }
 }

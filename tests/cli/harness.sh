@@ -9,7 +9,8 @@ trap 'rm -rf "$T"' EXIT
 cd "$T" || exit 1
 unset SUDOKUBENCH_SIMD OMP_NUM_THREADS
 exec </dev/null
-
+# with_shim: runs the binary with the fault shim preloaded
+. "$(dirname "${BASH_SOURCE[0]}")/with_shim.sh"
 NPASS=0
 NFAIL=0
 # tcase NAME FUNCTION: runs FUNCTION; every line it prints is a failure

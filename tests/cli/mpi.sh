@@ -26,6 +26,7 @@ case $MBIN in /*) ;; *) MBIN=$PWD/$MBIN ;; esac
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 SAMPLES=$ROOT/datasets/samples
 MPIRUN=${MPIRUN:-mpirun}
+TIMEOUT=${SUDOKUBENCH_TEST_TIMEOUT:-120} # a hang guard per command, not a speed limit
 
 PLAIN_ONLY=0
 [ "$MBIN" = "$PWD/none" ] && PLAIN_ONLY=1
@@ -51,7 +52,7 @@ export SUDOKUBENCH_MPI_IO=
 mrun() {
     local np=$1
     shift
-    timeout 120 "$MPIRUN" "${MPI_FLAGS[@]}" -np "$np" "$MBIN" "$@"
+    timeout "$TIMEOUT" "$MPIRUN" "${MPI_FLAGS[@]}" -np "$np" "$MBIN" "$@"
 }
 
 # mrun_io NP ARGS...: mrun with -o FILE written through MPI-IO.
@@ -395,7 +396,7 @@ t_write_error_rank() {
         IFS=, read -r io np lim <<<"$run"
         what="-np $np${io:+, MPI-IO}, rank $lim limited"
         rm -f m.o
-        SUDOKUBENCH_MPI_IO=$io LIM=$lim timeout 120 "$MPIRUN" "${MPI_FLAGS[@]}" -x LIM \
+        SUDOKUBENCH_MPI_IO=$io LIM=$lim timeout "$TIMEOUT" "$MPIRUN" "${MPI_FLAGS[@]}" -x LIM \
             -np "$np" bash -c \
             'trap "" XFSZ; [ "$OMPI_COMM_WORLD_RANK" = "$LIM" ] && ulimit -f 50; exec "$0" "$@"' \
             "$MBIN" solve -t 1 -o m.o big.txt >m.out 2>m.err

@@ -30,6 +30,7 @@ case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 GOLDEN=$HERE/golden
 TIMEOUT=${SUDOKUBENCH_TEST_TIMEOUT:-120}
+. "$HERE/with_shim.sh" # with_shim: the binary with the fault shim preloaded
 
 if [ ! -x "$BIN" ]; then
     echo "not ok - binary $BIN exists and is executable"
@@ -327,8 +328,8 @@ end
 begin "malformed: a 10 MiB line is not buffered (max RSS grows < 4 MiB vs a small file)"
 if [ "$HAVE_PY" = 1 ]; then
     rss() {
-        python3 -c 'import resource, subprocess, sys
-subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
+        python3 -c 'import os, resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=int(os.environ.get("SUDOKUBENCH_TEST_TIMEOUT", "120")))
 print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$BIN" solve -t 1 "$1"
     }
     small=$(rss p1.txt) && big=$(rss long_only.txt) || fail "could not measure"
