@@ -201,11 +201,18 @@ void *cli_alloc_lines(size_t size)
     return p;
 }
 
-/* Points standard output at path (-o FILE), so the records, a header and a summary all go
- * there in the order they are written. @return 0, or CLI_EXIT_USAGE after a message. */
-static int open_output(const char *cmd, const char *path, cli_batch *b)
+/* Standard output goes to -o FILE, so the records, a header and a summary all go there in
+ * the order they are written. Opened only once the inputs are known (not when the option is
+ * read): a FILE that is also an input must be refused before O_TRUNC empties it. */
+int cli_output_open(const char *cmd, cli_batch *b, char *const *files, int nfiles,
+                    const char *extra)
 {
-    b->out_name = path;
+    const char *path = b->out_name;
+    if (!path)
+        return 0;
+    /* every rank checks, so all of them refuse together */
+    if (cli_output_refuse(cmd, "-o", path, files, nfiles, extra))
+        return CLI_EXIT_USAGE;
     if (cli_mpi_rank() != 0)
         return 0; /* rank 0 writes every rank's output */
     /* --resume keeps what an interrupted run wrote (resume.c cuts and counts it) */
@@ -224,7 +231,7 @@ static int open_output(const char *cmd, const char *path, cli_batch *b)
 int cli_batch_option(const char *cmd, int ch, const char *arg, cli_batch *b)
 {
     return ch == 't'   ? cli_parse_threads(cmd, arg, &b->threads)
-           : ch == 'o' ? open_output(cmd, arg, b)
+           : ch == 'o' ? (b->out_name = arg, 0) /* opened by cli_output_open */
                        : cli_parse_progress(cmd, arg, &b->progress);
 }
 

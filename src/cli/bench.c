@@ -826,6 +826,8 @@ int cli_bench(int argc, char **argv)
     /* The JSON file is opened first: a bad path must fail before minutes of measuring.
      * Under MPI rank 0 writes it, and every rank learns whether it could. */
     FILE *jf = NULL;
+    if (json && cli_output_refuse("bench", "--json", json, argv + optind, argc - optind, NULL))
+        return CLI_EXIT_USAGE; /* every rank: they all see the same files */
     if (json && cli_mpi_rank() == 0 && !(jf = fopen(json, "w"))) {
         char *name = malloc(4 * strlen(json) + 1);
         if (name)

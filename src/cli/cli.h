@@ -66,6 +66,14 @@ int cli_parse_threads(const char *cmd, const char *arg, int *threads);
  * CLI_EXIT_USAGE. */
 int cli_solver_error(const char *cmd, int status, int simd);
 
+/* Refuses path as the output of option opt ("-o", "--json") of cmd when it is an existing
+ * regular file that is also one of the inputs: files ("-" = standard input; NULL: none;
+ * nfiles 0: standard input) or extra (--geometry FILE; may be NULL). Opening it for writing
+ * would destroy the input before it is read, so callers ask before they open.
+ * @return 0, or CLI_EXIT_USAGE after "cannot open 'PATH' for OPT: it is also the input 'IN'". */
+int cli_output_refuse(const char *cmd, const char *opt, const char *path, char *const *files,
+                      int nfiles, const char *extra);
+
 /* Flushes and closes stdout at the end of a command. @return rc, or CLI_EXIT_USAGE after
  * "write error: standard output: WHY" when the output could not be written (the message is
  * left out when rc is already CLI_EXIT_USAGE: that failure has been reported). */
@@ -309,13 +317,21 @@ void cli_stop_end(const cli_stop_state *st);
 int cli_stop_requested(void);
 
 /* Handles the engine's options in a command's getopt loop: ch 't' (-t/--threads N) and
- * 'P' (--progress WHEN) set b->threads and b->progress. @return 0, or CLI_EXIT_USAGE after
- * a message. */
+ * 'P' (--progress WHEN) set b->threads and b->progress, 'o' (-o FILE) b->out_name (opened
+ * later by cli_output_open). @return 0, or CLI_EXIT_USAGE after a message. */
 int cli_batch_option(const char *cmd, int ch, const char *arg, cli_batch *b);
 
 /* The getopt pieces of the engine's options every batch command takes: -o FILE (--output)
- * sends standard output to FILE (opened at once; under MPI by rank 0 only). */
+ * sends standard output to FILE (named by cli_batch_option, opened by cli_output_open). */
 #define CLI_OUTPUT_LONGOPT {"output", required_argument, 0, 'o'}
+
+/* Points standard output at -o FILE (b->out_name; nothing to do without one), the one place
+ * every command opens it: once the options are read, before anything is written, after
+ * cli_output_refuse has checked FILE against the inputs (files, nfiles, extra as there).
+ * Truncated unless b->resume; under MPI opened by rank 0 only. @return 0, or CLI_EXIT_USAGE
+ * after a message. */
+int cli_output_open(const char *cmd, cli_batch *b, char *const *files, int nfiles,
+                    const char *extra);
 
 enum { CLI_CACHE_LINE = 64 /* bytes of a cache line (x86-64; a safe bound elsewhere) */ };
 

@@ -6,7 +6,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -150,6 +152,52 @@ int cli_close_stdout(int rc)
         return CLI_EXIT_USAGE;
     }
     return rc;
+}
+
+/* The input among files ("-" = standard input; files NULL: none, nfiles 0: standard input)
+ * and extra (may be NULL) that is the same file as path. @return its name, or NULL. */
+static const char *clashing_input(const char *path, char *const *files, int nfiles,
+                                  const char *extra)
+{
+    static char *const stdin_only[] = {"-"};
+    struct stat out, in;
+    /* Only a regular file loses its bytes when opened for writing: /dev/null or a terminal
+     * may well be an input and the output at once. Device and inode, not names, so that
+     * ./FILE, a hard link and a symbolic link are caught too. */
+    if (stat(path, &out) != 0 || !S_ISREG(out.st_mode))
+        return NULL;
+    if (files && nfiles == 0) {
+        files = stdin_only;
+        nfiles = 1;
+    }
+    for (int i = 0; files && i < nfiles; i++) {
+        const int is_stdin = !strcmp(files[i], "-");
+        if ((is_stdin ? fstat(STDIN_FILENO, &in) : stat(files[i], &in)) == 0 &&
+            in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+            return is_stdin ? "<stdin>" : files[i];
+    }
+    if (extra && stat(extra, &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+        return extra;
+    return NULL;
+}
+
+int cli_output_refuse(const char *cmd, const char *opt, const char *path, char *const *files,
+                      int nfiles, const char *extra)
+{
+    const char *in = clashing_input(path, files, nfiles, extra);
+    if (!in)
+        return 0;
+    /* names as messages show them: a control byte cannot split the line */
+    char *out_msg = malloc(4 * strlen(path) + 1), *in_msg = malloc(4 * strlen(in) + 1);
+    if (out_msg)
+        cli_msg_escape(out_msg, path);
+    if (in_msg)
+        cli_msg_escape(in_msg, in);
+    cli_usage_error(cmd, "cannot open '%s' for %s: it is also the input '%s'",
+                    out_msg ? out_msg : path, opt, in_msg ? in_msg : in);
+    free(out_msg);
+    free(in_msg);
+    return CLI_EXIT_USAGE;
 }
 
 /* Reads one open stream through the reader; see cli_for_each_record. */

@@ -402,6 +402,8 @@ int cli_generate(int argc, char **argv)
     if (count > 0 && first > UINT64_MAX - (count - 1))
         return cli_usage_error("generate", "--first %llu with -n %llu passes the last index "
                                "(18446744073709551615)", first, count);
+    if (cli_output_open("generate", &ob, NULL, 0, gopt.file)) /* --geometry FILE is an input */
+        return CLI_EXIT_USAGE;
     if (gopt.spec || gopt.file) /* another geometry: grid.c */
         return generate_grid(&gopt, &opt, &run, count, first, threads, f, stats, ob.out_name);
     if (opt.max_clues < CLUES_EASY_FLOOR)
@@ -565,6 +567,8 @@ int cli_augment(int argc, char **argv)
     }
     if (!have_count)
         return cli_usage_error("augment", "missing -n COUNT");
+    if (cli_output_open("augment", &ob, argv + optind, argc - optind, gopt.file))
+        return CLI_EXIT_USAGE;
     sb_geometry *geo;
     if (cli_grid_pick("augment", &gopt, argv + optind, argc - optind, 0, &geo))
         return CLI_EXIT_USAGE;

@@ -248,6 +248,8 @@ int cli_rate(int argc, char **argv)
             return cli_getopt_error("rate", ch, argv);
         }
     }
+    if (cli_output_open("rate", &b, argv + optind, argc - optind, gopt.file))
+        return CLI_EXIT_USAGE;
     sb_geometry *geo;
     if (cli_grid_pick("rate", &gopt, argv + optind, argc - optind, 0, &geo))
         return CLI_EXIT_USAGE;

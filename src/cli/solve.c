@@ -334,6 +334,8 @@ int cli_solve(int argc, char **argv)
             return cli_getopt_error("solve", ch, argv);
         }
     }
+    if (cli_output_open("solve", &b, argv + optind, argc - optind, gopt.file))
+        return CLI_EXIT_USAGE;
     sb_geometry *geo;
     if (cli_grid_pick("solve", &gopt, argv + optind, argc - optind, gopt.all, &geo))
         return CLI_EXIT_USAGE;
@@ -483,6 +485,8 @@ int cli_validate(int argc, char **argv)
             return cli_getopt_error("validate", ch, argv);
         }
     }
+    if (cli_output_open("validate", &b, argv + optind, argc - optind, gopt.file))
+        return CLI_EXIT_USAGE;
     sb_geometry *geo;
     if (cli_grid_pick("validate", &gopt, argv + optind, argc - optind, 0, &geo))
         return CLI_EXIT_USAGE;
