@@ -2,6 +2,7 @@
  * main.c — the sudokubench program: command dispatch and top-level help. Each command lives
  * in its own file and uses only the public header.
  */
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -66,6 +67,10 @@ static int run_main(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* A file size limit (ulimit -f) must end in the write error path, exit 2 with the output
+     * cut back to whole records, as a full disk does: SIGXFSZ's default action would kill
+     * the process mid-record. Ignored, a write past the limit fails with EFBIG instead. */
+    signal(SIGXFSZ, SIG_IGN);
 #ifdef SB_MPI
     /* build/sudokubench-mpi: the same program on every rank (src/cli/mpi.c). */
     if (cli_mpi_begin(&argc, &argv))

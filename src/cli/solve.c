@@ -4,6 +4,7 @@
  * a tag (its status and guesses) that the engine commits once the record is written, so the
  * summaries count exactly the records written, interrupted or not.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 
@@ -521,6 +522,11 @@ int cli_validate(int argc, char **argv)
     printf("%llu puzzles: %llu unique, %llu multiple, %llu unsolvable, %llu invalid lines\n",
            t->n[0] + t->n[1] + t->n[2], t->n[SB_SOLVED], t->n[SB_MULTIPLE], t->n[SB_UNSOLVABLE],
            t->invalid);
+    if (fflush(stdout) != 0) { /* named as a record's write error is: -o FILE or stdout */
+        fprintf(stderr, CLI_NAME ": write error: %s: %s\n",
+                b.out_name ? b.out_name : "standard output", strerror(errno));
+        return CLI_EXIT_USAGE;
+    }
     if (rc)
         return rc;
     const int final = (t->invalid || t->n[SB_MULTIPLE] || t->n[SB_UNSOLVABLE]) ? CLI_EXIT_INVALID
