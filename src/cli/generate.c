@@ -260,24 +260,49 @@ static void gen_commit(void *ctx, const uint32_t *input, const unsigned char *ta
     }
 }
 
+/* Sets opt->max_clues from --clues K on 9x9, whose bounds are 17 (SB_MIN_CLUES) and 81.
+ * @return 0, or CLI_EXIT_USAGE after a message. */
+static int parse_clues(const char *arg, sb_gen_options *opt)
+{
+    unsigned long long v;
+    if (!cli_parse_u64(arg, &v) || v > SB_CELLS)
+        return cli_usage_error("generate", "bad --clues '%s' (%d..81)", arg, SB_MIN_CLUES);
+    if (v < SB_MIN_CLUES)
+        return cli_usage_error("generate", "--clues %llu is infeasible: no puzzle with "
+                               "fewer than %d clues has exactly one solution", v,
+                               SB_MIN_CLUES);
+    opt->max_clues = (int)v;
+    return 0;
+}
+
 /* generate --grid/--geometry: unique minimal puzzles of another geometry (grid.c); the
- * 9x9-only options are refused; out_name is -o FILE (NULL: standard output). @return the
- * exit code. */
+ * 9x9-only options are refused (clues: --clues K as given, or NULL); out_name is -o FILE
+ * (NULL: standard output). @return the exit code. */
 static int generate_grid(const cli_grid_opt *gopt, const sb_gen_options *opt, const gen_run *run,
                          uint64_t count, uint64_t first, int threads, gen_format f, int stats,
-                         const char *out_name)
+                         const char *out_name, const char *clues)
 {
     static const cli_format as[GF_COUNT] = {FMT_SOLUTION, FMT_TDOKU, FMT_CSV, FMT_JSON,
                                             FMT_COUNT, FMT_PRETTY};
     sb_gen_options d;
     sb_gen_options_default(&d);
-    if (run->cls >= 0 || run->guesses_arg || opt->symmetry != d.symmetry ||
-        opt->max_clues != d.max_clues || as[f] == FMT_COUNT)
-        return cli_usage_error("generate", "--clues, --symmetry, --guesses, --class and -f kaggle "
-                                           "are for 9x9 only (other geometries: minimal puzzles)");
     sb_geometry *g;
     if (cli_grid_pick("generate", gopt, NULL, 0, 0, &g))
         return CLI_EXIT_USAGE;
+    if (clues) { /* 9x9's 17..81 would mislead here: say what this geometry does instead */
+        const int rc = cli_usage_error(
+            "generate", "--clues %s does not apply to %s (%d cells): generate makes minimal "
+            "puzzles there, with no clue bound; --clues is for 9x9 (no --grid or --geometry)",
+            clues, sb_geometry_name(g), sb_geometry_cells(g));
+        sb_geometry_free(g);
+        return rc;
+    }
+    if (run->cls >= 0 || run->guesses_arg || opt->symmetry != d.symmetry ||
+        as[f] == FMT_COUNT) {
+        sb_geometry_free(g);
+        return cli_usage_error("generate", "--clues, --symmetry, --guesses, --class and -f kaggle "
+                                           "are for 9x9 only (other geometries: minimal puzzles)");
+    }
     const cli_grid_gen go = {.count = count, .seed = opt->seed, .first = first,
                              .threads = threads, .format = as[f], .stats = stats, .out = stdout,
                              .out_name = out_name};
@@ -306,6 +331,7 @@ int cli_generate(int argc, char **argv)
     unsigned long long count = 0, first = 0, v;
     int have_count = 0, stats = 0, threads = omp_get_max_threads(), ch;
     gen_format f = GF_PUZZLE;
+    const char *clues = NULL; /* --clues K as given */
     optind = 1;
     opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
     while ((ch = getopt_long(argc, argv, ":n:t:f:o:h", longopts, NULL)) != -1) {
@@ -333,16 +359,7 @@ int cli_generate(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             break;
         case 'm': opt.minimal = 1; break;
-        case 'c':
-            if (!cli_parse_u64(optarg, &v) || v > SB_CELLS)
-                return cli_usage_error("generate", "bad --clues '%s' (%d..81)", optarg,
-                                       SB_MIN_CLUES);
-            if (v < SB_MIN_CLUES)
-                return cli_usage_error("generate", "--clues %llu is infeasible: no puzzle with "
-                                       "fewer than %d clues has exactly one solution", v,
-                                       SB_MIN_CLUES);
-            opt.max_clues = (int)v;
-            break;
+        case 'c': clues = optarg; break; /* checked once the geometry is known */
         case 'y':
             opt.symmetry = sb_symmetry_parse(optarg);
             if (opt.symmetry < 0)
@@ -402,10 +419,14 @@ int cli_generate(int argc, char **argv)
     if (count > 0 && first > UINT64_MAX - (count - 1))
         return cli_usage_error("generate", "--first %llu with -n %llu passes the last index "
                                "(18446744073709551615)", first, count);
+    const int other = gopt.spec || gopt.file; /* another geometry: grid.c */
+    if (clues && !other && parse_clues(clues, &opt))
+        return CLI_EXIT_USAGE;
     if (cli_output_open("generate", &ob, NULL, 0, gopt.file)) /* --geometry FILE is an input */
         return CLI_EXIT_USAGE;
-    if (gopt.spec || gopt.file) /* another geometry: grid.c */
-        return generate_grid(&gopt, &opt, &run, count, first, threads, f, stats, ob.out_name);
+    if (other)
+        return generate_grid(&gopt, &opt, &run, count, first, threads, f, stats, ob.out_name,
+                             clues);
     if (opt.max_clues < CLUES_EASY_FLOOR)
         fprintf(stderr, CLI_NAME ": note: --clues %d: random digging rarely reaches fewer than "
                         "%d clues; a puzzle may take up to %llu attempts and then give up\n",

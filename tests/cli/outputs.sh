@@ -6,7 +6,8 @@
 #     is opened, whichever name reaches it: the same name, ./NAME, a hard link, a symbolic
 #     link, standard input redirected from it, a --geometry FILE;
 #   - a write past `ulimit -f` is a write error (exit 2, `write error: NAME: File too large`,
-#     the output cut back to whole records), not a SIGXFSZ kill mid-record.
+#     the output cut back to whole records), not a SIGXFSZ kill mid-record;
+#   - generate --grid's --clues message speaks of that geometry, not of 9x9's 17 clues.
 # Sourced by tests/cli/run.sh (its harness and puzzles); run directly, it runs
 # tests/cli/run.sh. No case depends on machine speed: the limits are in bytes.
 
@@ -134,7 +135,27 @@ expect_rc 0
 expect_records 2 gen.txt
 end
 
-# ---- 2. a file size limit is a write error, not a SIGXFSZ kill ------------------------------
+# ---- 2. generate on another geometry: --clues is spoken of in that geometry's terms ---------
+begin "generate --grid 2x2 --clues 5: the message names 2x2 and its 16 cells, not 9x9's 17 clues"
+for order in "--grid 2x2 --clues 5" "--clues 5 --grid 2x2"; do
+    # shellcheck disable=SC2086 # order is a word list on purpose
+    run generate $order -n 1
+    expect_usage_error generate
+    expect_err_line "sudokubench: --clues 5 does not apply to 2x2 (16 cells): generate makes minimal puzzles there, with no clue bound; --clues is for 9x9 (no --grid or --geometry)"
+    ! grep -q '17\|81' err || fail "a 9x9 fact in the message: $(head -n 1 err)"
+done
+run generate --grid 5x5 --clues 90 -n 1
+expect_usage_error generate
+expect_err_line "sudokubench: --clues 90 does not apply to 5x5 (625 cells): generate makes minimal puzzles there, with no clue bound; --clues is for 9x9 (no --grid or --geometry)"
+run generate --geometry "$HERE/../data/jigsaw6.txt" --clues 20 -n 1
+expect_usage_error generate
+expect_err_re '^sudokubench: --clues 20 does not apply to jigsaw:6 \(36 cells\): '
+run generate --clues 16 -n 1 # 9x9 keeps its own fact
+expect_usage_error generate
+expect_err_line "sudokubench: --clues 16 is infeasible: no puzzle with fewer than 17 clues has exactly one solution"
+end
+
+# ---- 3. a file size limit is a write error, not a SIGXFSZ kill ------------------------------
 # The limit runs the plain binary with SIGXFSZ at its default action: a disposition ignored
 # by whatever started the tests would be inherited and hide a missing fix, so it is reset
 # (env --default-signal) where coreutils can, and the case is skipped where it stays ignored.
