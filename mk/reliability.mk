@@ -10,6 +10,8 @@
 #   make check-oracle   >= ORACLE_TARGET puzzles (standard corpora when ../shared/datasets is
 #                       present, else the samples, plus mutants) through every pipeline and
 #                       SIMD level against tests/dlx.c and tests/reference.c; 0 mismatches
+#   make test-slow      the fault suites and the CLI suites that send signals on a slowed CPU
+#                       (scripts/slow-cpu), plain and ASan builds: nothing depends on speed
 #   make fuzz           every libFuzzer target for FUZZ_SECONDS each (clang, ASan + UBSan)
 
 TEST_EXTRA += test-fault test-oracle
@@ -33,6 +35,33 @@ else
 test-fault: $(BIN) $(FAULT_SHIM)
 	python3 tests/fault/run.py $(BIN) $(FAULT_SHIM) $(if $(filter 1,$(SAN)),--no-malloc --quick)
 	bash tests/fault/resume.sh $(BIN) $(FAULT_SHIM)
+endif
+
+# ---- the same suites on a slowed CPU (issue 23) -------------------------------------------
+# test-slow: the fault suites and the CLI suites that send signals, run by scripts/slow-cpu
+# (pinned to one core with a busy loop competing on it), first on this build, then on the
+# ASan + UBSan build; with the Python suite (its Ctrl-C cases) on the plain one. Not part of
+# make test: it proves that no test depends on the machine's speed. Each command's hang guard
+# is raised to SLOW_TIMEOUT seconds (the tests time nothing).
+SLOW_TIMEOUT ?= 900
+.PHONY: test-slow test-slow-one
+test-slow: ## the fault and signal suites on a slowed CPU (one core shared with a busy loop), plain and ASan builds
+	$(MAKE) --no-print-directory test-slow-one SLOW_PY=1
+	$(MAKE) --no-print-directory BUILD=$(BUILD)/asan SAN=1 test-slow-one
+
+ifneq ($(CROSS),)
+test-slow-one:
+	@echo "test-slow: not for CROSS=$(CROSS) (qemu is slow already; the shim is the guest's)"
+else
+test-slow-one: $(BIN) $(FAULT_SHIM) $(if $(SLOW_PY),$(PY_STAMP))
+	@echo "=== test-slow: $(BUILD), one core shared with a busy loop"
+	SUDOKUBENCH_TEST_TIMEOUT=$(SLOW_TIMEOUT) scripts/slow-cpu python3 tests/fault/run.py $(BIN) $(FAULT_SHIM) \
+	  $(if $(filter 1,$(SAN)),--no-malloc --quick)
+	SUDOKUBENCH_TEST_TIMEOUT=$(SLOW_TIMEOUT) scripts/slow-cpu bash tests/fault/resume.sh $(BIN) $(FAULT_SHIM)
+	SUDOKUBENCH_TEST_TIMEOUT=$(SLOW_TIMEOUT) SB_SHIM=$(abspath $(FAULT_SHIM)) scripts/slow-cpu bash tests/cli/run.sh $(BIN)
+	SUDOKUBENCH_TEST_TIMEOUT=$(SLOW_TIMEOUT) SB_SHIM=$(abspath $(FAULT_SHIM)) scripts/slow-cpu bash tests/cli/batch.sh $(BIN)
+	$(if $(SLOW_PY),SUDOKUBENCH_TEST_TIMEOUT=$(SLOW_TIMEOUT) SB_CLI=$(abspath $(BIN)) PYTHONPATH=$(abspath $(PY_DIR)) \
+	  PYTHONDONTWRITEBYTECODE=1 scripts/slow-cpu $(PYTHON) -m pytest -q -p no:cacheprovider python/tests)
 endif
 
 # ---- the independent cross-check ------------------------------------------------------------
