@@ -51,8 +51,11 @@ typedef enum sb_status {
     SB_ERR_PIPELINE = -5,       /* no pipeline of that name or index, or a bad custom spec */
     SB_ERR_FRONTIER = -6,       /* breadth-first search: the frontier outgrew its cap */
     SB_ERR_BUDGET = -7,         /* sb_solve: the guess budget (max_guesses) ran out */
-    SB_ERR_STOPPED = -8         /* the caller's stop flag was raised (sb_options.stop,
+    SB_ERR_STOPPED = -8,        /* the caller's stop flag was raised (sb_options.stop,
                                    sb_reader_set_stop): the work was abandoned */
+    SB_ERR_THREADS = -9         /* a batch's threads could not be started (errno holds the
+                                   cause, e.g. EAGAIN: memory or a thread limit ran out);
+                                   nothing was done (sb_threads_check) */
 } sb_status;
 
 /* Returns a constant, human-readable name for a status code. */
@@ -760,36 +763,81 @@ int sb_gsolve_each(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gsolu
  * (0 blank, 1..9). Each call runs an OpenMP team of `threads` threads (0: the OpenMP default,
  * every core; never more than the items), one solver or generator per thread, and writes
  * row i of each output from item i alone: the results are the same for any thread count.
- * The calls are reentrant (no state outside the arguments). */
+ * The calls are reentrant (no state outside the arguments).
+ *
+ * Before its team starts, each call checks with sb_threads_check that the team's threads can
+ * start: when they cannot (memory, RLIMIT_NPROC or a cgroup's pids limit ran out), it returns
+ * SB_ERR_THREADS with errno set and nothing done, where the OpenMP runtime itself would end
+ * the whole process. */
+
+/* Checks that a team of `threads` threads (the caller and threads-1 new ones) can start right
+ * now: starts threads-1 threads with the stack size the OpenMP runtime gives its own (libgomp:
+ * $OMP_STACKSIZE, else $GOMP_STACKSIZE, else the default thread attributes; LLVM's libomp:
+ * kmp_get_stacksize_s()), all alive at once, then lets them end. Costs about one thread start
+ * and join per thread (tens of microseconds each), which is what the runtime pays again when
+ * it starts the team. Call it before a parallel region of that many threads whose team the
+ * runtime may have to start (the first region on a thread, or a larger one than the last):
+ * the runtime cannot report that failure and exits instead. threads <= 1, a count above
+ * omp_get_thread_limit() (the runtime caps the team there) and a region that would run
+ * serialized (nested in a parallel region beyond omp_get_max_active_levels()) need no
+ * new thread. The check is a snapshot: memory taken by another thread between it and the
+ * region can still exhaust it.
+ * @param why  receives "cannot start N threads: REASON" on failure (whylen bytes, e.g.
+ *             SB_WHY_LEN * 2, room for any; may be NULL)
+ * @return SB_OK; SB_ERR_THREADS with errno = the error of pthread_create (the N threads are
+ * the team size checked); SB_ERR_NOMEM. */
+int sb_threads_check(int threads, char *why, size_t whylen);
 
 /* Solves n puzzles with the options *opt (limit, pipeline, SIMD level, budget, stop flag).
  * Outputs may each be NULL: counts[i] and guesses[i] as sb_result; solutions + i*SB_CELLS the
  * first solution found (all zero when none); status[i] what sb_solve returned for puzzle i
  * (SB_OK, SB_ERR_BUDGET, SB_ERR_ARG for a cell above 9, SB_ERR_STOPPED for puzzles not run
  * once opt->stop was raised, ...). @return SB_OK; SB_ERR_ARG for NULL opt or cells; what
- * sb_solver_new returns for bad options (nothing solved); SB_ERR_STOPPED when the stop flag
- * ended the batch; SB_ERR_NOMEM when a thread could not make its solver. */
+ * sb_solver_new returns for bad options (nothing solved); SB_ERR_THREADS (errno set; nothing
+ * solved); SB_ERR_STOPPED when the stop flag ended the batch; SB_ERR_NOMEM when a thread
+ * could not make its solver. */
 int sb_solve_batch(const sb_options *opt, const uint8_t *cells, size_t n, int threads,
                    uint64_t *counts, uint64_t *guesses, uint8_t *solutions, int8_t *status);
 
 /* Rates n puzzles (sb_rate): classes[i] = the sb_class, or -1 when sb_rate refused puzzle i
- * (a cell above 9). @return SB_OK, or SB_ERR_ARG when some puzzle was refused. */
+ * (a cell above 9). @return SB_OK; SB_ERR_ARG when some puzzle was refused; SB_ERR_THREADS
+ * (errno set; nothing rated). As sb_rate_batch_stop with no stop flag. */
 int sb_rate_batch(const uint8_t *cells, size_t n, int threads, int8_t *classes);
 
 /* Makes puzzles first .. first+n-1 of the generator options *opt (sb_generate: the same puzzle
  * for an index whatever the thread count) into puzzles (n*SB_CELLS bytes), and when not NULL
- * their solutions and guess counts. @return SB_OK; what sb_generator_new returns for bad
- * options; SB_ERR_BUDGET when some index ran out of max_attempts (its row holds the last
- * candidate, a proper puzzle, as sb_generate). */
+ * their solutions and guess counts. first + n - 1 must not pass UINT64_MAX. @return SB_OK;
+ * SB_ERR_ARG when the indices would pass UINT64_MAX; what sb_generator_new returns for bad
+ * options; SB_ERR_THREADS (errno set; nothing made); SB_ERR_BUDGET when some index ran out of
+ * max_attempts (its row holds the last candidate, a proper puzzle, as sb_generate). As
+ * sb_generate_batch_stop with no stop flag. */
 int sb_generate_batch(const sb_gen_options *opt, uint64_t first, size_t n, int threads,
                       uint8_t *puzzles, uint8_t *solutions, uint64_t *guesses);
 
 /* Writes n transformed puzzles into out: row i is input puzzle (first+i) mod n_in of in
  * under the transform sb_transform_random draws from rng stream first+i of seed (what
- * `sudokubench augment` writes as line first+i). @return SB_OK, or SB_ERR_ARG for NULL
- * arrays, n_in 0, or an input cell above 9. */
+ * `sudokubench augment` writes as line first+i). first + n - 1 must not pass UINT64_MAX.
+ * @return SB_OK; SB_ERR_ARG for NULL arrays, n_in 0, an input cell above 9 or indices
+ * passing UINT64_MAX; SB_ERR_THREADS (errno set; nothing written). As sb_augment_batch_stop
+ * with no stop flag. */
 int sb_augment_batch(const uint8_t *in, size_t n_in, uint64_t seed, uint64_t first, size_t n,
                      int threads, uint8_t *out);
+
+/* The three calls above with a stop flag, as sb_options.stop is to sb_solve_batch: *stop (a
+ * flag a signal handler or another thread raises; NULL: never) is read before each puzzle
+ * (rate, generate: one sb_generate, which itself is not interrupted) or each run of a few
+ * hundred rows (augment). Once it is raised the rows not yet begun are left untouched and the
+ * call returns SB_ERR_STOPPED, which wins over row errors (SB_ERR_ARG, SB_ERR_BUDGET: the rows
+ * are incomplete anyway) but not over SB_ERR_NOMEM; the rows written are what the call
+ * without a flag writes. */
+int sb_rate_batch_stop(const uint8_t *cells, size_t n, int threads, int8_t *classes,
+                       const volatile sig_atomic_t *stop);
+int sb_generate_batch_stop(const sb_gen_options *opt, uint64_t first, size_t n, int threads,
+                           uint8_t *puzzles, uint8_t *solutions, uint64_t *guesses,
+                           const volatile sig_atomic_t *stop);
+int sb_augment_batch_stop(const uint8_t *in, size_t n_in, uint64_t seed, uint64_t first,
+                          size_t n, int threads, uint8_t *out,
+                          const volatile sig_atomic_t *stop);
 
 /* Reads up to max puzzles from r into cells (max*SB_CELLS bytes, one row per puzzle) and sets
  * *n to how many it stored, so a binding fills an array in one call per chunk. Stops at an

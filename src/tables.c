@@ -72,6 +72,7 @@ const char *sb_strerror(int status)
     case SB_ERR_FRONTIER: return "BFS frontier outgrew its cap";
     case SB_ERR_BUDGET: return "guess budget ran out";
     case SB_ERR_STOPPED: return "stopped";
+    case SB_ERR_THREADS: return "could not start the threads";
     default: return "unknown status";
     }
 }

@@ -158,3 +158,110 @@ Test(batch_api, read_cells_in_chunks_stops_at_an_invalid_record)
     sb_reader_close(r);
     fclose(f);
 }
+
+/* ---- stop flags of rate, generate, augment; threads that cannot start -------------------- */
+
+#include <errno.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+
+Test(batch_api, stop_flag_of_rate_generate_augment)
+{
+    static uint8_t cells[N * SB_CELLS], out[N * SB_CELLS];
+    static int8_t classes[N];
+    load("datasets/samples/top1465.txt", cells, N);
+    volatile sig_atomic_t stop = 1;
+    /* A raised flag: nothing begun, every row as it was. */
+    memset(classes, 0x5a, sizeof classes);
+    cr_assert_eq(sb_rate_batch_stop(cells, N, 2, classes, &stop), SB_ERR_STOPPED);
+    for (size_t i = 0; i < N; i++)
+        cr_assert_eq(classes[i], 0x5a, "row %zu rated after the stop", i);
+    sb_gen_options gopt;
+    sb_gen_options_default(&gopt);
+    memset(out, 0x5a, sizeof out);
+    cr_assert_eq(sb_generate_batch_stop(&gopt, 0, 40, 2, out, NULL, NULL, &stop), SB_ERR_STOPPED);
+    cr_assert_eq(sb_augment_batch_stop(cells, 7, 9, 0, N, 2, out, &stop), SB_ERR_STOPPED);
+    for (size_t i = 0; i < N * SB_CELLS; i++)
+        cr_assert_eq(out[i], 0x5a, "byte %zu written after the stop", i);
+    /* A lowered flag changes nothing: the same rows as the calls without one. */
+    static int8_t want_classes[N];
+    static uint8_t want[N * SB_CELLS];
+    stop = 0;
+    cr_assert_eq(sb_rate_batch_stop(cells, N, 2, classes, &stop), SB_OK);
+    cr_assert_eq(sb_rate_batch(cells, N, 1, want_classes), SB_OK);
+    cr_assert_arr_eq(classes, want_classes, N);
+    cr_assert_eq(sb_generate_batch_stop(&gopt, 3, 40, 2, out, NULL, NULL, &stop), SB_OK);
+    cr_assert_eq(sb_generate_batch(&gopt, 3, 40, 1, want, NULL, NULL), SB_OK);
+    cr_assert_arr_eq(out, want, 40 * SB_CELLS);
+    cr_assert_eq(sb_augment_batch_stop(cells, 7, 9, 0, N, 2, out, &stop), SB_OK);
+    cr_assert_eq(sb_augment_batch(cells, 7, 9, 0, N, 1, want), SB_OK);
+    cr_assert_arr_eq(out, want, N * SB_CELLS);
+    /* Indices past UINT64_MAX would wrap to 0: refused; the last ones are fine. */
+    cr_assert_eq(sb_generate_batch(&gopt, UINT64_MAX - 1, 3, 1, out, NULL, NULL), SB_ERR_ARG);
+    cr_assert_eq(sb_augment_batch(cells, 7, 9, UINT64_MAX, 2, 1, out), SB_ERR_ARG);
+    cr_assert_eq(sb_generate_batch(&gopt, UINT64_MAX - 1, 2, 1, out, NULL, NULL), SB_OK);
+    cr_assert_eq(sb_augment_batch(cells, 7, 9, UINT64_MAX, 1, 1, out), SB_OK);
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define TB_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TB_ASAN 1
+#endif
+#endif
+
+Test(batch_api, threads_that_cannot_start_are_an_error, .timeout = 60)
+{
+#ifdef TB_ASAN
+    cr_skip_test("address-space limits do not apply under ASan (terabytes of shadow memory)");
+#else
+    static uint8_t cells[1000 * SB_CELLS], out[1000 * SB_CELLS];
+    static uint64_t counts[1000];
+    static int8_t classes[1000];
+    char why[2 * SB_WHY_LEN];
+    cr_assert_eq(sb_threads_check(1, why, sizeof why), SB_OK);
+    cr_assert_eq(sb_threads_check(4, why, sizeof why), SB_OK);
+    cr_assert_str_empty(why);
+    /* Room for this process and a few thread stacks, not for a thousand. Criterion runs each
+     * test in its own process, so the limit ends with the test. */
+    size_t vm_kib = 0;
+    FILE *f = fopen("/proc/self/status", "r");
+    cr_assert(f);
+    char line[256];
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "VmSize: %zu kB", &vm_kib) == 1)
+            break;
+    fclose(f);
+    const struct rlimit lim = {.rlim_cur = ((rlim_t)vm_kib << 10) + (256u << 20),
+                               .rlim_max = RLIM_INFINITY};
+    cr_assert_eq(setrlimit(RLIMIT_AS, &lim), 0);
+    /* mmap, not malloc: a compiler may drop an unused malloc and call it successful */
+    void *big = mmap(NULL, (size_t)1 << 30, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (big != MAP_FAILED) { /* an emulator (qemu-user) keeps RLIMIT_AS to itself */
+        munmap(big, (size_t)1 << 30);
+        cr_skip_test("RLIMIT_AS is not enforced here");
+    }
+    errno = 0;
+    cr_assert_eq(sb_threads_check(1000, why, sizeof why), SB_ERR_THREADS);
+    cr_assert_eq(errno, EAGAIN, "errno %d", errno);
+    cr_assert(!strncmp(why, "cannot start 1000 threads: ", 27), "why: %s", why);
+    sb_options opt;
+    sb_options_default(&opt);
+    memset(counts, 0x5a, sizeof counts);
+    cr_assert_eq(sb_solve_batch(&opt, cells, 1000, 1000, counts, NULL, NULL, NULL),
+                 SB_ERR_THREADS);
+    cr_assert_eq(errno, EAGAIN);
+    cr_assert_eq(counts[0], 0x5a5a5a5a5a5a5a5aull, "nothing is solved");
+    cr_assert_eq(sb_rate_batch(cells, 1000, 1000, classes), SB_ERR_THREADS);
+    sb_gen_options gopt;
+    sb_gen_options_default(&gopt);
+    cr_assert_eq(sb_generate_batch(&gopt, 0, 1000, 1000, out, NULL, NULL), SB_ERR_THREADS);
+    cr_assert_eq(sb_augment_batch(cells, 1, 0, 0, 1000, 1000, out), SB_ERR_THREADS);
+    /* The process goes on, and a team that fits still runs. */
+    opt.limit = 1;
+    cr_assert_eq(sb_solve_batch(&opt, cells, 1000, 2, counts, NULL, NULL, NULL), SB_OK);
+    cr_assert_eq(counts[999], 1);
+#endif
+}
