@@ -124,6 +124,9 @@ typedef struct window {
 typedef struct engine {
     const cli_batch *job;   /* what to run */
     int threads;            /* worker threads */
+    int team;               /* threads of the last round's team (1 before any): the OpenMP
+                               runtime keeps them, so only a larger team starts threads (as
+                               counted inside the region: the runtime may give fewer) */
     void **workers;         /* one worker per thread, indexed by OpenMP thread number */
     size_t window;          /* records per window */
     window win[2];          /* handled and filled alternately */
@@ -638,6 +641,23 @@ static void round_run(engine *e, window *cur, window *wout, window *wfill)
     int nt = e->threads;
     if ((size_t)nt > nchunks)
         nt = nchunks ? (int)nchunks : 1;
+    /* A team larger than the last one starts threads, and the runtime exits the process when
+     * it cannot: check first (smaller teams reuse the runtime's threads). Past the first
+     * round this needs the input to pause and then flow again, and memory to run out
+     * between; the records written so far stay, the run ends with the message. */
+    if (nt > e->team) {
+        char why[2 * SB_WHY_LEN];
+        if (sb_threads_check(nt, why, sizeof why) != SB_OK) {
+            if (wout)
+                write_window(e, wout);
+            char msg[sizeof why + 32];
+            const int len = snprintf(msg, sizeof msg, CLI_NAME ": %s\n", why);
+            write_err(e, msg, (size_t)len);
+            e->fatal = 1;
+            cur->n = 0; /* nothing of it was handled: run() must not write it */
+            return;
+        }
+    }
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
         const int tid = omp_get_thread_num();
@@ -645,6 +665,7 @@ static void round_run(engine *e, window *cur, window *wout, window *wfill)
             pthread_sigmask(SIG_BLOCK, &e->stop_set, NULL);
 #pragma omp master
         {
+            e->team = omp_get_num_threads();
             if (wout)
                 write_window(e, wout);
             if (wfill && !e->fatal)
@@ -736,6 +757,7 @@ static int engine_init(engine *e, const cli_batch *job, int records)
 {
     e->job = job;
     e->threads = job->threads < 1 ? 1 : job->threads;
+    e->team = 1;
     e->last_input = -1;
     e->halt_at = UINT64_MAX;
     size_t win = (size_t)e->threads * WINDOW_PER_THREAD;

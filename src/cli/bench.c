@@ -425,6 +425,13 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
         if (st != SB_OK)
             rc = cli_solver_error("bench", st, opt->simd);
     }
+    /* The OpenMP runtime exits the process when it cannot start a team: check this row's
+     * first region can start (the second reuses its threads). */
+    char why[2 * SB_WHY_LEN];
+    if (!rc && sb_threads_check(threads, why, sizeof why) != SB_OK) {
+        fprintf(stderr, CLI_NAME ": %s\n", why);
+        rc = CLI_EXIT_USAGE;
+    }
     /* Warm-up: every answer checked, every verdict kept (first row) or compared with the
      * first row's; the first wrong answer and disagreement (in file order) are reported. */
     unsigned long long guesses = 0, no_guess = 0;

@@ -1606,6 +1606,17 @@ int cli_grid_augment(const sb_geometry *g, char *const *files, int nfiles, uint6
 /* bench on a geometry                                                                        */
 /* ------------------------------------------------------------------------------------------ */
 
+/* Checks that bench_pass's team of threads can start (the OpenMP runtime exits the process
+ * when it cannot). @return 0, or 1 after "cannot start N threads: WHY" on stderr. */
+static int team_cannot_start(int threads)
+{
+    char why[2 * SB_WHY_LEN];
+    if (sb_threads_check(threads, why, sizeof why) == SB_OK)
+        return 0;
+    fprintf(stderr, CLI_NAME ": %s\n", why);
+    return 1;
+}
+
 /* One pass of pipeline's solver (the general solver at SIMD level simd) over set with threads
  * threads, counting each puzzle to limit. With verdict (the warm-up), each first solution is checked against the rules and
  * verdict[i] gets puzzle i's sb_verdict. @return the guesses, or UINT64_MAX when a check
@@ -1651,6 +1662,8 @@ static int bench_row(const aug_set *set, const char *file, const char *pipeline,
                      const char *first, const uint8_t *want, uint8_t *verdict, int simd,
                      uint64_t limit, int threads, double seconds)
 {
+    if (team_cannot_start(threads)) /* now the file is loaded; later passes reuse the team */
+        return CLI_EXIT_USAGE;
     if (bench_pass(set, pipeline, simd, limit, threads, verdict) == UINT64_MAX) { /* warm-up, checked */
         fprintf(stderr, CLI_NAME ": %s: %s: a solution broke the rules or memory ran out\n", file,
                 pipeline);
@@ -1697,6 +1710,8 @@ int cli_grid_bench(const sb_geometry *g, char *const *files, int nfiles, uint64_
     for (int p = 0; p < npipes; p++)
         if (note_skipped("bench", g, pipes[p]))
             return CLI_EXIT_USAGE;
+    if (team_cannot_start(threads)) /* before the header: no output */
+        return CLI_EXIT_USAGE;
     cli_stop_state stop;
     cli_stop_begin(&stop);
     printf("%-32s %-10s %-24s %8s %7s %12s %11s %9s\n", "file", "geometry", "pipeline",

@@ -955,6 +955,7 @@ end
 . "$HERE/generate.sh" # generate, augment and datasets/fetch.sh cases
 . "$HERE/strategies.sh" # pipelines, specs, BFS, rate
 . "$HERE/edges.sh" # the contract at its edges: signals, write errors, messages (issue 17)
+. "$HERE/threads.sh" # threads that cannot start: a message and exit 2, never the runtime's exit
 . "$HERE/outputs.sh" # an output that is an input is refused; a file size limit is a write error
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]
