@@ -18,6 +18,7 @@ solves such lines, docs/cli.md).
     >>> int(counts[0]), sb.to_strings(solutions)[0][:9]
     (1, '417369825')
 """
+import os
 import threading
 from collections import namedtuple
 
@@ -47,7 +48,8 @@ guesses (uint64, n: what solve reports with limit 2)."""
 
 
 class SudokuError(RuntimeError):
-    """A library call failed (bad options, out of memory, ...): the message is sb_strerror's."""
+    """A library call failed (bad options, out of memory, threads that could not start, ...):
+    the message is sb_strerror's, with the system's reason when there is one."""
 
 
 class ParseError(ValueError):
@@ -60,11 +62,39 @@ class ParseError(ValueError):
         super().__init__(f"{where}: invalid puzzle: {reason}")
 
 
-def _check(status, what):
-    """Returns status, or raises SudokuError naming it when it is a library error (< 0)."""
+def _check(status, what, err=0):
+    """Returns status, or raises SudokuError naming it when it is a library error (< 0); err is
+    the call's errno, named for SB_ERR_THREADS (why the threads could not start)."""
     if status < 0:
-        raise SudokuError(f"{what}: {ffi.string(lib.sb_strerror(status)).decode()}")
+        text = ffi.string(lib.sb_strerror(status)).decode()
+        if status == lib.SB_ERR_THREADS and err:
+            text += f": {os.strerror(err)}"
+        raise SudokuError(f"{what}: {text}")
     return status
+
+
+_U64_MAX = (1 << 64) - 1
+
+
+def _u64(value, name):
+    """Checks a whole number 0 .. 2**64-1 (a seed or an index) and returns it as an int."""
+    if not isinstance(value, (int, np.integer)) or not 0 <= value <= _U64_MAX:
+        raise ValueError(f"{name} must be an integer 0 .. {_U64_MAX}, not {value!r}")
+    return int(value)
+
+
+def _count(n):
+    """Checks a number of rows to make (n >= 0) and returns it as an int."""
+    if not isinstance(n, (int, np.integer)) or n < 0:
+        raise ValueError(f"n must be an integer >= 0, not {n!r}")
+    return int(n)
+
+
+def _indices(first, n):
+    """Refuses indices first .. first+n-1 that pass 2**64-1 (the library's streams would wrap
+    to 0), as `sudokubench generate --first` does."""
+    if n and first > _U64_MAX - (n - 1):
+        raise ValueError(f"first {first} with n {n} passes the last index ({_U64_MAX})")
 
 
 def _threads(threads):
@@ -131,11 +161,21 @@ def parse(lines):
 def read(path):
     """Reads every puzzle of a file in every form the CLI accepts (one per line, Kaggle CSV,
     puzzle:count:solution, pencilmarks, nine-line grids, ...) into a uint8 array (n, 81).
-    Raises ParseError (FILE:LINE:COL) at the first invalid record, OSError when unreadable."""
-    f = lib.fopen(str(path).encode(), b"rb")
+    Raises ParseError (FILE:LINE:COL) at the first invalid record; OSError (its subclass for
+    the errno: FileNotFoundError, IsADirectoryError, ...) naming the path when unreadable;
+    ValueError for a path with a NUL byte, as open() does."""
+    path = os.fspath(path)
+    # Python's open() makes the checks C's fopen would get wrong: it refuses a path with a NUL
+    # byte (C would open the path cut there) and a directory (fopen accepts one; the first
+    # read fails), and names the path and errno. The library reads a duplicate descriptor.
+    with open(path, "rb") as opened:
+        fd = os.dup(opened.fileno())
+    f = lib.fdopen(fd, b"rb")
     if f == ffi.NULL:
-        raise OSError(ffi.errno, f"cannot open '{path}'")
-    return _read_stream(f, str(path))
+        err = ffi.errno
+        os.close(fd)
+        raise OSError(err, os.strerror(err), path)
+    return _read_stream(f, os.fsdecode(path))
 
 
 def _read_stream(f, source):
@@ -155,8 +195,9 @@ def _read_stream(f, source):
                 raise ParseError(source, int(bad.line), int(bad.col),
                                  ffi.string(bad.why).decode(errors="replace"))
             if got < 0:
-                raise OSError(ffi.errno, f"reading {source or 'text'}: "
-                              + ffi.string(lib.sb_strerror(got)).decode())
+                err = ffi.errno
+                why = os.strerror(err) if err else ffi.string(lib.sb_strerror(got)).decode()
+                raise OSError(err, why, source)
             if got == 0:
                 return np.concatenate(chunks)
     finally:
@@ -234,14 +275,25 @@ def solve(puzzles, limit=2, pipeline="fast", threads=0, simd="auto"):
     # A few puzzles with the fast kernel and a bounded count take microseconds: not worth a
     # helper thread (every other call may run long enough for Ctrl-C to matter).
     quick = n < 32 and limit != 0 and pipeline == "fast"
-    st = call() if quick else _interruptible(call, stop)
+    st, err = _batch(call, stop, quick)
     del spec
-    _check(st, "solve")
+    _check(st, "solve", err)
     bad = np.flatnonzero(status)
     if bad.size:
         i = int(bad[0])
         _check(int(status[i]), f"solve: puzzle {i}")
     return SolveResult(counts, guesses, solutions)
+
+
+def _batch(call, stop, quick):
+    """Runs call(), a library batch call that polls *stop, and returns its status with the
+    errno it left (read on the thread that made the call): directly when quick (too small
+    for Ctrl-C to matter), else through _interruptible."""
+    def measured():
+        status = call()
+        return status, ffi.errno
+
+    return measured() if quick else _interruptible(measured, stop)
 
 
 def _interruptible(call, stop):
@@ -274,9 +326,17 @@ def rate(puzzles, threads=0):
     """Rates every puzzle: an int8 array of class codes, CLASSES[code] naming each (singles,
     hidden, locked, tuples, search: the weakest technique set that solves it)."""
     cells = _puzzles(puzzles)
-    classes = np.zeros(len(cells), dtype=np.int8)
-    _check(lib.sb_rate_batch(_ptr("uint8_t *", cells), len(cells), _threads(threads),
-                             _ptr("int8_t *", classes)), "rate")
+    n = len(cells)
+    classes = np.zeros(n, dtype=np.int8)
+    nthreads = _threads(threads)
+    stop = ffi.new("sig_atomic_t *")
+
+    def call():
+        return lib.sb_rate_batch_stop(_ptr("uint8_t *", cells), n, nthreads,
+                                      _ptr("int8_t *", classes), stop)
+
+    st, err = _batch(call, stop, quick=n < 64)  # below 64 puzzles: a few milliseconds
+    _check(st, "rate", err)
     return classes
 
 
@@ -285,11 +345,12 @@ def generate(n, seed=0, symmetry="none", minimal=False, max_clues=81, first=0, t
     """Makes puzzles first .. first+n-1 of the seed (the same as `sudokubench generate
     -n N --seed S --first I --symmetry SYM [--minimal] [--clues K]` prints). Returns
     GenerateResult(puzzles, solutions, guesses)."""
-    if not isinstance(n, (int, np.integer)) or n < 0:
-        raise ValueError(f"n must be an integer >= 0, not {n!r}")
+    n = _count(n)
+    first = _u64(first, "first")
+    _indices(first, n)
     opt = ffi.new("sb_gen_options *")
     lib.sb_gen_options_default(opt)
-    opt.seed = int(seed)
+    opt.seed = _u64(seed, "seed")
     sym = lib.sb_symmetry_parse(symmetry.encode())
     if sym < 0:
         raise ValueError(f"unknown symmetry {symmetry!r} (one of {', '.join(SYMMETRIES)})")
@@ -300,13 +361,21 @@ def generate(n, seed=0, symmetry="none", minimal=False, max_clues=81, first=0, t
     if level < -1:
         raise ValueError(f"unknown SIMD level {simd!r}")
     opt.simd = level
-    n = int(n)
     puzzles = np.zeros((n, CELLS), dtype=np.uint8)
     solutions = np.zeros((n, CELLS), dtype=np.uint8)
     guesses = np.zeros(n, dtype=np.uint64)
-    _check(lib.sb_generate_batch(opt, int(first), n, _threads(threads),
-                                 _ptr("uint8_t *", puzzles), _ptr("uint8_t *", solutions),
-                                 _ptr("uint64_t *", guesses)), "generate")
+    nthreads = _threads(threads)
+    stop = ffi.new("sig_atomic_t *")
+
+    def call():
+        return lib.sb_generate_batch_stop(opt, first, n, nthreads, _ptr("uint8_t *", puzzles),
+                                          _ptr("uint8_t *", solutions),
+                                          _ptr("uint64_t *", guesses), stop)
+
+    # The flag is read between puzzles, not inside one: a handful is quick with the default
+    # bounds, and no faster to stop otherwise.
+    st, err = _batch(call, stop, quick=n < 16)
+    _check(st, "generate", err)
     return GenerateResult(puzzles, solutions, guesses)
 
 
@@ -317,9 +386,20 @@ def augment(puzzles, n, seed=0, first=0, threads=0):
     cells = _puzzles(puzzles)
     if len(cells) == 0:
         raise ValueError("augment needs at least one puzzle")
-    out = np.zeros((int(n), CELLS), dtype=np.uint8)
-    _check(lib.sb_augment_batch(_ptr("uint8_t *", cells), len(cells), int(seed), int(first),
-                                int(n), _threads(threads), _ptr("uint8_t *", out)), "augment")
+    n = _count(n)
+    seed = _u64(seed, "seed")
+    first = _u64(first, "first")
+    _indices(first, n)
+    out = np.zeros((n, CELLS), dtype=np.uint8)
+    nthreads = _threads(threads)
+    stop = ffi.new("sig_atomic_t *")
+
+    def call():
+        return lib.sb_augment_batch_stop(_ptr("uint8_t *", cells), len(cells), seed, first, n,
+                                         nthreads, _ptr("uint8_t *", out), stop)
+
+    st, err = _batch(call, stop, quick=n < 65536)  # ~100 ns a row: milliseconds below that
+    _check(st, "augment", err)
     return out
 
 

@@ -29,6 +29,7 @@ typedef struct {
     uint64_t max_guesses; uint64_t max_attempts; int simd; ...;
 } sb_gen_options;
 typedef struct sb_reader sb_reader;
+static const int SB_ERR_THREADS;
 
 const char *sb_strerror(int status);
 const char *sb_class_name(int cls);
@@ -41,7 +42,7 @@ sb_line_kind sb_parse_line(const char *line, size_t len, sb_grid *grid, char *wh
 int sb_reader_open(sb_reader **out, FILE *in);
 int sb_reader_next(sb_reader *r, sb_record *rec);
 void sb_reader_close(sb_reader *r);
-FILE *fopen(const char *path, const char *mode);
+FILE *fdopen(int fd, const char *mode);
 FILE *fmemopen(void *buf, size_t size, const char *mode);
 int fclose(FILE *f);
 
@@ -52,6 +53,14 @@ int sb_generate_batch(const sb_gen_options *opt, uint64_t first, size_t n, int t
                       uint8_t *puzzles, uint8_t *solutions, uint64_t *guesses);
 int sb_augment_batch(const uint8_t *in, size_t n_in, uint64_t seed, uint64_t first, size_t n,
                      int threads, uint8_t *out);
+int sb_rate_batch_stop(const uint8_t *cells, size_t n, int threads, int8_t *classes,
+                       const volatile sig_atomic_t *stop);
+int sb_generate_batch_stop(const sb_gen_options *opt, uint64_t first, size_t n, int threads,
+                           uint8_t *puzzles, uint8_t *solutions, uint64_t *guesses,
+                           const volatile sig_atomic_t *stop);
+int sb_augment_batch_stop(const uint8_t *in, size_t n_in, uint64_t seed, uint64_t first,
+                          size_t n, int threads, uint8_t *out,
+                          const volatile sig_atomic_t *stop);
 int sb_reader_read_cells(sb_reader *r, uint8_t *cells, size_t max, size_t *n, sb_record *bad);
 """
 

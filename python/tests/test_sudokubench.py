@@ -3,6 +3,8 @@ against independent checks written here (solution rules, brute-force counts), an
 package's own contracts (input forms, errors naming the line, GIL released while solving).
 
 Run by `make test-python` (SB_CLI names the CLI binary, PYTHONPATH the built package)."""
+import errno
+import json
 import os
 import subprocess
 import sys
@@ -271,25 +273,87 @@ def test_pencilmarks_read_as_their_givens_or_refused(tmp_path):
         sb.read(f)
 
 
-def test_ctrl_c_stops_a_long_solve():
-    """Counting every solution of an empty grid never ends: Ctrl-C must end it promptly with
-    KeyboardInterrupt (the stop flag reaches the search), not leave the interpreter deaf."""
-    import signal
-    import sys
-    code = ("import numpy as np, sudokubench as sb, sys\n"
-            "print('started', flush=True)\n"
-            "try:\n"
-            "    sb.solve(np.zeros((4, 81), np.uint8), limit=0, threads=2)\n"
-            "except KeyboardInterrupt:\n"
-            "    print('interrupted', flush=True)\n"
-            "    sys.exit(3)\n")
-    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
-                         env=dict(os.environ))
-    assert p.stdout.readline().strip() == "started"
-    import time
-    time.sleep(0.5)
-    t0 = time.monotonic()
-    p.send_signal(signal.SIGINT)
-    out, _ = p.communicate(timeout=20)
-    assert p.returncode == 3 and out.strip() == "interrupted"
-    assert time.monotonic() - t0 < 5
+def test_threads_that_cannot_start_raise_sudoku_error():
+    """With too little address space for 2000 thread stacks, every batch call raises
+    SudokuError naming the cause (the OpenMP runtime would have ended the interpreter), and
+    the interpreter goes on: the same calls on 2 threads still work under that limit."""
+    code = """
+import resource, numpy as np, sudokubench as sb
+vm = next(int(l.split()[1]) << 10 for l in open('/proc/self/status') if l.startswith('VmSize:'))
+resource.setrlimit(resource.RLIMIT_AS, (vm + (512 << 20), resource.RLIM_INFINITY))
+cells = sb.read(%r)[:2000]
+calls = {'solve': lambda t: sb.solve(cells, threads=t), 'rate': lambda t: sb.rate(cells, threads=t),
+         'generate': lambda t: sb.generate(2000, threads=t),
+         'augment': lambda t: sb.augment(cells, 2000, threads=t)}
+for name, call in calls.items():
+    try:
+        call(2000)
+        print(name, 'no error')
+    except sb.SudokuError as e:
+        print(e)
+    call(2)
+print('survived')
+""" % str(SAMPLES / "17_clue_2000.txt")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=300, env=dict(os.environ, OPENBLAS_NUM_THREADS="1"), check=False)
+    assert p.returncode == 0, p.stderr
+    why = os.strerror(errno.EAGAIN)
+    assert p.stdout.splitlines() == [f"{name}: could not start the threads: {why}"
+                                     for name in ("solve", "rate", "generate", "augment")] + [
+        "survived"], p.stdout + p.stderr
+
+
+def test_generate_and_augment_refuse_indices_past_2_64():
+    """first + n - 1 must stay below 2**64, as `generate --first` demands: no silent wrap."""
+    last = 2**64 - 1
+    with pytest.raises(ValueError, match=f"first {last - 1} with n 3 passes the last index"):
+        sb.generate(3, first=last - 1)
+    with pytest.raises(ValueError, match="passes the last index"):
+        sb.augment([PUZZLE], 2, first=last)
+    with pytest.raises(ValueError, match="first must be an integer"):
+        sb.generate(1, first=2**64)
+    with pytest.raises(ValueError, match="seed must be an integer"):
+        sb.generate(1, seed=-1)
+    g = sb.generate(2, first=last - 1)  # the last two indices are fine
+    assert sb.to_strings(g.puzzles) == cli("generate", "-n", "2", "--first", str(last - 1)).split()
+    assert sb.augment([PUZZLE], 1, first=last).shape == (1, 81)
+
+
+def test_read_refuses_what_open_refuses(tmp_path):
+    """A path with a NUL byte is refused (C would open the path cut at the NUL), a directory
+    says so with its errno and name, a missing file too."""
+    f = tmp_path / "p.txt"
+    f.write_text(PUZZLE + "\n")
+    with pytest.raises(ValueError, match="null byte"):
+        sb.read(str(f) + "\0zz")
+    with pytest.raises(IsADirectoryError) as e:
+        sb.read(tmp_path)
+    assert e.value.errno == errno.EISDIR and e.value.filename == str(tmp_path)
+    with pytest.raises(FileNotFoundError) as e:
+        sb.read(tmp_path / "missing.txt")
+    assert e.value.filename == str(tmp_path / "missing.txt")
+    assert sb.to_strings(sb.read(os.fsencode(f))) == [PUZZLE]
+
+
+# Ticks of library CPU before the signal: a fraction of each call's work (interrupt_child.py),
+# and many times what a prompt stop costs after it. augment does least work per byte, so its
+# call is the shortest the memory allows and its trigger comes earliest.
+INTERRUPT_TICKS = {"solve": 10, "rate": 10, "generate": 10, "augment": 3}
+
+
+@pytest.mark.parametrize("op", ["solve", "rate", "generate", "augment"])
+def test_ctrl_c_stops_a_long_call(op):
+    """Ctrl-C in the middle of a long call (an endless count, 100,000 ratings, 200,000
+    minimal puzzles, 2,000,000 transforms) ends it with KeyboardInterrupt out of that call,
+    having abandoned the work: the CPU spent after the signal is less than the library had
+    spent before it (a call that finished its work first would spend many times more). The
+    signal is sent from inside the work (the library's threads have done INTERRUPT_TICKS of
+    it), never after a sleep; the timeout only guards against a hang."""
+    p = subprocess.run([sys.executable, str(Path(__file__).with_name("interrupt_child.py")), op,
+                        str(INTERRUPT_TICKS[op])], capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, OPENBLAS_NUM_THREADS="1"), check=False)
+    assert p.returncode == 0, p.stderr
+    res = json.loads(p.stdout.strip().splitlines()[-1])
+    assert res["interrupted"], f"{op} ran to its end: {res}"
+    assert op in res["frames"], f"KeyboardInterrupt did not come out of sb.{op}: {res['frames']}"
+    assert res["after"] < res["before"], f"{op} went on working after Ctrl-C: {res}"
