@@ -131,7 +131,7 @@ TEST_EXTRA :=
 include $(sort $(wildcard mk/*.mk))
 
 .PHONY: all help deps test test-unit test-cli test-sanitize test-aarch64 bench batch datasets clean
-.PHONY: test-perf gbench perf-check perf-baseline report hyperfine
+.PHONY: test-perf gbench perf-check perf-baseline report hyperfine same-bytes
 
 all: $(BIN) $(LIB) ## build build/sudokubench and build/libsudokubench.a
 
@@ -308,6 +308,18 @@ COMPARE_SECONDS ?= 2
 compare: $(BIN) ## tdoku vs every SIMD level, same run, medians of COMPARE_ROUNDS=3 x COMPARE_SECONDS=2 (~7 min): build/reports/compare.md
 	BUILD=$(BUILD) COMPARE_ROUNDS=$(COMPARE_ROUNDS) COMPARE_SECONDS=$(COMPARE_SECONDS) \
 	  bash scripts/compare.sh $(BIN) $(BENCH_FILES)
+
+# The refactor guard (issue 24): this build against SAME_BASE (a revision, default HEAD) built
+# in its own git worktree; scripts/same-bytes.sh compares stdout, stderr and exit codes over a
+# matrix of commands, formats, geometries and -t 1,2 (bench --json without its timings).
+SAME_BASE ?= HEAD
+same-bytes: $(BIN) ## the refactor guard: same bytes as SAME_BASE=REV (default HEAD) for every command, format, geometry and -t 1,2
+	@rm -rf $(BUILD)/same-bytes; git worktree prune; \
+	git worktree add --detach -q $(BUILD)/same-bytes $(SAME_BASE) && \
+	echo "same-bytes: building $(SAME_BASE) ($$(git rev-parse --short $(SAME_BASE))) in $(BUILD)/same-bytes" && \
+	$(MAKE) --no-print-directory -C $(BUILD)/same-bytes build/sudokubench >$(BUILD)/same-bytes.log 2>&1 && \
+	scripts/same-bytes.sh $(BUILD)/same-bytes/build/sudokubench $(BIN); rc=$$?; \
+	git worktree remove --force $(BUILD)/same-bytes; exit $$rc
 
 clean: ## remove build/
 	rm -rf build
