@@ -1262,3 +1262,367 @@ Test(codec, errors_give_column_and_reason)
     cr_assert_not(sb_gsolution_check(g, NULL, sol), "a row with a digit twice");
     sb_geometry_free(g);
 }
+
+/* ------------------------------------------------------------------------------------------ */
+/* Geometry files: the line bound, out of memory, repeated houses, the house count, text after */
+/* a jigsaw, '#' and region names, a BOM, a large house list (docs/geometry.md, "Geometry     */
+/* files")                                                                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+#include <sys/resource.h>
+
+/* The reader's documented bound on a line (docs/geometry.md), typed again here. */
+#define GEO_LINE_BOUND 4096
+
+/* An endless input served through a cookie stream: zero bytes (as /dev/zero gives), or a
+ * "houses 4096 64" list of distinct houses. It counts the bytes the reader pulls and ends
+ * after cap of them, so a reader that buffers a whole line fails a count, not the machine. */
+typedef struct endless {
+    int houses;                /* 0: zero bytes; 1: the house list */
+    unsigned long long cap;    /* the stream ends after this many bytes */
+    unsigned long long pulled; /* bytes handed out so far */
+    long long next;            /* the next house to write (houses: -1 the header) */
+    char line[512];            /* the current line of the house list, and how much is served */
+    size_t len, pos;
+} endless;
+
+/* cookie read: the next bytes of the endless input. */
+static ssize_t endless_read(void *cookie, char *buf, size_t size)
+{
+    endless *z = cookie;
+    size_t got = 0;
+    while (got < size && z->pulled < z->cap) {
+        if (!z->houses) {
+            buf[got] = '\0';
+        } else {
+            if (z->pos == z->len) { /* house i: one cell of each block of 64, distinct per i */
+                int k = 0;
+                if (z->next < 0)
+                    k = snprintf(z->line, sizeof z->line, "houses 4096 64\n");
+                for (int j = 0; j < 64 && z->next >= 0; j++) {
+                    const long long f = j < 3 ? z->next >> (6 * j) : z->next + j;
+                    k += snprintf(z->line + k, sizeof z->line - (size_t)k, "%lld%c",
+                                  64 * j + (f & 63), j == 63 ? '\n' : ' ');
+                }
+                z->next++;
+                z->len = (size_t)k;
+                z->pos = 0;
+            }
+            buf[got] = z->line[z->pos++];
+        }
+        got++;
+        z->pulled++;
+    }
+    return (ssize_t)got;
+}
+
+/* Reads the endless input z as a geometry file named src. */
+static int read_endless(endless *z, const char *src, sb_geometry **g, char *why, size_t len)
+{
+    FILE *f = fopencookie(z, "r", (cookie_io_functions_t){.read = endless_read});
+    cr_assert_not_null(f);
+    int rc = sb_geometry_read(f, src, g, why, len);
+    fclose(f);
+    return rc;
+}
+
+/* Asserts a and b are the same geometry: sizes, kind, name and every house in order. */
+static void same_geometry(const sb_geometry *a, const sb_geometry *b)
+{
+    cr_assert_eq(sb_geometry_cells(a), sb_geometry_cells(b));
+    cr_assert_eq(sb_geometry_digits(a), sb_geometry_digits(b));
+    cr_assert_eq(sb_geometry_houses(a), sb_geometry_houses(b));
+    cr_assert_eq(sb_geometry_kind_of(a), sb_geometry_kind_of(b));
+    cr_assert_str_eq(sb_geometry_name(a), sb_geometry_name(b));
+    for (int h = 0; h < sb_geometry_houses(a); h++)
+        cr_assert_eq(memcmp(sb_geometry_house(a, h), sb_geometry_house(b, h),
+                            (size_t)sb_geometry_digits(a) * sizeof(uint16_t)),
+                     0, "house %d differs", h);
+}
+
+/* Reads text, which must be accepted, and checks it is the geometry of text want. */
+static void reads_as(const char *text, const char *want)
+{
+    sb_geometry *a = NULL, *b = NULL;
+    char why[SB_GEO_WHY_LEN] = "";
+    cr_assert_eq(read_text(want, &b, why, sizeof why), SB_OK, "'%s': %s", want, why);
+    cr_assert_eq(read_text(text, &a, why, sizeof why), SB_OK, "'%s': %s", text, why);
+    same_geometry(a, b);
+    sb_geometry_free(a);
+    sb_geometry_free(b);
+}
+
+/* Reads text, which must be refused with rc and exactly the message says. */
+static void refused(const char *text, int rc, const char *says)
+{
+    sb_geometry *g = NULL;
+    char why[SB_GEO_WHY_LEN] = "";
+    const int got = read_text(text, &g, why, sizeof why);
+    cr_assert_eq(got, rc, "'%.60s': rc %d (%s), want %d", text, got, why, rc);
+    cr_assert_null(g);
+    cr_assert_str_eq(why, says, "'%.60s': got '%s'", text, why);
+}
+
+static const char JIGSAW6[] = "jigsaw 6\nAAABBB\nAAABBB\nCCCDDD\nCCCFFD\nEEEDDF\nEEEFFF\n";
+
+Test(geometry_file, a_line_past_the_bound_is_refused_without_buffering_it)
+{
+    sb_geometry *g = NULL;
+    char why[SB_GEO_WHY_LEN] = "";
+    /* /dev/zero: refused at line 1 after reading about the bound (plus stdio's read-ahead),
+     * not after buffering what it can. */
+    endless z = {.cap = 64ULL << 20};
+    int rc = read_endless(&z, "/dev/zero", &g, why, sizeof why);
+    cr_assert_eq(rc, SB_ERR_ARG, "rc %d: %s", rc, why);
+    cr_assert_null(g);
+    cr_assert_str_eq(why, "/dev/zero:1: line longer than 4096 bytes");
+    cr_assert_leq(z.pulled, GEO_LINE_BOUND + 65536ULL, "%llu bytes pulled", z.pulled);
+
+    /* The bound exactly, on a house line padded with spaces: 4096 bytes pass, with a final
+     * \r on top too; 4097 do not, on any line (header, house, jigsaw row, comment). */
+    static char text[3 * GEO_LINE_BOUND];
+    const char *tail = "\n2 3\n0 2\n1 3\n";
+    const char *const ends[] = {"", "\r", " "};
+    for (int i = 0; i < 3; i++) {
+        int k = snprintf(text, sizeof text, "houses 4 2\n0 1");
+        while (k < 11 + GEO_LINE_BOUND)
+            text[k++] = ' ';
+        snprintf(text + k, sizeof text - (size_t)k, "%s%s", ends[i], tail);
+        if (i < 2)
+            reads_as(text, "houses 4 2\n0 1\n2 3\n0 2\n1 3\n");
+        else
+            refused(text, SB_ERR_ARG, "t.geo:2: line longer than 4096 bytes");
+    }
+    char pad[GEO_LINE_BOUND + 2];
+    memset(pad, 'A', sizeof pad - 1);
+    pad[sizeof pad - 1] = '\0';
+    snprintf(text, sizeof text, "# %s\nhouses 4 2\n", pad);
+    refused(text, SB_ERR_ARG, "t.geo:1: line longer than 4096 bytes");
+    snprintf(text, sizeof text, "jigsaw 2\nAB\n%s\n", pad);
+    refused(text, SB_ERR_ARG, "t.geo:3: line longer than 4096 bytes");
+    snprintf(text, sizeof text, "%s# %s\n", JIGSAW6, pad);
+    refused(text, SB_ERR_ARG, "t.geo:8: line longer than 4096 bytes");
+}
+
+/* Whether this build runs under AddressSanitizer, whose allocator cannot live under an
+ * address-space limit (it reserves terabytes of shadow memory). */
+#if defined(__SANITIZE_ADDRESS__)
+#define GEO_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define GEO_TEST_ASAN 1
+#endif
+#endif
+#ifndef GEO_TEST_ASAN
+#define GEO_TEST_ASAN 0
+#endif
+
+Test(geometry_file, an_allocation_failure_is_out_of_memory_at_its_line)
+{
+    if (GEO_TEST_ASAN)
+        cr_skip_test("an address-space limit cannot be set under AddressSanitizer");
+    /* The process's address space now, plus 4 MiB: the endless house list needs more (its
+     * 65536 houses of 64 cells alone are 8 MiB), so an allocation of the reader fails. */
+    unsigned long pages = 0;
+    FILE *statm = fopen("/proc/self/statm", "r");
+    cr_assert_not_null(statm);
+    cr_assert_eq(fscanf(statm, "%lu", &pages), 1);
+    fclose(statm);
+    struct rlimit old, lim;
+    cr_assert_eq(getrlimit(RLIMIT_AS, &old), 0);
+    lim = old;
+    lim.rlim_cur = (rlim_t)pages * 4096 + (4u << 20);
+    if (old.rlim_cur != RLIM_INFINITY && old.rlim_cur < lim.rlim_cur)
+        lim.rlim_cur = old.rlim_cur;
+    endless z = {.houses = 1, .cap = 1ULL << 40, .next = -1};
+    sb_geometry *g = NULL;
+    char why[SB_GEO_WHY_LEN] = "";
+    cr_assert_eq(setrlimit(RLIMIT_AS, &lim), 0);
+    /* An emulator (qemu-user) may not enforce the limit; volatile, or clang drops the probe. */
+    void *volatile probe = malloc(32u << 20);
+    int rc = probe ? 0 : read_endless(&z, "t.geo", &g, why, sizeof why);
+    free(probe);
+    cr_assert_eq(setrlimit(RLIMIT_AS, &old), 0);
+    if (probe)
+        cr_skip_test("the address-space limit is not enforced here");
+    cr_assert_eq(rc, SB_ERR_NOMEM, "rc %d: %s", rc, why);
+    cr_assert_null(g);
+    int line = 0, end = 0;
+    cr_assert(sscanf(why, "t.geo:%d: out of memory%n", &line, &end) == 1 && why[end] == '\0' &&
+                  line > 1,
+              "'%s'", why);
+}
+
+Test(geometry_file, a_repeated_house_is_refused_naming_its_first_line)
+{
+    /* The same cells in any order, with any separators, and comments between. */
+    refused("houses 4 2\n0 1\n2 3\n# again, reversed\n1 0\n0 2\n1 3\n", SB_ERR_ARG,
+            "t.geo:5: house duplicates line 2");
+    refused("houses 4 2\n0 1\n2,3\n0 2\n1 3\n3\t2 # once more\n", SB_ERR_ARG,
+            "t.geo:6: house duplicates line 3");
+    /* Three times: the first repeat is the error, against the first time. */
+    refused("houses 6 3\n0 1 2\n3 4 5\n2 1 0\n1 0 2\n", SB_ERR_ARG,
+            "t.geo:4: house duplicates line 2");
+    /* Houses sharing all but one cell are not repeats. */
+    reads_as("houses 4 3\n0 1 2\n0 1 3\n0 2 3\n1 2 3\n", "houses 4 3\n0,1,2\n0,1,3\n0,2,3\n1,2,3\n");
+}
+
+Test(geometry_file, at_most_65536_houses_as_their_indices_are_16_bits)
+{
+    /* Distinct pairs of 4096 cells: (0,1), (0,2), .. (0,4095), (1,2), ... */
+    const int most = 65536;
+    size_t cap = (size_t)(most + 2) * 12 + 32, k = 0;
+    char *text = malloc(cap);
+    cr_assert_not_null(text);
+    k += (size_t)snprintf(text, cap, "houses 4096 2\n");
+    int a = 0, b = 1, last_a = 0, last_b = 0;
+    for (int h = 0; h < most; h++) {
+        k += (size_t)snprintf(text + k, cap - k, "%d %d\n", b, a); /* listed high first */
+        last_a = a;
+        last_b = b;
+        if (++b == 4096) {
+            a++;
+            b = a + 1;
+        }
+    }
+    sb_geometry *g = NULL;
+    char why[SB_GEO_WHY_LEN] = "";
+    cr_assert_eq(read_text(text, &g, why, sizeof why), SB_OK, "%s", why);
+    cr_assert_eq(sb_geometry_houses(g), most);
+    const uint16_t *last = sb_geometry_house(g, most - 1);
+    cr_assert(last[0] == last_a && last[1] == last_b, "last house %d %d", last[0], last[1]);
+    int count = 0;
+    const uint16_t *ch = sb_geometry_cell_houses(g, last_b, &count);
+    cr_assert_gt(count, 0);
+    cr_assert_eq(ch[count - 1], most - 1, "cell %d's last house %d", last_b, ch[count - 1]);
+    sb_geometry_free(g);
+    /* One more is refused at its line (the header is line 1). */
+    snprintf(text + k, cap - k, "%d %d\n", b, a);
+    g = NULL;
+    cr_assert_eq(read_text(text, &g, why, sizeof why), SB_ERR_ARG, "%s", why);
+    cr_assert_null(g);
+    cr_assert_str_eq(why, "t.geo:65538: more than 65536 houses");
+    free(text);
+}
+
+Test(geometry_file, text_after_the_jigsaw_rows_is_refused)
+{
+    refused("jigsaw 2\nAB\nBA\nAB\n", SB_ERR_ARG, "t.geo:4: text after the 2 region rows");
+    refused("jigsaw 2\nAB\nBA\n\n# end\n  stray\n", SB_ERR_ARG,
+            "t.geo:6: text after the 2 region rows");
+    char text[256];
+    snprintf(text, sizeof text, "%sEEEFFF\n", JIGSAW6);
+    refused(text, SB_ERR_ARG, "t.geo:8: text after the 6 region rows");
+    /* Blank and comment lines after the rows are fine. */
+    reads_as("jigsaw 2\nAB\nBA\n\n# end\n \t\n# more", "jigsaw 2\nAB\nBA\n");
+}
+
+Test(geometry_file, hash_starts_a_comment_and_names_no_region)
+{
+    /* Right after a region character it would be a region: refused. */
+    refused("jigsaw 2\nA#\n#A\n", SB_ERR_ARG,
+            "t.geo:2: column 2: '#' cannot name a region (it starts a comment)");
+    refused("jigsaw 6\nAAABBB\nAA#BBB\n", SB_ERR_ARG,
+            "t.geo:3: column 3: '#' cannot name a region (it starts a comment)");
+    /* First on a row it makes the row a comment; the missing row is then explained. */
+    refused("jigsaw 2\n#A\n#A\n", SB_ERR_ARG,
+            "t.geo:3: file ends after 0 of 2 region rows (line 2 is a comment: '#' is no region)");
+    /* After a blank it is a comment on any line: header, region rows, house lines. */
+    reads_as("jigsaw 6   # six by six\nAAABBB  # band 1\nAAABBB\t#\nCCCDDD # band 2\nCCCFFD\n"
+             "EEEDDF #\nEEEFFF # last\n",
+             JIGSAW6);
+    reads_as("houses 4 2 # a 2x2 latin square\n0 1 # row\n2 3#row\n0 2\n1 3\n",
+             "houses 4 2\n0 1\n2 3\n0 2\n1 3\n");
+    /* A row too short before its comment is a short row. */
+    refused("jigsaw 2\nA # b\n", SB_ERR_ARG, "t.geo:2: region row has 1 characters, need 2");
+}
+
+Test(geometry_file, a_utf8_bom_is_skipped)
+{
+    char text[256];
+    snprintf(text, sizeof text, "\xEF\xBB\xBF%s", JIGSAW6);
+    reads_as(text, JIGSAW6);
+    reads_as("\xEF\xBB\xBF# a comment first\nhouses 4 2\n0 1\n2 3\n0 2\n1 3\n",
+             "houses 4 2\n0 1\n2 3\n0 2\n1 3\n");
+    reads_as("\xEF\xBB\xBF\r\nhouses 4 2\r\n0 1\r\n2 3\r\n0 2\r\n1 3\r\n",
+             "houses 4 2\n0 1\n2 3\n0 2\n1 3\n");
+    /* Only at the start of the file. */
+    refused("\xEF\xBB\xBF", SB_ERR_ARG,
+            "t.geo:1: empty: expected 'jigsaw N' or 'houses CELLS N'");
+    refused("\n\xEF\xBB\xBFhouses 4 2\n", SB_ERR_ARG,
+            "t.geo:2: expected 'jigsaw N' (N 1..64) or 'houses CELLS N' (CELLS <= 4096, N <= 64)");
+}
+
+Test(geometry_file, a_large_house_list_loads_whole)
+{
+    /* 20,000 houses of 64 of 4096 cells, each a stretch of a shuffled deck (a fixed LCG), its
+     * cells listed unsorted with mixed separators; every cell is in the first 64. The test's
+     * own tables: each house sorted, each cell's houses, each cell's peers as a bitset. */
+    enum { CELLS = 4096, N = 64, NH = 20000, W = CELLS / 64 };
+    static int deck[CELLS], house[NH][N];
+    static uint64_t peers[CELLS][W];
+    static int nof[CELLS];
+    uint64_t seed = 12345;
+    const size_t cap = (size_t)NH * N * 6 + 64;
+    char *text = malloc(cap);
+    cr_assert_not_null(text);
+    size_t k = (size_t)snprintf(text, cap, "houses %d %d\n", CELLS, N);
+    for (int h = 0; h < NH; h++) {
+        if (h % (CELLS / N) == 0) {
+            for (int i = 0; i < CELLS; i++)
+                deck[i] = i;
+            for (int i = CELLS - 1; i > 0; i--) {
+                seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+                const int j = (int)((seed >> 33) % (uint64_t)(i + 1)), t = deck[i];
+                deck[i] = deck[j];
+                deck[j] = t;
+            }
+        }
+        for (int i = 0; i < N; i++) {
+            house[h][i] = deck[(h % (CELLS / N)) * N + i];
+            k += (size_t)snprintf(text + k, cap - k, "%d%s", house[h][i],
+                                  i == N - 1 ? "\n" : i % 3 ? " " : ", ");
+        }
+        qsort(house[h], N, sizeof house[h][0], cmp_int);
+        for (int i = 0; i < N; i++) {
+            const int c = house[h][i];
+            nof[c]++;
+            for (int j = 0; j < N; j++)
+                if (house[h][j] != c)
+                    peers[c][house[h][j] / 64] |= UINT64_C(1) << (house[h][j] % 64);
+        }
+    }
+    sb_geometry *g = NULL;
+    char why[SB_GEO_WHY_LEN] = "";
+    cr_assert_eq(read_text(text, &g, why, sizeof why), SB_OK, "%s", why);
+    free(text);
+    cr_assert_eq(sb_geometry_cells(g), CELLS);
+    cr_assert_eq(sb_geometry_houses(g), NH);
+    for (int h = 0; h < NH; h++)
+        for (int i = 0; i < N; i++)
+            cr_assert_eq(sb_geometry_house(g, h)[i], house[h][i], "house %d cell %d", h, i);
+    for (int c = 0; c < CELLS; c++) {
+        int count = 0, prev = -1;
+        const uint16_t *ch = sb_geometry_cell_houses(g, c, &count);
+        cr_assert_eq(count, nof[c], "cell %d: %d houses, want %d", c, count, nof[c]);
+        for (int i = 0; i < count; i++) {
+            cr_assert_gt(ch[i], prev, "cell %d: houses not ascending", c);
+            prev = ch[i];
+            const int *hc = house[ch[i]];
+            int in = 0;
+            for (int j = 0; j < N; j++)
+                in |= hc[j] == c;
+            cr_assert(in, "cell %d listed in house %d", c, ch[i]);
+        }
+        const uint16_t *p = sb_geometry_peers(g, c, &count);
+        int want = 0;
+        for (int w = 0; w < W; w++)
+            want += __builtin_popcountll(peers[c][w]);
+        cr_assert_eq(count, want, "cell %d: %d peers, want %d", c, count, want);
+        for (int i = 0; i < count; i++)
+            cr_assert(peers[c][p[i] / 64] >> (p[i] % 64) & 1, "cell %d: peer %d", c, p[i]);
+        for (int i = 1; i < count; i++)
+            cr_assert_gt(p[i], p[i - 1], "cell %d: peers not ascending", c);
+    }
+    sb_geometry_free(g);
+}

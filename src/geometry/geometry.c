@@ -4,7 +4,8 @@
  * Layout: a geometry keeps its houses as one flat array (house h = house_cells[h*N .. +N),
  * ascending) and derives, once, each cell's houses and peers in compressed-row form
  * (cell c's entries are list[start[c] .. start[c+1])). Cell and house indices fit uint16_t
- * because SB_GEO_MAX_CELLS is 4096. Nothing is mutated after construction, so threads share.
+ * because SB_GEO_MAX_CELLS is 4096 and a geometry has at most GEO_MAX_HOUSES houses. Nothing
+ * is mutated after construction, so threads share.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -13,6 +14,16 @@
 #include <string.h>
 
 #include "sudokubench.h"
+
+enum {
+    /* Houses in a geometry: a cell's houses are uint16_t indices (sb_geometry_cell_houses). */
+    GEO_MAX_HOUSES = 65536,
+    /* The longest line of a geometry file, its newline and a final '\r' not counted. The
+     * longest line a file needs is a house of the largest geometry, 64 cells of up to 4
+     * digits with ", " between them: 382 bytes (a jigsaw row is at most 64); the bound gives
+     * ten times that for alignment and comments, and a line still fits a stack buffer. */
+    GEO_LINE_MAX = 4096
+};
 
 /* The one definition of the geometry; other sources read it through the public accessors. */
 struct sb_geometry {
@@ -161,8 +172,10 @@ static void sort_cells(uint16_t *a, int n)
     }
 }
 
-/* Allocates a geometry with room for nhouses houses; fields derived later. NULL on OOM. */
-static sb_geometry *geo_alloc(int kind, int ncells, int ndigits, int nhouses, const char *name)
+/* Allocates a geometry with room for nhouses houses, or taking over cells (nhouses * ndigits,
+ * malloc'd) when given; fields derived later. NULL on OOM (cells then stay the caller's). */
+static sb_geometry *geo_alloc(int kind, int ncells, int ndigits, int nhouses, const char *name,
+                              uint16_t *cells)
 {
     sb_geometry *g = calloc(1, sizeof *g);
     if (!g)
@@ -172,7 +185,8 @@ static sb_geometry *geo_alloc(int kind, int ncells, int ndigits, int nhouses, co
     g->ndigits = ndigits;
     g->nhouses = nhouses;
     snprintf(g->name, sizeof g->name, "%s", name ? name : "houses");
-    g->house_cells = malloc((size_t)nhouses * (size_t)ndigits * sizeof *g->house_cells);
+    g->house_cells =
+        cells ? cells : malloc((size_t)nhouses * (size_t)ndigits * sizeof *g->house_cells);
     if (!g->house_cells) {
         free(g);
         return NULL;
@@ -200,12 +214,12 @@ int sb_geometry_from_houses(int ncells, int ndigits, int nhouses, const int *cel
                             const char *name, sb_geometry **out, char *why, size_t whylen)
 {
     if (!out || !cells || ncells < 1 || ncells > SB_GEO_MAX_CELLS || ndigits < 1 ||
-        ndigits > SB_GEO_MAX_DIGITS || nhouses < 1) {
-        say(why, whylen, "need 1..%d cells, 1..%d digits and at least one house",
-            SB_GEO_MAX_CELLS, SB_GEO_MAX_DIGITS);
+        ndigits > SB_GEO_MAX_DIGITS || nhouses < 1 || nhouses > GEO_MAX_HOUSES) {
+        say(why, whylen, "need 1..%d cells, 1..%d digits and 1..%d houses", SB_GEO_MAX_CELLS,
+            SB_GEO_MAX_DIGITS, GEO_MAX_HOUSES);
         return SB_ERR_ARG;
     }
-    sb_geometry *g = geo_alloc(SB_GEO_HOUSES, ncells, ndigits, nhouses, name);
+    sb_geometry *g = geo_alloc(SB_GEO_HOUSES, ncells, ndigits, nhouses, name, NULL);
     if (!g) {
         say(why, whylen, "out of memory");
         return SB_ERR_NOMEM;
@@ -230,7 +244,7 @@ static int make_square(int kind, int n, int br, int bc, int diag, const char *na
                        sb_geometry **out, char *why, size_t whylen)
 {
     const int nh = 2 * n + (br ? n : 0) + (diag ? 2 : 0);
-    sb_geometry *g = geo_alloc(kind, n * n, n, nh, name);
+    sb_geometry *g = geo_alloc(kind, n * n, n, nh, name, NULL);
     if (!g) {
         say(why, whylen, "out of memory");
         return SB_ERR_NOMEM;
@@ -264,7 +278,7 @@ static int make_square(int kind, int n, int br, int bc, int diag, const char *na
 static int make_cube(int k, const char *name, sb_geometry **out, char *why, size_t whylen)
 {
     const int n = k * k;
-    sb_geometry *g = geo_alloc(SB_GEO_CUBE, k * n, n, 3 * k, name);
+    sb_geometry *g = geo_alloc(SB_GEO_CUBE, k * n, n, 3 * k, name, NULL);
     if (!g) {
         say(why, whylen, "out of memory");
         return SB_ERR_NOMEM;
@@ -382,37 +396,48 @@ int sb_geometry_for_cells(int ncells, sb_geometry **out, char *why, size_t whyle
 
 /* ---- geometry files ---- */
 
-/* A line reader over a stream: reads one line (any length up to a sane cap) into buf.
- * @return 1 with the line (no '\n', no '\r') or 0 at end of input; -1 on a read error. */
-static int read_line(FILE *in, char **buf, size_t *cap, size_t *len)
+/* A geometry file being read: the stream, its name for messages and the current line. */
+typedef struct georeader {
+    FILE *in;
+    const char *src;            /* the input's name in messages */
+    int lineno;                 /* the current line's number (lines begun so far) */
+    char *text;                 /* the current line, NUL-terminated: no '\n', no final '\r',
+                                   no UTF-8 BOM on line 1 */
+    char buf[GEO_LINE_MAX + 2]; /* the bound, a final '\r' and the NUL */
+} georeader;
+
+/* Reads the next line into r->text, never more than GEO_LINE_MAX + 1 bytes of it, so an
+ * endless line (/dev/zero) costs this buffer, not memory. @return 1 with the line, 0 at the
+ * end of input; SB_ERR_ARG (too long) or SB_ERR_IO with why "SOURCE:LINE: ...". */
+static int next_line(georeader *r, char *why, size_t whylen)
 {
     size_t n = 0;
     int ch;
-    while ((ch = getc(in)) != EOF && ch != '\n') {
-        if (n + 2 > *cap) {
-            size_t nc = *cap ? *cap * 2 : 256;
-            char *b = realloc(*buf, nc);
-            if (!b)
-                return -1;
-            *buf = b;
-            *cap = nc;
-        }
-        (*buf)[n++] = (char)ch;
+    errno = 0; /* so a stream that fails without saying why is not given a stale cause */
+    while ((ch = getc(r->in)) != EOF && ch != '\n') {
+        if (n == GEO_LINE_MAX + 1)
+            break; /* past the bound even if a '\r' ends the kept bytes */
+        r->buf[n++] = (char)ch;
     }
-    if (ch == EOF && ferror(in))
-        return -1;
+    if (ch == EOF && ferror(r->in)) {
+        const int err = errno;
+        say(why, whylen, "%s:%d: read error: %s", r->src, r->lineno + 1,
+            err ? strerror(err) : "cause unknown");
+        return SB_ERR_IO;
+    }
     if (ch == EOF && n == 0)
         return 0;
-    if (!*buf) {
-        *buf = malloc(1);
-        if (!*buf)
-            return -1;
-        *cap = 1;
-    }
-    if (n && (*buf)[n - 1] == '\r')
+    r->lineno++;
+    const int cut = ch != EOF && ch != '\n'; /* stopped at the bound, the line goes on */
+    if (!cut && n && r->buf[n - 1] == '\r')
         n--;
-    (*buf)[n] = '\0';
-    *len = n;
+    if (cut || n > GEO_LINE_MAX) {
+        say(why, whylen, "%s:%d: line longer than %d bytes", r->src, r->lineno, GEO_LINE_MAX);
+        return SB_ERR_ARG;
+    }
+    r->buf[n] = '\0';
+    /* A BOM some editors put first: skipped as puzzle input skips it. */
+    r->text = r->buf + (r->lineno == 1 && n >= 3 && !memcmp(r->buf, "\xEF\xBB\xBF", 3) ? 3 : 0);
     return 1;
 }
 
@@ -435,37 +460,64 @@ static char *trim(char *s)
     return s;
 }
 
-/* Reads the rest of a "jigsaw N" file: N lines of N region characters. Houses: rows,
- * columns, then regions in order of first appearance. */
-static int read_jigsaw(FILE *in, const char *src, int n, int *lineno, char **buf, size_t *cap,
-                       sb_geometry **out, char *why, size_t whylen)
+/* 1 when comment s (from its '#', trailing blanks aside) is n printable characters: a region
+ * row whose first region was named '#', to explain a missing row with. */
+static int reads_as_row(const char *s, int n)
+{
+    int k = 0;
+    while (isgraph((unsigned char)s[k]))
+        k++;
+    for (int i = k; s[i]; i++)
+        if (s[i] != ' ' && s[i] != '\t')
+            return 0;
+    return k == n;
+}
+
+/* Reads the rest of a "jigsaw N" file: N lines of N region characters, then nothing but
+ * blank and comment lines. Houses: rows, columns, then regions in order of first
+ * appearance. @return SB_OK with *out set; SB_ERR_ARG, SB_ERR_IO or SB_ERR_NOMEM with why. */
+static int read_jigsaw(georeader *r, int n, sb_geometry **out, char *why, size_t whylen)
 {
     unsigned char region_char[SB_GEO_MAX_DIGITS]; /* the character of each region, by number */
     int region_line[SB_GEO_MAX_DIGITS];            /* the line where each region first shows */
     int region_size[SB_GEO_MAX_DIGITS] = {0};      /* cells seen so far in each region */
-    int nregions = 0;
-    size_t len;
-    int rc;
+    int nregions = 0, rc = SB_ERR_ARG;
+    int hash_row = 0; /* the first comment line among the rows that reads like a row */
     char name[SB_GEO_NAME_LEN];
     snprintf(name, sizeof name, "jigsaw:%d", n);
-    sb_geometry *g = geo_alloc(SB_GEO_JIGSAW, n * n, n, 3 * n, name);
+    sb_geometry *g = geo_alloc(SB_GEO_JIGSAW, n * n, n, 3 * n, name, NULL);
     if (!g) {
-        say(why, whylen, "out of memory");
+        say(why, whylen, "%s:%d: out of memory", r->src, r->lineno);
         return SB_ERR_NOMEM;
     }
     g->rows = g->cols = n;
     uint16_t *rows = g->house_cells, *cols = rows + n * n, *regs = cols + n * n;
     int row = 0;
-    while (row < n && (rc = read_line(in, buf, cap, &len)) == 1) {
-        ++*lineno;
-        if (skippable(*buf))
+    while (row < n && (rc = next_line(r, why, whylen)) == 1) {
+        char *s = r->text;
+        while (*s == ' ' || *s == '\t')
+            s++;
+        /* '#' starts a comment; right after a region character it would be a region, which
+         * it cannot name (docs/geometry.md). */
+        char *hash = strchr(s, '#');
+        if (hash && hash > s && hash[-1] != ' ' && hash[-1] != '\t') {
+            say(why, whylen, "%s:%d: column %d: '#' cannot name a region (it starts a comment)",
+                r->src, r->lineno, (int)(hash - s) + 1);
+            rc = SB_ERR_ARG;
+            goto fail;
+        }
+        if (hash == s && !hash_row && reads_as_row(s, n))
+            hash_row = r->lineno;
+        if (hash)
+            *hash = '\0';
+        s = trim(s);
+        if (*s == '\0')
             continue;
-        char *s = trim(*buf);
         if ((int)strlen(s) != n) {
-            say(why, whylen, "%s:%d: region row has %d characters, need %d", src, *lineno,
+            say(why, whylen, "%s:%d: region row has %d characters, need %d", r->src, r->lineno,
                 (int)strlen(s), n);
-            sb_geometry_free(g);
-            return SB_ERR_ARG;
+            rc = SB_ERR_ARG;
+            goto fail;
         }
         for (int c = 0; c < n; c++) {
             const unsigned char ch = (unsigned char)s[c];
@@ -474,19 +526,19 @@ static int read_jigsaw(FILE *in, const char *src, int n, int *lineno, char **buf
                 k++;
             if (!isgraph(ch) || (k == nregions && nregions == n)) {
                 say(why, whylen, "%s:%d: column %d: '%c' would be region %d of %d allowed",
-                    src, *lineno, c + 1, isgraph(ch) ? ch : '?', nregions + 1, n);
-                sb_geometry_free(g);
-                return SB_ERR_ARG;
+                    r->src, r->lineno, c + 1, isgraph(ch) ? ch : '?', nregions + 1, n);
+                rc = SB_ERR_ARG;
+                goto fail;
             }
             if (k == nregions) {
                 region_char[nregions] = ch;
-                region_line[nregions++] = *lineno;
+                region_line[nregions++] = r->lineno;
             }
             if (region_size[k] == n) {
-                say(why, whylen, "%s:%d: column %d: region '%c' has more than %d cells", src,
-                    *lineno, c + 1, ch, n);
-                sb_geometry_free(g);
-                return SB_ERR_ARG;
+                say(why, whylen, "%s:%d: column %d: region '%c' has more than %d cells", r->src,
+                    r->lineno, c + 1, ch, n);
+                rc = SB_ERR_ARG;
+                goto fail;
             }
             regs[k * n + region_size[k]++] = (uint16_t)(n * row + c);
             rows[n * row + c] = (uint16_t)(n * row + c);
@@ -494,49 +546,149 @@ static int read_jigsaw(FILE *in, const char *src, int n, int *lineno, char **buf
         }
         row++;
     }
+    if (rc < 0)
+        goto fail;
     if (row < n) {
-        say(why, whylen, "%s:%d: %s after %d of %d region rows", src, *lineno,
-            ferror(in) ? "read error" : "file ends", row, n);
-        sb_geometry_free(g);
-        return ferror(in) ? SB_ERR_IO : SB_ERR_ARG;
+        if (hash_row)
+            say(why, whylen,
+                "%s:%d: file ends after %d of %d region rows (line %d is a comment: '#' is no "
+                "region)",
+                r->src, r->lineno, row, n, hash_row);
+        else
+            say(why, whylen, "%s:%d: file ends after %d of %d region rows", r->src, r->lineno,
+                row, n);
+        rc = SB_ERR_ARG;
+        goto fail;
     }
     for (int k = 0; k < n; k++)
         if (k >= nregions || region_size[k] != n) {
             if (k >= nregions)
-                say(why, whylen, "%s:%d: %d regions, need %d", src, *lineno, nregions, n);
+                say(why, whylen, "%s:%d: %d regions, need %d", r->src, r->lineno, nregions, n);
             else
-                say(why, whylen, "%s:%d: region '%c' has %d cells, need %d", src,
+                say(why, whylen, "%s:%d: region '%c' has %d cells, need %d", r->src,
                     region_line[k], region_char[k], region_size[k], n);
-            sb_geometry_free(g);
-            return SB_ERR_ARG;
+            rc = SB_ERR_ARG;
+            goto fail;
         }
-    return finish(g, out, why, whylen);
+    /* Nothing may follow the rows: a stray row or a second grid is a mistake, not extra. */
+    while ((rc = next_line(r, why, whylen)) == 1)
+        if (!skippable(r->text)) {
+            say(why, whylen, "%s:%d: text after the %d region rows", r->src, r->lineno, n);
+            rc = SB_ERR_ARG;
+            goto fail;
+        }
+    if (rc < 0)
+        goto fail;
+    char inner[SB_GEO_WHY_LEN];
+    rc = finish(g, out, inner, sizeof inner);
+    if (rc != SB_OK)
+        say(why, whylen, "%s: %s", r->src, inner);
+    return rc;
+fail:
+    sb_geometry_free(g);
+    return rc;
 }
 
-/* Reads the rest of a "houses CELLS N" file: one house per line, N cell indices. */
-static int read_houses(FILE *in, const char *src, int ncells, int n, int *lineno, char **buf,
-                       size_t *cap, sb_geometry **out, char *why, size_t whylen)
+/* The houses of a house list read so far (each sorted) and a hash set of them, so a repeated
+ * house is found in constant time, not by comparing it with every earlier one. */
+typedef struct hlist {
+    int n;            /* cells per house */
+    int nh, cap;      /* houses held, room for */
+    uint16_t *cells;  /* house h: cells[h*n .. +n), ascending */
+    int *line;        /* the line each house was on */
+    int *slot;        /* open addressing: house index + 1, 0 for empty */
+    size_t nslot;     /* slots, a power of two, at least twice the houses */
+} hlist;
+
+/* A hash of a sorted house: FNV-1a over its cells, then mixed so the low bits (the slot)
+ * depend on all of them. */
+static uint64_t house_hash(const uint16_t *c, int n)
 {
-    int *cells = NULL, nh = 0, hcap = 0, rc;
-    size_t len;
-    while ((rc = read_line(in, buf, cap, &len)) == 1) {
-        ++*lineno;
-        if (skippable(*buf))
+    uint64_t h = UINT64_C(14695981039346656037);
+    for (int i = 0; i < n; i++)
+        h = (h ^ c[i]) * UINT64_C(1099511628211);
+    h ^= h >> 31;
+    h *= UINT64_C(0x9e3779b97f4a7c15);
+    return h ^ (h >> 29);
+}
+
+/* Looks house h (held, not yet in the set) up among houses 0..h-1, entering it when new:
+ * *twin is the earlier equal house, or -1. @return 0, or -1 when the set cannot grow. */
+static int house_twin(hlist *L, int h, int *twin)
+{
+    const size_t n = (size_t)L->n;
+    if (((size_t)h + 1) * 2 > L->nslot) {
+        const size_t ns = L->nslot ? 2 * L->nslot : 1024;
+        int *s = calloc(ns, sizeof *s);
+        if (!s)
+            return -1;
+        for (int k = 0; k < h; k++) { /* houses 0..h-1 are distinct: no comparisons */
+            size_t i = house_hash(L->cells + (size_t)k * n, L->n) & (ns - 1);
+            while (s[i])
+                i = (i + 1) & (ns - 1);
+            s[i] = k + 1;
+        }
+        free(L->slot);
+        L->slot = s;
+        L->nslot = ns;
+    }
+    const uint16_t *c = L->cells + (size_t)h * n;
+    size_t i = house_hash(c, L->n) & (L->nslot - 1);
+    for (; L->slot[i]; i = (i + 1) & (L->nslot - 1))
+        if (!memcmp(L->cells + (size_t)(L->slot[i] - 1) * n, c, n * sizeof *c)) {
+            *twin = L->slot[i] - 1;
+            return 0;
+        }
+    L->slot[i] = h + 1;
+    *twin = -1;
+    return 0;
+}
+
+/* Makes room for one more house. @return 0, or -1 when out of memory. */
+static int hlist_room(hlist *L)
+{
+    if (L->nh < L->cap)
+        return 0;
+    const int cap = L->cap ? 2 * L->cap : 64;
+    uint16_t *c = realloc(L->cells, (size_t)cap * (size_t)L->n * sizeof *c);
+    if (!c)
+        return -1;
+    L->cells = c;
+    int *l = realloc(L->line, (size_t)cap * sizeof *l);
+    if (!l)
+        return -1;
+    L->line = l;
+    L->cap = cap;
+    return 0;
+}
+
+/* Reads the rest of a "houses CELLS N" file: one house per line, N distinct cell indices,
+ * no house twice, at most GEO_MAX_HOUSES. Linear in the input: each line is checked against
+ * a bitset and the hash set, and sorted by reading its bitset back.
+ * @return SB_OK with *out set; SB_ERR_ARG, SB_ERR_IO or SB_ERR_NOMEM with why. */
+static int read_houses(georeader *r, int ncells, int n, sb_geometry **out, char *why,
+                       size_t whylen)
+{
+    hlist L = {.n = n};
+    uint64_t seen[SB_GEO_MAX_CELLS / 64] = {0}; /* this line's cells; emptied as it is read */
+    const int words = (ncells + 63) / 64;
+    int rc;
+    while ((rc = next_line(r, why, whylen)) == 1) {
+        char *line = r->text;
+        if (skippable(line))
             continue;
-        if (nh == hcap) {
-            hcap = hcap ? 2 * hcap : 32;
-            int *p = realloc(cells, (size_t)hcap * (size_t)n * sizeof *p);
-            if (!p) {
-                free(cells);
-                say(why, whylen, "out of memory");
-                return SB_ERR_NOMEM;
-            }
-            cells = p;
+        if (L.nh == GEO_MAX_HOUSES) {
+            say(why, whylen, "%s:%d: more than %d houses", r->src, r->lineno, GEO_MAX_HOUSES);
+            rc = SB_ERR_ARG;
+            goto out;
+        }
+        if (hlist_room(&L)) {
+            say(why, whylen, "%s:%d: out of memory", r->src, r->lineno);
+            rc = SB_ERR_NOMEM;
+            goto out;
         }
         int k = 0;
-        char *s = *buf;
-        uint64_t seen[SB_GEO_MAX_CELLS / 64] = {0};
-        for (;;) {
+        for (char *s = line;;) {
             while (*s == ' ' || *s == '\t' || *s == ',')
                 s++;
             if (*s == '\0' || *s == '#')
@@ -553,65 +705,104 @@ static int read_houses(FILE *in, const char *src, int ncells, int n, int *lineno
             else if (seen[v / 64] >> (v % 64) & 1)
                 fail = "is listed twice";
             if (fail) {
-                say(why, whylen, "%s:%d: column %d: '%.*s' %s (cells 0..%d, %d per house)", src,
-                    *lineno, (int)(s - *buf) + 1, (int)(e - s > 12 ? 12 : e - s), s, fail,
-                    ncells - 1, n);
-                free(cells);
-                return SB_ERR_ARG;
+                say(why, whylen, "%s:%d: column %d: '%.*s' %s (cells 0..%d, %d per house)",
+                    r->src, r->lineno, (int)(s - line) + 1, (int)(e - s > 12 ? 12 : e - s), s,
+                    fail, ncells - 1, n);
+                rc = SB_ERR_ARG;
+                goto out;
             }
             seen[v / 64] |= UINT64_C(1) << (v % 64);
-            cells[(size_t)nh * (size_t)n + (size_t)k++] = (int)v;
+            k++;
             s = e;
         }
         if (k != n) {
-            say(why, whylen, "%s:%d: house has %d cells, need %d", src, *lineno, k, n);
-            free(cells);
-            return SB_ERR_ARG;
+            say(why, whylen, "%s:%d: house has %d cells, need %d", r->src, r->lineno, k, n);
+            rc = SB_ERR_ARG;
+            goto out;
         }
-        nh++;
+        /* The cells ascending, straight from the bitset, which is left empty. */
+        uint16_t *hc = L.cells + (size_t)L.nh * (size_t)n;
+        for (int w = 0, i = 0; w < words; w++) {
+            for (uint64_t m = seen[w]; m; m &= m - 1)
+                hc[i++] = (uint16_t)(64 * w + __builtin_ctzll(m));
+            seen[w] = 0;
+        }
+        int twin;
+        if (house_twin(&L, L.nh, &twin)) {
+            say(why, whylen, "%s:%d: out of memory", r->src, r->lineno);
+            rc = SB_ERR_NOMEM;
+            goto out;
+        }
+        if (twin >= 0) {
+            say(why, whylen, "%s:%d: house duplicates line %d", r->src, r->lineno,
+                L.line[twin]);
+            rc = SB_ERR_ARG;
+            goto out;
+        }
+        L.line[L.nh++] = r->lineno;
     }
-    if (rc < 0 || nh == 0) {
-        say(why, whylen, "%s:%d: %s", src, *lineno, rc < 0 ? "read error" : "no houses listed");
-        free(cells);
-        return rc < 0 ? SB_ERR_IO : SB_ERR_ARG;
+    if (rc < 0)
+        goto out;
+    if (L.nh == 0) {
+        say(why, whylen, "%s:%d: no houses listed", r->src, r->lineno);
+        rc = SB_ERR_ARG;
+        goto out;
     }
     char name[SB_GEO_NAME_LEN];
     snprintf(name, sizeof name, "houses:%d:%d", ncells, n);
+    /* The geometry takes the cell array over (trimmed to size; kept as is if that fails). */
+    uint16_t *cells = realloc(L.cells, (size_t)L.nh * (size_t)n * sizeof *cells);
+    if (cells)
+        L.cells = cells;
+    sb_geometry *g = geo_alloc(SB_GEO_HOUSES, ncells, n, L.nh, name, L.cells);
+    if (!g) {
+        say(why, whylen, "%s: out of memory", r->src);
+        rc = SB_ERR_NOMEM;
+        goto out;
+    }
+    L.cells = NULL;
+    g->rows = 1;
+    g->cols = ncells;
     char inner[SB_GEO_WHY_LEN];
-    rc = sb_geometry_from_houses(ncells, n, nh, cells, name, out, inner, sizeof inner);
-    free(cells);
+    rc = finish(g, out, inner, sizeof inner);
     if (rc != SB_OK)
-        say(why, whylen, "%s: %s", src, inner);
+        say(why, whylen, "%s: %s", r->src, inner);
+out:
+    free(L.cells);
+    free(L.line);
+    free(L.slot);
     return rc;
 }
 
 int sb_geometry_read(FILE *in, const char *source, sb_geometry **out, char *why, size_t whylen)
 {
-    char *buf = NULL;
-    size_t cap = 0, len;
-    int lineno = 0, rc;
-    const char *src = source ? source : "geometry";
     if (!in || !out) {
         say(why, whylen, "no input");
         return SB_ERR_ARG;
     }
+    georeader rd, *r = &rd;
+    r->in = in;
+    r->src = source ? source : "geometry";
+    r->lineno = 0;
+    r->text = r->buf;
+    int rc;
     /* The header: the first line that is not blank or a comment. */
-    while ((rc = read_line(in, &buf, &cap, &len)) == 1) {
-        lineno++;
-        if (!skippable(buf))
-            break;
-    }
+    while ((rc = next_line(r, why, whylen)) == 1 && skippable(r->text))
+        ;
     if (rc != 1) {
-        say(why, whylen, "%s:%d: %s", src, lineno,
-            rc < 0 ? "read error" : "empty: expected 'jigsaw N' or 'houses CELLS N'");
-        free(buf);
-        return rc < 0 ? SB_ERR_IO : SB_ERR_ARG;
+        if (rc == 0)
+            say(why, whylen, "%s:%d: empty: expected 'jigsaw N' or 'houses CELLS N'", r->src,
+                r->lineno);
+        return rc == 0 ? SB_ERR_ARG : rc;
     }
+    char *hash = strchr(r->text, '#'); /* a comment may follow the header */
+    if (hash)
+        *hash = '\0';
     /* Up to four whitespace-separated words; numbers parsed with bounds (no sscanf %d,
      * whose overflow is undefined). */
     char *w[4] = {NULL, NULL, NULL, NULL};
     int nw = 0;
-    for (char *t = trim(buf); *t && nw < 4;) {
+    for (char *t = trim(r->text); *t && nw < 4;) {
         w[nw++] = t;
         while (*t && *t != ' ' && *t != '\t')
             t++;
@@ -625,16 +816,15 @@ int sb_geometry_read(FILE *in, const char *source, sb_geometry **out, char *why,
     long a = nw >= 2 ? whole_number(w[1], NULL, 1, SB_GEO_MAX_CELLS) : -1;
     long b = nw >= 3 ? whole_number(w[2], NULL, 1, SB_GEO_MAX_DIGITS) : -1;
     if (nw == 2 && !strcmp(w[0], "jigsaw") && a >= 1 && a <= SB_GEO_MAX_DIGITS) {
-        rc = read_jigsaw(in, src, (int)a, &lineno, &buf, &cap, out, why, whylen);
+        rc = read_jigsaw(r, (int)a, out, why, whylen);
     } else if (nw == 3 && !strcmp(w[0], "houses") && a >= 1 && b >= 1 && b <= a) {
-        rc = read_houses(in, src, (int)a, (int)b, &lineno, &buf, &cap, out, why, whylen);
+        rc = read_houses(r, (int)a, (int)b, out, why, whylen);
     } else {
         say(why, whylen,
             "%s:%d: expected 'jigsaw N' (N 1..%d) or 'houses CELLS N' (CELLS <= %d, N <= 64)",
-            src, lineno, SB_GEO_MAX_DIGITS, SB_GEO_MAX_CELLS);
+            r->src, r->lineno, SB_GEO_MAX_DIGITS, SB_GEO_MAX_CELLS);
         rc = SB_ERR_ARG;
     }
-    free(buf);
     return rc;
 }
 

@@ -564,5 +564,25 @@ t_simd16() {
 }
 tcase "--simd on 16x16: every level the same records, --all listing and bench guesses; a missing level is exit 2" t_simd16
 
+# ---- the geometry-file reader's bounds (docs/geometry.md, "Geometry files") ---------------
+# --geometry /dev/zero under a 1 GB address-space limit: the reader stops at its line bound
+# with exit 2 and the message (it used to grow one line until an allocation failed, then say
+# "read error" at line 0); a house listed twice is refused naming both lines.
+t_geometry_reader() {
+    local rc
+    bash -c 'ulimit -v 1000000; exec "$@"' _ timeout "$TIMEOUT" "$BIN" validate --geometry /dev/zero >o 2>e
+    rc=$?
+    want_rc "$rc" 2 "--geometry /dev/zero"
+    want_grep e "^sudokubench: bad --geometry: /dev/zero:1: line longer than 4096 bytes$"
+    [ -s o ] && { echo "--geometry /dev/zero: stdout"; head -n 3 o; }
+    printf 'houses 4 2\n0 1\n2 3\n0 2\n1 3\n# column 1 again\n3,1\n' >dup.geo
+    echo 0000 >p4.txt
+    rc=$(sb o e solve --geometry dup.geo p4.txt)
+    want_rc "$rc" 2 "--geometry with a house twice"
+    want_grep e "^sudokubench: bad --geometry: dup.geo:7: house duplicates line 5$"
+    [ -s o ] && { echo "--geometry dup.geo: stdout"; head -n 3 o; }
+}
+tcase "--geometry: /dev/zero stops at the line bound (exit 2, bounded memory); a repeated house is exit 2 naming its line" t_geometry_reader
+
 echo "$NPASS passed, $NFAIL failed"
 [ "$NFAIL" = 0 ]
