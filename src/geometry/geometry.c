@@ -122,37 +122,44 @@ static int derive(sb_geometry *g, char *why, size_t whylen)
         free(fill);
     }
 
-    /* Peers: the union of the cell's houses minus itself, counted then written ascending. */
-    size_t total = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        for (int c = 0; c < nc; c++) {
-            for (int k = g->cell_house_start[c]; k < g->cell_house_start[c + 1]; k++) {
-                const uint16_t *hc = &g->house_cells[(size_t)g->cell_house_list[k] * n];
-                for (int i = 0; i < n; i++)
-                    if (hc[i] != c)
-                        seen[hc[i] / 64] |= UINT64_C(1) << (hc[i] % 64);
-            }
-            size_t cnt = 0;
-            for (size_t w = 0; w < words; w++) {
-                for (uint64_t m = seen[w]; m; m &= m - 1) {
-                    if (pass == 1)
-                        g->peer_list[g->peer_start[c] + cnt] =
-                            (uint16_t)(w * 64 + (size_t)__builtin_ctzll(m));
-                    cnt++;
-                }
-                seen[w] = 0;
-            }
-            if (pass == 0) {
-                g->peer_start[c] = (int)total;
-                total += cnt;
-            }
+    /* Peers: the union of the cell's houses minus itself, written ascending in one pass over
+     * the houses (the list grows as needed; a second counting pass would double the work,
+     * which is most of loading a long house list). */
+    size_t total = 0, cap = 0;
+    for (int c = 0; c < nc; c++) {
+        for (int k = g->cell_house_start[c]; k < g->cell_house_start[c + 1]; k++) {
+            const uint16_t *hc = &g->house_cells[(size_t)g->cell_house_list[k] * n];
+            for (int i = 0; i < n; i++)
+                seen[hc[i] / 64] |= UINT64_C(1) << (hc[i] % 64);
         }
-        if (pass == 0) {
-            g->peer_start[nc] = (int)total;
-            g->peer_list = malloc((total ? total : 1) * sizeof *g->peer_list);
-            if (!g->peer_list)
+        seen[c / 64] &= ~(UINT64_C(1) << (c % 64));
+        size_t cnt = 0;
+        for (size_t w = 0; w < words; w++)
+            cnt += (size_t)__builtin_popcountll(seen[w]);
+        if (total + cnt > cap) {
+            size_t ncap = cap ? 2 * cap : 1024;
+            while (ncap < total + cnt)
+                ncap *= 2;
+            uint16_t *p = realloc(g->peer_list, ncap * sizeof *p);
+            if (!p)
                 goto out;
+            g->peer_list = p;
+            cap = ncap;
         }
+        g->peer_start[c] = (int)total;
+        for (size_t w = 0; w < words; w++) {
+            for (uint64_t m = seen[w]; m; m &= m - 1)
+                g->peer_list[total++] = (uint16_t)(w * 64 + (size_t)__builtin_ctzll(m));
+            seen[w] = 0;
+        }
+    }
+    g->peer_start[nc] = (int)total;
+    if (!g->peer_list && !(g->peer_list = malloc(1 * sizeof *g->peer_list)))
+        goto out;
+    if (total < cap) { /* give back the slack; a failed shrink keeps the larger block */
+        uint16_t *p = realloc(g->peer_list, total ? total * sizeof *p : sizeof *p);
+        if (p)
+            g->peer_list = p;
     }
     rc = SB_OK;
 out:
