@@ -123,8 +123,11 @@ int sb_threads_check(int threads, char *why, size_t whylen)
     if (threads <= 1 || omp_get_active_level() >= omp_get_max_active_levels())
         return SB_OK;
     pthread_t *tid = malloc((size_t)(threads - 1) * sizeof *tid);
-    if (!tid)
+    if (!tid) { /* callers print why as it is: it must say what failed */
+        if (why && whylen)
+            snprintf(why, whylen, "out of memory");
         return SB_ERR_NOMEM;
+    }
     pthread_attr_t attr;
     runtime_thread_attr(&attr);
     pthread_mutex_t gate = PTHREAD_MUTEX_INITIALIZER;
