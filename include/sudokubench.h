@@ -756,6 +756,113 @@ int sb_gsolve_each(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gsolu
                    void *user, sb_gresult *res);
 
 /* ------------------------------------------------------------------------------------------ */
+/* Reading and rating any geometry (docs/geometry.md "Reading and rating any geometry")       */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A NULL geometry is 9x9 here: the 9x9 reader (sb_reader) and sb_rate do the work, so one
+ * loop serves every geometry. Thread rules: an sb_greader and an sb_grater are one thread's
+ * state (they may move between threads); sb_geometry_detect, sb_grate and sb_grate_batch keep
+ * no state outside their arguments. */
+
+enum { SB_GEO_MAX_LINE = 32000 /* longest line sb_greader takes, '\n' excluded (64x64 in
+                                  integers needs about 12 KB) */ };
+
+/* One record of sb_greader_next: a puzzle or an invalid line, with its line number. */
+typedef struct sb_grecord {
+    uint64_t line;           /* 1-based line number in its input */
+    sb_line_kind kind;       /* SB_LINE_PUZZLE or SB_LINE_INVALID (skips are not returned) */
+    int form;                /* the sb_gform the line is written in (9x9: SB_GFORM_CHARS) */
+    size_t col;              /* 1-based column of the first offending byte, when invalid */
+    char why[SB_WHY_LEN];    /* why the line is invalid, else empty */
+    char text[SB_GRID_TEXT]; /* the line's first 81 bytes, non-printables and ':' as '?' (a
+                                line too long: "?"), for echoing */
+} sb_grecord;
+
+/* A streaming reader of puzzle lines of one geometry, in bounded memory. */
+typedef struct sb_greader sb_greader;
+
+/* Creates a reader of geometry g (which must outlive it; NULL: 9x9) over an open stream (not
+ * closed by the reader). @return SB_OK, SB_ERR_ARG for NULL out or in, SB_ERR_NOMEM. */
+int sb_greader_open(sb_greader **out, const sb_geometry *g, FILE *in);
+
+/* Reads the next puzzle or invalid line into rec and its cells into cells
+ * (sb_geometry_cells bytes; 81 for 9x9; unspecified for an invalid line). Blank lines and
+ * '#' comments are skipped, a UTF-8 BOM at the start ignored. A line is parsed as sb_gparse
+ * does, and is also invalid when it uses the character form on a geometry of more than 35
+ * digits (that form cannot write such a grid back: "one character per cell needs N <= 35,
+ * not 36: write integers", at its first cell) or when two givens clash in a house: "3 twice in row 1 (r1c1,
+ * r1c5)" (cells r<row>c<col>, a cube's x<x>y<y>z<z>, a house list's "cell K"; houses row,
+ * column, box, region, main diagonal, anti-diagonal, plane x=K, house K), at the second
+ * cell's column. A line longer than SB_GEO_MAX_LINE bytes is invalid ("line too long",
+ * column SB_GEO_MAX_LINE+1), reported as soon as that much of it is in, and the rest of it
+ * discarded without being kept. 9x9 (g NULL) reads as sb_reader_next: every 9x9 form,
+ * SB_MAX_LINE, pencilmarks beyond their givens refused, clashing givens a puzzle (count 0).
+ * @return 1 with *rec filled; 0 at the end of input; SB_ERR_IO on a read error (errno set;
+ * EINTR: nothing consumed, call again); SB_ERR_STOPPED when the stop flag was raised while a
+ * long line was discarded (a later call goes on); SB_ERR_ARG for NULL arguments. */
+int sb_greader_next(sb_greader *r, sb_grecord *rec, uint8_t *cells);
+
+/* Frees a reader (NULL is allowed). */
+void sb_greader_close(sb_greader *r);
+
+/* Makes the reader poll *stop (NULL: none) before each read while it discards a long line,
+ * as sb_reader_set_stop: a line without end (/dev/zero) cannot hold the caller. */
+void sb_greader_set_stop(sb_greader *r, const volatile sig_atomic_t *stop);
+
+/* Picks the geometry of an input from its first record, as the command line does without
+ * --grid: text is the start of the input (len bytes: its first line or more), more is 1 when
+ * the input goes on past text (a last line without '\n' is then cut and not looked at). The
+ * first line that is not blank, a comment or a Kaggle header decides by its cell count (as
+ * sb_gparse counts: characters, or integers when separated): 81 cells, 9 (a row of a
+ * nine-line grid), anything the 9x9 reader takes as its first record (a grid, pencilmarks),
+ * a line of anything but cells, a count no geometry fits and no line at all are 9x9; another
+ * count gives its square boxed geometry (sb_geometry_for_cells).
+ * @param line  receives the 1-based number of the deciding line (0: none; may be NULL)
+ * @param why   receives the reason for SB_ERR_ARG (whylen bytes, e.g. SB_GEO_WHY_LEN; may be
+ *              NULL)
+ * @return SB_OK with *out a new geometry (free with sb_geometry_free) or NULL for 9x9;
+ * SB_ERR_ARG when the count fits no boxed geometry but another shape, which the caller must
+ * name (why: "27 cells is not an N x N grid: say cube:3"), or for NULL out; SB_ERR_NOMEM. */
+int sb_geometry_detect(const char *text, size_t len, int more, sb_geometry **out,
+                       uint64_t *line, char *why, size_t whylen);
+
+/* One thread's rating state for one geometry: a generic pipeline per class (sb_gpipeline). */
+typedef struct sb_grater sb_grater;
+
+/* Creates a rater for geometry g (which must outlive it; NULL: 9x9). @return SB_OK with *out
+ * set, SB_ERR_ARG for NULL out, SB_ERR_NOMEM. */
+int sb_grater_new(const sb_geometry *g, sb_grater **out);
+
+/* Frees a rater (NULL is allowed). */
+void sb_grater_free(sb_grater *r);
+
+/* Rates a puzzle of the rater's geometry as sb_rate does a 9x9 one: each class's technique
+ * set (restart order, cheapest first: ns; ns,hs; ns,hs,lc; ns,hs,lc,nt,ht) runs from the
+ * givens without guessing, and the first whose fixpoint completes the grid is the class;
+ * counts are what each technique did in that run (for search: in the tuples run). Locked
+ * candidates have nothing to do where no two houses meet in 2..N-1 cells (latin:N). Meant
+ * for proper puzzles: a contradiction or several solutions end as SB_CLASS_SEARCH. On the
+ * 3x3 geometry the class and counts equal sb_rate's; 9x9 (NULL) is sb_rate. @return SB_OK;
+ * SB_ERR_ARG for NULL arguments or a cell above N. */
+int sb_grater_rate(sb_grater *r, const uint8_t *cells, sb_rating *out);
+
+/* sb_grater_rate with a rater made and freed for this one call. @return as sb_grater_rate;
+ * SB_ERR_NOMEM. */
+int sb_grate(const sb_geometry *g, const uint8_t *cells, sb_rating *out);
+
+/* Rates n puzzles of geometry g (NULL: 9x9; puzzle i in bytes [i*C, (i+1)*C) with C =
+ * sb_geometry_cells, 81 for 9x9) on a team of `threads` threads as the batch calls below do
+ * (0: every core; checked with sb_threads_check first): classes[i] = the sb_class, or -1 when
+ * puzzle i was refused (a cell above N); eliminations (may be NULL; n*SB_TECH_COUNT entries)
+ * row i = the eliminations of each sb_technique in that rating (0 when refused). *stop (NULL:
+ * never) is read before each puzzle; rows not begun once it is raised are left untouched.
+ * @return SB_OK; SB_ERR_ARG for NULL arrays or when some puzzle was refused; SB_ERR_THREADS
+ * (errno set; nothing rated); SB_ERR_STOPPED when the flag ended the batch (wins over
+ * SB_ERR_ARG); SB_ERR_NOMEM when a thread could not make its rater (its rows untouched). */
+int sb_grate_batch(const sb_geometry *g, const uint8_t *cells, size_t n, int threads,
+                   int8_t *classes, uint64_t *eliminations, const volatile sig_atomic_t *stop);
+
+/* ------------------------------------------------------------------------------------------ */
 /* Batches: whole arrays of puzzles on every core (OpenMP), for bindings and tools            */
 /* ------------------------------------------------------------------------------------------ */
 

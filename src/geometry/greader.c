@@ -1,0 +1,444 @@
+/*
+ * greader.c — reading puzzles of any geometry (docs/geometry.md "Reading and rating any
+ * geometry"): the streaming reader (sb_greader) and the geometry of an input from its first
+ * record (sb_geometry_detect).
+ *
+ * The reader keeps one fixed buffer whatever the input: a line longer than SB_GEO_MAX_LINE
+ * is reported ("line too long") and the rest of it discarded as it arrives, so memory stays
+ * bounded for any input (/dev/zero included); the stop flag is polled while discarding,
+ * because such a line may never end. Each line is parsed for the geometry (sb_gparse) and
+ * checked for givens that clash in a house, so a record reaching a solver is a puzzle whose
+ * only possible fault is having no solution; the clash message names both cells and the
+ * house in the geometry's own terms (r1c5, x1y2z3, plane y=2, region 3).
+ *
+ * A NULL geometry is 9x9: the 9x9 reader (sb_reader) does the reading, with every form it
+ * knows, so a caller needs one loop for every geometry.
+ *
+ * Resuming: a read() that fails (EINTR from a signal handler without SA_RESTART) returns
+ * SB_ERR_IO having consumed nothing, and a stop request while a long line is discarded
+ * leaves the discard in the reader's state: a later call goes on where this one stopped.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sudokubench.h"
+
+enum {
+    READ_BUF = 1 << 16, /* bytes read at once; more than SB_GEO_MAX_LINE + its '\n' */
+    ALPHABET_MAX = 35   /* the largest N the character form can write ('1'-'9', 'A'-'Z') */
+};
+
+_Static_assert(READ_BUF > SB_GEO_MAX_LINE + 1, "a whole accepted line fits the buffer");
+
+struct sb_greader {
+    const sb_geometry *g; /* the geometry; NULL: r9 reads 9x9 */
+    sb_reader *r9;        /* the 9x9 reader when g is NULL */
+    FILE *in;             /* the input (not ours) */
+    int fd;               /* its descriptor (-1: read through stdio, e.g. fmemopen) */
+    char *buf;            /* READ_BUF bytes */
+    size_t start, end;    /* unread bytes: buf[start..end) */
+    int eof;              /* the input has ended */
+    int skipping;         /* inside a line already reported too long: discard up to its '\n' */
+    uint64_t line;        /* lines read so far */
+    const volatile sig_atomic_t *stop; /* polled while discarding (sb_greader_set_stop) */
+};
+
+/* ------------------------------------------------------------------------------------------ */
+/* Lines and the clash message                                                                */
+/* ------------------------------------------------------------------------------------------ */
+
+/* @return 1 when the line (no '\n') is skipped: blank, or a '#' comment after spaces. */
+static int skip_line(const char *s, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+        i++;
+    return i == len || s[i] == '#';
+}
+
+/* The 1-based column of cell k of a line sb_gparse accepted in form. */
+static size_t cell_column(const char *s, size_t len, int form, int k)
+{
+    size_t i = 0;
+    while (i < len && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    if (form == SB_GFORM_CHARS)
+        return i + (size_t)k + 1;
+    for (int t = 0; t < k && i < len; t++) {
+        while (i < len && s[i] != ',' && s[i] != ' ' && s[i] != '\t')
+            i++;
+        int comma = 0;
+        while (i < len && (s[i] == ' ' || s[i] == '\t' || (s[i] == ',' && !comma)))
+            comma |= s[i++] == ',';
+    }
+    return i + 1;
+}
+
+/* Writes the name of cell c ("r1c2", "x1y2z3" or "cell 7") into out. */
+static void cell_name(const sb_geometry *g, int c, char *out, size_t len)
+{
+    sb_geometry_layout l;
+    sb_geometry_layout_of(g, &l);
+    const int kind = sb_geometry_kind_of(g);
+    if (kind == SB_GEO_CUBE) {
+        const int k = l.rows;
+        snprintf(out, len, "x%dy%dz%d", c / (k * k) + 1, c / k % k + 1, c % k + 1);
+    } else if (kind == SB_GEO_HOUSES) {
+        snprintf(out, len, "cell %d", c);
+    } else {
+        snprintf(out, len, "r%dc%d", c / l.cols + 1, c % l.cols + 1);
+    }
+}
+
+/* Writes the name of house h ("row 1", "box 3", "plane y=2", "house 5") into out. */
+static void house_name(const sb_geometry *g, int h, char *out, size_t len)
+{
+    const int n = sb_geometry_digits(g), kind = sb_geometry_kind_of(g);
+    if (kind == SB_GEO_CUBE) {
+        sb_geometry_layout l;
+        sb_geometry_layout_of(g, &l);
+        snprintf(out, len, "plane %c=%d", "xyz"[h / l.rows], h % l.rows + 1);
+    } else if (kind == SB_GEO_HOUSES || h >= 3 * n + 2) {
+        snprintf(out, len, "house %d", h + 1);
+    } else if (h >= 3 * n) {
+        snprintf(out, len, "%s", h == 3 * n ? "main diagonal" : "anti-diagonal");
+    } else {
+        static const char *const what[] = {"row", "column", "box", "region"};
+        const int w = h / n == 2 && kind == SB_GEO_JIGSAW ? 3 : h / n;
+        snprintf(out, len, "%s %d", what[w], h % n + 1);
+    }
+}
+
+/* Finds two givens with the same digit in one house (the first house in order that has
+ * any, its second such cell last). @return 1 with *a < *b and *house set, else 0. */
+static int find_clash(const sb_geometry *g, const uint8_t *cells, int *a, int *b, int *house)
+{
+    const int n = sb_geometry_digits(g), nh = sb_geometry_houses(g);
+    int seen[SB_GEO_MAX_DIGITS + 1];
+    for (int h = 0; h < nh; h++) {
+        const uint16_t *hc = sb_geometry_house(g, h);
+        for (int d = 0; d <= n; d++)
+            seen[d] = -1;
+        for (int i = 0; i < n; i++) {
+            const int d = cells[hc[i]];
+            if (!d)
+                continue;
+            if (seen[d] >= 0) {
+                *a = seen[d];
+                *b = hc[i];
+                *house = h;
+                return 1;
+            }
+            seen[d] = hc[i];
+        }
+    }
+    return 0;
+}
+
+/* Copies the first bytes of a line into rec->text for echoing, unprintables and ':' as '?'
+ * (as the 9x9 reader does: a tdoku record of the line stays one record). */
+static void echo_text(sb_grecord *rec, const char *s, size_t len)
+{
+    const size_t n = len < SB_CELLS ? len : SB_CELLS;
+    for (size_t i = 0; i < n; i++)
+        rec->text[i] = (s[i] >= 0x20 && s[i] < 0x7f && s[i] != ':') ? s[i] : '?';
+    rec->text[n] = '\0';
+}
+
+/* Fills rec and cells from one puzzle line (no '\n'): the cells, or the reason the line is
+ * invalid (a parse error; the character form on a geometry of more than 35 digits, which it
+ * cannot write back; two givens clashing in a house, at the second one's column). */
+static void parse_record(const sb_geometry *g, const char *s, size_t len, sb_grecord *rec,
+                         uint8_t *cells)
+{
+    echo_text(rec, s, len);
+    rec->why[0] = '\0';
+    rec->col = 0;
+    rec->kind = SB_LINE_PUZZLE;
+    char why[SB_GEO_WHY_LEN];
+    if (sb_gparse(g, s, len, cells, &rec->form, why, sizeof why, &rec->col) != SB_OK) {
+        rec->kind = SB_LINE_INVALID;
+        snprintf(rec->why, sizeof rec->why, "%.*s", (int)sizeof rec->why - 1, why);
+        return;
+    }
+    const int n = sb_geometry_digits(g);
+    if (rec->form == SB_GFORM_CHARS && n > ALPHABET_MAX) {
+        rec->kind = SB_LINE_INVALID;
+        rec->col = cell_column(s, len, rec->form, 0);
+        /* N <= 64 always: the mask tells the compiler the text fits */
+        snprintf(rec->why, sizeof rec->why,
+                 "one character per cell needs N <= 35, not %d: write integers", n & 0x7f);
+        return;
+    }
+    int a, b, h;
+    if (find_clash(g, cells, &a, &b, &h)) {
+        char ca[48], cb[48], hn[48];
+        cell_name(g, a, ca, sizeof ca);
+        cell_name(g, b, cb, sizeof cb);
+        house_name(g, h, hn, sizeof hn);
+        rec->kind = SB_LINE_INVALID;
+        rec->col = cell_column(s, len, rec->form, b);
+        snprintf(rec->why, sizeof rec->why, "%d twice in %.14s (%.12s, %.12s)", cells[b], hn,
+                 ca, cb);
+    }
+}
+
+/* Fills rec as the record of a line longer than SB_GEO_MAX_LINE (its first line). */
+static void too_long(sb_grecord *rec, uint64_t line)
+{
+    rec->line = line;
+    rec->kind = SB_LINE_INVALID;
+    rec->form = SB_GFORM_CHARS;
+    rec->col = SB_GEO_MAX_LINE + 1;
+    snprintf(rec->why, sizeof rec->why, "line too long");
+    memcpy(rec->text, "?", 2);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The reader                                                                                 */
+/* ------------------------------------------------------------------------------------------ */
+
+int sb_greader_open(sb_greader **out, const sb_geometry *g, FILE *in)
+{
+    if (!out || !in)
+        return SB_ERR_ARG;
+    *out = NULL;
+    sb_greader *r = calloc(1, sizeof *r);
+    if (!r)
+        return SB_ERR_NOMEM;
+    r->g = g;
+    r->in = in;
+    r->fd = fileno(in);
+    const int st = g ? ((r->buf = malloc(READ_BUF)) ? SB_OK : SB_ERR_NOMEM)
+                     : sb_reader_open(&r->r9, in);
+    if (st != SB_OK) {
+        free(r);
+        return st;
+    }
+    *out = r;
+    return SB_OK;
+}
+
+void sb_greader_close(sb_greader *r)
+{
+    if (!r)
+        return;
+    sb_reader_close(r->r9);
+    free(r->buf);
+    free(r);
+}
+
+void sb_greader_set_stop(sb_greader *r, const volatile sig_atomic_t *stop)
+{
+    if (!r)
+        return;
+    r->stop = stop;
+    sb_reader_set_stop(r->r9, stop);
+}
+
+/* Moves the unread bytes to the front and reads more after them. @return SB_OK (r->eof set
+ * at the end of input) or SB_ERR_IO (errno set). */
+static int refill(sb_greader *r)
+{
+    if (r->start > 0) {
+        memmove(r->buf, r->buf + r->start, r->end - r->start);
+        r->end -= r->start;
+        r->start = 0;
+    }
+    const size_t room = READ_BUF - r->end;
+    ssize_t got;
+    /* read() returns what a pipe holds now, so records stream; fread() serves streams
+     * without a descriptor */
+    if (r->fd >= 0) {
+        got = read(r->fd, r->buf + r->end, room);
+        if (got < 0)
+            return SB_ERR_IO;
+    } else {
+        got = (ssize_t)fread(r->buf + r->end, 1, room, r->in);
+        if (got == 0 && ferror(r->in))
+            return SB_ERR_IO;
+    }
+    if (got == 0)
+        r->eof = 1;
+    r->end += (size_t)got;
+    return SB_OK;
+}
+
+/* sb_greader_next on 9x9: the 9x9 reader's record, its grid as the cells. */
+static int next_9x9(sb_greader *r, sb_grecord *rec, uint8_t *cells)
+{
+    sb_record r9;
+    const int st = sb_reader_next(r->r9, &r9);
+    if (st != 1)
+        return st;
+    rec->line = r9.line;
+    rec->kind = r9.kind;
+    rec->form = SB_GFORM_CHARS;
+    rec->col = r9.col;
+    memcpy(rec->why, r9.why, sizeof rec->why);
+    memcpy(rec->text, r9.text, sizeof rec->text);
+    memcpy(cells, r9.grid.cell, SB_CELLS);
+    return 1;
+}
+
+int sb_greader_next(sb_greader *r, sb_grecord *rec, uint8_t *cells)
+{
+    if (!r || !rec || !cells)
+        return SB_ERR_ARG;
+    if (r->r9)
+        return next_9x9(r, rec, cells);
+    for (;;) {
+        const char *nl = memchr(r->buf + r->start, '\n', r->end - r->start);
+        if (!nl && !r->eof) {
+            if (r->end - r->start > SB_GEO_MAX_LINE) { /* too long: drop what is buffered */
+                r->start = r->end;
+                if (!r->skipping) { /* reported now, before its end arrives */
+                    r->skipping = 1;
+                    too_long(rec, ++r->line);
+                    return 1;
+                }
+            }
+            if (r->skipping && r->stop && *r->stop)
+                return SB_ERR_STOPPED;
+            if (refill(r) != SB_OK)
+                return SB_ERR_IO;
+            continue;
+        }
+        size_t len = nl ? (size_t)(nl - (r->buf + r->start)) : r->end - r->start;
+        if (!nl && len == 0)
+            return 0;
+        const char *s = r->buf + r->start;
+        r->start += len + (nl != NULL);
+        if (r->skipping) { /* the end of a line reported too long */
+            r->skipping = 0;
+            continue;
+        }
+        r->line++;
+        if (len > SB_GEO_MAX_LINE) { /* whole in the buffer, refused all the same */
+            too_long(rec, r->line);
+            return 1;
+        }
+        if (r->line == 1 && len >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3)) {
+            s += 3; /* a UTF-8 byte order mark */
+            len -= 3;
+        }
+        if (skip_line(s, len))
+            continue;
+        rec->line = r->line;
+        parse_record(r->g, s, len, rec, cells);
+        return 1;
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The geometry of an input                                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Counts the cells of a puzzle line as sb_gparse reads it (integers when a ',' or an inner
+ * space or tab is there, else one character per cell), without a geometry. @return the
+ * count, or -1 when the line holds anything but cells and separators. */
+static int count_cells(const char *s, size_t len)
+{
+    size_t lo = 0, hi = len;
+    while (hi > lo && (s[hi - 1] == '\r' || s[hi - 1] == ' ' || s[hi - 1] == '\t'))
+        hi--;
+    while (lo < hi && (s[lo] == ' ' || s[lo] == '\t'))
+        lo++;
+    const int ints = memchr(s + lo, ',', hi - lo) || memchr(s + lo, ' ', hi - lo) ||
+                     memchr(s + lo, '\t', hi - lo);
+    for (size_t i = lo; i < hi; i++) {
+        const unsigned char ch = (unsigned char)s[i];
+        const int digit = ch == '.' || (ch >= '0' && ch <= '9');
+        if (!digit && !(ints ? ch == ',' || ch == ' ' || ch == '\t'
+                             : (ch | 0x20) >= 'a' && (ch | 0x20) <= 'z'))
+            return -1;
+    }
+    if (!ints)
+        return (int)(hi - lo);
+    int n = 0, in_value = 0;
+    for (size_t i = lo; i < hi; i++) {
+        const int sep = s[i] == ',' || s[i] == ' ' || s[i] == '\t';
+        if (!sep && !in_value)
+            n++;
+        in_value = !sep;
+    }
+    return n;
+}
+
+/* Finds the first line of text (len bytes) that is not skipped (blank, comment, the Kaggle
+ * header); with whole_only it must end in a '\n'. @return 1 with *line, *n, *lineno set. */
+static int first_puzzle_line(const char *text, size_t len, int whole_only, const char **line,
+                             size_t *n, uint64_t *lineno)
+{
+    size_t s = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
+    sb_grid grid;
+    for (uint64_t no = 1; s < len; no++) {
+        const char *nl = memchr(text + s, '\n', len - s);
+        const size_t e = nl ? (size_t)(nl - text) : len;
+        if (!nl && whole_only)
+            return 0; /* the line goes on past the text */
+        if (!skip_line(text + s, e - s) &&
+            sb_parse_line(text + s, e - s, &grid, NULL, NULL) != SB_LINE_SKIP) {
+            *line = text + s;
+            *n = e - s;
+            *lineno = no;
+            return 1;
+        }
+        s = e + 1;
+    }
+    return 0;
+}
+
+/* @return 1 when the 9x9 reader takes the first record of text (len > 0 bytes) as a puzzle:
+ * one line or any form it reads (a nine-line grid, a Kaggle row, pencilmarks). */
+static int first_is_9x9(const char *text, size_t len)
+{
+    /* fmemopen in "r" mode only reads the buffer */
+    FILE *f = fmemopen((void *)(uintptr_t)text, len, "r");
+    sb_reader *r = NULL;
+    sb_record rec;
+    /* marks: a pencilmark line is a 9x9 puzzle even when it eliminates beyond its givens */
+    const int yes = f && sb_reader_open(&r, f) == SB_OK &&
+                    (sb_reader_set_marks(r, 1), sb_reader_next(r, &rec) == 1) &&
+                    rec.kind == SB_LINE_PUZZLE;
+    sb_reader_close(r);
+    if (f)
+        fclose(f);
+    return yes;
+}
+
+int sb_geometry_detect(const char *text, size_t len, int more, sb_geometry **out,
+                       uint64_t *line, char *why, size_t whylen)
+{
+    if (!out || (!text && len))
+        return SB_ERR_ARG;
+    *out = NULL;
+    char reason[SB_GEO_WHY_LEN] = "";
+    const char *s;
+    size_t n;
+    uint64_t no = 0;
+    int cells = SB_CELLS;
+    /* Only a line of cells and nothing else can name another geometry: anything the 9x9
+     * reader takes, or a garbled line, is 9x9 (whose reader reports it). */
+    if (len > 0 && !first_is_9x9(text, len) && first_puzzle_line(text, len, more, &s, &n, &no))
+        cells = count_cells(s, n);
+    if (line)
+        *line = no;
+    if (cells == SB_DIGITS) /* a row of a nine-line 9x9 grid: latin:3 must be said */
+        cells = SB_CELLS;
+    if (cells == SB_CELLS)
+        return SB_OK;
+    const int st = sb_geometry_for_cells(cells, out, reason, sizeof reason);
+    if (st == SB_ERR_NOMEM)
+        return st;
+    /* no boxed geometry: when the reason names one to say (latin:N, cube:K) another shape
+     * fits and the caller must choose; otherwise nothing does and it is not a puzzle line */
+    if (st != SB_OK && !strstr(reason, "say "))
+        return SB_OK;
+    if (st != SB_OK && why && whylen)
+        snprintf(why, whylen, "%s", reason);
+    return st;
+}
