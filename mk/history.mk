@@ -1,0 +1,83 @@
+# mk/history.mk — issue 26: performance over history (docs/ci.md "History and bisect").
+#
+#   make perf-history [REV=A..B]       measure each commit of the range (default: the last
+#                                      HISTORY_COUNT=10) into $(BUILD)/reports/history.jsonl,
+#                                      then draw history.png/.svg and history.html there
+#   make perf-bisect GOOD=A BAD=B [ENTRY=fast/scalar/top1465]
+#                                      the first commit whose count rose above PERF_THRESHOLD
+#   make perf-history-clean            remove the worktrees of built commits
+#
+# Each commit is built in its own git worktree under $(BUILD)/history/wt/ (kept: a commit is
+# built once) with ccache when installed (consecutive commits share most sources); the
+# measurement is the gate's: callgrind Ir inside sb_solve / sb_solve_many for each entry of
+# PERF_BASELINE and PERF_BASELINE_MANY, on the first quarter of their slices
+# (HISTORY_DIVIDE=4, rounded up: 10 commits in minutes; HISTORY_DIVIDE=1 takes the gate's
+# whole slices, 4x the time; HISTORY_PUZZLES=N caps every slice). The revision that wrote the
+# baseline is measured on the same slices and gives the chart its reference and band.
+# Bisection runs `git bisect run` in a throwaway clone: the checkout, branch and bisect state
+# of this repository are never touched.
+#
+# The AVX-512 gate of perf-check (scripts/perf_avx512.py, variables PERF_AVX512*) builds its
+# base driver through the same cache.
+
+DEB_PKGS += ccache
+TEST_EXTRA += test-history
+
+REV             ?=
+HISTORY_COUNT   ?= 10
+HISTORY_DIVIDE  ?= 4
+HISTORY_PUZZLES ?= 0
+HISTORY_ONLY    ?=
+HISTORY_JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
+HISTORY_DIR     := $(BUILD)/history
+HISTORY_FILE    ?= $(BUILD)/reports/history.jsonl
+HISTORY_ARGS     = --workdir $(HISTORY_DIR) --out $(HISTORY_FILE) --cc "$(CC)" \
+                   --jobs $(HISTORY_JOBS) --threshold $(PERF_THRESHOLD) \
+                   --count $(HISTORY_COUNT) --divide $(HISTORY_DIVIDE) --puzzles $(HISTORY_PUZZLES) \
+                   $(if $(HISTORY_ONLY),--only $(HISTORY_ONLY)) \
+                   --baseline $(PERF_BASELINE) $(PERF_BASELINE_MANY)
+
+# The AVX-512 timed gate (make perf-check; docs/ci.md "The AVX-512 gate"): base and head
+# drivers in PERF_AVX512_ROUNDS interleaved rounds, Mann-Whitney U p < 0.05 and a median
+# slowdown above PERF_AVX512_MIN_EFFECT percent fail. Base: PERF_AVX512_BASE, by default the
+# revision that last changed PERF_BASELINE. PERF_AVX512=0 skips it.
+PERF_AVX512            ?= 1
+PERF_AVX512_BASE       ?=
+PERF_AVX512_ROUNDS     ?= 20
+PERF_AVX512_MIN_EFFECT ?= 3
+PERF_AVX512_ARGS        = --head $(PERF_DRIVER) --baseline $(PERF_BASELINE) \
+                          --workdir $(HISTORY_DIR) --cc "$(CC)" --rounds $(PERF_AVX512_ROUNDS) \
+                          --min-effect $(PERF_AVX512_MIN_EFFECT) \
+                          $(if $(PERF_AVX512_BASE),--base-rev $(PERF_AVX512_BASE))
+
+.PHONY: perf-history perf-bisect perf-history-clean test-history
+
+perf-history: ## callgrind counts of each commit of REV=A..B (default the last 10) -> $(BUILD)/reports/history.jsonl + history.png/.svg/.html
+	python3 scripts/perf_history.py run $(HISTORY_ARGS) --rev "$(REV)"
+
+perf-bisect: ## first commit of GOOD..BAD whose count rose above PERF_THRESHOLD (ENTRY=..., default the worst entry); checkout untouched
+	@if [ -z "$(GOOD)" ] || [ -z "$(BAD)" ]; then \
+	  echo "usage: make perf-bisect GOOD=REV BAD=REV [ENTRY=PIPELINE/LEVEL/DATASET]"; exit 2; fi
+	python3 scripts/perf_history.py bisect $(HISTORY_ARGS) --good "$(GOOD)" --bad "$(BAD)" \
+	  $(if $(ENTRY),--entry "$(ENTRY)")
+
+perf-history-clean: ## remove the worktrees of commits built by perf-history / perf-bisect (keeps history.jsonl)
+	rm -rf $(HISTORY_DIR)/wt
+	git worktree prune
+
+# The history tests: the U test and the schema always; the end-to-end clone test
+# (tests/perf/test_history.sh, about a minute) needs native callgrind runs.
+HISTORY_UNIT := python3 tests/perf/test_mannwhitney.py && python3 tests/perf/test_history_schema.py
+ifneq ($(CROSS),)
+test-history:
+	$(HISTORY_UNIT)
+	@echo "test-history: history/bisect clone test skipped for CROSS=$(CROSS) (valgrind runs only host binaries)"
+else ifeq ($(SAN),1)
+test-history:
+	$(HISTORY_UNIT)
+	@echo "test-history: history/bisect clone test skipped under SAN=1 (it builds and measures plain commits; nothing sanitized to test)"
+else
+test-history: ## the history tests: Mann-Whitney U, schema, and perf-history/perf-bisect on a throwaway clone
+	$(HISTORY_UNIT)
+	CCACHE_DIR=$(abspath $(HISTORY_DIR))/ccache bash tests/perf/test_history.sh
+endif
