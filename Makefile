@@ -288,6 +288,7 @@ perf-check: $(PERF_DRIVER) $(if $(filter 1,$(PERF_WALL)),$(GBENCH)) ## CI gate: 
 	SB_PERF_MANY=1 python3 scripts/perf_check.py check --driver $(PERF_DRIVER) --cc "$(CC)" \
 	  --flags "$(CFLAGS)" --baseline $(PERF_BASELINE_MANY) --threshold $(PERF_THRESHOLD) \
 	  --current-out $(PERF_DIR)/current_many.json
+	$(if $(filter 1,$(PERF_AVX512)),python3 scripts/perf_avx512.py gate $(PERF_AVX512_ARGS),@echo "perf-check avx512: NOT GATED (PERF_AVX512=0)")
 
 perf-baseline: $(PERF_DRIVER) $(if $(filter 1,$(PERF_WALL)),$(GBENCH)) ## measure and rewrite bench/baseline.json (review the diff, commit it)
 	python3 scripts/perf_check.py baseline $(PERF_ARGS) --out $(PERF_BASELINE)
