@@ -228,7 +228,7 @@ def build(repo, sha, workdir, cc, jobs, tool_id):
             git(repo, "worktree", "add", "--detach", "-q", wt, sha)
     log = os.path.join(workdir, "logs", sha[:12] + ".log")
     os.makedirs(os.path.dirname(log), exist_ok=True)
-    env = dict(os.environ)
+    env = clean_make_env()
     make_cc = cc
     if shutil.which("ccache") and os.environ.get("PERF_HISTORY_CCACHE", "1") != "0":
         # Consecutive commits share most sources: ccache turns their compiles into copies.
@@ -251,6 +251,22 @@ def build(repo, sha, workdir, cc, jobs, tool_id):
     with open(stamp, "w", encoding="utf-8") as f:
         f.write(tool_id + "\n")
     return "ok", driver
+
+
+# Variables the project's Makefile reads that would change where or how a commit builds.
+BUILD_VARS = ("BUILD", "CFLAGS", "OPT", "SAN", "CROSS", "HOSTCC", "AR", "OBJCOPY", "CC")
+
+
+def clean_make_env():
+    """Returns the environment for a commit's make: a make that runs this script exports its
+    command-line variables (make perf-history BUILD=build/x puts BUILD in the environment and
+    in MAKEFLAGS), and the commit's Makefile would build elsewhere or otherwise; it must
+    start from its own defaults."""
+    flags = os.environ.get("MAKEFLAGS", "")
+    named = {w.split("=", 1)[0] for w in flags.partition(" -- ")[2].split() if "=" in w}
+    drop = named | set(BUILD_VARS) | {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES",
+                                      "MAKEFILES", "GNUMAKEFLAGS"}
+    return {k: v for k, v in os.environ.items() if k not in drop}
 
 
 def registry(driver):
@@ -568,7 +584,9 @@ def chart(repo, commits, plan, store, tool_id, args):
             f.write('file_%d = "%s"\ntitle_%d = "%s"\nref_%d = %r\nreflabel_%d = "%s"\n'
                     % (j, name, j, item["entry"], j, ref, j, label))
     status = 0
-    if shutil.which("gnuplot") is None:
+    if not drawn:
+        print("perf-history: no entry was measured in this range: no chart", file=sys.stderr)
+    elif shutil.which("gnuplot") is None:
         print("perf-history: gnuplot not found (Debian package gnuplot-nox: make deps); "
               "no chart", file=sys.stderr)
         status = 2

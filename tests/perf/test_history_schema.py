@@ -143,5 +143,20 @@ class Plan(unittest.TestCase):
         self.assertEqual(len(ph.read_records(store.path)), 2)
 
 
+class MakeEnvironment(unittest.TestCase):
+    def test_an_outer_make_does_not_leak_into_a_commit_build(self):
+        saved = dict(os.environ)
+        try:
+            os.environ.update(MAKEFLAGS=" -- BUILD=build/x FOO=1", BUILD="build/x", FOO="1",
+                              CFLAGS="-O0", MAKELEVEL="1", KEEP="yes")
+            env = ph.clean_make_env()
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
+        for k in ("MAKEFLAGS", "BUILD", "FOO", "CFLAGS", "MAKELEVEL"):
+            self.assertNotIn(k, env)
+        self.assertEqual(env["KEEP"], "yes")
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=1)
