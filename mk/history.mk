@@ -76,6 +76,10 @@ else ifeq ($(SAN),1)
 test-history:
 	$(HISTORY_UNIT)
 	@echo "test-history: history/bisect clone test skipped under SAN=1 (it builds and measures plain commits; nothing sanitized to test)"
+else ifeq ($(CC_IS_CLANG),1)
+test-history:
+	$(HISTORY_UNIT)
+	@echo "test-history: history/bisect clone test skipped for CC=clang (it tests the history scripts, not the toolchain: the gcc make test runs it)"
 else
 test-history: ## the history tests: Mann-Whitney U, schema, and perf-history/perf-bisect on a throwaway clone
 	$(HISTORY_UNIT)
