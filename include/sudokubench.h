@@ -755,6 +755,20 @@ typedef int (*sb_gsolution_fn)(const uint8_t *solution, uint64_t index, void *us
 int sb_gsolve_each(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
                    void *user, sb_gresult *res);
 
+/* Solves n puzzles of geometry g (NULL: 9x9, which is sb_solve_batch) as sb_solve_batch does
+ * (one OpenMP team, sb_threads_check first, row i from puzzle i alone: the same for any
+ * thread count), each thread with its own engine for *opt: pipeline "fast" the general
+ * solver at opt->simd, any other name or custom spec an sb_gpipeline; opt->limit,
+ * max_guesses as for one solve; opt->stop read before each puzzle. Rows of
+ * sb_geometry_cells(g) bytes; outputs as sb_solve_batch's (each may be NULL; status[i] what
+ * the solve of puzzle i returned). @return SB_OK; SB_ERR_ARG for NULL opt or cells, or BFS
+ * search (the geometry engines search depth-first); SB_ERR_PIPELINE or SB_ERR_SIMD for bad
+ * options (nothing solved); SB_ERR_THREADS (errno set; nothing solved); SB_ERR_STOPPED;
+ * SB_ERR_NOMEM when a thread could not make its engine. */
+int sb_gsolve_batch(const sb_geometry *g, const sb_options *opt, const uint8_t *cells,
+                    size_t n, int threads, uint64_t *counts, uint64_t *guesses,
+                    uint8_t *solutions, int8_t *status);
+
 /* ------------------------------------------------------------------------------------------ */
 /* Reading and rating any geometry (docs/geometry.md "Reading and rating any geometry")       */
 /* ------------------------------------------------------------------------------------------ */

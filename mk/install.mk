@@ -44,7 +44,8 @@ PYTHONDIR   ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/lib/python3/dist-packages
 endif
 comma       := ,
 
-DEB_PKGS += help2man pkgconf bash-completion python3-cffi python3-numpy python3-pytest python3-dev
+DEB_PKGS += help2man pkgconf bash-completion python3-cffi python3-numpy python3-pytest python3-dev \
+            python3-pip python3-setuptools python3-wheel
 
 SB_VERSION_STR := $(shell sed -n 's/^\#define SB_VERSION "\(.*\)"/\1/p' include/sudokubench.h)
 SB_SOMAJOR     := $(firstword $(subst ., ,$(SB_VERSION_STR)))

@@ -1,23 +1,37 @@
-"""sudokubench — solve, count, rate, generate and augment 9x9 Sudoku from Python and numpy.
+"""sudokubench — solve, count, rate, generate and augment Sudoku of any geometry from Python
+and numpy.
 
 A thin layer over libsudokubench (include/sudokubench.h): every function takes whole arrays
-and runs the library's OpenMP batch calls (sb_solve_batch, ...) with one solver per thread,
-without the GIL, so Python pays per call, not per puzzle.
+and runs the library's OpenMP batch calls (sb_solve_batch, sb_gsolve_batch, ...) with one
+solver per thread, without the GIL, so Python pays per call, not per puzzle. Ctrl-C stops
+every call (the library polls a stop flag).
 
-Puzzles are given as a numpy uint8 array of shape (n, 81) (0 blank, 1..9 given; row-major
-cells), or as a list of strings in any one-line form the library reads (81 cells with
-``.0-_`` blanks, Kaggle ``puzzle,solution``, ``puzzle:count:solution``, ...), or as one
-string of such lines. ``read(path)`` reads a file in every form the CLI accepts, nine-line
-grids included. A line that is not a puzzle raises ParseError naming it, and so does a pencilmark
-line that eliminates more than its givens imply (an (n, 81) row holds givens only; the CLI
-solves such lines, docs/cli.md).
+Puzzles are given as a numpy uint8 array of shape (n, cells) (0 blank, 1..N given; cells in
+the geometry's order, row-major for square grids), or as a list of strings in any one-line
+form the library reads, or as one string of such lines. ``read(path)`` reads a file in every
+form the CLI accepts, nine-line grids included. A line that is not a puzzle raises
+ParseError naming it, and so does a pencilmark line that eliminates more than its givens
+imply (an (n, 81) row holds givens only; the CLI solves such lines, docs/cli.md).
+
+Geometries. Every call takes ``grid=``: None (the default) is the 9x9 grid on its fastest
+path, (n, 81) arrays; a string is what the CLI's ``--grid`` takes: "RxC" boxed grids ("2x2"
+is 4x4 Sudoku, "4x4" is 16x16, "3x3" the 9x9 grid through the general engine), "latin:N",
+"cube:K", "x:RxC" (diagonals); a Geometry (``Geometry(spec)``, or ``Geometry.load(path)``
+for a jigsaw or house-list file, docs/geometry.md) is any of these. Arrays are then
+(n, geometry.cells). Text given without ``grid=`` (read, parse, and strings passed to the
+other calls) takes its geometry from the first puzzle line's cell count as the CLI does:
+81 is 9x9, 16 is "2x2", 256 is "4x4", ...; ``detect()`` says which.
 
     >>> import sudokubench as sb
     >>> counts, guesses, solutions = sb.solve(["4.....8.5.3..........7......2.....6....."
     ...                                        "8.4......1.......6.3.7.5..2.....1.4......"])
     >>> int(counts[0]), sb.to_strings(solutions)[0][:9]
     (1, '417369825')
+    >>> r = sb.solve(["1.3..2.........."], grid="2x2", limit=0)   # 4x4 Sudoku: 16 cells
+    >>> int(r.counts[0]), sb.to_strings(r.solutions, grid="2x2")[0]
+    (6, '1432321421434321')
 """
+import errno
 import os
 import threading
 from collections import namedtuple
@@ -26,9 +40,10 @@ import numpy as np
 
 from ._sb import ffi, lib
 
-__all__ = ["solve", "validate", "rate", "generate", "augment", "read", "parse", "to_strings",
-           "ParseError", "SudokuError", "SolveResult", "GenerateResult", "CLASSES",
-           "PIPELINES", "SYMMETRIES", "__version__"]
+__all__ = ["solve", "validate", "rate", "generate", "augment", "read", "parse", "detect",
+           "to_strings", "Geometry", "ParseError", "SudokuError", "SolveResult",
+           "GenerateResult", "RateResult", "CLASSES", "PIPELINES", "SYMMETRIES", "TECHNIQUES",
+           "__version__"]
 
 __version__ = "0.1.0"
 CELLS = 81
@@ -38,13 +53,23 @@ CLASSES = tuple(ffi.string(lib.sb_class_name(i)).decode() for i in range(5))
 PIPELINES = ("fast", "list", "array", "restart", "singles", "none")
 #: generate()'s clue symmetries
 SYMMETRIES = ("none", "rot180", "rot90", "mirror", "diagonal")
+#: the columns of rate(..., counters=True).eliminations (the library's sb_technique order)
+TECHNIQUES = tuple(ffi.string(lib.sb_techniques(ffi.new("size_t *"))[t].name).decode()
+                   for t in range(lib.SB_TECH_COUNT))
 
 SolveResult = namedtuple("SolveResult", "counts guesses solutions")
 SolveResult.__doc__ = """solve()'s result: counts (uint64, n), guesses (uint64, n), solutions
-(uint8, (n, 81), the first solution found, zeros when there is none)."""
+(uint8, (n, cells), the first solution found, zeros when there is none)."""
 GenerateResult = namedtuple("GenerateResult", "puzzles solutions guesses")
-GenerateResult.__doc__ = """generate()'s result: puzzles and solutions (uint8, (n, 81)),
+GenerateResult.__doc__ = """generate()'s result: puzzles and solutions (uint8, (n, cells)),
 guesses (uint64, n: what solve reports with limit 2)."""
+RateResult = namedtuple("RateResult", "classes eliminations")
+RateResult.__doc__ = """rate(..., counters=True)'s result: classes (int8, n) as rate() returns,
+eliminations (uint64, (n, len(TECHNIQUES))): what each technique removed in the rating run."""
+
+# The library's generator and augmenter of any geometry; a build against a header without
+# them (see _build.py) has neither, and generate/augment then refuse grid=.
+_HAVE_GDATASET = hasattr(lib, "sb_ggenerate_batch")
 
 
 class SudokuError(RuntimeError):
@@ -72,6 +97,189 @@ def _check(status, what, err=0):
         raise SudokuError(f"{what}: {text}")
     return status
 
+
+# ------------------------------------------------------------------------------------------
+# Geometries
+# ------------------------------------------------------------------------------------------
+
+_KINDS = ("boxed", "latin", "cube", "x", "jigsaw", "houses")
+
+
+def _why_buffer():
+    return ffi.new("char[]", lib.SB_GEO_WHY_LEN)
+
+
+class Geometry:
+    """A grid's cells, digits and houses (sb_geometry), immutable. ``Geometry("4x4")`` makes a
+    built-in one from the CLI's --grid word ("RxC", "latin:N", "cube:K", "x:RxC"; ValueError
+    naming the valid forms otherwise); ``Geometry.load(path)`` reads a geometry file (jigsaw
+    or house list, docs/geometry.md). Pass either as ``grid=`` to every call.
+
+    Attributes: name ("4x4", "jigsaw:6", ...), kind (boxed, latin, cube, x, jigsaw, houses),
+    cells, digits (N: every house holds 1..N once), houses (a read-only uint16 array of shape
+    (number of houses, N): the cells of each house, ascending), layout (rows, cols, box_rows,
+    box_cols of the printed grid)."""
+
+    __slots__ = ("_ptr", "name", "kind", "cells", "digits", "_houses")
+
+    def __init__(self, spec):
+        if not isinstance(spec, str):
+            raise TypeError(f"a geometry spec is a string such as '4x4', not {spec!r} "
+                            "(Geometry.load(path) reads a file)")
+        out = ffi.new("sb_geometry **")
+        why = _why_buffer()
+        st = lib.sb_geometry_parse(spec.encode(), out, why, len(why))
+        if st == lib.SB_ERR_ARG:
+            raise ValueError(ffi.string(why).decode(errors="replace"))
+        _check(st, "Geometry")
+        self._own(out[0])
+
+    @classmethod
+    def load(cls, path):
+        """Reads a geometry file ("jigsaw N" and N rows of region letters, or "houses CELLS N"
+        and one house per line). Raises ValueError (FILE:LINE: reason) for a malformed file,
+        OSError naming the path when it cannot be read."""
+        path = os.fspath(path)
+        with open(path, "rb") as opened:  # Python's checks and errors, as read() does
+            fd = os.dup(opened.fileno())
+        f = lib.fdopen(fd, b"rb")
+        if f == ffi.NULL:
+            err = ffi.errno
+            os.close(fd)
+            raise OSError(err, os.strerror(err), path)
+        out = ffi.new("sb_geometry **")
+        why = _why_buffer()
+        try:
+            st = lib.sb_geometry_read(f, os.fsencode(path), out, why, len(why))
+            err = ffi.errno
+        finally:
+            lib.fclose(f)
+        if st == lib.SB_ERR_ARG:
+            raise ValueError(ffi.string(why).decode(errors="replace"))
+        if st == lib.SB_ERR_IO:
+            raise OSError(err, os.strerror(err) if err else "read error", path)
+        _check(st, "Geometry.load")
+        obj = cls.__new__(cls)
+        obj._own(out[0])
+        return obj
+
+    @classmethod
+    def _adopt(cls, ptr):
+        """Wraps a geometry the library made (it is freed with this object)."""
+        obj = cls.__new__(cls)
+        obj._own(ptr)
+        return obj
+
+    def _own(self, ptr):
+        self._ptr = ffi.gc(ptr, lib.sb_geometry_free)
+        self.name = ffi.string(lib.sb_geometry_name(ptr)).decode()
+        self.kind = _KINDS[lib.sb_geometry_kind_of(ptr)]
+        self.cells = lib.sb_geometry_cells(ptr)
+        self.digits = lib.sb_geometry_digits(ptr)
+        self._houses = None
+
+    @property
+    def houses(self):
+        if self._houses is None:
+            n, nh = self.digits, lib.sb_geometry_houses(self._ptr)
+            h = np.empty((nh, n), dtype=np.uint16)
+            for i in range(nh):
+                h[i] = np.frombuffer(ffi.buffer(lib.sb_geometry_house(self._ptr, i), 2 * n),
+                                     dtype=np.uint16)
+            h.setflags(write=False)
+            self._houses = h
+        return self._houses
+
+    @property
+    def layout(self):
+        out = ffi.new("sb_geometry_layout *")
+        lib.sb_geometry_layout_of(self._ptr, out)
+        return (out.rows, out.cols, out.box_rows, out.box_cols)
+
+    def peers(self, cell):
+        """The cells sharing a house with cell (0 .. cells-1), ascending, as a list."""
+        if not isinstance(cell, (int, np.integer)) or not 0 <= cell < self.cells:
+            raise ValueError(f"cell must be 0 .. {self.cells - 1}, not {cell!r}")
+        count = ffi.new("int *")
+        p = lib.sb_geometry_peers(self._ptr, int(cell), count)
+        return [p[i] for i in range(count[0])]
+
+    def is_solution(self, solutions, puzzles=None):
+        """A bool array: True where row i of solutions (n, cells) fills every house with
+        1..N once and keeps every given of row i of puzzles (when given) (sb_gsolution_check)."""
+        sol = _cells_array(solutions, self)
+        puz = None if puzzles is None else _cells_array(puzzles, self)
+        if puz is not None and puz.shape != sol.shape:
+            raise ValueError(f"puzzles {puz.shape} and solutions {sol.shape} differ in shape")
+        out = np.zeros(len(sol), dtype=bool)
+        for i in range(len(sol)):
+            p = ffi.NULL if puz is None else ffi.from_buffer(puz[i])
+            out[i] = bool(lib.sb_gsolution_check(self._ptr, p, ffi.from_buffer(sol[i])))
+        return out
+
+    def __repr__(self):
+        nh = lib.sb_geometry_houses(self._ptr)
+        return (f"<Geometry {self.name}: {self.cells} cells, {self.digits} digits, "
+                f"{nh} houses>")
+
+
+# The built-in geometries by spec word, each made once: a geometry is immutable and shared.
+_BY_SPEC = {}
+_BY_SPEC_LOCK = threading.Lock()
+
+
+def _geometry(grid):
+    """The Geometry grid= names (None stays None: the 9x9 path)."""
+    if grid is None or isinstance(grid, Geometry):
+        return grid
+    if isinstance(grid, str):
+        with _BY_SPEC_LOCK:
+            g = _BY_SPEC.get(grid)
+            if g is None:
+                g = _BY_SPEC[grid] = Geometry(grid)
+        return g
+    raise TypeError(f"grid must be None (9x9), a spec such as '4x4' or a Geometry, not {grid!r}")
+
+
+_PEEK = 1 << 16  # bytes of an input looked at to tell its geometry (what the CLI looks at)
+
+
+def _detect(text, more, source):
+    """The geometry of an input whose start is text (bytes; more: it goes on past them), as
+    the CLI picks it without --grid: None for 9x9, else a Geometry. Raises ValueError when the
+    cell count fits another shape than a boxed grid ("27 cells ...: pass grid='cube:3'")."""
+    out = ffi.new("sb_geometry **")
+    line = ffi.new("uint64_t *")
+    why = _why_buffer()
+    st = lib.sb_geometry_detect(text, len(text), 1 if more else 0, out, line, why, len(why))
+    if st == lib.SB_ERR_ARG:
+        reason = ffi.string(why).decode(errors="replace")
+        head, sep, spec = reason.partition("say ")
+        reason = f"{head}pass grid='{spec}'" if sep else f"{reason} (pass grid=)"
+        where = f"{source}:{line[0]}" if source else f"line {line[0]}"
+        raise ValueError(f"{where}: cannot tell the geometry: {reason}")
+    _check(st, "detect")
+    return Geometry._adopt(out[0]) if out[0] != ffi.NULL else None
+
+
+def detect(source):
+    """The geometry read() and parse() give puzzles without grid=, as the CLI picks it from the
+    first puzzle line's cell count: None for 9x9 (81 cells, or anything the 9x9 reader takes),
+    else the square boxed Geometry of that count (16 cells: "2x2", 256: "4x4"). source is a
+    file's path, or a list of puzzle strings (its first decides). ValueError when the count
+    fits another shape ("27 cells is not an N x N grid: pass grid='cube:3'")."""
+    if isinstance(source, (list, tuple)):
+        first = source[0] if source else b""
+        return _detect(first.encode() if isinstance(first, str) else bytes(first), False, None)
+    path = os.fspath(source)
+    with open(path, "rb") as f:
+        head = f.read(_PEEK + 1)
+    return _detect(head[:_PEEK], len(head) > _PEEK, os.fsdecode(path))
+
+
+# ------------------------------------------------------------------------------------------
+# Arguments
+# ------------------------------------------------------------------------------------------
 
 _U64_MAX = (1 << 64) - 1
 
@@ -104,6 +312,10 @@ def _threads(threads):
     return int(threads)
 
 
+# ------------------------------------------------------------------------------------------
+# Reading
+# ------------------------------------------------------------------------------------------
+
 # Byte value -> cell value for the one-line 81-character form; 255 marks anything else.
 _CELL_OF = np.full(256, 255, dtype=np.uint8)
 _CELL_OF[ord("1"):ord("9") + 1] = np.arange(1, 10, dtype=np.uint8)
@@ -127,20 +339,38 @@ def _parse_one(text, lineno, out):
     return True
 
 
-def parse(lines):
+def _memfile(data):
+    """An open read-only FILE over bytes data (which must outlive it), or NULL when empty."""
+    return lib.fmemopen(ffi.from_buffer(data), len(data), b"r") if data else ffi.NULL
+
+
+def parse(lines, grid=None):
     """Parses puzzles from a list of strings (or bytes), one puzzle each in a one-line form,
     or from one string of lines in every form the CLI reads (nine-line grids included;
-    blank and '#' lines skipped), into a uint8 array (n, 81). Raises ParseError naming the
+    blank and '#' lines skipped), into a uint8 array (n, cells). Without grid= the first
+    line's cell count picks the geometry (detect()): 81 is 9x9. Raises ParseError naming the
     1-based line (list index + 1, or line of the string)."""
+    return _parse(lines, _geometry(grid), grid is None)[0]
+
+
+def _parse(lines, g, may_detect):
+    """parse() returning (cells, geometry): g None is 9x9 unless may_detect and the first
+    line says another geometry."""
     if isinstance(lines, (str, bytes)):
         data = lines.encode() if isinstance(lines, str) else bytes(lines)
-        buf = ffi.from_buffer(data)
-        f = lib.fmemopen(buf, len(data), b"r") if data else ffi.NULL
+        if may_detect:
+            g = _detect(data[:_PEEK], len(data) > _PEEK, None)
+        f = _memfile(data)
         if f == ffi.NULL:
-            return np.empty((0, CELLS), dtype=np.uint8)
-        return _read_stream(f, None)
+            return np.empty((0, g.cells if g else CELLS), dtype=np.uint8), g
+        return (_read_stream(f, None) if g is None else _read_gstream(f, g, None)), g
     items = list(lines)
     n = len(items)
+    if may_detect and n and not (isinstance(items[0], str) and len(items[0]) == CELLS):
+        first = items[0]
+        g = _detect(first.encode() if isinstance(first, str) else bytes(first), False, None)
+    if g is not None:
+        return _parse_items(items, g), g
     out = np.empty((n, CELLS), dtype=np.uint8)
     # Fast path: every item exactly 81 cell characters, mapped in one vector pass.
     if n and all(isinstance(s, str) and len(s) == CELLS for s in items):
@@ -151,31 +381,67 @@ def parse(lines):
         if raw is not None and raw.size == n * CELLS:
             cells = _CELL_OF[raw].reshape(n, CELLS)
             if not (cells == 255).any():
-                return cells
+                return cells, None
     for i, s in enumerate(items):
         if not _parse_one(s, i + 1, out[i]):
             raise ParseError(None, i + 1, 1, "not a puzzle (blank or comment)")
-    return out
+    return out, None
 
 
-def read(path):
-    """Reads every puzzle of a file in every form the CLI accepts (one per line, Kaggle CSV,
-    puzzle:count:solution, pencilmarks, nine-line grids, ...) into a uint8 array (n, 81).
-    Raises ParseError (FILE:LINE:COL) at the first invalid record; OSError (its subclass for
-    the errno: FileNotFoundError, IsADirectoryError, ...) naming the path when unreadable;
-    ValueError for a path with a NUL byte, as open() does."""
+def _parse_items(items, g):
+    """Parses a list of one-line puzzles of geometry g with the geometry's reader (the
+    clash check included): item i is line i+1 of one text."""
+    raws = [s.encode() if isinstance(s, str) else bytes(s) for s in items]
+    for i, raw in enumerate(raws):
+        k = raw.find(b"\n")
+        if k >= 0:
+            raise ParseError(None, i + 1, k + 1, "a line break inside one puzzle")
+    data = b"\n".join(raws) + b"\n" if raws else b""
+    f = _memfile(data)
+    if f == ffi.NULL:
+        return np.empty((0, g.cells), dtype=np.uint8)
+    cells, lines = _read_gstream(f, g, None, with_lines=True)
+    if len(cells) != len(raws):  # the reader skipped a blank or comment item
+        missing = next(i for i, ln in enumerate(list(lines) + [0]) if ln != i + 1)
+        raise ParseError(None, missing + 1, 1, "not a puzzle (blank or comment)")
+    return cells
+
+
+def read(path, grid=None):
+    """Reads every puzzle of a file into a uint8 array (n, cells): for 9x9, every form the
+    CLI accepts (one per line, Kaggle CSV, puzzle:count:solution, pencilmarks, nine-line
+    grids, ...); for another geometry one puzzle per line, a character per cell or integers
+    separated by commas or spaces. Without grid= the first puzzle line's cell count picks the
+    geometry (detect(); 81 is 9x9). Raises ParseError (FILE:LINE:COL) at the first invalid
+    record (a clash of two givens in a house is one on other geometries); OSError (its
+    subclass for the errno: FileNotFoundError, IsADirectoryError, ...) naming the path when
+    unreadable; ValueError for a path with a NUL byte, as open() does, or when the geometry
+    cannot be told."""
     path = os.fspath(path)
+    source = os.fsdecode(path)
+    g = _geometry(grid)
     # Python's open() makes the checks C's fopen would get wrong: it refuses a path with a NUL
     # byte (C would open the path cut there) and a directory (fopen accepts one; the first
     # read fails), and names the path and errno. The library reads a duplicate descriptor.
     with open(path, "rb") as opened:
+        if grid is None:
+            head = opened.read(_PEEK + 1)
+            g = _detect(head[:_PEEK], len(head) > _PEEK, source)
+            if opened.seekable():
+                opened.seek(0)
+            else:  # a pipe: what was looked at is gone from it, so read it all from memory
+                data = head + opened.read()
+                f = _memfile(data)
+                if f == ffi.NULL:
+                    return np.empty((0, g.cells if g else CELLS), dtype=np.uint8)
+                return _read_stream(f, source) if g is None else _read_gstream(f, g, source)
         fd = os.dup(opened.fileno())
     f = lib.fdopen(fd, b"rb")
     if f == ffi.NULL:
         err = ffi.errno
         os.close(fd)
         raise OSError(err, os.strerror(err), path)
-    return _read_stream(f, os.fsdecode(path))
+    return _read_stream(f, source) if g is None else _read_gstream(f, g, source)
 
 
 def _read_stream(f, source):
@@ -205,33 +471,111 @@ def _read_stream(f, source):
         lib.fclose(f)
 
 
-def _puzzles(puzzles):
-    """Returns puzzles as a C-contiguous uint8 array (n, 81) with cells 0..9."""
-    if isinstance(puzzles, (list, tuple)) and puzzles and not isinstance(puzzles[0], (str, bytes)):
-        puzzles = np.asarray(puzzles)  # rows of cell values, not text
-    if isinstance(puzzles, np.ndarray):
-        arr = puzzles
-        if arr.ndim == 1 and arr.size == CELLS:
-            arr = arr.reshape(1, CELLS)
-        if arr.ndim != 2 or arr.shape[1] != CELLS:
-            raise ValueError(f"puzzles must have shape (n, 81), not {arr.shape}")
-        if arr.dtype != np.uint8:
-            if not np.issubdtype(arr.dtype, np.integer):
-                raise TypeError(f"puzzles must be an integer array (uint8), not {arr.dtype}")
-            if arr.size and (arr.min() < 0 or arr.max() > 9):
-                raise ValueError("cells must be 0..9")
+def _read_gstream(f, g, source, with_lines=False):
+    """Reads every record of an open FILE with the reader of geometry g (sb_greader), then
+    closes it. Returns the cells (n, g.cells), and with with_lines also each row's line."""
+    reader = ffi.new("sb_greader **")
+    nc = g.cells
+    try:
+        _check(lib.sb_greader_open(reader, g._ptr, f), "sb_greader_open")
+        rec = ffi.new("sb_grecord *")
+        cap, n = 1024, 0
+        buf = np.empty((cap, nc), dtype=np.uint8)
+        lines = np.empty(cap, dtype=np.uint64)
+        base = ffi.cast("uint8_t *", ffi.from_buffer(buf))
+        while True:
+            if n == cap:  # grow by doubling: amortised one copy per row
+                cap *= 2
+                buf = np.concatenate([buf, np.empty_like(buf)])
+                lines = np.concatenate([lines, np.empty_like(lines)])
+                base = ffi.cast("uint8_t *", ffi.from_buffer(buf))
+            got = lib.sb_greader_next(reader[0], rec, base + n * nc)
+            if got == 0:
+                break
+            if got < 0:
+                err = ffi.errno
+                if got == lib.SB_ERR_IO and err == errno.EINTR:
+                    continue  # nothing consumed: Python runs its signal handlers, then again
+                why = os.strerror(err) if err else ffi.string(lib.sb_strerror(got)).decode()
+                raise OSError(err, why, source)
+            if rec.kind == lib.SB_LINE_INVALID:
+                raise ParseError(source, int(rec.line), int(rec.col),
+                                 ffi.string(rec.why).decode(errors="replace"))
+            lines[n] = rec.line
+            n += 1
+        cells = buf[:n].copy() if n < cap // 2 else buf[:n]
+        return (cells, lines[:n]) if with_lines else cells
+    finally:
+        lib.sb_greader_close(reader[0])
+        lib.fclose(f)
+
+
+def _grid_hint(ncells):
+    """Says which grid= fits rows of ncells cells, for an error message."""
+    out = ffi.new("sb_geometry **")
+    if lib.sb_geometry_for_cells(ncells, out, ffi.NULL, 0) == 0:
+        name = ffi.string(lib.sb_geometry_name(out[0])).decode()
+        lib.sb_geometry_free(out[0])
+        return f"pass grid='{name}' for {ncells} cells"
+    return "pass grid= for another geometry"
+
+
+def _cells_array(puzzles, g):
+    """Returns an array-like of cell values as a C-contiguous uint8 array (n, cells) of
+    geometry g (None: 9x9) with cells 0..N, or raises ValueError / TypeError."""
+    nc, nd = (g.cells, g.digits) if g is not None else (CELLS, 9)
+    arr = np.asarray(puzzles)
+    if arr.ndim == 1 and arr.size == nc:
+        arr = arr.reshape(1, nc)
+    if arr.ndim != 2 or arr.shape[1] != nc:
+        what = f"geometry {g.name}" if g is not None else "9x9 (grid=None)"
+        hint = "" if g is not None else f": {_grid_hint(arr.shape[-1] if arr.ndim else 0)}"
+        raise ValueError(f"puzzles must have shape (n, {nc}) for {what}, not {arr.shape}{hint}")
+    if arr.dtype != np.uint8:
+        if arr.size == 0:
             arr = arr.astype(np.uint8)
-        arr = np.ascontiguousarray(arr)
-        if arr.size and arr.max() > 9:
-            row = int(np.flatnonzero((arr > 9).any(axis=1))[0])
-            raise ValueError(f"puzzle {row}: cells must be 0..9")
-        return arr
-    return parse(puzzles)
+        elif not np.issubdtype(arr.dtype, np.integer):
+            raise TypeError(f"puzzles must be an integer array (uint8), not {arr.dtype}")
+        elif arr.min() < 0 or arr.max() > nd:
+            raise ValueError(f"cells must be 0..{nd}")
+        arr = arr.astype(np.uint8)
+    arr = np.ascontiguousarray(arr)
+    if arr.size and arr.max() > nd:
+        row = int(np.flatnonzero((arr > nd).any(axis=1))[0])
+        raise ValueError(f"puzzle {row}: cells must be 0..{nd}")
+    return arr
+
+
+def _input(puzzles, grid):
+    """Returns (cells, geometry) for a call's puzzles: an array of grid's width, or text
+    parsed as parse() does (its geometry detected from the first line when grid is None)."""
+    g = _geometry(grid)
+    if isinstance(puzzles, (list, tuple)) and puzzles and not isinstance(puzzles[0], (str, bytes)):
+        return _cells_array(puzzles, g), g  # rows of cell values, not text
+    if isinstance(puzzles, np.ndarray):
+        return _cells_array(puzzles, g), g
+    return _parse(puzzles, g, grid is None)
 
 
 def _ptr(ctype, arr):
     """A C pointer of type ctype to a contiguous numpy array's data (NULL when empty)."""
     return ffi.cast(ctype, ffi.from_buffer(arr)) if arr.size else ffi.NULL
+
+
+def _gptr(g):
+    """The library's geometry pointer for g (NULL: 9x9)."""
+    return ffi.NULL if g is None else g._ptr
+
+
+# ------------------------------------------------------------------------------------------
+# The batch calls
+# ------------------------------------------------------------------------------------------
+
+def _simd(simd):
+    level = lib.sb_simd_parse(simd.encode())
+    if level < -1:
+        raise ValueError(f"unknown SIMD level {simd!r}")
+    return level
 
 
 def _options(limit, pipeline, simd):
@@ -245,36 +589,39 @@ def _options(limit, pipeline, simd):
     if lib.sb_options_pipeline(opt, spec) != 0:
         raise ValueError(f"unknown pipeline {pipeline!r} (names: {', '.join(PIPELINES)}, "
                          "or a spec ORDER:T1,T2,...)")
-    level = lib.sb_simd_parse(simd.encode())
-    if level < -1:
-        raise ValueError(f"unknown SIMD level {simd!r}")
-    opt.simd = level
+    opt.simd = _simd(simd)
     return opt, spec  # spec must stay alive while opt is used
 
 
-def solve(puzzles, limit=2, pipeline="fast", threads=0, simd="auto"):
+def solve(puzzles, limit=2, pipeline="fast", threads=0, simd="auto", grid=None):
     """Solves (counts) every puzzle: limit 1 first solution, 2 uniqueness (default), 0 all.
     Returns SolveResult(counts, guesses, solutions) as numpy arrays; the work runs on
-    `threads` threads (0: every core) without the GIL."""
-    cells = _puzzles(puzzles)
+    `threads` threads (0: every core) without the GIL. On another geometry (grid=) "fast" is
+    the general solver and the other pipelines its generic ones, as `sudokubench solve
+    --grid` runs them: the same counts, guesses and solutions."""
+    cells, g = _input(puzzles, grid)
     n = len(cells)
     opt, spec = _options(limit, pipeline, simd)
+    nc = g.cells if g is not None else CELLS
     counts = np.zeros(n, dtype=np.uint64)
     guesses = np.zeros(n, dtype=np.uint64)
-    solutions = np.zeros((n, CELLS), dtype=np.uint8)
+    solutions = np.zeros((n, nc), dtype=np.uint8)
     status = np.zeros(n, dtype=np.int8)
     stop = ffi.new("sig_atomic_t *")
     opt.stop = stop
     nthreads = _threads(threads)
+    args = (_ptr("uint8_t *", cells), n, nthreads, _ptr("uint64_t *", counts),
+            _ptr("uint64_t *", guesses), _ptr("uint8_t *", solutions), _ptr("int8_t *", status))
 
     def call():
-        return lib.sb_solve_batch(opt, _ptr("uint8_t *", cells), n, nthreads,
-                                  _ptr("uint64_t *", counts), _ptr("uint64_t *", guesses),
-                                  _ptr("uint8_t *", solutions), _ptr("int8_t *", status))
+        if g is None:
+            return lib.sb_solve_batch(opt, *args)
+        return lib.sb_gsolve_batch(g._ptr, opt, *args)
 
     # A few puzzles with the fast kernel and a bounded count take microseconds: not worth a
-    # helper thread (every other call may run long enough for Ctrl-C to matter).
-    quick = n < 32 and limit != 0 and pipeline == "fast"
+    # helper thread (every other call may run long enough for Ctrl-C to matter, and so may
+    # any search on a board larger than 9x9).
+    quick = n < 32 and limit != 0 and pipeline == "fast" and nc <= CELLS
     st, err = _batch(call, stop, quick)
     del spec
     _check(st, "solve", err)
@@ -317,50 +664,67 @@ def _interruptible(call, stop):
     return box[0]
 
 
-def validate(puzzles, threads=0, simd="auto"):
+def validate(puzzles, threads=0, simd="auto", grid=None):
     """Returns a bool array: True where the puzzle is proper (exactly one solution)."""
-    return solve(puzzles, limit=2, threads=threads, simd=simd).counts == 1
+    return solve(puzzles, limit=2, threads=threads, simd=simd, grid=grid).counts == 1
 
 
-def rate(puzzles, threads=0):
+def rate(puzzles, threads=0, grid=None, counters=False):
     """Rates every puzzle: an int8 array of class codes, CLASSES[code] naming each (singles,
-    hidden, locked, tuples, search: the weakest technique set that solves it)."""
-    cells = _puzzles(puzzles)
+    hidden, locked, tuples, search: the weakest technique set that solves it), as `sudokubench
+    rate` does on any geometry. counters=True returns RateResult(classes, eliminations) with
+    what each technique (TECHNIQUES) removed in that rating."""
+    cells, g = _input(puzzles, grid)
     n = len(cells)
     classes = np.zeros(n, dtype=np.int8)
+    elim = np.zeros((n, len(TECHNIQUES)), dtype=np.uint64) if counters else None
     nthreads = _threads(threads)
     stop = ffi.new("sig_atomic_t *")
 
     def call():
-        return lib.sb_rate_batch_stop(_ptr("uint8_t *", cells), n, nthreads,
-                                      _ptr("int8_t *", classes), stop)
+        if g is None and not counters:
+            return lib.sb_rate_batch_stop(_ptr("uint8_t *", cells), n, nthreads,
+                                          _ptr("int8_t *", classes), stop)
+        return lib.sb_grate_batch(_gptr(g), _ptr("uint8_t *", cells), n, nthreads,
+                                  _ptr("int8_t *", classes),
+                                  ffi.NULL if elim is None else _ptr("uint64_t *", elim), stop)
 
-    st, err = _batch(call, stop, quick=n < 64)  # below 64 puzzles: a few milliseconds
+    # below 64 puzzles of at most 81 cells: a few milliseconds
+    st, err = _batch(call, stop, quick=n < 64 and cells.shape[1] <= CELLS)
     _check(st, "rate", err)
-    return classes
+    return RateResult(classes, elim) if counters else classes
+
+
+def _need_gdataset(what):
+    if not _HAVE_GDATASET:
+        raise NotImplementedError(
+            f"{what}(grid=...): this build of the library has no generator and augmenter for "
+            "other geometries (sb_ggenerate_batch); only 9x9 (grid=None) is available")
 
 
 def generate(n, seed=0, symmetry="none", minimal=False, max_clues=81, first=0, threads=0,
-             simd="auto"):
+             simd="auto", grid=None):
     """Makes puzzles first .. first+n-1 of the seed (the same as `sudokubench generate
-    -n N --seed S --first I --symmetry SYM [--minimal] [--clues K]` prints). Returns
-    GenerateResult(puzzles, solutions, guesses)."""
+    -n N --seed S --first I --symmetry SYM [--minimal] [--clues K] [--grid SPEC]` prints).
+    Returns GenerateResult(puzzles, solutions, guesses). On another geometry (grid=) every
+    puzzle is unique and minimal; symmetry and max_clues are 9x9's only."""
     n = _count(n)
     first = _u64(first, "first")
+    seed = _u64(seed, "seed")
     _indices(first, n)
+    g = _geometry(grid)
+    if g is not None:
+        return _ggenerate(g, n, seed, symmetry, max_clues, first, _threads(threads), simd)
     opt = ffi.new("sb_gen_options *")
     lib.sb_gen_options_default(opt)
-    opt.seed = _u64(seed, "seed")
+    opt.seed = seed
     sym = lib.sb_symmetry_parse(symmetry.encode())
     if sym < 0:
         raise ValueError(f"unknown symmetry {symmetry!r} (one of {', '.join(SYMMETRIES)})")
     opt.symmetry = sym
     opt.minimal = 1 if minimal else 0
     opt.max_clues = int(max_clues)
-    level = lib.sb_simd_parse(simd.encode())
-    if level < -1:
-        raise ValueError(f"unknown SIMD level {simd!r}")
-    opt.simd = level
+    opt.simd = _simd(simd)
     puzzles = np.zeros((n, CELLS), dtype=np.uint8)
     solutions = np.zeros((n, CELLS), dtype=np.uint8)
     guesses = np.zeros(n, dtype=np.uint64)
@@ -379,32 +743,84 @@ def generate(n, seed=0, symmetry="none", minimal=False, max_clues=81, first=0, t
     return GenerateResult(puzzles, solutions, guesses)
 
 
-def augment(puzzles, n, seed=0, first=0, threads=0):
-    """Returns n random validity-preserving transforms (uint8, (n, 81)): row i is puzzle
+def _ggenerate(g, n, seed, symmetry, max_clues, first, nthreads, simd):
+    """generate() on geometry g (sb_ggenerate_batch)."""
+    _need_gdataset("generate")
+    if symmetry != "none" or max_clues != CELLS:
+        raise ValueError(f"symmetry and max_clues apply to 9x9 only, not to {g.name}")
+    _simd(simd)  # checked as on 9x9; the generator's solver picks its own kernel
+    puzzles = np.zeros((n, g.cells), dtype=np.uint8)
+    solutions = np.zeros((n, g.cells), dtype=np.uint8)
+    guesses = np.zeros(n, dtype=np.uint64)
+    stop = ffi.new("sig_atomic_t *")
+
+    def call():
+        return lib.sb_ggenerate_batch(g._ptr, seed, first, n, nthreads,
+                                      _ptr("uint8_t *", puzzles), _ptr("uint8_t *", solutions),
+                                      _ptr("uint64_t *", guesses), stop)
+
+    st, err = _batch(call, stop, quick=False)  # one puzzle of a large grid can take seconds
+    if st == lib.SB_ERR_ARG:  # the generator says why (a geometry with no full grid)
+        gen = ffi.new("sb_ggenerator **")
+        why = _why_buffer()
+        if lib.sb_ggenerator_new(g._ptr, seed, gen, why, len(why)) == lib.SB_ERR_ARG:
+            raise ValueError(f"generate: {ffi.string(why).decode(errors='replace')}")
+        lib.sb_ggenerator_free(gen[0])
+    _check(st, "generate", err)
+    return GenerateResult(puzzles, solutions, guesses)
+
+
+def augment(puzzles, n, seed=0, first=0, threads=0, grid=None):
+    """Returns n random validity-preserving transforms (uint8, (n, cells)): row i is puzzle
     (first+i) mod P under the transform drawn from (seed, first+i), the same lines
-    `sudokubench augment -n N --seed S` writes for the same P puzzles."""
-    cells = _puzzles(puzzles)
+    `sudokubench augment -n N --seed S [--grid SPEC]` writes for the same P puzzles. On
+    another geometry the transforms are its own symmetries (docs/geometry.md)."""
+    cells, g = _input(puzzles, grid)
     if len(cells) == 0:
         raise ValueError("augment needs at least one puzzle")
     n = _count(n)
     seed = _u64(seed, "seed")
     first = _u64(first, "first")
     _indices(first, n)
-    out = np.zeros((n, CELLS), dtype=np.uint8)
+    if g is not None:
+        _need_gdataset("augment")
+    out = np.zeros((n, cells.shape[1]), dtype=np.uint8)
     nthreads = _threads(threads)
     stop = ffi.new("sig_atomic_t *")
 
     def call():
-        return lib.sb_augment_batch_stop(_ptr("uint8_t *", cells), len(cells), seed, first, n,
-                                         nthreads, _ptr("uint8_t *", out), stop)
+        if g is None:
+            return lib.sb_augment_batch_stop(_ptr("uint8_t *", cells), len(cells), seed, first,
+                                             n, nthreads, _ptr("uint8_t *", out), stop)
+        return lib.sb_gaugment_batch(g._ptr, _ptr("uint8_t *", cells), len(cells), seed, first,
+                                     n, nthreads, _ptr("uint8_t *", out), stop)
 
-    st, err = _batch(call, stop, quick=n < 65536)  # ~100 ns a row: milliseconds below that
+    # ~100 ns a 9x9 row: milliseconds below 65536 rows
+    st, err = _batch(call, stop, quick=n * cells.shape[1] < 65536 * CELLS)
     _check(st, "augment", err)
     return out
 
 
-def to_strings(grids):
-    """Formats a uint8 array (n, 81) as 81-character strings, '.' for blanks."""
-    arr = np.asarray(grids, dtype=np.uint8).reshape(-1, CELLS)
-    chars = np.where(arr == 0, ord("."), arr + ord("0")).astype(np.uint8)
-    return [row.tobytes().decode("ascii") for row in chars]
+def to_strings(grids, grid=None):
+    """Formats a uint8 array (n, cells) as strings: 9x9 (grid=None) 81 characters with '.'
+    for blanks; another geometry as the CLI writes it (sb_gformat): a character per cell
+    ('1'-'9', 'A'-'Z', '.') up to 35 digits, else integers separated by ','."""
+    g = _geometry(grid)
+    if g is None:
+        arr = np.asarray(grids, dtype=np.uint8)
+        if arr.ndim == 2 and arr.shape[1] != CELLS:
+            raise ValueError(f"grids must have shape (n, 81) for 9x9 (grid=None), not "
+                             f"{arr.shape}: {_grid_hint(arr.shape[1])}")
+        arr = arr.reshape(-1, CELLS)
+        chars = np.where(arr == 0, ord("."), arr + ord("0")).astype(np.uint8)
+        return [row.tobytes().decode("ascii") for row in chars]
+    arr = _cells_array(grids, g)
+    form = 0 if g.digits <= 35 else 1  # SB_GFORM_CHARS, else SB_GFORM_INTS
+    room = 3 * g.cells + 1
+    out = ffi.new("char[]", room)
+    texts = []
+    for row in arr:
+        k = lib.sb_gformat(g._ptr, ffi.from_buffer(row), form, out, room)
+        _check(k, "to_strings")
+        texts.append(ffi.string(out, k).decode("ascii"))
+    return texts

@@ -1,6 +1,7 @@
 """Builds sudokubench._sb, the cffi extension over libsudokubench (run by `make python`).
 
 Usage: python3 _build.py --lib BUILD/pic/libsudokubench_pic.a --include include --out DIR
+(python/setup.py, what `pip install ./python` runs, calls make_ffi the same way.)
 
 API mode (the C compiler checks every declaration below against include/sudokubench.h, so
 a changed struct cannot be misread) and the library's -fPIC archive linked in: the module
@@ -62,7 +63,86 @@ int sb_augment_batch_stop(const uint8_t *in, size_t n_in, uint64_t seed, uint64_
                           size_t n, int threads, uint8_t *out,
                           const volatile sig_atomic_t *stop);
 int sb_reader_read_cells(sb_reader *r, uint8_t *cells, size_t max, size_t *n, sb_record *bad);
+
+typedef struct sb_geometry sb_geometry;
+typedef struct { int rows; int cols; int box_rows; int box_cols; } sb_geometry_layout;
+typedef struct { const char *name; const char *description; } sb_technique_info;
+typedef struct {
+    uint64_t line; sb_line_kind kind; int form; size_t col; char why[64]; char text[82]; ...;
+} sb_grecord;
+typedef struct sb_greader sb_greader;
+static const int SB_GEO_WHY_LEN;
+static const int SB_ERR_ARG;
+static const int SB_ERR_IO;
+static const int SB_TECH_COUNT;
+int sb_geometry_parse(const char *spec, sb_geometry **out, char *why, size_t whylen);
+int sb_geometry_for_cells(int ncells, sb_geometry **out, char *why, size_t whylen);
+int sb_geometry_read(FILE *in, const char *source, sb_geometry **out, char *why,
+                     size_t whylen);
+void sb_geometry_free(sb_geometry *g);
+const char *sb_geometry_name(const sb_geometry *g);
+int sb_geometry_kind_of(const sb_geometry *g);
+int sb_geometry_cells(const sb_geometry *g);
+int sb_geometry_digits(const sb_geometry *g);
+int sb_geometry_houses(const sb_geometry *g);
+const uint16_t *sb_geometry_house(const sb_geometry *g, int h);
+const uint16_t *sb_geometry_peers(const sb_geometry *g, int c, int *count);
+void sb_geometry_layout_of(const sb_geometry *g, sb_geometry_layout *out);
+int sb_gsolution_check(const sb_geometry *g, const uint8_t *puzzle, const uint8_t *solution);
+int sb_gformat(const sb_geometry *g, const uint8_t *cells, int form, char *out, size_t outlen);
+int sb_greader_open(sb_greader **out, const sb_geometry *g, FILE *in);
+int sb_greader_next(sb_greader *r, sb_grecord *rec, uint8_t *cells);
+void sb_greader_close(sb_greader *r);
+int sb_geometry_detect(const char *text, size_t len, int more, sb_geometry **out,
+                       uint64_t *line, char *why, size_t whylen);
+const sb_technique_info *sb_techniques(size_t *count);
+int sb_grate_batch(const sb_geometry *g, const uint8_t *cells, size_t n, int threads,
+                   int8_t *classes, uint64_t *eliminations, const volatile sig_atomic_t *stop);
+int sb_gsolve_batch(const sb_geometry *g, const sb_options *opt, const uint8_t *cells,
+                    size_t n, int threads, uint64_t *counts, uint64_t *guesses,
+                    uint8_t *solutions, int8_t *status);
 """
+
+# The generator and augmenter of any geometry, declared only when the header has them (they
+# came into the library after the calls above): the package then says generate(grid=...)
+# is not available instead of failing to build.
+CDEF_GDATASET = """
+typedef struct sb_ggenerator sb_ggenerator;
+int sb_ggenerator_new(const sb_geometry *g, uint64_t seed, sb_ggenerator **out, char *why,
+                      size_t whylen);
+void sb_ggenerator_free(sb_ggenerator *gen);
+int sb_ggenerate_batch(const sb_geometry *g, uint64_t seed, uint64_t first, size_t n,
+                       int threads, uint8_t *puzzles, uint8_t *solutions, uint64_t *guesses,
+                       const volatile sig_atomic_t *stop);
+int sb_gaugment_batch(const sb_geometry *g, const uint8_t *in, size_t n_in, uint64_t seed,
+                      uint64_t first, size_t n, int threads, uint8_t *out,
+                      const volatile sig_atomic_t *stop);
+"""
+
+
+def cdef_for(header):
+    """The declarations to give cffi for the header at path header."""
+    with open(header, encoding="utf-8") as f:
+        text = f.read()
+    have = all(f"{name}(" in text for name in ("sb_ggenerate_batch", "sb_gaugment_batch",
+                                                "sb_ggenerator_new"))
+    return CDEF + (CDEF_GDATASET if have else "")
+
+
+def make_ffi(lib, include, ldflags):
+    """The cffi builder of sudokubench._sb: API mode over the header in directory include,
+    the library's -fPIC archive lib linked in, ldflags (a list) added to the link."""
+    ffi = cffi.FFI()
+    ffi.cdef(cdef_for(os.path.join(include, "sudokubench.h")))
+    ffi.set_source(
+        "_sb",
+        '#include <stdio.h>\n#include "sudokubench.h"\n',
+        include_dirs=[os.path.abspath(include)],
+        extra_objects=[os.path.abspath(lib)],
+        extra_compile_args=["-O2"],
+        extra_link_args=ldflags,
+    )
+    return ffi
 
 
 def main():
@@ -73,16 +153,7 @@ def main():
     ap.add_argument("--tmp", required=True, help="scratch directory for the C build")
     ap.add_argument("--ldflags", default="-fopenmp", help="extra link flags (OpenMP runtime)")
     args = ap.parse_args()
-    ffi = cffi.FFI()
-    ffi.cdef(CDEF)
-    ffi.set_source(
-        "_sb",
-        '#include <stdio.h>\n#include "sudokubench.h"\n',
-        include_dirs=[os.path.abspath(args.include)],
-        extra_objects=[os.path.abspath(args.lib)],
-        extra_compile_args=["-O2"],
-        extra_link_args=args.ldflags.split(),
-    )
+    ffi = make_ffi(args.lib, args.include, args.ldflags.split())
     built = ffi.compile(tmpdir=args.tmp, verbose=False)
     os.makedirs(args.out, exist_ok=True)
     shutil.copy2(built, os.path.join(args.out, os.path.basename(built)))

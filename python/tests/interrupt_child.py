@@ -2,7 +2,8 @@
 the main thread and sends itself SIGINT once the call is under way, then prints one JSON line
 saying how the call ended.
 
-Usage: python3 interrupt_child.py OP TICKS   (OP: solve, rate, generate, augment)
+Usage: python3 interrupt_child.py OP TICKS   (OP: solve, rate, generate, augment, and on
+other geometries gsolve, grate, ggenerate)
 
 "Under way" is read from the work itself, never from a clock: a helper thread waits until
 the threads that did not exist before the call (the library's: the one running the C call and
@@ -27,6 +28,7 @@ import numpy as np
 import sudokubench as sb
 
 SAMPLES = Path(__file__).resolve().parents[2] / "datasets" / "samples"
+DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 
 
 def ops():
@@ -43,6 +45,14 @@ def ops():
     if op == "augment":  # 2,000,000 rows: the most memory allows (162 MB), tens of ticks
         base = sb.read(SAMPLES / "17_clue_2000.txt")[:7]
         return lambda: sb.augment(base, 2_000_000, threads=2)
+    if op == "gsolve":  # counting every 16x16 grid never ends: one search per thread
+        empty = sb.parse(["." * 256] * 2, grid="4x4")
+        return lambda: sb.solve(empty, limit=0, grid="4x4", threads=2)
+    if op == "grate":  # 20,000 ratings of minimal 16x16 puzzles: thousands of ticks
+        many = np.tile(sb.read(DATA / "minimal16.txt", grid="4x4"), (2_000, 1))
+        return lambda: sb.rate(many, grid="4x4", threads=2)
+    if op == "ggenerate":  # 100,000 minimal 16x16 puzzles: thousands of ticks
+        return lambda: sb.generate(100_000, grid="4x4", threads=2)
     raise SystemExit(f"unknown op {op}")
 
 
