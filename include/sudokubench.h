@@ -1065,6 +1065,95 @@ void sb_gpipeline_counts(const sb_gpipeline *p, sb_technique_counts out[SB_TECH_
 /* Zeroes the technique counters. */
 void sb_gpipeline_counts_reset(sb_gpipeline *p);
 
+/* ---- datasets on any geometry: the generator and the augmenter ---- */
+
+/* What `sudokubench generate/augment --grid` make, for any geometry (docs/geometry.md
+ * "Generating and augmenting"). A NULL geometry means the 9x9 grid (the 3x3 geometry; the
+ * 9x9 calls sb_generate and sb_transform_* above draw other puzzles and transforms).
+ *
+ * Puzzle i of a seed: a random full grid (a quarter of the cells given random digits their
+ * peers allow, then the general solver's first solution under a small guess budget; a stuck
+ * seed is redrawn), then its givens removed in a random order while one solution remains, so
+ * the puzzle is unique and minimal (removing any given leaves 2+ solutions). Everything is a
+ * function of (geometry, seed, i): thread count and call order do not change a puzzle.
+ *
+ * Thread rules: a geometry is shared read-only by any number of threads; an sb_ggenerator is
+ * one thread's mutable state (one per thread); sb_gaugment keeps no state. */
+
+/* A generator of unique, minimal puzzles on one geometry (one thread's state). */
+typedef struct sb_ggenerator sb_ggenerator;
+
+/* What sb_ggenerate tells of a puzzle besides its cells. */
+typedef struct sb_ggenerated {
+    int clues;        /* givens in the puzzle */
+    uint64_t guesses; /* sb_gsolve guesses on the puzzle with limit 2 */
+} sb_ggenerated;
+
+/* Creates a generator for geometry g (NULL: 9x9; g must outlive it) and seed. Checks that g
+ * has a full grid: its empty grid is solved under a small guess budget, which settles every
+ * small geometry; one too hard to settle there is bounded by sb_ggenerate instead.
+ * @param why  receives the reason on failure (whylen bytes, e.g. SB_GEO_WHY_LEN; may be NULL)
+ * @return SB_OK with *out set; SB_ERR_ARG for NULL out, or with why "NAME has no full grid
+ * ..." when no solution grid exists (x:1x2, a jigsaw whose regions cannot all be filled);
+ * SB_ERR_NOMEM. */
+int sb_ggenerator_new(const sb_geometry *g, uint64_t seed, sb_ggenerator **out, char *why,
+                      size_t whylen);
+
+/* Frees a generator (NULL is allowed). */
+void sb_ggenerator_free(sb_ggenerator *gen);
+
+/* Makes later sb_ggenerate calls poll *stop (a flag a signal handler or another thread
+ * raises; NULL: none, the default) before every solver call: between random fills and
+ * between the uniqueness checks of the digging, so a stop waits for one check at most. */
+void sb_ggenerator_stop(sb_ggenerator *gen, const volatile sig_atomic_t *stop);
+
+/* @return the generator's geometry (the 3x3 one it made when given NULL). */
+const sb_geometry *sb_ggenerator_geometry(const sb_ggenerator *gen);
+
+/* Makes puzzle number index of the generator's seed into puzzle (sb_geometry_cells bytes) and
+ * its solution into solution (may be NULL); info (may be NULL) gets its clues and guesses.
+ * @return SB_OK; SB_ERR_ARG for NULL gen or puzzle; SB_ERR_STOPPED when the stop flag was
+ * raised; SB_ERR_BUDGET when 100000 random fills in a row found no full grid (a geometry
+ * sb_ggenerator_new could not settle, which likely has none); SB_ERR_NOMEM. On an error the
+ * outputs are untouched. */
+int sb_ggenerate(sb_ggenerator *gen, uint64_t index, uint8_t *puzzle, uint8_t *solution,
+                 sb_ggenerated *info);
+
+/* Writes in (sb_geometry_cells bytes of g, NULL: 9x9) transformed into out (not aliasing in):
+ * its digits relabelled, then a random symmetry of the geometry applied, both drawn from
+ * (seed, index) only: bands, rows in bands, stacks, columns in stacks and a transpose when the
+ * boxes are square (RxC); any rows and columns and a transpose (latin); mirrors and a transpose
+ * (x:RxC); coordinate orders per axis and an axis order (cube); none for a jigsaw or a house
+ * list (digits only). The transform depends on (g, seed, index), not on in: the same call on a
+ * puzzle's solution gives the transformed puzzle's solution, and the solution count is kept.
+ * What `sudokubench augment --grid` writes as line index. @return SB_OK; SB_ERR_ARG for NULL
+ * or aliased arrays or a cell above N. */
+int sb_gaugment(const sb_geometry *g, uint64_t seed, uint64_t index, const uint8_t *in,
+                uint8_t *out);
+
+/* The batch calls on any geometry, as the 9x9 ones above (one OpenMP team of `threads`, 0:
+ * every core; sb_threads_check first; arrays of sb_geometry_cells(g) bytes per row; row i from
+ * item i alone, so the same for any thread count). *stop (NULL: never) is polled as
+ * sb_ggenerator_stop says (generate) or every 64 rows (augment); once it is raised the rows
+ * not finished are left untouched and the call returns SB_ERR_STOPPED. */
+
+/* Makes puzzles first .. first+n-1 of (g, seed) (sb_ggenerate) into puzzles, and when not
+ * NULL their solutions and guess counts. @return SB_OK; SB_ERR_ARG for a NULL array, indices
+ * passing UINT64_MAX or what sb_ggenerator_new refuses (call it for the reason: a geometry
+ * with no full grid); SB_ERR_THREADS (errno set; nothing made); SB_ERR_STOPPED; SB_ERR_BUDGET
+ * when some row found no full grid (that row untouched); SB_ERR_NOMEM. */
+int sb_ggenerate_batch(const sb_geometry *g, uint64_t seed, uint64_t first, size_t n,
+                       int threads, uint8_t *puzzles, uint8_t *solutions, uint64_t *guesses,
+                       const volatile sig_atomic_t *stop);
+
+/* Writes n augmented puzzles into out: row i is input puzzle (first+i) mod n_in of in under
+ * the transform sb_gaugment draws for index first+i. @return SB_OK; SB_ERR_ARG for NULL
+ * arrays, n_in 0, an input cell above N or indices passing UINT64_MAX; SB_ERR_THREADS (errno
+ * set; nothing written); SB_ERR_STOPPED. */
+int sb_gaugment_batch(const sb_geometry *g, const uint8_t *in, size_t n_in, uint64_t seed,
+                      uint64_t first, size_t n, int threads, uint8_t *out,
+                      const volatile sig_atomic_t *stop);
+
 #ifdef __cplusplus
 }
 #endif

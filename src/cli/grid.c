@@ -867,11 +867,10 @@ typedef struct gen_run {
 
 /* One thread's generator state. */
 typedef struct gen_worker {
-    const gen_run *run; /* the run */
-    sb_gsolver *solver; /* this thread's solver */
-    uint8_t *grid;      /* the full grid being dug, cells bytes */
-    uint8_t *puzzle;    /* the puzzle, cells bytes */
-    int *order;         /* a permutation of the cells */
+    const gen_run *run;  /* the run */
+    sb_ggenerator *gen;  /* this thread's generator (the library's) */
+    uint8_t *puzzle;     /* the puzzle, cells bytes */
+    uint8_t *grid;       /* its solution, cells bytes */
 } gen_worker;
 
 /* What one generated puzzle leaves for the totals. */
@@ -880,21 +879,6 @@ typedef struct gen_tag {
     uint64_t guesses; /* guesses of its final uniqueness check */
 } gen_tag;
 
-/* splitmix64: the next value of a 64-bit state (a fixed, portable sequence). */
-static uint64_t gen_next(uint64_t *s)
-{
-    uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
-/* A uniform value in 0..n-1 (n small: the modulo bias is below 2^-50). */
-static int gen_below(uint64_t *s, int n)
-{
-    return (int)(gen_next(s) % (uint64_t)n);
-}
-
 /* cli_batch.worker_new of generate. */
 static int gen_worker_new(void *ctx, void **out)
 {
@@ -902,11 +886,13 @@ static int gen_worker_new(void *ctx, void **out)
     const size_t nc = (size_t)sb_geometry_cells(run->g);
     gen_worker *w = cli_alloc_lines(sizeof *w);
     *out = w;
+    /* cli_grid_generate made a generator already: no full grid is not a reason left here. */
     if (!w || !(w->grid = malloc(nc)) || !(w->puzzle = malloc(nc)) ||
-        !(w->order = malloc(nc * sizeof *w->order)) || sb_gsolver_new(run->g, &w->solver) != SB_OK) {
+        sb_ggenerator_new(run->g, run->opt->seed, &w->gen, NULL, 0) != SB_OK) {
         fprintf(stderr, CLI_NAME ": out of memory\n");
         return CLI_EXIT_USAGE;
     }
+    sb_ggenerator_stop(w->gen, cli_stop_flag());
     w->run = run;
     return 0;
 }
@@ -917,91 +903,37 @@ static void gen_worker_end(void *ctx, void *wp)
     (void)ctx;
     gen_worker *w = wp;
     if (w) {
-        sb_gsolver_free(w->solver);
+        sb_ggenerator_free(w->gen);
         free(w->grid);
         free(w->puzzle);
-        free(w->order);
     }
     free(w);
 }
 
-/* Shuffles w->order into a random permutation of the nc cells (Fisher-Yates). */
-static void gen_shuffle(gen_worker *w, int nc, uint64_t *rng)
-{
-    for (int i = 0; i < nc; i++)
-        w->order[i] = i;
-    for (int i = nc - 1; i > 0; i--) {
-        const int j = gen_below(rng, i + 1), t = w->order[i];
-        w->order[i] = w->order[j];
-        w->order[j] = t;
-    }
-}
-
-/* Fills w->grid with a random full grid: random digits on random cells (each one allowed by
- * its peers), then the first solution; a seed grid that is stuck or over a small guess budget
- * is thrown away. @return 0, or -1 when memory ran out. */
-static int gen_fill(const sb_geometry *g, gen_worker *w, uint64_t *rng)
-{
-    const int nc = sb_geometry_cells(g), n = sb_geometry_digits(g);
-    for (;;) {
-        memset(w->puzzle, 0, (size_t)nc);
-        gen_shuffle(w, nc, rng);
-        for (int i = 0; i < nc / 4 + 1; i++) { /* a quarter of the cells: varied, still easy */
-            const int c = w->order[i];
-            int np;
-            const uint16_t *peer = sb_geometry_peers(g, c, &np);
-            uint64_t used = 0;
-            for (int k = 0; k < np; k++)
-                if (w->puzzle[peer[k]])
-                    used |= UINT64_C(1) << (w->puzzle[peer[k]] - 1);
-            const int d = 1 + gen_below(rng, n);
-            if (!(used >> (d - 1) & 1))
-                w->puzzle[c] = (uint8_t)d;
-        }
-        sb_gresult res;
-        sb_gsolver_budget(w->solver, 1000);
-        const int st = sb_gsolve(w->solver, w->puzzle, 1, &res, w->grid);
-        sb_gsolver_budget(w->solver, UINT64_MAX);
-        if (st == SB_ERR_NOMEM)
-            return -1;
-        if (st == SB_OK && res.count == 1)
-            return 0;
-    }
-}
-
-/* cli_batch.item of generate: puzzle number index (its randomness derived from the seed and
- * the index only), unique and minimal: givens removed in a random order while the puzzle
- * keeps one solution, so every given left is needed (removing more never removes
- * solutions, so a given kept once stays needed). */
+/* cli_batch.item of generate: puzzle number first + index of the seed (sb_ggenerate: unique
+ * and minimal, a function of the seed and that number only), formatted. */
 static int gen_item(void *wp, uint64_t index, cli_buf *out, cli_buf *err, void *tp)
 {
     gen_worker *w = wp;
     const gen_run *run = w->run;
     const sb_geometry *g = run->g;
-    const int nc = sb_geometry_cells(g);
     const uint64_t at = run->opt->first + index;
-    uint64_t rng = run->opt->seed ^ (at * UINT64_C(0xD1B54A32D192ED03));
     gen_tag *t = tp;
-    if (gen_fill(g, w, &rng) != 0)
-        goto oom;
-    memcpy(w->puzzle, w->grid, (size_t)nc);
-    gen_shuffle(w, nc, &rng);
-    sb_gresult res = {0};
-    for (int i = 0; i < nc; i++) {
-        if (cli_stop_requested())
-            return CLI_STOPPED;
-        const int c = w->order[i];
-        w->puzzle[c] = 0;
-        if (sb_gsolve(w->solver, w->puzzle, 2, &res, NULL) != SB_OK)
-            goto oom;
-        if (res.count != 1)
-            w->puzzle[c] = w->grid[c];
+    sb_ggenerated info;
+    const int st = sb_ggenerate(w->gen, at, w->puzzle, w->grid, &info);
+    if (st == SB_ERR_STOPPED)
+        return CLI_STOPPED;
+    if (st == SB_ERR_BUDGET) {
+        cli_buf_printf(err, CLI_NAME ": generate: no full grid of %s found in 100000 random "
+                            "fills: it likely has none\n", sb_geometry_name(g));
+        return CLI_EXIT_USAGE;
     }
-    sb_gsolve(w->solver, w->puzzle, 2, &res, NULL);
-    t->clues = 0;
-    for (int c = 0; c < nc; c++)
-        t->clues += w->puzzle[c] != 0;
-    t->guesses = res.guesses;
+    if (st != SB_OK) {
+        cli_buf_printf(err, CLI_NAME ": out of memory\n");
+        return CLI_EXIT_USAGE;
+    }
+    t->clues = (uint64_t)info.clues;
+    t->guesses = info.guesses;
     switch (run->opt->format) {
     case FMT_TDOKU:
         put_cells(out, g, w->puzzle, run->form);
@@ -1032,9 +964,6 @@ static int gen_item(void *wp, uint64_t index, cli_buf *out, cli_buf *err, void *
     }
     cli_buf_put(out, "\n", 1);
     return CLI_DONE;
-oom:
-    cli_buf_printf(err, CLI_NAME ": out of memory\n");
-    return CLI_EXIT_USAGE;
 }
 
 /* cli_batch.commit of generate. */
@@ -1052,6 +981,16 @@ static void gen_commit(void *ctx, const uint32_t *input, const unsigned char *ta
 
 int cli_grid_generate(const sb_geometry *g, const cli_grid_gen *opt)
 {
+    /* A geometry with no full grid has no puzzle: say so before any output (the CSV header),
+     * rather than draw fills forever. */
+    char why[SB_GEO_WHY_LEN];
+    sb_ggenerator *probe;
+    const int made = sb_ggenerator_new(g, opt->seed, &probe, why, sizeof why);
+    sb_ggenerator_free(probe);
+    if (made != SB_OK) {
+        fprintf(stderr, CLI_NAME ": generate: %s\n", made == SB_ERR_NOMEM ? "out of memory" : why);
+        return CLI_EXIT_USAGE;
+    }
     gen_run run = {.g = g, .opt = opt,
                    .form = sb_geometry_digits(g) <= 35 ? SB_GFORM_CHARS : SB_GFORM_INTS};
     cli_batch b = {.threads = opt->threads, .progress = CLI_PROGRESS_NEVER, .unit = "puzzles",
@@ -1084,82 +1023,6 @@ typedef struct aug_set {
     size_t n, cap;        /* puzzles held, room */
 } aug_set;
 
-/* A random permutation of 0..n-1 into p. */
-static void random_perm(int *p, int n, uint64_t *rng)
-{
-    for (int i = 0; i < n; i++)
-        p[i] = i;
-    for (int i = n - 1; i > 0; i--) {
-        const int j = gen_below(rng, i + 1), t = p[i];
-        p[i] = p[j];
-        p[j] = t;
-    }
-}
-
-/* A random order of n lines in groups of size k: the groups permuted, and the lines within
- * each group (the rows of bands, the columns of stacks). */
-static void group_perm(int *p, int n, int k, uint64_t *rng)
-{
-    int groups[SB_GEO_MAX_DIGITS], inner[SB_GEO_MAX_DIGITS];
-    random_perm(groups, n / k, rng);
-    for (int g = 0; g < n / k; g++) {
-        random_perm(inner, k, rng);
-        for (int i = 0; i < k; i++)
-            p[g * k + i] = groups[g] * k + inner[i];
-    }
-}
-
-/* Fills map (cells entries: cell c goes to map[c]) with a random symmetry of g that keeps
- * every house a house: bands, rows in bands, stacks, columns in stacks and a transpose when
- * the boxes are square (RxC); any rows, columns and a transpose (latin); mirrors and a
- * transpose (x:RxC, whose diagonals must stay diagonals); coordinate orders per axis and an
- * axis order (cube); none for a jigsaw or a house list. */
-static void aug_map(const sb_geometry *g, int *map, uint64_t *rng)
-{
-    sb_geometry_layout l;
-    sb_geometry_layout_of(g, &l);
-    const int kind = sb_geometry_kind_of(g), nc = sb_geometry_cells(g);
-    int rp[SB_GEO_MAX_DIGITS], cp[SB_GEO_MAX_DIGITS], tr = 0;
-    if (kind == SB_GEO_CUBE) {
-        const int k = l.rows;
-        int ax[3], pc[3][8];
-        random_perm(ax, 3, rng);
-        for (int a = 0; a < 3; a++)
-            random_perm(pc[a], k, rng);
-        for (int c = 0; c < nc; c++) {
-            const int v[3] = {pc[0][c / (k * k)], pc[1][c / k % k], pc[2][c % k]};
-            map[c] = k * k * v[ax[0]] + k * v[ax[1]] + v[ax[2]];
-        }
-        return;
-    }
-    for (int i = 0; i < l.rows && i < SB_GEO_MAX_DIGITS; i++)
-        rp[i] = cp[i] = i;
-    if (kind == SB_GEO_BOXED) {
-        group_perm(rp, l.rows, l.box_rows, rng);
-        group_perm(cp, l.cols, l.box_cols, rng);
-        tr = l.box_rows == l.box_cols && gen_below(rng, 2);
-    } else if (kind == SB_GEO_LATIN) {
-        random_perm(rp, l.rows, rng);
-        random_perm(cp, l.cols, rng);
-        tr = gen_below(rng, 2);
-    } else if (kind == SB_GEO_X) {
-        const int flip = gen_below(rng, 4);
-        for (int i = 0; i < l.rows; i++) {
-            rp[i] = flip & 1 ? l.rows - 1 - i : i;
-            cp[i] = flip & 2 ? l.cols - 1 - i : i;
-        }
-        tr = l.box_rows == l.box_cols && gen_below(rng, 2);
-    }
-    for (int c = 0; c < nc; c++) {
-        if (kind == SB_GEO_JIGSAW || kind == SB_GEO_HOUSES) {
-            map[c] = c;
-            continue;
-        }
-        const int r = rp[c / l.cols], col = cp[c % l.cols];
-        map[c] = tr ? col * l.cols + r : r * l.cols + col;
-    }
-}
-
 /* What augment's items read. */
 typedef struct aug_job {
     const aug_set *set; /* the puzzles */
@@ -1169,7 +1032,6 @@ typedef struct aug_job {
 /* One thread's scratch for augment. */
 typedef struct aug_worker {
     const aug_job *job; /* the run */
-    int *map;           /* a cell permutation */
     uint8_t *cells;     /* the transformed puzzle */
 } aug_worker;
 
@@ -1180,7 +1042,7 @@ static int aug_worker_new(void *ctx, void **out)
     const size_t nc = (size_t)sb_geometry_cells(job->set->g);
     aug_worker *w = cli_alloc_lines(sizeof *w);
     *out = w;
-    if (!w || !(w->map = malloc(nc * sizeof *w->map)) || !(w->cells = malloc(nc))) {
+    if (!w || !(w->cells = malloc(nc))) {
         fprintf(stderr, CLI_NAME ": out of memory\n");
         return CLI_EXIT_USAGE;
     }
@@ -1193,32 +1055,23 @@ static void aug_worker_end(void *ctx, void *wp)
 {
     (void)ctx;
     aug_worker *w = wp;
-    if (w) {
-        free(w->map);
+    if (w)
         free(w->cells);
-    }
     free(w);
 }
 
-/* cli_batch.item of augment: output index is input puzzle index mod P, its digits relabelled
- * and a symmetry of the geometry applied, both drawn from (seed, index). */
+/* cli_batch.item of augment: output index is input puzzle index mod P under the transform
+ * sb_gaugment draws from (seed, index). */
 static int aug_item(void *wp, uint64_t index, cli_buf *out, cli_buf *err, void *tp)
 {
     aug_worker *w = wp;
     const aug_set *set = w->job->set;
     const sb_geometry *g = set->g;
-    const int nc = sb_geometry_cells(g), n = sb_geometry_digits(g);
     (void)err;
     (void)tp;
-    uint64_t rng = w->job->seed ^ (index * UINT64_C(0xD1B54A32D192ED03)) ^ UINT64_C(0xA5A5);
-    int relabel[SB_GEO_MAX_DIGITS + 1];
-    random_perm(relabel + 1, n, &rng);
-    relabel[0] = -1;
-    aug_map(g, w->map, &rng);
     const size_t i = (size_t)(index % set->n);
-    const uint8_t *src = set->cells + i * (size_t)nc;
-    for (int c = 0; c < nc; c++)
-        w->cells[w->map[c]] = (uint8_t)(src[c] ? relabel[src[c]] + 1 : 0);
+    /* The set holds valid puzzles only, the one thing sb_gaugment refuses besides NULL. */
+    sb_gaugment(g, w->job->seed, index, set->cells + i * (size_t)sb_geometry_cells(g), w->cells);
     put_cells(out, g, w->cells, set->form[i]);
     cli_buf_put(out, "\n", 1);
     return CLI_DONE;

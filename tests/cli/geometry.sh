@@ -584,5 +584,57 @@ t_geometry_reader() {
 }
 tcase "--geometry: /dev/zero stops at the line bound (exit 2, bounded memory); a repeated house is exit 2 naming its line" t_geometry_reader
 
+# ---- generate on a geometry with no full grid, and Ctrl-C inside one puzzle ---------------
+# x:1x2 and a 2x2 jigsaw whose regions are the diagonals have no solution grid: generate
+# used to draw random fills forever, deaf to signals (the bounded run timed out); now it is
+# exit 2 with the reason before any output, the CSV header included. (Bounded with -k: the
+# old loop ignored timeout's SIGTERM too.)
+t_generate_no_grid() {
+    local rc
+    timeout -k 5 "$TIMEOUT" "$BIN" generate --grid x:1x2 -n 1 -f csv >o 2>e
+    rc=$?
+    want_rc "$rc" 2 "generate --grid x:1x2"
+    want_text e "sudokubench: generate: x:1x2 has no full grid: its empty grid has no solution"
+    [ -s o ] && { echo "generate --grid x:1x2: stdout"; head -n 3 o; }
+    printf 'jigsaw 2\nab\nba\n' >diag.geo
+    timeout -k 5 "$TIMEOUT" "$BIN" generate --geometry diag.geo -n 3 -t 2 >o 2>e
+    rc=$?
+    want_rc "$rc" 2 "generate --geometry diag.geo"
+    want_text e "sudokubench: generate: jigsaw:2 has no full grid: its empty grid has no solution"
+    [ -s o ] && { echo "generate --geometry diag.geo: stdout"; head -n 3 o; }
+    # its rows as regions do have grids: a 2x2 latin square with a repeated house
+    printf 'jigsaw 2\naa\nbb\n' >rows.geo
+    rc=$(sb o e generate --geometry rows.geo -n 2)
+    want_rc "$rc" 0 "generate --geometry rows.geo"
+    [ "$(wc -l <o)" = 2 ] || { echo "generate --geometry rows.geo: want 2 lines"; cat o e; }
+}
+tcase "generate: a geometry without a full grid (x:1x2, a diagonal 2x2 jigsaw) is exit 2 with the reason, no output" t_generate_no_grid
+# A puzzle of latin:36 takes longer than anyone waits (its uniqueness checks grow
+# exponentially as the digging goes on): SIGINT once it has done 0.3 s of work ends it
+# promptly as interrupted, exit 130, nothing written.
+t_generate_interrupt() {
+    local pid t end=$((SECONDS + TIMEOUT)) rc
+    set -m
+    "$BIN" generate --grid latin:36 -n 1 >o 2>e &
+    pid=$!
+    set +m
+    while [ "$SECONDS" -le "$end" ]; do # ready: its handlers set, 30 ticks of CPU used
+        t=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null)
+        [ "${t:-0}" -ge 30 ] && grep -q '^SigCgt:.*[2367abef]$' "/proc/$pid/status" && break
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.05
+    done
+    kill -INT "$pid"
+    end=$((SECONDS + TIMEOUT))
+    while [ "$SECONDS" -le "$end" ] && kill -0 "$pid" 2>/dev/null; do sleep 0.05; done
+    kill -0 "$pid" 2>/dev/null && { echo "SIGINT did not stop it within $TIMEOUT s"; kill -KILL "$pid"; }
+    wait "$pid"
+    rc=$?
+    want_rc "$rc" 130 "generate --grid latin:36 after SIGINT"
+    want_grep e "interrupted after 0 records"
+    [ -s o ] && { echo "generate --grid latin:36: stdout after SIGINT"; head -c 200 o; }
+}
+tcase "generate --grid latin:36: SIGINT inside the one puzzle ends it (exit 130, nothing written)" t_generate_interrupt
+
 echo "$NPASS passed, $NFAIL failed"
 [ "$NFAIL" = 0 ]

@@ -1,0 +1,472 @@
+/*
+ * gdataset.c — datasets on any geometry: the generator of unique, minimal puzzles
+ * (sb_ggenerator), the augmenter (a random symmetry of the geometry and a digit relabelling,
+ * sb_gaugment) and their batch calls over whole arrays on every core.
+ *
+ * Randomness. Every draw comes from one splitmix64 state (sb_rng_next) seeded directly from
+ * (seed, index) by the mixes below, and values below n are taken modulo n. That is the exact
+ * sequence `sudokubench generate/augment --grid` wrote before the algorithms moved here from
+ * the CLI, so a (seed, index) keeps its puzzle: sb_rng_seed's stream mixing and the exactly
+ * uniform sb_rng_below would give other ones. The modulo bias is below 2^-50 for the small
+ * ranges drawn (at most SB_GEO_MAX_CELLS).
+ *
+ * Generation of puzzle i: a random full grid (a quarter of the cells given random digits
+ * their peers allow, then the general solver's first solution under a small guess budget; a
+ * seed that is stuck or over the budget is thrown away), then its givens removed in a random
+ * order while the puzzle keeps one solution. Removing more givens never removes solutions, so
+ * a given kept once stays needed: the result is minimal.
+ *
+ * A geometry may have no full grid at all (x:1x2, a jigsaw whose regions cannot all hold every
+ * digit): then every random fill fails and the loop above never ends. sb_ggenerator_new
+ * decides that case for the small ones by solving the empty grid under a budget; for a
+ * geometry whose empty grid is too hard to settle there (x:8x8 needs millions of guesses),
+ * sb_ggenerate gives up after GEN_MAX_FILLS failed fills in a row.
+ */
+#include <errno.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sudokubench.h"
+
+enum {
+    FILL_BUDGET = 1000,     /* guesses a random fill may take before it is thrown away */
+    EMPTY_BUDGET = 1000,    /* guesses sb_ggenerator_new spends on the empty grid */
+    GEN_MAX_FILLS = 100000, /* failed fills in a row before sb_ggenerate gives up */
+    AUG_RUN = 64            /* augment rows between two looks at the stop flag */
+};
+
+/* The odd constant mixing an index into a seed (both generate and augment). */
+#define INDEX_MIX UINT64_C(0xD1B54A32D192ED03)
+/* Told apart from generate's: augment's state for (seed, i) differs from generate's. */
+#define AUGMENT_SALT UINT64_C(0xA5A5)
+
+/* @return a value in 0..n-1 (n >= 1, small) from the next draw of r. */
+static int below(sb_rng *r, int n)
+{
+    return (int)(sb_rng_next(r) % (uint64_t)n);
+}
+
+/* Sets p to a random permutation of 0..n-1 (Fisher-Yates from the top). */
+static void random_perm(int *p, int n, sb_rng *r)
+{
+    for (int i = 0; i < n; i++)
+        p[i] = i;
+    for (int i = n - 1; i > 0; i--) {
+        const int j = below(r, i + 1), t = p[i];
+        p[i] = p[j];
+        p[j] = t;
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The generator                                                                              */
+/* ------------------------------------------------------------------------------------------ */
+
+struct sb_ggenerator {
+    const sb_geometry *g;              /* the geometry */
+    sb_geometry *own;                  /* g when the generator made it (NULL given: 3x3) */
+    uint64_t seed;                     /* puzzle i is a function of (seed, i) */
+    const volatile sig_atomic_t *stop; /* polled between solver calls, or NULL */
+    sb_gsolver *solver;                /* uniqueness checks and fills */
+    int nc, n;                         /* cells, digits */
+    uint8_t *grid;                     /* the full grid being dug */
+    uint8_t *puzzle;                   /* the puzzle being dug */
+    int *order;                        /* a permutation of the cells */
+};
+
+/* @return 1 when the generator's stop flag is raised. */
+static int gen_stopped(const sb_ggenerator *gen)
+{
+    return gen->stop && *gen->stop;
+}
+
+/* Writes "NAME has no full grid ..." into why (may be NULL). */
+static void no_grid_why(const sb_geometry *g, const char *how, char *why, size_t whylen)
+{
+    if (why && whylen)
+        snprintf(why, whylen, "%s has no full grid: %s",
+                 sb_geometry_name(g), how);
+}
+
+int sb_ggenerator_new(const sb_geometry *g, uint64_t seed, sb_ggenerator **out, char *why,
+                      size_t whylen)
+{
+    if (why && whylen)
+        why[0] = '\0';
+    if (!out)
+        return SB_ERR_ARG;
+    *out = NULL;
+    sb_ggenerator *gen = calloc(1, sizeof *gen);
+    if (!gen)
+        return SB_ERR_NOMEM;
+    int st = SB_OK;
+    if (!g) {
+        st = sb_geometry_parse("3x3", &gen->own, why, whylen);
+        g = gen->own;
+    }
+    gen->g = g;
+    gen->seed = seed;
+    if (st == SB_OK) {
+        gen->nc = sb_geometry_cells(g);
+        gen->n = sb_geometry_digits(g);
+        gen->grid = calloc((size_t)gen->nc, 1);
+        gen->puzzle = calloc((size_t)gen->nc, 1);
+        gen->order = malloc((size_t)gen->nc * sizeof *gen->order);
+        st = gen->grid && gen->puzzle && gen->order ? sb_gsolver_new(g, &gen->solver)
+                                                    : SB_ERR_NOMEM;
+    }
+    if (st == SB_OK) {
+        /* A full grid is a solution of the empty grid: settle small geometries here. */
+        sb_gresult res;
+        sb_gsolver_budget(gen->solver, EMPTY_BUDGET);
+        st = sb_gsolve(gen->solver, gen->puzzle, 1, &res, NULL);
+        sb_gsolver_budget(gen->solver, UINT64_MAX);
+        if (st == SB_ERR_BUDGET)
+            st = SB_OK; /* undecided: sb_ggenerate's bound on failed fills takes over */
+        else if (st == SB_OK && res.count == 0) {
+            no_grid_why(g, "its empty grid has no solution", why, whylen);
+            st = SB_ERR_ARG;
+        }
+    }
+    if (st != SB_OK) {
+        sb_ggenerator_free(gen);
+        return st;
+    }
+    *out = gen;
+    return SB_OK;
+}
+
+void sb_ggenerator_free(sb_ggenerator *gen)
+{
+    if (!gen)
+        return;
+    sb_gsolver_free(gen->solver);
+    sb_geometry_free(gen->own);
+    free(gen->grid);
+    free(gen->puzzle);
+    free(gen->order);
+    free(gen);
+}
+
+void sb_ggenerator_stop(sb_ggenerator *gen, const volatile sig_atomic_t *stop)
+{
+    if (gen)
+        gen->stop = stop;
+}
+
+const sb_geometry *sb_ggenerator_geometry(const sb_ggenerator *gen)
+{
+    return gen ? gen->g : NULL;
+}
+
+/* Fills gen->grid with a random full grid drawn from r (see the file comment).
+ * @return SB_OK; SB_ERR_BUDGET after GEN_MAX_FILLS failed fills; SB_ERR_STOPPED; SB_ERR_NOMEM. */
+static int fill(sb_ggenerator *gen, sb_rng *r)
+{
+    const int nc = gen->nc;
+    for (int tries = 0; tries < GEN_MAX_FILLS; tries++) {
+        if (gen_stopped(gen))
+            return SB_ERR_STOPPED;
+        memset(gen->puzzle, 0, (size_t)nc);
+        random_perm(gen->order, nc, r);
+        for (int i = 0; i < nc / 4 + 1; i++) { /* a quarter of the cells: varied, still easy */
+            const int c = gen->order[i];
+            int np;
+            const uint16_t *peer = sb_geometry_peers(gen->g, c, &np);
+            uint64_t used = 0;
+            for (int k = 0; k < np; k++)
+                if (gen->puzzle[peer[k]])
+                    used |= UINT64_C(1) << (gen->puzzle[peer[k]] - 1);
+            const int d = 1 + below(r, gen->n);
+            if (!(used >> (d - 1) & 1))
+                gen->puzzle[c] = (uint8_t)d;
+        }
+        sb_gresult res;
+        sb_gsolver_budget(gen->solver, FILL_BUDGET);
+        const int st = sb_gsolve(gen->solver, gen->puzzle, 1, &res, gen->grid);
+        sb_gsolver_budget(gen->solver, UINT64_MAX);
+        if (st == SB_ERR_NOMEM)
+            return st;
+        if (st == SB_OK && res.count == 1)
+            return SB_OK;
+    }
+    return SB_ERR_BUDGET;
+}
+
+int sb_ggenerate(sb_ggenerator *gen, uint64_t index, uint8_t *puzzle, uint8_t *solution,
+                 sb_ggenerated *info)
+{
+    if (!gen || !puzzle)
+        return SB_ERR_ARG;
+    const int nc = gen->nc;
+    sb_rng r = {.state = gen->seed ^ (index * INDEX_MIX)};
+    int st = fill(gen, &r);
+    if (st != SB_OK)
+        return st;
+    memcpy(gen->puzzle, gen->grid, (size_t)nc);
+    random_perm(gen->order, nc, &r);
+    sb_gresult res = {0};
+    for (int i = 0; i < nc; i++) {
+        /* One check of a large sparse grid can take long (latin:36): the flag is read
+         * before each one, so a stop waits for one check at most. */
+        if (gen_stopped(gen))
+            return SB_ERR_STOPPED;
+        const int c = gen->order[i];
+        gen->puzzle[c] = 0;
+        if ((st = sb_gsolve(gen->solver, gen->puzzle, 2, &res, NULL)) != SB_OK)
+            return st;
+        if (res.count != 1)
+            gen->puzzle[c] = gen->grid[c];
+    }
+    /* A fresh check gives the finished puzzle's own guess count. */
+    if ((st = sb_gsolve(gen->solver, gen->puzzle, 2, &res, NULL)) != SB_OK)
+        return st;
+    memcpy(puzzle, gen->puzzle, (size_t)nc);
+    if (solution)
+        memcpy(solution, gen->grid, (size_t)nc);
+    if (info) {
+        info->clues = 0;
+        for (int c = 0; c < nc; c++)
+            info->clues += gen->puzzle[c] != 0;
+        info->guesses = res.guesses;
+    }
+    return SB_OK;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The augmenter                                                                              */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A symmetry of a geometry that keeps every house a house, as drawn by draw_symmetry. */
+typedef struct gsym {
+    int kind;                     /* the sb_geometry_kind */
+    int cols, k;                  /* printed columns; a cube's K */
+    int rp[SB_GEO_MAX_DIGITS];    /* square grids: row i goes to row rp[i] ... */
+    int cp[SB_GEO_MAX_DIGITS];    /* ... column j to column cp[j] ... */
+    int tr;                       /* ... then transposed when set */
+    int ax[3], pc[3][8];          /* cube: coordinate orders per axis, then an axis order */
+} gsym;
+
+/* A random order of n lines in groups of size k into p: the groups permuted, and the lines
+ * within each group (the rows of bands, the columns of stacks). */
+static void group_perm(int *p, int n, int k, sb_rng *r)
+{
+    int groups[SB_GEO_MAX_DIGITS], inner[SB_GEO_MAX_DIGITS];
+    random_perm(groups, n / k, r);
+    for (int g = 0; g < n / k; g++) {
+        random_perm(inner, k, r);
+        for (int i = 0; i < k; i++)
+            p[g * k + i] = groups[g] * k + inner[i];
+    }
+}
+
+/* Draws into s a random symmetry of a geometry of kind and layout l: bands, rows in bands,
+ * stacks, columns in stacks and a transpose when the boxes are square (RxC); any rows,
+ * columns and a transpose (latin); mirrors and a transpose (x:RxC, whose diagonals must stay
+ * diagonals); coordinate orders per axis and an axis order (cube); none for a jigsaw or a
+ * house list (they have no symmetry known from their kind). */
+static void draw_symmetry(int kind, const sb_geometry_layout *l, sb_rng *r, gsym *s)
+{
+    s->kind = kind;
+    s->cols = l->cols;
+    s->tr = 0;
+    if (kind == SB_GEO_CUBE) {
+        s->k = l->rows;
+        random_perm(s->ax, 3, r);
+        for (int a = 0; a < 3; a++)
+            random_perm(s->pc[a], s->k, r);
+        return;
+    }
+    for (int i = 0; i < l->rows && i < SB_GEO_MAX_DIGITS; i++)
+        s->rp[i] = s->cp[i] = i;
+    if (kind == SB_GEO_BOXED) {
+        group_perm(s->rp, l->rows, l->box_rows, r);
+        group_perm(s->cp, l->cols, l->box_cols, r);
+        s->tr = l->box_rows == l->box_cols && below(r, 2);
+    } else if (kind == SB_GEO_LATIN) {
+        random_perm(s->rp, l->rows, r);
+        random_perm(s->cp, l->cols, r);
+        s->tr = below(r, 2);
+    } else if (kind == SB_GEO_X) {
+        const int flip = below(r, 4);
+        for (int i = 0; i < l->rows; i++) {
+            s->rp[i] = flip & 1 ? l->rows - 1 - i : i;
+            s->cp[i] = flip & 2 ? l->cols - 1 - i : i;
+        }
+        s->tr = l->box_rows == l->box_cols && below(r, 2);
+    }
+}
+
+/* @return the cell that cell c goes to under s. */
+static int sym_image(const gsym *s, int c)
+{
+    if (s->kind == SB_GEO_CUBE) {
+        const int k = s->k, v[3] = {s->pc[0][c / (k * k)], s->pc[1][c / k % k], s->pc[2][c % k]};
+        return k * k * v[s->ax[0]] + k * v[s->ax[1]] + v[s->ax[2]];
+    }
+    if (s->kind == SB_GEO_JIGSAW || s->kind == SB_GEO_HOUSES)
+        return c;
+    const int row = s->rp[c / s->cols], col = s->cp[c % s->cols];
+    return s->tr ? col * s->cols + row : row * s->cols + col;
+}
+
+/* What sb_gaugment needs of a geometry (NULL: the 9x9 grid, with no object to ask). */
+typedef struct gshape {
+    int kind, nc, n;        /* kind, cells, digits */
+    sb_geometry_layout l;   /* printing layout (rows and boxes) */
+} gshape;
+
+/* Fills *s for g (NULL: 9x9). */
+static void shape_of(const sb_geometry *g, gshape *s)
+{
+    if (!g) {
+        *s = (gshape){.kind = SB_GEO_BOXED, .nc = SB_CELLS, .n = SB_DIGITS,
+                      .l = {.rows = 9, .cols = 9, .box_rows = 3, .box_cols = 3}};
+        return;
+    }
+    s->kind = sb_geometry_kind_of(g);
+    s->nc = sb_geometry_cells(g);
+    s->n = sb_geometry_digits(g);
+    sb_geometry_layout_of(g, &s->l);
+}
+
+/* Writes in transformed by the transform of (seed, index) into out: digits relabelled, then
+ * the symmetry applied (the draws in that order). Cells must be 0..N. */
+static void augment_one(const gshape *sh, uint64_t seed, uint64_t index, const uint8_t *in,
+                        uint8_t *out)
+{
+    sb_rng r = {.state = seed ^ (index * INDEX_MIX) ^ AUGMENT_SALT};
+    int relabel[SB_GEO_MAX_DIGITS + 1];
+    gsym s;
+    random_perm(relabel + 1, sh->n, &r);
+    relabel[0] = -1;
+    draw_symmetry(sh->kind, &sh->l, &r, &s);
+    for (int c = 0; c < sh->nc; c++)
+        out[sym_image(&s, c)] = (uint8_t)(in[c] ? relabel[in[c]] + 1 : 0);
+}
+
+/* @return 1 when every one of the n cells is 0..max. */
+static int cells_in_range(const uint8_t *cells, size_t n, int max)
+{
+    for (size_t i = 0; i < n; i++)
+        if (cells[i] > max)
+            return 0;
+    return 1;
+}
+
+int sb_gaugment(const sb_geometry *g, uint64_t seed, uint64_t index, const uint8_t *in,
+                uint8_t *out)
+{
+    gshape sh;
+    shape_of(g, &sh);
+    if (!in || !out || in == out || !cells_in_range(in, (size_t)sh.nc, sh.n))
+        return SB_ERR_ARG;
+    augment_one(&sh, seed, index, in, out);
+    return SB_OK;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Batches                                                                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+/* @return the team for n items: threads (0: OpenMP's default), at most n, at least 1. */
+static int team_of(int threads, size_t n)
+{
+    const int t = threads > 0 ? threads : omp_get_max_threads();
+    return (size_t)t > n ? (n ? (int)n : 1) : t;
+}
+
+int sb_ggenerate_batch(const sb_geometry *g, uint64_t seed, uint64_t first, size_t n,
+                       int threads, uint8_t *puzzles, uint8_t *solutions, uint64_t *guesses,
+                       const volatile sig_atomic_t *stop)
+{
+    if ((!puzzles && n) || (n && first > UINT64_MAX - (uint64_t)(n - 1)))
+        return SB_ERR_ARG;
+    /* The generator made first checks the geometry has a full grid and serves thread 0. */
+    sb_ggenerator *g0;
+    int err = sb_ggenerator_new(g, seed, &g0, NULL, 0);
+    if (err != SB_OK)
+        return err;
+    const int team = team_of(threads, n);
+    const int start = sb_threads_check(team, NULL, 0);
+    if (start != SB_OK) {
+        const int why = errno;
+        sb_ggenerator_free(g0);
+        errno = why;
+        return start;
+    }
+    g = sb_ggenerator_geometry(g0); /* NULL was 3x3: every thread shares g0's */
+    const size_t nc = (size_t)sb_geometry_cells(g);
+    int stopped = 0, missed = 0;
+#pragma omp parallel num_threads(team)
+    {
+        sb_ggenerator *gen = g0;
+        if (omp_get_thread_num() != 0) {
+            const int st = sb_ggenerator_new(g, seed, &gen, NULL, 0);
+            if (st != SB_OK) {
+#pragma omp atomic write
+                err = st;
+            }
+        }
+        sb_ggenerator_stop(gen, stop);
+        /* One index at a time: each is a whole generation (milliseconds to minutes). */
+#pragma omp for schedule(dynamic, 1)
+        for (size_t i = 0; i < n; i++) {
+            sb_ggenerated info = {0};
+            const int st = gen ? sb_ggenerate(gen, first + i, puzzles + i * nc,
+                                              solutions ? solutions + i * nc : NULL, &info)
+                               : SB_ERR_NOMEM;
+            if (st == SB_ERR_STOPPED) {
+#pragma omp atomic write
+                stopped = 1;
+            } else if (st == SB_ERR_BUDGET) {
+#pragma omp atomic write
+                missed = 1;
+            } else if (st != SB_OK) {
+#pragma omp atomic write
+                err = st;
+            }
+            if (st == SB_OK && guesses)
+                guesses[i] = info.guesses;
+        }
+        if (gen != g0)
+            sb_ggenerator_free(gen);
+    }
+    sb_ggenerator_free(g0);
+    if (err == SB_ERR_NOMEM)
+        return err;
+    return stopped ? SB_ERR_STOPPED : err != SB_OK ? err : missed ? SB_ERR_BUDGET : SB_OK;
+}
+
+int sb_gaugment_batch(const sb_geometry *g, const uint8_t *in, size_t n_in, uint64_t seed,
+                      uint64_t first, size_t n, int threads, uint8_t *out,
+                      const volatile sig_atomic_t *stop)
+{
+    gshape sh;
+    shape_of(g, &sh);
+    const size_t nc = (size_t)sh.nc;
+    if (n && (!in || !n_in || !out || first > UINT64_MAX - (uint64_t)(n - 1) ||
+              !cells_in_range(in, n_in * nc, sh.n)))
+        return SB_ERR_ARG;
+    const int team = team_of(threads, n);
+    const int start = sb_threads_check(team, NULL, 0);
+    if (start != SB_OK)
+        return start;
+    int stopped = 0;
+#pragma omp parallel for num_threads(team) schedule(dynamic, 1)
+    for (size_t lo = 0; lo < n; lo += AUG_RUN) {
+        if (stop && *stop) {
+#pragma omp atomic write
+            stopped = 1;
+            continue;
+        }
+        const size_t hi = n - lo < AUG_RUN ? n : lo + AUG_RUN;
+        for (size_t i = lo; i < hi; i++) {
+            const uint64_t index = first + i;
+            augment_one(&sh, seed, index, in + (index % n_in) * nc, out + i * nc);
+        }
+    }
+    return stopped ? SB_ERR_STOPPED : SB_OK;
+}
