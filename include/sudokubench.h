@@ -736,10 +736,18 @@ int sb_gsolver_simd(sb_gsolver *s, int level);
  * would push more states stops with SB_ERR_BUDGET, deterministically, as sb_options.max_guesses. */
 void sb_gsolver_budget(sb_gsolver *s, uint64_t max_guesses);
 
+/* Makes every later solve poll *stop (a flag a signal handler or another thread raises; NULL,
+ * the default: none), as sb_options.stop does on 9x9: read at the first guess of a solve and
+ * then every few hundred to few thousand guesses (fewer on larger boards), one compare per
+ * guess otherwise; once it reads non-zero the solve returns SB_ERR_STOPPED, res holding what
+ * was found so far. Lets Ctrl-C end a long search on any geometry. */
+void sb_gsolver_stop(sb_gsolver *s, const volatile sig_atomic_t *stop);
+
 /* Counts the solutions of cells up to limit (0 = all) and copies the first into first
  * (sb_geometry_cells bytes; may be NULL; untouched when there is none). Conflicting givens
  * give count 0. @return SB_OK; SB_ERR_ARG for NULL arguments or a cell above N; SB_ERR_BUDGET
- * (res holds what was found so far, res->guesses the budget); SB_ERR_NOMEM. */
+ * (res holds what was found so far, res->guesses the budget); SB_ERR_STOPPED when the stop
+ * flag was raised (sb_gsolver_stop; res as for the budget); SB_ERR_NOMEM. */
 int sb_gsolve(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gresult *res,
               uint8_t *first);
 
@@ -751,7 +759,8 @@ typedef int (*sb_gsolution_fn)(const uint8_t *solution, uint64_t index, void *us
  * the branch cell's digits lowest first, so the order is fixed for a geometry and puzzle.
  * Streams in constant memory (the solver's stack, at most one board per cell).
  * @return SB_OK (res->count = solutions reported), SB_ERR_STOPPED when fn asked to stop (the
- * solution it stopped on is counted), SB_ERR_BUDGET, SB_ERR_ARG, SB_ERR_NOMEM. */
+ * solution it stopped on is counted) or the stop flag was raised, SB_ERR_BUDGET, SB_ERR_ARG,
+ * SB_ERR_NOMEM. */
 int sb_gsolve_each(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
                    void *user, sb_gresult *res);
 
@@ -759,7 +768,7 @@ int sb_gsolve_each(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gsolu
  * (one OpenMP team, sb_threads_check first, row i from puzzle i alone: the same for any
  * thread count), each thread with its own engine for *opt: pipeline "fast" the general
  * solver at opt->simd, any other name or custom spec an sb_gpipeline; opt->limit,
- * max_guesses as for one solve; opt->stop read before each puzzle. Rows of
+ * max_guesses and stop as for one solve (stop also read before each puzzle). Rows of
  * sb_geometry_cells(g) bytes; outputs as sb_solve_batch's (each may be NULL; status[i] what
  * the solve of puzzle i returned). @return SB_OK; SB_ERR_ARG for NULL opt or cells, or BFS
  * search (the geometry engines search depth-first); SB_ERR_PIPELINE or SB_ERR_SIMD for bad
@@ -1039,12 +1048,18 @@ void sb_gpipeline_free(sb_gpipeline *p);
 /* Sets the guess budget of every later solve, as sb_gsolver_budget. */
 void sb_gpipeline_budget(sb_gpipeline *p, uint64_t max_guesses);
 
+/* Sets the stop flag every later solve polls, as sb_gsolver_stop (NULL: none), here at every
+ * guess and before each technique sweep (one propagation of a large board can take seconds);
+ * sb_gpipeline_root does not poll it. */
+void sb_gpipeline_stop(sb_gpipeline *p, const volatile sig_atomic_t *stop);
+
 /* @return the techniques of the plan that have nothing to work on in this geometry, bit t
  * for sb_technique t: SB_TECH_LOCKED when no two houses meet in 2..N-1 cells (latin:N). */
 unsigned sb_gpipeline_skipped(const sb_gpipeline *p);
 
 /* Counts the solutions of cells up to limit (0 = all) and copies the first into first (may
- * be NULL), as sb_gsolve. @return SB_OK; SB_ERR_ARG; SB_ERR_BUDGET; SB_ERR_NOMEM. */
+ * be NULL), as sb_gsolve. @return SB_OK; SB_ERR_ARG; SB_ERR_BUDGET; SB_ERR_STOPPED;
+ * SB_ERR_NOMEM. */
 int sb_gpipeline_solve(sb_gpipeline *p, const uint8_t *cells, uint64_t limit, sb_gresult *res,
                        uint8_t *first);
 
@@ -1103,8 +1118,8 @@ int sb_ggenerator_new(const sb_geometry *g, uint64_t seed, sb_ggenerator **out, 
 void sb_ggenerator_free(sb_ggenerator *gen);
 
 /* Makes later sb_ggenerate calls poll *stop (a flag a signal handler or another thread
- * raises; NULL: none, the default) before every solver call: between random fills and
- * between the uniqueness checks of the digging, so a stop waits for one check at most. */
+ * raises; NULL: none, the default) before every solver call (between random fills and
+ * between the uniqueness checks of the digging) and inside each, as sb_gsolver_stop. */
 void sb_ggenerator_stop(sb_ggenerator *gen, const volatile sig_atomic_t *stop);
 
 /* @return the generator's geometry (the 3x3 one it made when given NULL). */

@@ -56,32 +56,6 @@ void sb_kernel_pair_avx2(sb_board *stacks, const sb_grid *puzzles, size_t n, uin
 #define SB_SEARCH_POLL 4096
 
 /* Depth bound of the search stack: each level assigns at least one more cell. */
-/* The general solver's whole-board kernel for 16-digit boxed grids (geometry/box16.c):
- * RxC with R*C = 16 and R, C >= 2. It runs general.c's search (same fixpoint, same branching,
- * so the same counts, guesses and order of solutions) on 16-lane vectors. */
-typedef struct sb_box16 sb_box16;
-
-/* Builds the kernel for g. @return SB_OK with *out NULL when g is not such a grid (or not in
- * the layout the kernel assumes), SB_OK with *out set, or SB_ERR_NOMEM. */
-int sb_box16_new(const sb_geometry *g, sb_box16 **out);
-
-/* Frees a kernel (NULL is allowed). */
-void sb_box16_free(sb_box16 *k);
-
-/* sb_gsolve / sb_gsolve_each on the kernel's stamp for level (a supported SB_SIMD_* other than
- * scalar: avx2 and avx512 run the AVX2 stamp, the others the baseline one): cells already
- * checked (every value 0..16); fn may be NULL, first may be NULL; res zeroed by the caller.
- * @return as sb_gsolve_each. */
-int sb_box16_run(sb_box16 *k, int level, const uint8_t *cells, uint64_t limit,
-                 sb_gsolution_fn fn, void *user, sb_gresult *res, uint8_t *first,
-                 uint64_t max_guesses);
-
-/* The kernel's search in each stamp (box16.h; sb_box16_run picks one). */
-int sb_box16_search_base(sb_box16 *k, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
-                         void *user, sb_gresult *res, uint8_t *first, uint64_t max_guesses);
-int sb_box16_search_avx2(sb_box16 *k, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
-                         void *user, sb_gresult *res, uint8_t *first, uint64_t max_guesses);
-
 /* Grows a search stack of boards of `words` 64-bit words (the geometry solvers') to hold at
  * least need boards, at most max: doubling, so a deep search reallocates rarely.
  * @return 1, or 0 when out of memory (the stack is left as it was). */

@@ -64,9 +64,9 @@ void sb_box16_free(sb_box16 *k)
 
 int sb_box16_run(sb_box16 *k, int level, const uint8_t *cells, uint64_t limit,
                  sb_gsolution_fn fn, void *user, sb_gresult *res, uint8_t *first,
-                 uint64_t max_guesses)
+                 const sb_glimit *lim)
 {
     const int avx2 = level == SB_SIMD_AVX2 || level == SB_SIMD_AVX512;
     return (avx2 ? sb_box16_search_avx2 : sb_box16_search_base)(k, cells, limit, fn, user, res,
-                                                                 first, max_guesses);
+                                                                 first, lim);
 }

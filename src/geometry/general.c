@@ -20,13 +20,15 @@
  * Search: branch on a cell with the fewest candidates (among those, the best score: its
  * unassigned peers sharing a digit with it, bivalue ones counted three times, as the fast 9x9
  * kernel's src/kernel/branch.h), digits lowest first, one guess per state pushed
- * (src/search.h's counting).
+ * (src/search.h's counting), in the DFS loop the generic pipelines share (src/gsearch.h: its
+ * guess budget, stop flag and enumeration callback).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../internal.h"
 #include "sudokubench.h"
+#include "../gsearch.h"
 
 struct sb_gsolver {
     const sb_geometry *g;       /* the geometry (not owned) */
@@ -39,14 +41,9 @@ struct sb_gsolver {
     const uint16_t **house;     /* the cells of each house (the geometry's arrays) */
     const uint16_t **peer;      /* the peers of each cell */
     int *npeer;                 /* the peer count of each cell */
-    uint64_t *stack;            /* cap boards of `words` words */
-    size_t cap;                 /* boards the stack has room for */
-    int *bcell;                 /* per level: the cell of the alternative left below */
-    uint64_t *bdigit;           /* per level: the digit that alternative must drop */
+    sb_gsearch srch;            /* the search's stack, budget and stop flag (gsearch.h) */
     int *queue;                 /* cells assigned but not yet removed from their peers */
     int qhead, qtail;           /* queue[qhead .. qtail) is pending */
-    uint8_t *sol;               /* scratch: the solution handed to callbacks */
-    uint64_t max_guesses;       /* guess budget per solve (UINT64_MAX: none) */
     const uint16_t **chouse;    /* the houses of each cell */
     int *nchouse;               /* the house count of each cell */
     uint64_t *dirty;            /* bit h: house h may hold a new hidden single or lack a digit;
@@ -241,10 +238,7 @@ int sb_gsolver_new(const sb_geometry *g, sb_gsolver **out)
     s->house = malloc((size_t)s->nhouses * sizeof *s->house);
     s->peer = malloc(nc * sizeof *s->peer);
     s->npeer = malloc(nc * sizeof *s->npeer);
-    s->bcell = malloc((nc + 1) * sizeof *s->bcell);
-    s->bdigit = malloc((nc + 1) * sizeof *s->bdigit);
     s->queue = malloc(nc * sizeof *s->queue);
-    s->sol = malloc(nc);
     s->chouse = malloc(nc * sizeof *s->chouse);
     s->nchouse = malloc(nc * sizeof *s->nchouse);
     s->hwords = ((size_t)s->nhouses + 63) / 64;
@@ -252,15 +246,14 @@ int sb_gsolver_new(const sb_geometry *g, sb_gsolver **out)
     s->ldirty = calloc(s->hwords, sizeof *s->ldirty);
     s->lscan = calloc(s->hwords, sizeof *s->lscan);
     s->hmask = calloc(nc * s->hwords, sizeof *s->hmask);
-    s->cap = 4;
-    s->max_guesses = UINT64_MAX;
     s->tech = SB_GTECH_ALL;
     s->level = sb_simd_resolve(SB_SIMD_AUTO);
     if (s->level < 0) /* $SUDOKUBENCH_SIMD names no level this CPU has: the reference */
         s->level = SB_SIMD_SCALAR;
-    s->stack = malloc(s->cap * s->words * sizeof *s->stack);
-    if (!s->house || !s->peer || !s->npeer || !s->bcell || !s->bdigit || !s->queue || !s->sol ||
-        !s->stack || !s->chouse || !s->nchouse || !s->dirty || !s->ldirty || !s->lscan || !s->hmask) {
+    const int srch_failed = sb_gsearch_init(&s->srch, s->ncells, s->words,
+                                            sb_glimit_every_cells(s->ncells));
+    if (!s->house || !s->peer || !s->npeer || !s->queue || srch_failed || !s->chouse ||
+        !s->nchouse || !s->dirty || !s->ldirty || !s->lscan || !s->hmask) {
         sb_gsolver_free(s);
         return SB_ERR_NOMEM;
     }
@@ -287,11 +280,8 @@ void sb_gsolver_free(sb_gsolver *s)
     free(s->house);
     free(s->peer);
     free(s->npeer);
-    free(s->bcell);
-    free(s->bdigit);
     free(s->queue);
-    free(s->sol);
-    free(s->stack);
+    sb_gsearch_free(&s->srch);
     free(s->chouse);
     free(s->nchouse);
     free(s->dirty);
@@ -569,11 +559,38 @@ static int choose(const sb_gsolver *s, const uint64_t *b)
     return best;
 }
 
-/* Makes the stack hold at least need boards. @return 1, or 0 when out of memory. */
-static int reserve(sb_gsolver *s, size_t need)
+/* The search's hooks (gsearch.h): cell c takes digit d on board b (a copy of the board the
+ * guess was made on), then propagation. @return 0 on a contradiction. */
+static inline int gs_take(sb_gsolver *s, uint64_t *b, int c, uint64_t d)
 {
-    return sb_stack_reserve(&s->stack, &s->cap, need, (size_t)s->ncells + 1, s->words);
+    b[c] = d;
+    assign(s, b, c);
+    touch(s, c);
+    return propagate(s, b);
 }
+
+/* Digit d leaves cell c of board b (the alternative below a guess), then propagation.
+ * @return 0 on a contradiction. */
+static inline int gs_drop(sb_gsolver *s, uint64_t *b, int c, uint64_t d)
+{
+    b[c] &= ~d;
+    touch(s, c);
+    if (!b[c])
+        return 0;
+    if (!(b[c] & (b[c] - 1)))
+        assign(s, b, c);
+    return propagate(s, b);
+}
+
+/* The branching cell of open board b (choose; never a single: propagation assigned those). */
+static inline int gs_choose(sb_gsolver *s, const uint64_t *b)
+{
+    return choose(s, b);
+}
+
+#define GS_CTX sb_gsolver
+#define GS_DFS dfs
+#include "../gsearch.h"
 
 /* The one search behind sb_gsolve and sb_gsolve_each. fn may be NULL; first may be NULL. */
 static int run(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
@@ -586,12 +603,10 @@ static int run(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gsolution
         if (cells[c] > s->n)
             return SB_ERR_ARG;
     if (s->x16 && s->level != SB_SIMD_SCALAR && s->tech == SB_GTECH_ALL)
-        return sb_box16_run(s->x16, s->level, cells, limit, fn, user, res, first, s->max_guesses);
+        return sb_box16_run(s->x16, s->level, cells, limit, fn, user, res, first, &s->srch.lim);
 
-    const size_t w = s->words;
-    size_t depth = 0;
-    uint64_t *b = s->stack;
-    memset(b, 0, w * sizeof *b);
+    uint64_t *b = s->srch.stack;
+    memset(b, 0, s->words * sizeof *b);
     s->qhead = s->qtail = 0;
     for (int c = 0; c < s->ncells; c++)
         b[c] = s->all;
@@ -605,55 +620,7 @@ static int run(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gsolution
             b[c] = UINT64_C(1) << ((cells[c] ? cells[c] : 1) - 1);
             assign(s, b, c);
         }
-    int ok = propagate(s, b);
-    for (;;) {
-        if (ok && b[w - 1] == (uint64_t)s->ncells) {
-            for (int c = 0; c < s->ncells; c++)
-                s->sol[c] = (uint8_t)(__builtin_ctzll(b[c]) + 1);
-            if (res->count == 0 && first)
-                memcpy(first, s->sol, (size_t)s->ncells);
-            res->count++;
-            if (fn && fn(s->sol, res->count - 1, user))
-                return SB_ERR_STOPPED;
-            if (limit && res->count >= limit)
-                return SB_OK;
-            ok = 0; /* counted: backtrack for the next one */
-        }
-        if (ok) {
-            const int c = choose(s, b);
-            const uint64_t d = b[c] & -b[c];
-            if (res->guesses >= s->max_guesses)
-                return SB_ERR_BUDGET;
-            if (!reserve(s, depth + 2))
-                return SB_ERR_NOMEM;
-            uint64_t *next = s->stack + (depth + 1) * w;
-            memcpy(next, s->stack + depth * w, w * sizeof *next);
-            s->bcell[depth] = c;
-            s->bdigit[depth] = d;
-            depth++;
-            res->guesses++;
-            b = next;
-            b[c] = d;
-            assign(s, b, c);
-            touch(s, c);
-            ok = propagate(s, b);
-            continue;
-        }
-        if (depth == 0)
-            return SB_OK;
-        depth--;
-        b = s->stack + depth * w;
-        const int c = s->bcell[depth];
-        b[c] &= ~s->bdigit[depth];
-        touch(s, c);
-        if (!b[c]) {
-            ok = 0;
-        } else {
-            if (!(b[c] & (b[c] - 1)))
-                assign(s, b, c);
-            ok = propagate(s, b);
-        }
-    }
+    return dfs(s, &s->srch, propagate(s, b), limit, fn, user, res, first);
 }
 
 void sb_gsolver_techniques(sb_gsolver *s, unsigned mask)
@@ -672,7 +639,12 @@ int sb_gsolver_simd(sb_gsolver *s, int level)
 
 void sb_gsolver_budget(sb_gsolver *s, uint64_t max_guesses)
 {
-    s->max_guesses = max_guesses;
+    s->srch.lim.max_guesses = max_guesses;
+}
+
+void sb_gsolver_stop(sb_gsolver *s, const volatile sig_atomic_t *stop)
+{
+    s->srch.lim.stop = stop;
 }
 
 int sb_gsolve(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gresult *res,

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "../internal.h"
+#include "../gsearch.h"
 
 /* Most cells of a tuple (nt4, ht4). */
 enum { TUPLE_MAX = 4 };
@@ -37,6 +38,9 @@ enum { G_CONTRADICTION = -1, G_NOTHING = 0, G_FOUND = 1 };
 
 /* Ints per locked-candidates partner entry in lpart. */
 enum { LPART_INTS = 5 };
+
+/* Boards of more cells poll the stop flag before each sweep too (sb_gpipeline.halt). */
+enum { HALT_CELLS = 256 };
 
 struct sb_gpipeline {
     const sb_geometry *g;    /* the geometry (not owned) */
@@ -61,12 +65,13 @@ struct sb_gpipeline {
     uint64_t *emask;         /* per cell: eliminations scheduled, not yet applied */
     uint64_t *etouched;      /* bit c: emask[c] may be non-zero (dwords words) */
     uint64_t *snap;          /* list order: the snapshot a sweep reads (ncells words) */
-    uint64_t *stack;         /* cap boards of `words` words */
-    size_t cap;              /* boards the stack has room for */
-    int *bcell;              /* per level: the cell of the alternative left below */
-    uint64_t *bdigit;        /* per level: the digit that alternative must drop */
-    uint8_t *sol;            /* scratch: the solution handed to callbacks */
-    uint64_t max_guesses;    /* guess budget per solve (UINT64_MAX: none) */
+    sb_gsearch srch;         /* the search's stack, budget and stop flag (gsearch.h) */
+    const volatile sig_atomic_t *halt; /* while a solve runs on a board of more than
+                                HALT_CELLS cells: its stop flag, polled before each sweep
+                                too (one propagation there can take a second); NULL on
+                                smaller boards (a propagation takes milliseconds: the
+                                per-guess poll suffices) and in sb_gpipeline_root */
+    int halted;              /* the stop flag cut the running solve's propagation short */
     sb_technique_counts counts[SB_TECH_COUNT]; /* technique work since made or reset */
 };
 
@@ -193,7 +198,6 @@ int sb_gpipeline_new(const sb_geometry *g, const char *name_or_spec, sb_gpipelin
     p->all = p->n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << p->n) - 1;
     p->dwords = ((size_t)p->ncells + 63) / 64;
     p->words = (size_t)p->ncells + p->dwords + 1;
-    p->max_guesses = UINT64_MAX;
     const size_t nc = (size_t)p->ncells;
     p->house = malloc((size_t)p->nhouses * sizeof *p->house);
     p->group_end = malloc((size_t)p->nhouses * sizeof *p->group_end);
@@ -202,13 +206,12 @@ int sb_gpipeline_new(const sb_geometry *g, const char *name_or_spec, sb_gpipelin
     p->emask = calloc(nc, sizeof *p->emask);
     p->etouched = calloc(p->dwords, sizeof *p->etouched);
     p->snap = malloc(nc * sizeof *p->snap);
-    p->bcell = malloc((nc + 1) * sizeof *p->bcell);
-    p->bdigit = malloc((nc + 1) * sizeof *p->bdigit);
-    p->sol = malloc(nc);
-    p->cap = 4;
-    p->stack = malloc(p->cap * p->words * sizeof *p->stack);
+    /* A poll per guess: a guess here runs whole technique sweeps (tens of microseconds on
+     * 9x9, milliseconds on 64x64), next to which the poll's few instructions are nothing,
+     * while a poll every few thousand guesses would leave Ctrl-C waiting for seconds. */
+    const int srch_failed = sb_gsearch_init(&p->srch, p->ncells, p->words, 1);
     if (!p->house || !p->group_end || !p->peer || !p->npeer || !p->emask || !p->etouched ||
-        !p->snap || !p->bcell || !p->bdigit || !p->sol || !p->stack) {
+        !p->snap || srch_failed) {
         sb_gpipeline_free(p);
         return SB_ERR_NOMEM;
     }
@@ -241,16 +244,18 @@ void sb_gpipeline_free(sb_gpipeline *p)
     free(p->emask);
     free(p->etouched);
     free(p->snap);
-    free(p->bcell);
-    free(p->bdigit);
-    free(p->sol);
-    free(p->stack);
+    sb_gsearch_free(&p->srch);
     free(p);
 }
 
 void sb_gpipeline_budget(sb_gpipeline *p, uint64_t max_guesses)
 {
-    p->max_guesses = max_guesses;
+    p->srch.lim.max_guesses = max_guesses;
+}
+
+void sb_gpipeline_stop(sb_gpipeline *p, const volatile sig_atomic_t *stop)
+{
+    p->srch.lim.stop = stop;
 }
 
 unsigned sb_gpipeline_skipped(const sb_gpipeline *p)
@@ -544,14 +549,35 @@ static int sweep_all(sb_gpipeline *p, uint64_t *cand, int t, int snapshot, int *
     return 1;
 }
 
-/* Runs the plan's order to its fixpoint on cand. @return 0 on contradiction, else 1. */
-static int run_plan(sb_gpipeline *p, uint64_t *cand)
+/* 1 when the running solve's stop flag (p->halt, set) is raised, noting it in p->halted: the
+ * propagation then ends as a contradiction, the search unwinds and run() reports the stop. */
+static inline int halt_now(sb_gpipeline *p)
+{
+    if (!*p->halt)
+        return 0;
+    p->halted = 1;
+    return 1;
+}
+
+/* Technique t's sweep, after a look at the stop flag when poll (a constant in each instance
+ * of plan_at). @return 0 on contradiction or a stop. */
+static inline __attribute__((always_inline)) int sweep_at(sb_gpipeline *p, uint64_t *cand, int t,
+                                                          int snapshot, int *changed,
+                                                          const int poll)
+{
+    return !(poll && halt_now(p)) && sweep_all(p, cand, t, snapshot, changed);
+}
+
+/* Runs the plan's order to its fixpoint on cand, polling the stop flag before each sweep
+ * when poll. @return 0 on contradiction (or a stop), else 1. */
+static inline __attribute__((always_inline)) int plan_at(sb_gpipeline *p, uint64_t *cand,
+                                                         const int poll)
 {
     const sb_plan *pl = &p->plan;
     if (pl->order == SB_ORDER_RESTART) {
         for (int i = 0; i < pl->nsteps;) {
             int changed = 0;
-            if (!sweep_all(p, cand, pl->steps[i], 0, &changed))
+            if (!sweep_at(p, cand, pl->steps[i], 0, &changed, poll))
                 return 0;
             i = changed ? 0 : i + 1;
         }
@@ -561,11 +587,19 @@ static int run_plan(sb_gpipeline *p, uint64_t *cand)
     for (;;) {
         int changed = 0;
         for (int i = 0; i < pl->nsteps; i++)
-            if (!sweep_all(p, cand, pl->steps[i], snapshot, &changed))
+            if (!sweep_at(p, cand, pl->steps[i], snapshot, &changed, poll))
                 return 0;
         if (!changed)
             return 1;
     }
+}
+
+/* Runs the plan's order to its fixpoint on cand (one test per call picks the instance, so a
+ * board that does not poll between sweeps pays nothing per sweep). @return 0 on
+ * contradiction (or a stop), else 1. */
+static int run_plan(sb_gpipeline *p, uint64_t *cand)
+{
+    return p->halt ? plan_at(p, cand, 1) : plan_at(p, cand, 0);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -642,12 +676,6 @@ static int choose(const sb_gpipeline *p, const uint64_t *b)
     return best;
 }
 
-/* Makes the stack hold at least need boards. @return 1, or 0 when out of memory. */
-static int reserve(sb_gpipeline *p, size_t need)
-{
-    return sb_stack_reserve(&p->stack, &p->cap, need, (size_t)p->ncells + 1, p->words);
-}
-
 /* Checks the arguments of a solve. @return SB_OK or SB_ERR_ARG. */
 static int check_cells(const sb_gpipeline *p, const uint8_t *cells)
 {
@@ -659,8 +687,34 @@ static int check_cells(const sb_gpipeline *p, const uint8_t *cells)
     return SB_OK;
 }
 
-/* The DFS behind sb_gpipeline_solve and sb_gpipeline_each (src/search.h's loop): the board
- * below the current one keeps the untried alternative. fn and first may be NULL. */
+/* The search's hooks (gsearch.h): cell c takes digit d on board b, then the plan.
+ * @return 0 on a contradiction. */
+static inline int gs_take(sb_gpipeline *p, uint64_t *b, int c, uint64_t d)
+{
+    return assign(p, b, c, d) && run_plan(p, b);
+}
+
+/* Digit d leaves cell c of board b (the alternative below a guess), then the plan.
+ * @return 0 on a contradiction. */
+static inline int gs_drop(sb_gpipeline *p, uint64_t *b, int c, uint64_t d)
+{
+    b[c] &= ~d;
+    return b[c] && run_plan(p, b);
+}
+
+/* The branching cell of open board b (choose: a known cell first, taken without a guess). */
+static inline int gs_choose(sb_gpipeline *p, const uint64_t *b)
+{
+    return choose(p, b);
+}
+
+#define GS_CTX sb_gpipeline
+#define GS_DFS dfs
+#define GS_SINGLES /* known cells are assigned by the search, without a guess */
+#include "../gsearch.h"
+
+/* The search behind sb_gpipeline_solve and sb_gpipeline_each (src/search.h's rules through
+ * gsearch.h's loop). fn and first may be NULL. */
 static int run(sb_gpipeline *p, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
                void *user, sb_gresult *res, uint8_t *first)
 {
@@ -670,48 +724,11 @@ static int run(sb_gpipeline *p, const uint8_t *cells, uint64_t limit, sb_gsoluti
     const int st = check_cells(p, cells);
     if (st != SB_OK)
         return st;
-    const size_t w = p->words;
-    size_t depth = 0;
-    uint64_t *b = p->stack;
-    int ok = load(p, b, cells);
-    for (;;) {
-        if (ok && b[w - 1] == (uint64_t)p->ncells) {
-            for (int c = 0; c < p->ncells; c++)
-                p->sol[c] = (uint8_t)(__builtin_ctzll(b[c]) + 1);
-            if (res->count == 0 && first)
-                memcpy(first, p->sol, (size_t)p->ncells);
-            res->count++;
-            if (fn && fn(p->sol, res->count - 1, user))
-                return SB_ERR_STOPPED;
-            if (limit && res->count >= limit)
-                return SB_OK;
-            ok = 0; /* counted: look for the next one */
-        }
-        if (ok) {
-            const int c = choose(p, b);
-            const uint64_t m = b[c], d = m & -m;
-            if (m != d) {
-                if (res->guesses >= p->max_guesses)
-                    return SB_ERR_BUDGET;
-                if (!reserve(p, depth + 2))
-                    return SB_ERR_NOMEM;
-                b = p->stack + depth * w; /* the stack may have moved */
-                memcpy(b + w, b, w * sizeof *b);
-                p->bcell[depth] = c;
-                p->bdigit[depth] = d;
-                depth++;
-                res->guesses++;
-                b += w;
-            }
-            ok = assign(p, b, c, d) && run_plan(p, b);
-            continue;
-        }
-        if (depth == 0)
-            return SB_OK;
-        b = p->stack + --depth * w;
-        b[p->bcell[depth]] &= ~p->bdigit[depth];
-        ok = b[p->bcell[depth]] && run_plan(p, b);
-    }
+    p->halt = p->ncells > HALT_CELLS ? p->srch.lim.stop : NULL;
+    p->halted = 0;
+    const int rc = dfs(p, &p->srch, load(p, p->srch.stack, cells), limit, fn, user, res, first);
+    p->halt = NULL;
+    return p->halted ? SB_ERR_STOPPED : rc;
 }
 
 int sb_gpipeline_solve(sb_gpipeline *p, const uint8_t *cells, uint64_t limit, sb_gresult *res,
@@ -733,7 +750,7 @@ int sb_gpipeline_root(sb_gpipeline *p, const uint8_t *cells)
     const int st = check_cells(p, cells);
     if (st != SB_OK)
         return st;
-    uint64_t *b = p->stack;
+    uint64_t *b = p->srch.stack;
     if (!load(p, b, cells))
         return 0;
     for (int c = 0; c < p->ncells; c++)

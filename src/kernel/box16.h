@@ -30,7 +30,7 @@
  */
 #include <string.h>
 
-#include "../internal.h"
+#include "../gsearch.h"
 
 typedef uint16_t b16_v16 __attribute__((vector_size(32)));  /* 16 lanes of 16 bits */
 typedef uint16_t b16_v8 __attribute__((vector_size(16)));   /* 8 lanes of 16 bits */
@@ -55,6 +55,9 @@ struct sb_box16 {
     int bcell[B16_DEPTH];       /* per level: the cell of the alternative left below */
     uint16_t bdigit[B16_DEPTH]; /* per level: the digit that alternative must drop */
     uint8_t sol[256];           /* scratch: the solution handed to callbacks */
+    const sb_glimit *lim;       /* the running search's budget and stop flag */
+    uint64_t poll_at;           /* its next poll bound (gsearch.h); in memory rather than in
+                                   two more registers the search loop would keep live */
 };
 
 #ifdef __AVX2__
@@ -471,10 +474,12 @@ static inline __attribute__((always_inline)) int choose(const b16_v16 *b, const 
 static inline __attribute__((always_inline)) int search(struct sb_box16 *k, const uint8_t *cells,
                                                         uint64_t limit, sb_gsolution_fn fn,
                                                         void *user, sb_gresult *res,
-                                                        uint8_t *first, uint64_t max_guesses,
+                                                        uint8_t *first, const sb_glimit *lim,
                                                         const int C)
 {
     size_t depth = 0;
+    k->lim = lim;
+    k->poll_at = 0; /* the first guess polls, then every lim->every */
     b16_v16 *b = k->stack;
     uint16_t xc[256];
     for (int c = 0; c < 256; c++)
@@ -500,8 +505,12 @@ static inline __attribute__((always_inline)) int search(struct sb_box16 *k, cons
             uint16_t m;
             memcpy(&m, (const uint16_t *)b + c, sizeof m);
             const uint16_t d = (uint16_t)(m & -m);
-            if (res->guesses >= max_guesses)
-                return SB_ERR_BUDGET;
+            if (__builtin_expect(res->guesses >= k->poll_at, 0)) {
+                const int st = sb_glimit_check(k->lim, res->guesses + 1);
+                if (st != SB_OK)
+                    return st;
+                k->poll_at = sb_glimit_next(k->lim, res->guesses + 1);
+            }
             b16_v16 *next = b + B16_ROWS;
             memcpy(next, b, B16_ROWS * sizeof *b);
             k->bcell[depth] = c;
@@ -528,14 +537,14 @@ static inline __attribute__((always_inline)) int search(struct sb_box16 *k, cons
 
 /* The stamp's entry: the search instanced per box width, so every loop bound is a constant. */
 int B16_SEARCH(struct sb_box16 *k, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
-               void *user, sb_gresult *res, uint8_t *first, uint64_t max_guesses)
+               void *user, sb_gresult *res, uint8_t *first, const sb_glimit *lim)
 {
     switch (k->C) {
     case 2:
-        return search(k, cells, limit, fn, user, res, first, max_guesses, 2);
+        return search(k, cells, limit, fn, user, res, first, lim, 2);
     case 4:
-        return search(k, cells, limit, fn, user, res, first, max_guesses, 4);
+        return search(k, cells, limit, fn, user, res, first, lim, 4);
     default:
-        return search(k, cells, limit, fn, user, res, first, max_guesses, 8);
+        return search(k, cells, limit, fn, user, res, first, lim, 8);
     }
 }

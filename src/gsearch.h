@@ -1,0 +1,204 @@
+/*
+ * gsearch.h — what every geometry engine's search shares: the guess budget and the stop flag
+ * (sb_glimit, polled the same way by all), and the one DFS of the engines that are not a
+ * fused kernel, written once as a template: the general solver (general.c) and the generic
+ * pipelines (gpipeline.c) run it with their own propagation, so guess counting, the budget,
+ * the stop flag and the enumeration callback behave alike. The 16-digit whole-board kernel
+ * (src/kernel/box16.h) keeps its loop over vector boards and polls through sb_glimit_check.
+ *
+ * The template: a board is a flat run of `words` uint64_t, cand[0 .. ncells) first (bit d-1 =
+ * digit d) and the number of assigned cells last (ncells: solved). The includer defines GS_CTX
+ * (its engine type) and GS_DFS (the name of the function to generate), and these static
+ * inline hooks, before including:
+ *   int gs_choose(GS_CTX *x, const uint64_t *b)   the branching cell of open board b
+ *   int gs_take(GS_CTX *x, uint64_t *b, int c, uint64_t d)
+ *       cell c takes digit d, then propagation; 0 on a contradiction
+ *   int gs_drop(GS_CTX *x, uint64_t *b, int c, uint64_t d)
+ *       digit d leaves cell c (the alternative below a guess), then propagation; 0 on a
+ *       contradiction
+ * Guess convention (src/search.h's): one guess per state pushed, digits lowest first; a cell
+ * with one candidate is taken without a push. An includer whose gs_choose may return such a
+ * cell (its propagation leaves singles unassigned) defines GS_SINGLES; without it the loop
+ * leaves out that test.
+ */
+#ifndef SB_GSEARCH_H
+#define SB_GSEARCH_H
+
+#include <signal.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* How a solve may be cut short, set on an engine and read by its search. */
+typedef struct sb_glimit {
+    uint64_t max_guesses;              /* guesses allowed (UINT64_MAX: none) */
+    const volatile sig_atomic_t *stop; /* the caller's stop flag, or NULL */
+    uint64_t every;                    /* guesses between two polls */
+} sb_glimit;
+
+/* @return the poll interval of a search whose guess costs about what the general solver's
+ * does on ncells cells: SB_SEARCH_POLL on 9x9, fewer guesses on larger boards (a guess there
+ * costs about ncells times more), so a raised flag is seen within milliseconds anywhere. */
+static inline uint64_t sb_glimit_every_cells(int ncells)
+{
+    const uint64_t every = (uint64_t)SB_SEARCH_POLL * SB_CELLS / (uint64_t)(ncells > 0 ? ncells : 1);
+    return every < 1 ? 1 : every > SB_SEARCH_POLL ? SB_SEARCH_POLL : every;
+}
+
+/* No budget, no stop flag, a poll every `every` guesses (at least 1). */
+static inline void sb_glimit_init(sb_glimit *l, uint64_t every)
+{
+    l->max_guesses = UINT64_MAX;
+    l->stop = NULL;
+    l->every = every ? every : 1;
+}
+
+/* Called when a search is about to push guess number need and its guess count has reached
+ * its poll bound (0 at the start of a solve, then what sb_glimit_next gave): checks the
+ * budget, then the stop flag. @return SB_OK, SB_ERR_BUDGET or SB_ERR_STOPPED. */
+static inline int sb_glimit_check(const sb_glimit *l, uint64_t need)
+{
+    if (need > l->max_guesses)
+        return SB_ERR_BUDGET;
+    if (l->stop && *l->stop)
+        return SB_ERR_STOPPED;
+    return SB_OK;
+}
+
+/* @return the next poll bound after a check at need that passed: l->every guesses on, or the
+ * budget when that comes first (a value, not an out-parameter, so a search keeps the bound
+ * in a register). */
+static inline uint64_t sb_glimit_next(const sb_glimit *l, uint64_t need)
+{
+    const uint64_t next = need + l->every;
+    return next < need || next > l->max_guesses ? l->max_guesses : next;
+}
+
+/* One search's stack and scratch, shared by the general solver and the generic pipelines. */
+typedef struct sb_gsearch {
+    int ncells;       /* cells of a board */
+    size_t words;     /* uint64_t words per board */
+    uint64_t *stack;  /* cap boards */
+    size_t cap;       /* boards the stack has room for (grown up to ncells + 1) */
+    int *bcell;       /* per level: the cell of the alternative left below */
+    uint64_t *bdigit; /* per level: the digit that alternative must drop */
+    uint8_t *sol;     /* scratch: the solution handed to callbacks */
+    sb_glimit lim;    /* budget and stop flag of every later solve */
+    uint64_t poll_at; /* the running search's next poll bound (in memory: one register less
+                         for the propagation the loop inlines) */
+} sb_gsearch;
+
+/* Allocates k for boards of words words over ncells cells (a small stack that grows), with no
+ * budget and no stop flag, polling every `every` guesses. @return 0, or -1 when out of memory
+ * (k is then safe to sb_gsearch_free). */
+static inline int sb_gsearch_init(sb_gsearch *k, int ncells, size_t words, uint64_t every)
+{
+    const size_t nc = (size_t)ncells;
+    k->ncells = ncells;
+    k->words = words;
+    k->cap = 4;
+    k->stack = malloc(k->cap * words * sizeof *k->stack);
+    k->bcell = malloc((nc + 1) * sizeof *k->bcell);
+    k->bdigit = malloc((nc + 1) * sizeof *k->bdigit);
+    k->sol = malloc(nc ? nc : 1);
+    sb_glimit_init(&k->lim, every);
+    return k->stack && k->bcell && k->bdigit && k->sol ? 0 : -1;
+}
+
+/* Frees what sb_gsearch_init allocated. */
+static inline void sb_gsearch_free(sb_gsearch *k)
+{
+    free(k->stack);
+    free(k->bcell);
+    free(k->bdigit);
+    free(k->sol);
+}
+
+/* The general solver's whole-board kernel for 16-digit boxed grids (geometry/box16.c):
+ * RxC with R*C = 16 and R, C >= 2. It runs general.c's search (same fixpoint, same branching,
+ * so the same counts, guesses and order of solutions) on 16-lane vectors. */
+typedef struct sb_box16 sb_box16;
+
+/* Builds the kernel for g. @return SB_OK with *out NULL when g is not such a grid (or not in
+ * the layout the kernel assumes), SB_OK with *out set, or SB_ERR_NOMEM. */
+int sb_box16_new(const sb_geometry *g, sb_box16 **out);
+
+/* Frees a kernel (NULL is allowed). */
+void sb_box16_free(sb_box16 *k);
+
+/* sb_gsolve / sb_gsolve_each on the kernel's stamp for level (a supported SB_SIMD_* other than
+ * scalar: avx2 and avx512 run the AVX2 stamp, the others the baseline one) under the budget
+ * and stop flag of lim: cells already checked (every value 0..16); fn may be NULL, first may
+ * be NULL; res zeroed by the caller. @return as sb_gsolve_each. */
+int sb_box16_run(sb_box16 *k, int level, const uint8_t *cells, uint64_t limit,
+                 sb_gsolution_fn fn, void *user, sb_gresult *res, uint8_t *first,
+                 const sb_glimit *lim);
+
+/* The kernel's search in each stamp (box16.h; sb_box16_run picks one). */
+int sb_box16_search_base(sb_box16 *k, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
+                         void *user, sb_gresult *res, uint8_t *first, const sb_glimit *lim);
+int sb_box16_search_avx2(sb_box16 *k, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
+                         void *user, sb_gresult *res, uint8_t *first, const sb_glimit *lim);
+
+#endif /* SB_GSEARCH_H */
+
+#ifdef GS_DFS
+/* The DFS from the root board k->stack[0 .. words), already propagated (ok: 0 when that found
+ * a contradiction): counts solutions up to limit (0 = all) into res (zeroed by the caller),
+ * copies the first into first (may be NULL) and hands each to fn (may be NULL) in DFS order.
+ * The board below the current one keeps the untried alternative.
+ * @return SB_OK; SB_ERR_STOPPED when fn asked to stop or the stop flag was raised;
+ * SB_ERR_BUDGET; SB_ERR_NOMEM. */
+static int GS_DFS(GS_CTX *x, sb_gsearch *k, int ok, uint64_t limit, sb_gsolution_fn fn,
+                  void *user, sb_gresult *res, uint8_t *first)
+{
+    const size_t w = k->words;
+    size_t depth = 0;
+    uint64_t *b = k->stack;
+    k->poll_at = 0; /* the first push polls: a flag raised before the solve stops it */
+    for (;;) {
+        if (ok && b[w - 1] == (uint64_t)k->ncells) {
+            for (int c = 0; c < k->ncells; c++)
+                k->sol[c] = (uint8_t)(__builtin_ctzll(b[c]) + 1);
+            if (res->count == 0 && first)
+                memcpy(first, k->sol, (size_t)k->ncells);
+            res->count++;
+            if (fn && fn(k->sol, res->count - 1, user))
+                return SB_ERR_STOPPED;
+            if (limit && res->count >= limit)
+                return SB_OK;
+            ok = 0; /* counted: backtrack for the next one */
+        }
+        if (ok) {
+            const int c = gs_choose(x, b);
+            const uint64_t m = b[c], d = m & -m;
+#ifdef GS_SINGLES
+            if (m != d)
+#endif
+            {
+                if (__builtin_expect(res->guesses >= k->poll_at, 0)) {
+                    const int st = sb_glimit_check(&k->lim, res->guesses + 1);
+                    if (st != SB_OK)
+                        return st;
+                    k->poll_at = sb_glimit_next(&k->lim, res->guesses + 1);
+                }
+                if (!sb_stack_reserve(&k->stack, &k->cap, depth + 2, (size_t)k->ncells + 1, w))
+                    return SB_ERR_NOMEM;
+                b = k->stack + depth * w; /* the stack may have moved */
+                memcpy(b + w, b, w * sizeof *b);
+                k->bcell[depth] = c;
+                k->bdigit[depth] = d;
+                depth++;
+                res->guesses++;
+                b += w;
+            }
+            ok = gs_take(x, b, c, d);
+            continue;
+        }
+        if (depth == 0)
+            return SB_OK;
+        b = k->stack + --depth * w;
+        ok = gs_drop(x, b, k->bcell[depth], k->bdigit[depth]);
+    }
+}
+#endif
