@@ -14,6 +14,7 @@ else
 test-geometry: $(BIN) $(GCHECK) ## CLI on other geometries: --grid, detection, errors, --all, pretty (tests/cli/geometry.sh)
 	bash tests/cli/geometry.sh $(BIN) $(GCHECK)
 	bash tests/cli/greader.sh $(BIN)
+	bash tests/cli/gstop.sh $(BIN)
 endif
 TEST_EXTRA += test-geometry
 

@@ -440,19 +440,26 @@ static int is_fast(const char *pipeline)
 }
 
 /* Makes e for g and pipeline (checked by cli_parse_pipeline), the general solver at SIMD
- * level simd. @return SB_OK, or what the constructor or sb_gsolver_simd returned (e is then
- * empty). */
+ * level simd, polling the CLI's stop flag (raised only while a command's handlers are in), so
+ * Ctrl-C ends a search on any geometry: its solves then return SB_ERR_STOPPED.
+ * @return SB_OK, or what the constructor or sb_gsolver_simd returned (e is then empty). */
 static int gengine_new(const sb_geometry *g, const char *pipeline, int simd, gengine *e)
 {
     e->gs = NULL;
     e->gp = NULL;
-    if (!is_fast(pipeline))
-        return sb_gpipeline_new(g, pipeline, &e->gp);
+    if (!is_fast(pipeline)) {
+        const int rc = sb_gpipeline_new(g, pipeline, &e->gp);
+        if (rc == SB_OK)
+            sb_gpipeline_stop(e->gp, cli_stop_flag());
+        return rc;
+    }
     int rc = sb_gsolver_new(g, &e->gs);
     if (rc == SB_OK && (rc = sb_gsolver_simd(e->gs, simd)) != SB_OK) {
         sb_gsolver_free(e->gs);
         e->gs = NULL;
     }
+    if (rc == SB_OK)
+        sb_gsolver_stop(e->gs, cli_stop_flag());
     return rc;
 }
 
@@ -583,15 +590,21 @@ static void gcommit(void *ctx, const uint32_t *input, const unsigned char *tags,
     }
 }
 
+/* count_puzzle's answer when memory ran out (apart from the sb_verdicts, CLI_STATUS_BUDGET
+ * and CLI_STOPPED). */
+enum { COUNT_NOMEM = -2 };
+
 /* Counts r's solutions up to the job's limit. @return the record's status (an sb_verdict or
- * CLI_STATUS_BUDGET), or CLI_STOPPED. */
+ * CLI_STATUS_BUDGET), CLI_STOPPED when the stop flag cut the search short, or COUNT_NOMEM. */
 static int count_puzzle(gworker *w, const grec *r, sb_gresult *res)
 {
     const int st = gengine_solve(&w->eng, r->cells, w->run->job->limit, res, w->sol);
     if (st == SB_ERR_BUDGET)
         return CLI_STATUS_BUDGET;
+    if (st == SB_ERR_STOPPED)
+        return CLI_STOPPED;
     if (st != SB_OK)
-        return CLI_STOPPED; /* only out of memory: no count to report */
+        return COUNT_NOMEM; /* the only other failure: no count to report */
     return res->count == 0 ? SB_UNSOLVABLE : res->count == 1 ? SB_SOLVED : SB_MULTIPLE;
 }
 
@@ -618,7 +631,9 @@ static int grecord(void *wp, const cli_input *in, const sb_record *rec, cli_buf 
     }
     sb_gresult res;
     const int status = count_puzzle(w, r, &res);
-    if (status == CLI_STOPPED) {
+    if (status == CLI_STOPPED)
+        return CLI_STOPPED; /* Ctrl-C inside the search: the record is dropped */
+    if (status == COUNT_NOMEM) {
         cli_buf_printf(err, CLI_NAME ": %s:%llu: out of memory\n", in->msg_name,
                        (unsigned long long)rec->line);
         return CLI_EXIT_USAGE;
@@ -653,43 +668,56 @@ static int grecord(void *wp, const cli_input *in, const sb_record *rec, cli_buf 
     return CLI_DONE;
 }
 
-/* What the --all enumeration callback needs. */
+/* --all holds solution records back at most this long (seconds) once a later one is found,
+ * so a fast listing is written in large blocks and a slow one line by line as found. */
+#define ALL_HOLD 0.05
+
+/* One --all run's output and the puzzle being listed. Records go out through the batch
+ * engine's writer (cli_sink_write), whole records at a time: a full disk or a file size limit
+ * cuts the file back to whole records with one message naming the output. */
 typedef struct all_ctx {
-    cli_buf *out;          /* the output buffer, written out past ALL_FLUSH */
-    FILE *to;              /* where it is written */
-    const sb_geometry *g;  /* the geometry */
-    cli_format f;          /* record format */
-    const cli_input *in;   /* the input */
-    const grec *r;         /* the puzzle */
-    int failed;            /* writing stdout failed */
+    const cli_batch *b;   /* the run: output and its name, the tally's commit */
+    cli_sink sink;        /* records not written yet, their stderr text and tags */
+    double last;          /* when the sink was last written out (cli_now_seconds) */
+    int failed;           /* a write failed (reported once): the run ends with exit 2 */
+    const sb_geometry *g; /* the geometry */
+    cli_format f;         /* record format */
+    const cli_input *in;  /* the input */
+    const grec *r;        /* the puzzle */
+    uint8_t *first;       /* its first solution, for the count record */
 } all_ctx;
 
-/* Writes out b's bytes to f. @return 0, or -1 after a message. */
-static int all_flush(cli_buf *b, FILE *f)
+/* Writes the sink out (stderr text, records, tags to the tally) and empties it.
+ * @return 0, or -1 once a write has failed (reported the first time only). */
+static int all_write(all_ctx *a)
 {
-    if (b->len && fwrite(b->data, 1, b->len, f) != b->len) {
-        fprintf(stderr, CLI_NAME ": write error: standard output: %s\n", strerror(errno));
-        return -1;
-    }
-    b->len = 0;
-    return 0;
+    if (!a->failed && cli_sink_write(a->b, &a->sink) != 0)
+        a->failed = 1;
+    a->sink.out.len = a->sink.err.len = a->sink.tags.len = 0;
+    a->sink.n = 0;
+    a->last = cli_now_seconds();
+    return a->failed ? -1 : 0;
 }
 
-/* sb_gsolve_each callback of --all: one solution record. */
+/* sb_gsolve_each callback of --all: one solution record, written out with those held back
+ * when the buffer is full or the last write is ALL_HOLD old. @return non-zero to stop (a
+ * write failed, or Ctrl-C). */
 static int all_one(const uint8_t *sol, uint64_t index, void *user)
 {
     all_ctx *a = user;
-    put_solution(a->out, a->g, a->f, a->in, a->r, sol, index + 1);
-    if (a->out->len > ALL_FLUSH && all_flush(a->out, a->to) != 0)
-        a->failed = 1;
+    if (index == 0)
+        memcpy(a->first, sol, (size_t)sb_geometry_cells(a->g));
+    put_solution(&a->sink.out, a->g, a->f, a->in, a->r, sol, index + 1);
+    if (a->sink.out.len > ALL_FLUSH || cli_now_seconds() - a->last >= ALL_HOLD)
+        all_write(a);
     return a->failed || cli_stop_requested();
 }
 
-/* solve --all over one open input: each puzzle's count record, then its solutions, written
- * to stdout as they are found. @return 0, CLI_EXIT_USAGE after an I/O error, or
- * CLI_EXIT_INTERRUPTED. */
+/* solve --all over one open input: for each puzzle its solutions in DFS order, written as
+ * they are found, then its count record (the count is known only at the end). @return 0,
+ * CLI_EXIT_USAGE after an I/O error (reported), or CLI_EXIT_INTERRUPTED. */
 static int all_input(grun *run, gworker *w, FILE *fin, const cli_input *in, grec *r,
-                     cli_buf *out)
+                     all_ctx *a)
 {
     const cli_grid_job *job = run->job;
     void *rd;
@@ -697,54 +725,55 @@ static int all_input(grun *run, gworker *w, FILE *fin, const cli_input *in, grec
         fprintf(stderr, CLI_NAME ": out of memory\n");
         return CLI_EXIT_USAGE;
     }
+    a->in = in;
+    a->r = r;
     int st, rc = 0;
     while (!rc && !cli_stop_requested() && (st = greader_next(rd, &r->head)) != 0) {
         if (st < 0) {
             if (errno == EINTR)
                 continue; /* the loop looks at the stop flag */
+            all_write(a);
             fprintf(stderr, CLI_NAME ": %s: read error: %s\n", in->msg_name, strerror(errno));
             rc = CLI_EXIT_USAGE;
             break;
         }
         gtag t = {.kind = TAG_INVALID};
         if (r->head.kind == SB_LINE_INVALID) {
-            cli_buf msg = {0};
-            cli_format_invalid(&msg, in->msg_name, &r->head);
-            fflush(run->out); /* stderr text after the records before it, as batch runs do */
-            fwrite(msg.data, 1, msg.len, stderr);
-            cli_buf_free(&msg);
-            cli_format_record(out, job->format, in, &r->head, NULL, 0);
+            cli_format_invalid(&a->sink.err, in->msg_name, &r->head);
+            cli_format_record(&a->sink.out, job->format, in, &r->head, NULL, 0);
         } else {
             sb_gresult res;
-            const int status = count_puzzle(w, r, &res);
-            if (status == CLI_STOPPED) {
+            const int sst = gengine_each(&w->eng, r->cells, job->limit, all_one, a, &res);
+            if (a->failed) {
+                rc = CLI_EXIT_USAGE;
+                break;
+            }
+            if (sst == SB_ERR_STOPPED)
+                break; /* Ctrl-C: the solutions so far stand, the puzzle gets no count */
+            if (sst != SB_OK && sst != SB_ERR_BUDGET) {
+                all_write(a);
                 fprintf(stderr, CLI_NAME ": %s:%llu: out of memory\n", in->msg_name,
                         (unsigned long long)r->head.line);
                 rc = CLI_EXIT_USAGE;
                 break;
             }
+            const int status = sst == SB_ERR_BUDGET ? CLI_STATUS_BUDGET
+                               : res.count == 0     ? SB_UNSOLVABLE
+                               : res.count == 1     ? SB_SOLVED
+                                                    : SB_MULTIPLE;
             t.kind = status == CLI_STATUS_BUDGET ? TAG_BUDGET : (uint8_t)status;
             t.guesses = res.guesses;
-            put_record(out, run->g, job->format, in, r, &res, status, w->sol, 1);
-            if (status != CLI_STATUS_BUDGET && res.count > 0) {
-                all_ctx a = {.out = out, .to = run->out, .g = run->g, .f = job->format,
-                             .in = in, .r = r};
-                sb_gresult again;
-                gengine_each(&w->eng, r->cells, res.count, all_one, &a, &again);
-                if (a.failed)
-                    rc = CLI_EXIT_USAGE;
-            }
+            put_record(&a->sink.out, run->g, job->format, in, r, &res, status, a->first, 1);
         }
-        if (cli_stop_requested())
-            break; /* the puzzle cut short is not counted */
-        gcommit(run, NULL, (const unsigned char *)&t, 1);
-        if (all_flush(out, run->out) != 0 || fflush(run->out) != 0)
+        cli_buf_put(&a->sink.tags, &t, sizeof t);
+        a->sink.n++;
+        if (all_write(a) != 0)
             rc = CLI_EXIT_USAGE;
     }
     greader_close(rd);
     if (!rc && cli_stop_requested()) {
-        all_flush(out, run->out);
-        fflush(run->out);
+        if (all_write(a) != 0) /* what the cut puzzle listed */
+            return CLI_EXIT_USAGE;
         fprintf(stderr, CLI_NAME ": interrupted (%s:%llu)\n", in->msg_name,
                 (unsigned long long)r->head.line);
         rc = CLI_EXIT_INTERRUPTED;
@@ -752,9 +781,9 @@ static int all_input(grun *run, gworker *w, FILE *fin, const cli_input *in, grec
     return rc;
 }
 
-/* solve --all: the inputs in order on one thread, streaming. @return the run's status (0,
- * CLI_EXIT_USAGE, CLI_EXIT_INTERRUPTED). */
-static int all_run(grun *run, char *const *files, int nfiles)
+/* solve --all: the inputs in order on one thread, streaming through b (the run's batch with
+ * the tally's commit). @return the run's status (0, CLI_EXIT_USAGE, CLI_EXIT_INTERRUPTED). */
+static int all_run(grun *run, const cli_batch *b, char *const *files, int nfiles)
 {
     static char *const stdin_only[] = {"-"};
     if (nfiles == 0) {
@@ -764,11 +793,13 @@ static int all_run(grun *run, char *const *files, int nfiles)
     void *wp = NULL;
     grec *r = malloc(grec_size(run->g));
     int rc = r ? gworker_new(run, &wp) : CLI_EXIT_USAGE;
-    cli_buf out = {0};
+    all_ctx a = {.b = b, .g = run->g, .f = run->job->format, .last = cli_now_seconds()};
+    if (wp)
+        a.first = ((gworker *)wp)->sol;
     cli_stop_state stop;
     cli_stop_begin(&stop);
     for (int i = 0; !rc || rc == CLI_EXIT_USAGE; i++) {
-        if (i == nfiles || !r || !wp)
+        if (i == nfiles || !r || !wp || a.failed)
             break;
         cli_input in;
         if (cli_input_init(&in, files[i]) != 0) {
@@ -783,7 +814,7 @@ static int all_run(grun *run, char *const *files, int nfiles)
             fprintf(stderr, CLI_NAME ": cannot open '%s': %s\n", in.msg_name, strerror(errno));
             rc = CLI_EXIT_USAGE;
         } else {
-            const int st = all_input(run, wp, f, &in, r, &out);
+            const int st = all_input(run, wp, f, &in, r, &a);
             if (st)
                 rc = st;
             if (!is_stdin)
@@ -792,7 +823,7 @@ static int all_run(grun *run, char *const *files, int nfiles)
         cli_input_free(&in);
     }
     cli_stop_end(&stop);
-    cli_buf_free(&out);
+    cli_sink_free(&a.sink);
     gworker_end(run, wp);
     free(r);
     return rc;
@@ -822,7 +853,7 @@ int cli_grid_run(const sb_geometry *g, const cli_grid_job *job, const cli_batch 
         fputs(nfiles > 1 ? "file,line,status,class\n" : "line,status,class\n", b->out);
     else if (job->format != FMT_COUNT && !job->rate)
         cli_write_header(b->out, job->format, nfiles > 1);
-    const int rc = job->all ? all_run(&run, files, nfiles) : cli_batch_records(&bb, files, nfiles);
+    const int rc = job->all ? all_run(&run, &bb, files, nfiles) : cli_batch_records(&bb, files, nfiles);
     const double secs = cli_now_seconds() - t0;
     const unsigned long long puzzles = run.n[0] + run.n[1] + run.n[2] + run.n[TAG_BUDGET];
     if (job->format == FMT_COUNT)
@@ -1206,7 +1237,10 @@ static uint64_t bench_pass(const aug_set *set, const char *pipeline, int simd, u
             const uint8_t *p = set->cells + i * (size_t)nc;
             if (!made || !sol || cli_stop_requested())
                 continue;
-            if (gengine_solve(&e, p, limit, &r, sol) != SB_OK)
+            const int st = gengine_solve(&e, p, limit, &r, sol);
+            if (st == SB_ERR_STOPPED)
+                continue; /* Ctrl-C: the run ends as interrupted, not as a failure */
+            if (st != SB_OK)
                 failed = 1;
             else if (verdict && r.count && !sb_gsolution_check(set->g, p, sol))
                 failed = 1;

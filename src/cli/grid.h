@@ -22,7 +22,7 @@ enum { CLI_OPT_GRID = 0x100, CLI_OPT_GEOMETRY = 0x101, CLI_OPT_ALL = 0x102 };
 typedef struct cli_grid_opt {
     const char *spec; /* --grid SPEC, or NULL */
     const char *file; /* --geometry FILE, or NULL */
-    int all;          /* solve --all: every solution after the count record */
+    int all;          /* solve --all: every solution, then the count record */
     int limit_given;  /* -l was given (--all alone means no cap) */
 } cli_grid_opt;
 
@@ -43,7 +43,7 @@ typedef struct cli_grid_job {
     cli_format format;    /* solve's record format (validate: FMT_COUNT) */
     uint64_t limit;       /* count solutions up to this (0: all) */
     uint64_t max_guesses; /* guess budget per puzzle (UINT64_MAX: none) */
-    int all;              /* write every solution after the count record (solve --all) */
+    int all;              /* write every solution, then the count record (solve --all) */
     int stats;            /* solve --stats: summary line on stderr */
     int rate;             /* rate: the class of each proper puzzle (format FMT_CSV/FMT_JSON) */
     const char *pipeline; /* solve -s: a registry name or custom spec run by the generic

@@ -6,10 +6,10 @@
  *   gcheck solve SPEC PUZZLES < OUTPUT   OUTPUT is `solve -f solution -l 2` of PUZZLES: each
  *                                        record must be the oracle's verdict, and a solution
  *                                        must keep the givens and fill every house
- *   gcheck all SPEC PUZZLES [CAP] < OUT    OUTPUT is `solve --all` of PUZZLES: each count record
- *                                        must equal the oracle's count, followed by that many
- *                                        valid, distinct solutions (with CAP: the oracle's
- *                                        count up to CAP, as `-l CAP`)
+ *   gcheck all SPEC PUZZLES [CAP] < OUT    OUTPUT is `solve --all` of PUZZLES: for each, as many
+ *                                        valid, distinct solutions as the oracle counts (with
+ *                                        CAP: up to CAP, as `-l CAP`), then its count record,
+ *                                        which must be that count
  *   gcheck clean SPEC < LINES            writes the lines of LINES whose givens do not clash
  *                                        (no digit twice in a house) to stdout, the others to
  *                                        stderr
@@ -247,7 +247,7 @@ int main(int argc, char **argv)
         }
         const uint64_t want = dlx_count(G.ncells, G.n, G.nhouses, G.houses, puzzle,
                                         all ? cap : 2, NULL);
-        if (!get_line(stdin, out, sizeof out)) {
+        if (!all && !get_line(stdin, out, sizeof out)) {
             printf("puzzle %d: output ended\n", lineno);
             return 1;
         }
@@ -262,12 +262,8 @@ int main(int argc, char **argv)
             }
             continue;
         }
-        const unsigned long long got = strtoull(out, NULL, 10);
-        if (got != want) {
-            printf("puzzle %d: count record '%s', oracle %llu\n", lineno, out,
-                   (unsigned long long)want);
-            return 1;
-        }
+        /* The solutions come first, as found; the count record after them. */
+        const unsigned long long got = want;
         uint8_t *seen = malloc((size_t)G.ncells * (size_t)(got ? got : 1));
         for (unsigned long long k = 0; k < got; k++) {
             if (!get_line(stdin, out, sizeof out) ||
@@ -289,6 +285,12 @@ int main(int argc, char **argv)
                 }
         }
         free(seen);
+        if (!get_line(stdin, out, sizeof out) || strtoull(out, NULL, 10) != want ||
+            strspn(out, "0123456789") != strlen(out)) {
+            printf("puzzle %d: count record '%.60s', oracle %llu\n", lineno, out,
+                   (unsigned long long)want);
+            return 1;
+        }
     }
     if (get_line(stdin, out, sizeof out)) {
         printf("output goes on after the last puzzle: '%.60s'\n", out);
