@@ -4,7 +4,7 @@ and numpy.
 A thin layer over libsudokubench (include/sudokubench.h): every function takes whole arrays
 and runs the library's OpenMP batch calls (sb_solve_batch, sb_gsolve_batch, ...) with one
 solver per thread, without the GIL, so Python pays per call, not per puzzle. Ctrl-C stops
-every call (the library polls a stop flag).
+every call (the library polls a stop flag, even inside one long search).
 
 Puzzles are given as a numpy uint8 array of shape (n, cells) (0 blank, 1..N given; cells in
 the geometry's order, row-major for square grids), or as a list of strings in any one-line

@@ -330,12 +330,14 @@ print('survived')
 
 
 # Ticks of library CPU before the signal (interrupt_child.py), as for the 9x9 calls.
-GEO_INTERRUPT = {"grate": "rate", "ggenerate": "generate"}
+GEO_INTERRUPT = {"gsolve": "solve", "grate": "rate", "ggenerate": "generate"}
 
 
 @pytest.mark.parametrize("op", list(GEO_INTERRUPT))
 def test_ctrl_c_stops_a_long_geometry_call(op):
-    """Ctrl-C in the middle of 20,000 16x16 ratings or 100,000 16x16 puzzles ends the call with KeyboardInterrupt, having abandoned the work (the CPU after
+    """Ctrl-C in the middle of an endless count of the empty 16x16 (two searches that never
+    end: the solver itself must poll the flag), 20,000 16x16 ratings or 100,000 16x16
+    puzzles ends the call with KeyboardInterrupt, having abandoned the work (the CPU after
     the signal is less than the library's before it). The signal comes from inside the work,
     never after a sleep; the timeout only guards against a hang."""
     if op == "ggenerate" and not sb._HAVE_GDATASET:

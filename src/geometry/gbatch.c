@@ -6,8 +6,8 @@
  * "fast", else a generic pipeline: an engine is one thread's mutable state), takes chunks of
  * rows from a dynamic schedule (a corpus mixes puzzles of microseconds and of seconds) and
  * writes only its own rows, so the output does not depend on the thread count. The stop flag
- * is read before each puzzle, so the rows after it cost one look each (the engines poll no
- * flag of their own yet: one long search runs to its end).
+ * goes into every engine, so one long search ends too, and is also read before each puzzle,
+ * so the rows after it cost one look each.
  */
 #include <errno.h>
 #include <omp.h>
@@ -34,7 +34,7 @@ static void gengine_free(gengine *e)
     e->pipe = NULL;
 }
 
-/* Makes the engine *opt asks for on g, with its budget.
+/* Makes the engine *opt asks for on g, with its budget and stop flag.
  * @return SB_OK; SB_ERR_PIPELINE (bad index or spec); SB_ERR_SIMD; SB_ERR_NOMEM. */
 static int gengine_new(const sb_geometry *g, const sb_options *opt, gengine *e)
 {
@@ -56,6 +56,7 @@ static int gengine_new(const sb_geometry *g, const sb_options *opt, gengine *e)
             st = sb_gsolver_simd(e->solver, opt->simd);
         if (st == SB_OK) {
             sb_gsolver_budget(e->solver, opt->max_guesses);
+            sb_gsolver_stop(e->solver, opt->stop);
         }
     } else {
         /* The pipelines are portable C at every level, but a level this CPU lacks is still
@@ -63,6 +64,7 @@ static int gengine_new(const sb_geometry *g, const sb_options *opt, gengine *e)
         st = sb_simd_resolve(opt->simd) < 0 ? SB_ERR_SIMD : sb_gpipeline_new(g, name, &e->pipe);
         if (st == SB_OK) {
             sb_gpipeline_budget(e->pipe, opt->max_guesses);
+            sb_gpipeline_stop(e->pipe, opt->stop);
         }
     }
     if (st != SB_OK)
