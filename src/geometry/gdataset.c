@@ -152,8 +152,11 @@ void sb_ggenerator_free(sb_ggenerator *gen)
 
 void sb_ggenerator_stop(sb_ggenerator *gen, const volatile sig_atomic_t *stop)
 {
-    if (gen)
-        gen->stop = stop;
+    if (!gen)
+        return;
+    gen->stop = stop;
+    /* The solver polls it too: one uniqueness check of a large sparse grid can take minutes. */
+    sb_gsolver_stop(gen->solver, stop);
 }
 
 const sb_geometry *sb_ggenerator_geometry(const sb_ggenerator *gen)
@@ -187,7 +190,7 @@ static int fill(sb_ggenerator *gen, sb_rng *r)
         sb_gsolver_budget(gen->solver, FILL_BUDGET);
         const int st = sb_gsolve(gen->solver, gen->puzzle, 1, &res, gen->grid);
         sb_gsolver_budget(gen->solver, UINT64_MAX);
-        if (st == SB_ERR_NOMEM)
+        if (st == SB_ERR_NOMEM || st == SB_ERR_STOPPED)
             return st;
         if (st == SB_OK && res.count == 1)
             return SB_OK;
@@ -209,8 +212,7 @@ int sb_ggenerate(sb_ggenerator *gen, uint64_t index, uint8_t *puzzle, uint8_t *s
     random_perm(gen->order, nc, &r);
     sb_gresult res = {0};
     for (int i = 0; i < nc; i++) {
-        /* One check of a large sparse grid can take long (latin:36): the flag is read
-         * before each one, so a stop waits for one check at most. */
+        /* The solver reads the flag inside a check too (sb_ggenerator_stop). */
         if (gen_stopped(gen))
             return SB_ERR_STOPPED;
         const int c = gen->order[i];
