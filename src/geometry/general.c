@@ -132,14 +132,23 @@ static int find_pairs(sb_gsolver *s)
     for (int h = 0; h < nh; h++)
         for (int i = 0; i < n; i++)
             bits[(size_t)h * cw + s->house[h][i] / 64] |= UINT64_C(1) << (s->house[h][i] % 64);
-    for (int a = 0; a < nh; a++)
-        for (int b = a + 1; b < nh; b++) {
-            int k = 0;
-            for (size_t w = 0; w < cw; w++)
-                k += __builtin_popcountll(bits[(size_t)a * cw + w] & bits[(size_t)b * cw + w]);
-            if (k >= 2 && k < n && (push(&ab, a) || push(&ab, b)))
+    int *count = calloc((size_t)nh, sizeof *count), *meet = malloc((size_t)nh * sizeof *meet);
+    if (!count || !meet) {
+        free(count);
+        free(meet);
+        goto out;
+    }
+    for (int a = 0; a < nh; a++) { /* pairs (a, b), b > a, in the order of a double loop */
+        const int m = sb_gmeeting(s->g, a, count, meet, NULL);
+        for (int i = 0; i < m; i++)
+            if (meet[i] > a && (push(&ab, a) || push(&ab, meet[i]))) {
+                free(count);
+                free(meet);
                 goto out;
-        }
+            }
+    }
+    free(count);
+    free(meet);
     const size_t np = ab.n / 2;
     s->npairs = (int)np;
     /* Each house's pairs, so a pass visits only the pairs of changed houses. */
@@ -165,6 +174,11 @@ static int find_pairs(sb_gsolver *s)
         if (new_segment(s, &cells, &starts, ab.v[2 * p], sq))
             goto out;
     }
+    /* Segment r (r < np) is pair r's shared cells: cells[starts[r] .. seg_end(r)). The cover
+     * below walks those few cells, not r's whole bitset, for every pair of a house: on long
+     * house lists (thousands of pairs per house, 64-word bitsets) that walk was the cost. */
+    const size_t first_end = cells.n;
+#define SEG_END(r) ((size_t)(r) + 1 < np ? (size_t)starts.v[(r) + 1] : first_end)
     for (size_t p = 0; p < np; p++) {
         int *q = s->pair + p * PAIR_INTS;
         q[0] = ab.v[2 * p];
@@ -177,15 +191,16 @@ static int find_pairs(sb_gsolver *s)
                 rem[w] = bits[(size_t)h * cw + w] & ~bits[(size_t)o * cw + w];
             for (int k = s->hpstart[h]; k < s->hpstart[h + 1]; k++) {
                 const int r = s->hpair[k];
-                uint64_t out_of_rem = 0;
-                for (size_t w = 0; w < cw; w++) {
-                    sq[w] = bits[(size_t)ab.v[2 * r] * cw + w] & bits[(size_t)ab.v[2 * r + 1] * cw + w];
-                    out_of_rem |= sq[w] & ~rem[w];
-                }
-                if (r == (int)p || out_of_rem)
+                if (r == (int)p)
                     continue;
-                for (size_t w = 0; w < cw; w++)
-                    rem[w] &= ~sq[w];
+                const size_t lo = (size_t)starts.v[r], hi = SEG_END(r);
+                size_t i = lo;
+                while (i < hi && rem[cells.v[i] / 64] >> (cells.v[i] % 64) & 1)
+                    i++;
+                if (i < hi) /* a cell of r's segment is not left to cover */
+                    continue;
+                for (i = lo; i < hi; i++)
+                    rem[cells.v[i] / 64] &= ~(UINT64_C(1) << (cells.v[i] % 64));
                 if (push(&pseg, r))
                     goto out;
             }
@@ -197,6 +212,7 @@ static int find_pairs(sb_gsolver *s)
         }
         q[5] = (int)pseg.n;
     }
+#undef SEG_END
     s->nseg = (int)starts.n;
     if (push(&starts, (int)cells.n))
         goto out;

@@ -107,17 +107,23 @@ static int find_partners(sb_gpipeline *p)
         for (int i = 0; i < n; i++)
             bits[(size_t)h * cw + p->house[h][i] / 64] |= UINT64_C(1) << (p->house[h][i] % 64);
     /* Two passes: count, then fill. A pair is listed from both sides. */
+    int *count = calloc((size_t)nh, sizeof *count), *meet = malloc((size_t)nh * sizeof *meet),
+        *shared = malloc((size_t)nh * sizeof *shared);
+    if (!count || !meet || !shared) {
+        free(count);
+        free(meet);
+        free(shared);
+        free(bits);
+        return -1;
+    }
     size_t npart = 0, ncell = 0;
     for (int pass = 0; pass < 2; pass++) {
         npart = ncell = 0;
         for (int a = 0; a < nh; a++) {
             p->lpstart[a] = (int)npart;
-            for (int b = 0; b < nh; b++) {
-                int k = 0;
-                for (size_t w = 0; w < cw && b != a; w++)
-                    k += __builtin_popcountll(bits[(size_t)a * cw + w] & bits[(size_t)b * cw + w]);
-                if (b == a || k < 2 || k >= n)
-                    continue;
+            const int m = sb_gmeeting(p->g, a, count, meet, shared);
+            for (int j = 0; j < m; j++) {
+                const int b = meet[j], k = shared[j];
                 if (pass) {
                     int *q = p->lpart + npart * LPART_INTS;
                     const uint64_t *ba = bits + (size_t)a * cw, *bb = bits + (size_t)b * cw;
@@ -146,11 +152,17 @@ static int find_partners(sb_gpipeline *p)
             p->lpart = malloc((npart ? npart : 1) * LPART_INTS * sizeof *p->lpart);
             p->pcells = malloc((ncell ? ncell : 1) * sizeof *p->pcells);
             if (!p->lpart || !p->pcells) {
+                free(count);
+                free(meet);
+                free(shared);
                 free(bits);
                 return -1;
             }
         }
     }
+    free(count);
+    free(meet);
+    free(shared);
     /* The runs of disjoint houses, in house order: a house meeting one of the current run
      * starts the next. */
     uint64_t *run = calloc(cw, sizeof *run);
