@@ -318,7 +318,7 @@ same-bytes: $(BIN) ## the refactor guard: same bytes as SAME_BASE=REV (default H
 	@rm -rf $(BUILD)/same-bytes; git worktree prune; \
 	git worktree add --detach -q $(BUILD)/same-bytes $(SAME_BASE) && \
 	echo "same-bytes: building $(SAME_BASE) ($$(git rev-parse --short $(SAME_BASE))) in $(BUILD)/same-bytes" && \
-	$(MAKE) --no-print-directory -C $(BUILD)/same-bytes build/sudokubench >$(BUILD)/same-bytes.log 2>&1 && \
+	$(MAKE) --no-print-directory -C $(BUILD)/same-bytes BUILD=build build/sudokubench >$(BUILD)/same-bytes.log 2>&1 && \
 	scripts/same-bytes.sh $(BUILD)/same-bytes/build/sudokubench $(BIN); rc=$$?; \
 	git worktree remove --force $(BUILD)/same-bytes; exit $$rc
 
