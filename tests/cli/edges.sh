@@ -211,7 +211,7 @@ end
 
 # ---- 7. messages say what helps ------------------------------------------------------------
 begin "messages: BFS out of memory says to lower --bfs-cap"
-if [ -n "${SUDOKUBENCH_SANITIZED:-}" ] || nm "$BIN" 2>/dev/null | grep -q __asan_init; then
+if is_asan; then
     skip "address-space limits do not apply under ASan"
 else
     printf '%s\n' "$EMPTY" >empty.txt

@@ -22,7 +22,7 @@ mkdir -p "$THREADS_DIR" && cd "$THREADS_DIR" || exit 1
 for i in $(seq 10000); do printf '%s\n%s\n' "$P1" "$P2"; done >many.txt
 AS_LIMIT_KB=400000
 NO_AS_LIMIT=''
-if [ -n "${SUDOKUBENCH_SANITIZED:-}" ] || nm "$BIN" 2>/dev/null | grep -q __asan_init; then
+if is_asan; then
     NO_AS_LIMIT="address-space limits do not apply under ASan (it reserves terabytes of shadow memory)"
 elif ! (ulimit -S -s 8192) 2>/dev/null; then
     NO_AS_LIMIT="cannot set an 8 MiB stack limit here (ulimit -s 8192)"

@@ -1,5 +1,5 @@
 # tests/cli/with_shim.sh — sourced by the CLI test scripts (harness.sh, run.sh) after BIN and
-# TIMEOUT are set.
+# TIMEOUT are set: with_shim, and is_asan.
 # shellcheck shell=bash
 
 # with_shim ARGS...: runs the binary (bounded by TIMEOUT) with the fault shim preloaded
@@ -16,4 +16,10 @@ with_shim() {
     *-qemu) ASAN_OPTIONS=$asan SB_PRELOAD=$shim timeout "$TIMEOUT" "$BIN" "$@" ;;
     *) ASAN_OPTIONS=$asan LD_PRELOAD=$shim timeout "$TIMEOUT" "$BIN" "$@" ;;
     esac
+}
+
+# is_asan: succeeds when BIN is an ASan build, where address-space limits (ulimit -v) cannot
+# apply: ASan reserves terabytes of shadow memory at start and dies under such a limit.
+is_asan() {
+    [ -n "${SUDOKUBENCH_SANITIZED:-}" ] || nm "$BIN" 2>/dev/null | grep -q __asan_init
 }
