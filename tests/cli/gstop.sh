@@ -75,6 +75,9 @@ all_stop() {
     shift 3
     sb_bg o e solve --all "$@" "$file"
     sb_busy "$BG_PID" || { kill -KILL "$BG_PID"; return; }
+    # solutions are written in batches (at most 50 ms or 64 KiB held back): signal once some
+    # are out, a state to observe, not a time to wait
+    sb_grown o || echo "--all $*: nothing written within $TIMEOUT s"
     sb_signal "$sig" "$BG_PID"
     want_rc "$BG_RC" 130 "--all $*"
     want_err e "sudokubench: interrupted ($file:1)"
@@ -108,7 +111,7 @@ stream() {
     kill -TERM "$BG_PID" 2>/dev/null
     timeout "$TIMEOUT" cat <&"$fd" >/dev/null # drain, so a blocked write sees the signal
     exec {fd}<&-
-    sb_signal TERM "$BG_PID" 2>/dev/null
+    sb_reap "$BG_PID" SIGTERM
     want_rc "$BG_RC" 130 "--all $* after the first line"
 }
 t_stream() {

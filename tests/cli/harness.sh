@@ -66,15 +66,29 @@ sb_busy() {
 # sb_signal SIG PID: sends SIG to PID and reaps it; a process still there TIMEOUT seconds
 # later is killed and reported. Sets BG_RC to its exit code.
 sb_signal() {
-    local limit=$((SECONDS + TIMEOUT))
     kill "-$1" "$2"
-    while kill -0 "$2" 2>/dev/null && [ "$SECONDS" -le "$limit" ]; do
+    sb_reap "$2" "SIG$1"
+}
+# sb_reap PID WHAT: waits for PID to end (bounded: still there TIMEOUT seconds later, it is
+# killed and reported as WHAT left running) and reaps it, without signalling it again (a
+# second signal could land in its exit path, after its handlers are gone). Sets BG_RC.
+sb_reap() {
+    local limit=$((SECONDS + TIMEOUT))
+    while kill -0 "$1" 2>/dev/null && [ "$SECONDS" -le "$limit" ]; do
         sleep 0.05
     done
-    if kill -0 "$2" 2>/dev/null; then
-        echo "SIG$1 left process $2 running for $TIMEOUT s: killed"
-        kill -KILL "$2"
+    if kill -0 "$1" 2>/dev/null; then
+        echo "$2 left process $1 running for $TIMEOUT s: killed"
+        kill -KILL "$1"
     fi
-    wait "$2"
+    wait "$1"
     BG_RC=$?
+}
+# sb_grown FILE: waits (bounded by TIMEOUT) until FILE is not empty. @return 1 if it stays so.
+sb_grown() {
+    local limit=$((SECONDS + TIMEOUT))
+    until [ -s "$1" ]; do
+        [ "$SECONDS" -le "$limit" ] || return 1
+        sleep 0.05
+    done
 }
