@@ -246,13 +246,19 @@ EOF
     end
 
     begin "file size limit: validate -o FILE and >FILE at limit 0: exit 2, the summary's file named"
-    limited 0 out validate -o v.out big.txt
-    expect_rc 2
-    expect_err_line "sudokubench: write error: v.out: $XFBIG"
-    [ ! -s v.out ] || fail "v.out holds $(stat -c %s v.out) bytes"
-    limited 0 v2.out validate big.txt
-    expect_rc 2
-    expect_err_line "sudokubench: write error: standard output: $XFBIG"
+    if ldd "$BIN" 2>/dev/null | grep -q 'libomp\.so'; then
+        # LLVM's OpenMP runtime sizes a shared-memory file when it starts and dies (exit 135,
+        # "Can't set size of SHM") under a zero file-size limit, before the program runs
+        skip "LLVM's libomp cannot start under ulimit -f 0 (its start-up shared-memory file)"
+    else
+        limited 0 out validate -o v.out big.txt
+        expect_rc 2
+        expect_err_line "sudokubench: write error: v.out: $XFBIG"
+        [ ! -s v.out ] || fail "v.out holds $(stat -c %s v.out) bytes"
+        limited 0 v2.out validate big.txt
+        expect_rc 2
+        expect_err_line "sudokubench: write error: standard output: $XFBIG"
+    fi
     end
 }
 if xfsz_default; then
