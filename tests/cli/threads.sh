@@ -24,6 +24,8 @@ AS_LIMIT_KB=400000
 NO_AS_LIMIT=''
 if is_asan; then
     NO_AS_LIMIT="address-space limits do not apply under ASan (it reserves terabytes of shadow memory)"
+elif [ "${BIN%-qemu}" != "$BIN" ]; then
+    NO_AS_LIMIT="under qemu the address-space limit binds the emulator's own memory, not the guest's threads"
 elif ! (ulimit -S -s 8192) 2>/dev/null; then
     NO_AS_LIMIT="cannot set an 8 MiB stack limit here (ulimit -s 8192)"
 fi
