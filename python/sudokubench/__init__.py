@@ -72,6 +72,17 @@ eliminations (uint64, (n, len(TECHNIQUES))): what each technique removed in the 
 _HAVE_GDATASET = hasattr(lib, "sb_ggenerate_batch")
 
 
+def _cfile(opened, path):
+    """A C FILE* of its own over the file Python opened (a dup of its descriptor, so closing
+    either leaves the other open); raises OSError naming path when fdopen fails."""
+    fd = os.dup(opened.fileno())
+    f = lib.fdopen(fd, b"rb")
+    if f == ffi.NULL:
+        err = ffi.errno
+        os.close(fd)
+        raise OSError(err, os.strerror(err), path)
+    return f
+
 class SudokuError(RuntimeError):
     """A library call failed (bad options, out of memory, threads that could not start, ...):
     the message is sb_strerror's, with the system's reason when there is one."""
@@ -141,12 +152,7 @@ class Geometry:
         OSError naming the path when it cannot be read."""
         path = os.fspath(path)
         with open(path, "rb") as opened:  # Python's checks and errors, as read() does
-            fd = os.dup(opened.fileno())
-        f = lib.fdopen(fd, b"rb")
-        if f == ffi.NULL:
-            err = ffi.errno
-            os.close(fd)
-            raise OSError(err, os.strerror(err), path)
+            f = _cfile(opened, path)
         out = ffi.new("sb_geometry **")
         why = _why_buffer()
         try:
@@ -435,12 +441,7 @@ def read(path, grid=None):
                 if f == ffi.NULL:
                     return np.empty((0, g.cells if g else CELLS), dtype=np.uint8)
                 return _read_stream(f, source) if g is None else _read_gstream(f, g, source)
-        fd = os.dup(opened.fileno())
-    f = lib.fdopen(fd, b"rb")
-    if f == ffi.NULL:
-        err = ffi.errno
-        os.close(fd)
-        raise OSError(err, os.strerror(err), path)
+        f = _cfile(opened, path)
     return _read_stream(f, source) if g is None else _read_gstream(f, g, source)
 
 
