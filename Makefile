@@ -53,7 +53,7 @@ TARGET_ARCH_NAME := $(shell $(CC) -dumpmachine 2>/dev/null)
 ifneq ($(findstring x86_64,$(TARGET_ARCH_NAME)),)
 KERNEL_FLAGS_sse4   := -msse4.1 -mpopcnt
 KERNEL_FLAGS_avx2   := -mavx2 -mbmi -mbmi2 -mpopcnt -mlzcnt
-KERNEL_FLAGS_avx512 := -mavx512f -mavx512bw -mavx512vl -mavx512vpopcntdq $(KERNEL_FLAGS_avx2)
+KERNEL_FLAGS_avx512 := -mavx512f -mavx512bw -mavx512vl -mavx512vpopcntdq -mavx512vbmi $(KERNEL_FLAGS_avx2)
 KERNEL_FLAGS_box16_avx2 := $(KERNEL_FLAGS_avx2)
 endif
 LIB_SRCS := $(filter-out src/gen_tables.c,$(LIB_SRCS))

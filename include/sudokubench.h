@@ -177,7 +177,7 @@ typedef enum sb_simd {
     SB_SIMD_SCALAR = 0,   /* any CPU: always available, the reference */
     SB_SIMD_SSE4 = 1,     /* x86-64: SSE4.1 + POPCNT (128-bit vectors) */
     SB_SIMD_AVX2 = 2,     /* x86-64: AVX2 + BMI1/2 + POPCNT + LZCNT (256-bit vectors) */
-    SB_SIMD_AVX512 = 3,   /* x86-64: AVX-512 F/BW/VL/VPOPCNTDQ */
+    SB_SIMD_AVX512 = 3,   /* x86-64: AVX-512 F/BW/VL/VPOPCNTDQ/VBMI */
     SB_SIMD_NEON = 4,     /* aarch64: Advanced SIMD (128-bit vectors) */
     SB_SIMD_LEVELS = 5    /* number of levels */
 } sb_simd;

@@ -28,6 +28,24 @@ static void print_mask(const int *cells, int n)
     printf("{0x%016llxULL, 0x%016llxULL}", w[0], w[1]);
 }
 
+/* Prints word lane w as the two byte lanes holding it ("2w,2w+1"), sep after: the AVX-512
+ * kernel moves its 16-bit lanes with byte permutes (VBMI), which Intel runs as one uop
+ * where a word permute takes two or three (docs/performance.md, seventh session). */
+static void print_word_lane(int w, const char *sep)
+{
+    printf("%d,%d%s", 2 * w, 2 * w + 1, sep);
+}
+
+/* Prints a mask of 32 word lanes as the 64-bit mask of their byte lanes (each bit doubled). */
+static void print_word_mask(unsigned long m, const char *sep)
+{
+    unsigned long long b = 0;
+    for (int i = 0; i < 32; i++)
+        if (m >> i & 1)
+            b |= 3ULL << (2 * i);
+    printf("0x%016llxULL%s", b, sep);
+}
+
 /* Prints, for each position i of a house, the 32 board lanes that gather cell i of every
  * house into one vector (lane h = house h); lanes 27..31 read lane 81, which is always 0. */
 static void print_house_lanes(int house[SB_HOUSES][SB_DIGITS])
@@ -36,7 +54,7 @@ static void print_house_lanes(int house[SB_HOUSES][SB_DIGITS])
     for (int i = 0; i < SB_DIGITS; i++) {
         printf("  {");
         for (int h = 0; h < 32; h++)
-            printf("%d%s", h < SB_HOUSES ? house[h][i] : SB_CELLS, h < 31 ? "," : "");
+            print_word_lane(h < SB_HOUSES ? house[h][i] : SB_CELLS, h < 31 ? "," : "");
         printf("},\n");
     }
     printf("}\n");
@@ -53,7 +71,7 @@ static void print_house_hi(int house[SB_HOUSES][SB_DIGITS])
         for (int h = 0; h < 32; h++)
             if ((h < SB_HOUSES ? house[h][i] : SB_CELLS) >= 64)
                 m |= 1ul << h;
-        printf("0x%08lxu%s", m, i < SB_DIGITS - 1 ? ", " : "");
+        print_word_mask(m, i < SB_DIGITS - 1 ? ", " : "");
     }
     printf("}\n");
 }
@@ -70,7 +88,7 @@ static void print_locked_lanes(void)
     for (int n = 1; n <= 2; n++) {
         printf("{");
         for (int l = 0; l < 32; l++)
-            printf("%d%s", l < 18 ? 3 * (l / 3) + (l % 3 + n) % 3 : l, l < 31 ? "," : "");
+            print_word_lane(l < 18 ? 3 * (l / 3) + (l % 3 + n) % 3 : l, l < 31 ? "," : "");
         printf("}%s", n < 2 ? ", " : "");
     }
     printf("},\n");
@@ -86,13 +104,16 @@ static void print_locked_lanes(void)
                 if (part == 2)
                     hi[k][c / 32] |= 1ul << (c % 32);
             }
-            printf("%d%s", lane, c < 95 ? "," : "");
+            print_word_lane(lane, c < 95 ? "," : "");
         }
         printf("},\n");
     }
-    for (int k = 0; k < 2; k++)
-        printf("  {0x%08lxu, 0x%08lxu, 0x%08lxu}%s\n", hi[k][0], hi[k][1], hi[k][2],
-               k == 0 ? "," : "");
+    for (int k = 0; k < 2; k++) {
+        printf("  {");
+        for (int j = 0; j < 3; j++)
+            print_word_mask(hi[k][j], j < 2 ? ", " : "");
+        printf("}%s\n", k == 0 ? "," : "");
+    }
     printf("}\n");
 }
 
@@ -108,7 +129,7 @@ static void print_cell_house_lanes(void)
                           : k == 0      ? c / 9
                           : k == 1      ? 9 + c % 9
                                         : 18 + 3 * (c / 27) + (c % 9) / 3;
-            printf("%d%s", h, c < 95 ? "," : "");
+            print_word_lane(h, c < 95 ? "," : "");
         }
         printf("},\n");
     }

@@ -137,32 +137,36 @@ extern const sb_peer_tables sb_peer_tables_data;
 /* For each cell, its three houses as a 27-bit set: which houses an elimination touches. */
 extern const uint32_t sb_cell_house_bits[SB_CELLS];
 
+/* The AVX-512 lane tables below address 16-bit lanes as byte pairs (word lane w is bytes
+ * 2w, 2w+1; a mask has each lane's bit doubled), because the kernel moves words with VBMI
+ * byte permutes: one uop on Intel where a word permute takes two or three. */
+
 /* For each position i of a house, the board lane of cell i of every house (lane h of the
  * row = house h; lanes 27..31 read the always-zero lane 81): the AVX-512 round gathers all
  * 27 houses side by side with two permutes per position (sb_house_hi picks the third
  * register's lanes, padding included: a two-register permute would read lane 81 as 17). */
-extern const uint16_t sb_house_lanes[SB_DIGITS][32] __attribute__((aligned(64)));
+extern const uint8_t sb_house_lanes[SB_DIGITS][64] __attribute__((aligned(64)));
 
 /* For each position i of a house, the house lanes whose cell sb_house_lanes[i] takes from
  * board lanes 64..95 (the third 32-lane register). */
-extern const uint32_t sb_house_hi[SB_DIGITS];
+extern const uint64_t sb_house_hi[SB_DIGITS];
 
 /* For each board lane, the lane of its row (k = 0), column (1) and box (2) in the 27-lane
  * house vector that sb_house_lanes gathers; padding lanes read the always-zero lane 27. */
-extern const uint16_t sb_cell_house_lanes[3][SB_LANES] __attribute__((aligned(64)));
+extern const uint8_t sb_cell_house_lanes[3][2 * SB_LANES] __attribute__((aligned(64)));
 
 /* Lane tables of vector locked candidates (AVX-512 kernel). Segment vector A_k holds in lane
  * r the candidates of row r within stack k and in lane 9+c those of column c within band k;
  * lines 0..17 come in triples, one per band (rows) or stack (columns). */
 typedef struct sb_locked_lanes_t {
-    uint16_t rot[2][32] __attribute__((aligned(64))); /* rot[n][L]: the line n+1 places on
-                                                         from L in its triple (L < 18) */
-    uint16_t row[SB_LANES] __attribute__((aligned(64))); /* board lane → its row segment's
-                                                            lane, +32 for stack 1 */
-    uint16_t col[SB_LANES] __attribute__((aligned(64))); /* board lane → its column segment's
-                                                            lane, +32 for band 1 */
-    uint32_t row_hi[3]; /* per 32-lane register: lanes whose row segment is in stack 2 */
-    uint32_t col_hi[3]; /* per 32-lane register: lanes whose column segment is in band 2 */
+    uint8_t rot[2][64] __attribute__((aligned(64))); /* rot[n][L]: the line n+1 places on
+                                                        from L in its triple (L < 18) */
+    uint8_t row[2 * SB_LANES] __attribute__((aligned(64))); /* board lane → its row
+                                                               segment's lane, +32 for stack 1 */
+    uint8_t col[2 * SB_LANES] __attribute__((aligned(64))); /* board lane → its column
+                                                               segment's lane, +32 for band 1 */
+    uint64_t row_hi[3]; /* per 32-lane register: lanes whose row segment is in stack 2 */
+    uint64_t col_hi[3]; /* per 32-lane register: lanes whose column segment is in band 2 */
 } sb_locked_lanes_t;
 extern const sb_locked_lanes_t sb_locked_lanes;
 

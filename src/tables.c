@@ -13,11 +13,11 @@ const sb_peer_tables sb_peer_tables_data =
 #include "tables.inc"
     ;
 
-const uint16_t sb_house_lanes[SB_DIGITS][32] __attribute__((aligned(64))) =
+const uint8_t sb_house_lanes[SB_DIGITS][64] __attribute__((aligned(64))) =
 #include "house_lanes.inc"
     ;
 
-const uint32_t sb_house_hi[SB_DIGITS] =
+const uint64_t sb_house_hi[SB_DIGITS] =
 #include "house_hi.inc"
     ;
 
@@ -25,7 +25,7 @@ const sb_locked_lanes_t sb_locked_lanes =
 #include "locked_lanes.inc"
     ;
 
-const uint16_t sb_cell_house_lanes[3][SB_LANES] __attribute__((aligned(64))) =
+const uint8_t sb_cell_house_lanes[3][2 * SB_LANES] __attribute__((aligned(64))) =
 #include "cell_house_lanes.inc"
     ;
 

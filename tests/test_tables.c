@@ -166,8 +166,24 @@ Test(tables, peers_are_union_of_houses_minus_self)
 
 /* The AVX-512 kernel's lane tables (internal.h), recomputed from the public geometry. Their
  * mistakes would only show as a level mismatch on an AVX-512 machine, so they are checked
- * here on every machine. */
+ * here on every machine. The tables address 16-bit lane w as the byte pair 2w, 2w+1 (the
+ * kernel's byte permutes) and double each lane's mask bit. */
 #include "internal.h"
+
+/* Asserts that byte table t holds word lane w at word position i: bytes 2w, 2w+1. */
+#define ASSERT_WORD_LANE(t, i, w, ...)                                                        \
+    do {                                                                                      \
+        cr_assert_eq((t)[2 * (i)], 2 * (w), __VA_ARGS__);                                     \
+        cr_assert_eq((t)[2 * (i) + 1], 2 * (w) + 1, __VA_ARGS__);                             \
+    } while (0)
+
+/* @return word lane i's bit of byte mask m (1 or 0), after asserting both its bits agree. */
+static unsigned word_bit(uint64_t m, int i)
+{
+    const unsigned two = (unsigned)(m >> (2 * i)) & 3;
+    cr_assert(two == 0 || two == 3, "lane %d: the two bits of its bytes differ", i);
+    return two & 1;
+}
 
 Test(tables, house_gather_lanes)
 {
@@ -175,11 +191,11 @@ Test(tables, house_gather_lanes)
     for (int i = 0; i < 9; i++)
         for (int h = 0; h < 32; h++) {
             const int want = h < 27 ? t->house_cells[h][i] : 81; /* padding: the zero lane */
-            cr_assert_eq(sb_house_lanes[i][h], want, "house_lanes[%d][%d]", i, h);
+            ASSERT_WORD_LANE(sb_house_lanes[i], h, want, "house_lanes[%d][%d]", i, h);
             /* The third register supplies every lane >= 64, padding included: the two-register
              * permute would read lane 81 as lane 17, a real cell. */
-            cr_assert_eq((sb_house_hi[i] >> h) & 1, (unsigned)(want >= 64), "house_hi[%d] bit %d",
-                         i, h);
+            cr_assert_eq(word_bit(sb_house_hi[i], h), (unsigned)(want >= 64),
+                         "house_hi[%d] bit %d", i, h);
         }
 }
 
@@ -189,7 +205,8 @@ Test(tables, cell_house_lanes)
         const int r = c / 9, col = c % 9;
         const int want[3] = {r, 9 + col, 18 + 3 * (r / 3) + col / 3};
         for (int k = 0; k < 3; k++)
-            cr_assert_eq(sb_cell_house_lanes[k][c], c < 81 ? want[k] : 27, "lane %d house %d", c, k);
+            ASSERT_WORD_LANE(sb_cell_house_lanes[k], c, c < 81 ? want[k] : 27,
+                             "lane %d house %d", c, k);
     }
 }
 
@@ -198,20 +215,23 @@ Test(tables, locked_candidate_lanes)
     for (int n = 0; n < 2; n++)
         for (int l = 0; l < 32; l++) {
             const int want = l < 18 ? 3 * (l / 3) + (l % 3 + n + 1) % 3 : l;
-            cr_assert_eq(sb_locked_lanes.rot[n][l], want, "rot[%d][%d]", n, l);
+            ASSERT_WORD_LANE(sb_locked_lanes.rot[n], l, want, "rot[%d][%d]", n, l);
         }
     for (int c = 0; c < 81; c++) {
         const int r = c / 9, col = c % 9, stack = col / 3, band = r / 3;
-        const uint32_t bit = 1u << (c % 32);
-        cr_assert_eq(sb_locked_lanes.row[c], r + (stack == 1 ? 32 : 0), "row lane of %d", c);
-        cr_assert_eq(sb_locked_lanes.col[c], 9 + col + (band == 1 ? 32 : 0), "col lane of %d", c);
-        cr_assert_eq(!!(sb_locked_lanes.row_hi[c / 32] & bit), stack == 2, "row_hi of %d", c);
-        cr_assert_eq(!!(sb_locked_lanes.col_hi[c / 32] & bit), band == 2, "col_hi of %d", c);
+        ASSERT_WORD_LANE(sb_locked_lanes.row, c, r + (stack == 1 ? 32 : 0), "row lane of %d", c);
+        ASSERT_WORD_LANE(sb_locked_lanes.col, c, 9 + col + (band == 1 ? 32 : 0),
+                         "col lane of %d", c);
+        cr_assert_eq(word_bit(sb_locked_lanes.row_hi[c / 32], c % 32), (unsigned)(stack == 2),
+                     "row_hi of %d", c);
+        cr_assert_eq(word_bit(sb_locked_lanes.col_hi[c / 32], c % 32), (unsigned)(band == 2),
+                     "col_hi of %d", c);
     }
     for (int c = 81; c < SB_LANES; c++) {
-        const uint32_t bit = 1u << (c % 32);
-        cr_assert_eq(sb_locked_lanes.row_hi[c / 32] & bit, 0u, "padding lane %d in row_hi", c);
-        cr_assert_eq(sb_locked_lanes.col_hi[c / 32] & bit, 0u, "padding lane %d in col_hi", c);
+        cr_assert_eq(word_bit(sb_locked_lanes.row_hi[c / 32], c % 32), 0u,
+                     "padding lane %d in row_hi", c);
+        cr_assert_eq(word_bit(sb_locked_lanes.col_hi[c / 32], c % 32), 0u,
+                     "padding lane %d in col_hi", c);
     }
 }
 

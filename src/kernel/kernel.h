@@ -190,24 +190,28 @@ static inline int sbk_locked_dir(sb_board *b, int line_step, int pos_step, uint8
 /* The cell lanes of each 32-lane board register (lanes 81..95 are padding). */
 static const __mmask32 sbk_cells[3] = {0xFFFFFFFFu, 0xFFFFFFFFu, (1u << (SB_CELLS - 64)) - 1};
 
+/* Every 16-bit lane move below is a VBMI byte permute over byte-pair tables (internal.h):
+ * Intel runs vpermw as 2 uops and vpermt2w as 3, both on port 5 only, where vpermb and
+ * vpermt2b are one uop each; a round is some sixty such moves (docs/performance.md). */
+
 /* Gathers position i of all 27 houses into lanes 0..26 (lanes 27..31 read the zero lane). */
 static inline __m512i sbk_gather(const __m512i v[3], int i)
 {
     const __m512i idx = _mm512_load_si512((const void *)sb_house_lanes[i]);
-    const __m512i g = _mm512_permutex2var_epi16(v[0], idx, v[1]);
-    return _mm512_mask_permutexvar_epi16(g, (__mmask32)sb_house_hi[i], idx, v[2]);
+    const __m512i g = _mm512_permutex2var_epi8(v[0], idx, v[1]);
+    return _mm512_mask_permutexvar_epi8(g, (__mmask64)sb_house_hi[i], idx, v[2]);
 }
 
 /* Spreads a 27-lane house vector back to the board lanes of register j: each cell lane gets
  * the OR of its row, column and box lanes. */
 static inline __m512i sbk_spread(__m512i house, int j)
 {
-    const __m512i r = _mm512_load_si512((const void *)&sb_cell_house_lanes[0][32 * j]);
-    const __m512i c = _mm512_load_si512((const void *)&sb_cell_house_lanes[1][32 * j]);
-    const __m512i x = _mm512_load_si512((const void *)&sb_cell_house_lanes[2][32 * j]);
-    return _mm512_ternarylogic_epi32(_mm512_permutexvar_epi16(r, house),
-                                     _mm512_permutexvar_epi16(c, house),
-                                     _mm512_permutexvar_epi16(x, house), 0xFE);
+    const __m512i r = _mm512_load_si512((const void *)&sb_cell_house_lanes[0][64 * j]);
+    const __m512i c = _mm512_load_si512((const void *)&sb_cell_house_lanes[1][64 * j]);
+    const __m512i x = _mm512_load_si512((const void *)&sb_cell_house_lanes[2][64 * j]);
+    return _mm512_ternarylogic_epi32(_mm512_permutexvar_epi8(r, house),
+                                     _mm512_permutexvar_epi8(c, house),
+                                     _mm512_permutexvar_epi8(x, house), 0xFE);
 }
 
 /* Locked candidates for every box-line pair at once, from the segment vectors a[k] a round
@@ -223,22 +227,22 @@ static inline void sbk_locked(const __m512i a[3], __m512i out[3])
     __m512i point[3], claim[3], elim[3];
     for (int k = 0; k < 3; k++) {
         /* rot1/rot2 bring in the other two lines of the band (stack): the rest of the box. */
-        point[k] = _mm512_andnot_si512(_mm512_or_si512(_mm512_permutexvar_epi16(r1, a[k]),
-                                                       _mm512_permutexvar_epi16(r2, a[k])),
+        point[k] = _mm512_andnot_si512(_mm512_or_si512(_mm512_permutexvar_epi8(r1, a[k]),
+                                                       _mm512_permutexvar_epi8(r2, a[k])),
                                        a[k]);
         claim[k] = _mm512_andnot_si512(_mm512_or_si512(a[(k + 1) % 3], a[(k + 2) % 3]), a[k]);
     }
     for (int k = 0; k < 3; k++)
         elim[k] = _mm512_ternarylogic_epi32(
             _mm512_or_si512(point[(k + 1) % 3], point[(k + 2) % 3]),
-            _mm512_permutexvar_epi16(r1, claim[k]), _mm512_permutexvar_epi16(r2, claim[k]), 0xFE);
+            _mm512_permutexvar_epi8(r1, claim[k]), _mm512_permutexvar_epi8(r2, claim[k]), 0xFE);
     for (int j = 0; j < 3; j++) {
-        const __m512i ri = _mm512_load_si512((const void *)&sb_locked_lanes.row[32 * j]);
-        const __m512i ci = _mm512_load_si512((const void *)&sb_locked_lanes.col[32 * j]);
-        const __m512i er = _mm512_mask_permutexvar_epi16(
-            _mm512_permutex2var_epi16(elim[0], ri, elim[1]), sb_locked_lanes.row_hi[j], ri, elim[2]);
-        const __m512i ec = _mm512_mask_permutexvar_epi16(
-            _mm512_permutex2var_epi16(elim[0], ci, elim[1]), sb_locked_lanes.col_hi[j], ci, elim[2]);
+        const __m512i ri = _mm512_load_si512((const void *)&sb_locked_lanes.row[64 * j]);
+        const __m512i ci = _mm512_load_si512((const void *)&sb_locked_lanes.col[64 * j]);
+        const __m512i er = _mm512_mask_permutexvar_epi8(
+            _mm512_permutex2var_epi8(elim[0], ri, elim[1]), sb_locked_lanes.row_hi[j], ri, elim[2]);
+        const __m512i ec = _mm512_mask_permutexvar_epi8(
+            _mm512_permutex2var_epi8(elim[0], ci, elim[1]), sb_locked_lanes.col_hi[j], ci, elim[2]);
         out[j] = _mm512_or_si512(er, ec);
     }
 }

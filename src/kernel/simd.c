@@ -66,13 +66,13 @@ int sb_simd_supported(int level)
         return 0;
     const int avx2 = (b >> 5) & 1, bmi1 = (b >> 3) & 1, bmi2 = (b >> 8) & 1;
     const int avx512f = (b >> 16) & 1, avx512bw = (b >> 30) & 1, avx512vl = (b >> 31) & 1;
-    const int vpopcntdq = (c >> 14) & 1;
+    const int vpopcntdq = (c >> 14) & 1, vbmi = (c >> 1) & 1;
     unsigned a8, b8, c8, d8;
     const int lzcnt = __get_cpuid(0x80000001, &a8, &b8, &c8, &d8) && ((c8 >> 5) & 1);
     const int has_avx2 = avx2 && bmi1 && bmi2 && lzcnt;
     if (level == SB_SIMD_AVX2)
         return has_avx2;
-    return has_avx2 && avx512f && avx512bw && avx512vl && vpopcntdq &&
+    return has_avx2 && avx512f && avx512bw && avx512vl && vpopcntdq && vbmi &&
            (xcr0 & XCR0_AVX512) == XCR0_AVX512;
 }
 #elif defined(__aarch64__)
