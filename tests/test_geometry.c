@@ -1404,6 +1404,36 @@ Test(geometry_file, a_line_past_the_bound_is_refused_without_buffering_it)
     refused(text, SB_ERR_ARG, "t.geo:8: line longer than 4096 bytes");
 }
 
+Test(geometry_file, a_nul_byte_is_refused_with_its_line_and_column)
+{
+    /* Before, the NUL ended the line as a C string: "0 1\0 junk" read as "0 1" and the
+     * rest of the line vanished without a word. Every kind of line is checked. */
+    static const struct {
+        const char *text;
+        size_t len;
+        int line, col;
+    } cases[] = {
+        {"houses 4 2\n0 1\0 junk\n2 3\n0 2\n1 3\n", 33, 2, 4},
+        {"houses\0 4 2\n0 1\n", 16, 1, 7},
+        {"# c\0\njigsaw 2\nAB\nAB\n", 20, 1, 4},
+        {"jigsaw 2\nA\0\nAB\n", 15, 2, 2},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        sb_geometry *g = NULL;
+        char why[SB_GEO_WHY_LEN] = "";
+        FILE *f = fmemopen((void *)cases[i].text, cases[i].len, "r");
+        cr_assert_not_null(f);
+        const int rc = sb_geometry_read(f, "t.geo", &g, why, sizeof why);
+        fclose(f);
+        cr_assert_eq(rc, SB_ERR_ARG, "case %zu: rc %d (%s)", i, rc, why);
+        cr_assert_null(g);
+        char says[SB_GEO_WHY_LEN];
+        snprintf(says, sizeof says, "t.geo:%d: column %d: NUL byte (a geometry file is text)",
+                 cases[i].line, cases[i].col);
+        cr_assert_str_eq(why, says, "case %zu", i);
+    }
+}
+
 /* Whether this build runs under AddressSanitizer, whose allocator cannot live under an
  * address-space limit (it reserves terabytes of shadow memory). */
 #if defined(__SANITIZE_ADDRESS__)

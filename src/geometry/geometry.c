@@ -442,6 +442,14 @@ static int next_line(georeader *r, char *why, size_t whylen)
         say(why, whylen, "%s:%d: line longer than %d bytes", r->src, r->lineno, GEO_LINE_MAX);
         return SB_ERR_ARG;
     }
+    /* The parsers below read the line as a C string: a NUL would end it there and drop the
+     * rest of the line without a word. */
+    const char *nul = memchr(r->buf, '\0', n);
+    if (nul) {
+        say(why, whylen, "%s:%d: column %d: NUL byte (a geometry file is text)", r->src,
+            r->lineno, (int)(nul - r->buf) + 1);
+        return SB_ERR_ARG;
+    }
     r->buf[n] = '\0';
     /* A BOM some editors put first: skipped as puzzle input skips it. */
     r->text = r->buf + (r->lineno == 1 && n >= 3 && !memcmp(r->buf, "\xEF\xBB\xBF", 3) ? 3 : 0);
