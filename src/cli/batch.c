@@ -59,52 +59,6 @@ enum {
     PROGRESS_WIDTH = 100     /* longest progress line */
 };
 
-/* The one mutable global of the program. A signal handler may only touch a volatile
- * sig_atomic_t (or lock-free atomic) object, so this flag is the only way for SIGINT/SIGTERM
- * to reach the running batch; every other piece of state lives in the engine object. */
-static volatile sig_atomic_t stop_requested;
-
-/* SIGINT/SIGTERM handler: asks the batch to stop at the next record boundary. */
-static void on_stop_signal(int sig)
-{
-    (void)sig;
-    stop_requested = 1;
-}
-
-const volatile sig_atomic_t *cli_stop_flag(void)
-{
-    return &stop_requested;
-}
-
-int cli_stop_requested(void)
-{
-    return stop_requested != 0;
-}
-
-static const int stop_signals[2] = {SIGINT, SIGTERM};
-
-void cli_stop_begin(cli_stop_state *st)
-{
-    /* Handlers without SA_RESTART, so a blocking read returns EINTR and the loop sees the
-     * flag; SA_RESETHAND, so a second signal ends a run stuck writing to a stalled reader.
-     * A signal the shell set to be ignored (background jobs) stays ignored. */
-    struct sigaction sa = {.sa_handler = on_stop_signal, .sa_flags = SA_RESETHAND};
-    sigemptyset(&sa.sa_mask);
-    stop_requested = 0;
-    for (int k = 0; k < 2; k++) {
-        sigaction(stop_signals[k], NULL, &st->old[k]);
-        if (st->old[k].sa_handler != SIG_IGN)
-            sigaction(stop_signals[k], &sa, NULL);
-    }
-}
-
-void cli_stop_end(const cli_stop_state *st)
-{
-    for (int k = 0; k < 2; k++)
-        if (st->old[k].sa_handler != SIG_IGN)
-            sigaction(stop_signals[k], &st->old[k], NULL);
-}
-
 /* One window: a slice of the run's records (or generated items) and their formatted output. */
 typedef struct window {
     sb_record *rec;     /* records in input order (record runs; NULL for item runs) */
@@ -132,6 +86,7 @@ typedef struct engine {
     window win[2];          /* handled and filled alternately */
     int out_fd;             /* descriptor of job->out */
     sigset_t stop_set;      /* SIGINT and SIGTERM, blocked in the worker threads */
+    const volatile sig_atomic_t *stop; /* the stop flag (stop.c), raised by those signals */
     /* record runs */
     cli_input *inputs;      /* every input, names precomputed */
     int ninputs;            /* entries in inputs */
@@ -493,7 +448,7 @@ static int open_next(engine *e, window *w)
     sb_reader *r = NULL;
     const int st = src ? src->open(e->job->ctx, in, &e->reader) : sb_reader_open(&r, in);
     if (st == SB_OK && !src) {
-        sb_reader_set_stop(r, &stop_requested);
+        sb_reader_set_stop(r, e->stop);
         sb_reader_set_marks(r, e->job->marks);
         e->reader = r;
     }
@@ -532,7 +487,7 @@ static void fill(engine *e, window *w, int may_block)
         e->inputs_done = e->read == e->items;
         return;
     }
-    while (w->n < e->window && !stop_requested && !e->inputs_done) {
+    while (w->n < e->window && !*e->stop && !e->inputs_done) {
         if (!e->reader) {
             const int st = open_next(e, w);
             if (st == 0)
@@ -593,7 +548,7 @@ static void run_chunk(engine *e, window *w, size_t c, void *worker)
         job->chunk(worker, recs, hi - lo);
     }
     for (; i < hi; i++) {
-        if (stop_requested && !(ahead && rec_at(e, w, i)->kind == SB_LINE_PUZZLE))
+        if (*e->stop && !(ahead && rec_at(e, w, i)->kind == SB_LINE_PUZZLE))
             break;
 #pragma omp atomic read
         halt_at = e->halt_at;
@@ -693,12 +648,12 @@ static void run(engine *e)
                 write_window(e, other);
             break;
         }
-        const int refill = !e->inputs_done && !stop_requested && e->halt_at == UINT64_MAX &&
+        const int refill = !e->inputs_done && !*e->stop && e->halt_at == UINT64_MAX &&
                            cur->trailer.len == 0;
         round_run(e, cur, pending ? other : NULL, refill ? other : NULL);
         if (!refill)
             other->n = 0, other->trailer.len = 0;
-        if (stop_requested || e->fatal || e->halt_at != UINT64_MAX) {
+        if (*e->stop || e->fatal || e->halt_at != UINT64_MAX) {
             write_window(e, cur);
             break;
         }
@@ -757,6 +712,7 @@ static int engine_init(engine *e, const cli_batch *job, int records)
 {
     e->job = job;
     e->threads = job->threads < 1 ? 1 : job->threads;
+    e->stop = cli_stop_flag();
     e->team = 1;
     e->last_input = -1;
     e->halt_at = UINT64_MAX;
@@ -830,9 +786,9 @@ static int engine_run(engine *e)
         return CLI_EXIT_USAGE;
     if (e->halt_rc)
         return e->halt_rc; /* the handler's reason is on stderr already */
-    if (stop_requested && e->job->sink)
+    if (*e->stop && e->job->sink)
         return CLI_EXIT_INTERRUPTED; /* the MPI driver counts the records of every rank */
-    if (stop_requested) {
+    if (*e->stop) {
         if (e->last_input >= 0)
             fprintf(stderr, CLI_NAME ": interrupted after %llu records (%s:%llu)\n",
                     (unsigned long long)e->written, e->inputs[e->last_input].msg_name,

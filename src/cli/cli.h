@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "stop.h" /* the stop flag and its signal handlers: a leaf (stop.c) */
 #include "sudokubench.h"
 
 #define CLI_NAME "sudokubench"
@@ -296,25 +297,6 @@ typedef struct cli_batch {
     uint64_t line_base;    /* added to every record's line: lines before the segment */
     uint64_t item_base;    /* run-wide index of the segment's item 0 */
 } cli_batch;
-
-/* The flag SIGINT/SIGTERM raise while cli_stop_begin's handlers are in place: give it to
- * sb_options.stop so a long search ends promptly. */
-const volatile sig_atomic_t *cli_stop_flag(void);
-
-/* Saved signal dispositions of cli_stop_begin. */
-typedef struct cli_stop_state {
-    struct sigaction old[2]; /* SIGINT's and SIGTERM's previous actions */
-} cli_stop_state;
-
-/* Clears the stop flag and installs the SIGINT/SIGTERM handlers that raise it (a signal
- * ignored at start stays ignored; a second signal ends the program at once). */
-void cli_stop_begin(cli_stop_state *st);
-
-/* Restores the dispositions cli_stop_begin saved. */
-void cli_stop_end(const cli_stop_state *st);
-
-/* @return 1 once a stop signal came (since cli_stop_begin). */
-int cli_stop_requested(void);
 
 /* Handles the engine's options in a command's getopt loop: ch 't' (-t/--threads N) and
  * 'P' (--progress WHEN) set b->threads and b->progress, 'o' (-o FILE) b->out_name (opened
