@@ -496,6 +496,12 @@ const char *sb_symmetry_name(int sym);
 /* Parses a symmetry name. @return the sb_symmetry, or SB_ERR_ARG when unknown. */
 int sb_symmetry_parse(const char *name);
 
+/* @return the cell that cell (row-major on an n x n grid, 0..n*n-1) goes to under one
+ * application of symmetry sym (rot90: a quarter turn clockwise); cell itself for
+ * SB_SYM_NONE or an unknown sym. The 9x9 generator uses it with n = 9, the generator of any
+ * geometry (sb_ggen_options) with the geometry's own N. */
+int sb_symmetry_image(int sym, int n, int cell);
+
 enum {
     SB_MIN_CLUES = 17 /* no proper 9x9 puzzle has fewer givens (McGuire, Tugemann, Civario 2012) */
 };
@@ -1100,9 +1106,42 @@ typedef struct sb_ggenerator sb_ggenerator;
 
 /* What sb_ggenerate tells of a puzzle besides its cells. */
 typedef struct sb_ggenerated {
-    int clues;        /* givens in the puzzle */
-    uint64_t guesses; /* sb_gsolve guesses on the puzzle with limit 2 */
+    int clues;         /* givens in the puzzle */
+    uint64_t guesses;  /* sb_gsolve guesses on the puzzle with limit 2 */
+    uint64_t attempts; /* candidates made for it (1 unless max_clues made some miss) */
 } sb_ggenerated;
+
+/* What a generator on any geometry makes besides the defaults (sb_ggen_options_default, then
+ * change fields). With the defaults a (geometry, seed, index) gives the puzzle sb_ggenerator_new
+ * gives. Options change the digging only: the full grid of attempt 1 is the same.
+ *
+ * symmetry: the givens form a pattern kept by a symmetry of the geometry itself, so givens are
+ * removed one orbit (1, 2 or 4 cells) at a time and the puzzle is minimal among symmetric ones
+ * (no orbit can go). The symmetry acts on the N x N picture of a square geometry (RxC, latin,
+ * x:RxC, a jigsaw) and on every plane x of a cube (its rows y and columns z); it must map
+ * every house of the geometry onto a house (sb_gsymmetry_check): rot180 and mirror suit every
+ * built-in grid, rot90 and diagonal need square boxes (RxR), a jigsaw only what its regions
+ * allow, and a bare house list none.
+ *
+ * max_clues: at most this many givens (0: no bound). Digging always goes on to a minimal
+ * puzzle, so a candidate whose necessary givens pass max_clues is dropped as soon as they do
+ * and the next one drawn (a new full grid and order, from the same random stream), up to
+ * max_attempts candidates. Below N-1 it is infeasible (two absent digits could swap). */
+typedef struct sb_ggen_options {
+    uint64_t seed;         /* puzzle i is a function of (geometry, seed, i, options) */
+    int symmetry;          /* an sb_symmetry of the clue pattern (default SB_SYM_NONE) */
+    int max_clues;         /* at most this many givens, N-1..cells (default 0: any) */
+    uint64_t max_attempts; /* candidates per index before giving up (default 100000) */
+} sb_ggen_options;
+
+/* Sets the defaults (see the field comments). */
+void sb_ggen_options_default(sb_ggen_options *opt);
+
+/* Checks that symmetry sym suits geometry g (NULL: 9x9, where every sb_symmetry does).
+ * @return SB_OK; SB_ERR_ARG with why, e.g. "rot90 does not suit 2x3: it maps house 12
+ * onto cells that are no house" or "houses:16:4 has no grid picture for rot180 to act on (a
+ * bare house list)". */
+int sb_gsymmetry_check(const sb_geometry *g, int sym, char *why, size_t whylen);
 
 /* Creates a generator for geometry g (NULL: 9x9; g must outlive it) and seed. Checks that g
  * has a full grid: its empty grid is solved under a small guess budget, which settles every
@@ -1113,6 +1152,13 @@ typedef struct sb_ggenerated {
  * SB_ERR_NOMEM. */
 int sb_ggenerator_new(const sb_geometry *g, uint64_t seed, sb_ggenerator **out, char *why,
                       size_t whylen);
+
+/* Creates a generator for geometry g (NULL: 9x9) with options opt (NULL: the defaults; seed
+ * 0), as sb_ggenerator_new. @return as sb_ggenerator_new; also SB_ERR_ARG with why for a
+ * symmetry sb_gsymmetry_check refuses, max_clues above the cells or below N-1 (no puzzle has
+ * one solution there), or max_attempts 0. */
+int sb_ggenerator_new_opts(const sb_geometry *g, const sb_ggen_options *opt,
+                           sb_ggenerator **out, char *why, size_t whylen);
 
 /* Frees a generator (NULL is allowed). */
 void sb_ggenerator_free(sb_ggenerator *gen);
@@ -1125,10 +1171,16 @@ void sb_ggenerator_stop(sb_ggenerator *gen, const volatile sig_atomic_t *stop);
 /* @return the generator's geometry (the 3x3 one it made when given NULL). */
 const sb_geometry *sb_ggenerator_geometry(const sb_ggenerator *gen);
 
+enum {
+    SB_GGEN_MISSED = 1 /* sb_ggenerate: no candidate met max_clues in max_attempts */
+};
+
 /* Makes puzzle number index of the generator's seed into puzzle (sb_geometry_cells bytes) and
- * its solution into solution (may be NULL); info (may be NULL) gets its clues and guesses.
- * @return SB_OK; SB_ERR_ARG for NULL gen or puzzle; SB_ERR_STOPPED when the stop flag was
- * raised; SB_ERR_BUDGET when 100000 random fills in a row found no full grid (a geometry
+ * its solution into solution (may be NULL); info (may be NULL) gets its clues, guesses and
+ * attempts. @return SB_OK; SB_GGEN_MISSED when max_attempts candidates all had more than
+ * max_clues necessary givens (the outputs then hold the last candidate, a proper minimal
+ * puzzle); SB_ERR_ARG for NULL gen or puzzle; SB_ERR_STOPPED when the stop flag was raised;
+ * SB_ERR_BUDGET when 100000 random fills in a row found no full grid (a geometry
  * sb_ggenerator_new could not settle, which likely has none); SB_ERR_NOMEM. On an error the
  * outputs are untouched. */
 int sb_ggenerate(sb_ggenerator *gen, uint64_t index, uint8_t *puzzle, uint8_t *solution,
@@ -1160,6 +1212,14 @@ int sb_gaugment(const sb_geometry *g, uint64_t seed, uint64_t index, const uint8
 int sb_ggenerate_batch(const sb_geometry *g, uint64_t seed, uint64_t first, size_t n,
                        int threads, uint8_t *puzzles, uint8_t *solutions, uint64_t *guesses,
                        const volatile sig_atomic_t *stop);
+
+/* sb_ggenerate_batch with options (NULL: the defaults, seed 0). @return as sb_ggenerate_batch;
+ * SB_ERR_ARG also for what sb_ggenerator_new_opts refuses (call it for the reason);
+ * SB_ERR_BUDGET also when some row met no max_clues in max_attempts (that row holds the last
+ * candidate, as sb_ggenerate). */
+int sb_ggenerate_batch_opts(const sb_geometry *g, const sb_ggen_options *opt, uint64_t first,
+                            size_t n, int threads, uint8_t *puzzles, uint8_t *solutions,
+                            uint64_t *guesses, const volatile sig_atomic_t *stop);
 
 /* Writes n augmented puzzles into out: row i is input puzzle (first+i) mod n_in of in under
  * the transform sb_gaugment draws for index first+i. @return SB_OK; SB_ERR_ARG for NULL

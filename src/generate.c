@@ -70,15 +70,14 @@ void sb_gen_options_default(sb_gen_options *opt)
     opt->simd = SB_SIMD_AUTO;
 }
 
-/* The image of a cell under one application of the symmetry. */
-static int symmetry_image(int sym, int cell)
+int sb_symmetry_image(int sym, int n, int cell)
 {
-    const int r = cell / SB_DIGITS, c = cell % SB_DIGITS, last = SB_DIGITS - 1;
+    const int r = cell / n, c = cell % n, last = n - 1;
     switch (sym) {
-    case SB_SYM_ROT180: return SB_DIGITS * (last - r) + (last - c);
-    case SB_SYM_ROT90: return SB_DIGITS * c + (last - r);
-    case SB_SYM_MIRROR: return SB_DIGITS * r + (last - c);
-    case SB_SYM_DIAGONAL: return SB_DIGITS * c + r;
+    case SB_SYM_ROT180: return n * (last - r) + (last - c);
+    case SB_SYM_ROT90: return n * c + (last - r);
+    case SB_SYM_MIRROR: return n * r + (last - c);
+    case SB_SYM_DIAGONAL: return n * c + r;
     default: return cell;
     }
 }
@@ -93,7 +92,7 @@ static void build_orbits(sb_generator *g)
             continue;
         const int o = g->norbits++;
         int size = 0;
-        for (int x = cell; !seen[x]; x = symmetry_image(g->opt.symmetry, x)) {
+        for (int x = cell; !seen[x]; x = sb_symmetry_image(g->opt.symmetry, SB_DIGITS, x)) {
             seen[x] = 1;
             g->orbit[o][size++] = (uint8_t)x;
         }

@@ -380,3 +380,240 @@ Test(gdataset, a_stop_flag_raised_during_one_puzzle_ends_it)
     free(j.puzzle);
     geo_free(&G);
 }
+
+/* ---- options: symmetric clue patterns and clue bounds (sb_ggen_options) ------------------ */
+
+/* The image of cell c under sym on G, worked out here from the geometry's shape (not with
+ * sb_symmetry_image): the N x N picture of a square geometry, or each plane of a cube. */
+static int image_of(const geo *G, int sym, int c)
+{
+    sb_geometry_layout l; /* a cube's rows are K, a square grid's N */
+    sb_geometry_layout_of(G->g, &l);
+    const int side = l.rows, plane = side * side;
+    const int base = c / plane * plane, r = c % plane / side, k = c % side, last = side - 1;
+    int r2 = r, k2 = k;
+    if (sym == SB_SYM_ROT180)
+        r2 = last - r, k2 = last - k;
+    else if (sym == SB_SYM_ROT90) /* (r, k) goes to (k, last - r): a quarter turn clockwise */
+        r2 = k, k2 = last - r;
+    else if (sym == SB_SYM_MIRROR)
+        k2 = last - k;
+    else if (sym == SB_SYM_DIAGONAL)
+        r2 = k, k2 = r;
+    return base + r2 * side + k2;
+}
+
+/* Checks a puzzle made under sym: unique with that solution (the oracle), its givens a
+ * pattern sym keeps, and minimal among such patterns (blanking any orbit of givens leaves
+ * 2+ solutions by the oracle). @return its clue count. */
+static int symmetric_unique_minimal(const geo *G, int sym, const uint8_t *puzzle,
+                                    const uint8_t *solution, const char *what)
+{
+    uint8_t *p = malloc((size_t)G->nc), *first = malloc((size_t)G->nc);
+    cr_assert(p && first);
+    cr_assert_eq(oracle(G, puzzle, 2, first), 1, "%s: not unique", what);
+    cr_assert_eq(memcmp(first, solution, (size_t)G->nc), 0, "%s: not its solution", what);
+    int clues = 0;
+    for (int c = 0; c < G->nc; c++) {
+        clues += puzzle[c] != 0;
+        cr_assert_eq(puzzle[c] != 0, puzzle[image_of(G, sym, c)] != 0,
+                     "%s: cell %d and its image %d differ", what, c, image_of(G, sym, c));
+    }
+    for (int c = 0; c < G->nc; c++) {
+        if (!puzzle[c])
+            continue;
+        memcpy(p, puzzle, (size_t)G->nc);
+        for (int x = c, k = 0; k < 4; k++, x = image_of(G, sym, x)) /* the orbit of c */
+            p[x] = 0;
+        cr_assert_eq(oracle(G, p, 2, NULL), 2, "%s: the orbit of cell %d is not needed", what,
+                     c);
+    }
+    free(p);
+    free(first);
+    return clues;
+}
+
+/* Geometry and symmetry pairs that suit each other (every house goes onto a house). */
+static const struct {
+    const char *spec;
+    int sym;
+} suits[] = {
+    {"2x2", SB_SYM_ROT180},  {"2x2", SB_SYM_ROT90},    {"2x2", SB_SYM_MIRROR},
+    {"2x2", SB_SYM_DIAGONAL}, {"2x3", SB_SYM_ROT180},  {"2x3", SB_SYM_MIRROR},
+    {"3x2", SB_SYM_ROT180},  {"latin:5", SB_SYM_ROT90}, {"latin:5", SB_SYM_DIAGONAL},
+    {"x:2x2", SB_SYM_ROT90}, {"x:3x3", SB_SYM_ROT180}, {"cube:3", SB_SYM_ROT90},
+    {"cube:3", SB_SYM_ROT180}, {"jigsaw 4\nAABB\nAABB\nCCDD\nCCDD\n", SB_SYM_ROT90},
+};
+
+Test(gdataset, symmetric_puzzles_are_symmetric_unique_and_minimal)
+{
+    for (size_t s = 0; s < sizeof suits / sizeof suits[0]; s++) {
+        geo G = geo_make(suits[s].spec);
+        sb_ggen_options opt;
+        sb_ggen_options_default(&opt);
+        opt.seed = 9;
+        opt.symmetry = suits[s].sym;
+        char why[SB_GEO_WHY_LEN];
+        cr_assert_eq(sb_gsymmetry_check(G.g, opt.symmetry, why, sizeof why), SB_OK, "%s: %s",
+                     suits[s].spec, why);
+        sb_ggenerator *gen;
+        cr_assert_eq(sb_ggenerator_new_opts(G.g, &opt, &gen, why, sizeof why), SB_OK, "%s", why);
+        uint8_t *puzzle = malloc((size_t)G.nc), *solution = malloc((size_t)G.nc);
+        for (uint64_t i = 0; i < 4; i++) {
+            sb_ggenerated info;
+            char what[128];
+            snprintf(what, sizeof what, "%s %s #%llu", sb_geometry_name(G.g),
+                     sb_symmetry_name(opt.symmetry), (unsigned long long)i);
+            cr_assert_eq(sb_ggenerate(gen, i, puzzle, solution, &info), SB_OK, "%s", what);
+            cr_assert_eq(sb_gsolution_check(G.g, puzzle, solution), 1, "%s", what);
+            const int clues = symmetric_unique_minimal(&G, opt.symmetry, puzzle, solution, what);
+            cr_assert_eq(info.clues, clues, "%s: clues %d, counted %d", what, info.clues, clues);
+            cr_assert_eq(info.attempts, 1, "%s", what);
+        }
+        free(puzzle);
+        free(solution);
+        sb_ggenerator_free(gen);
+        geo_free(&G);
+    }
+}
+
+Test(gdataset, symmetries_that_do_not_suit_a_geometry_are_refused_with_the_reason)
+{
+    static const struct {
+        const char *spec;
+        int sym;
+        const char *why;
+    } bad[] = {
+        {"2x3", SB_SYM_ROT90, "rot90 does not suit 2x3: it maps house "},
+        {"2x3", SB_SYM_DIAGONAL, "diagonal does not suit 2x3: it maps house "},
+        {"jigsaw 6\nAAABBB\nAAABBB\nCCCDDD\nCCCFFD\nEEEDDF\nEEEFFF\n", SB_SYM_ROT180,
+         "rot180 does not suit jigsaw:6: it maps house "},
+        {"houses 4 2\n0 1\n2 3\n0 2\n1 3\n", SB_SYM_ROT180,
+         "houses:4:2 has no grid picture for rot180 to act on"},
+    };
+    for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+        geo G = geo_make(bad[b].spec);
+        char why[SB_GEO_WHY_LEN] = "";
+        cr_assert_eq(sb_gsymmetry_check(G.g, bad[b].sym, why, sizeof why), SB_ERR_ARG);
+        cr_assert(!strncmp(why, bad[b].why, strlen(bad[b].why)), "got '%s', want '%s...'", why,
+                  bad[b].why);
+        sb_ggen_options opt;
+        sb_ggen_options_default(&opt);
+        opt.symmetry = bad[b].sym;
+        sb_ggenerator *gen = (sb_ggenerator *)&opt; /* must come back NULL */
+        char why2[SB_GEO_WHY_LEN] = "";
+        cr_assert_eq(sb_ggenerator_new_opts(G.g, &opt, &gen, why2, sizeof why2), SB_ERR_ARG);
+        cr_assert_null(gen);
+        cr_assert_str_eq(why2, why);
+        uint8_t p[64];
+        cr_assert_eq(sb_ggenerate_batch_opts(G.g, &opt, 0, 1, 1, p, NULL, NULL, NULL),
+                     SB_ERR_ARG);
+        /* none always suits */
+        cr_assert_eq(sb_gsymmetry_check(G.g, SB_SYM_NONE, NULL, 0), SB_OK);
+        geo_free(&G);
+    }
+    /* 9x9 (NULL) takes every symmetry; an unknown one is refused everywhere. */
+    for (int sym = 0; sym < SB_SYM_COUNT; sym++)
+        cr_assert_eq(sb_gsymmetry_check(NULL, sym, NULL, 0), SB_OK);
+    cr_assert_eq(sb_gsymmetry_check(NULL, SB_SYM_COUNT, NULL, 0), SB_ERR_ARG);
+}
+
+/* Default options give the puzzles of sb_ggenerator_new, and so does a bound no puzzle
+ * passes (max_clues = cells): the options change the digging, never attempt 1's grid. */
+Test(gdataset, default_options_and_a_loose_bound_keep_the_puzzles)
+{
+    geo G = geo_make("2x3");
+    sb_ggen_options opt;
+    sb_ggen_options_default(&opt);
+    opt.seed = 11;
+    sb_ggenerator *plain, *loose;
+    cr_assert_eq(sb_ggenerator_new(G.g, 11, &plain, NULL, 0), SB_OK);
+    opt.max_clues = G.nc;
+    cr_assert_eq(sb_ggenerator_new_opts(G.g, &opt, &loose, NULL, 0), SB_OK);
+    for (uint64_t i = 0; i < 8; i++) {
+        uint8_t a[36], b[36];
+        cr_assert_eq(sb_ggenerate(plain, i, a, NULL, NULL), SB_OK);
+        cr_assert_eq(sb_ggenerate(loose, i, b, NULL, NULL), SB_OK);
+        cr_assert_eq(memcmp(a, b, sizeof a), 0, "index %llu", (unsigned long long)i);
+    }
+    sb_ggenerator_free(plain);
+    sb_ggenerator_free(loose);
+    geo_free(&G);
+}
+
+Test(gdataset, clue_bounds_are_honoured_or_reported_unreachable)
+{
+    const char *const bound_specs[] = {"2x2", "2x3", "latin:5", "cube:2"};
+    for (size_t s = 0; s < sizeof bound_specs / sizeof bound_specs[0]; s++) {
+        geo G = geo_make(bound_specs[s]);
+        const size_t nc = (size_t)G.nc;
+        /* The fewest clues of 8 plain puzzles: a bound some candidates meet. */
+        enum { N = 8 };
+        uint8_t *p = calloc(N, nc), *sol = calloc(N, nc);
+        int fewest = G.nc;
+        cr_assert_eq(sb_ggenerate_batch(G.g, 3, 0, N, 1, p, NULL, NULL, NULL), SB_OK);
+        for (size_t i = 0; i < N * nc; i += nc) {
+            int clues = 0;
+            for (size_t c = 0; c < nc; c++)
+                clues += p[i + c] != 0;
+            fewest = clues < fewest ? clues : fewest;
+        }
+        sb_ggen_options opt;
+        sb_ggen_options_default(&opt);
+        opt.seed = 3;
+        opt.max_clues = fewest;
+        char why[SB_GEO_WHY_LEN];
+        sb_ggenerator *gen;
+        cr_assert_eq(sb_ggenerator_new_opts(G.g, &opt, &gen, why, sizeof why), SB_OK, "%s", why);
+        for (uint64_t i = 0; i < N; i++) {
+            sb_ggenerated info;
+            char what[96];
+            snprintf(what, sizeof what, "%s --clues %d #%llu", bound_specs[s], fewest,
+                     (unsigned long long)i);
+            cr_assert_eq(sb_ggenerate(gen, i, p, sol, &info), SB_OK, "%s", what);
+            cr_assert_leq(info.clues, fewest, "%s: %d clues", what, info.clues);
+            cr_assert_geq(info.attempts, 1);
+            unique_and_minimal(&G, p, sol, &info, what);
+        }
+        /* The same rows for any thread count, with the bound. */
+        uint8_t *b1 = calloc(N, nc), *b3 = calloc(N, nc);
+        cr_assert_eq(sb_ggenerate_batch_opts(G.g, &opt, 40, N, 1, b1, NULL, NULL, NULL), SB_OK);
+        cr_assert_eq(sb_ggenerate_batch_opts(G.g, &opt, 40, N, 3, b3, NULL, NULL, NULL), SB_OK);
+        cr_assert_eq(memcmp(b1, b3, N * nc), 0, "%s: rows differ with the thread count",
+                     bound_specs[s]);
+        sb_ggenerator_free(gen);
+        /* N-1 givens: no minimal puzzle of these is that small in 3 candidates; the last
+         * candidate comes back whole, a proper minimal puzzle. */
+        opt.max_clues = G.n - 1;
+        opt.max_attempts = 3;
+        cr_assert_eq(sb_ggenerator_new_opts(G.g, &opt, &gen, why, sizeof why), SB_OK, "%s", why);
+        sb_ggenerated info;
+        const int st = sb_ggenerate(gen, 0, p, sol, &info);
+        if (st == SB_GGEN_MISSED) {
+            cr_assert_eq(info.attempts, 3);
+            cr_assert_gt(info.clues, G.n - 1);
+        } else {
+            cr_assert_eq(st, SB_OK);
+            cr_assert_leq(info.clues, G.n - 1);
+        }
+        unique_and_minimal(&G, p, sol, &info, bound_specs[s]);
+        cr_assert_eq(sb_ggenerate_batch_opts(G.g, &opt, 0, 1, 1, b1, NULL, NULL, NULL),
+                     st == SB_OK ? SB_OK : SB_ERR_BUDGET);
+        sb_ggenerator_free(gen);
+        /* Below N-1, or above the cells: refused with the reason. */
+        opt.max_clues = G.n - 2;
+        cr_assert_eq(sb_ggenerator_new_opts(G.g, &opt, &gen, why, sizeof why), SB_ERR_ARG);
+        cr_assert(strstr(why, "infeasible"), "%s", why);
+        opt.max_clues = G.nc + 1;
+        cr_assert_eq(sb_ggenerator_new_opts(G.g, &opt, &gen, why, sizeof why), SB_ERR_ARG);
+        cr_assert(strstr(why, "outside"), "%s", why);
+        opt.max_clues = 0;
+        opt.max_attempts = 0;
+        cr_assert_eq(sb_ggenerator_new_opts(G.g, &opt, &gen, why, sizeof why), SB_ERR_ARG);
+        free(p);
+        free(sol);
+        free(b1);
+        free(b3);
+        geo_free(&G);
+    }
+}

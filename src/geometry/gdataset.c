@@ -14,7 +14,11 @@
  * their peers allow, then the general solver's first solution under a small guess budget; a
  * seed that is stuck or over the budget is thrown away), then its givens removed in a random
  * order while the puzzle keeps one solution. Removing more givens never removes solutions, so
- * a given kept once stays needed: the result is minimal.
+ * a given kept once stays needed: the result is minimal. Options (sb_ggen_options) change the
+ * digging only: under a symmetry the givens go one orbit at a time (with none every cell is
+ * its own orbit and the orbits are the cells in order, so the draws are the ones above), and a
+ * clue bound drops a candidate once its necessary givens pass it and draws the next candidate
+ * from the same stream.
  *
  * A geometry may have no full grid at all (x:1x2, a jigsaw whose regions cannot all hold every
  * digit): then every random fill fails and the loop above never ends. sb_ggenerator_new
@@ -67,7 +71,11 @@ static void random_perm(int *p, int n, sb_rng *r)
 struct sb_ggenerator {
     const sb_geometry *g;              /* the geometry */
     sb_geometry *own;                  /* g when the generator made it (NULL given: 3x3) */
-    uint64_t seed;                     /* puzzle i is a function of (seed, i) */
+    uint64_t seed;                     /* puzzle i is a function of (seed, i, the options) */
+    sb_ggen_options opt;               /* the options it was made with */
+    int norbits;                       /* orbits of the symmetry (cells when none) */
+    int *orbit_at;                     /* orbit o is orbit_cells[orbit_at[o] .. orbit_at[o+1]) */
+    int *orbit_cells;                  /* the cells, orbit by orbit */
     const volatile sig_atomic_t *stop; /* polled between solver calls, or NULL */
     sb_gsolver *solver;                /* uniqueness checks and fills */
     int nc, n;                         /* cells, digits */
@@ -90,8 +98,164 @@ static void no_grid_why(const sb_geometry *g, const char *how, char *why, size_t
                  sb_geometry_name(g), how);
 }
 
+void sb_ggen_options_default(sb_ggen_options *opt)
+{
+    opt->seed = 0;
+    opt->symmetry = SB_SYM_NONE;
+    opt->max_clues = 0;
+    opt->max_attempts = 100000;
+}
+
+/* Fills map (sb_geometry_cells entries) with the cell each cell of g goes to under sym: the
+ * N x N picture of a square geometry turned, or every plane of a cube (rows y, columns z).
+ * @return 0 when g has no picture for sym to act on (a bare house list, sym not none). */
+static int symmetry_map(const sb_geometry *g, int sym, int *map)
+{
+    sb_geometry_layout l;
+    sb_geometry_layout_of(g, &l);
+    const int kind = sb_geometry_kind_of(g), nc = sb_geometry_cells(g);
+    if (kind == SB_GEO_HOUSES && sym != SB_SYM_NONE)
+        return 0;
+    const int plane = kind == SB_GEO_CUBE ? l.rows * l.rows : nc;
+    const int side = kind == SB_GEO_CUBE ? l.rows : l.cols;
+    for (int c = 0; c < nc; c++)
+        map[c] = kind == SB_GEO_HOUSES
+                     ? c
+                     : c - c % plane + sb_symmetry_image(sym, side, c % plane);
+    return 1;
+}
+
+/* @return the first house of g that map does not send onto a house (its cells' images, sorted,
+ * are no house's cells), or -1 when every house goes onto a house. */
+static int unmapped_house(const sb_geometry *g, const int *map)
+{
+    const int n = sb_geometry_digits(g), nh = sb_geometry_houses(g);
+    int img[SB_GEO_MAX_DIGITS];
+    for (int h = 0; h < nh; h++) {
+        const uint16_t *cells = sb_geometry_house(g, h);
+        for (int i = 0; i < n; i++) { /* insertion sort: N <= 64 */
+            int j = i;
+            for (const int v = map[cells[i]]; j > 0 && img[j - 1] > v; j--)
+                img[j] = img[j - 1];
+            img[j] = map[cells[i]];
+        }
+        /* A house holding img holds its lowest cell: look among that cell's houses. */
+        int nch, found = 0;
+        const uint16_t *hs = sb_geometry_cell_houses(g, img[0], &nch);
+        for (int k = 0; k < nch && !found; k++) {
+            const uint16_t *other = sb_geometry_house(g, hs[k]);
+            found = 1;
+            for (int i = 0; i < n && found; i++)
+                found = other[i] == img[i];
+        }
+        if (!found)
+            return h;
+    }
+    return -1;
+}
+
+int sb_gsymmetry_check(const sb_geometry *g, int sym, char *why, size_t whylen)
+{
+    if (why && whylen)
+        why[0] = '\0';
+    if (sym < 0 || sym >= SB_SYM_COUNT) {
+        if (why && whylen)
+            snprintf(why, whylen, "unknown symmetry %d", sym);
+        return SB_ERR_ARG;
+    }
+    if (!g || sym == SB_SYM_NONE)
+        return SB_OK; /* 9x9: every sb_symmetry maps rows, columns and boxes onto their kind */
+    int *map = malloc((size_t)sb_geometry_cells(g) * sizeof *map);
+    if (!map)
+        return SB_ERR_NOMEM;
+    int st = SB_OK;
+    if (!symmetry_map(g, sym, map)) {
+        if (why && whylen)
+            snprintf(why, whylen, "%s has no grid picture for %s to act on (a bare house list)",
+                     sb_geometry_name(g), sb_symmetry_name(sym));
+        st = SB_ERR_ARG;
+    } else {
+        const int h = unmapped_house(g, map);
+        if (h >= 0) {
+            if (why && whylen)
+                snprintf(why, whylen, "%s does not suit %s: it maps house %d onto cells that "
+                         "are no house", sb_symmetry_name(sym), sb_geometry_name(g), h);
+            st = SB_ERR_ARG;
+        }
+    }
+    free(map);
+    return st;
+}
+
+/* Splits the cells into the orbits of gen->opt.symmetry (orbit_at, orbit_cells), in the
+ * order of their lowest cells: with no symmetry orbit o is cell o. @return SB_OK or
+ * SB_ERR_NOMEM. */
+static int build_orbits(sb_ggenerator *gen)
+{
+    const int nc = gen->nc;
+    int *map = malloc((size_t)nc * sizeof *map);
+    uint8_t *seen = calloc((size_t)nc, 1);
+    gen->orbit_at = malloc(((size_t)nc + 1) * sizeof *gen->orbit_at);
+    gen->orbit_cells = malloc((size_t)nc * sizeof *gen->orbit_cells);
+    const int ok = map && seen && gen->orbit_at && gen->orbit_cells;
+    if (ok) {
+        symmetry_map(gen->g, gen->opt.symmetry, map); /* checked by sb_gsymmetry_check */
+        int at = 0;
+        gen->norbits = 0;
+        for (int c = 0; c < nc; c++) {
+            if (seen[c])
+                continue;
+            gen->orbit_at[gen->norbits++] = at;
+            for (int x = c; !seen[x]; x = map[x]) {
+                seen[x] = 1;
+                gen->orbit_cells[at++] = x;
+            }
+        }
+        gen->orbit_at[gen->norbits] = at;
+    }
+    free(map);
+    free(seen);
+    return ok ? SB_OK : SB_ERR_NOMEM;
+}
+
+/* Checks the options against geometry g. @return SB_OK, or SB_ERR_ARG (why says it) or
+ * SB_ERR_NOMEM. */
+static int options_check(const sb_geometry *g, const sb_ggen_options *opt, char *why,
+                         size_t whylen)
+{
+    const int nc = sb_geometry_cells(g), n = sb_geometry_digits(g);
+    if (opt->max_attempts == 0) {
+        if (why && whylen)
+            snprintf(why, whylen, "max_attempts must be at least 1");
+        return SB_ERR_ARG;
+    }
+    if (opt->max_clues < 0 || opt->max_clues > nc) {
+        if (why && whylen)
+            snprintf(why, whylen, "%d clues is outside 0..%d, the cells of %s", opt->max_clues,
+                     nc, sb_geometry_name(g));
+        return SB_ERR_ARG;
+    }
+    if (opt->max_clues && opt->max_clues < n - 1) {
+        if (why && whylen)
+            snprintf(why, whylen, "%d clues is infeasible on %s: a puzzle with fewer than %d "
+                     "givens lacks two digits, which could swap", opt->max_clues,
+                     sb_geometry_name(g), n - 1);
+        return SB_ERR_ARG;
+    }
+    return sb_gsymmetry_check(g, opt->symmetry, why, whylen);
+}
+
 int sb_ggenerator_new(const sb_geometry *g, uint64_t seed, sb_ggenerator **out, char *why,
                       size_t whylen)
+{
+    sb_ggen_options opt;
+    sb_ggen_options_default(&opt);
+    opt.seed = seed;
+    return sb_ggenerator_new_opts(g, &opt, out, why, whylen);
+}
+
+int sb_ggenerator_new_opts(const sb_geometry *g, const sb_ggen_options *opt,
+                           sb_ggenerator **out, char *why, size_t whylen)
 {
     if (why && whylen)
         why[0] = '\0';
@@ -101,22 +265,29 @@ int sb_ggenerator_new(const sb_geometry *g, uint64_t seed, sb_ggenerator **out, 
     sb_ggenerator *gen = calloc(1, sizeof *gen);
     if (!gen)
         return SB_ERR_NOMEM;
+    if (opt)
+        gen->opt = *opt;
+    else
+        sb_ggen_options_default(&gen->opt);
     int st = SB_OK;
     if (!g) {
         st = sb_geometry_parse("3x3", &gen->own, why, whylen);
         g = gen->own;
     }
     gen->g = g;
-    gen->seed = seed;
+    gen->seed = gen->opt.seed;
+    if (st == SB_OK)
+        st = options_check(g, &gen->opt, why, whylen);
     if (st == SB_OK) {
         gen->nc = sb_geometry_cells(g);
         gen->n = sb_geometry_digits(g);
         gen->grid = calloc((size_t)gen->nc, 1);
         gen->puzzle = calloc((size_t)gen->nc, 1);
         gen->order = malloc((size_t)gen->nc * sizeof *gen->order);
-        st = gen->grid && gen->puzzle && gen->order ? sb_gsolver_new(g, &gen->solver)
-                                                    : SB_ERR_NOMEM;
+        st = gen->grid && gen->puzzle && gen->order ? build_orbits(gen) : SB_ERR_NOMEM;
     }
+    if (st == SB_OK)
+        st = sb_gsolver_new(g, &gen->solver);
     if (st == SB_OK) {
         /* A full grid is a solution of the empty grid: settle small geometries here. */
         sb_gresult res;
@@ -147,6 +318,8 @@ void sb_ggenerator_free(sb_ggenerator *gen)
     free(gen->grid);
     free(gen->puzzle);
     free(gen->order);
+    free(gen->orbit_at);
+    free(gen->orbit_cells);
     free(gen);
 }
 
@@ -198,6 +371,44 @@ static int fill(sb_ggenerator *gen, sb_rng *r)
     return SB_ERR_BUDGET;
 }
 
+/* Blanks (on = 0) or restores (on = 1) the cells of orbit o in gen->puzzle. @return its size. */
+static int set_orbit(sb_ggenerator *gen, int o, int on)
+{
+    const int lo = gen->orbit_at[o], hi = gen->orbit_at[o + 1];
+    for (int k = lo; k < hi; k++) {
+        const int c = gen->orbit_cells[k];
+        gen->puzzle[c] = on ? gen->grid[c] : 0;
+    }
+    return hi - lo;
+}
+
+/* Digs gen->grid (copied into gen->puzzle) down to a minimal puzzle, orbits in an order drawn
+ * from r. bound (0: none) drops the candidate once its necessary givens pass it.
+ * @return SB_OK with *clues set; SB_GGEN_MISSED when dropped; SB_ERR_STOPPED; SB_ERR_NOMEM. */
+static int dig(sb_ggenerator *gen, sb_rng *r, int bound, int *clues)
+{
+    memcpy(gen->puzzle, gen->grid, (size_t)gen->nc);
+    random_perm(gen->order, gen->norbits, r);
+    sb_gresult res = {0};
+    int kept = 0, st;
+    for (int i = 0; i < gen->norbits; i++) {
+        /* The solver reads the flag inside a check too (sb_ggenerator_stop). */
+        if (gen_stopped(gen))
+            return SB_ERR_STOPPED;
+        const int o = gen->order[i], size = set_orbit(gen, o, 0);
+        if ((st = sb_gsolve(gen->solver, gen->puzzle, 2, &res, NULL)) != SB_OK)
+            return st;
+        if (res.count == 1)
+            continue;
+        set_orbit(gen, o, 1);
+        /* Necessary for good: removing more givens only adds solutions. */
+        if ((kept += size) > bound && bound)
+            return SB_GGEN_MISSED;
+    }
+    *clues = kept;
+    return SB_OK;
+}
+
 int sb_ggenerate(sb_ggenerator *gen, uint64_t index, uint8_t *puzzle, uint8_t *solution,
                  sb_ggenerated *info)
 {
@@ -205,36 +416,33 @@ int sb_ggenerate(sb_ggenerator *gen, uint64_t index, uint8_t *puzzle, uint8_t *s
         return SB_ERR_ARG;
     const int nc = gen->nc;
     sb_rng r = {.state = gen->seed ^ (index * INDEX_MIX)};
-    int st = fill(gen, &r);
-    if (st != SB_OK)
-        return st;
-    memcpy(gen->puzzle, gen->grid, (size_t)nc);
-    random_perm(gen->order, nc, &r);
-    sb_gresult res = {0};
-    for (int i = 0; i < nc; i++) {
-        /* The solver reads the flag inside a check too (sb_ggenerator_stop). */
-        if (gen_stopped(gen))
-            return SB_ERR_STOPPED;
-        const int c = gen->order[i];
-        gen->puzzle[c] = 0;
-        if ((st = sb_gsolve(gen->solver, gen->puzzle, 2, &res, NULL)) != SB_OK)
+    int st = SB_GGEN_MISSED, clues = 0;
+    uint64_t attempt = 0;
+    while (st == SB_GGEN_MISSED && attempt < gen->opt.max_attempts) {
+        attempt++;
+        if ((st = fill(gen, &r)) != SB_OK)
             return st;
-        if (res.count != 1)
-            gen->puzzle[c] = gen->grid[c];
+        /* The last candidate is dug to the end: a missed index still gets a proper puzzle. */
+        st = dig(gen, &r, attempt < gen->opt.max_attempts ? gen->opt.max_clues : 0, &clues);
+        if (st == SB_OK && gen->opt.max_clues && clues > gen->opt.max_clues)
+            st = SB_GGEN_MISSED;
+        if (st != SB_OK && st != SB_GGEN_MISSED)
+            return st;
     }
     /* A fresh check gives the finished puzzle's own guess count. */
-    if ((st = sb_gsolve(gen->solver, gen->puzzle, 2, &res, NULL)) != SB_OK)
-        return st;
+    sb_gresult res = {0};
+    const int check = sb_gsolve(gen->solver, gen->puzzle, 2, &res, NULL);
+    if (check != SB_OK)
+        return check;
     memcpy(puzzle, gen->puzzle, (size_t)nc);
     if (solution)
         memcpy(solution, gen->grid, (size_t)nc);
     if (info) {
-        info->clues = 0;
-        for (int c = 0; c < nc; c++)
-            info->clues += gen->puzzle[c] != 0;
+        info->clues = clues;
         info->guesses = res.guesses;
+        info->attempts = attempt;
     }
-    return SB_OK;
+    return st;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -384,11 +592,23 @@ int sb_ggenerate_batch(const sb_geometry *g, uint64_t seed, uint64_t first, size
                        int threads, uint8_t *puzzles, uint8_t *solutions, uint64_t *guesses,
                        const volatile sig_atomic_t *stop)
 {
+    sb_ggen_options opt;
+    sb_ggen_options_default(&opt);
+    opt.seed = seed;
+    return sb_ggenerate_batch_opts(g, &opt, first, n, threads, puzzles, solutions, guesses,
+                                   stop);
+}
+
+int sb_ggenerate_batch_opts(const sb_geometry *g, const sb_ggen_options *opt, uint64_t first,
+                            size_t n, int threads, uint8_t *puzzles, uint8_t *solutions,
+                            uint64_t *guesses, const volatile sig_atomic_t *stop)
+{
     if ((!puzzles && n) || (n && first > UINT64_MAX - (uint64_t)(n - 1)))
         return SB_ERR_ARG;
-    /* The generator made first checks the geometry has a full grid and serves thread 0. */
+    /* The generator made first checks the options and that the geometry has a full grid, and
+     * serves thread 0. */
     sb_ggenerator *g0;
-    int err = sb_ggenerator_new(g, seed, &g0, NULL, 0);
+    int err = sb_ggenerator_new_opts(g, opt, &g0, NULL, 0);
     if (err != SB_OK)
         return err;
     const int team = team_of(threads, n);
@@ -406,7 +626,7 @@ int sb_ggenerate_batch(const sb_geometry *g, uint64_t seed, uint64_t first, size
     {
         sb_ggenerator *gen = g0;
         if (omp_get_thread_num() != 0) {
-            const int st = sb_ggenerator_new(g, seed, &gen, NULL, 0);
+            const int st = sb_ggenerator_new_opts(g, &g0->opt, &gen, NULL, 0);
             if (st != SB_OK) {
 #pragma omp atomic write
                 err = st;
@@ -423,14 +643,14 @@ int sb_ggenerate_batch(const sb_geometry *g, uint64_t seed, uint64_t first, size
             if (st == SB_ERR_STOPPED) {
 #pragma omp atomic write
                 stopped = 1;
-            } else if (st == SB_ERR_BUDGET) {
+            } else if (st == SB_ERR_BUDGET || st == SB_GGEN_MISSED) {
 #pragma omp atomic write
                 missed = 1;
             } else if (st != SB_OK) {
 #pragma omp atomic write
                 err = st;
             }
-            if (st == SB_OK && guesses)
+            if ((st == SB_OK || st == SB_GGEN_MISSED) && guesses)
                 guesses[i] = info.guesses;
         }
         if (gen != g0)
