@@ -1,7 +1,10 @@
 /*
- * pipeline.c — the technique registry and the generic pipelines: the elimination orders of
- * the seed documents (list, array, restart, and any custom spec) on the same bitmask board
- * and the same search (search.h) as the fast kernel, so a comparison isolates the order.
+ * pipeline.c — the pipeline and technique registries with the spec parser (one file, so that
+ * what names a pipeline and what reads a spec never call each other across files), and the
+ * 9x9 stamp of the generic pipelines (technique.h): the elimination orders of the seed
+ * documents (list, array, restart, and any custom spec) on the same bitmask board and the same
+ * search (search.h) as the fast kernel, so a comparison isolates the order. The stamp for any
+ * geometry is src/geometry/gpipeline.c; both run the one implementation in technique.h.
  *
  * Data layout: the sb_board of internal.h. cand[c] is the candidate mask of cell c; the
  * assigned[] lanes hold the set of cells the search (or a given) has assigned, i.e. whose
@@ -9,8 +12,6 @@
  * a technique is "known" to the techniques (seed 000's "single") but is only assigned when
  * the search takes it, without a guess.
  *
- * A technique looks at one house of a candidate array (the live board, or a snapshot for the
- * list order) and schedules eliminations in an sb_elims; the order decides when they land.
  * Portable C on purpose: these are the references a comparison is made against, and they
  * run identically at every SIMD level.
  */
@@ -44,483 +45,36 @@ const sb_technique_info *sb_techniques(size_t *count)
     return technique_table;
 }
 
-/* Eliminations scheduled by techniques, not yet applied. */
-typedef struct sb_elims {
-    uint16_t mask[SB_CELLS]; /* digits to remove from each cell */
-    uint64_t touched[2];     /* cells with a non-zero mask (bit c%64 of word c/64) */
-} sb_elims;
+/* The pipeline registry: one row per pipeline. The CLI, tests and benchmarks iterate it;
+ * every row but "fast" is a spec run by the generic engine (technique.h). */
+static const sb_pipeline_info pipeline_table[] = {
+    {"fast", "fused SIMD kernel: naked + hidden singles, locked candidates; the default",
+     "fast", "tuned freely (tdoku-style levers on a cell-bitmask board)"},
+    {"list", "technique-major; each sweep reads one snapshot, eliminations land together",
+     "list:ns,hs,lc,nt,ht", "seed 000, list version (immutable rows, transposes)"},
+    {"array", "technique-major, house by house in place through index tables",
+     "array:ns,hs,lc,nt,ht", "seed 000, array version (array access indices)"},
+    {"restart", "stages cheapest first; any change restarts from the first stage",
+     "restart:ns,hs,lc,nt2,nt3", "seed 001 (staged human techniques)"},
+    {"singles", "naked singles only, then search", "restart:ns",
+     "seed 004 (singleton solver)"},
+    {"none", "no propagation beyond consistency: search does everything", "restart:",
+     "seeds 002/003 (contention map, lazy-stream search)"},
+};
+#define PIPELINE_COUNT (sizeof pipeline_table / sizeof pipeline_table[0])
 
-/* Result of a technique on one house. */
-enum { TECH_CONTRADICTION = -1, TECH_NOTHING = 0, TECH_FOUND = 1 };
-
-/* Schedules removing digits from cell c, given its current candidates m (only digits it
- * has are scheduled). @return 1 if anything was scheduled. */
-static int schedule(sb_elims *e, int c, uint16_t m, uint16_t digits)
+const sb_pipeline_info *sb_pipelines(size_t *count)
 {
-    const uint16_t x = m & digits;
-    if (!x)
-        return 0;
-    e->mask[c] |= x;
-    e->touched[c / 64] |= 1ULL << (c % 64);
-    return 1;
+    *count = PIPELINE_COUNT;
+    return pipeline_table;
 }
 
-/* Returns 1 when m has exactly one bit. */
-static int is_single(uint16_t m)
+int sb_pipeline_find(const char *name)
 {
-    return m && !(m & (m - 1));
-}
-
-/* Digits known (single-candidate cells) in house h; *dup gets digits known twice. */
-static uint16_t known_digits(const uint16_t *cand, int h, uint16_t *dup)
-{
-    const uint8_t *hc = sb_peer_tables_data.house_cells[h];
-    uint16_t known = 0, twice = 0;
-    for (int i = 0; i < SB_DIGITS; i++) {
-        const uint16_t m = cand[hc[i]];
-        if (is_single(m)) {
-            twice |= known & m;
-            known |= m;
-        }
-    }
-    *dup = twice;
-    return known;
-}
-
-/* ns: the digits of known cells leave the house's other cells. */
-static int tech_naked_single(const uint16_t *cand, int h, sb_elims *e)
-{
-    const uint8_t *hc = sb_peer_tables_data.house_cells[h];
-    uint16_t dup;
-    const uint16_t known = known_digits(cand, h, &dup);
-    if (dup)
-        return TECH_CONTRADICTION;
-    int found = 0;
-    for (int i = 0; i < SB_DIGITS; i++)
-        if (!is_single(cand[hc[i]]))
-            found |= schedule(e, hc[i], cand[hc[i]], known);
-    return found;
-}
-
-/* hs: a digit that is not known in the house and has one place there fills that cell. */
-static int tech_hidden_single(const uint16_t *cand, int h, sb_elims *e)
-{
-    const uint8_t *hc = sb_peer_tables_data.house_cells[h];
-    uint16_t once = 0, twice = 0, dup;
-    const uint16_t known = known_digits(cand, h, &dup);
-    for (int i = 0; i < SB_DIGITS; i++) {
-        twice |= once & cand[hc[i]];
-        once |= cand[hc[i]];
-    }
-    if (once != SB_ALL_DIGITS)
-        return TECH_CONTRADICTION; /* a digit with no place left */
-    const uint16_t hidden = once & (uint16_t)~twice & (uint16_t)~known;
-    int found = 0;
-    for (int i = 0; i < SB_DIGITS; i++) {
-        const uint16_t m = cand[hc[i]], mine = m & hidden;
-        if (mine & (mine - 1))
-            return TECH_CONTRADICTION; /* one cell, two digits that must both go there */
-        if (mine)
-            found |= schedule(e, hc[i], m, (uint16_t)~mine);
-    }
-    return found;
-}
-
-/* lc: in a box, a digit confined to one row (column) of the box leaves the rest of that row
- * (column) — pointing; in a line, a digit confined to one box leaves the rest of that box —
- * claiming. Known cells are left out: their digits are the naked singles' business. */
-static int tech_locked(const uint16_t *cand, int h, sb_elims *e)
-{
-    const sb_peer_tables *t = &sb_peer_tables_data;
-    const uint8_t *hc = t->house_cells[h];
-    uint16_t dup;
-    const uint16_t open = (uint16_t)~known_digits(cand, h, &dup) & SB_ALL_DIGITS;
-    int found = 0;
-    /* Three segments of three cells: a box's rows (then columns), or a line's boxes. */
-    for (int pass = 0; pass < (h >= 18 ? 2 : 1); pass++) {
-        uint16_t seg[3] = {0, 0, 0};
-        int seg_cell[3][3];
-        for (int k = 0; k < 3; k++)
-            for (int j = 0; j < 3; j++) {
-                /* Box cells are listed row by row: pass 0 takes rows, pass 1 columns. */
-                const int c = hc[pass == 0 ? 3 * k + j : 3 * j + k];
-                seg_cell[k][j] = c;
-                if (!is_single(cand[c]))
-                    seg[k] |= cand[c];
-            }
-        for (int k = 0; k < 3; k++) {
-            const uint16_t only = seg[k] & (uint16_t)~(seg[(k + 1) % 3] | seg[(k + 2) % 3]) & open;
-            if (!only)
-                continue;
-            /* The other house through segment k: the line (for a box) or the box (for a line). */
-            const int c0 = seg_cell[k][0];
-            const int other = h >= 18 ? t->cell_houses[c0][pass] : t->cell_houses[c0][2];
-            for (int i = 0; i < SB_DIGITS; i++) {
-                const int c = t->house_cells[other][i];
-                if (c != seg_cell[k][0] && c != seg_cell[k][1] && c != seg_cell[k][2] &&
-                    !is_single(cand[c]))
-                    found |= schedule(e, c, cand[c], only);
-            }
-        }
-    }
-    return found;
-}
-
-/* Returns the next 9-bit mask after s with the same number of bits (Gosper's hack), or a
- * value >= 512 when there is none: walks the k-subsets of a house in C(9,k) steps. */
-static unsigned next_subset(unsigned s)
-{
-    const unsigned c = s & -s, r = s + c;
-    return (((r ^ s) >> 2) / c) | r;
-}
-
-/* Most k-subsets of nine (C(9,4)); the size of a tuple list. */
-enum { MAX_TUPLES = 126 };
-
-/* The shared core of naked and hidden tuples, which are duals: over the open members of a
- * house (cells for naked tuples, digits for hidden ones), each with a set (its digits, or
- * its places), lists the k-member subsets whose sets cover exactly k elements.
- * @return the number listed, or TECH_CONTRADICTION when some k members cover fewer than k. */
-static int find_tuples(const unsigned set[SB_DIGITS], unsigned open, int k,
-                       unsigned members[MAX_TUPLES], unsigned cover[MAX_TUPLES])
-{
-    int n = 0;
-    if (__builtin_popcount(open) <= k)
-        return 0;
-    for (unsigned sub = (1u << k) - 1; sub < (1u << SB_DIGITS); sub = next_subset(sub)) {
-        if (sub & ~open)
-            continue;
-        unsigned u = 0;
-        for (unsigned s = sub; s; s &= s - 1)
-            u |= set[__builtin_ctz(s)];
-        const int size = __builtin_popcount(u);
-        if (size < k)
-            return TECH_CONTRADICTION;
-        if (size == k) {
-            members[n] = sub;
-            cover[n++] = u;
-        }
-    }
-    return n;
-}
-
-/* nt<k>: k open cells of the house whose candidates together are k digits: those digits
- * leave the house's other open cells. Fewer than k digits is a contradiction. */
-static int tech_naked_tuple(const uint16_t *cand, int h, sb_elims *e, int k)
-{
-    const uint8_t *hc = sb_peer_tables_data.house_cells[h];
-    unsigned open = 0, digits[SB_DIGITS], members[MAX_TUPLES], cover[MAX_TUPLES];
-    for (int i = 0; i < SB_DIGITS; i++) {
-        digits[i] = cand[hc[i]];
-        if (!is_single(cand[hc[i]]))
-            open |= 1u << i; /* positions 0..8 of unknown cells */
-    }
-    const int n = find_tuples(digits, open, k, members, cover);
-    if (n < 0)
-        return TECH_CONTRADICTION;
-    int found = 0;
-    for (int t = 0; t < n; t++)
-        for (unsigned o = open & ~members[t]; o; o &= o - 1)
-            found |= schedule(e, hc[__builtin_ctz(o)], cand[hc[__builtin_ctz(o)]],
-                              (uint16_t)cover[t]);
-    return found;
-}
-
-/* ht<k>: k open digits of the house whose places together are k cells: those cells keep
- * only those digits. Fewer than k places is a contradiction. */
-static int tech_hidden_tuple(const uint16_t *cand, int h, sb_elims *e, int k)
-{
-    const uint8_t *hc = sb_peer_tables_data.house_cells[h];
-    uint16_t dup;
-    const unsigned open = (unsigned)~known_digits(cand, h, &dup) & SB_ALL_DIGITS;
-    unsigned place[SB_DIGITS] = {0}, members[MAX_TUPLES], cover[MAX_TUPLES];
-    for (int i = 0; i < SB_DIGITS; i++)
-        if (!is_single(cand[hc[i]]))
-            for (uint16_t m = cand[hc[i]]; m; m &= (uint16_t)(m - 1))
-                place[__builtin_ctz(m)] |= 1u << i; /* positions of each digit */
-    const int n = find_tuples(place, open, k, members, cover);
-    if (n < 0)
-        return TECH_CONTRADICTION;
-    int found = 0;
-    for (int t = 0; t < n; t++)
-        for (unsigned o = cover[t]; o; o &= o - 1)
-            found |= schedule(e, hc[__builtin_ctz(o)], cand[hc[__builtin_ctz(o)]],
-                              (uint16_t)~members[t]);
-    return found;
-}
-
-/* Runs technique t on house h of cand. @return TECH_CONTRADICTION, _NOTHING or _FOUND. */
-static int run_technique(int t, const uint16_t *cand, int h, sb_elims *e)
-{
-    switch (t) {
-    case SB_TECH_NAKED_SINGLE: return tech_naked_single(cand, h, e);
-    case SB_TECH_HIDDEN_SINGLE: return tech_hidden_single(cand, h, e);
-    case SB_TECH_LOCKED: return tech_locked(cand, h, e);
-    case SB_TECH_NAKED_PAIR: return tech_naked_tuple(cand, h, e, 2);
-    case SB_TECH_NAKED_TRIPLE: return tech_naked_tuple(cand, h, e, 3);
-    case SB_TECH_NAKED_QUAD: return tech_naked_tuple(cand, h, e, 4);
-    case SB_TECH_HIDDEN_PAIR: return tech_hidden_tuple(cand, h, e, 2);
-    case SB_TECH_HIDDEN_TRIPLE: return tech_hidden_tuple(cand, h, e, 3);
-    default: return tech_hidden_tuple(cand, h, e, 4);
-    }
-}
-
-/* Applies and clears the scheduled eliminations, crediting technique t.
- * @return 0 when a cell is left empty, else 1; *changed set when anything was removed. */
-static int apply(sb_board *b, sb_elims *e, sb_technique_counts *tc, int *changed)
-{
-    int ok = 1;
-    for (int w = 0; w < 2; w++)
-        for (uint64_t bits = e->touched[w]; bits; bits &= bits - 1) {
-            const int c = 64 * w + __builtin_ctzll(bits);
-            const uint16_t x = b->cand[c] & e->mask[c];
-            e->mask[c] = 0;
-            if (!x)
-                continue;
-            b->cand[c] ^= x;
-            *changed = 1;
-            tc->eliminations += (uint64_t)__builtin_popcount(x);
-            if (!b->cand[c])
-                ok = 0;
-            else if (is_single(b->cand[c]))
-                tc->placements++;
-        }
-    e->touched[0] = e->touched[1] = 0;
-    return ok;
-}
-
-/* One sweep of technique t over the houses [h0, h0+9): in place (each house sees the
- * previous ones) or from a snapshot (all eliminations land together at the end).
- * @return 0 on contradiction. */
-static int sweep(sb_board *b, int t, int h0, int snapshot, sb_technique_counts *tc,
-                 int *changed)
-{
-    sb_elims e;
-    uint16_t snap[SB_CELLS];
-    memset(&e, 0, sizeof e);
-    const uint16_t *src = b->cand;
-    if (snapshot) {
-        memcpy(snap, b->cand, sizeof snap);
-        src = snap;
-    }
-    for (int h = h0; h < h0 + SB_DIGITS; h++) {
-        const int r = run_technique(t, src, h, &e);
-        if (r == TECH_CONTRADICTION)
-            return 0;
-        tc->applications += (uint64_t)r;
-        if (!snapshot && r == TECH_FOUND && !apply(b, &e, tc, changed))
-            return 0;
-    }
-    return snapshot ? apply(b, &e, tc, changed) : 1;
-}
-
-/* Technique t over rows, then columns, then boxes. @return 0 on contradiction. */
-static int sweep_all(sb_board *b, int t, int snapshot, sb_technique_counts *counts,
-                     int *changed)
-{
-    for (int h0 = 0; h0 < SB_HOUSES; h0 += SB_DIGITS)
-        if (!sweep(b, t, h0, snapshot, &counts[t], changed))
-            return 0;
-    return 1;
-}
-
-int sb_technique_step(int technique, uint16_t cand[SB_CELLS], sb_technique_counts *counts)
-{
-    sb_technique_counts scratch[SB_TECH_COUNT];
-    sb_board b;
-    if (technique < 0 || technique >= SB_TECH_COUNT || !cand)
-        return SB_ERR_ARG;
-    memset(&b, 0, sizeof b);
-    memset(scratch, 0, sizeof scratch);
-    memcpy(b.cand, cand, sizeof b.cand);
-    int changed = 0;
-    const int ok = sweep_all(&b, technique, 0, scratch, &changed);
-    memcpy(cand, b.cand, sizeof b.cand);
-    if (counts) {
-        counts->applications += scratch[technique].applications;
-        counts->placements += scratch[technique].placements;
-        counts->eliminations += scratch[technique].eliminations;
-    }
-    return !ok ? SB_STEP_CONTRADICTION : changed ? SB_STEP_CHANGED : SB_STEP_UNCHANGED;
-}
-
-/* Runs the plan's order to its fixpoint. @return 0 on contradiction, else 1. */
-static int run_plan(const sb_plan *p, sb_board *b, sb_technique_counts *counts)
-{
-    if (p->order == SB_ORDER_RESTART) {
-        for (int i = 0; i < p->nsteps;) {
-            int changed = 0;
-            if (!sweep_all(b, p->steps[i], 0, counts, &changed))
-                return 0;
-            i = changed ? 0 : i + 1;
-        }
-        return 1;
-    }
-    const int snapshot = p->order == SB_ORDER_LIST;
-    for (;;) {
-        int changed = 0;
-        for (int i = 0; i < p->nsteps; i++)
-            if (!sweep_all(b, p->steps[i], snapshot, counts, &changed))
-                return 0;
-        if (!changed)
-            return 1;
-    }
-}
-
-/* Assigns digit d to cell c: marks it and removes d from its peers (the consistency every
- * search step keeps, whatever the pipeline). @return 0 when a peer is left empty. */
-static int assign(sb_board *b, int c, uint16_t d)
-{
-    const uint8_t *peer = sb_peer_tables_data.peers[c];
-    int ok = 1;
-    b->cand[c] = d;
-    b->assigned[c / 16] |= (uint16_t)(1u << (c % 16));
-    b->nsolved++;
-    for (int i = 0; i < SB_PEERS; i++) {
-        b->cand[peer[i]] &= (uint16_t)~d;
-        if (!b->cand[peer[i]])
-            ok = 0;
-    }
-    return ok;
-}
-
-/* Returns 1 when cell c has been assigned. */
-static int is_assigned(const sb_board *b, int c)
-{
-    return (b->assigned[c / 16] >> (c % 16)) & 1;
-}
-
-/* Hook context of the generic search: the plan and where its work is counted. */
-typedef struct gen_ctx {
-    const sb_plan *plan;            /* the pipeline */
-    sb_technique_counts *counts;    /* SB_TECH_COUNT counters */
-    const uint16_t *marks;          /* candidates to start from (sb_solve_candidates), or
-                                       NULL: start from the puzzle's givens */
-} gen_ctx;
-
-static int srch_load(gen_ctx *x, sb_board *b, const sb_grid *puzzle)
-{
-    memset(b, 0, sizeof *b);
-    /* A given is a cell with one candidate: both starts are the same load. All givens are
-     * placed before any is assigned, so equal givens in a house collide as an emptied cell,
-     * as in the fast kernel. */
-    uint64_t given[2] = {0, 0};
-    for (int c = 0; c < SB_CELLS; c++) {
-        const uint16_t m = x->marks                     ? (uint16_t)(x->marks[c] & SB_ALL_DIGITS)
-                           : puzzle->cell[c]            ? (uint16_t)(1u << (puzzle->cell[c] - 1))
-                                                        : (uint16_t)SB_ALL_DIGITS;
-        if (!m)
-            return 0;
-        b->cand[c] = m;
-        given[c / 64] |= (uint64_t)is_single(m) << (c % 64);
-    }
-    for (int c = 0; c < SB_CELLS; c++)
-        if ((given[c / 64] >> (c % 64) & 1) && (!b->cand[c] || !assign(b, c, b->cand[c])))
-            return 0;
-    return run_plan(x->plan, b, x->counts);
-}
-
-static int srch_solved(gen_ctx *x, const sb_board *b)
-{
-    (void)x;
-    return b->nsolved == SB_CELLS;
-}
-
-/* Scores cell c (candidates m) for branching exactly as the fast kernel does: its open
- * peers (two or more candidates) sharing a digit with it, bivalue ones counted three times. */
-static int branch_score(const sb_board *b, int c, uint16_t m)
-{
-    const uint8_t *peer = sb_peer_tables_data.peers[c];
-    int score = 0;
-    for (int i = 0; i < SB_PEERS; i++) {
-        const uint16_t p = b->cand[peer[i]];
-        if ((p & m) && (p & (p - 1)))
-            score += 1 + 2 * (__builtin_popcount(p) == 2);
-    }
-    return score;
-}
-
-/* The same rule as the fast kernel, so every pipeline searches alike: an unassigned cell
- * with one candidate first (taken without a guess), else among the unassigned cells with
- * the fewest candidates the best branch_score, first in cell order. */
-static int srch_choose(gen_ctx *x, const sb_board *b)
-{
-    int best_n = SB_DIGITS + 1;
-    (void)x;
-    for (int c = 0; c < SB_CELLS; c++)
-        if (!is_assigned(b, c)) {
-            const int n = __builtin_popcount(b->cand[c]);
-            if (n == 1)
-                return c;
-            best_n = n < best_n ? n : best_n;
-        }
-    int best = -1, best_score = -1;
-    for (int c = 0; c < SB_CELLS; c++)
-        if (!is_assigned(b, c) && __builtin_popcount(b->cand[c]) == best_n) {
-            const int score = branch_score(b, c, b->cand[c]);
-            if (score > best_score) {
-                best_score = score;
-                best = c;
-            }
-        }
-    return best;
-}
-
-static int srch_take(gen_ctx *x, sb_board *b, int c, uint16_t d)
-{
-    return assign(b, c, d) && run_plan(x->plan, b, x->counts);
-}
-
-static int srch_drop(gen_ctx *x, sb_board *b, int c, uint16_t d)
-{
-    b->cand[c] &= (uint16_t)~d;
-    return b->cand[c] && run_plan(x->plan, b, x->counts);
-}
-
-/* Both engines keep the board cell-major. */
-static inline uint16_t srch_cell(gen_ctx *x, const sb_board *b, int c)
-{
-    (void)x;
-    return b->cand[c];
-}
-
-#define SB_SEARCH_CTX gen_ctx
-#define SB_SEARCH_DFS gen_dfs
-#define SB_SEARCH_BFS gen_bfs
-#include "search.h"
-
-void sb_generic_dfs(const sb_plan *plan, sb_technique_counts *counts, sb_board *stack,
-                    const sb_grid *puzzle, const uint16_t *marks, uint64_t limit,
-                    sb_result *res)
-{
-    gen_ctx x = {plan, counts, marks};
-    gen_dfs(&x, stack, puzzle, limit, res);
-}
-
-int sb_generic_bfs(const sb_plan *plan, sb_technique_counts *counts, sb_board **ring,
-                   size_t *ring_len, size_t cap, const sb_grid *puzzle, const uint16_t *marks,
-                   uint64_t limit, sb_result *res)
-{
-    gen_ctx x = {plan, counts, marks};
-    return gen_bfs(&x, ring, ring_len, cap, puzzle, limit, res);
-}
-
-int sb_generic_root(const sb_plan *plan, sb_technique_counts *counts, const sb_grid *puzzle,
-                    const uint16_t *marks, sb_board *b)
-{
-    gen_ctx x = {plan, counts, marks};
-    if (!srch_load(&x, b, puzzle))
-        return 0;
-    for (int c = 0; c < SB_CELLS; c++)
-        if (!is_single(b->cand[c]))
-            return 2;
-    /* Every cell known: complete only if the known digits agree in every house. */
-    for (int h = 0; h < SB_HOUSES; h++) {
-        uint16_t dup;
-        if (known_digits(b->cand, h, &dup) != SB_ALL_DIGITS || dup)
-            return 0;
-    }
-    return 1;
+    for (size_t i = 0; name && i < PIPELINE_COUNT; i++)
+        if (!strcmp(pipeline_table[i].name, name))
+            return (int)i;
+    return SB_ERR_PIPELINE;
 }
 
 /* Looks up a technique token (or the nt / ht group) and appends its steps to plan.
@@ -630,6 +184,196 @@ int sb_pipeline_explain(const char *spec, char *why, size_t len)
         return SB_OK;
     return plan_parse(spec, &plan, why, len);
 }
+
+/* ------------------------------------------------------------------------------------------ */
+/* The 9x9 stamp of technique.h                                                               */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Hook context of the 9x9 generic search: the plan, where its work is counted, and the
+ * scheduled eliminations and snapshot technique.h works in. */
+typedef struct gen_ctx {
+    const sb_plan *plan;            /* the pipeline */
+    sb_technique_counts *counts;    /* SB_TECH_COUNT counters */
+    const uint16_t *marks;          /* candidates to start from (sb_solve_candidates), or
+                                       NULL: start from the puzzle's givens */
+    uint16_t emask[SB_CELLS];       /* digits scheduled to leave each cell; zero when made */
+    uint64_t etouched[2];           /* cells with a non-zero emask (bit c%64 of word c/64) */
+    uint16_t snap[SB_CELLS];        /* the list order's snapshot */
+} gen_ctx;
+
+/* Locked candidates' partners on 9x9, as technique.h reads them: per partner, 15 cells (the 3
+ * shared, the house's 6 others, the partner's 6 others). Partners 3r+k: row r and box k of its
+ * band; 27+3c+k: column c and box k of its stack; 54+6b+i (i < 3): box b and its row i;
+ * 54+6b+3+j: box b and its column j. Constant data, so every bound is known when compiling. */
+#define LC_R(r, k) 9 * (r) + 3 * (k), 9 * (r) + 3 * (k) + 1, 9 * (r) + 3 * (k) + 2 /* row r, stack k */
+#define LC_C(c, k) 27 * (k) + (c), 27 * (k) + 9 + (c), 27 * (k) + 18 + (c)      /* column c, band k */
+#define LC_NEXT(v, n) (3 * ((v) / 3) + ((v) % 3 + (n)) % 3) /* line n after v in its band or stack */
+#define LC_ROW(r, k) {LC_R(r, k), LC_R(r, ((k) + 1) % 3), LC_R(r, ((k) + 2) % 3), \
+                      LC_R(LC_NEXT(r, 1), k), LC_R(LC_NEXT(r, 2), k)}
+#define LC_COL(c, k) {LC_C(c, k), LC_C(c, ((k) + 1) % 3), LC_C(c, ((k) + 2) % 3), \
+                      LC_C(LC_NEXT(c, 1), k), LC_C(LC_NEXT(c, 2), k)}
+#define LC_BOXR(b, i) {LC_R(3 * ((b) / 3) + (i), (b) % 3), LC_R(3 * ((b) / 3) + ((i) + 1) % 3, (b) % 3), \
+                       LC_R(3 * ((b) / 3) + ((i) + 2) % 3, (b) % 3), \
+                       LC_R(3 * ((b) / 3) + (i), ((b) % 3 + 1) % 3), LC_R(3 * ((b) / 3) + (i), ((b) % 3 + 2) % 3)}
+#define LC_BOXC(b, j) {LC_C(3 * ((b) % 3) + (j), (b) / 3), LC_C(3 * ((b) % 3) + ((j) + 1) % 3, (b) / 3), \
+                       LC_C(3 * ((b) % 3) + ((j) + 2) % 3, (b) / 3), \
+                       LC_C(3 * ((b) % 3) + (j), ((b) / 3 + 1) % 3), LC_C(3 * ((b) % 3) + (j), ((b) / 3 + 2) % 3)}
+#define LC_LINE3(M, v) M(v, 0), M(v, 1), M(v, 2)
+#define LC_BOX(b) LC_BOXR(b, 0), LC_BOXR(b, 1), LC_BOXR(b, 2), LC_BOXC(b, 0), LC_BOXC(b, 1), LC_BOXC(b, 2)
+static const uint8_t lc_cells[108][15] = {
+    LC_LINE3(LC_ROW, 0), LC_LINE3(LC_ROW, 1), LC_LINE3(LC_ROW, 2), LC_LINE3(LC_ROW, 3),
+    LC_LINE3(LC_ROW, 4), LC_LINE3(LC_ROW, 5), LC_LINE3(LC_ROW, 6), LC_LINE3(LC_ROW, 7),
+    LC_LINE3(LC_ROW, 8), LC_LINE3(LC_COL, 0), LC_LINE3(LC_COL, 1), LC_LINE3(LC_COL, 2),
+    LC_LINE3(LC_COL, 3), LC_LINE3(LC_COL, 4), LC_LINE3(LC_COL, 5), LC_LINE3(LC_COL, 6),
+    LC_LINE3(LC_COL, 7), LC_LINE3(LC_COL, 8), LC_BOX(0), LC_BOX(1), LC_BOX(2), LC_BOX(3),
+    LC_BOX(4), LC_BOX(5), LC_BOX(6), LC_BOX(7), LC_BOX(8)};
+
+#define TQ_MASK uint16_t
+#define TQ_CELL uint8_t
+#define TQ_CTX gen_ctx
+#define TQ_BOARD sb_board
+#define TQ_NMAX SB_DIGITS
+#define TQ_N(x) SB_DIGITS
+#define TQ_ALL(x) SB_ALL_DIGITS
+#define TQ_NCELLS(x) SB_CELLS
+#define TQ_NHOUSES(x) SB_HOUSES
+#define TQ_HOUSE(x, h) (sb_peer_tables_data.house_cells[h])
+#define TQ_GROUP_END(x, h0) ((h0) + SB_DIGITS) /* rows, then columns, then boxes */
+#define TQ_PEERS(x, c) (sb_peer_tables_data.peers[c])
+#define TQ_NPEERS(x, c) SB_PEERS
+#define TQ_EMASK(x) ((x)->emask)
+#define TQ_ETOUCHED(x) ((x)->etouched)
+#define TQ_EWORDS(x) 2
+#define TQ_SNAP(x) ((x)->snap)
+#define TQ_COUNTS(x) ((x)->counts)
+#define TQ_LP_BEGIN(x, h) ((h) < 18 ? 3 * (h) : 6 * (h) - 54)
+#define TQ_LP_END(x, h) TQ_LP_BEGIN(x, (h) + 1)
+#define TQ_LP_BASE(x) (&lc_cells[0][0])
+#define TQ_LP_AT(x, j, i) (15 * (j) + ((i) == 0 ? 0 : (i) == 1 ? 3 : (i) == 2 ? 9 : 15))
+#define TQ_POPCOUNT(m) ((int)sb_popcount9[m])
+#define TQ_HALT(x) 0
+#define TQ_CAND(b) ((b)->cand)
+#define TQ_ASSIGNED(x, b, c) (((b)->assigned[(c) / 16] >> ((c) % 16)) & 1)
+#define TQ_MARK(x, b, c) ((b)->assigned[(c) / 16] |= (uint16_t)(1u << ((c) % 16)), (b)->nsolved++)
+#include "technique.h"
+
+int sb_technique_step(int technique, uint16_t cand[SB_CELLS], sb_technique_counts *counts)
+{
+    sb_technique_counts scratch[SB_TECH_COUNT];
+    if (technique < 0 || technique >= SB_TECH_COUNT || !cand)
+        return SB_ERR_ARG;
+    memset(scratch, 0, sizeof scratch);
+    gen_ctx x = {.counts = scratch};
+    int changed = 0;
+    const int ok = tq_sweep(&x, cand, technique, 0, &changed);
+    if (counts) {
+        counts->applications += scratch[technique].applications;
+        counts->placements += scratch[technique].placements;
+        counts->eliminations += scratch[technique].eliminations;
+    }
+    return !ok ? SB_STEP_CONTRADICTION : changed ? SB_STEP_CHANGED : SB_STEP_UNCHANGED;
+}
+
+/* Runs the plan's order to its fixpoint on board b. @return 0 on contradiction, else 1. */
+static int run_plan(gen_ctx *x, sb_board *b)
+{
+    return tq_plan(x, x->plan, b->cand, 0);
+}
+
+static int srch_load(gen_ctx *x, sb_board *b, const sb_grid *puzzle)
+{
+    memset(b, 0, sizeof *b);
+    /* A given is a cell with one candidate: both starts are the same load. All givens are
+     * placed before any is assigned, so equal givens in a house collide as an emptied cell,
+     * as in the fast kernel. */
+    uint64_t given[2] = {0, 0};
+    for (int c = 0; c < SB_CELLS; c++) {
+        const uint16_t m = x->marks                     ? (uint16_t)(x->marks[c] & SB_ALL_DIGITS)
+                           : puzzle->cell[c]            ? (uint16_t)(1u << (puzzle->cell[c] - 1))
+                                                        : (uint16_t)SB_ALL_DIGITS;
+        if (!m)
+            return 0;
+        b->cand[c] = m;
+        given[c / 64] |= (uint64_t)tq_single(m) << (c % 64);
+    }
+    for (int c = 0; c < SB_CELLS; c++)
+        if ((given[c / 64] >> (c % 64) & 1) && (!b->cand[c] || !tq_assign(x, b, c, b->cand[c])))
+            return 0;
+    return run_plan(x, b);
+}
+
+static int srch_solved(gen_ctx *x, const sb_board *b)
+{
+    (void)x;
+    return b->nsolved == SB_CELLS;
+}
+
+static int srch_choose(gen_ctx *x, const sb_board *b)
+{
+    return tq_choose(x, b);
+}
+
+static int srch_take(gen_ctx *x, sb_board *b, int c, uint16_t d)
+{
+    return tq_assign(x, b, c, d) && run_plan(x, b);
+}
+
+static int srch_drop(gen_ctx *x, sb_board *b, int c, uint16_t d)
+{
+    b->cand[c] &= (uint16_t)~d;
+    return b->cand[c] && run_plan(x, b);
+}
+
+/* Both engines keep the board cell-major. */
+static inline uint16_t srch_cell(gen_ctx *x, const sb_board *b, int c)
+{
+    (void)x;
+    return b->cand[c];
+}
+
+#define SB_SEARCH_CTX gen_ctx
+#define SB_SEARCH_DFS gen_dfs
+#define SB_SEARCH_BFS gen_bfs
+#include "search.h"
+
+void sb_generic_dfs(const sb_plan *plan, sb_technique_counts *counts, sb_board *stack,
+                    const sb_grid *puzzle, const uint16_t *marks, uint64_t limit,
+                    sb_result *res)
+{
+    gen_ctx x = {.plan = plan, .counts = counts, .marks = marks};
+    gen_dfs(&x, stack, puzzle, limit, res);
+}
+
+int sb_generic_bfs(const sb_plan *plan, sb_technique_counts *counts, sb_board **ring,
+                   size_t *ring_len, size_t cap, const sb_grid *puzzle, const uint16_t *marks,
+                   uint64_t limit, sb_result *res)
+{
+    gen_ctx x = {.plan = plan, .counts = counts, .marks = marks};
+    return gen_bfs(&x, ring, ring_len, cap, puzzle, limit, res);
+}
+
+int sb_generic_root(const sb_plan *plan, sb_technique_counts *counts, const sb_grid *puzzle,
+                    const uint16_t *marks, sb_board *b)
+{
+    gen_ctx x = {.plan = plan, .counts = counts, .marks = marks};
+    return srch_load(&x, b, puzzle) ? tq_complete(&x, b->cand) : 0;
+}
+
+int sb_candidates_givens(const uint16_t cand[SB_CELLS], sb_grid *givens)
+{
+    uint16_t implied[SB_CELLS];
+    for (int c = 0; c < SB_CELLS; c++) {
+        const unsigned m = cand[c] & SB_ALL_DIGITS;
+        givens->cell[c] = (uint8_t)(m && !(m & (m - 1)) ? __builtin_ctz(m) + 1 : 0);
+    }
+    sb_grid_candidates(givens, implied);
+    /* A digit beyond implied[c] repeats a given peer: keeping it adds no solution. */
+    int plain = 1;
+    for (int c = 0; c < SB_CELLS; c++)
+        plain &= (cand[c] & implied[c]) == implied[c];
+    return plain;
+}
+
 
 /* ------------------------------------------------------------------------------------------ */
 /* Rating                                                                                     */

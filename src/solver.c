@@ -1,5 +1,6 @@
 /*
- * solver.c — the pipeline registry, solver contexts and the kernel dispatch table.
+ * solver.c — solver contexts and the kernel dispatch table. The pipeline registry and the spec
+ * parser are pipeline.c's (this file calls them; they call nothing here).
  *
  * A solver context owns its search stack (2 * SB_STACK_DEPTH boards, 64-byte aligned), its BFS
  * frontier, its technique counters and the kernel or plan chosen for it, so threads never
@@ -9,24 +10,6 @@
 #include <string.h>
 
 #include "internal.h"
-
-/* The pipeline registry: one row per pipeline. The CLI, tests and benchmarks iterate it;
- * every row but "fast" is a spec run by the generic engine (pipeline.c). */
-static const sb_pipeline_info pipeline_table[] = {
-    {"fast", "fused SIMD kernel: naked + hidden singles, locked candidates; the default",
-     "fast", "tuned freely (tdoku-style levers on a cell-bitmask board)"},
-    {"list", "technique-major; each sweep reads one snapshot, eliminations land together",
-     "list:ns,hs,lc,nt,ht", "seed 000, list version (immutable rows, transposes)"},
-    {"array", "technique-major, house by house in place through index tables",
-     "array:ns,hs,lc,nt,ht", "seed 000, array version (array access indices)"},
-    {"restart", "stages cheapest first; any change restarts from the first stage",
-     "restart:ns,hs,lc,nt2,nt3", "seed 001 (staged human techniques)"},
-    {"singles", "naked singles only, then search", "restart:ns",
-     "seed 004 (singleton solver)"},
-    {"none", "no propagation beyond consistency: search does everything", "restart:",
-     "seeds 002/003 (contention map, lazy-stream search)"},
-};
-#define PIPELINE_COUNT (sizeof pipeline_table / sizeof pipeline_table[0])
 
 /* The fused kernel loads givens only: candidates beyond them (sb_solve_candidates) are
  * searched by the generic engine with the kernel's techniques, cheapest first. */
@@ -60,20 +43,6 @@ struct sb_solver {
     size_t ring_len;                             /* boards in ring */
     sb_technique_counts counts[SB_TECH_COUNT];   /* technique work since made or reset */
 };
-
-const sb_pipeline_info *sb_pipelines(size_t *count)
-{
-    *count = PIPELINE_COUNT;
-    return pipeline_table;
-}
-
-int sb_pipeline_find(const char *name)
-{
-    for (size_t i = 0; name && i < PIPELINE_COUNT; i++)
-        if (!strcmp(pipeline_table[i].name, name))
-            return (int)i;
-    return SB_ERR_PIPELINE;
-}
 
 void sb_options_default(sb_options *opt)
 {
@@ -114,10 +83,12 @@ int sb_solver_new(sb_solver **out, const sb_options *opt)
         return SB_ERR_ARG;
     *out = NULL;
     const char *spec;
+    size_t npipelines;
+    const sb_pipeline_info *pipelines = sb_pipelines(&npipelines);
     if (opt->pipeline == SB_PIPELINE_CUSTOM)
         spec = opt->spec;
-    else if (opt->pipeline >= 0 && (size_t)opt->pipeline < PIPELINE_COUNT)
-        spec = pipeline_table[opt->pipeline].spec;
+    else if (opt->pipeline >= 0 && (size_t)opt->pipeline < npipelines)
+        spec = pipelines[opt->pipeline].spec;
     else
         return SB_ERR_PIPELINE;
     const int fast = spec && !strcmp(spec, "fast");
@@ -217,21 +188,6 @@ int sb_solve(sb_solver *s, const sb_grid *puzzle, sb_result *res)
     if (over)
         return SB_ERR_ARG;
     return run_search(s, puzzle, NULL, res);
-}
-
-int sb_candidates_givens(const uint16_t cand[SB_CELLS], sb_grid *givens)
-{
-    uint16_t implied[SB_CELLS];
-    for (int c = 0; c < SB_CELLS; c++) {
-        const unsigned m = cand[c] & SB_ALL_DIGITS;
-        givens->cell[c] = (uint8_t)(m && !(m & (m - 1)) ? __builtin_ctz(m) + 1 : 0);
-    }
-    sb_grid_candidates(givens, implied);
-    /* A digit beyond implied[c] repeats a given peer: keeping it adds no solution. */
-    int plain = 1;
-    for (int c = 0; c < SB_CELLS; c++)
-        plain &= (cand[c] & implied[c]) == implied[c];
-    return plain;
 }
 
 int sb_solve_candidates(sb_solver *s, const uint16_t cand[SB_CELLS], sb_result *res)
