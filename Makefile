@@ -93,9 +93,12 @@ BIN_RUN        := $(BIN)-qemu
 endif
 
 # Corpora for `make bench`: the standard ones when ../shared is beside the checkout, else
-# the small samples committed in datasets/samples (the embedded default).
+# the small samples committed in datasets/samples (the embedded default); and always the
+# project's corpus of puzzles with several solutions (datasets/multi, made by
+# scripts/make_multi.py), a class none of the others has. scripts/corpora.sh lists the same.
 SHARED_DATA := $(wildcard ../shared/datasets/puzzles*)
-BENCH_FILES ?= $(if $(SHARED_DATA),$(SHARED_DATA),$(wildcard datasets/samples/*.txt))
+MULTI_CORPUS := datasets/multi/multi_2000_seed1.txt
+BENCH_FILES ?= $(if $(SHARED_DATA),$(SHARED_DATA),$(wildcard datasets/samples/*.txt)) $(MULTI_CORPUS)
 BENCH_ARGS  ?= -t 1 --seconds 2 --pipelines fast
 
 # Performance tooling (bench/, scripts/perf_check.py, docs/ci.md). The gate counts
@@ -239,7 +242,7 @@ test-sanitize: ## the whole test suite built with ASan + UBSan (in build/asan; w
 test-aarch64: ## cross-build for aarch64 (build/aarch64) and run the unit + CLI tests under qemu-aarch64 (no perf tests)
 	$(MAKE) --no-print-directory CROSS=aarch64-linux-gnu- CC=aarch64-linux-gnu-gcc BUILD=build/aarch64 test
 
-bench: $(BIN) ## benchmark: ../shared/datasets if present, else datasets/samples (1 thread)
+bench: $(BIN) ## benchmark: ../shared/datasets if present, else datasets/samples, and datasets/multi (1 thread)
 	$(BIN) bench $(BENCH_ARGS) $(BENCH_FILES)
 
 batch: $(BIN) ## batch engine at scale: a 5M-puzzle file in build/, solve with 1 and all threads, rate + peak RSS

@@ -18,7 +18,8 @@
 #
 # Usage: scripts/compare.sh [BINARY [FILE...]]
 #   BINARY  default BUILD/sudokubench, built with make first when not given
-#   FILE    default: ../shared/datasets/puzzles* when present, else datasets/samples/*.txt
+#   FILE    default: ../shared/datasets/puzzles* when present, else datasets/samples/*.txt;
+#           and datasets/multi/*.txt (puzzles with several solutions) in both cases
 # Environment:
 #   COMPARE_ROUNDS   rounds (default 3)
 #   COMPARE_SECONDS  timed seconds per run, a whole number >= 1 as tdoku's -t takes
