@@ -770,19 +770,96 @@ typedef int (*sb_gsolution_fn)(const uint8_t *solution, uint64_t index, void *us
 int sb_gsolve_each(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
                    void *user, sb_gresult *res);
 
-/* Solves n puzzles of geometry g (NULL: 9x9, which is sb_solve_batch) as sb_solve_batch does
- * (one OpenMP team, sb_threads_check first, row i from puzzle i alone: the same for any
- * thread count), each thread with its own engine for *opt: pipeline "fast" the general
- * solver at opt->simd, any other name or custom spec an sb_gpipeline; opt->limit,
- * max_guesses and stop as for one solve (stop also read before each puzzle). Rows of
- * sb_geometry_cells(g) bytes; outputs as sb_solve_batch's (each may be NULL; status[i] what
- * the solve of puzzle i returned). @return SB_OK; SB_ERR_ARG for NULL opt or cells, or BFS
- * search (the geometry engines search depth-first); SB_ERR_PIPELINE or SB_ERR_SIMD for bad
- * options (nothing solved); SB_ERR_THREADS (errno set; nothing solved); SB_ERR_STOPPED;
- * SB_ERR_NOMEM when a thread could not make its engine. */
+/* Solves n puzzles of geometry g (NULL: 9x9) as sb_solve_batch does (one OpenMP team,
+ * sb_threads_check first, row i from puzzle i alone: the same for any thread count), each
+ * thread with its own sb_engine for (g, *opt), so 9x9 (NULL or the 3x3 geometry) gives
+ * sb_solve_batch's rows; opt->limit, max_guesses and stop as for one solve (stop also read
+ * before each puzzle). Rows of sb_geometry_cells(g) bytes (81 for 9x9); outputs as
+ * sb_solve_batch's (each may be NULL; status[i] what the solve of puzzle i returned).
+ * @return SB_OK; SB_ERR_ARG for NULL opt or cells, or what sb_engine_new refuses: BFS search
+ * on a geometry other than 9x9, SB_ERR_PIPELINE or SB_ERR_SIMD (nothing solved);
+ * SB_ERR_THREADS (errno set; nothing solved); SB_ERR_STOPPED; SB_ERR_NOMEM when a thread
+ * could not make its engine. */
 int sb_gsolve_batch(const sb_geometry *g, const sb_options *opt, const uint8_t *cells,
                     size_t n, int threads, uint64_t *counts, uint64_t *guesses,
                     uint8_t *solutions, int8_t *status);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Engines: one solver context for every geometry, picked once from one table                 */
+/* ------------------------------------------------------------------------------------------ */
+
+/* An sb_engine solves puzzles of one geometry with one pipeline at one SIMD level. Making it
+ * walks the engine table (src/engine.c, sb_engines) in order and takes the first row that
+ * matches; every later call runs that row's code, with no further choice:
+ *   "9x9"       the 9x9 grid (g NULL, or the boxed 3x3 geometry sb_geometry_parse("3x3")
+ *               makes), any pipeline: sb_solver ("fast": the fused kernel of the level,
+ *               else the 9x9 generic engine), so counts, first solutions and guesses are
+ *               sb_solve's; also breadth-first (opt->search). Enumeration (sb_engine_each)
+ *               runs on the general solver ("fast") or the generic pipeline on the 3x3
+ *               geometry (sb_gsolve_each / sb_gpipeline_each, DFS): the fused kernel has no
+ *               per-solution hook, and that order is the one `solve --all` has always
+ *               written; its guesses are that engine's.
+ *   "box16"     "fast" on a 16-digit boxed grid (4x4, 2x8, 8x2) at a level above scalar:
+ *               the whole-board kernel (the AVX2 stamp for avx2 and avx512, 128-bit vectors
+ *               otherwise).
+ *   "general"   "fast" on any other geometry (and box16's at scalar): the general solver's
+ *               per-cell engine. box16 and general find the same counts, guesses and order.
+ *   "pipeline"  any other pipeline or custom spec on a geometry other than 9x9: the generic
+ *               pipeline (sb_gpipeline).
+ * The 0.1 objects (sb_solver, sb_gsolver, sb_gpipeline) stay as they are; an sb_gsolver made
+ * with sb_gsolver_new is rows box16 and general at once, as its level may change after it is
+ * made. Thread rules: an sb_engine is one thread's mutable state; sb_engines is read-only. */
+typedef struct sb_engine sb_engine;
+
+/* One row of the engine table. */
+typedef struct sb_engine_info {
+    const char *name;  /* "9x9", "box16", "general", "pipeline" */
+    const char *about; /* one line: what it serves and what runs */
+} sb_engine_info;
+
+/* Returns the engine table's rows in match order and sets *count. */
+const sb_engine_info *sb_engines(size_t *count);
+
+/* Makes the engine for geometry g (NULL: 9x9; g must outlive the engine) and *opt: pipeline
+ * (an index, or SB_PIPELINE_CUSTOM with spec, copied), simd, search (depth-first; 9x9 also
+ * breadth-first, with bfs_cap), max_guesses and stop as sb_options says; opt->limit is the
+ * 9x9 row's first limit (the limit is a per-call argument). @return SB_OK with *out set;
+ * SB_ERR_ARG for NULL out or opt, or breadth-first search on a geometry other than 9x9;
+ * SB_ERR_PIPELINE for a bad index, a NULL or bad spec; SB_ERR_SIMD for a level unknown or
+ * lacking here (also for the pipelines, which run portable C); SB_ERR_NOMEM. Checked in that
+ * order. */
+int sb_engine_new(const sb_geometry *g, const sb_options *opt, sb_engine **out);
+
+/* Frees an engine (NULL is allowed). */
+void sb_engine_free(sb_engine *e);
+
+/* @return the name of the row the engine runs (sb_engine_info.name), for build info. */
+const char *sb_engine_name(const sb_engine *e);
+
+/* Counts the solutions of cells (sb_geometry_cells bytes, 81 for 9x9) up to limit (0 = all)
+ * and copies the first into first (may be NULL; untouched when there is none), as sb_gsolve.
+ * @return SB_OK; SB_ERR_ARG for NULL arguments or a cell above N; SB_ERR_BUDGET and
+ * SB_ERR_STOPPED (res holds what was found so far); SB_ERR_FRONTIER (9x9 breadth-first);
+ * SB_ERR_NOMEM. */
+int sb_engine_solve(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gresult *res,
+                    uint8_t *first);
+
+/* Enumerates the solutions of cells up to limit (0 = all), calling fn for each in the row's
+ * DFS order (the 9x9 row: see above), streaming, as sb_gsolve_each. @return as
+ * sb_gsolve_each; SB_ERR_ARG for a NULL fn. */
+int sb_engine_each(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
+                   void *user, sb_gresult *res);
+
+/* @return the techniques of the pipeline that have nothing to work on in this geometry, bit t
+ * for sb_technique t, as sb_gpipeline_skipped (0 for "fast" and for 9x9). */
+unsigned sb_engine_skipped(const sb_engine *e);
+
+/* Copies the technique counters summed since the engine was made or reset (SB_TECH_COUNT
+ * entries, as sb_solver_counts); "fast" keeps none on any row (all 0). */
+void sb_engine_counts(const sb_engine *e, sb_technique_counts out[SB_TECH_COUNT]);
+
+/* Zeroes the technique counters. */
+void sb_engine_counts_reset(sb_engine *e);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Reading and rating any geometry (docs/geometry.md "Reading and rating any geometry")       */

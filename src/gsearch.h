@@ -120,8 +120,13 @@ static inline void sb_gsearch_free(sb_gsearch *k)
  * so the same counts, guesses and order of solutions) on 16-lane vectors. */
 typedef struct sb_box16 sb_box16;
 
-/* Builds the kernel for g. @return SB_OK with *out NULL when g is not such a grid (or not in
- * the layout the kernel assumes), SB_OK with *out set, or SB_ERR_NOMEM. */
+/* @return 1 when g is such a grid in the layout the kernel assumes (every house one row, one
+ * column or one box of RxC, each once), else 0: the match of the engine table's "box16" row
+ * (src/engine.c) and what sb_box16_new checks. */
+int sb_box16_fits(const sb_geometry *g);
+
+/* Builds the kernel for g. @return SB_OK with *out NULL when g is not such a grid
+ * (sb_box16_fits), SB_OK with *out set, or SB_ERR_NOMEM. */
 int sb_box16_new(const sb_geometry *g, sb_box16 **out);
 
 /* Frees a kernel (NULL is allowed). */
@@ -135,7 +140,20 @@ int sb_box16_run(sb_box16 *k, int level, const uint8_t *cells, uint64_t limit,
                  sb_gsolution_fn fn, void *user, sb_gresult *res, uint8_t *first,
                  const sb_glimit *lim);
 
-/* The kernel's search in each stamp (box16.h; sb_box16_run picks one). */
+/* The kernel's search in one stamp: sb_box16_run's arguments less the level. */
+typedef int (*sb_box16_fn)(sb_box16 *k, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
+                           void *user, sb_gresult *res, uint8_t *first, const sb_glimit *lim);
+
+/* @return the stamp that runs level (a supported level other than scalar), as sb_box16_run
+ * picks it: the engine table's "box16" row picks it once, at sb_engine_new. */
+sb_box16_fn sb_box16_stamp(int level);
+
+/* The general solver without the whole-board kernel (the engine table's "general" row, and
+ * 9x9 enumeration): sb_gsolver_new's solver that runs the per-cell engine at every level.
+ * @return as sb_gsolver_new. */
+int sb_gsolver_new_cells(const sb_geometry *g, sb_gsolver **out);
+
+/* The kernel's search in each stamp (box16.h; sb_box16_stamp picks one). */
 int sb_box16_search_base(sb_box16 *k, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
                          void *user, sb_gresult *res, uint8_t *first, const sb_glimit *lim);
 int sb_box16_search_avx2(sb_box16 *k, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,

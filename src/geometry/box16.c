@@ -1,6 +1,8 @@
 /*
  * box16.c — the whole-board kernel for 16-digit boxed grids (src/kernel/box16.h) at the
- * baseline instruction set, its set-up, and the choice of stamp (AVX2 where the CPU has it).
+ * baseline instruction set, its set-up, the test of which geometries it fits and the choice of
+ * stamp (AVX2 where the CPU has it): the engine table's "box16" row (src/engine.c) asks both
+ * once, the 0.1 general solver (general.c) at each solve, as its level may change.
  */
 #include <stdlib.h>
 
@@ -13,17 +15,16 @@ static int box_of(int c, int R, int C)
     return c / 16 / R * (16 / C) + c % 16 / C;
 }
 
-int sb_box16_new(const sb_geometry *g, sb_box16 **out)
+int sb_box16_fits(const sb_geometry *g)
 {
     sb_geometry_layout lay;
-    *out = NULL;
-    if (sb_geometry_kind_of(g) != SB_GEO_BOXED || sb_geometry_cells(g) != 256 ||
+    if (!g || sb_geometry_kind_of(g) != SB_GEO_BOXED || sb_geometry_cells(g) != 256 ||
         sb_geometry_digits(g) != 16 || sb_geometry_houses(g) != 48)
-        return SB_OK;
+        return 0;
     sb_geometry_layout_of(g, &lay);
     const int R = lay.box_rows, C = lay.box_cols;
     if (R * C != 16 || R < 2 || C < 2)
-        return SB_OK;
+        return 0;
     /* The layout above is assumed, so check it: every house must be one row, one column or
      * one box of it, each once. */
     unsigned seen[3] = {0, 0, 0};
@@ -38,13 +39,23 @@ int sb_box16_new(const sb_geometry *g, sb_box16 **out)
         }
         const int kind = same[0] ? 0 : same[1] ? 1 : same[2] ? 2 : -1;
         if (kind < 0 || (seen[kind] >> id[kind] & 1))
-            return SB_OK;
+            return 0;
         seen[kind] |= 1u << id[kind];
     }
+    return 1;
+}
+
+int sb_box16_new(const sb_geometry *g, sb_box16 **out)
+{
+    *out = NULL;
+    if (!sb_box16_fits(g))
+        return SB_OK;
+    sb_geometry_layout lay;
+    sb_geometry_layout_of(g, &lay);
     sb_box16 *k = calloc(1, sizeof *k);
     if (!k)
         return SB_ERR_NOMEM;
-    k->C = C;
+    k->C = lay.box_cols;
     k->stack = aligned_alloc(64, B16_DEPTH * B16_ROWS * sizeof *k->stack);
     if (!k->stack) {
         free(k);
@@ -62,11 +73,15 @@ void sb_box16_free(sb_box16 *k)
     free(k);
 }
 
+sb_box16_fn sb_box16_stamp(int level)
+{
+    const int avx2 = level == SB_SIMD_AVX2 || level == SB_SIMD_AVX512;
+    return avx2 ? sb_box16_search_avx2 : sb_box16_search_base;
+}
+
 int sb_box16_run(sb_box16 *k, int level, const uint8_t *cells, uint64_t limit,
                  sb_gsolution_fn fn, void *user, sb_gresult *res, uint8_t *first,
                  const sb_glimit *lim)
 {
-    const int avx2 = level == SB_SIMD_AVX2 || level == SB_SIMD_AVX512;
-    return (avx2 ? sb_box16_search_avx2 : sb_box16_search_base)(k, cells, limit, fn, user, res,
-                                                                 first, lim);
+    return sb_box16_stamp(level)(k, cells, limit, fn, user, res, first, lim);
 }

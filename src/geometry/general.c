@@ -236,7 +236,9 @@ out:
     return ret;
 }
 
-int sb_gsolver_new(const sb_geometry *g, sb_gsolver **out)
+/* Makes a solver for g; with16: also the whole-board kernel when g has one (the 0.1 API's
+ * sb_gsolver, whose level may change after it is made). @return as sb_gsolver_new. */
+static int make(const sb_geometry *g, int with16, sb_gsolver **out)
 {
     if (!g || !out)
         return SB_ERR_ARG;
@@ -281,12 +283,22 @@ int sb_gsolver_new(const sb_geometry *g, sb_gsolver **out)
         for (int i = 0; i < s->nchouse[c]; i++)
             s->hmask[(size_t)c * s->hwords + s->chouse[c][i] / 64] |= UINT64_C(1) << (s->chouse[c][i] % 64);
     }
-    if (find_pairs(s) != 0 || sb_box16_new(g, &s->x16) != SB_OK) {
+    if (find_pairs(s) != 0 || (with16 && sb_box16_new(g, &s->x16) != SB_OK)) {
         sb_gsolver_free(s);
         return SB_ERR_NOMEM;
     }
     *out = s;
     return SB_OK;
+}
+
+int sb_gsolver_new(const sb_geometry *g, sb_gsolver **out)
+{
+    return make(g, 1, out);
+}
+
+int sb_gsolver_new_cells(const sb_geometry *g, sb_gsolver **out)
+{
+    return make(g, 0, out);
 }
 
 void sb_gsolver_free(sb_gsolver *s)

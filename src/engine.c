@@ -1,0 +1,430 @@
+/*
+ * engine.c — one solver context for every geometry (sb_engine): the table of specialised
+ * engines, and the one place that picks among them.
+ *
+ * sb_engine_new walks ENGINE_ROWS in order and takes the first row whose match accepts the
+ * (geometry, pipeline, SIMD level) asked for; the row's ops then serve every call, with no
+ * further choice on the hot path. The rows wrap the engines the library already has:
+ *   9x9       sb_solver (solver.c): the fused kernel of the level for "fast", the 9x9 generic
+ *             engine (pipeline.c) for the other pipelines; enumeration on the general solver
+ *             ("fast") or the generic pipeline on the 3x3 geometry, whose DFS order is the one
+ *             `solve --all` has always written (the fused kernel has no per-solution hook)
+ *   box16     the 16-digit whole-board kernel (geometry/box16.c), its stamp chosen here
+ *   general   the general solver's per-cell engine (geometry/general.c)
+ *   pipeline  the generic pipelines on any geometry (geometry/gpipeline.c)
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gsearch.h"
+#include "internal.h"
+#include "sudokubench.h"
+
+/* What a row's match looks at: the request, resolved. */
+typedef struct engine_want {
+    const sb_geometry *g; /* the geometry, NULL for 9x9 */
+    int nine;             /* 1: the 9x9 grid (NULL or the standard 3x3 geometry) */
+    int fast;             /* 1: pipeline "fast" */
+    int level;            /* the SIMD level, resolved */
+} engine_want;
+
+struct sb_engine {
+    int row;                    /* index of the row chosen in ENGINE_ROWS */
+    const sb_geometry *g;       /* the caller's geometry (not owned); NULL for 9x9 */
+    int ncells, n;              /* cells and digits */
+    int fast;                   /* 1: pipeline "fast" */
+    int level;                  /* the SIMD level, resolved */
+    sb_options opt;             /* the caller's options, spec dropped */
+    char *spec;                 /* the pipeline's registry name or custom spec (owned) */
+    sb_solver *s9;              /* 9x9: the solver, for limit s9_limit (sb_solver fixes its
+                                   limit when made: a new limit makes it again) */
+    uint64_t s9_limit;          /* the limit s9 was made for */
+    sb_technique_counts carry[SB_TECH_COUNT]; /* 9x9: counters of solvers made again */
+    sb_geometry *g3;            /* 9x9 enumeration: the 3x3 geometry (made at the first each) */
+    sb_gsolver *gs;             /* general; 9x9 enumeration of "fast" */
+    sb_gpipeline *gp;           /* pipeline; 9x9 enumeration of the other pipelines */
+    sb_box16 *k16;              /* box16: the kernel */
+    sb_box16_fn stamp;          /* box16: its search at the level */
+    sb_glimit lim;              /* box16: budget, stop flag and poll interval */
+};
+
+/* Adds the counters src to dst (SB_TECH_COUNT entries each). */
+static void add_counts(sb_technique_counts *dst, const sb_technique_counts *src)
+{
+    for (int t = 0; t < SB_TECH_COUNT; t++) {
+        dst[t].applications += src[t].applications;
+        dst[t].placements += src[t].placements;
+        dst[t].eliminations += src[t].eliminations;
+    }
+}
+
+/* ---- 9x9: sb_solver, and the general engines on the 3x3 geometry for enumeration ---- */
+
+/* @return 1 when g is the 9x9 grid: NULL, or a boxed 3x3 geometry whose houses are the 9x9
+ * API's in its order (rows, columns, boxes; sb_tables), so cells mean the same in both. */
+static int is_9x9(const sb_geometry *g)
+{
+    if (!g)
+        return 1;
+    if (sb_geometry_kind_of(g) != SB_GEO_BOXED || sb_geometry_cells(g) != SB_CELLS ||
+        sb_geometry_digits(g) != SB_DIGITS || sb_geometry_houses(g) != SB_HOUSES)
+        return 0;
+    const sb_peer_tables *t = sb_tables();
+    for (int h = 0; h < SB_HOUSES; h++) {
+        const uint16_t *hc = sb_geometry_house(g, h);
+        for (int i = 0; i < SB_DIGITS; i++)
+            if (hc[i] != t->house_cells[h][i])
+                return 0;
+    }
+    return 1;
+}
+
+/* Row 9x9: any pipeline on the 9x9 grid. */
+static int match_nine(const engine_want *w)
+{
+    return w->nine;
+}
+
+/* Makes e->s9 for limit, keeping the counters of the one it replaces. @return as
+ * sb_solver_new. */
+static int nine_solver(sb_engine *e, uint64_t limit)
+{
+    sb_options o = e->opt;
+    const int idx = sb_pipeline_find(e->spec); /* a registry name given as a spec too */
+    o.limit = limit;
+    o.pipeline = idx >= 0 ? idx : SB_PIPELINE_CUSTOM;
+    o.spec = idx >= 0 ? NULL : e->spec;
+    sb_solver *s;
+    const int st = sb_solver_new(&s, &o);
+    if (st != SB_OK)
+        return st;
+    if (e->s9) {
+        sb_technique_counts c[SB_TECH_COUNT];
+        sb_solver_counts(e->s9, c);
+        add_counts(e->carry, c);
+        sb_solver_free(e->s9);
+    }
+    e->s9 = s;
+    e->s9_limit = limit;
+    return SB_OK;
+}
+
+/* The rows' make, solve and each: the ops of engine_ops below, on checked arguments. */
+static int make_nine(sb_engine *e)
+{
+    return nine_solver(e, e->opt.limit);
+}
+
+static int solve_nine(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gresult *res,
+                      uint8_t *first)
+{
+    if (limit != e->s9_limit) {
+        const int st = nine_solver(e, limit);
+        if (st != SB_OK)
+            return st;
+    }
+    sb_grid p;
+    sb_result r;
+    memcpy(p.cell, cells, SB_CELLS);
+    const int st = sb_solve(e->s9, &p, &r);
+    res->count = r.count;
+    res->guesses = r.guesses;
+    if (first && r.count)
+        memcpy(first, r.solution.cell, SB_CELLS);
+    return st;
+}
+
+/* Makes the general engine on the 3x3 geometry that enumerates 9x9 solutions. @return SB_OK
+ * or SB_ERR_NOMEM. */
+static int nine_lister(sb_engine *e)
+{
+    if (e->gs || e->gp)
+        return SB_OK;
+    if (!e->g3 && sb_geometry_parse("3x3", &e->g3, NULL, 0) != SB_OK)
+        return SB_ERR_NOMEM;
+    const sb_geometry *g = e->g ? e->g : e->g3;
+    int st;
+    if (e->fast) {
+        st = sb_gsolver_new_cells(g, &e->gs);
+        if (st == SB_OK) {
+            sb_gsolver_budget(e->gs, e->opt.max_guesses);
+            sb_gsolver_stop(e->gs, e->opt.stop);
+        }
+    } else {
+        st = sb_gpipeline_new(g, e->spec, &e->gp);
+        if (st == SB_OK) {
+            sb_gpipeline_budget(e->gp, e->opt.max_guesses);
+            sb_gpipeline_stop(e->gp, e->opt.stop);
+        }
+    }
+    return st == SB_OK ? SB_OK : SB_ERR_NOMEM; /* the spec passed sb_solver_new already */
+}
+
+static int each_nine(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
+                     void *user, sb_gresult *res)
+{
+    const int st = nine_lister(e);
+    if (st != SB_OK)
+        return st;
+    return e->gs ? sb_gsolve_each(e->gs, cells, limit, fn, user, res)
+                 : sb_gpipeline_each(e->gp, cells, limit, fn, user, res);
+}
+
+/* ---- box16: the 16-digit whole-board kernel ---- */
+
+/* Row box16: "fast" on a 16-digit boxed grid, at a level with vectors (scalar runs the
+ * per-cell engine, the reference the kernel is tested against). */
+static int match_box16(const engine_want *w)
+{
+    return w->fast && w->level != SB_SIMD_SCALAR && sb_box16_fits(w->g);
+}
+
+static int make_box16(sb_engine *e)
+{
+    if (sb_box16_new(e->g, &e->k16) != SB_OK || !e->k16)
+        return SB_ERR_NOMEM;
+    e->stamp = sb_box16_stamp(e->level);
+    sb_glimit_init(&e->lim, sb_glimit_every_cells(e->ncells));
+    e->lim.max_guesses = e->opt.max_guesses;
+    e->lim.stop = e->opt.stop;
+    return SB_OK;
+}
+
+static int solve_box16(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gresult *res,
+                       uint8_t *first)
+{
+    return e->stamp(e->k16, cells, limit, NULL, NULL, res, first, &e->lim);
+}
+
+static int each_box16(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
+                      void *user, sb_gresult *res)
+{
+    return e->stamp(e->k16, cells, limit, fn, user, res, NULL, &e->lim);
+}
+
+/* ---- general: the general solver's per-cell engine ---- */
+
+/* Row general: "fast" on any other geometry. */
+static int match_general(const engine_want *w)
+{
+    return w->fast;
+}
+
+static int make_general(sb_engine *e)
+{
+    int st = sb_gsolver_new_cells(e->g, &e->gs);
+    if (st == SB_OK)
+        st = sb_gsolver_simd(e->gs, e->level);
+    if (st == SB_OK) {
+        sb_gsolver_budget(e->gs, e->opt.max_guesses);
+        sb_gsolver_stop(e->gs, e->opt.stop);
+    }
+    return st;
+}
+
+static int solve_general(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gresult *res,
+                         uint8_t *first)
+{
+    return sb_gsolve(e->gs, cells, limit, res, first);
+}
+
+static int each_general(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
+                        void *user, sb_gresult *res)
+{
+    return sb_gsolve_each(e->gs, cells, limit, fn, user, res);
+}
+
+/* ---- pipeline: the generic pipelines on any geometry ---- */
+
+/* Row pipeline: every other request (a pipeline other than "fast" on a geometry not 9x9). */
+static int match_pipeline(const engine_want *w)
+{
+    (void)w;
+    return 1;
+}
+
+static int make_pipeline(sb_engine *e)
+{
+    const int st = sb_gpipeline_new(e->g, e->spec, &e->gp);
+    if (st == SB_OK) {
+        sb_gpipeline_budget(e->gp, e->opt.max_guesses);
+        sb_gpipeline_stop(e->gp, e->opt.stop);
+    }
+    return st;
+}
+
+static int solve_pipeline(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gresult *res,
+                          uint8_t *first)
+{
+    return sb_gpipeline_solve(e->gp, cells, limit, res, first);
+}
+
+static int each_pipeline(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
+                         void *user, sb_gresult *res)
+{
+    return sb_gpipeline_each(e->gp, cells, limit, fn, user, res);
+}
+
+/* ---- the table ---- */
+
+/* The rows in match order: X(id, name, about). Each id has match_ID, make_ID, solve_ID and
+ * each_ID above; the info and the ops below are both stamped from this one list. */
+#define ENGINE_ROWS(X)                                                                          \
+    X(nine, "9x9",                                                                              \
+      "the 9x9 grid, any pipeline: sb_solver (\"fast\": the fused kernel of the SIMD level, "   \
+      "else the 9x9 generic engine); each enumerates on the general solver (\"fast\") or the " \
+      "generic pipeline on the 3x3 geometry")                                                   \
+    X(box16, "box16",                                                                           \
+      "\"fast\" on a 16-digit boxed grid (4x4, 2x8, 8x2) above scalar: the whole-board "        \
+      "kernel, AVX2 stamp for avx2/avx512, 128-bit otherwise")                                 \
+    X(general, "general",                                                                       \
+      "\"fast\" on any other geometry (or box16's at scalar): the general solver, per cell")   \
+    X(pipeline, "pipeline",                                                                     \
+      "any other pipeline or custom spec on a geometry other than 9x9: the generic pipeline")
+
+/* A row's operations (the rows' state lives in sb_engine). */
+typedef struct engine_ops {
+    int (*match)(const engine_want *w); /* 1 when the row serves the request */
+    int (*make)(sb_engine *e);          /* makes its state; SB_OK or an error */
+    int (*solve)(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gresult *res,
+                 uint8_t *first);       /* sb_engine_solve on checked arguments */
+    int (*each)(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
+                void *user, sb_gresult *res); /* sb_engine_each on checked arguments */
+} engine_ops;
+
+#define ENGINE_INFO(id, name, about) {name, about},
+#define ENGINE_OPS(id, name, about) {match_##id, make_##id, solve_##id, each_##id},
+
+static const sb_engine_info engine_info[] = {ENGINE_ROWS(ENGINE_INFO)};
+static const engine_ops engine_table[] = {ENGINE_ROWS(ENGINE_OPS)};
+#define ENGINE_COUNT (sizeof engine_table / sizeof engine_table[0])
+
+const sb_engine_info *sb_engines(size_t *count)
+{
+    *count = ENGINE_COUNT;
+    return engine_info;
+}
+
+void sb_engine_free(sb_engine *e)
+{
+    if (!e)
+        return;
+    sb_solver_free(e->s9);
+    sb_gsolver_free(e->gs);
+    sb_gpipeline_free(e->gp);
+    sb_geometry_free(e->g3);
+    sb_box16_free(e->k16);
+    free(e->spec);
+    free(e);
+}
+
+int sb_engine_new(const sb_geometry *g, const sb_options *opt, sb_engine **out)
+{
+    if (!out)
+        return SB_ERR_ARG;
+    *out = NULL;
+    if (!opt)
+        return SB_ERR_ARG;
+    size_t np;
+    const sb_pipeline_info *reg = sb_pipelines(&np);
+    const char *name = opt->spec;
+    if (opt->pipeline != SB_PIPELINE_CUSTOM) {
+        if (opt->pipeline < 0 || (size_t)opt->pipeline >= np)
+            return SB_ERR_PIPELINE;
+        name = reg[opt->pipeline].name;
+    }
+    engine_want w = {.g = g, .nine = is_9x9(g), .fast = name && !strcmp(name, "fast")};
+    if (!name || (!w.fast && sb_pipeline_find(name) < 0 && sb_pipeline_check(name) != SB_OK))
+        return SB_ERR_PIPELINE;
+    /* The geometry engines search depth-first only; 9x9 also breadth-first (sb_solver). */
+    if (opt->search != SB_SEARCH_DFS && !(opt->search == SB_SEARCH_BFS && w.nine))
+        return SB_ERR_ARG;
+    /* Every row checks the level, even where it runs portable C (the pipelines): a level this
+     * CPU lacks is the caller's error, as sb_solver_new says for 9x9. */
+    w.level = sb_simd_resolve(opt->simd);
+    if (w.level < 0)
+        return SB_ERR_SIMD;
+    size_t row = 0;
+    while (!engine_table[row].match(&w)) /* the last row matches everything */
+        row++;
+    sb_engine *e = calloc(1, sizeof *e);
+    if (!e)
+        return SB_ERR_NOMEM;
+    e->row = (int)row;
+    e->g = g; /* 9x9: enumeration runs on it when it is the 3x3 geometry */
+    e->ncells = w.nine ? SB_CELLS : sb_geometry_cells(g);
+    e->n = w.nine ? SB_DIGITS : sb_geometry_digits(g);
+    e->fast = w.fast;
+    e->level = w.level;
+    e->opt = *opt;
+    e->opt.spec = NULL;
+    e->spec = strdup(name);
+    const int st = e->spec ? engine_table[row].make(e) : SB_ERR_NOMEM;
+    if (st != SB_OK) {
+        sb_engine_free(e);
+        return st;
+    }
+    *out = e;
+    return SB_OK;
+}
+
+const char *sb_engine_name(const sb_engine *e)
+{
+    return engine_info[e->row].name;
+}
+
+/* Checks the arguments of a solve and zeroes *res. @return SB_OK or SB_ERR_ARG. */
+static int check(sb_engine *e, const uint8_t *cells, sb_gresult *res)
+{
+    if (!e || !cells || !res)
+        return SB_ERR_ARG;
+    memset(res, 0, sizeof *res);
+    uint8_t over = 0;
+    for (int c = 0; c < e->ncells; c++)
+        over |= cells[c] > e->n;
+    return over ? SB_ERR_ARG : SB_OK;
+}
+
+int sb_engine_solve(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gresult *res,
+                    uint8_t *first)
+{
+    const int st = check(e, cells, res);
+    return st != SB_OK ? st : engine_table[e->row].solve(e, cells, limit, res, first);
+}
+
+int sb_engine_each(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
+                   void *user, sb_gresult *res)
+{
+    const int st = fn ? check(e, cells, res) : SB_ERR_ARG;
+    return st != SB_OK ? st : engine_table[e->row].each(e, cells, limit, fn, user, res);
+}
+
+unsigned sb_engine_skipped(const sb_engine *e)
+{
+    /* 9x9 and "fast" skip nothing: the 9x9 boxes meet its lines, and the general solver runs
+     * locked candidates wherever two houses meet. */
+    return e->gp ? sb_gpipeline_skipped(e->gp) : 0;
+}
+
+void sb_engine_counts(const sb_engine *e, sb_technique_counts out[SB_TECH_COUNT])
+{
+    sb_technique_counts c[SB_TECH_COUNT];
+    memcpy(out, e->carry, sizeof e->carry);
+    if (e->s9) {
+        sb_solver_counts(e->s9, c);
+        add_counts(out, c);
+    }
+    if (e->gp) {
+        sb_gpipeline_counts(e->gp, c);
+        add_counts(out, c);
+    }
+}
+
+void sb_engine_counts_reset(sb_engine *e)
+{
+    memset(e->carry, 0, sizeof e->carry);
+    if (e->s9)
+        sb_solver_counts_reset(e->s9);
+    if (e->gp)
+        sb_gpipeline_counts_reset(e->gp);
+}
