@@ -30,11 +30,13 @@
  * only on the calling thread, which is the only thread with the signals unblocked, so the
  * signal interrupts the read (the handler is installed without SA_RESTART).
  *
- * Segments (MPI, src/cli/mpi.c). cli_batch_segment runs the same engine over one piece of
- * one input (a line-aligned byte range, or the items from item_base on), with its line
- * numbers shifted to the input's, and hands what write_window would write and commit to a
- * cli_sink instead; cli_sink_write later writes and commits a sink with the same
- * guarantees, so rank 0 can emit every rank's segments in input order.
+ * Segments (MPI, src/cli/mpi.c). The engine calls the MPI layer (cli_mpi_records/items)
+ * and hands it a cli_batch_ops, so mpi.c never calls batch.c by name (no circle between
+ * the two files). Its segment runs the same engine over one piece of one input (a line-aligned byte
+ * range; its items: the items from item_base on), with its line numbers shifted to the
+ * input's, and hands what write_window would write and commit to a cli_sink instead; its
+ * sink_write (cli_sink_write) later writes and commits a sink with the same guarantees, so
+ * rank 0 can emit every rank's segments in input order.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -849,6 +851,32 @@ static int batch_records(const cli_batch *b, char *const *files, int nfiles, int
     return rc;
 }
 
+/* Items 0..count-1 of b on this process (b->item_base on): every item run, and the MPI
+ * layer's segments (cli_batch_ops.items). */
+static int batch_items(const cli_batch *b, uint64_t count)
+{
+    engine e = {.items = count, .inputs_done = count == 0};
+    int rc = engine_init(&e, b, 0);
+    if (!rc)
+        rc = engine_run(&e);
+    engine_free(&e);
+    return rc;
+}
+
+#ifdef SB_MPI
+/* A segment run for the MPI layer (cli_batch_ops.segment): input `input` of files read
+ * from in, which the engine closes. */
+static int batch_segment(const cli_batch *b, char *const *files, int nfiles, int input, FILE *in)
+{
+    return batch_records(b, files, nfiles, input, in);
+}
+
+/* What the MPI layer may do with the engine: handed to it on every call, so mpi.c never
+ * calls batch.c by name and the files' graph stays one way (batch.c -> mpi.c). */
+static const cli_batch_ops mpi_ops = {
+    .segment = batch_segment, .items = batch_items, .sink_write = cli_sink_write};
+#endif
+
 int cli_batch_records(const cli_batch *b, char *const *files, int nfiles)
 {
     static char *const stdin_only[] = {"-"};
@@ -858,14 +886,18 @@ int cli_batch_records(const cli_batch *b, char *const *files, int nfiles)
     }
 #ifdef SB_MPI
     if (!b->sink)
-        return cli_mpi_records(b, files, nfiles);
+        return cli_mpi_records(&mpi_ops, b, files, nfiles, 0);
 #endif
     return batch_records(b, files, nfiles, 0, NULL);
 }
 
-int cli_batch_segment(const cli_batch *b, char *const *files, int nfiles, int input, FILE *in)
+int cli_batch_shard(const cli_batch *b, char *const *files, int nfiles)
 {
-    return batch_records(b, files, nfiles, input, in);
+#ifdef SB_MPI
+    return cli_mpi_records(&mpi_ops, b, files, nfiles, 1);
+#else
+    return cli_batch_records(b, files, nfiles); /* one process holds every record */
+#endif
 }
 
 int cli_sink_write(const cli_batch *b, const cli_sink *s)
@@ -888,25 +920,11 @@ int cli_sink_write(const cli_batch *b, const cli_sink *s)
     return 0;
 }
 
-void cli_sink_free(cli_sink *s)
-{
-    cli_buf_free(&s->out);
-    cli_buf_free(&s->err);
-    cli_buf_free(&s->tags);
-    cli_buf_free(&s->input);
-    s->n = 0;
-}
-
 int cli_batch_items(const cli_batch *b, uint64_t count)
 {
 #ifdef SB_MPI
     if (!b->sink)
-        return cli_mpi_items(b, count);
+        return cli_mpi_items(&mpi_ops, b, count);
 #endif
-    engine e = {.items = count, .inputs_done = count == 0};
-    int rc = engine_init(&e, b, 0);
-    if (!rc)
-        rc = engine_run(&e);
-    engine_free(&e);
-    return rc;
+    return batch_items(b, count);
 }

@@ -12,13 +12,16 @@
  * output per rank, whatever the file size.
  *
  * Line numbers. Before handling its segment, a rank reads it (once, into memory) and counts
- * its lines; an MPI_Allgather of the round's counts gives each segment its global first line, which the engine adds to
- * every record (cli_batch.line_base): messages and records carry the line of the whole file.
+ * its lines; an MPI_Allgather of the round's counts gives each segment its global first
+ * line, which the engine adds to every record (cli_batch.line_base): messages and records
+ * carry the line of the whole file.
  *
- * One engine. Each segment runs through the ordinary batch engine (cli_batch_segment, with
- * the rank's -t threads, its windows and chunks) with a cli_sink instead of the output:
- * the segment's records, stderr text and statistic tags. Rank 0 receives the sinks in rank
- * order and writes each as the engine would (cli_sink_write: stderr text, then records, then
+ * One engine, called one way. The batch engine calls this layer (cli_mpi_records/items) and
+ * hands it its own operations (cli_batch_ops), so this file never calls batch.c by name.
+ * Each segment runs through the ordinary batch engine (cli_batch_ops.segment, with the
+ * rank's -t threads, its windows and chunks) with a cli_sink instead of the output: the segment's
+ * records, stderr text and statistic tags. Rank 0 receives the sinks in rank order and
+ * writes each as the engine would (cli_batch_ops.sink_write: stderr text, then records, then
  * the tags to the command's commit), so the command's summaries on rank 0 count every
  * rank's records and need no MPI code of their own. Within a segment stderr text keeps its
  * place before its records; across segments all of a segment's text precedes its records.
@@ -44,9 +47,9 @@
  * Another geometry (a cli_source: one record per line) may be cut after any line.
  * Item runs (generate, augment) deal ranges of ITEMS indices round-robin likewise.
  *
- * bench (cli_mpi_shard) loads its puzzles through the same rounds, but each rank commits its
- * own segments' records (it benches its share) and rank 0 writes only their text (the
- * messages of invalid lines, in order); bench.c then combines the ranks' figures with
+ * bench (cli_batch_shard: cli_mpi_records with local set) loads its puzzles through the same
+ * rounds, but each rank commits its own segments' records (it benches its share) and rank 0
+ * writes only their text (the messages of invalid lines, in order); bench.c then combines the ranks' figures with
  * cli_mpi_reduce / cli_mpi_gather / cli_mpi_bcast, which are no-ops for one process.
  *
  * Ranks above 0 print nothing themselves: their standard output and error go to /dev/null
@@ -82,12 +85,6 @@ void cli_mpi_gather(const void *mine, void *all, size_t size)
 void cli_mpi_bcast(void *p, size_t size, int root)
 {
     (void)p, (void)size, (void)root;
-}
-
-int cli_mpi_shard(const cli_batch *b, char *const *files, int nfiles)
-{
-    (void)b, (void)files, (void)nfiles;
-    return CLI_EXIT_USAGE; /* never called: cli_mpi_size() is 0 */
 }
 
 #else
@@ -136,6 +133,7 @@ typedef struct writer {
 
 /* The run's shape and its running state (one per cli_mpi_records/items call). */
 typedef struct mpi_run {
+    const cli_batch_ops *eng; /* the batch engine's operations (batch.c hands them in) */
     const cli_batch *b;  /* the command's job: rank 0 writes and commits through it */
     cli_batch seg;       /* the same job with the sink, for this rank's segments */
     cli_sink sink;       /* this rank's segment of the round */
@@ -144,7 +142,7 @@ typedef struct mpi_run {
     int rank, size;      /* this rank and the number of ranks */
     int rc;              /* the run's exit code so far (rank 0's view, broadcast) */
     int stop;            /* the run ends after this round */
-    int local;           /* cli_mpi_shard: each rank commits its own segments' tags */
+    int local;           /* cli_batch_shard: each rank commits its own segments' tags */
     uint64_t written;    /* records written (rank 0; for the interrupt message) */
     int direct;          /* every rank writes its own records to -o FILE at their offset */
     writer w;            /* direct: this rank's writes */
@@ -295,7 +293,7 @@ void cli_mpi_bcast(void *p, size_t size, int root)
     wait_for(&rq);
 }
 
-/* cli_mpi_shard: commits this rank's segment to its own command (the records stay on the
+/* cli_batch_shard: commits this rank's segment to its own command (the records stay on the
  * rank) and empties the sink's tags, so rank 0 writes only the segment's text. */
 static void commit_local(mpi_run *m)
 {
@@ -536,7 +534,7 @@ static void round_end(mpi_run *m, int rc, const char *tail, int tail_at)
             cli_sink text = *s; /* direct mode: the records are the rank's to write */
             if (m->direct)
                 text.out.len = 0;
-            if (cli_sink_write(m->b, &text) != 0) {
+            if (m->eng->sink_write(m->b, &text) != 0) {
                 m->rc = CLI_EXIT_USAGE, m->stop = 1;
                 continue;
             }
@@ -689,9 +687,9 @@ static void direct_end(mpi_run *m)
 }
 
 /* Sets up a run once every rank has reached it. */
-static void run_init(mpi_run *m, const cli_batch *b, int local)
+static void run_init(mpi_run *m, const cli_batch_ops *eng, const cli_batch *b, int local)
 {
-    *m = (mpi_run){.b = b, .seg = *b, .local = local};
+    *m = (mpi_run){.eng = eng, .b = b, .seg = *b, .local = local};
     m->seg.sink = &m->sink;
     m->seg.progress = CLI_PROGRESS_NEVER;
     MPI_Comm_rank(MPI_COMM_WORLD, &m->rank);
@@ -893,7 +891,7 @@ static void run_segment(mpi_run *m, char *const *files, int nfiles, int i, FILE 
     int rc = 0;
     if (in) {
         m->seg.line_base = line_base;
-        rc = cli_batch_segment(&m->seg, files, nfiles, i, in);
+        rc = m->eng->segment(&m->seg, files, nfiles, i, in);
     }
     round_end(m, rc, tail, tail_at);
 }
@@ -1106,11 +1104,11 @@ static void deal_stream(mpi_run *m, char *const *files, int nfiles, int i, int f
     cli_buf_free(&p.buf);
 }
 
-/* cli_mpi_records, or with local set cli_mpi_shard. */
-static int records_run(const cli_batch *b, char *const *files, int nfiles, int local)
+int cli_mpi_records(const cli_batch_ops *eng, const cli_batch *b, char *const *files,
+                    int nfiles, int local)
 {
     mpi_run m;
-    run_init(&m, b, local);
+    run_init(&m, eng, b, local);
     for (int i = 0; i < nfiles && !m.stop; i++) {
         cli_input name;
         if (cli_input_init(&name, files[i]) != 0) {
@@ -1160,20 +1158,10 @@ static int records_run(const cli_batch *b, char *const *files, int nfiles, int l
     return run_end(&m);
 }
 
-int cli_mpi_records(const cli_batch *b, char *const *files, int nfiles)
-{
-    return records_run(b, files, nfiles, 0);
-}
-
-int cli_mpi_shard(const cli_batch *b, char *const *files, int nfiles)
-{
-    return records_run(b, files, nfiles, 1);
-}
-
-int cli_mpi_items(const cli_batch *b, uint64_t count)
+int cli_mpi_items(const cli_batch_ops *eng, const cli_batch *b, uint64_t count)
 {
     mpi_run m;
-    run_init(&m, b, 0);
+    run_init(&m, eng, b, 0);
     const uint64_t per = env_size("SUDOKUBENCH_MPI_ITEMS", ITEMS_DEFAULT);
     const uint64_t nseg = (count + per - 1) / per;
     for (uint64_t k = 0; k * (uint64_t)m.size < nseg && !m.stop; k++) {
@@ -1181,7 +1169,7 @@ int cli_mpi_items(const cli_batch *b, uint64_t count)
         int rc = 0;
         if (j < nseg) {
             m.seg.item_base = j * per;
-            rc = cli_batch_items(&m.seg, count - j * per < per ? count - j * per : per);
+            rc = m.eng->items(&m.seg, count - j * per < per ? count - j * per : per);
         }
         round_end(&m, rc, NULL, 0);
     }

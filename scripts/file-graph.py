@@ -1,0 +1,224 @@
+#!/usr/bin/env python3
+"""file-graph.py — the file-level call/include graph of src/, and any cycle in it (issue 24).
+
+Usage: file-graph.py [--edges] PROGRAM...
+
+Each PROGRAM is a comma-separated list of object directories linked into one program (for
+example build/obj, or build/mpi/obj,build/obj/src for the MPI binary: its CLI objects
+with the library's). Within one program, file A calls file B when an object of A has an
+undefined symbol (nm -u) that B's object defines (nm --defined-only, global). Include
+edges come from the #include "..." lines of every .c and .h under src/ (resolved against
+the including file's directory, then src/ and include/). A file and the header of the same
+name beside it (batch.c, batch.h) are one node: the header is the file's interface, so
+`a.c includes b.h` and `a.c calls b.c` are the same dependency.
+
+Prints every strongly connected component with more than one node (a circle) and one
+shortest cycle through it; with --edges the whole edge list first. Exit status 1 when any
+circle is found, 0 otherwise (so `make file-graph` fails on a circle).
+"""
+import os
+import re
+import subprocess
+import sys
+from collections import defaultdict, deque
+
+SRC = "src"
+INCLUDE_DIRS = [SRC, "include"]
+INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def node(path):
+    """The graph node of a source path: a header shares the node of its same-named .c."""
+    path = os.path.normpath(path)
+    stem, ext = os.path.splitext(path)
+    if ext == ".h" and os.path.exists(stem + ".c"):
+        return stem + ".c"
+    return path
+
+
+def include_edges():
+    """(from, to) node pairs of the #include "..." lines under src/ (and include/)."""
+    edges = set()
+    for root in INCLUDE_DIRS:
+        for d, _, names in os.walk(root):
+            for n in names:
+                if not n.endswith((".c", ".h")):
+                    continue
+                path = os.path.join(d, n)
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    text = f.read()
+                for inc in INCLUDE_RE.findall(text):
+                    for base in [d] + INCLUDE_DIRS:
+                        cand = os.path.normpath(os.path.join(base, inc))
+                        if os.path.isfile(cand):
+                            a, b = node(path), node(cand)
+                            if a != b:
+                                edges.add((a, b))
+                            break  # first match wins, as for the compiler
+    return edges
+
+
+def nm_symbols(obj):
+    """(defined, undefined) global symbol sets of one object file."""
+    out = subprocess.run(["nm", "-P", obj], capture_output=True, text=True, check=True).stdout
+    defined, undefined = set(), set()
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) < 2:
+            continue
+        sym, kind = parts[0], parts[1]
+        if kind == "U":
+            undefined.add(sym)
+        elif kind.isupper() and kind not in "NW":  # global definitions (W: weak, OpenMP's)
+            defined.add(sym)
+    return defined, undefined
+
+
+def objects(dirs):
+    """{source path: object path} for every .o under the directories (obj/src/x.o -> src/x.c)."""
+    found = {}
+    for top in dirs:
+        for d, _, names in os.walk(top):
+            for n in names:
+                if not n.endswith(".o"):
+                    continue
+                obj = os.path.join(d, n)
+                rel = os.path.relpath(obj, top)
+                i = rel.find(SRC + os.sep)
+                if rel.startswith(SRC + os.sep):
+                    src = rel
+                elif os.path.basename(os.path.normpath(top)) == SRC:
+                    src = os.path.join(SRC, rel)
+                elif i >= 0:
+                    src = rel[i:]
+                else:
+                    continue  # tests, tools: not src/
+                src = src[:-2] + ".c"
+                if os.path.isfile(src):
+                    found.setdefault(src, obj)  # the first directory wins (MPI CLI objects)
+    return found
+
+
+def call_edges(dirs):
+    """(from, to) node pairs of one program's calls between its src/ objects."""
+    objs = objects(dirs)
+    defs, undefs = {}, {}
+    for src, obj in objs.items():
+        defs[src], undefs[src] = nm_symbols(obj)
+    owner = {}
+    for src, syms in defs.items():
+        for s in syms:
+            owner.setdefault(s, src)
+    edges = set()
+    for src, syms in undefs.items():
+        for s in syms:
+            dst = owner.get(s)
+            if dst and node(dst) != node(src):
+                edges.add((node(src), node(dst)))
+    return edges, len(objs)
+
+
+def sccs(nodes, adj):
+    """Tarjan's strongly connected components (iterative)."""
+    index, low, on, stack, out = {}, {}, set(), [], []
+    counter = [0]
+    for root in sorted(nodes):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(adj[root])))]
+        index[root] = low[root] = counter[0]
+        counter[0] += 1
+        stack.append(root)
+        on.add(root)
+        while work:
+            v, it = work[-1]
+            pushed = False
+            for w in it:
+                if w not in index:
+                    index[w] = low[w] = counter[0]
+                    counter[0] += 1
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(adj[w]))))
+                    pushed = True
+                    break
+                if w in on:
+                    low[v] = min(low[v], index[w])
+            if pushed:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                out.append(sorted(comp))
+    return out
+
+
+def shortest_cycle(comp, adj):
+    """A shortest cycle through the component's first node, staying inside the component."""
+    inside = set(comp)
+    start = comp[0]
+    prev = {start: None}
+    q = deque([start])
+    while q:
+        v = q.popleft()
+        for w in sorted(adj[v]):
+            if w not in inside:
+                continue
+            if w == start:
+                path = [v]
+                while prev[path[-1]] is not None:
+                    path.append(prev[path[-1]])
+                return list(reversed(path)) + [start]
+            if w not in prev:
+                prev[w] = v
+                q.append(w)
+    return [start]
+
+
+def main(argv):
+    show_edges = "--edges" in argv
+    programs = [a for a in argv if a != "--edges"]
+    if not programs:
+        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        return 2
+    edges = include_edges()
+    for prog in programs:
+        dirs = [d for d in prog.split(",") if d]
+        missing = [d for d in dirs if not os.path.isdir(d)]
+        if missing:
+            print("file-graph: no object directory %s (build first)" % ", ".join(missing),
+                  file=sys.stderr)
+            return 2
+        e, n = call_edges(dirs)
+        if n == 0:
+            print("file-graph: no src/ objects under %s" % prog, file=sys.stderr)
+            return 2
+        edges |= e
+    adj = defaultdict(set)
+    nodes = set()
+    for a, b in edges:
+        adj[a].add(b)
+        nodes.update((a, b))
+    if show_edges:
+        for a, b in sorted(edges):
+            print("%s -> %s" % (a, b))
+    circles = [c for c in sccs(nodes, adj) if len(c) > 1]
+    print("file-graph: %d files, %d edges (%s), %d circle%s" %
+          (len(nodes), len(edges), "; ".join(programs), len(circles),
+           "" if len(circles) == 1 else "s"))
+    for c in sorted(circles):
+        print("circle of %d files: %s" % (len(c), " ".join(c)))
+        print("  e.g. %s" % " -> ".join(shortest_cycle(c, adj)))
+    return 1 if circles else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
