@@ -21,13 +21,18 @@
  * string parsing of other solvers' benchmarks is.
  *
  * MPI (build/sudokubench-mpi, docs/scale.md). Each rank loads its share of each file, the
- * segments the solve command would give it (cli_batch_shard: rank 0 prints the messages of
+ * segments the solve command would give it (cli_mpi_shard: rank 0 prints the messages of
  * invalid lines in order), and runs every row on its share. The warm-up's counts are summed
  * over the ranks before any check, so every message and verdict is the one process's (a
  * puzzle's number is its place in the file, found from its line); the timed passes start
  * together. The table then has a totals row (puzzles summed, seconds the longest rank's,
  * puzzles/s the ranks' sum) and one row per rank. In a plain build the same code runs with
  * cli_mpi_size() 0, every collective a no-op, and prints the table it always printed.
+ *
+ * Geometries: the same loop runs on any geometry (--grid, --geometry, or detected from the
+ * first line). Its puzzles are held one byte a cell, read through the geometry source
+ * (input.c) and solved by the geometry's engine; 9x9 keeps its packed puzzles and the
+ * sb_solve_many blocks of sb_solver.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -37,7 +42,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "grid.h"
 
 #ifndef SB_BUILD_FLAGS
 #define SB_BUILD_FLAGS "unknown"
@@ -58,9 +62,13 @@ enum {
     BENCH_CHUNK = 64          /* puzzles a thread takes at once: rare scheduling, fine balance */
 };
 
-/* The valid puzzles of one file, packed. */
+/* The valid puzzles of one file: 9x9 packed, other geometries a byte a cell. */
 typedef struct dataset {
-    uint8_t (*packed)[PACKED]; /* puzzles in file order */
+    const sb_geometry *g; /* the geometry, NULL for 9x9 (first member: the geometry source's
+                             ctx) */
+    size_t size;       /* bytes per puzzle: PACKED on 9x9, else the geometry's cells */
+    uint8_t *data;     /* puzzles in file order, size bytes each */
+    uint8_t *form;     /* other geometries: each puzzle's sb_gform (for messages) */
     size_t n;          /* puzzles held */
     size_t cap;        /* room in packed */
     int oom;           /* an allocation failed while loading */
@@ -134,24 +142,30 @@ static void pack(const sb_grid *g, uint8_t p[PACKED])
     p[PACKED - 1] = c[SB_CELLS - 1];
 }
 
-/* Appends packed puzzle p, read at line, to d. @return 0, or -1 with d->oom set. */
-static int dataset_push(dataset *d, const uint8_t p[PACKED], uint64_t line)
+/* Appends puzzle p (d->size bytes) of text form form, read at line, to d. @return 0, or -1
+ * with d->oom set. */
+static int dataset_push(dataset *d, const uint8_t *p, int form, uint64_t line)
 {
     if (d->n == d->cap) {
         const size_t cap = d->cap ? 2 * d->cap : 4096;
-        uint8_t(*q)[PACKED] = realloc(d->packed, cap * sizeof *q);
+        uint8_t *q = realloc(d->data, cap * d->size);
         if (q)
-            d->packed = q;
+            d->data = q;
+        uint8_t *f = q && d->g ? realloc(d->form, cap) : NULL;
+        if (f)
+            d->form = f;
         uint64_t *l = q && d->lines ? realloc(d->line, cap * sizeof *l) : NULL;
         if (l)
             d->line = l;
-        if (!q || (d->lines && !l)) {
+        if (!q || (d->g && !f) || (d->lines && !l)) {
             d->oom = 1;
             return -1;
         }
         d->cap = cap;
     }
-    memcpy(d->packed[d->n], p, PACKED);
+    memcpy(d->data + d->n * d->size, p, d->size);
+    if (d->g)
+        d->form[d->n] = (uint8_t)form;
     if (d->lines)
         d->line[d->n] = line;
     d->n++;
@@ -171,11 +185,12 @@ static int load_record(void *ctx, const char *name, const sb_record *rec)
         return 0;
     uint8_t p[PACKED];
     pack(&rec->grid, p);
-    return dataset_push(d, p, rec->line) ? 1 : 0;
+    return dataset_push(d, p, 0, rec->line) ? 1 : 0;
 }
 
-/* A record's tag in a sharded load (MPI): valid or not, the packed puzzle, its line. */
-enum { TAG_VALID = 0, TAG_PACKED = 1, TAG_LINE = 1 + PACKED, TAG_SIZE = TAG_LINE + 8 };
+/* A record's tag in a sharded load (MPI, and any geometry's): valid or not, its text form,
+ * its line, the puzzle (dataset.size bytes). */
+enum { TAG_VALID = 0, TAG_FORM = 1, TAG_LINE = 2, TAG_PUZZLE = TAG_LINE + 8 };
 
 /* Batch worker of a sharded load: none is needed (the record handler keeps no state). */
 static int shard_worker_new(void *ctx, void **worker)
@@ -195,11 +210,17 @@ static void shard_worker_end(void *ctx, void *worker)
 static int shard_record(void *worker, const cli_input *in, const sb_record *rec, cli_buf *out,
                         cli_buf *err, void *tag)
 {
-    (void)worker, (void)in, (void)out, (void)err;
+    (void)in, (void)out, (void)err;
+    const dataset *d = worker;
     unsigned char *t = tag;
     t[TAG_VALID] = rec->kind == SB_LINE_PUZZLE;
-    if (t[TAG_VALID])
-        pack(&rec->grid, t + TAG_PACKED);
+    if (t[TAG_VALID] && d->g) {
+        const cli_grec *gr = (const cli_grec *)rec;
+        t[TAG_FORM] = (unsigned char)gr->form;
+        memcpy(t + TAG_PUZZLE, gr->cells, d->size);
+    } else if (t[TAG_VALID]) {
+        pack(&rec->grid, t + TAG_PUZZLE);
+    }
     memcpy(t + TAG_LINE, &rec->line, sizeof rec->line);
     return CLI_DONE;
 }
@@ -210,13 +231,13 @@ static void shard_commit(void *ctx, const uint32_t *input, const unsigned char *
     (void)input;
     dataset *d = ctx;
     for (size_t i = 0; i < n && !d->oom; i++) {
-        const unsigned char *t = tags + i * TAG_SIZE;
+        const unsigned char *t = tags + i * (TAG_PUZZLE + d->size);
         uint64_t line;
         memcpy(&line, t + TAG_LINE, sizeof line);
         if (!t[TAG_VALID])
             d->invalid++;
-        else
-            dataset_push(d, t + TAG_PACKED, line);
+        else if (d->lines || !d->max || d->n < d->max) /* MPI: keep_first_puzzles cuts */
+            dataset_push(d, t + TAG_PUZZLE, t[TAG_FORM], line);
     }
 }
 
@@ -262,14 +283,18 @@ static void keep_first_puzzles(dataset *d, uint64_t max)
  * invalid lines of every rank. */
 static int load(char *const *path, dataset *d, int threads)
 {
-    if (!cli_mpi_size())
+    d->size = d->g ? (size_t)sb_geometry_cells(d->g) : PACKED;
+    if (!cli_mpi_size() && !d->g)
         return cli_for_each_record(path, 1, load_record, d);
+    cli_source src;
+    if (d->g)
+        cli_gsource_init(&src, d->g);
     const cli_batch b = {.threads = threads, .progress = CLI_PROGRESS_NEVER, .out = stdout,
-                         .ctx = d, .tag_size = TAG_SIZE, .worker_new = shard_worker_new,
-                         .worker_end = shard_worker_end, .record = shard_record,
-                         .commit = shard_commit};
-    d->lines = 1;
-    const int rc = cli_batch_shard(&b, path, 1);
+                         .ctx = d, .tag_size = TAG_PUZZLE + d->size, .source = d->g ? &src : NULL,
+                         .worker_new = shard_worker_new, .worker_end = shard_worker_end,
+                         .record = shard_record, .commit = shard_commit};
+    d->lines = cli_mpi_size() > 0;
+    const int rc = cli_mpi_shard(&b, path, 1);
     uint64_t v[2] = {(uint64_t)d->oom, d->invalid};
     cli_mpi_reduce(&v[0], 1, CLI_MPI_MAX);
     cli_mpi_reduce(&v[1], 1, CLI_MPI_SUM);
@@ -282,7 +307,7 @@ static int load(char *const *path, dataset *d, int threads)
 /* Unpacks puzzle i of d into g. */
 static inline void unpack(const dataset *d, size_t i, sb_grid *g)
 {
-    const uint8_t *p = d->packed[i];
+    const uint8_t *p = d->data + i * PACKED;
     for (int k = 0; k < SB_CELLS / 2; k++) {
         g->cell[2 * k] = p[k] & 15;
         g->cell[2 * k + 1] = p[k] >> 4;
@@ -300,9 +325,17 @@ static size_t block_unpack(const dataset *d, size_t lo, sb_grid *g)
     return k;
 }
 
-/* Formats puzzle i of d as 81 characters into text. */
-static void puzzle_text(const dataset *d, size_t i, char text[SB_GRID_TEXT])
+enum { TEXT_MAX = 3 * 64 * 64 + 1 /* a puzzle's text: 3 bytes a cell of a 64x64 */ };
+
+/* Formats puzzle i of d into text (TEXT_MAX bytes): 81 characters, or the geometry's text in
+ * the form its line had. */
+static void puzzle_text(const dataset *d, size_t i, char *text)
 {
+    if (d->g) {
+        if (sb_gformat(d->g, d->data + i * d->size, d->form[i], text, TEXT_MAX) >= TEXT_MAX)
+            text[0] = '\0'; /* past 64x64: the message names the puzzle by number alone */
+        return;
+    }
     sb_grid g;
     unpack(d, i, &g);
     sb_grid_format(&g, text);
@@ -328,7 +361,7 @@ static void keep_first(first_hit *h, size_t i, int what)
 typedef struct global_hit {
     size_t number;            /* its puzzle number in the file, 1-based */
     int what;                 /* the hit's value (first_hit.what) */
-    char text[SB_GRID_TEXT];  /* the puzzle, as 81 characters */
+    char text[TEXT_MAX];      /* the puzzle as text */
 } global_hit;
 
 /* Finds the earliest of every rank's hit h (h.at == d->n: none on this rank) into *g, on
@@ -406,6 +439,68 @@ static const char *base_name(const char *path)
     return s ? s + 1 : path;
 }
 
+/* One thread's solver of a row: sb_solver on 9x9, the geometry's engine elsewhere. */
+typedef struct bsolver {
+    sb_solver *s;   /* 9x9 */
+    cli_engine *e;  /* other geometries */
+    uint8_t *sol;   /* the engine's first solution, the geometry's cells */
+} bsolver;
+
+/* Makes b for d's geometry and opt. @return 0, or CLI_EXIT_USAGE after a message. */
+static int bsolver_new(bsolver *b, const dataset *d, const sb_options *opt)
+{
+    if (d->g && !(b->sol = malloc(d->size))) {
+        fprintf(stderr, CLI_NAME ": out of memory\n");
+        return CLI_EXIT_USAGE;
+    }
+    const int st = d->g ? cli_engine_new(d->g, opt, &b->e) : sb_solver_new(&b->s, opt);
+    return st == SB_OK ? 0 : cli_solver_error("bench", st, opt->simd);
+}
+
+/* Frees what bsolver_new made. */
+static void bsolver_free(bsolver *b)
+{
+    sb_solver_free(b->s);
+    cli_engine_free(b->e);
+    free(b->sol);
+}
+
+/* One block's puzzles and results. */
+typedef struct block {
+    sb_grid g[BENCH_CHUNK];     /* 9x9: the unpacked puzzles */
+    sb_result res[BENCH_CHUNK]; /* each result (other geometries: count and guesses) */
+    int st[BENCH_CHUNK];        /* each solve's status */
+    uint8_t wrong[BENCH_CHUNK]; /* with check: the first solution broke the rules */
+} block;
+
+/* Solves the puzzles lo .. lo+BENCH_CHUNK-1 of d (fewer at the end) with b, counting to
+ * limit, into k; with check, each first solution is checked against the puzzle and the
+ * rules. @return how many. */
+static size_t solve_block(bsolver *b, const dataset *d, size_t lo, uint64_t limit, int check,
+                          block *k)
+{
+    const size_t n = d->n - lo < BENCH_CHUNK ? d->n - lo : BENCH_CHUNK;
+    if (!d->g) { /* several puzzles at once, as the solve command does */
+        block_unpack(d, lo, k->g);
+        sb_solve_many(b->s, k->g, n, k->res, k->st);
+        for (size_t j = 0; check && j < n; j++)
+            k->wrong[j] = k->res[j].count && !sb_solution_check(&k->g[j], &k->res[j].solution);
+        return n;
+    }
+    for (size_t j = 0; j < n; j++) {
+        const uint8_t *p = d->data + (lo + j) * d->size;
+        sb_gresult r = {0, 0};
+        k->st[j] = cli_engine_solve(b->e, p, limit, &r, b->sol);
+        k->res[j].count = r.count;
+        k->res[j].guesses = r.guesses;
+        /* the engine's one failure is memory: its puzzle counts as a failed check */
+        if (check)
+            k->wrong[j] = k->st[j] == SB_ERR_NOMEM ||
+                          (r.count && !sb_gsolution_check(d->g, p, b->sol));
+    }
+    return n;
+}
+
 /* Runs one dataset x pipeline row on threads threads (one solver each). The first row on d
  * keeps its verdicts in d; later rows are checked against them. Under MPI every rank runs
  * its share and the row holds the totals (and, on rank 0, each rank's row); every rank
@@ -415,16 +510,13 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
 {
     const int first = !d->first, nranks = cli_mpi_size();
     int rc = 0;
-    sb_solver **s = calloc((size_t)threads, sizeof *s);
+    bsolver *s = calloc((size_t)threads, sizeof *s);
     if (!s || (first && d->n && !(d->verdict = malloc(d->n)))) {
         fprintf(stderr, CLI_NAME ": out of memory\n");
         rc = CLI_EXIT_USAGE;
     }
-    for (int t = 0; t < threads && !rc; t++) {
-        const int st = sb_solver_new(&s[t], opt);
-        if (st != SB_OK)
-            rc = cli_solver_error("bench", st, opt->simd);
-    }
+    for (int t = 0; t < threads && !rc; t++)
+        rc = bsolver_new(&s[t], d, opt);
     /* The OpenMP runtime exits the process when it cannot start a team: check this row's
      * first region can start (the second reuses its threads). */
     char why[2 * SB_WHY_LEN];
@@ -437,28 +529,29 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
     unsigned long long guesses = 0, no_guess = 0;
     size_t verdicts[3] = {0, 0, 0}; /* puzzles per sb_verdict */
     first_hit wrong = {d->n, 0}, disagree = {d->n, 0};
+    int oom = 0; /* a thread's block did not fit in memory */
     uint8_t *const kept = d->verdict;
     /* Both passes solve blocks of BENCH_CHUNK puzzles with sb_solve_many, the way the solve
      * command does (some kernels work on several puzzles at once). */
     const long long nblk = (long long)((d->n + BENCH_CHUNK - 1) / BENCH_CHUNK);
     if (!rc) {
-#pragma omp parallel num_threads(threads) reduction(+ : guesses, no_guess, verdicts[:3])
+#pragma omp parallel num_threads(threads) reduction(+ : guesses, no_guess, verdicts[:3]) \
+    reduction(| : oom)
         {
-            sb_solver *me = s[omp_get_thread_num()];
-            sb_grid g[BENCH_CHUNK];
-            sb_result res[BENCH_CHUNK];
-            int st[BENCH_CHUNK];
+            bsolver *me = &s[omp_get_thread_num()];
+            block *b = malloc(sizeof *b);
 #pragma omp for schedule(dynamic, 1)
             for (long long blk = 0; blk < nblk; blk++) {
-                if (cli_stop_requested())
+                if (cli_stop_requested() || !b)
                     continue; /* an OpenMP loop cannot break: skip the rest cheaply */
-                const size_t lo = (size_t)blk * BENCH_CHUNK, k = block_unpack(d, lo, g);
-                sb_solve_many(me, g, k, res, st);
+                const size_t lo = (size_t)blk * BENCH_CHUNK;
+                const size_t k = solve_block(me, d, lo, opt->limit, 1, b);
+                const sb_result *res = b->res;
                 for (size_t j = 0; j < k; j++) {
                     const size_t i = lo + j;
-                    if (st[j] == SB_ERR_STOPPED)
+                    if (b->st[j] == SB_ERR_STOPPED)
                         continue;
-                    if (res[j].count && !sb_solution_check(&g[j], &res[j].solution))
+                    if (b->wrong[j])
                         keep_first(&wrong, i, 0);
                     const sb_verdict v = sb_result_verdict(&res[j]);
                     verdicts[v]++;
@@ -470,18 +563,25 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
                     no_guess += res[j].guesses == 0;
                 }
             }
+            if (!b)
+                oom = 1;
+            free(b);
         }
     }
     /* The technique counts and the warm-up's figures, summed over the ranks. */
     uint64_t sum[3 * SB_TECH_COUNT] = {0};
-    for (int t = 0; t < threads && !rc; t++) {
+    for (int t = 0; t < threads && !rc && !d->g; t++) { /* the engines keep none yet */
         sb_technique_counts c[SB_TECH_COUNT];
-        sb_solver_counts(s[t], c);
+        sb_solver_counts(s[t].s, c);
         for (int k = 0; k < SB_TECH_COUNT; k++) {
             sum[3 * k] += c[k].applications;
             sum[3 * k + 1] += c[k].placements;
             sum[3 * k + 2] += c[k].eliminations;
         }
+    }
+    if (!rc && oom) {
+        fprintf(stderr, CLI_NAME ": out of memory\n");
+        rc = CLI_EXIT_USAGE;
     }
     if (!rc && cli_stop_requested())
         rc = CLI_EXIT_INTERRUPTED; /* the verdicts are partial: no check, no row */
@@ -533,17 +633,18 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
     if (!rc) {
 #pragma omp parallel num_threads(threads)
         {
-            sb_solver *me = s[omp_get_thread_num()];
-            sb_grid g[BENCH_CHUNK];
-            sb_result res[BENCH_CHUNK];
-            int st[BENCH_CHUNK];
+            bsolver *me = &s[omp_get_thread_num()];
+            block *b = malloc(sizeof *b);
+            if (!b) {
+#pragma omp atomic write
+                oom = 1; /* its share of each pass would go unsolved: no measurement */
+            }
             while (!done) {
 #pragma omp for schedule(dynamic, 1)
                 for (long long blk = 0; blk < nblk; blk++) {
-                    if (cli_stop_requested())
+                    if (cli_stop_requested() || !b)
                         continue;
-                    const size_t k = block_unpack(d, (size_t)blk * BENCH_CHUNK, g);
-                    sb_solve_many(me, g, k, res, st);
+                    solve_block(me, d, (size_t)blk * BENCH_CHUNK, opt->limit, 0, b);
                 }
 #pragma omp single
                 {
@@ -552,12 +653,17 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
                     done = elapsed >= min_seconds || cli_stop_requested();
                 }
             }
+            free(b);
         }
-        row->simd = sb_solver_simd(s[0]);
+        row->simd = d->g ? sb_simd_resolve(opt->simd) : sb_solver_simd(s[0].s);
     }
     for (int t = 0; s && t < threads; t++)
-        sb_solver_free(s[t]);
+        bsolver_free(&s[t]);
     free(s);
+    if (!rc && oom) {
+        fprintf(stderr, CLI_NAME ": out of memory\n");
+        rc = CLI_EXIT_USAGE;
+    }
     if (!rc && cli_stop_requested())
         rc = CLI_EXIT_INTERRUPTED; /* a cut pass is no measurement */
     rc = agree(rc);
@@ -566,9 +672,9 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
     mine.seconds = elapsed;
     mine.pps = elapsed > 0 ? (double)(passes * d->n) / elapsed : 0.0;
     rank_row *ranks = malloc((size_t)(nranks ? nranks : 1) * sizeof *ranks);
-    uint64_t oom = !ranks;
-    cli_mpi_reduce(&oom, 1, CLI_MPI_MAX);
-    if (oom) {
+    uint64_t lost = !ranks;
+    cli_mpi_reduce(&lost, 1, CLI_MPI_MAX);
+    if (lost) {
         free(ranks);
         fprintf(stderr, CLI_NAME ": out of memory\n");
         return CLI_EXIT_USAGE;
@@ -585,8 +691,8 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
 
 /* Writes the rows and build info as JSON to f, opened before the run, and closes it.
  * @return 0, or CLI_EXIT_USAGE after a message naming path. */
-static int write_json(FILE *f, const char *path, const bench_row *rows, size_t n, int threads,
-                      unsigned long long limit, int simd, int nranks)
+static int write_json(FILE *f, const char *path, const sb_geometry *geo, const bench_row *rows,
+                      size_t n, int threads, unsigned long long limit, int simd, int nranks)
 {
     fprintf(f, "{\"build\":{\"version\":\"%s\",\"compiler\":", SB_VERSION);
     cli_json_string(f, CLI_COMPILER);
@@ -596,6 +702,10 @@ static int write_json(FILE *f, const char *path, const bench_row *rows, size_t n
             limit);
     if (nranks) /* MPI: threads are per rank */
         fprintf(f, ",\"ranks\":%d", nranks);
+    if (geo) { /* another geometry than the 9x9 fast path: named as --grid names it */
+        fputs(",\"grid\":", f);
+        cli_json_string(f, sb_geometry_name(geo));
+    }
     fputs("},\n\"rows\":[", f);
     for (size_t i = 0; i < n; i++) {
         const bench_row *r = &rows[i];
@@ -646,12 +756,15 @@ static int write_json(FILE *f, const char *path, const bench_row *rows, size_t n
     return 0;
 }
 
-/* Prints the table's build line and column heads; under MPI (nranks > 0) with the ranks, a
- * rank column and a seconds column. */
-static void print_header(int simd, int threads, unsigned long long limit, int nranks)
+/* Prints the table's build line (naming geo, NULL: 9x9) and column heads; under MPI
+ * (nranks > 0) with the ranks, a rank column and a seconds column. */
+static void print_header(const sb_geometry *geo, int simd, int threads,
+                         unsigned long long limit, int nranks)
 {
     printf("# %s %s | compiler %s | flags %s | simd %s | threads %d | limit %llu", CLI_NAME,
            SB_VERSION, CLI_COMPILER, SB_BUILD_FLAGS, sb_simd_name(simd), threads, limit);
+    if (geo)
+        printf(" | grid %s", sb_geometry_name(geo));
     if (!nranks) {
         printf("\n| dataset | pipeline | puzzles | puzzles/sec | usec/puzzle | %%no_guess "
                "| guesses/puzzle |\n|---|---|---:|---:|---:|---:|---:|\n");
@@ -734,6 +847,10 @@ static char *dataset_name(const char *path)
     return name;
 }
 
+static int bench_run(sb_options *optp, const sb_geometry *geo, const char *const *pipes,
+                     int npipes, size_t max_puzzles, double seconds, const char *json,
+                     int threads, char *const *files, int nfiles);
+
 int cli_bench(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -812,28 +929,37 @@ int cli_bench(int argc, char **argv)
     sb_geometry *geo;
     if (cli_grid_pick("bench", &gopt, argv + optind, argc - optind, 0, &geo))
         return CLI_EXIT_USAGE;
-    if (geo && cli_mpi_size() > 1) { /* every rank would bench the whole file */
+    /* Other geometries default to fast alone: the reference pipelines take very long there */
+    if (npipes == 0 && add_pipelines(geo ? "fast" : "all", pipes, &npipes, MAX_PIPELINES)) {
         sb_geometry_free(geo);
-        return cli_usage_error("bench", "another geometry (--grid, --geometry, or puzzles "
-                                        "that are not 9x9) is not distributed over MPI "
-                                        "ranks: run it on one rank (-np 1)");
-    }
-    if (geo) { /* another geometry: its own table, the general solver or -s pipelines (grid.c) */
-        const int grc = cli_grid_bench(geo, argv + optind, argc - optind, opt.limit, threads,
-                                       seconds, (size_t)max_puzzles, pipes, npipes, opt.simd);
-        sb_geometry_free(geo);
-        return grc;
-    }
-    if (npipes == 0 && add_pipelines("all", pipes, &npipes, MAX_PIPELINES))
         return CLI_EXIT_USAGE;
+    }
+    const int rc = bench_run(&opt, geo, pipes, npipes, (size_t)max_puzzles, seconds, json,
+                             threads, argv + optind, argc - optind);
+    sb_geometry_free(geo);
+    return rc;
+}
+
+/* Runs bench once the options are read: every FILE of files x pipes on geometry geo (NULL:
+ * 9x9) with opt. @return the exit code. */
+static int bench_run(sb_options *optp, const sb_geometry *geo, const char *const *pipes,
+                     int npipes, size_t max_puzzles, double seconds, const char *json,
+                     int threads, char *const *files, int nfiles)
+{
+    sb_options opt = *optp;
     /* Level problems are usage errors: found now, not after loading the first file. */
     const int level = sb_simd_resolve(opt.simd);
     if (level < 0)
         return cli_solver_error("bench", SB_ERR_SIMD, opt.simd);
+    for (int p = 0; geo && p < npipes; p++) { /* a pipeline that skips a technique there */
+        sb_options_pipeline(&opt, pipes[p]);
+        if (cli_note_skipped("bench", geo, &opt))
+            return CLI_EXIT_USAGE;
+    }
     /* The JSON file is opened first: a bad path must fail before minutes of measuring.
      * Under MPI rank 0 writes it, and every rank learns whether it could. */
     FILE *jf = NULL;
-    if (json && cli_output_refuse("bench", "--json", json, argv + optind, argc - optind, NULL))
+    if (json && cli_output_refuse("bench", "--json", json, files, nfiles, NULL))
         return CLI_EXIT_USAGE; /* every rank: they all see the same files */
     if (json && cli_mpi_rank() == 0 && !(jf = fopen(json, "w"))) {
         char *name = malloc(4 * strlen(json) + 1);
@@ -847,7 +973,6 @@ int cli_bench(int argc, char **argv)
         return CLI_EXIT_USAGE;
     const int nranks = cli_mpi_size();
 
-    const int nfiles = argc - optind;
     bench_row *rows = calloc((size_t)nfiles * (size_t)npipes, sizeof *rows);
     char **names = calloc((size_t)nfiles, sizeof *names);
     if (!rows || !names) {
@@ -864,18 +989,18 @@ int cli_bench(int argc, char **argv)
     size_t nrows = 0, invalid = 0;
     int rc = 0, failed = 0, header = 0;
     for (int fi = 0; fi < nfiles && !rc; fi++) {
-        dataset d = {.max = (size_t)max_puzzles};
-        const int lrc = load(&argv[optind + fi], &d, threads);
+        dataset d = {.g = geo, .max = max_puzzles};
+        const int lrc = load(&files[fi], &d, threads);
         if (lrc == CLI_EXIT_INTERRUPTED || cli_stop_requested()) {
             rc = CLI_EXIT_INTERRUPTED;
         } else if (d.oom) {
             fprintf(stderr, CLI_NAME ": %s: out of memory loading puzzles\n",
-                    argv[optind + fi]);
+                    files[fi]);
             rc = CLI_EXIT_USAGE;
         } else if (lrc) {
             failed = 1; /* reported (cannot open, read error); the other files still run */
         }
-        if (!rc && !lrc && !(names[fi] = dataset_name(argv[optind + fi]))) {
+        if (!rc && !lrc && !(names[fi] = dataset_name(files[fi]))) {
             fprintf(stderr, CLI_NAME ": out of memory\n");
             rc = CLI_EXIT_USAGE;
         }
@@ -889,7 +1014,7 @@ int cli_bench(int argc, char **argv)
             if (rc)
                 break;
             if (!header) {
-                print_header(row->simd, threads, (unsigned long long)opt.limit, nranks);
+                print_header(geo, row->simd, threads, (unsigned long long)opt.limit, nranks);
                 header = 1;
             }
             print_row(row, nranks);
@@ -902,7 +1027,8 @@ int cli_bench(int argc, char **argv)
             nrows++;
         }
         invalid += d.invalid;
-        free(d.packed);
+        free(d.data);
+        free(d.form);
         free(d.verdict);
         free(d.line);
     }
@@ -911,8 +1037,8 @@ int cli_bench(int argc, char **argv)
         fprintf(stderr, CLI_NAME ": bench: interrupted after %zu rows\n", nrows);
     /* The rows that finished stand, interrupted or not: the JSON file holds them. */
     if (jf) {
-        const int jrc = write_json(jf, json, rows, nrows, threads, (unsigned long long)opt.limit,
-                                   level, nranks);
+        const int jrc = write_json(jf, json, geo, rows, nrows, threads,
+                                   (unsigned long long)opt.limit, level, nranks);
         if (!rc)
             rc = jrc;
     }

@@ -189,6 +189,37 @@ size_t cli_csv_escape(char *dst, const char *s);
 void cli_format_record(cli_buf *b, cli_format f, const cli_input *in, const sb_record *rec,
                        const sb_result *res, int status);
 
+/* The grids of one record of any geometry for cli_format_grids: 9x9 (g NULL: the record's
+ * grid or pencilmarks, and solution an sb_grid's cells) or cells of geometry g written in the
+ * text form of their input line. */
+typedef struct cli_grids {
+    const sb_geometry *g;    /* the geometry, NULL for the 9x9 fast path */
+    int form;                /* g's sb_gform */
+    const uint8_t *puzzle;   /* g's puzzle cells (9x9: unused, the record has them) */
+    const uint8_t *solution; /* the first solution, read when the status is solved */
+} cli_grids;
+
+/* Appends one record of format f on any geometry: v NULL for an invalid line; else count,
+ * guesses and status (an sb_verdict or CLI_STATUS_BUDGET) of the puzzle whose grids v holds.
+ * count_only (solve --all): the solution format writes the count instead of the solution. */
+void cli_format_grids(cli_buf *b, cli_format f, const cli_input *in, const sb_record *rec,
+                      const cli_grids *v, uint64_t count, uint64_t guesses, int status,
+                      int count_only);
+
+/* Appends solution number index (1-based) of the puzzle at line, solve --all's record. */
+void cli_format_solution(cli_buf *b, cli_format f, const cli_input *in, uint64_t line,
+                         const cli_grids *v, uint64_t index);
+
+/* Appends cells of geometry g as text in form (characters, or ',' between integers). */
+void cli_put_gcells(cli_buf *b, const sb_geometry *g, const uint8_t *cells, int form);
+
+/* cli_put_gcells as one csv field (quoted in the integer form, which has commas). */
+void cli_put_gcsv_cells(cli_buf *b, const sb_geometry *g, const uint8_t *cells, int form);
+
+/* Appends the pretty picture of left on g (boxes drawn where g has them), with right beside
+ * it when not NULL. */
+void cli_put_gpretty(cli_buf *b, const sb_geometry *g, const uint8_t *left, const uint8_t *right);
+
 /* Writes the 13-line boxed picture of the pretty format at p (at most 13 * 54 bytes): the
  * grid `left`, and when `right` is not NULL that grid beside it (the givens beside their
  * solution). @return the position after it. */
@@ -228,6 +259,72 @@ typedef struct cli_source {
     void (*close)(void *reader);
 } cli_source;
 
+/* ---- input.c: the geometry of a run and its record source ------------------------------ */
+
+/* getopt codes of the geometry options (above any character). */
+enum { CLI_OPT_GRID = 0x100, CLI_OPT_GEOMETRY = 0x101, CLI_OPT_ALL = 0x102 };
+
+/* The long options every command that reads puzzles takes. */
+#define CLI_GRID_LONGOPTS                                                                     \
+    {"grid", required_argument, 0, CLI_OPT_GRID},                                             \
+    {"geometry", required_argument, 0, CLI_OPT_GEOMETRY}
+
+/* What the geometry options said. */
+typedef struct cli_grid_opt {
+    const char *spec; /* --grid SPEC, or NULL */
+    const char *file; /* --geometry FILE, or NULL */
+    int all;          /* solve --all: every solution, then the count record */
+    int limit_given;  /* -l was given (--all alone means no cap) */
+} cli_grid_opt;
+
+/* Handles ch if it is a geometry option. @return 1 when it was one, else 0. */
+int cli_grid_option(cli_grid_opt *o, int ch, const char *arg);
+
+/* Picks the geometry of a run: --grid or --geometry when given, else the one
+ * sb_geometry_detect finds on the first puzzle line of the inputs. *g is left NULL for input
+ * the 9x9 fast path takes (81 cells, a 9x9 line, or input that cannot be looked at ahead, a
+ * terminal) unless need_geometry, which makes it 3x3 then. @return 0, or CLI_EXIT_USAGE
+ * after a message (a bad spec or file; a first line no geometry fits, naming the choices). */
+int cli_grid_pick(const char *cmd, const cli_grid_opt *o, char *const *files, int nfiles,
+                  int need_geometry, sb_geometry **g);
+
+/* One record of a geometry's source: the engine's header, then the puzzle. */
+typedef struct cli_grec {
+    sb_record head;   /* line, kind, why, col, text (grid unused) */
+    int form;         /* sb_gform the line was written in */
+    uint8_t cells[];  /* the puzzle, sb_geometry_cells bytes */
+} cli_grec;
+
+/* Fills s with the record source of geometry g over the library's reader (sb_greader: parsed,
+ * clashing givens refused, bounded lines, Ctrl-C ends the skip of an endless line). Its
+ * records are cli_grecs; its open reads g from the first member of cli_batch.ctx, which must
+ * be a const sb_geometry pointer. */
+void cli_gsource_init(cli_source *s, const sb_geometry *g);
+
+/* ---- the engine of a geometry (local shim until the library's sb_engine) ------------- */
+
+/* One thread's solver of any geometry: chosen once from (geometry, pipeline). */
+typedef struct cli_engine cli_engine;
+
+/* Makes *out for g and opt's pipeline ("fast": the general solver at opt->simd; any other:
+ * the generic engine), opt's guess budget and stop flag. @return SB_OK or an SB_ERR_*. */
+int cli_engine_new(const sb_geometry *g, const sb_options *opt, cli_engine **out);
+/* Frees e (NULL allowed). */
+void cli_engine_free(cli_engine *e);
+/* Counts the solutions of cells up to limit (0: all) as sb_gsolve does. */
+int cli_engine_solve(cli_engine *e, const uint8_t *cells, uint64_t limit, sb_gresult *res,
+                     uint8_t *first);
+/* Enumerates the solutions of cells in the engine's DFS order as sb_gsolve_each does. */
+int cli_engine_each(cli_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
+                    void *user, sb_gresult *res);
+/* The techniques the pipeline skips on its geometry (a bit per sb_technique). */
+unsigned cli_engine_skipped(const cli_engine *e);
+
+/* Writes to stderr, once per run of cmd, that opt's pipeline skips a technique on g: locked
+ * candidates where no two houses meet in 2..N-1 cells (a latin square). @return 0, or
+ * CLI_EXIT_USAGE when the pipeline cannot be made (out of memory). */
+int cli_note_skipped(const char *cmd, const sb_geometry *g, const sb_options *opt);
+
 /* What a record or item handler returns. */
 enum {
     CLI_DONE = 0,     /* finished: its output, stderr text and tag stand */
@@ -244,7 +341,7 @@ enum {
  * written, in order, to commit on the calling thread. So summaries count exactly the
  * records written (an interrupt drops handled but unwritten ones), without any sharing on
  * the hot path. */
-/* What a segment run (cli_batch_ops.segment or .items, with cli_batch.sink set) would
+/* What a segment run (cli_batch_segment, or cli_batch_items with cli_batch.sink set) would
  * have written and committed, kept for rank 0 to write in input order (src/cli/mpi.c). */
 typedef struct cli_sink {
     cli_buf out;   /* output records, in order */
@@ -335,25 +432,17 @@ int cli_batch_records(const cli_batch *b, char *const *files, int nfiles);
  * interrupt handling as cli_batch_records. @return as cli_batch_records. */
 int cli_batch_items(const cli_batch *b, uint64_t count);
 
-/* cli_batch_records with the inputs sharded over the MPI ranks (bench), every rank
- * committing its own records' tags (each keeps its share); rank 0 writes every rank's stderr
- * text in order. Without MPI: cli_batch_records. */
-int cli_batch_shard(const cli_batch *b, char *const *files, int nfiles);
+/* Runs the engine over input `input` of files (names and the csv file column as in the whole
+ * run) read from in, which it closes: a segment for b->sink, lines shifted by b->line_base.
+ * @return as cli_batch_records (no "interrupted" message: the caller counts). */
+int cli_batch_segment(const cli_batch *b, char *const *files, int nfiles, int input, FILE *in);
 
 /* Writes a sink to b->out and stderr and commits its tags to b->commit, as the engine would
  * have. @return 0, or CLI_EXIT_USAGE after a message (write error, memory). */
 int cli_sink_write(const cli_batch *b, const cli_sink *s);
 
-/* Frees a sink's buffers and empties it. Inline: the MPI layer frees sinks without calling
- * into the batch engine. */
-static inline void cli_sink_free(cli_sink *s)
-{
-    cli_buf_free(&s->out);
-    cli_buf_free(&s->err);
-    cli_buf_free(&s->tags);
-    cli_buf_free(&s->input);
-    s->n = 0;
-}
+/* Frees a sink's buffers and empties it. */
+void cli_sink_free(cli_sink *s);
 
 /* MPI (src/cli/mpi.c; without SB_MPI cli_mpi_rank returns 0 and the collectives below act
  * on one process). */
@@ -363,25 +452,10 @@ int cli_mpi_rank(void);
 int cli_mpi_begin(int *argc, char ***argv);
 /* Ends MPI. @return the exit code every rank exits with: rank 0's rc. */
 int cli_mpi_end(int rc);
-/* The MPI layer's one interface to the batch engine, one way: batch.c calls
- * cli_mpi_records/cli_mpi_items (SB_MPI builds only) and hands them the engine's own
- * operations, so mpi.c never calls batch.c by name (issue 24: no circle between them). */
-typedef struct cli_batch_ops {
-    /* Runs the engine over input `input` of files (names and the csv file column as in the
-     * whole run) read from in, which it closes: a segment for b->sink, lines shifted by
-     * b->line_base. @return as cli_batch_records (no "interrupted" message). */
-    int (*segment)(const cli_batch *b, char *const *files, int nfiles, int input, FILE *in);
-    /* Runs items b->item_base.. (count of them) into b->sink. @return as cli_batch_items. */
-    int (*items)(const cli_batch *b, uint64_t count);
-    /* cli_sink_write: rank 0 writes a received sink as the engine would have. */
-    int (*sink_write)(const cli_batch *b, const cli_sink *s);
-} cli_batch_ops;
-/* cli_batch_records across the ranks: inputs sharded, output byte-identical; with local
- * set, cli_batch_shard's run. */
-int cli_mpi_records(const cli_batch_ops *eng, const cli_batch *b, char *const *files,
-                    int nfiles, int local);
+/* cli_batch_records across the ranks: inputs sharded, output byte-identical. */
+int cli_mpi_records(const cli_batch *b, char *const *files, int nfiles);
 /* cli_batch_items across the ranks: index ranges dealt out, output byte-identical. */
-int cli_mpi_items(const cli_batch_ops *eng, const cli_batch *b, uint64_t count);
+int cli_mpi_items(const cli_batch *b, uint64_t count);
 /* The number of ranks; 0 in a plain build (no MPI), where the calls below act on this
  * process's values alone. */
 int cli_mpi_size(void);
@@ -394,6 +468,9 @@ void cli_mpi_reduce(uint64_t *v, int n, cli_mpi_op op);
 void cli_mpi_gather(const void *mine, void *all, size_t size);
 /* Copies size bytes at p from rank root to every rank. */
 void cli_mpi_bcast(void *p, size_t size, int root);
+/* cli_batch_records with the same sharding, but every rank commits its own records' tags
+ * (bench: each rank keeps its share); rank 0 writes every rank's stderr text in order. */
+int cli_mpi_shard(const cli_batch *b, char *const *files, int nfiles);
 
 /* ---- resume.c: -o FILE --resume ---------------------------------------------------------- */
 

@@ -383,70 +383,255 @@ static char *put_invalid(char *p, cli_format f, const cli_input *in, const sb_re
     return p;
 }
 
-void cli_format_record(cli_buf *b, cli_format f, const cli_input *in, const sb_record *rec,
-                       const sb_result *res, int status)
+/* ------------------------------------------------------------------------------------------ */
+/* Grids of any geometry: 9x9 (cli_grids.g NULL) through the 81-cell writers above, the rest  */
+/* through the library's text codec (sb_gformat) and a drawing of the geometry's layout       */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Bytes one record of g may need beyond RECORD_MAX: its grids as text (3 bytes a cell) and a
+ * pretty picture (cells of up to 3 bytes, box rules of as many again, two grids side by side). */
+static size_t grids_room(const sb_geometry *g)
 {
-    char *const start =
-        cli_buf_reserve(b, RECORD_MAX + in->msg_len + in->json_len + in->csv_len);
-    if (!start)
-        return;
-    char *p = start;
-    if (!res) {
-        b->len += (size_t)(put_invalid(p, f, in, rec) - start);
-        return;
+    return g ? 24 * (size_t)sb_geometry_cells(g) + 1024 : 0;
+}
+
+/* Writes cells of g in form (characters, or ',' between integers). */
+static char *put_gcells(char *p, const sb_geometry *g, const uint8_t *cells, int form)
+{
+    const int n = sb_gformat(g, cells, form, p, 3 * (size_t)sb_geometry_cells(g) + 1);
+    return n > 0 ? p + n : p;
+}
+
+/* Writes the solution of v: 81 characters (9x9) or its geometry's text. */
+static char *put_solution_grid(char *p, const cli_grids *v)
+{
+    if (!v->g)
+        return put_grid(p, (const sb_grid *)(const void *)v->solution);
+    return put_gcells(p, v->g, v->solution, v->form);
+}
+
+/* Writes the puzzle of record rec (9x9: its grid or pencilmarks) or of v's geometry. */
+static char *put_puzzle_grid(char *p, const sb_record *rec, const cli_grids *v)
+{
+    return v->g ? put_gcells(p, v->g, v->puzzle, v->form) : put_puzzle(p, rec);
+}
+
+/* Writes a csv field of v's solution: quoted in the integer form, which has commas. */
+static char *put_csv_solution(char *p, const cli_grids *v)
+{
+    const int quote = v->g && v->form == SB_GFORM_INTS;
+    if (quote)
+        *p++ = '"';
+    p = put_solution_grid(p, v);
+    if (quote)
+        *p++ = '"';
+    return p;
+}
+
+/* Writes one cell of a pretty grid: width w, '.' for a blank. */
+static char *put_pretty_cell(char *p, int v, int w)
+{
+    static const char alphabet[] = ".123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    if (w == 1) {
+        *p++ = alphabet[v];
+        return p;
     }
-    const int v = status;
-    const int solved = v == SB_SOLVED;
+    *p++ = v >= 10 ? (char)('0' + v / 10) : ' ';
+    *p++ = v ? (char)('0' + v % 10) : '.';
+    return p;
+}
+
+/* Writes printed row r of a pretty grid of g (no line end): boxes drawn with '|' and '+--+'
+ * rules when the geometry has them; for a cube the planes x = 1..K side by side. Rows are
+ * numbered with the rules: with boxes of R rows, printed row r is a rule when r % (R+1) is 0. */
+static char *put_pretty_row(char *p, const sb_geometry *g, const uint8_t *cells, int r)
+{
+    sb_geometry_layout l;
+    sb_geometry_layout_of(g, &l);
+    const int n = sb_geometry_digits(g), w = n <= 35 ? 1 : 2;
+    const int cube = sb_geometry_kind_of(g) == SB_GEO_CUBE;
+    if (l.box_rows) {
+        if (r % (l.box_rows + 1) == 0) {
+            for (int c = 0; c < l.cols; c++) {
+                if (c % l.box_cols == 0)
+                    p = put_str(p, "+-");
+                for (int k = 0; k <= w; k++)
+                    *p++ = '-';
+            }
+            *p++ = '+';
+            return p;
+        }
+        r -= r / (l.box_rows + 1) + 1;
+    }
+    for (int c = 0; c < l.cols; c++) {
+        if (l.box_cols && c % l.box_cols == 0)
+            p = put_str(p, "| ");
+        const int cell = cube ? l.rows * l.rows * (c / l.rows) + l.rows * r + c % l.rows
+                              : r * l.cols + c;
+        p = put_pretty_cell(p, cells[cell], w);
+        if (c + 1 < l.cols || l.box_cols)
+            *p++ = ' ';
+    }
+    if (l.box_cols)
+        *p++ = '|';
+    return p;
+}
+
+/* Writes the pretty picture of left of g, with right beside it when not NULL. */
+static char *put_gpretty(char *p, const sb_geometry *g, const uint8_t *left,
+                         const uint8_t *right)
+{
+    sb_geometry_layout l;
+    sb_geometry_layout_of(g, &l);
+    const int rows = l.box_rows ? l.rows + l.rows / l.box_rows + 1 : l.rows;
+    for (int r = 0; r < rows; r++) {
+        p = put_pretty_row(p, g, left, r);
+        if (right)
+            p = put_pretty_row(put_str(p, "   "), g, right, r);
+        *p++ = '\n';
+    }
+    return p;
+}
+
+void cli_put_gcells(cli_buf *b, const sb_geometry *g, const uint8_t *cells, int form)
+{
+    char *p = cli_buf_reserve(b, 3 * (size_t)sb_geometry_cells(g) + 1);
+    if (p)
+        b->len += (size_t)(put_gcells(p, g, cells, form) - p);
+}
+
+void cli_put_gcsv_cells(cli_buf *b, const sb_geometry *g, const uint8_t *cells, int form)
+{
+    const cli_grids v = {.g = g, .form = form, .solution = cells};
+    char *p = cli_buf_reserve(b, 3 * (size_t)sb_geometry_cells(g) + 3);
+    if (p)
+        b->len += (size_t)(put_csv_solution(p, &v) - p);
+}
+
+void cli_put_gpretty(cli_buf *b, const sb_geometry *g, const uint8_t *left, const uint8_t *right)
+{
+    char *p = cli_buf_reserve(b, grids_room(g));
+    if (p)
+        b->len += (size_t)(put_gpretty(p, g, left, right) - p);
+}
+
+/* Writes the record of a counted puzzle (the body of cli_format_grids; see there). */
+static inline char *put_record(char *p, cli_format f, const cli_input *in, const sb_record *rec,
+                               const cli_grids *v, uint64_t count, uint64_t guesses, int status,
+                               int count_only)
+{
+    const int solved = status == SB_SOLVED;
+    const char *word = verdict_names[status];
     switch (f) {
-    case FMT_SOLUTION: p = solved ? put_grid(p, &res->solution) : put_str(p, verdict_names[v]);
+    case FMT_SOLUTION:
+        if (count_only && status != CLI_STATUS_BUDGET)
+            p = put_u64(p, count);
+        else
+            p = solved ? put_solution_grid(p, v) : put_str(p, word);
         break;
     case FMT_TDOKU:
-        p = put_puzzle(p, rec);
+        p = put_puzzle_grid(p, rec, v);
         *p++ = ':';
         /* a count cut short by the budget is no count: the status word stands in for it */
-        p = v == CLI_STATUS_BUDGET ? put_str(p, verdict_names[v]) : put_u64(p, res->count);
+        p = status == CLI_STATUS_BUDGET ? put_str(p, word) : put_u64(p, count);
         *p++ = ':';
         if (solved)
-            p = put_grid(p, &res->solution);
+            p = put_solution_grid(p, v);
         break;
     case FMT_CSV:
         p = put_u64(put_csv_file(p, in), rec->line);
         *p++ = ',';
-        p = put_str(p, verdict_names[v]);
+        p = put_str(p, word);
         *p++ = ',';
-        p = put_u64(p, res->count);
+        p = put_u64(p, count);
         *p++ = ',';
-        p = put_u64(p, res->guesses);
+        p = put_u64(p, guesses);
         *p++ = ',';
         if (solved)
-            p = put_grid(p, &res->solution);
+            p = put_csv_solution(p, v);
         break;
     case FMT_JSON:
-        p = put_str(put_json_head(p, in, rec->line, verdict_names[v]), ",\"count\":");
-        p = put_u64(p, res->count);
+        p = put_str(put_json_head(p, in, rec->line, word), ",\"count\":");
+        p = put_u64(p, count);
         p = put_str(p, ",\"guesses\":");
-        p = put_u64(p, res->guesses);
+        p = put_u64(p, guesses);
         p = put_str(p, ",\"puzzle\":\"");
-        p = put_puzzle(p, rec);
+        p = put_puzzle_grid(p, rec, v);
         p = put_str(p, "\",\"solution\":");
         if (solved) {
             *p++ = '"';
-            p = put_grid(p, &res->solution);
+            p = put_solution_grid(p, v);
             p = put_str(p, "\"}");
         } else {
             p = put_str(p, "null}");
         }
         break;
     case FMT_PRETTY:
-        p = put_str(put_pretty_head(p, in, rec->line, verdict_names[v]), " (count ");
-        p = put_u64(p, res->count);
+        p = put_str(put_pretty_head(p, in, rec->line, word), " (count ");
+        p = put_u64(p, count);
         p = put_str(p, ", guesses ");
-        p = put_u64(p, res->guesses);
+        p = put_u64(p, guesses);
         /* a grid shows a pencilmark record's givens only: the header says so */
         p = put_str(p, rec->marks ? ", givens of pencilmarks)\n" : ")\n");
-        p = cli_put_boxed(p, &rec->grid, solved ? &res->solution : NULL);
+        if (v->g)
+            p = put_gpretty(p, v->g, v->puzzle, solved ? v->solution : NULL);
+        else
+            p = cli_put_boxed(p, &rec->grid, solved ? (const sb_grid *)(const void *)v->solution
+                                                    : NULL);
         break;
     default: break;
+    }
+    *p++ = '\n';
+    return p;
+}
+
+void cli_format_grids(cli_buf *b, cli_format f, const cli_input *in, const sb_record *rec,
+                      const cli_grids *v, uint64_t count, uint64_t guesses, int status,
+                      int count_only)
+{
+    char *const start = cli_buf_reserve(b, RECORD_MAX + grids_room(v ? v->g : NULL) +
+                                               in->msg_len + in->json_len + in->csv_len);
+    if (!start)
+        return;
+    char *p = v ? put_record(start, f, in, rec, v, count, guesses, status, count_only)
+                : put_invalid(start, f, in, rec);
+    b->len += (size_t)(p - start);
+}
+
+void cli_format_record(cli_buf *b, cli_format f, const cli_input *in, const sb_record *rec,
+                       const sb_result *res, int status)
+{
+    const cli_grids v = {.solution = res ? res->solution.cell : NULL};
+    cli_format_grids(b, f, in, rec, res ? &v : NULL, res ? res->count : 0,
+                     res ? res->guesses : 0, status, 0);
+}
+
+void cli_format_solution(cli_buf *b, cli_format f, const cli_input *in, uint64_t line,
+                         const cli_grids *v, uint64_t index)
+{
+    char *const start = cli_buf_reserve(b, RECORD_MAX + grids_room(v->g) + in->msg_len +
+                                               in->json_len + in->csv_len);
+    if (!start)
+        return;
+    char *p = start;
+    switch (f) {
+    case FMT_CSV:
+        p = put_u64(put_csv_file(p, in), line);
+        p = put_u64(put_str(p, ",solution,"), index);
+        p = put_csv_solution(put_str(p, ",,"), v);
+        break;
+    case FMT_JSON:
+        p = put_json_head(p, in, line, "solution");
+        p = put_u64(put_str(p, ",\"index\":"), index);
+        p = put_str(put_solution_grid(put_str(p, ",\"solution\":\""), v), "\"}");
+        break;
+    case FMT_PRETTY:
+        p = put_u64(put_str(put_pretty_head(p, in, line, "solution"), " "), index);
+        *p++ = '\n';
+        p = v->g ? put_gpretty(p, v->g, v->solution, NULL)
+                 : cli_put_boxed(p, (const sb_grid *)(const void *)v->solution, NULL);
+        break;
+    default: p = put_solution_grid(p, v); break;
     }
     *p++ = '\n';
     b->len += (size_t)(p - start);

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "grid.h"
 
 /* Formats rate writes. */
 enum { RATE_CSV, RATE_JSON };
@@ -23,6 +22,8 @@ typedef struct file_tally {
 
 /* One rate run: options read by the workers, per-file totals after. */
 typedef struct rate_run {
+    const sb_geometry *g;   /* the geometry, NULL for 9x9 (first member: the geometry
+                               source's ctx) */
     sb_options opt;         /* the uniqueness check's solver options */
     int format;             /* RATE_CSV or RATE_JSON */
     int nfiles;             /* inputs (1 for stdin alone) */
@@ -33,7 +34,9 @@ typedef struct rate_run {
 
 /* One thread's state. */
 typedef struct rate_worker {
-    sb_solver *solver;      /* its own solver */
+    sb_solver *solver;      /* its own solver (9x9) */
+    cli_engine *eng;        /* its engine (other geometries) */
+    sb_grater *rater;       /* and the geometry's rating (sb_grater_rate) */
     const rate_run *run;    /* the shared, read-only run */
 } rate_worker;
 
@@ -80,7 +83,9 @@ static int worker_new(void *ctx, void **out)
         return CLI_EXIT_USAGE;
     }
     w->run = r;
-    const int st = sb_solver_new(&w->solver, &r->opt);
+    int st = r->g ? cli_engine_new(r->g, &r->opt, &w->eng) : sb_solver_new(&w->solver, &r->opt);
+    if (st == SB_OK && r->g)
+        st = sb_grater_new(r->g, &w->rater);
     return st == SB_OK ? 0 : cli_solver_error("rate", st, r->opt.simd);
 }
 
@@ -89,8 +94,11 @@ static void worker_end(void *ctx, void *wp)
 {
     (void)ctx;
     rate_worker *w = wp;
-    if (w)
+    if (w) {
         sb_solver_free(w->solver);
+        cli_engine_free(w->eng);
+        sb_grater_free(w->rater);
+    }
     free(w);
 }
 
@@ -111,12 +119,55 @@ static void commit(void *ctx, const uint32_t *input, const unsigned char *tags, 
     }
 }
 
+/* Checks, rates and formats one record of another geometry (rate_record): its status and
+ * class alone, as csv line,status,class or json. */
+static int rate_grecord(rate_worker *w, const cli_input *in, const sb_record *rec, cli_buf *out,
+                        cli_buf *err, rate_tag *t)
+{
+    const char *cls = "";
+    t->status = TAG_INVALID;
+    t->cls = 0;
+    if (rec->kind == SB_LINE_PUZZLE) {
+        sb_gresult res;
+        const int st = cli_engine_solve(w->eng, ((const cli_grec *)rec)->cells, 2, &res, NULL);
+        if (st == SB_ERR_STOPPED)
+            return CLI_STOPPED;
+        if (st != SB_OK) { /* the engine's one failure: memory */
+            cli_buf_printf(err, CLI_NAME ": %s:%llu: out of memory\n", in->msg_name,
+                           (unsigned long long)rec->line);
+            return CLI_EXIT_USAGE;
+        }
+        t->status = res.count == 0 ? SB_UNSOLVABLE : res.count == 1 ? SB_SOLVED : SB_MULTIPLE;
+        sb_rating rt = {.cls = SB_CLASS_SEARCH};
+        if (t->status == SB_SOLVED) { /* the record's cells are in range: it cannot fail */
+            sb_grater_rate(w->rater, ((const cli_grec *)rec)->cells, &rt);
+            cls = sb_class_name(rt.cls);
+        }
+        t->cls = (uint8_t)rt.cls;
+    }
+    const char *word = t->status == TAG_INVALID ? "invalid" : cli_verdict_name(t->status);
+    if (w->run->format == RATE_JSON) {
+        cli_buf_printf(out, "{\"file\":%s,\"line\":%llu,\"status\":\"%s\",\"class\":%s%s%s}\n",
+                       in->json_name, (unsigned long long)rec->line, word, *cls ? "\"" : "",
+                       *cls ? cls : "null", *cls ? "\"" : "");
+        return CLI_DONE;
+    }
+    if (in->with_file) {
+        cli_buf_put(out, in->csv_name, in->csv_len);
+        cli_buf_put(out, ",", 1);
+    }
+    cli_buf_printf(out, "%llu,%s,%s\n", (unsigned long long)rec->line, word, cls);
+    return CLI_DONE;
+}
+
 /* Checks, rates and formats one record (cli_batch.record). */
 static int rate_record(void *wp, const cli_input *in, const sb_record *rec, cli_buf *out,
                        cli_buf *err, void *tp)
 {
     rate_worker *w = wp;
     rate_tag *t = tp;
+    if (w->run->g)
+        return rate_grecord(w, in, rec, out, err, t);
     const char *status = "invalid";
     size_t nt;
     const sb_technique_info *tech = sb_techniques(&nt);
@@ -201,6 +252,9 @@ static int summarize(const rate_run *r, int f)
     return 0;
 }
 
+static int rate_run_on(rate_run *rp, cli_batch *bp, const sb_geometry *geo, int argc,
+                       char **argv);
+
 int cli_rate(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -257,13 +311,45 @@ int cli_rate(int argc, char **argv)
         sb_geometry_free(geo);
         return cli_usage_error("rate", "--resume: only 9x9 puzzles");
     }
-    if (geo) { /* another geometry: grid.c */
-        const cli_grid_job job = {.cmd = "rate", .rate = 1, .limit = 2,
-                                  .format = r.format == RATE_JSON ? FMT_JSON : FMT_CSV,
-                                  .max_guesses = UINT64_MAX, .simd = r.opt.simd};
-        const int grc = cli_grid_run(geo, &job, &b, argv + optind, argc - optind);
-        sb_geometry_free(geo);
-        return grc;
+    const int rc = rate_run_on(&r, &b, geo, argc, argv);
+    sb_geometry_free(geo);
+    return rc;
+}
+
+/* Writes the summary of a run on another geometry to stderr: one line over every input. */
+static void summarize_geometry(const rate_run *r)
+{
+    file_tally t = {0};
+    for (int f = 0; f < r->nfiles; f++) {
+        for (int c = 0; c < SB_CLASS_COUNT; c++)
+            t.cls[c] += r->total[f].cls[c];
+        for (int v = 0; v < 3; v++)
+            t.verdict[v] += r->total[f].verdict[v];
+        t.invalid += r->total[f].invalid;
+    }
+    fprintf(stderr, "rate: %llu puzzles: %llu singles, %llu hidden, %llu locked, %llu tuples, "
+                    "%llu search; %llu multiple, %llu unsolvable, %llu invalid lines\n",
+            t.verdict[0] + t.verdict[1] + t.verdict[2], t.cls[SB_CLASS_SINGLES],
+            t.cls[SB_CLASS_HIDDEN], t.cls[SB_CLASS_LOCKED], t.cls[SB_CLASS_TUPLES],
+            t.cls[SB_CLASS_SEARCH], t.verdict[SB_MULTIPLE], t.verdict[SB_UNSOLVABLE], t.invalid);
+}
+
+/* Runs rate over the inputs (argv from optind) on geometry geo (NULL: 9x9) once the options
+ * are read. @return the exit code. */
+static int rate_run_on(rate_run *rp, cli_batch *bp, const sb_geometry *geo, int argc,
+                       char **argv)
+{
+    rate_run r = *rp;
+    cli_batch b = *bp;
+    cli_source src;
+    b.ctx = &r;
+    r.g = geo;
+    if (geo) { /* records of the geometry's source, checked by its engine */
+        if (sb_simd_resolve(r.opt.simd) < 0)
+            return cli_solver_error("rate", SB_ERR_SIMD, r.opt.simd);
+        cli_gsource_init(&src, geo);
+        b.source = &src;
+        b.marks = 0;
     }
     r.nfiles = argc - optind > 0 ? argc - optind : 1;
     r.files = argc - optind > 0 ? argv + optind : NULL;
@@ -288,7 +374,9 @@ int cli_rate(int argc, char **argv)
             return st < 0 ? -1 - st : st;
         }
     }
-    if (r.format == RATE_CSV && !has_header) {
+    if (r.format == RATE_CSV && !has_header && geo)
+        fputs(argc - optind > 1 ? "file,line,status,class\n" : "line,status,class\n", stdout);
+    else if (r.format == RATE_CSV && !has_header) {
         size_t nt;
         const sb_technique_info *t = sb_techniques(&nt);
         fputs("line,status,class", stdout);
@@ -300,10 +388,12 @@ int cli_rate(int argc, char **argv)
     unsigned long long invalid = 0;
     for (int f = 0; f < r.nfiles; f++) {
         /* an input that could not be read has nothing to sum up */
-        if (r.opened[f] && summarize(&r, f) != 0)
+        if (r.opened[f] && !geo && summarize(&r, f) != 0)
             rc = CLI_EXIT_USAGE;
         invalid += r.total[f].invalid;
     }
+    if (geo)
+        summarize_geometry(&r);
     free(r.total);
     free(r.opened);
     if (!rc && (invalid || skipped_invalid))

@@ -3,13 +3,18 @@
  * input order whatever the thread count, one solver context per thread. Each record leaves
  * a tag (its status and guesses) that the engine commits once the record is written, so the
  * summaries count exactly the records written, interrupted or not.
+ *
+ * One path for every geometry: 9x9 records come from sb_reader and are solved by sb_solver
+ * (a chunk at a time, sb_solve_many); other geometries come from the geometry source
+ * (input.c, sb_greader) and are solved by the geometry's engine. --all streams every solution
+ * as it is found, straight to the output, one puzzle at a time (a puzzle may have millions of
+ * solutions; a window of them would not fit in memory).
  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 
 #include "cli.h"
-#include "grid.h"
 
 /* What a run counted over the records written. */
 typedef struct tally {
@@ -31,6 +36,8 @@ typedef struct tag {
 
 /* One solve or validate run: options shared read-only by the workers, totals after. */
 typedef struct run {
+    const sb_geometry *g; /* the geometry, NULL for 9x9 (first member: the geometry source's
+                             ctx) */
     sb_options opt;   /* every worker's solver options */
     cli_format format; /* solve: record format */
     tally total;      /* the committed tags, summed */
@@ -57,8 +64,12 @@ static uint64_t tally_counts(tally *t, uint64_t *c, int to_counts)
 /* One thread's worker: its own solver, and the results of the chunk it is handling, solved
  * together (sb_solve_many is faster than one sb_solve per puzzle on some kernels). */
 typedef struct worker {
-    sb_solver *solver;        /* this thread's solver context */
+    sb_solver *solver;        /* this thread's solver context (9x9) */
+    cli_engine *eng;          /* this thread's engine (other geometries) */
+    const sb_geometry *g;     /* copy of run.g */
+    uint8_t *sol;             /* the engine's first solution, sb_geometry_cells bytes */
     cli_format format;        /* copy of run.format, read on every record */
+    uint64_t limit;           /* copy of run.opt.limit (the engine takes it per solve) */
     size_t cap;               /* entries of the arrays below */
     size_t ready, next;       /* results solved ahead: entries next .. ready-1 still unused */
     const sb_record **rec;    /* the record of each entry */
@@ -126,11 +137,18 @@ static int worker_new(void *ctx, void **out)
         fprintf(stderr, CLI_NAME ": out of memory\n");
         return CLI_EXIT_USAGE;
     }
-    const int st = sb_solver_new(&w->solver, &r->opt);
     *out = w;
+    w->g = r->g;
+    w->format = r->format;
+    w->limit = r->opt.limit;
+    if (r->g && !(w->sol = malloc((size_t)sb_geometry_cells(r->g)))) {
+        fprintf(stderr, CLI_NAME ": out of memory\n");
+        return CLI_EXIT_USAGE;
+    }
+    const int st = r->g ? cli_engine_new(r->g, &r->opt, &w->eng)
+                        : sb_solver_new(&w->solver, &r->opt);
     if (st != SB_OK)
         return cli_solver_error(r->format == FMT_COUNT ? "validate" : "solve", st, r->opt.simd);
-    w->format = r->format;
     return 0;
 }
 
@@ -141,6 +159,8 @@ static void worker_end(void *ctx, void *wp)
     worker *w = wp;
     if (w) {
         sb_solver_free(w->solver);
+        cli_engine_free(w->eng);
+        free(w->sol);
         free(w->rec);
         free(w->grid);
         free(w->res);
@@ -178,15 +198,34 @@ static void solve_chunk(void *wp, const sb_record *const *recs, size_t n)
     w->ready = k;
 }
 
-/* The result of record rec: solved ahead by solve_chunk, else now. @return sb_solve's status. */
-static int worker_solve(worker *w, const sb_record *rec, sb_result *res)
+/* The result of record rec: solved ahead by solve_chunk, else now; on another geometry by
+ * the engine (res->solution unused: its first solution goes to w->sol). The limit is opt's.
+ * @return sb_solve's status. */
+static int worker_solve(worker *w, const sb_record *rec, sb_result *res, uint64_t limit)
 {
+    if (w->g) {
+        sb_gresult gr;
+        const int st = cli_engine_solve(w->eng, ((const cli_grec *)rec)->cells, limit, &gr,
+                                        w->sol);
+        res->count = gr.count;
+        res->guesses = gr.guesses;
+        return st;
+    }
     if (w->next < w->ready && w->rec[w->next] == rec) {
         *res = w->res[w->next];
         return w->st[w->next++];
     }
     return rec->marks ? sb_solve_candidates(w->solver, rec->cand, res)
                       : sb_solve(w->solver, &rec->grid, res);
+}
+
+/* The grids of record rec and its result for cli_format_grids. */
+static cli_grids grids_of(const worker *w, const sb_record *rec, const sb_result *res)
+{
+    if (!w->g)
+        return (cli_grids){.solution = res->solution.cell};
+    const cli_grec *gr = (const cli_grec *)rec;
+    return (cli_grids){.g = w->g, .form = gr->form, .puzzle = gr->cells, .solution = w->sol};
 }
 
 /* Adds the tags of written records to the run's tally (cli_batch.commit). */
@@ -211,6 +250,24 @@ static void commit(void *ctx, const uint32_t *input, const unsigned char *tags, 
     }
 }
 
+/* Points run r and its batch b at geometry geo (NULL: 9x9, nothing to do): records from the
+ * geometry's source (src), one at a time (no 9x9 chunks, no pencilmarks). @return 0, or
+ * CLI_EXIT_USAGE after a message (a SIMD level this CPU lacks; memory). */
+static int geo_begin(const char *cmd, run *r, cli_batch *b, const sb_geometry *geo,
+                     cli_source *src)
+{
+    r->g = geo;
+    if (!geo)
+        return 0;
+    cli_gsource_init(src, geo);
+    b->source = src;
+    b->chunk = NULL;
+    b->marks = 0;
+    if (sb_simd_resolve(r->opt.simd) < 0)
+        return cli_solver_error(cmd, SB_ERR_SIMD, r->opt.simd);
+    return cli_note_skipped(cmd, geo, &r->opt);
+}
+
 /* Solves one record and formats it (cli_batch.record of solve). */
 static int solve_record(void *wp, const cli_input *in, const sb_record *rec, cli_buf *out,
                         cli_buf *err, void *tp)
@@ -224,14 +281,20 @@ static int solve_record(void *wp, const cli_input *in, const sb_record *rec, cli
         return CLI_DONE;
     }
     sb_result res;
-    const int st = worker_solve(w, rec, &res);
+    const int st = worker_solve(w, rec, &res, w->limit);
     if (st == SB_ERR_STOPPED)
         return CLI_STOPPED;
     t->guesses = res.guesses;
+    const cli_grids v = grids_of(w, rec, &res);
     if (st == SB_ERR_BUDGET) {
         t->kind = TAG_BUDGET;
-        cli_format_record(out, w->format, in, rec, &res, CLI_STATUS_BUDGET);
+        cli_format_grids(out, w->format, in, rec, &v, res.count, res.guesses, CLI_STATUS_BUDGET, 0);
         return CLI_DONE;
+    }
+    if (st != SB_OK && w->g) { /* the engine's one failure: memory */
+        cli_buf_printf(err, CLI_NAME ": %s:%llu: out of memory\n", in->msg_name,
+                       (unsigned long long)rec->line);
+        return CLI_EXIT_USAGE;
     }
     if (st != SB_OK) {
         /* No honest count exists: the record carries the reason instead of a verdict. A
@@ -248,9 +311,181 @@ static int solve_record(void *wp, const cli_input *in, const sb_record *rec, cli
         return CLI_DONE;
     }
     t->kind = (uint8_t)sb_result_verdict(&res);
-    cli_format_record(out, w->format, in, rec, &res, t->kind);
+    cli_format_grids(out, w->format, in, rec, &v, res.count, res.guesses, t->kind, 0);
     return CLI_DONE;
 }
+
+/* --all holds solution records back at most this long (seconds) once a later one is found,
+ * so a fast listing is written in large blocks and a slow one line by line as found. */
+#define ALL_HOLD 0.05
+
+enum { ALL_FLUSH = 1 << 16 /* --all writes its buffer out past this many bytes */ };
+
+/* One --all run's output and the puzzle being listed. Records go out through the batch
+ * engine's writer (cli_sink_write), whole records at a time: a full disk or a file size limit
+ * cuts the file back to whole records with one message naming the output. */
+typedef struct all_ctx {
+    const cli_batch *b;   /* the run: output and its name, the tally's commit */
+    cli_sink sink;        /* records not written yet, their stderr text and tags */
+    double last;          /* when the sink was last written out (cli_now_seconds) */
+    int failed;           /* a write failed (reported once): the run ends with exit 2 */
+    cli_format f;         /* record format */
+    const cli_input *in;  /* the input */
+    cli_grids v;          /* the puzzle being listed (its solution: the one just found) */
+    uint64_t line;        /* its line */
+    uint8_t *first;       /* its first solution, for the count record */
+} all_ctx;
+
+/* Writes the sink out (stderr text, records, tags to the tally) and empties it.
+ * @return 0, or -1 once a write has failed (reported the first time only). */
+static int all_write(all_ctx *a)
+{
+    if (!a->failed && cli_sink_write(a->b, &a->sink) != 0)
+        a->failed = 1;
+    a->sink.out.len = a->sink.err.len = a->sink.tags.len = 0;
+    a->sink.n = 0;
+    a->last = cli_now_seconds();
+    return a->failed ? -1 : 0;
+}
+
+/* cli_engine_each callback of --all: one solution record, written out with those held back
+ * when the buffer is full or the last write is ALL_HOLD old. @return non-zero to stop (a
+ * write failed, or Ctrl-C). */
+static int all_one(const uint8_t *sol, uint64_t index, void *user)
+{
+    all_ctx *a = user;
+    if (index == 0)
+        memcpy(a->first, sol, (size_t)sb_geometry_cells(a->v.g));
+    a->v.solution = sol;
+    cli_format_solution(&a->sink.out, a->f, a->in, a->line, &a->v, index + 1);
+    if (a->sink.out.len > ALL_FLUSH || cli_now_seconds() - a->last >= ALL_HOLD)
+        all_write(a);
+    return a->failed || cli_stop_requested();
+}
+
+/* solve --all over one open input: for each puzzle its solutions in DFS order, written as
+ * they are found, then its count record (the count is known only at the end). @return 0,
+ * CLI_EXIT_USAGE after an I/O error (reported), or CLI_EXIT_INTERRUPTED. */
+static int all_input(const run *ru, worker *w, const cli_source *src, FILE *fin,
+                     const cli_input *in, cli_grec *r, all_ctx *a)
+{
+    void *rd;
+    if (src->open((void *)ru, fin, &rd) != SB_OK) {
+        fprintf(stderr, CLI_NAME ": out of memory\n");
+        return CLI_EXIT_USAGE;
+    }
+    a->in = in;
+    int st, rc = 0;
+    while (!rc && !cli_stop_requested() && (st = src->next(rd, &r->head)) != 0) {
+        if (st < 0) {
+            if (errno == EINTR)
+                continue; /* the loop looks at the stop flag */
+            all_write(a);
+            fprintf(stderr, CLI_NAME ": %s: read error: %s\n", in->msg_name, strerror(errno));
+            rc = CLI_EXIT_USAGE;
+            break;
+        }
+        tag t = {.kind = TAG_INVALID};
+        if (r->head.kind == SB_LINE_INVALID) {
+            cli_format_invalid(&a->sink.err, in->msg_name, &r->head);
+            cli_format_grids(&a->sink.out, a->f, in, &r->head, NULL, 0, 0, 0, 0);
+        } else {
+            sb_gresult res;
+            a->v.form = r->form;
+            a->v.puzzle = r->cells;
+            a->line = r->head.line;
+            const int sst = cli_engine_each(w->eng, r->cells, w->limit, all_one, a, &res);
+            if (a->failed) {
+                rc = CLI_EXIT_USAGE;
+                break;
+            }
+            if (sst == SB_ERR_STOPPED)
+                break; /* Ctrl-C: the solutions so far stand, the puzzle gets no count */
+            if (sst != SB_OK && sst != SB_ERR_BUDGET) {
+                all_write(a);
+                fprintf(stderr, CLI_NAME ": %s:%llu: out of memory\n", in->msg_name,
+                        (unsigned long long)r->head.line);
+                rc = CLI_EXIT_USAGE;
+                break;
+            }
+            const int status = sst == SB_ERR_BUDGET ? CLI_STATUS_BUDGET
+                               : res.count == 0     ? SB_UNSOLVABLE
+                               : res.count == 1     ? SB_SOLVED
+                                                    : SB_MULTIPLE;
+            t.kind = status == CLI_STATUS_BUDGET ? TAG_BUDGET : (uint8_t)status;
+            t.guesses = res.guesses;
+            a->v.solution = a->first;
+            cli_format_grids(&a->sink.out, a->f, in, &r->head, &a->v, res.count, res.guesses,
+                             status, 1);
+        }
+        cli_buf_put(&a->sink.tags, &t, sizeof t);
+        a->sink.n++;
+        if (all_write(a) != 0)
+            rc = CLI_EXIT_USAGE;
+    }
+    src->close(rd);
+    if (!rc && cli_stop_requested()) {
+        if (all_write(a) != 0) /* what the cut puzzle listed */
+            return CLI_EXIT_USAGE;
+        fprintf(stderr, CLI_NAME ": interrupted (%s:%llu)\n", in->msg_name,
+                (unsigned long long)r->head.line);
+        rc = CLI_EXIT_INTERRUPTED;
+    }
+    return rc;
+}
+
+/* solve --all: the inputs in order on one thread, streaming through b (the run's batch with
+ * the tally's commit and the geometry source). @return the run's status (0, CLI_EXIT_USAGE,
+ * CLI_EXIT_INTERRUPTED). */
+static int all_run(const cli_batch *b, char *const *files, int nfiles)
+{
+    static char *const stdin_only[] = {"-"};
+    const run *ru = b->ctx;
+    if (nfiles == 0) {
+        files = stdin_only;
+        nfiles = 1;
+    }
+    void *wp = NULL;
+    cli_grec *r = malloc(b->source->rec_size);
+    int rc = r ? worker_new(b->ctx, &wp) : CLI_EXIT_USAGE;
+    all_ctx a = {.b = b, .f = ru->format, .v = {.g = ru->g}, .last = cli_now_seconds()};
+    if (wp)
+        a.first = ((worker *)wp)->sol;
+    cli_stop_state stop;
+    cli_stop_begin(&stop);
+    for (int i = 0; !rc || rc == CLI_EXIT_USAGE; i++) {
+        if (i == nfiles || !r || !wp || a.failed)
+            break;
+        cli_input in;
+        if (cli_input_init(&in, files[i]) != 0) {
+            rc = CLI_EXIT_USAGE;
+            break;
+        }
+        in.with_file = nfiles > 1;
+        const int is_stdin = !strcmp(files[i], "-");
+        FILE *f = is_stdin ? stdin : fopen(files[i], "rb");
+        if (!f) {
+            fflush(b->out);
+            fprintf(stderr, CLI_NAME ": cannot open '%s': %s\n", in.msg_name, strerror(errno));
+            rc = CLI_EXIT_USAGE;
+        } else {
+            const int st = all_input(ru, wp, b->source, f, &in, r, &a);
+            if (st)
+                rc = st;
+            if (!is_stdin)
+                fclose(f);
+        }
+        cli_input_free(&in);
+    }
+    cli_stop_end(&stop);
+    cli_sink_free(&a.sink);
+    worker_end(b->ctx, wp);
+    free(r);
+    return rc;
+}
+
+static int solve_run(run *rp, cli_batch *bp, const sb_geometry *geo, const cli_grid_opt *gopt,
+                     int stats, int argc, char **argv);
 
 int cli_solve(int argc, char **argv)
 {
@@ -345,18 +580,24 @@ int cli_solve(int argc, char **argv)
         sb_geometry_free(geo);
         return cli_usage_error("solve", "--resume: only 9x9 puzzles, without --all");
     }
-    if (geo) { /* another geometry, or --all: the general solver (grid.c) */
-        const cli_grid_job job = {.cmd = "solve", .format = r.format, .all = gopt.all,
-                                  .limit = gopt.all && !gopt.limit_given ? 0 : r.opt.limit,
-                                  .max_guesses = r.opt.max_guesses, .stats = stats,
-                                  .simd = r.opt.simd,
-                                  .pipeline = r.opt.pipeline == SB_PIPELINE_CUSTOM
-                                                  ? r.opt.spec
-                                                  : sb_pipelines(&np)[r.opt.pipeline].name};
-        const int grc = cli_grid_run(geo, &job, &b, argv + optind, argc - optind);
-        sb_geometry_free(geo);
-        return grc;
-    }
+    const int rc = solve_run(&r, &b, geo, &gopt, stats, argc, argv);
+    sb_geometry_free(geo);
+    return rc;
+}
+
+/* Runs solve over the inputs (argv from optind) once the options are read: on geometry geo
+ * (NULL: 9x9), --all when gopt says so. @return the exit code. */
+static int solve_run(run *rp, cli_batch *bp, const sb_geometry *geo, const cli_grid_opt *gopt,
+                     int stats, int argc, char **argv)
+{
+    run r = *rp;
+    cli_batch b = *bp;
+    cli_source src;
+    b.ctx = &r;
+    if (gopt->all && !gopt->limit_given)
+        r.opt.limit = 0; /* --all alone lists every solution */
+    if (geo_begin("solve", &r, &b, geo, &src))
+        return CLI_EXIT_USAGE;
     int has_header = 0;
     uint64_t skipped_invalid = 0;
     b.skipped_invalid = &skipped_invalid;
@@ -371,7 +612,8 @@ int cli_solve(int argc, char **argv)
     const double t0 = cli_now_seconds();
     if (!has_header)
         cli_write_header(stdout, r.format, argc - optind > 1);
-    const int rc = cli_batch_records(&b, argv + optind, argc - optind);
+    const int rc = gopt->all ? all_run(&b, argv + optind, argc - optind)
+                             : cli_batch_records(&b, argv + optind, argc - optind);
     const double secs = cli_now_seconds() - t0;
     if (stats) {
         const tally *t = &r.total;
@@ -427,7 +669,7 @@ static int validate_record(void *wp, const cli_input *in, const sb_record *rec, 
         return CLI_DONE;
     }
     int a, b;
-    if (sb_grid_conflict(&rec->grid, &a, &b)) {
+    if (!w->g && sb_grid_conflict(&rec->grid, &a, &b)) { /* sb_greader refuses clashes */
         cli_buf_printf(err, CLI_NAME ": %s:%llu: conflicting givens: r%dc%d and r%dc%d are both %d\n",
                        in->msg_name, line, a / 9 + 1, a % 9 + 1, b / 9 + 1, b % 9 + 1,
                        rec->grid.cell[a]);
@@ -435,8 +677,13 @@ static int validate_record(void *wp, const cli_input *in, const sb_record *rec, 
         return CLI_DONE;
     }
     sb_result res;
-    if (worker_solve(w, rec, &res) == SB_ERR_STOPPED)
+    const int st = worker_solve(w, rec, &res, w->limit);
+    if (st == SB_ERR_STOPPED)
         return CLI_STOPPED;
+    if (st != SB_OK && w->g) {
+        cli_buf_printf(err, CLI_NAME ": %s:%llu: out of memory\n", in->msg_name, line);
+        return CLI_EXIT_USAGE;
+    }
     const sb_verdict v = sb_result_verdict(&res);
     t->kind = (uint8_t)v;
     if (v == SB_UNSOLVABLE)
@@ -496,23 +743,24 @@ int cli_validate(int argc, char **argv)
         sb_geometry_free(geo);
         return cli_usage_error("validate", "--resume: only 9x9 puzzles");
     }
-    if (geo) {
-        const cli_grid_job job = {.cmd = "validate", .format = FMT_COUNT, .limit = 2,
-                                  .max_guesses = UINT64_MAX, .simd = r.opt.simd};
-        const int grc = cli_grid_run(geo, &job, &b, argv + optind, argc - optind);
+    cli_source src;
+    if (geo_begin("validate", &r, &b, geo, &src)) {
         sb_geometry_free(geo);
-        return grc;
+        return CLI_EXIT_USAGE;
     }
     if (b.resume) { /* resume.c: the counts of the last checkpoint, and skip what they cover */
         uint64_t c[TALLY_COUNTS];
         const int st = cli_resume_counts_begin("validate", &b, argc, argv, argv + optind,
                                                argc - optind, &cp, c, TALLY_COUNTS);
-        if (st)
+        if (st) {
+            sb_geometry_free(geo);
             return st < 0 ? -1 - st : st;
+        }
         tally_counts(&r.total, c, 0);
         r.cp = &cp;
     }
     const int rc = cli_batch_records(&b, argv + optind, argc - optind);
+    sb_geometry_free(geo);
     tally *t = &r.total;
     if (r.cp) { /* every record written is counted: a kill from here on redoes nothing */
         uint64_t c[TALLY_COUNTS];
