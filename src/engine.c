@@ -31,6 +31,8 @@ typedef struct engine_want {
 struct sb_engine {
     int row;                    /* index of the row chosen in ENGINE_ROWS */
     const sb_geometry *g;       /* the caller's geometry (not owned); NULL for 9x9 */
+    const sb_geometry *gg;      /* the geometry the general engines run on: g, or for 9x9
+                                   enumeration g or g3 */
     int ncells, n;              /* cells and digits */
     int fast;                   /* 1: pipeline "fast" */
     int level;                  /* the SIMD level, resolved */
@@ -134,40 +136,27 @@ static int solve_nine(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gre
     return st;
 }
 
-/* Makes the general engine on the 3x3 geometry that enumerates 9x9 solutions. @return SB_OK
- * or SB_ERR_NOMEM. */
-static int nine_lister(sb_engine *e)
-{
-    if (e->gs || e->gp)
-        return SB_OK;
-    if (!e->g3 && sb_geometry_parse("3x3", &e->g3, NULL, 0) != SB_OK)
-        return SB_ERR_NOMEM;
-    const sb_geometry *g = e->g ? e->g : e->g3;
-    int st;
-    if (e->fast) {
-        st = sb_gsolver_new_cells(g, &e->gs);
-        if (st == SB_OK) {
-            sb_gsolver_budget(e->gs, e->opt.max_guesses);
-            sb_gsolver_stop(e->gs, e->opt.stop);
-        }
-    } else {
-        st = sb_gpipeline_new(g, e->spec, &e->gp);
-        if (st == SB_OK) {
-            sb_gpipeline_budget(e->gp, e->opt.max_guesses);
-            sb_gpipeline_stop(e->gp, e->opt.stop);
-        }
-    }
-    return st == SB_OK ? SB_OK : SB_ERR_NOMEM; /* the spec passed sb_solver_new already */
-}
+static int make_general(sb_engine *e);
+static int make_pipeline(sb_engine *e);
+static int each_general(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
+                        void *user, sb_gresult *res);
+static int each_pipeline(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
+                         void *user, sb_gresult *res);
 
+/* Enumeration runs the rows general ("fast") or pipeline on the 3x3 geometry, made at the
+ * first call (a batch of counts never pays for them). */
 static int each_nine(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
                      void *user, sb_gresult *res)
 {
-    const int st = nine_lister(e);
-    if (st != SB_OK)
-        return st;
-    return e->gs ? sb_gsolve_each(e->gs, cells, limit, fn, user, res)
-                 : sb_gpipeline_each(e->gp, cells, limit, fn, user, res);
+    if (!e->gs && !e->gp) {
+        if (!e->gg && sb_geometry_parse("3x3", &e->g3, NULL, 0) != SB_OK)
+            return SB_ERR_NOMEM;
+        if (!e->gg)
+            e->gg = e->g3;
+        if ((e->fast ? make_general : make_pipeline)(e) != SB_OK)
+            return SB_ERR_NOMEM; /* the spec passed sb_solver_new already */
+    }
+    return (e->fast ? each_general : each_pipeline)(e, cells, limit, fn, user, res);
 }
 
 /* ---- box16: the 16-digit whole-board kernel ---- */
@@ -212,7 +201,7 @@ static int match_general(const engine_want *w)
 
 static int make_general(sb_engine *e)
 {
-    int st = sb_gsolver_new_cells(e->g, &e->gs);
+    int st = sb_gsolver_new_cells(e->gg, &e->gs);
     if (st == SB_OK)
         st = sb_gsolver_simd(e->gs, e->level);
     if (st == SB_OK) {
@@ -245,7 +234,7 @@ static int match_pipeline(const engine_want *w)
 
 static int make_pipeline(sb_engine *e)
 {
-    const int st = sb_gpipeline_new(e->g, e->spec, &e->gp);
+    const int st = sb_gpipeline_new(e->gg, e->spec, &e->gp);
     if (st == SB_OK) {
         sb_gpipeline_budget(e->gp, e->opt.max_guesses);
         sb_gpipeline_stop(e->gp, e->opt.stop);
@@ -351,7 +340,8 @@ int sb_engine_new(const sb_geometry *g, const sb_options *opt, sb_engine **out)
     if (!e)
         return SB_ERR_NOMEM;
     e->row = (int)row;
-    e->g = g; /* 9x9: enumeration runs on it when it is the 3x3 geometry */
+    e->g = g;
+    e->gg = g; /* 9x9: enumeration runs on it when it is the 3x3 geometry */
     e->ncells = w.nine ? SB_CELLS : sb_geometry_cells(g);
     e->n = w.nine ? SB_DIGITS : sb_geometry_digits(g);
     e->fast = w.fast;
