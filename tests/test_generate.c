@@ -260,6 +260,35 @@ Test(generate, symmetry_names_round_trip)
     cr_assert_str_eq(sb_symmetry_name(-1), "?");
 }
 
+/* sb_symmetry_image on any n: each map is a permutation with the documented images of the
+ * corner (0, 0), rot90 has order 4, the reflections and rot180 order 2. */
+Test(generate, symmetry_images_are_the_documented_maps)
+{
+    for (int n = 1; n <= 16; n++) {
+        const int last = n - 1;
+        /* where (0, 0) goes: rot180 (last, last), rot90 (0, last), mirror (0, last), diagonal */
+        const int corner[SB_SYM_COUNT] = {0, n * last + last, last, last, 0};
+        for (int sym = 0; sym < SB_SYM_COUNT; sym++) {
+            cr_assert_eq(sb_symmetry_image(sym, n, 0), corner[sym], "%s n=%d",
+                         sb_symmetry_name(sym), n);
+            const int order = sym == SB_SYM_ROT90 ? 4 : sym == SB_SYM_NONE ? 1 : 2;
+            unsigned char hit[256] = {0};
+            for (int c = 0; c < n * n; c++) {
+                const int x = sb_symmetry_image(sym, n, c);
+                cr_assert(x >= 0 && x < n * n && !hit[x], "%s n=%d: not a permutation",
+                          sb_symmetry_name(sym), n);
+                hit[x] = 1;
+                int y = c;
+                for (int k = 0; k < order; k++)
+                    y = sb_symmetry_image(sym, n, y);
+                cr_assert_eq(y, c, "%s n=%d: order is not %d", sb_symmetry_name(sym), n, order);
+            }
+        }
+        if (n > 1) /* a quarter turn moves (0, 1) to (1, last) */
+            cr_assert_eq(sb_symmetry_image(SB_SYM_ROT90, n, 1), n + last);
+    }
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* PRNG and transforms                                                                        */
 /* ------------------------------------------------------------------------------------------ */

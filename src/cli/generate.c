@@ -7,14 +7,19 @@
  * ends the output on a record boundary with the "interrupted" message and exit 130, as for
  * solve. Puzzle i depends only on (seed, i, options); augment draws transform i from rng
  * stream i of the seed.
+ *
+ * One path for every geometry: the run holds the geometry (NULL: the 9x9 fast path, whose
+ * library calls are sb_generate and sb_transform_*), and only the library call and the record
+ * layout of an item differ (sb_ggenerate and sb_gaugment elsewhere). Options the generator of
+ * another geometry lacks are refused one by one, naming the option and the geometry.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "grid.h"
 
 enum {
     RECORD_MAX = 1024,      /* longest generate record (pretty: a header and 13 lines of 54) */
@@ -77,6 +82,40 @@ static void put_generated(cli_buf *o, gen_format f, unsigned long long index,
     o->len += (size_t)(d - start);
 }
 
+/* Appends one generated puzzle of geometry g, number index, in format f (form: its text). */
+static void put_ggenerated(cli_buf *o, gen_format f, const sb_geometry *g, int form,
+                           unsigned long long index, const uint8_t *puzzle,
+                           const uint8_t *solution, const sb_ggenerated *p)
+{
+    switch (f) {
+    case GF_TDOKU:
+        cli_put_gcells(o, g, puzzle, form);
+        cli_buf_put(o, ":1:", 3);
+        cli_put_gcells(o, g, solution, form);
+        break;
+    case GF_CSV:
+        cli_buf_printf(o, "%llu,", index);
+        cli_put_gcsv_cells(o, g, puzzle, form);
+        cli_buf_printf(o, ",%d,%llu,", p->clues, (unsigned long long)p->guesses);
+        cli_put_gcsv_cells(o, g, solution, form);
+        break;
+    case GF_JSON:
+        cli_buf_printf(o, "{\"index\":%llu,\"puzzle\":\"", index);
+        cli_put_gcells(o, g, puzzle, form);
+        cli_buf_printf(o, "\",\"clues\":%d,\"guesses\":%llu,\"solution\":\"", p->clues,
+                       (unsigned long long)p->guesses);
+        cli_put_gcells(o, g, solution, form);
+        cli_buf_put(o, "\"}", 2);
+        break;
+    case GF_PRETTY: /* as solve -f pretty: the givens beside the solution */
+        cli_buf_printf(o, "# puzzle %llu (%d clues)\n", index, p->clues);
+        cli_put_gpretty(o, g, puzzle, solution);
+        break;
+    default: cli_put_gcells(o, g, puzzle, form); break;
+    }
+    cli_buf_put(o, "\n", 1);
+}
+
 static const char generate_help[] =
     "Usage: " CLI_NAME " generate -n COUNT [OPTIONS]\n"
     "Make COUNT puzzles with exactly one solution, one record per line, in index order.\n"
@@ -90,7 +129,9 @@ static const char generate_help[] =
     "                       stops at the first clue found necessary)\n"
     "      --clues K        at most K clues, %d..81 (default no bound); below %d rarely\n"
     "                       reached: candidates are retried up to --attempts times\n"
-    "      --symmetry SYM   clue pattern: none, rot180, rot90, mirror, diagonal (default %s)\n"
+    "                       (another geometry: N-1..cells, N its digits)\n"
+    "      --symmetry SYM   clue pattern: none, rot180, rot90, mirror, diagonal (default %s);\n"
+    "                       another geometry takes those that map its houses onto houses\n"
     "      --guesses RANGE  keep puzzles whose guess count (as 'solve' reports it with -l 2)\n"
     "                       is in RANGE: MIN-MAX, MIN- or N (default any)\n"
     "      --class CLASS    keep puzzles 'rate' puts in CLASS: singles, hidden, locked,\n"
@@ -102,7 +143,7 @@ static const char generate_help[] =
     "      --stats          print a summary line to stderr at the end\n"
     "  -o, --output FILE    write standard output to FILE (the same bytes)\n"
     "      --grid SPEC      another geometry (RxC, latin:N, cube:K, x:RxC): unique, minimal\n"
-    "                       puzzles; --clues, --symmetry, --guesses, --class are 9x9 only\n"
+    "                       puzzles; --guesses, --class and -f kaggle are 9x9 only\n"
     "      --geometry FILE  a geometry from a file, as --grid\n"
     "  -h, --help           show this help\n\n"
     "csv columns: index,puzzle,clues,guesses,solution; json keys in the same order.\n"
@@ -142,7 +183,10 @@ typedef struct gen_stats {
 
 /* One generate run: what the workers read, the totals after. */
 typedef struct gen_run {
-    sb_gen_options opt;       /* every generator's options */
+    sb_geometry *g;           /* the geometry, NULL for the 9x9 fast path (the run owns it) */
+    sb_gen_options opt;       /* every 9x9 generator's options (seed and max_attempts: all) */
+    sb_ggen_options gopt;     /* every generator's options on geometry g */
+    int form;                 /* the sb_gform of g's records */
     unsigned long long first; /* index of item 0 */
     gen_format format;        /* record format */
     const char *guesses_arg;  /* --guesses as given, for the give-up message (NULL: none) */
@@ -159,8 +203,11 @@ typedef struct gen_tag {
 
 /* One thread's state: its generator and the shared, read-only run. */
 typedef struct gen_worker {
-    sb_generator *g;  /* this thread's generator */
-    const gen_run *r; /* the run */
+    sb_generator *g;     /* this thread's generator (9x9) */
+    sb_ggenerator *gg;   /* ... or on the run's geometry */
+    uint8_t *puzzle;     /* geometry: the puzzle made, cells bytes */
+    uint8_t *solution;   /* geometry: its solution */
+    const gen_run *r;    /* the run */
 } gen_worker;
 
 /* Creates one thread's generator (cli_batch.worker_new). */
@@ -174,6 +221,16 @@ static int gen_worker_new(void *ctx, void **out)
         return CLI_EXIT_USAGE;
     }
     w->r = r;
+    if (r->g) { /* cli_generate made one with these options already: memory is all that fails */
+        const size_t nc = (size_t)sb_geometry_cells(r->g);
+        if (!(w->puzzle = malloc(nc)) || !(w->solution = malloc(nc)) ||
+            sb_ggenerator_new_opts(r->g, &r->gopt, &w->gg, NULL, 0) != SB_OK) {
+            fprintf(stderr, CLI_NAME ": out of memory\n");
+            return CLI_EXIT_USAGE;
+        }
+        sb_ggenerator_stop(w->gg, cli_stop_flag());
+        return 0;
+    }
     const int st = sb_generator_new(&w->g, &r->opt);
     return st == SB_OK ? 0 : cli_solver_error("generate", st, r->opt.simd);
 }
@@ -183,9 +240,62 @@ static void gen_worker_end(void *ctx, void *wp)
 {
     gen_worker *w = wp;
     (void)ctx;
-    if (w)
+    if (w) {
         sb_generator_free(w->g);
+        sb_ggenerator_free(w->gg);
+        free(w->puzzle);
+        free(w->solution);
+    }
     free(w);
+}
+
+/* Writes the give-up of puzzle i into err, naming only the constraints that were given.
+ * @return CLI_EXIT_INVALID (the run ends after the puzzles before it). */
+static int gave_up(const gen_run *r, unsigned long long i, cli_buf *err)
+{
+    char what[160] = "";
+    size_t used = 0;
+    const int max_clues = r->g                          ? r->gopt.max_clues
+                          : r->opt.max_clues < SB_CELLS ? r->opt.max_clues
+                                                         : 0; /* 0: no bound */
+    if (max_clues)
+        used += (size_t)snprintf(what + used, sizeof what - used, "--clues %d", max_clues);
+    if (r->guesses_arg && used < sizeof what)
+        used += (size_t)snprintf(what + used, sizeof what - used, "%s--guesses %s",
+                                 used ? " and " : "", r->guesses_arg);
+    if (r->cls >= 0 && used < sizeof what)
+        snprintf(what + used, sizeof what - used, "%s--class %s", used ? " and " : "",
+                 sb_class_name(r->cls));
+    cli_buf_printf(err, CLI_NAME ": generate: puzzle %llu: no candidate met %s in %llu "
+                        "attempts\n", i, what, (unsigned long long)r->opt.max_attempts);
+    return CLI_EXIT_INVALID;
+}
+
+/* Makes and formats puzzle i of the run's geometry (gen_item's other half). */
+static int ggen_item(const gen_worker *w, unsigned long long i, cli_buf *out, cli_buf *err,
+                     gen_tag *t)
+{
+    const gen_run *r = w->r;
+    sb_ggenerated p;
+    const int st = sb_ggenerate(w->gg, i, w->puzzle, w->solution, &p);
+    if (st == SB_ERR_STOPPED)
+        return CLI_STOPPED;
+    if (st == SB_GGEN_MISSED)
+        return gave_up(r, i, err);
+    if (st == SB_ERR_BUDGET) {
+        cli_buf_printf(err, CLI_NAME ": generate: no full grid of %s found in 100000 random "
+                            "fills: it likely has none\n", sb_geometry_name(r->g));
+        return CLI_EXIT_USAGE;
+    }
+    if (st != SB_OK) {
+        cli_buf_printf(err, CLI_NAME ": out of memory\n");
+        return CLI_EXIT_USAGE;
+    }
+    put_ggenerated(out, r->format, r->g, r->form, i, w->puzzle, w->solution, &p);
+    t->guesses = p.guesses;
+    t->attempts = p.attempts;
+    t->clues = p.clues;
+    return CLI_DONE;
 }
 
 /* Makes and formats puzzle first + index (cli_batch.item). A puzzle no candidate fits ends
@@ -197,6 +307,8 @@ static int gen_item(void *wp, uint64_t index, cli_buf *out, cli_buf *err, void *
     gen_tag *t = tp;
     sb_generated p;
     const unsigned long long i = r->first + index;
+    if (r->g)
+        return ggen_item(w, i, out, err, t);
     /* --class: candidate k of puzzle i is generator index i for k = 0 (the puzzle plain
      * generate makes), else a splitmix64 mix of (i, k): still a function of (seed, i,
      * options) only, so any -t gives the same bytes. */
@@ -218,22 +330,8 @@ static int gen_item(void *wp, uint64_t index, cli_buf *out, cli_buf *err, void *
         sb_rating rt;
         made = r->cls < 0 || (sb_rate(&p.puzzle, &rt) == SB_OK && (int)rt.cls == r->cls);
     }
-    if (!made) {
-        char what[160] = "";
-        size_t used = 0;
-        if (r->opt.max_clues < SB_CELLS)
-            used += (size_t)snprintf(what + used, sizeof what - used, "--clues %d",
-                                     r->opt.max_clues);
-        if (r->guesses_arg && used < sizeof what)
-            used += (size_t)snprintf(what + used, sizeof what - used, "%s--guesses %s",
-                                     used ? " and " : "", r->guesses_arg);
-        if (r->cls >= 0 && used < sizeof what)
-            snprintf(what + used, sizeof what - used, "%s--class %s", used ? " and " : "",
-                     sb_class_name(r->cls));
-        cli_buf_printf(err, CLI_NAME ": generate: puzzle %llu: no candidate met %s in %llu "
-                            "attempts\n", i, what, (unsigned long long)r->opt.max_attempts);
-        return CLI_EXIT_INVALID;
-    }
+    if (!made)
+        return gave_up(r, i, err);
     p.attempts = attempts;
     put_generated(out, r->format, i, &p);
     t->guesses = p.guesses;
@@ -275,40 +373,56 @@ static int parse_clues(const char *arg, sb_gen_options *opt)
     return 0;
 }
 
-/* generate --grid/--geometry: unique minimal puzzles of another geometry (grid.c); the
- * 9x9-only options are refused (clues: --clues K as given, or NULL); out_name is -o FILE
- * (NULL: standard output). @return the exit code. */
-static int generate_grid(const cli_grid_opt *gopt, const sb_gen_options *opt, const gen_run *run,
-                         uint64_t count, uint64_t first, int threads, gen_format f, int stats,
-                         const char *out_name, const char *clues)
+/* Sets run->g and run->gopt for generate --grid/--geometry: unique minimal puzzles of
+ * another geometry (sb_ggenerate), opt giving the seed, symmetry and attempts; clues is --clues
+ * K as given (or NULL). The 9x9-only options are refused one by one, and a geometry with no
+ * full grid before any output. @return 0, or CLI_EXIT_USAGE after a message. */
+static int generate_grid(const cli_grid_opt *gopt, const sb_gen_options *opt, gen_run *run,
+                         gen_format f, const char *clues)
 {
-    static const cli_format as[GF_COUNT] = {FMT_SOLUTION, FMT_TDOKU, FMT_CSV, FMT_JSON,
-                                            FMT_COUNT, FMT_PRETTY};
-    sb_gen_options d;
-    sb_gen_options_default(&d);
     sb_geometry *g;
     if (cli_grid_pick("generate", gopt, NULL, 0, 0, &g))
         return CLI_EXIT_USAGE;
-    if (clues) { /* 9x9's 17..81 would mislead here: say what this geometry does instead */
-        const int rc = cli_usage_error(
-            "generate", "--clues %s does not apply to %s (%d cells): generate makes minimal "
-            "puzzles there, with no clue bound; --clues is for 9x9 (no --grid or --geometry)",
-            clues, sb_geometry_name(g), sb_geometry_cells(g));
-        sb_geometry_free(g);
-        return rc;
+    run->g = g;
+    const char *name = sb_geometry_name(g);
+    const int nc = sb_geometry_cells(g), n = sb_geometry_digits(g);
+    char why[SB_GEO_WHY_LEN];
+    unsigned long long k = 0;
+    sb_ggen_options_default(&run->gopt);
+    run->gopt.seed = opt->seed;
+    run->gopt.symmetry = opt->symmetry;
+    run->gopt.max_attempts = opt->max_attempts;
+    run->form = n <= 35 ? SB_GFORM_CHARS : SB_GFORM_INTS;
+    if (run->guesses_arg)
+        return cli_usage_error("generate", "--guesses is for 9x9 only: the generator of %s "
+                               "bounds clues, not guesses", name);
+    if (run->cls >= 0)
+        return cli_usage_error("generate", "--class is for 9x9 only: %s puzzles are not "
+                               "filtered by class", name);
+    if (f == GF_KAGGLE)
+        return cli_usage_error("generate", "-f kaggle is for 9x9 only (81-cell columns), not "
+                               "for %s", name);
+    if (sb_gsymmetry_check(g, opt->symmetry, why, sizeof why) != SB_OK)
+        return cli_usage_error("generate", "--symmetry %s: %s", sb_symmetry_name(opt->symmetry),
+                               why);
+    if (clues && (!cli_parse_u64(clues, &k) || k == 0 || k > (unsigned long long)nc))
+        return cli_usage_error("generate", "bad --clues '%s' (%d..%d on %s)", clues,
+                               n > 1 ? n - 1 : 1, nc, name);
+    if (clues && k < (unsigned long long)n - 1)
+        return cli_usage_error("generate", "--clues %llu is infeasible on %s: a puzzle with "
+                               "fewer than %d clues lacks two digits, which could swap", k, name,
+                               n - 1);
+    run->gopt.max_clues = (int)k;
+    /* A geometry with no full grid has no puzzle: say so before any output (the CSV header),
+     * rather than draw fills forever. */
+    sb_ggenerator *probe;
+    const int made = sb_ggenerator_new_opts(g, &run->gopt, &probe, why, sizeof why);
+    sb_ggenerator_free(probe);
+    if (made != SB_OK) {
+        fprintf(stderr, CLI_NAME ": generate: %s\n", made == SB_ERR_NOMEM ? "out of memory" : why);
+        return CLI_EXIT_USAGE;
     }
-    if (run->cls >= 0 || run->guesses_arg || opt->symmetry != d.symmetry ||
-        as[f] == FMT_COUNT) {
-        sb_geometry_free(g);
-        return cli_usage_error("generate", "--clues, --symmetry, --guesses, --class and -f kaggle "
-                                           "are for 9x9 only (other geometries: minimal puzzles)");
-    }
-    const cli_grid_gen go = {.count = count, .seed = opt->seed, .first = first,
-                             .threads = threads, .format = as[f], .stats = stats, .out = stdout,
-                             .out_name = out_name};
-    const int rc = cli_grid_generate(g, &go);
-    sb_geometry_free(g);
-    return rc;
+    return 0;
 }
 
 int cli_generate(int argc, char **argv)
@@ -419,15 +533,18 @@ int cli_generate(int argc, char **argv)
     if (count > 0 && first > UINT64_MAX - (count - 1))
         return cli_usage_error("generate", "--first %llu with -n %llu passes the last index "
                                "(18446744073709551615)", first, count);
-    const int other = gopt.spec || gopt.file; /* another geometry: grid.c */
+    const int other = gopt.spec || gopt.file; /* another geometry: sb_ggenerate */
     if (clues && !other && parse_clues(clues, &opt))
         return CLI_EXIT_USAGE;
     if (cli_output_open("generate", &ob, NULL, 0, gopt.file)) /* --geometry FILE is an input */
         return CLI_EXIT_USAGE;
-    if (other)
-        return generate_grid(&gopt, &opt, &run, count, first, threads, f, stats, ob.out_name,
-                             clues);
-    if (opt.max_clues < CLUES_EASY_FLOOR)
+    if (other) {
+        const int rc = generate_grid(&gopt, &opt, &run, f, clues);
+        if (rc) {
+            sb_geometry_free(run.g);
+            return rc;
+        }
+    } else if (opt.max_clues < CLUES_EASY_FLOOR)
         fprintf(stderr, CLI_NAME ": note: --clues %d: random digging rarely reaches fewer than "
                         "%d clues; a puzzle may take up to %llu attempts and then give up\n",
                 opt.max_clues, CLUES_EASY_FLOOR, (unsigned long long)opt.max_attempts);
@@ -446,7 +563,13 @@ int cli_generate(int argc, char **argv)
     const int rc = cli_batch_items(&b, count);
     const double secs = cli_now_seconds() - t0;
     const gen_stats *st = &run.st;
-    if (stats && st->made) {
+    if (stats && st->made && run.g) {
+        fprintf(stderr, "stats: %llu puzzles (%s), %.2f clues/puzzle, %.3f guesses/puzzle, "
+                        "%d threads, %.3f s, %.1f puzzles/s\n",
+                st->made, sb_geometry_name(run.g), (double)st->clues / (double)st->made,
+                (double)st->guesses / (double)st->made, threads, secs,
+                secs > 0 ? (double)st->made / secs : 0.0);
+    } else if (stats && st->made) {
         const double n = (double)st->made;
         fprintf(stderr, "stats: %llu puzzles, %.2f clues/puzzle (%d..%d), %.3f guesses/puzzle, "
                         "%.2f attempts/puzzle, %d threads, %.3f s, %.0f puzzles/s\n",
@@ -454,19 +577,46 @@ int cli_generate(int argc, char **argv)
                 (double)st->guesses / n, (double)st->attempts / n, threads, secs,
                 secs > 0 ? n / secs : 0.0);
     }
+    sb_geometry_free(run.g);
     return rc;
 }
 
-/* The valid puzzles of augment's inputs. */
+/* The valid puzzles of augment's inputs, in input order. */
 typedef struct puzzle_set {
-    sb_grid *grid; /* puzzles in input order */
-    size_t n;      /* puzzles held */
-    size_t cap;    /* room in grid */
-    size_t invalid; /* invalid lines seen (reported by the iterator, skipped) */
+    sb_geometry *g;       /* the geometry (first member: the geometry source's ctx); NULL: 9x9 */
+    sb_grid *grid;        /* 9x9: the puzzles */
+    uint8_t *cells;       /* geometry g: the puzzles, sb_geometry_cells bytes each ... */
+    int *form;            /* ... and the sb_gform each was written in */
+    size_t n;             /* puzzles held */
+    size_t cap;           /* room in grid or cells */
+    size_t invalid;       /* invalid lines seen (reported, skipped) */
 } puzzle_set;
 
-/* Record callback of augment: keep every valid puzzle. Returns CLI_EXIT_USAGE when out of
- * memory, else 0. */
+/* Makes room for one more puzzle in s. @return 0, or CLI_EXIT_USAGE after "out of memory". */
+static int set_grow(puzzle_set *s)
+{
+    if (s->n < s->cap)
+        return 0;
+    const size_t cap = s->cap ? 2 * s->cap : 1024;
+    const size_t nc = s->g ? (size_t)sb_geometry_cells(s->g) : 0;
+    void *p = s->g ? realloc(s->cells, cap * nc) : realloc(s->grid, cap * sizeof *s->grid);
+    if (p && s->g)
+        s->cells = p;
+    else if (p)
+        s->grid = p;
+    int *f = p && s->g ? realloc(s->form, cap * sizeof *f) : NULL;
+    if (f)
+        s->form = f;
+    if (!p || (s->g && !f)) {
+        fprintf(stderr, CLI_NAME ": out of memory\n");
+        return CLI_EXIT_USAGE;
+    }
+    s->cap = cap;
+    return 0;
+}
+
+/* Record callback of augment: keep every valid puzzle (9x9 records, or the geometry
+ * source's cli_grecs). Returns CLI_EXIT_USAGE when out of memory, else 0. */
 static int keep_puzzle(void *ctx, const char *name, const sb_record *rec)
 {
     (void)name;
@@ -475,18 +625,78 @@ static int keep_puzzle(void *ctx, const char *name, const sb_record *rec)
         s->invalid++;
         return 0;
     }
-    if (s->n == s->cap) {
-        const size_t cap = s->cap ? 2 * s->cap : 1024;
-        sb_grid *g = realloc(s->grid, cap * sizeof *g);
-        if (!g) {
-            fprintf(stderr, CLI_NAME ": out of memory\n");
-            return CLI_EXIT_USAGE;
-        }
-        s->grid = g;
-        s->cap = cap;
+    if (set_grow(s))
+        return CLI_EXIT_USAGE;
+    if (s->g) {
+        const cli_grec *gr = (const cli_grec *)rec;
+        const size_t nc = (size_t)sb_geometry_cells(s->g);
+        memcpy(s->cells + s->n * nc, gr->cells, nc);
+        s->form[s->n++] = gr->form;
+    } else {
+        s->grid[s->n++] = rec->grid;
     }
-    s->grid[s->n++] = rec->grid;
     return 0;
+}
+
+/* cli_for_each_record for a geometry's inputs: each of files in order ("-" or none: stdin)
+ * through the geometry source (cli_gsource_init), invalid lines reported as FILE:LINE:COL,
+ * fn called for every record. TODO(h3): one iterator in input.c for every geometry
+ * (/tmp/h/h4-needs.txt). @return as cli_for_each_record (CLI_EXIT_INTERRUPTED when the stop
+ * flag cut a read short). */
+static int for_each_grecord(const sb_geometry *g, char *const *files, int nfiles,
+                            cli_record_fn fn, puzzle_set *ctx)
+{
+    static char *const stdin_only[] = {"-"};
+    if (nfiles == 0) {
+        files = stdin_only;
+        nfiles = 1;
+    }
+    cli_source src;
+    cli_gsource_init(&src, g);
+    sb_record *rec = malloc(src.rec_size);
+    int rc = rec ? 0 : CLI_EXIT_USAGE;
+    for (int f = 0; f < nfiles && rec && (!rc || rc == CLI_EXIT_USAGE); f++) {
+        cli_input in;
+        if (cli_input_init(&in, files[f]) != 0)
+            return free(rec), CLI_EXIT_USAGE;
+        const int is_stdin = !strcmp(files[f], "-");
+        FILE *fin = is_stdin ? stdin : fopen(files[f], "rb");
+        void *rd = NULL;
+        if (!fin) {
+            fprintf(stderr, CLI_NAME ": cannot open '%s': %s\n", in.msg_name, strerror(errno));
+            rc = CLI_EXIT_USAGE;
+        } else if (src.open(ctx, fin, &rd) == SB_OK) {
+            int st, stop = 0;
+            while (!stop && (st = src.next(rd, rec)) == 1) {
+                if (rec->kind == SB_LINE_INVALID)
+                    fprintf(stderr, CLI_NAME ": %s:%llu:%zu: invalid puzzle: %s\n", in.msg_name,
+                            (unsigned long long)rec->line, rec->col, rec->why);
+                if ((stop = fn(ctx, in.msg_name, rec)) != 0)
+                    rc = stop;
+            }
+            if (!stop && st < 0 && cli_stop_requested())
+                rc = CLI_EXIT_INTERRUPTED;
+            else if (!stop && st < 0) {
+                fprintf(stderr, CLI_NAME ": %s: read error: %s\n", in.msg_name, strerror(errno));
+                rc = CLI_EXIT_USAGE;
+            }
+        }
+        src.close(rd);
+        if (fin && !is_stdin)
+            fclose(fin);
+        cli_input_free(&in);
+    }
+    free(rec);
+    return rc;
+}
+
+/* Frees what a puzzle set holds, its geometry included. */
+static void aug_free(puzzle_set *s)
+{
+    free(s->grid);
+    free(s->cells);
+    free(s->form);
+    sb_geometry_free(s->g);
 }
 
 /* An augment run: the puzzles to transform and the seed, read-only during the run. */
@@ -495,35 +705,62 @@ typedef struct aug_run {
     unsigned long long seed; /* --seed */
 } aug_run;
 
-/* augment needs no per-thread state: the run is the worker (cli_batch.worker_new). */
+/* One thread of augment: the run, and on a geometry room for one transformed puzzle. */
+typedef struct aug_worker {
+    const aug_run *r; /* the run */
+    uint8_t *cells;   /* geometry: the transformed puzzle (sb_gaugment) */
+} aug_worker;
+
+/* cli_batch.worker_new of augment. */
 static int aug_worker_new(void *ctx, void **out)
 {
-    *out = ctx;
+    const aug_run *r = ctx;
+    aug_worker *w = calloc(1, sizeof *w);
+    *out = w;
+    if (!w || (r->set.g && !(w->cells = malloc((size_t)sb_geometry_cells(r->set.g))))) {
+        fprintf(stderr, CLI_NAME ": out of memory\n");
+        return CLI_EXIT_USAGE;
+    }
+    w->r = r;
     return 0;
 }
 
-/* Nothing to free (cli_batch.worker_end). */
-static void aug_worker_end(void *ctx, void *worker)
+/* cli_batch.worker_end of augment. */
+static void aug_worker_end(void *ctx, void *wp)
 {
+    aug_worker *w = wp;
     (void)ctx;
-    (void)worker;
+    if (w)
+        free(w->cells);
+    free(w);
 }
 
 /* Writes output line index: input puzzle index mod P under transform index of the seed
- * (cli_batch.item). */
+ * (cli_batch.item): sb_transform_* on 9x9, sb_gaugment on another geometry. */
 static int aug_item(void *wp, uint64_t index, cli_buf *out, cli_buf *err, void *tag)
 {
-    const aug_run *r = wp;
-    sb_transform t;
-    sb_rng rng;
+    const aug_worker *w = wp;
+    const aug_run *r = w->r;
+    const puzzle_set *set = &r->set;
     (void)err;
     (void)tag;
+    const size_t i = (size_t)(index % set->n);
+    if (set->g) {
+        /* The set holds valid puzzles only, the one thing sb_gaugment refuses besides NULL. */
+        sb_gaugment(set->g, r->seed, index, set->cells + i * (size_t)sb_geometry_cells(set->g),
+                    w->cells);
+        cli_put_gcells(out, set->g, w->cells, set->form[i]);
+        cli_buf_put(out, "\n", 1);
+        return CLI_DONE;
+    }
+    sb_transform t;
+    sb_rng rng;
     char *d = cli_buf_reserve(out, SB_CELLS + 1);
     if (!d)
         return CLI_DONE; /* the engine reports the full buffer */
     sb_rng_seed(&rng, r->seed, index);
     sb_transform_random(&t, &rng);
-    sb_transform_format(&t, &r->set.grid[index % r->set.n], d);
+    sb_transform_format(&t, &set->grid[i], d);
     d[SB_CELLS] = '\n';
     out->len += SB_CELLS + 1;
     return CLI_DONE;
@@ -560,7 +797,7 @@ int cli_augment(int argc, char **argv)
     cli_grid_opt gopt = {0};
     cli_batch ob = {.out = stdout}; /* -o FILE: its name (standard output is pointed at it) */
     unsigned long long count = 0, seed = 0;
-    int have_count = 0, stats = 0, ch, rc_geo;
+    int have_count = 0, stats = 0, ch;
     optind = 1;
     opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
     while ((ch = getopt_long(argc, argv, ":n:o:h", longopts, NULL)) != -1) {
@@ -593,34 +830,29 @@ int cli_augment(int argc, char **argv)
     sb_geometry *geo;
     if (cli_grid_pick("augment", &gopt, argv + optind, argc - optind, 0, &geo))
         return CLI_EXIT_USAGE;
-    if (geo) { /* another geometry: grid.c */
-        rc_geo = cli_grid_augment(geo, argv + optind, argc - optind, count, seed, stats,
-                                  ob.out_name);
-        sb_geometry_free(geo);
-        return rc_geo;
-    }
-    aug_run run = {.seed = seed};
+    aug_run run = {.seed = seed, .set = {.g = geo}};
     /* The handlers go in before the inputs are read: a signal during a long read must end
      * the run as documented, not kill it. */
     cli_stop_state stop;
     cli_stop_begin(&stop);
-    int rc = cli_for_each_record(argv + optind, argc - optind, keep_puzzle, &run.set);
+    int rc = geo ? for_each_grecord(geo, argv + optind, argc - optind, keep_puzzle, &run.set)
+                 : cli_for_each_record(argv + optind, argc - optind, keep_puzzle, &run.set);
     const int stopped = rc == CLI_EXIT_INTERRUPTED || cli_stop_requested();
     cli_stop_end(&stop);
     if (stopped) {
-        free(run.set.grid);
+        aug_free(&run.set);
         fprintf(stderr, CLI_NAME ": interrupted after 0 records\n");
         return CLI_EXIT_INTERRUPTED;
     }
     /* An unreadable file was reported; the others still run and the exit code says 2. */
     const int read_rc = rc;
     if (rc != CLI_EXIT_USAGE && rc != 0) {
-        free(run.set.grid);
+        aug_free(&run.set);
         return rc;
     }
     if (run.set.n == 0 && count > 0) {
         fprintf(stderr, CLI_NAME ": augment: no valid puzzle in the input\n");
-        free(run.set.grid);
+        aug_free(&run.set);
         return CLI_EXIT_USAGE;
     }
     cli_batch b = {.threads = 1, .progress = CLI_PROGRESS_NEVER, .unit = "puzzles",
@@ -632,7 +864,7 @@ int cli_augment(int argc, char **argv)
     if (stats)
         fprintf(stderr, "stats: %llu puzzles from %zu inputs, %.3f s, %.0f puzzles/s\n", count,
                 run.set.n, secs, secs > 0 ? (double)count / secs : 0.0);
-    free(run.set.grid);
+    aug_free(&run.set);
     if (rc)
         return rc;
     if (read_rc)

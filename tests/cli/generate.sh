@@ -232,6 +232,110 @@ done
 expect_err_line "sudokubench: option '-n' requires an argument"
 end
 
+# ---- generate --symmetry / --clues on other geometries (issue 24 item 6) -------------------
+# sym_ok FILE N SYM: every line of FILE (one character per cell, an N x N grid) has a clue
+# pattern SYM keeps (the image worked out here in awk, independently of the library).
+sym_ok() {
+    awk -v n="$2" -v sym="$3" '{
+        for (i = 0; i < n * n; i++) {
+            r = int(i / n); c = i % n; last = n - 1
+            if (sym == "rot180") j = n * (last - r) + (last - c)
+            else if (sym == "rot90") j = n * c + (last - r)
+            else if (sym == "mirror") j = n * r + (last - c)
+            else j = n * c + r
+            if ((substr($0, i + 1, 1) == ".") != (substr($0, j + 1, 1) == ".")) {
+                printf "line %d: cell %d and its %s image %d differ\n", NR, i, sym, j; exit 1
+            }
+        }
+    }' "$1"
+}
+# gvalid SPEC FILE N: validate --grid SPEC says all N puzzles of FILE are unique
+gvalid() {
+    timeout "$TIMEOUT" "$BIN" validate --grid "$1" "$2" >v.out 2>v.err
+    grep -qxF "$3 puzzles: $3 unique, 0 multiple, 0 unsolvable, 0 invalid lines" v.out ||
+        fail "validate --grid $1 $2: $(cat v.out v.err)"
+}
+
+begin "generate --grid --symmetry: symmetric, unique patterns on 4x4, 2x3, latin:5 and x:2x2, same bytes for -t 1 and 2"
+for c in "2x2 4 rot90" "2x2 4 diagonal" "2x3 6 rot180" "2x3 6 mirror" "latin:5 5 diagonal" "latin:5 5 rot90" "x:2x2 4 rot180"; do
+    read -r spec n sym <<<"$c"
+    run generate --grid "$spec" -n 12 --seed 4 --symmetry "$sym" -t 1
+    expect_rc 0
+    expect_err_empty
+    expect_records 12
+    cp out sym1.txt
+    why=$(sym_ok sym1.txt "$n" "$sym") || fail "$spec --symmetry $sym: $why"
+    gvalid "$spec" sym1.txt 12
+    run generate --grid "$spec" -n 12 --seed 4 --symmetry "$sym" -t 2
+    cmp -s out sym1.txt || fail "$spec --symmetry $sym: -t 2 differs from -t 1"
+done
+# none is the plain puzzle
+run generate --grid 2x3 -n 5 --seed 4
+cp out plain.txt
+run generate --grid 2x3 -n 5 --seed 4 --symmetry none
+cmp -s out plain.txt || fail "--symmetry none differs from no --symmetry"
+end
+
+begin "generate --grid --clues K: at most K givens, unique; K unreachable gives up (exit 1)"
+for c in "2x2 5" "2x3 11" "latin:5 10"; do
+    read -r spec k <<<"$c"
+    run generate --grid "$spec" -n 10 --seed 2 --clues "$k" -f csv -t 2
+    expect_rc 0
+    expect_records 11
+    tail -n +2 out | cut -d, -f2 >clues.txt
+    while read -r p; do
+        [ "$(clue_count "$p")" -le "$k" ] || fail "$spec --clues $k: $p has $(clue_count "$p") clues"
+    done <clues.txt
+    awk -F, 'NR > 1 { n = gsub(/[^.]/, "", $2); if ($3 != n) { print "clues column " $3 " but " n " givens"; exit 1 } }' out >/dev/null ||
+        fail "$spec: the clues column does not count the givens"
+    gvalid "$spec" clues.txt 10
+    run generate --grid "$spec" -n 10 --seed 2 --clues "$k" -f csv -t 1
+    tail -n +2 out | cut -d, -f2 | cmp -s - clues.txt || fail "$spec --clues $k: -t 1 differs from -t 2"
+done
+# a symmetric pattern and a bound together
+run generate --grid 2x2 -n 6 --seed 1 --symmetry rot180 --clues 6
+expect_rc 0
+cp out both.txt
+why=$(sym_ok both.txt 4 rot180) || fail "--symmetry rot180 --clues 6: $why"
+while read -r p; do [ "$(clue_count "$p")" -le 6 ] || fail "$p has more than 6 clues"; done <both.txt
+# no 4x4 Sudoku puzzle has 3 clues: every candidate misses, the give-up names the bound
+run generate --grid 2x2 -n 2 --seed 1 --clues 3 --attempts 4
+expect_rc 1
+expect_out_empty
+expect_err_line "sudokubench: generate: puzzle 0: no candidate met --clues 3 in 4 attempts"
+end
+
+begin "generate --grid: options that do not apply are refused one by one, naming the option and the geometry"
+run generate --grid 2x3 -n 1 --symmetry rot90
+expect_usage_error generate
+expect_err_line "sudokubench: --symmetry rot90: rot90 does not suit 2x3: it maps house 12 onto cells that are no house"
+run generate --grid 2x3 -n 1 --symmetry diagonal
+expect_usage_error generate
+expect_err_re '^sudokubench: --symmetry diagonal: diagonal does not suit 2x3: '
+run generate --geometry "$HERE/../data/jigsaw6.txt" -n 1 --symmetry rot180
+expect_usage_error generate
+expect_err_re '^sudokubench: --symmetry rot180: rot180 does not suit jigsaw:6: it maps house [0-9]+ onto cells that are no house$'
+printf 'houses 4 2\n0 1\n2 3\n0 2\n1 3\n' >h.geo
+run generate --geometry h.geo -n 1 --symmetry mirror
+expect_usage_error generate
+expect_err_line "sudokubench: --symmetry mirror: houses:4:2 has no grid picture for mirror to act on (a bare house list)"
+run generate --grid 2x2 -n 1 --clues 2
+expect_usage_error generate
+expect_err_line "sudokubench: --clues 2 is infeasible on 2x2: a puzzle with fewer than 3 clues lacks two digits, which could swap"
+run generate --grid 2x2 -n 1 --clues 17
+expect_usage_error generate
+expect_err_line "sudokubench: bad --clues '17' (3..16 on 2x2)"
+run generate --grid 2x2 -n 1 --guesses 1-
+expect_usage_error generate
+expect_err_line "sudokubench: --guesses is for 9x9 only: the generator of 2x2 bounds clues, not guesses"
+run generate --grid latin:5 -n 1 --class singles
+expect_usage_error generate
+expect_err_line "sudokubench: --class is for 9x9 only: latin:5 puzzles are not filtered by class"
+run generate --grid 2x2 -n 1 -f kaggle
+expect_usage_error generate
+expect_err_line "sudokubench: -f kaggle is for 9x9 only (81-cell columns), not for 2x2"
+end
+
 # ---- augment ------------------------------------------------------------------------------
 # Inputs of all three kinds: proper puzzles, several solutions (a minimal puzzle minus a
 # clue) and none (two equal givens in a row).
