@@ -70,6 +70,8 @@ eliminations (uint64, (n, len(TECHNIQUES))): what each technique removed in the 
 # The library's generator and augmenter of any geometry; a build against a header without
 # them (see _build.py) has neither, and generate/augment then refuse grid=.
 _HAVE_GDATASET = hasattr(lib, "sb_ggenerate_batch")
+# ... and its options (symmetry, clue bound on any geometry), newer still.
+_HAVE_GGEN_OPTS = hasattr(lib, "sb_ggenerate_batch_opts")
 
 
 def _cfile(opened, path):
@@ -703,12 +705,22 @@ def _need_gdataset(what):
             "other geometries (sb_ggenerate_batch); only 9x9 (grid=None) is available")
 
 
-def generate(n, seed=0, symmetry="none", minimal=False, max_clues=81, first=0, threads=0,
+def _symmetry(symmetry):
+    """The sb_symmetry of a name in SYMMETRIES; ValueError for another."""
+    sym = lib.sb_symmetry_parse(str(symmetry).encode())
+    if sym < 0:
+        raise ValueError(f"unknown symmetry {symmetry!r} (one of {', '.join(SYMMETRIES)})")
+    return sym
+
+
+def generate(n, seed=0, symmetry="none", minimal=False, max_clues=None, first=0, threads=0,
              simd="auto", grid=None):
     """Makes puzzles first .. first+n-1 of the seed (the same as `sudokubench generate
     -n N --seed S --first I --symmetry SYM [--minimal] [--clues K] [--grid SPEC]` prints).
-    Returns GenerateResult(puzzles, solutions, guesses). On another geometry (grid=) every
-    puzzle is unique and minimal; symmetry and max_clues are 9x9's only."""
+    Returns GenerateResult(puzzles, solutions, guesses). max_clues None is no bound (81 on
+    9x9). On another geometry (grid=) every puzzle is unique and minimal; symmetry must map
+    its houses onto houses (ValueError with the reason otherwise, e.g. "rot90 does not suit
+    2x3: ...") and max_clues is N-1..cells; a puzzle no candidate fits raises SudokuError."""
     n = _count(n)
     first = _u64(first, "first")
     seed = _u64(seed, "seed")
@@ -719,12 +731,9 @@ def generate(n, seed=0, symmetry="none", minimal=False, max_clues=81, first=0, t
     opt = ffi.new("sb_gen_options *")
     lib.sb_gen_options_default(opt)
     opt.seed = seed
-    sym = lib.sb_symmetry_parse(symmetry.encode())
-    if sym < 0:
-        raise ValueError(f"unknown symmetry {symmetry!r} (one of {', '.join(SYMMETRIES)})")
-    opt.symmetry = sym
+    opt.symmetry = _symmetry(symmetry)
     opt.minimal = 1 if minimal else 0
-    opt.max_clues = int(max_clues)
+    opt.max_clues = CELLS if max_clues is None else int(max_clues)
     opt.simd = _simd(simd)
     puzzles = np.zeros((n, CELLS), dtype=np.uint8)
     solutions = np.zeros((n, CELLS), dtype=np.uint8)
@@ -745,10 +754,26 @@ def generate(n, seed=0, symmetry="none", minimal=False, max_clues=81, first=0, t
 
 
 def _ggenerate(g, n, seed, symmetry, max_clues, first, nthreads, simd):
-    """generate() on geometry g (sb_ggenerate_batch)."""
+    """generate() on geometry g (sb_ggenerate_batch_opts: a symmetry of g's own, a clue
+    bound)."""
     _need_gdataset("generate")
-    if symmetry != "none" or max_clues != CELLS:
-        raise ValueError(f"symmetry and max_clues apply to 9x9 only, not to {g.name}")
+    sym = _symmetry(symmetry)
+    if not _HAVE_GGEN_OPTS:
+        if sym != 0 or max_clues is not None:
+            raise NotImplementedError(
+                "generate(grid=..., symmetry=, max_clues=): this build of the library has no "
+                "generator options for other geometries (sb_ggenerate_batch_opts)")
+        opt = ffi.NULL
+    else:
+        opt = ffi.new("sb_ggen_options *")
+        lib.sb_ggen_options_default(opt)
+        opt.seed = seed
+        opt.symmetry = sym
+        if max_clues is not None:
+            k = int(max_clues)
+            if not 1 <= k <= g.cells:  # 0 would mean no bound to the library
+                raise ValueError(f"max_clues {k} is outside 1..{g.cells}, the cells of {g.name}")
+            opt.max_clues = k
     _simd(simd)  # checked as on 9x9; the generator's solver picks its own kernel
     puzzles = np.zeros((n, g.cells), dtype=np.uint8)
     solutions = np.zeros((n, g.cells), dtype=np.uint8)
@@ -756,15 +781,19 @@ def _ggenerate(g, n, seed, symmetry, max_clues, first, nthreads, simd):
     stop = ffi.new("sig_atomic_t *")
 
     def call():
-        return lib.sb_ggenerate_batch(g._ptr, seed, first, n, nthreads,
-                                      _ptr("uint8_t *", puzzles), _ptr("uint8_t *", solutions),
-                                      _ptr("uint64_t *", guesses), stop)
+        args = (first, n, nthreads, _ptr("uint8_t *", puzzles), _ptr("uint8_t *", solutions),
+                _ptr("uint64_t *", guesses), stop)
+        if opt == ffi.NULL:
+            return lib.sb_ggenerate_batch(g._ptr, seed, *args)
+        return lib.sb_ggenerate_batch_opts(g._ptr, opt, *args)
 
     st, err = _batch(call, stop, quick=False)  # one puzzle of a large grid can take seconds
-    if st == lib.SB_ERR_ARG:  # the generator says why (a geometry with no full grid)
+    if st == lib.SB_ERR_ARG:  # the generator says why (bad options, no full grid)
         gen = ffi.new("sb_ggenerator **")
         why = _why_buffer()
-        if lib.sb_ggenerator_new(g._ptr, seed, gen, why, len(why)) == lib.SB_ERR_ARG:
+        made = (lib.sb_ggenerator_new(g._ptr, seed, gen, why, len(why)) if opt == ffi.NULL
+                else lib.sb_ggenerator_new_opts(g._ptr, opt, gen, why, len(why)))
+        if made == lib.SB_ERR_ARG:
             raise ValueError(f"generate: {ffi.string(why).decode(errors='replace')}")
         lib.sb_ggenerator_free(gen[0])
     _check(st, "generate", err)

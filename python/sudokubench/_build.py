@@ -120,13 +120,29 @@ int sb_gaugment_batch(const sb_geometry *g, const uint8_t *in, size_t n_in, uint
 """
 
 
+# The generator's options on any geometry (a symmetry of its own, a clue bound), declared
+# when the header has them: generate(grid=..., symmetry=, max_clues=) needs them.
+CDEF_GGEN_OPTS = """
+typedef struct {
+    uint64_t seed; int symmetry; int max_clues; uint64_t max_attempts; ...;
+} sb_ggen_options;
+void sb_ggen_options_default(sb_ggen_options *opt);
+int sb_ggenerator_new_opts(const sb_geometry *g, const sb_ggen_options *opt,
+                           sb_ggenerator **out, char *why, size_t whylen);
+int sb_ggenerate_batch_opts(const sb_geometry *g, const sb_ggen_options *opt, uint64_t first,
+                            size_t n, int threads, uint8_t *puzzles, uint8_t *solutions,
+                            uint64_t *guesses, const volatile sig_atomic_t *stop);
+"""
+
+
 def cdef_for(header):
     """The declarations to give cffi for the header at path header."""
     with open(header, encoding="utf-8") as f:
         text = f.read()
     have = all(f"{name}(" in text for name in ("sb_ggenerate_batch", "sb_gaugment_batch",
                                                 "sb_ggenerator_new"))
-    return CDEF + (CDEF_GDATASET if have else "")
+    opts = have and "sb_ggenerate_batch_opts(" in text
+    return CDEF + (CDEF_GDATASET if have else "") + (CDEF_GGEN_OPTS if opts else "")
 
 
 def make_ffi(lib, include, ldflags):

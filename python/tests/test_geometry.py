@@ -279,8 +279,43 @@ def test_errors_name_what_is_wrong(tmp_path):
     if sb._HAVE_GDATASET:
         with pytest.raises(ValueError, match="x:1x2 has no full grid"):
             sb.generate(1, grid="x:1x2")
-        with pytest.raises(ValueError, match="9x9 only"):
-            sb.generate(1, grid="2x2", symmetry="rot180")
+    if sb._HAVE_GGEN_OPTS:
+        with pytest.raises(ValueError, match="rot90 does not suit 2x3: it maps house"):
+            sb.generate(1, grid="2x3", symmetry="rot90")
+        with pytest.raises(ValueError, match="infeasible on 2x2"):
+            sb.generate(1, grid="2x2", max_clues=2)
+        with pytest.raises(ValueError, match="outside 1..16"):
+            sb.generate(1, grid="2x2", max_clues=17)
+        with pytest.raises(ValueError, match="unknown symmetry"):
+            sb.generate(1, grid="2x2", symmetry="spiral")
+
+
+@pytest.mark.parametrize("spec,sym,clues", [("2x2", "rot90", None), ("2x3", "mirror", 11),
+                                            ("latin:5", "diagonal", 10), ("cube:3", "rot180", None)])
+def test_generate_symmetry_and_clues_match_cli(spec, sym, clues):
+    """generate(grid=, symmetry=, max_clues=) writes what `sudokubench generate --grid
+    --symmetry --clues` writes, for any thread count; the puzzles are unique, within the
+    bound, and their clue patterns are kept by the symmetry (checked here on the picture)."""
+    if not sb._HAVE_GGEN_OPTS:
+        pytest.skip("the library has no generator options (sb_ggenerate_batch_opts)")
+    made = sb.generate(8, seed=5, first=2, grid=spec, symmetry=sym, max_clues=clues, threads=3)
+    opt = ["--symmetry", sym] + ([] if clues is None else ["--clues", str(clues)])
+    assert sb.to_strings(made.puzzles, grid=spec) == cli(
+        "generate", "--grid", spec, "-n", "8", "--seed", "5", "--first", "2", *opt).split()
+    one = sb.generate(8, seed=5, first=2, grid=spec, symmetry=sym, max_clues=clues, threads=1)
+    assert np.array_equal(one.puzzles, made.puzzles)
+    res = sb.solve(made.puzzles, grid=spec)
+    assert (res.counts == 1).all() and np.array_equal(res.solutions, made.solutions)
+    if clues is not None:
+        assert ((made.puzzles != 0).sum(axis=1) <= clues).all()
+    g = sb.Geometry(spec)
+    side = round(g.cells ** (1 / 3)) if spec.startswith("cube") else g.digits
+    given = (made.puzzles != 0).reshape(8, -1, side, side)  # planes of rows of columns
+    turned = {"rot90": lambda a: np.rot90(a, k=-1, axes=(2, 3)),
+              "rot180": lambda a: a[:, :, ::-1, ::-1],
+              "mirror": lambda a: a[:, :, :, ::-1],
+              "diagonal": lambda a: a.transpose(0, 1, 3, 2)}[sym](given)
+    assert np.array_equal(turned, given)
 
 
 def test_to_strings_and_parse_round_trip_in_both_forms():
