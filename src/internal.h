@@ -3,8 +3,9 @@
  *
  * The fast solver kernel is written once (kernel.h) and compiled once per SIMD level
  * (kernel/kernel_<level>.c); solver.c picks one through the
- * dispatch table, chosen once per solver context. The generic pipelines (pipeline.c) run
- * the seed documents' technique orders on the same board with the same search (search.h).
+ * dispatch table, chosen once per solver context. The generic pipelines (pipeline.c, the 9x9
+ * stamp of technique.h) run the seed documents' technique orders on the same board with the
+ * same search (search.h).
  */
 #ifndef SB_INTERNAL_H
 #define SB_INTERNAL_H

@@ -171,29 +171,22 @@ static inline int tq_locked(TQ_CTX *x, const TQ_MASK *cand, int h)
     return found;
 }
 
-/* The next k-subset after s of a 64-bit set (Gosper's hack, the division by s's lowest bit
- * done as a shift). Only called while s is not the last subset, so s + its lowest bit does not
- * overflow. */
-static inline uint64_t tq_next_subset(uint64_t s)
-{
-    const uint64_t r = s + (s & -s);
-    return (((r ^ s) >> 2) >> __builtin_ctzll(s)) | r;
-}
-
 /* nt<k> (hidden 0) and ht<k> (hidden 1), duals over the open members of house h: cells with
  * their digits, or open digits with their places. Every k members whose sets cover exactly k
  * elements are a tuple: a naked tuple's digits leave the house's other unknown cells, a hidden
- * tuple's cells keep only its digits. Walks the k-subsets of the m open members only.
- * @return TQ_CONTRADICTION when some k members cover fewer than k, else whether anything was
+ * tuple's cells keep only its digits. Walks the k-subsets of the m open members only; inlined
+ * into each case of tq_run, so k and hidden are constants there. @return TQ_CONTRADICTION when some k members cover fewer than k, else whether anything was
  * scheduled. */
-static inline int tq_tuples(TQ_CTX *x, const TQ_MASK *cand, int h, int k, const int hidden)
+static inline __attribute__((always_inline)) int tq_tuples(TQ_CTX *x, const TQ_MASK *cand, int h,
+                                                           const int k, const int hidden)
 {
     const TQ_CELL *hc = TQ_HOUSE(x, h);
     TQ_MASK member[TQ_NMAX], set[TQ_NMAX];
     uint64_t open = 0; /* positions of the unknown cells */
     int m = 0;
     if (hidden) {
-        TQ_MASK place[TQ_NMAX] = {0}, dup;
+        TQ_MASK place[TQ_NMAX], dup;
+        memset(place, 0, (size_t)TQ_N(x) * sizeof *place);
         for (int i = 0; i < TQ_N(x); i++)
             if (!tq_single(cand[hc[i]]))
                 for (TQ_MASK d = cand[hc[i]]; d; d &= (TQ_MASK)(d - 1))
@@ -213,22 +206,38 @@ static inline int tq_tuples(TQ_CTX *x, const TQ_MASK *cand, int h, int k, const 
     }
     if (m <= k)
         return TQ_NOTHING;
-    int found = 0;
-    const uint64_t first = (UINT64_C(1) << k) - 1, last = first << (m - k);
-    for (uint64_t sub = first;; sub = tq_next_subset(sub)) {
-        TQ_MASK cover = 0, members = 0;
-        for (uint64_t s = sub; s; s &= s - 1) {
-            cover |= set[__builtin_ctzll(s)];
-            members |= member[__builtin_ctzll(s)];
+    int idx[TQ_TUPLE_MAX], found = 0;
+    for (int i = 0; i < k; i++)
+        idx[i] = i;
+    for (;;) {
+        TQ_MASK cover = 0, rest;
+        for (int i = 0; i < k; i++)
+            cover |= set[idx[i]];
+        /* Most k-subsets cover more than k: k cleared low bits say so without a popcount. */
+        rest = cover;
+        for (int i = 0; i < k; i++)
+            rest &= (TQ_MASK)(rest - 1);
+        if (!rest) {
+            const int size = TQ_POPCOUNT(cover);
+            if (size < k)
+                return TQ_CONTRADICTION;
+            if (size == k) {
+                TQ_MASK members = 0;
+                for (int i = 0; i < k; i++)
+                    members |= member[idx[i]];
+                found |= hidden ? tq_schedule_at(x, cand, hc, cover, (TQ_MASK)~members)
+                                : tq_schedule_at(x, cand, hc, open & ~(uint64_t)members, cover);
+            }
         }
-        const int size = TQ_POPCOUNT(cover);
-        if (size < k)
-            return TQ_CONTRADICTION;
-        if (size == k)
-            found |= hidden ? tq_schedule_at(x, cand, hc, cover, (TQ_MASK)~members)
-                            : tq_schedule_at(x, cand, hc, open & ~(uint64_t)members, cover);
-        if (sub == last)
+        /* The next k-subset of the m members in lexicographic order. */
+        int i = k - 1;
+        while (i >= 0 && idx[i] == m - k + i)
+            i--;
+        if (i < 0)
             return found;
+        idx[i]++;
+        for (int j = i + 1; j < k; j++)
+            idx[j] = idx[j - 1] + 1;
     }
 }
 
