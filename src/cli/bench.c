@@ -21,7 +21,7 @@
  * string parsing of other solvers' benchmarks is.
  *
  * MPI (build/sudokubench-mpi, docs/scale.md). Each rank loads its share of each file, the
- * segments the solve command would give it (cli_mpi_shard: rank 0 prints the messages of
+ * segments the solve command would give it (cli_batch_shard: rank 0 prints the messages of
  * invalid lines in order), and runs every row on its share. The warm-up's counts are summed
  * over the ranks before any check, so every message and verdict is the one process's (a
  * puzzle's number is its place in the file, found from its line); the timed passes start
@@ -294,7 +294,7 @@ static int load(char *const *path, dataset *d, int threads)
                          .worker_new = shard_worker_new, .worker_end = shard_worker_end,
                          .record = shard_record, .commit = shard_commit};
     d->lines = cli_mpi_size() > 0;
-    const int rc = cli_mpi_shard(&b, path, 1);
+    const int rc = cli_batch_shard(&b, path, 1);
     uint64_t v[2] = {(uint64_t)d->oom, d->invalid};
     cli_mpi_reduce(&v[0], 1, CLI_MPI_MAX);
     cli_mpi_reduce(&v[1], 1, CLI_MPI_SUM);

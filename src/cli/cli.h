@@ -341,7 +341,7 @@ enum {
  * written, in order, to commit on the calling thread. So summaries count exactly the
  * records written (an interrupt drops handled but unwritten ones), without any sharing on
  * the hot path. */
-/* What a segment run (cli_batch_segment, or cli_batch_items with cli_batch.sink set) would
+/* What a segment run (cli_batch_ops.segment or .items, with cli_batch.sink set) would
  * have written and committed, kept for rank 0 to write in input order (src/cli/mpi.c). */
 typedef struct cli_sink {
     cli_buf out;   /* output records, in order */
@@ -432,17 +432,25 @@ int cli_batch_records(const cli_batch *b, char *const *files, int nfiles);
  * interrupt handling as cli_batch_records. @return as cli_batch_records. */
 int cli_batch_items(const cli_batch *b, uint64_t count);
 
-/* Runs the engine over input `input` of files (names and the csv file column as in the whole
- * run) read from in, which it closes: a segment for b->sink, lines shifted by b->line_base.
- * @return as cli_batch_records (no "interrupted" message: the caller counts). */
-int cli_batch_segment(const cli_batch *b, char *const *files, int nfiles, int input, FILE *in);
+/* cli_batch_records with the inputs sharded over the MPI ranks (bench), every rank
+ * committing its own records' tags (each keeps its share); rank 0 writes every rank's stderr
+ * text in order. Without MPI: cli_batch_records. */
+int cli_batch_shard(const cli_batch *b, char *const *files, int nfiles);
 
 /* Writes a sink to b->out and stderr and commits its tags to b->commit, as the engine would
  * have. @return 0, or CLI_EXIT_USAGE after a message (write error, memory). */
 int cli_sink_write(const cli_batch *b, const cli_sink *s);
 
-/* Frees a sink's buffers and empties it. */
-void cli_sink_free(cli_sink *s);
+/* Frees a sink's buffers and empties it. Inline: the MPI layer frees sinks without calling
+ * into the batch engine. */
+static inline void cli_sink_free(cli_sink *s)
+{
+    cli_buf_free(&s->out);
+    cli_buf_free(&s->err);
+    cli_buf_free(&s->tags);
+    cli_buf_free(&s->input);
+    s->n = 0;
+}
 
 /* MPI (src/cli/mpi.c; without SB_MPI cli_mpi_rank returns 0 and the collectives below act
  * on one process). */
@@ -452,10 +460,25 @@ int cli_mpi_rank(void);
 int cli_mpi_begin(int *argc, char ***argv);
 /* Ends MPI. @return the exit code every rank exits with: rank 0's rc. */
 int cli_mpi_end(int rc);
-/* cli_batch_records across the ranks: inputs sharded, output byte-identical. */
-int cli_mpi_records(const cli_batch *b, char *const *files, int nfiles);
+/* The MPI layer's one interface to the batch engine, one way: batch.c calls
+ * cli_mpi_records/cli_mpi_items (SB_MPI builds only) and hands them the engine's own
+ * operations, so mpi.c never calls batch.c by name (issue 24: no circle between them). */
+typedef struct cli_batch_ops {
+    /* Runs the engine over input `input` of files (names and the csv file column as in the
+     * whole run) read from in, which it closes: a segment for b->sink, lines shifted by
+     * b->line_base. @return as cli_batch_records (no "interrupted" message). */
+    int (*segment)(const cli_batch *b, char *const *files, int nfiles, int input, FILE *in);
+    /* Runs items b->item_base.. (count of them) into b->sink. @return as cli_batch_items. */
+    int (*items)(const cli_batch *b, uint64_t count);
+    /* cli_sink_write: rank 0 writes a received sink as the engine would have. */
+    int (*sink_write)(const cli_batch *b, const cli_sink *s);
+} cli_batch_ops;
+/* cli_batch_records across the ranks: inputs sharded, output byte-identical; with local
+ * set, cli_batch_shard's run. */
+int cli_mpi_records(const cli_batch_ops *eng, const cli_batch *b, char *const *files,
+                    int nfiles, int local);
 /* cli_batch_items across the ranks: index ranges dealt out, output byte-identical. */
-int cli_mpi_items(const cli_batch *b, uint64_t count);
+int cli_mpi_items(const cli_batch_ops *eng, const cli_batch *b, uint64_t count);
 /* The number of ranks; 0 in a plain build (no MPI), where the calls below act on this
  * process's values alone. */
 int cli_mpi_size(void);
@@ -468,9 +491,6 @@ void cli_mpi_reduce(uint64_t *v, int n, cli_mpi_op op);
 void cli_mpi_gather(const void *mine, void *all, size_t size);
 /* Copies size bytes at p from rank root to every rank. */
 void cli_mpi_bcast(void *p, size_t size, int root);
-/* cli_batch_records with the same sharding, but every rank commits its own records' tags
- * (bench: each rank keeps its share); rank 0 writes every rank's stderr text in order. */
-int cli_mpi_shard(const cli_batch *b, char *const *files, int nfiles);
 
 /* ---- resume.c: -o FILE --resume ---------------------------------------------------------- */
 
