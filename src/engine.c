@@ -22,7 +22,7 @@
 
 /* What a row's match looks at: the request, resolved. */
 typedef struct engine_want {
-    const sb_geometry *g; /* the geometry, NULL for 9x9 */
+    const sb_geometry *g; /* the geometry asked for (NULL: 9x9) */
     int nine;             /* 1: the 9x9 grid (NULL or the standard 3x3 geometry) */
     int fast;             /* 1: pipeline "fast" */
     int level;            /* the SIMD level, resolved */
@@ -30,7 +30,7 @@ typedef struct engine_want {
 
 struct sb_engine {
     int row;                    /* index of the row chosen in ENGINE_ROWS */
-    const sb_geometry *g;       /* the caller's geometry (not owned); NULL for 9x9 */
+    const sb_geometry *g;       /* the caller's geometry (not owned; NULL: 9x9) */
     const sb_geometry *gg;      /* the geometry the general engines run on: g, or for 9x9
                                    enumeration g or g3 */
     int ncells, n;              /* cells and digits */
