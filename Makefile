@@ -325,7 +325,7 @@ hyperfine: $(BIN) ## end-to-end CLI timings (hyperfine): pipelines x threads, JS
 COMPARE_ROUNDS  ?= 3
 COMPARE_SECONDS ?= 2
 .PHONY: compare
-compare: $(BIN) ## tdoku vs every SIMD level, same run, medians of COMPARE_ROUNDS=3 x COMPARE_SECONDS=2 (~7 min): build/reports/compare.md
+compare: $(BIN) ## tdoku vs every SIMD level, same run, medians of COMPARE_ROUNDS=3 x COMPARE_SECONDS=2 (~8 min): build/reports/compare.md
 	BUILD=$(BUILD) COMPARE_ROUNDS=$(COMPARE_ROUNDS) COMPARE_SECONDS=$(COMPARE_SECONDS) \
 	  bash scripts/compare.sh $(BIN) $(BENCH_FILES)
 
