@@ -161,6 +161,27 @@ void *cli_alloc_lines(size_t size)
     return p;
 }
 
+/* Points standard output at path (truncated unless b->resume). @return 0, or
+ * CLI_EXIT_USAGE after a message. */
+static int output_redirect(const char *cmd, const cli_batch *b, const char *path)
+{
+    /* --resume keeps what an interrupted run wrote (resume.c cuts and counts it) */
+    const int fd = open(path, O_WRONLY | O_CREAT | (b->resume ? 0 : O_TRUNC) | O_CLOEXEC, 0666);
+    if (fd < 0)
+        return cli_usage_error(cmd, "cannot open '%s' for -o: %s", path, strerror(errno));
+    fflush(stdout);
+    const int ok = dup2(fd, STDOUT_FILENO) >= 0;
+    const int e = errno;
+    close(fd);
+    if (!ok)
+        return cli_usage_error(cmd, "cannot redirect output to '%s': %s", path, strerror(e));
+    /* Buffered by what stdout is now (main chose by what it was: a terminal under mpirun).
+     * A line-buffered FILE would fail inside printf, where the command's fflush no longer
+     * sees the error; fully buffered, the failure and its message are one process's. */
+    setvbuf(stdout, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, 0);
+    return 0;
+}
+
 /* Standard output goes to -o FILE, so the records, a header and a summary all go there in
  * the order they are written. Opened only once the inputs are known (not when the option is
  * read): a FILE that is also an input must be refused before O_TRUNC empties it. */
@@ -173,19 +194,12 @@ int cli_output_open(const char *cmd, cli_batch *b, char *const *files, int nfile
     /* every rank checks, so all of them refuse together */
     if (cli_output_refuse(cmd, "-o", path, files, nfiles, extra))
         return CLI_EXIT_USAGE;
-    if (cli_mpi_rank() != 0)
-        return 0; /* rank 0 writes every rank's output */
-    /* --resume keeps what an interrupted run wrote (resume.c cuts and counts it) */
-    const int fd = open(path, O_WRONLY | O_CREAT | (b->resume ? 0 : O_TRUNC) | O_CLOEXEC, 0666);
-    if (fd < 0)
-        return cli_usage_error(cmd, "cannot open '%s' for -o: %s", path, strerror(errno));
-    fflush(stdout);
-    const int ok = dup2(fd, STDOUT_FILENO) >= 0;
-    const int e = errno;
-    close(fd);
-    if (!ok)
-        return cli_usage_error(cmd, "cannot redirect output to '%s': %s", path, strerror(e));
-    return 0;
+    /* Rank 0 writes every rank's output, so it alone opens FILE; every rank then returns its
+     * answer, so a FILE that cannot be opened ends all of them here together, with rank 0's
+     * one message and exit code, as one process ends (no rank goes on into the batch). */
+    int rc = cli_mpi_rank() == 0 ? output_redirect(cmd, b, path) : 0;
+    cli_mpi_bcast(&rc, sizeof rc, 0);
+    return rc;
 }
 
 int cli_batch_option(const char *cmd, int ch, const char *arg, cli_batch *b)
@@ -762,6 +776,17 @@ oom:
     return CLI_EXIT_USAGE;
 }
 
+/* Flushes what the command printed before the records (a csv header) so that they follow
+ * it. @return 0, or CLI_EXIT_USAGE after the write error naming -o FILE. */
+static int flush_first(const cli_batch *b)
+{
+    if (fflush(b->out) == 0)
+        return 0;
+    fprintf(stderr, CLI_NAME ": write error: %s: %s\n",
+            b->out_name ? b->out_name : "standard output", strerror(errno));
+    return CLI_EXIT_USAGE;
+}
+
 /* Runs the loop with the stop handlers in place, then reports how the run ended.
  * @return the run's exit code (see cli_batch_records). */
 static int engine_run(engine *e)
@@ -769,11 +794,8 @@ static int engine_run(engine *e)
     cli_stop_state stop;
     cli_stop_begin(&stop);
     /* what the command printed first (csv header); a segment writes nothing itself */
-    if (!e->job->sink && fflush(e->job->out) != 0) {
-        fprintf(stderr, CLI_NAME ": write error: %s: %s\n",
-                e->job->out_name ? e->job->out_name : "standard output", strerror(errno));
+    if (!e->job->sink && flush_first(e->job) != 0)
         e->fatal = 1;
-    }
     e->t0 = cli_now_seconds();
     e->last_shown = e->t0; /* the first line after PROGRESS_MS: short runs stay quiet */
     if (!e->fatal)
@@ -873,8 +895,8 @@ static int batch_segment(const cli_batch *b, char *const *files, int nfiles, int
 
 /* What the MPI layer may do with the engine: handed to it on every call, so mpi.c never
  * calls batch.c by name and the files' graph stays one way (batch.c -> mpi.c). */
-static const cli_batch_ops mpi_ops = {
-    .segment = batch_segment, .items = batch_items, .sink_write = cli_sink_write};
+static const cli_batch_ops mpi_ops = {.begin = flush_first, .segment = batch_segment,
+                                      .items = batch_items, .sink_write = cli_sink_write};
 #endif
 
 int cli_batch_records(const cli_batch *b, char *const *files, int nfiles)
@@ -907,10 +929,8 @@ int cli_sink_write(const cli_batch *b, const cli_sink *s)
         oom(&e);
         return CLI_EXIT_USAGE;
     }
-    if (fflush(b->out) != 0) /* what the command printed first (csv header) */
-        return fprintf(stderr, CLI_NAME ": write error: %s: %s\n",
-                       b->out_name ? b->out_name : "standard output", strerror(errno)),
-               CLI_EXIT_USAGE;
+    if (flush_first(b) != 0)
+        return CLI_EXIT_USAGE;
     write_err(&e, s->err.data, s->err.len);
     if (write_out(&e, s->out.data, s->out.len) != 0)
         return CLI_EXIT_USAGE;

@@ -464,6 +464,9 @@ int cli_mpi_end(int rc);
  * cli_mpi_records/cli_mpi_items (SB_MPI builds only) and hands them the engine's own
  * operations, so mpi.c never calls batch.c by name (issue 24: no circle between them). */
 typedef struct cli_batch_ops {
+    /* Rank 0, before any record: flushes what the command printed first (a csv header).
+     * @return 0, or CLI_EXIT_USAGE after the write error message one process gives. */
+    int (*begin)(const cli_batch *b);
     /* Runs the engine over input `input` of files (names and the csv file column as in the
      * whole run) read from in, which it closes: a segment for b->sink, lines shifted by
      * b->line_base. @return as cli_batch_records (no "interrupted" message). */

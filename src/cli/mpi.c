@@ -623,8 +623,10 @@ static void direct_init(mpi_run *m)
         struct stat st;
         fd = fileno(b->out);
         const off_t at = lseek(fd, 0, SEEK_CUR);
+        /* A file that takes no positional writes (a regular file of /proc: ESPIPE) leaves
+         * every write to rank 0, which fails as one process does, with its reason. */
         if (!m->local && b->out_name && !(env && !strcmp(env, "0")) && at >= 0 &&
-            fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+            fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && pwrite(fd, "", 0, at) == 0)
             id[0] = 1, id[1] = (long long)st.st_dev, id[2] = (long long)st.st_ino, id[3] = at;
         id[4] = !io ? 0 : !strcmp(io, "1") ? 1 : !strcmp(io, "0") ? -1 : 0;
         memcpy(host0, host, sizeof host);
@@ -695,9 +697,14 @@ static void run_init(mpi_run *m, const cli_batch_ops *eng, const cli_batch *b, i
     MPI_Comm_rank(MPI_COMM_WORLD, &m->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &m->size);
     sync_phase(PHASE_BATCH);
-    if (m->rank == 0)
-        fflush(b->out); /* what the command printed first (csv header) goes first */
-    direct_init(m);
+    /* what the command printed first (csv header) goes first; if it cannot be written the run
+     * ends before any input is opened, as one process's does */
+    int failed = m->rank == 0 && eng->begin(b) != 0;
+    MPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (failed)
+        m->rc = CLI_EXIT_USAGE, m->stop = 1;
+    else
+        direct_init(m);
 }
 
 /* Frees a run's buffers and reports an interrupt as one process would. @return m->rc. */

@@ -447,6 +447,27 @@ t_unreadable() {
     done
 }
 
+# An -o FILE that cannot be opened, or opened but not written (a /proc file: EIO on write,
+# ESPIPE on a positional one): every command gives one process's one message, nothing on
+# stdout and its exit code (issue 24: MPI added "the ranks took different paths", and named
+# another reason for /proc/version).
+t_output_unopenable() {
+    local o
+    "$BIN" generate --grid 2x2 -n 50 --seed 3 -t 1 >u4.txt
+    for o in no/such/dir/x.txt /proc/version .; do
+        NPS="1 2" same "solve -o $o" solve -t 2 -o "$o" small.txt
+        NPS="2 3" same "validate -o $o" validate -o "$o" small.txt
+        NPS="2" same "rate -o $o" rate -o "$o" small.txt
+        NPS="3" same "generate -o $o" generate -n 200 --seed 3 -o "$o"
+        NPS="2" same "solve 4x4 -o $o" solve -o "$o" u4.txt
+        NPS="2" SUDOKUBENCH_MPI_IO=1 same "solve (MPI-IO) -o $o" solve -o "$o" small.txt
+    done
+    "$BIN" solve -o no/such/dir/x.txt small.txt >p.out 2>p.err
+    [ "$(wc -l <p.err)" = 2 ] ||
+        echo "plain -o missing dir: want the message and its Try line: $(cat p.err)"
+    grep -q "the ranks took different paths" m.err && echo "a rank took another path: $(cat m.err)"
+}
+
 t_plain_output() {
     local rc
     "$BIN" solve -t 1 -f csv mixed.txt >p.out 2>p.err
@@ -495,6 +516,7 @@ tcase "-o FILE through MPI-IO (SUDOKUBENCH_MPI_IO=1): same bytes" t_output_mpiio
 tcase "-o /dev/full: exit 2, one message" t_full_disk
 tcase "-o FILE: a write error on one rank stops all, one message, no torn record" t_write_error_rank
 tcase "unreadable inputs: exit 2, message" t_unreadable
+tcase "-o FILE that cannot be opened or written: one process's message and exit code" t_output_unopenable
 
 echo "$NPASS passed, $NFAIL failed"
 [ "$NFAIL" = 0 ]
