@@ -307,10 +307,6 @@ int cli_rate(int argc, char **argv)
     sb_geometry *geo;
     if (cli_grid_pick("rate", &gopt, argv + optind, argc - optind, 0, &geo))
         return CLI_EXIT_USAGE;
-    if (geo && b.resume) { /* resume.c counts 9x9 records only */
-        sb_geometry_free(geo);
-        return cli_usage_error("rate", "--resume: only 9x9 puzzles");
-    }
     const int rc = rate_run_on(&r, &b, geo, argc, argv);
     sb_geometry_free(geo);
     return rc;

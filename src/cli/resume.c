@@ -12,7 +12,9 @@
  * exit 0 or 1 appends "done RC" to the side file: resuming it again does nothing.
  *
  * Only formats with one line per record can be counted this way; `-f pretty`, `solve --all`
- * and standard input (no identity) are refused with --resume.
+ * (a puzzle's solutions, many lines) and standard input (no identity) are refused with
+ * --resume. The geometry does not matter: the engine skips records of any record source
+ * (cli_batch.skip), and every geometry's record is one output line, as a 9x9 one is.
  *
  * A run whose output is only a summary at the end (validate) has no records in FILE to count.
  * Its side file carries a checkpoint instead, "at RECORDS C1 .. Cn": the running counts over

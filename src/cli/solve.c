@@ -576,9 +576,10 @@ int cli_solve(int argc, char **argv)
     sb_geometry *geo;
     if (cli_grid_pick("solve", &gopt, argv + optind, argc - optind, gopt.all, &geo))
         return CLI_EXIT_USAGE;
-    if (geo && b.resume) { /* resume.c counts 9x9 records only */
+    if (gopt.all && b.resume) { /* resume.c counts records: --all writes many per puzzle */
         sb_geometry_free(geo);
-        return cli_usage_error("solve", "--resume: only 9x9 puzzles, without --all");
+        return cli_usage_error("solve", "--resume: not with --all (FILE's lines are solutions, "
+                                        "not one record per puzzle)");
     }
     const int rc = solve_run(&r, &b, geo, &gopt, stats, argc, argv);
     sb_geometry_free(geo);
@@ -739,10 +740,6 @@ int cli_validate(int argc, char **argv)
     sb_geometry *geo;
     if (cli_grid_pick("validate", &gopt, argv + optind, argc - optind, 0, &geo))
         return CLI_EXIT_USAGE;
-    if (geo && b.resume) { /* resume.c checkpoints the 9x9 tally only */
-        sb_geometry_free(geo);
-        return cli_usage_error("validate", "--resume: only 9x9 puzzles");
-    }
     cli_source src;
     if (geo_begin("validate", &r, &b, geo, &src)) {
         sb_geometry_free(geo);

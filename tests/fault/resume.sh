@@ -12,6 +12,8 @@
 # the last run's stderr a tail of that run's; also SIGTERM then resume, a kill between the
 # summary and "done", a finished file, refusals.
 # An input failing part-way (read EIO): the side file is marked and a resume refused.
+# Other geometries (16x16, 6x6): solve, rate and validate killed and resumed the same way;
+# solve --all --resume is refused.
 # No case sleeps or signals a pid from outside: nothing here depends on the machine's speed.
 #
 # Usage: tests/fault/resume.sh BINARY SHIM
@@ -217,14 +219,11 @@ validate_more() {
     [ "$rc" = 1 ] || echo "resumed after the summary: exit $rc: $(tail -n 2 e)"
     cmp -s v.txt vfull.txt || echo "resumed after the summary: $(cat v.txt)"
     [ ! -s e ] || echo "resumed after the summary: it reported again: $(head -n 2 e)"
-    "$BIN" validate -o v2.txt --resume --grid 4x4 vin.txt >/dev/null 2>e
-    [ $? = 2 ] || echo "--grid 4x4: exit not 2"
-    grep -qF -- "--resume: only 9x9 puzzles" e || echo "message: $(cat e)"
     "$BIN" validate -o v2.txt --resume - <vin.txt >/dev/null 2>e
     [ $? = 2 ] || echo "stdin: exit not 2"
     grep -qF "needs named input files" e || echo "message: $(cat e)"
 }
-tcase "validate: finished file left alone, SIGTERM then resume, killed before done, other options / geometry / stdin refused" validate_more
+tcase "validate: finished file left alone, SIGTERM then resume, killed before done, other options / stdin refused" validate_more
 
 # An input that fails part-way shifts the records after it: the side file says "broken" and a
 # resume (here with the input readable again) is refused, FILE left as it is.
@@ -251,6 +250,108 @@ broken_input() {
     done
 }
 tcase "an input failing part-way marks the side file; solve, validate, rate refuse to resume it" broken_input
+
+# Every geometry resumes as 9x9 does (issue 24 item 6). Inputs: a 16x16 (4x4 boxes, found
+# from the cell count) and a 6x6 (--grid 2x3) with puzzles made ambiguous, an invalid line, a
+# blank and a comment line. Each run is killed by the shim at several points of FILE (or of
+# stderr for validate), each time resumed; the finished FILE is byte-identical to an
+# uninterrupted run and the last run exits with that run's code.
+"$BIN" generate --grid 4x4 -n 120 --seed 5 -t 2 >g16.txt 2>/dev/null
+# (16 rounds of 121 records: validate checkpoints once per committed chunk of 256 records)
+for _ in $(seq 16); do
+    echo "# a comment"; head -n 60 g16.txt; echo; echo "not a 16x16 line"
+    sed -n '61,120p' g16.txt | sed 's/[1-9A-G]/./'
+done >g16in.txt
+"$BIN" generate --grid 2x3 -n 3000 --seed 5 -t 2 >g6.txt 2>/dev/null
+{ head -n 1500 g6.txt; echo "# a comment"; echo "123"; echo
+  sed -n '1501,3000p' g6.txt | sed 's/[1-6]/./'; } >g6in.txt
+
+# kill_resume OUT FULL RC N ARGS...: N runs of `ARGS -o OUT --resume`, each SIGKILLed by the
+# shim once it has written 1 byte to a tenth of what is left of FULL into OUT (mid-run
+# whatever the speed, usually inside a record), then one more resume: OUT equals FULL and the
+# last run exits RC.
+kill_resume() {
+    local out=$1 full=$2 want_rc=$3 n=$4 i rc size=0 total left want
+    shift 4
+    rm -f "$out" "$out.resume"
+    total=$(stat -c %s "$full")
+    [ "$total" -gt 100 ] || echo "$*: the uninterrupted output is only $total bytes"
+    for ((i = 1; i <= n; i++)); do
+        left=$((total - size))
+        want=$((1 + (RANDOM * 32768 + RANDOM) % (left / 10)))
+        LD_PRELOAD="$SHIM" SB_FAULT_PATH="/$out" SB_FAULT_SIGNAL=KILL SB_FAULT_SIGNAL_WRITE=$want \
+            timeout "$TIMEOUT" "$BIN" "$@" -o "$out" --resume >/dev/null 2>>gerr
+        rc=$?
+        [ "$rc" = 137 ] || echo "$*: run $i: exit $rc, not 137 (SIGKILL after $want bytes)"
+        size=$(stat -c %s "$out" 2>/dev/null || echo 0)
+        cmp -s -n "$size" "$out" "$full" || echo "$*: after kill $i: not a prefix of the full output"
+    done
+    "$BIN" "$@" -o "$out" --resume >/dev/null 2>>gerr
+    rc=$?
+    [ "$rc" = "$want_rc" ] || echo "$*: final resume: exit $rc, not $want_rc: $(tail -n 2 gerr)"
+    cmp -s "$out" "$full" || echo "$*: resumed output differs: $(cmp "$out" "$full" 2>&1)"
+}
+
+geometry_kills() {
+    local f in rc
+    RANDOM=24
+    for in in g16in.txt g6in.txt; do
+        set -- "$in"
+        [ "$in" = g6in.txt ] && set -- --grid 2x3 "$in"
+        for f in solution csv json tdoku; do
+            "$BIN" solve -f $f -t 2 "$@" >gfull.out 2>/dev/null
+            rc=$?
+            [ "$rc" = 1 ] || echo "$in -f $f: the uninterrupted run exits $rc, not 1 (an invalid line)"
+            kill_resume g.out gfull.out "$rc" 4 solve -f $f -t 2 "$@"
+        done
+        "$BIN" rate -f csv -t 2 "$@" >gfull.out 2>/dev/null
+        kill_resume g.out gfull.out "$?" 3 rate -f csv -t 2 "$@"
+    done
+}
+tcase "16x16 and 6x6: solve (4 formats) and rate killed at several points, resumed, byte-identical" geometry_kills
+
+# validate on a geometry: killed three times at a fifth to a quarter of the uninterrupted
+# run's stderr (a problem line per ambiguous puzzle: every kill lands after a checkpoint and
+# before the end), checkpointing after every committed chunk, then resumed: the same summary,
+# exit code and the tail of the stderr.
+geometry_validate() {
+    local in i rc want
+    RANDOM=25
+    for in in g16in.txt g6in.txt; do
+        set -- "$in"
+        [ "$in" = g6in.txt ] && set -- --grid 2x3 "$in"
+        "$BIN" validate -t 2 "$@" >gvfull.txt 2>gvfull.err
+        local vrc=$? total
+        total=$(stat -c %s gvfull.err)
+        rm -f gv.txt gv.txt.resume gverr
+        for ((i = 1; i <= 3; i++)); do
+            want=$((total / 5 + RANDOM % (total / 20)))
+            LD_PRELOAD="$SHIM" SB_FAULT_PATH=/gverr SB_FAULT_SIGNAL=KILL SB_FAULT_SIGNAL_WRITE=$want \
+                SUDOKUBENCH_CHECKPOINT_MS=0 timeout "$TIMEOUT" "$BIN" validate -t 2 "$@" -o gv.txt \
+                --resume >/dev/null 2>>gverr
+            rc=$?
+            [ "$rc" = 137 ] || echo "validate $in: run $i: exit $rc, not 137"
+        done
+        grep -q '^at [1-9]' gv.txt.resume || echo "validate $in: no checkpoint after 3 kills"
+        "$BIN" validate -t 2 "$@" -o gv.txt --resume >/dev/null 2>gvlast.err
+        rc=$?
+        [ "$rc" = "$vrc" ] || echo "validate $in: final resume: exit $rc, not $vrc"
+        cmp -s gv.txt gvfull.txt || echo "validate $in: resumed summary $(cat gv.txt) / $(cat gvfull.txt)"
+        tail -n "$(grep -c '' gvlast.err)" gvfull.err | cmp -s - gvlast.err ||
+            echo "validate $in: the last run's stderr is not a tail of the uninterrupted run's"
+        [ "$(grep -c '' gvlast.err)" -lt "$(grep -c '' gvfull.err)" ] ||
+            echo "validate $in: the last run started from the beginning"
+    done
+}
+tcase "16x16 and 6x6: validate killed at points of stderr, resumed from its checkpoint, same summary" geometry_validate
+
+geometry_all() {
+    "$BIN" solve --all -o ga.out --resume g6in.txt --grid 2x3 >/dev/null 2>e
+    [ $? = 2 ] || echo "solve --all --resume: exit not 2"
+    grep -qF -- "--resume: not with --all" e || echo "solve --all --resume: message: $(cat e)"
+    [ ! -s ga.out ] || echo "solve --all --resume wrote output"
+}
+tcase "solve --all --resume is refused with a message" geometry_all
 
 echo "$NPASS passed, $NFAIL failed"
 [ "$NFAIL" = 0 ]
