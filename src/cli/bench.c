@@ -124,10 +124,10 @@ static const char bench_help[] =
     "      --simd LEVEL      auto, scalar, sse4, avx2, avx512, neon (default auto)\n"
     "      --json OUT        also write the rows as JSON to OUT (opened before the run)\n"
     "      --grid SPEC       another geometry (default: from the first line's cell count):\n"
-    "                        a table of puzzles/s per FILE and pipeline (default fast, the\n"
-    "                        general solver; others run the generic engine, lc skipped where\n"
-    "                        no houses meet in 2+ cells; --simd picks the 16-digit boxed\n"
-    "                        grids' kernel, scalar the per-cell engine; no --json there)\n"
+    "                        the same table and JSON, naming it; pipelines default to fast,\n"
+    "                        the general solver (others run the generic engine, lc skipped\n"
+    "                        where no houses meet in 2+ cells); --simd picks the 16-digit\n"
+    "                        boxed grids' kernel, scalar the per-cell engine\n"
     "      --geometry FILE   a geometry from a file, as --grid\n"
     "  -h, --help            show this help\n\n"
     "An unreadable FILE is reported and skipped (exit 2). SIGINT/SIGTERM stop the run after\n"
@@ -299,7 +299,7 @@ static int load(char *const *path, dataset *d, int threads)
     cli_mpi_reduce(&v[0], 1, CLI_MPI_MAX);
     cli_mpi_reduce(&v[1], 1, CLI_MPI_SUM);
     d->oom = (int)v[0], d->invalid = (size_t)v[1];
-    if (!rc && !d->oom && d->max)
+    if (!rc && !d->oom && d->max && d->lines)
         keep_first_puzzles(d, d->max);
     return rc;
 }

@@ -301,17 +301,22 @@ t_bench() {
     BENCH_IN=mixed.txt bench_same "bench stdin" -t 1 --seconds 0 --pipeline fast -
     NPS="1 3" same "bench missing file" bench --seconds 0 nothere.txt
     NPS=2 same "bench bad --json path" bench --seconds 0 --json no/such/dir/b.json small.txt
-    # another geometry is not distributed: refused on several ranks, run on one
-    "$BIN" generate --grid 2x2 -n 5 --seed 1 >g4.txt
-    mrun 2 bench --seconds 0 g4.txt >m.out 2>m.err
-    local rc=$?
-    [ "$rc" = 2 ] || echo "bench 4x4 -np 2: exit $rc, want 2"
-    grep -q "^sudokubench: another geometry (--grid, --geometry, or puzzles that are not 9x9) is not distributed over MPI ranks: run it on one rank (-np 1)$" m.err ||
-        echo "bench 4x4 -np 2: message: $(head -2 m.err)"
-    [ -s m.out ] && echo "bench 4x4 -np 2: wrote a table"
-    mrun 1 bench --seconds 0 g4.txt >m.out 2>m.err
-    rc=$?
-    [ "$rc" = 0 ] && grep -q '^g4.txt  *2x2 ' m.out || echo "bench 4x4 -np 1: exit $rc: $(cat m.out m.err | head -3)"
+    # other geometries: the same loop on each rank's share (small segments, so every rank
+    # gets some), the build block naming the grid; an invalid line (exit 1) reported once
+    "$BIN" generate --grid 2x2 -n 400 --seed 1 >g4.txt
+    { head -n 150 g4.txt; echo "bad line"; sed -n 151,400p g4.txt; } >g4_bad.txt
+    SUDOKUBENCH_MPI_SEGMENT=400 bench_same "bench 2x2 (detected)" -t 1 --seconds 0 \
+        --pipelines fast,list g4_bad.txt
+    python3 -c "import json, sys
+d = json.load(open('m.json'))
+if d['build'].get('grid') != '2x2': print('bench 2x2 -np 3: build block %s' % d['build'])
+shares = [r['puzzles'] for r in d['rows'][0]['per_rank']]
+if sum(1 for n in shares if n) < 2: print('bench 2x2 -np 3: not split over the ranks: %s' % shares)"
+    grep -q '^sudokubench: g4_bad.txt:151:1: invalid puzzle' m.err ||
+        echo "bench 2x2 -np 3: the invalid line's message: $(head -2 m.err)"
+    "$BIN" generate --grid 2x3 -n 300 --seed 2 >g6.txt
+    SUDOKUBENCH_MPI_SEGMENT=600 bench_same "bench --grid 2x3 -n 250 -t 2" -t 2 --seconds 0 \
+        --grid 2x3 -n 250 g6.txt
 }
 
 t_output_file() {
