@@ -138,6 +138,22 @@ VARGS=(validate -t 2 -o v.txt vin.txt)
 "$BIN" validate -t 2 vin.txt >vfull.txt 2>vfull.err
 VRC=$?
 
+# validate_final LABEL RC OUT FULL FULLERR ARGS...: the last `ARGS --resume` of a killed
+# validate -o OUT: exit RC, OUT equal to FULL, and its stderr (the problems after its
+# checkpoint) a tail of the uninterrupted run's FULLERR, shorter than it.
+validate_final() {
+    local label=$1 want=$2 out=$3 full=$4 fullerr=$5 rc
+    shift 5
+    "$BIN" "$@" --resume >/dev/null 2>last.err
+    rc=$?
+    [ "$rc" = "$want" ] || echo "$label: final resume: exit $rc, not $want: $(tail -n 3 last.err)"
+    cmp -s "$out" "$full" || echo "$label: resumed summary differs: $(cat "$out") / $(cat "$full")"
+    tail -n "$(grep -c '' last.err)" "$fullerr" | cmp -s - last.err ||
+        echo "$label: the last run's stderr is not a tail of the uninterrupted run's"
+    [ "$(grep -c '' last.err)" -lt "$(grep -c '' "$fullerr")" ] ||
+        echo "$label: the last run started from the beginning"
+}
+
 # validate_kills: as kills, for validate; its stderr (a problem line for most records) goes
 # through the shim, which kills the run once it has written K more bytes there. Checkpoints
 # after every committed chunk (SUDOKUBENCH_CHECKPOINT_MS=0), so what a kill leaves depends on
@@ -172,15 +188,7 @@ validate_kills() {
             records=$last
         fi
     done
-    "$BIN" "${VARGS[@]}" --resume >/dev/null 2>vlast.err
-    rc=$?
-    [ "$rc" = "$VRC" ] || echo "final resume: exit $rc, not $VRC: $(tail -n 3 vlast.err)"
-    cmp -s v.txt vfull.txt || echo "resumed summary differs: $(cat v.txt) / $(cat vfull.txt)"
-    # the last run reports the problems after its checkpoint: a tail of the full run's
-    tail -n "$(grep -c '' vlast.err)" vfull.err | cmp -s - vlast.err ||
-        echo "the last run's stderr is not a tail of the uninterrupted run's"
-    [ "$(grep -c '' vlast.err)" -lt "$(grep -c '' vfull.err)" ] ||
-        echo "the last run started from the beginning (checkpoint $records)"
+    validate_final "validate (checkpoint $records)" "$VRC" v.txt vfull.txt vfull.err "${VARGS[@]}"
     [ "$live" = 10 ] || echo "only $live of the 10 kills hit a run before it finished"
     [ "$at" -ge 3 ] || echo "only $at of the 10 kills came after a checkpoint"
     echo "# validate: $live kills of unfinished runs, $at after a checkpoint (the last at record $records of 10932)" >&3
@@ -333,14 +341,7 @@ geometry_validate() {
             [ "$rc" = 137 ] || echo "validate $in: run $i: exit $rc, not 137"
         done
         grep -q '^at [1-9]' gv.txt.resume || echo "validate $in: no checkpoint after 3 kills"
-        "$BIN" validate -t 2 "$@" -o gv.txt --resume >/dev/null 2>gvlast.err
-        rc=$?
-        [ "$rc" = "$vrc" ] || echo "validate $in: final resume: exit $rc, not $vrc"
-        cmp -s gv.txt gvfull.txt || echo "validate $in: resumed summary $(cat gv.txt) / $(cat gvfull.txt)"
-        tail -n "$(grep -c '' gvlast.err)" gvfull.err | cmp -s - gvlast.err ||
-            echo "validate $in: the last run's stderr is not a tail of the uninterrupted run's"
-        [ "$(grep -c '' gvlast.err)" -lt "$(grep -c '' gvfull.err)" ] ||
-            echo "validate $in: the last run started from the beginning"
+        validate_final "validate $in" "$vrc" gv.txt gvfull.txt gvfull.err validate -t 2 "$@" -o gv.txt
     done
 }
 tcase "16x16 and 6x6: validate killed at points of stderr, resumed from its checkpoint, same summary" geometry_validate
