@@ -442,7 +442,7 @@ static const char *base_name(const char *path)
 /* One thread's solver of a row: sb_solver on 9x9, the geometry's engine elsewhere. */
 typedef struct bsolver {
     sb_solver *s;   /* 9x9 */
-    cli_engine *e;  /* other geometries */
+    sb_engine *e;  /* other geometries */
     uint8_t *sol;   /* the engine's first solution, the geometry's cells */
 } bsolver;
 
@@ -453,7 +453,7 @@ static int bsolver_new(bsolver *b, const dataset *d, const sb_options *opt)
         fprintf(stderr, CLI_NAME ": out of memory\n");
         return CLI_EXIT_USAGE;
     }
-    const int st = d->g ? cli_engine_new(d->g, opt, &b->e) : sb_solver_new(&b->s, opt);
+    const int st = d->g ? sb_engine_new(d->g, opt, &b->e) : sb_solver_new(&b->s, opt);
     return st == SB_OK ? 0 : cli_solver_error("bench", st, opt->simd);
 }
 
@@ -461,7 +461,7 @@ static int bsolver_new(bsolver *b, const dataset *d, const sb_options *opt)
 static void bsolver_free(bsolver *b)
 {
     sb_solver_free(b->s);
-    cli_engine_free(b->e);
+    sb_engine_free(b->e);
     free(b->sol);
 }
 
@@ -490,7 +490,7 @@ static size_t solve_block(bsolver *b, const dataset *d, size_t lo, uint64_t limi
     for (size_t j = 0; j < n; j++) {
         const uint8_t *p = d->data + (lo + j) * d->size;
         sb_gresult r = {0, 0};
-        k->st[j] = cli_engine_solve(b->e, p, limit, &r, b->sol);
+        k->st[j] = sb_engine_solve(b->e, p, limit, &r, b->sol);
         k->res[j].count = r.count;
         k->res[j].guesses = r.guesses;
         /* the engine's one failure is memory: its puzzle counts as a failed check */
@@ -570,9 +570,12 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
     }
     /* The technique counts and the warm-up's figures, summed over the ranks. */
     uint64_t sum[3 * SB_TECH_COUNT] = {0};
-    for (int t = 0; t < threads && !rc && !d->g; t++) { /* the engines keep none yet */
+    for (int t = 0; t < threads && !rc; t++) {
         sb_technique_counts c[SB_TECH_COUNT];
-        sb_solver_counts(s[t].s, c);
+        if (d->g)
+            sb_engine_counts(s[t].e, c);
+        else
+            sb_solver_counts(s[t].s, c);
         for (int k = 0; k < SB_TECH_COUNT; k++) {
             sum[3 * k] += c[k].applications;
             sum[3 * k + 1] += c[k].placements;
@@ -953,7 +956,7 @@ static int bench_run(sb_options *optp, const sb_geometry *geo, const char *const
         return cli_solver_error("bench", SB_ERR_SIMD, opt.simd);
     for (int p = 0; geo && p < npipes; p++) { /* a pipeline that skips a technique there */
         sb_options_pipeline(&opt, pipes[p]);
-        if (cli_note_skipped("bench", geo, &opt))
+        if (cli_engine_check("bench", geo, &opt))
             return CLI_EXIT_USAGE;
     }
     /* The JSON file is opened first: a bad path must fail before minutes of measuring.

@@ -243,7 +243,7 @@ int cli_parse_progress(const char *cmd, const char *arg, cli_progress *mode);
  * applies), at most 1024. */
 int cli_default_threads(void);
 
-/* Another record source than sb_reader for cli_batch_records (grid.c reads puzzles of any
+/* Another record source than sb_reader for cli_batch_records (input.c reads puzzles of any
  * geometry with one). Its records are rec_size bytes, each starting with an sb_record whose
  * line, kind, why and col the engine reads; the rest is the source's. Each record is one
  * line (or a skipped blank or comment line): the MPI build (mpi.c) cuts an input into
@@ -301,29 +301,12 @@ typedef struct cli_grec {
  * be a const sb_geometry pointer. */
 void cli_gsource_init(cli_source *s, const sb_geometry *g);
 
-/* ---- the engine of a geometry (local shim until the library's sb_engine) ------------- */
-
-/* One thread's solver of any geometry: chosen once from (geometry, pipeline). */
-typedef struct cli_engine cli_engine;
-
-/* Makes *out for g and opt's pipeline ("fast": the general solver at opt->simd; any other:
- * the generic engine), opt's guess budget and stop flag. @return SB_OK or an SB_ERR_*. */
-int cli_engine_new(const sb_geometry *g, const sb_options *opt, cli_engine **out);
-/* Frees e (NULL allowed). */
-void cli_engine_free(cli_engine *e);
-/* Counts the solutions of cells up to limit (0: all) as sb_gsolve does. */
-int cli_engine_solve(cli_engine *e, const uint8_t *cells, uint64_t limit, sb_gresult *res,
-                     uint8_t *first);
-/* Enumerates the solutions of cells in the engine's DFS order as sb_gsolve_each does. */
-int cli_engine_each(cli_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
-                    void *user, sb_gresult *res);
-/* The techniques the pipeline skips on its geometry (a bit per sb_technique). */
-unsigned cli_engine_skipped(const cli_engine *e);
-
-/* Writes to stderr, once per run of cmd, that opt's pipeline skips a technique on g: locked
- * candidates where no two houses meet in 2..N-1 cells (a latin square). @return 0, or
- * CLI_EXIT_USAGE when the pipeline cannot be made (out of memory). */
-int cli_note_skipped(const char *cmd, const sb_geometry *g, const sb_options *opt);
+/* Checks that the engine of g for opt can be made, so a bad option is a usage error before
+ * any output, and writes to stderr, once per run of cmd, that opt's pipeline skips a
+ * technique on g: locked candidates where no two houses meet in 2..N-1 cells (a latin
+ * square). @return 0, or CLI_EXIT_USAGE after a message (a SIMD level this CPU lacks, --search
+ * bfs off 9x9, memory). */
+int cli_engine_check(const char *cmd, const sb_geometry *g, const sb_options *opt);
 
 /* What a record or item handler returns. */
 enum {

@@ -211,86 +211,21 @@ void cli_gsource_init(cli_source *s, const sb_geometry *g)
     s->close = greader_close;
 }
 
-/* ------------------------------------------------------------------------------------------ */
-/* The engine of a geometry: a shim of the library's coming sb_engine                         */
-/* ------------------------------------------------------------------------------------------ */
-
-struct cli_engine {
-    sb_gsolver *gs;   /* the general solver ("fast"), or NULL */
-    sb_gpipeline *gp; /* the generic engine running another pipeline, or NULL */
-};
-
-int cli_engine_new(const sb_geometry *g, const sb_options *opt, cli_engine **out)
+int cli_engine_check(const char *cmd, const sb_geometry *g, const sb_options *opt)
 {
     size_t np;
-    const char *pipe = opt->pipeline == SB_PIPELINE_CUSTOM ? opt->spec
-                                                           : sb_pipelines(&np)[opt->pipeline].name;
-    cli_engine *e = calloc(1, sizeof *e);
-    *out = NULL;
-    if (!e)
-        return SB_ERR_NOMEM;
-    int rc;
-    if (strcmp(pipe, "fast")) {
-        if ((rc = sb_gpipeline_new(g, pipe, &e->gp)) == SB_OK) {
-            sb_gpipeline_stop(e->gp, opt->stop);
-            sb_gpipeline_budget(e->gp, opt->max_guesses);
-        }
-    } else if ((rc = sb_gsolver_new(g, &e->gs)) == SB_OK &&
-               (rc = sb_gsolver_simd(e->gs, opt->simd)) == SB_OK) {
-        sb_gsolver_stop(e->gs, opt->stop);
-        sb_gsolver_budget(e->gs, opt->max_guesses);
-    }
-    if (rc != SB_OK)
-        cli_engine_free(e);
-    else
-        *out = e;
-    return rc;
-}
-
-void cli_engine_free(cli_engine *e)
-{
-    if (e) {
-        sb_gsolver_free(e->gs);
-        sb_gpipeline_free(e->gp);
-    }
-    free(e);
-}
-
-int cli_engine_solve(cli_engine *e, const uint8_t *cells, uint64_t limit, sb_gresult *res,
-                     uint8_t *first)
-{
-    return e->gs ? sb_gsolve(e->gs, cells, limit, res, first)
-                 : sb_gpipeline_solve(e->gp, cells, limit, res, first);
-}
-
-int cli_engine_each(cli_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
-                    void *user, sb_gresult *res)
-{
-    return e->gs ? sb_gsolve_each(e->gs, cells, limit, fn, user, res)
-                 : sb_gpipeline_each(e->gp, cells, limit, fn, user, res);
-}
-
-unsigned cli_engine_skipped(const cli_engine *e)
-{
-    return e->gp ? sb_gpipeline_skipped(e->gp) : 0;
-}
-
-int cli_note_skipped(const char *cmd, const sb_geometry *g, const sb_options *opt)
-{
-    size_t np;
-    cli_engine *e;
-    const char *pipe = opt->pipeline == SB_PIPELINE_CUSTOM ? opt->spec
-                                                           : sb_pipelines(&np)[opt->pipeline].name;
-    if (!strcmp(pipe, "fast"))
-        return 0;
-    if (cli_engine_new(g, opt, &e) != SB_OK) {
-        fprintf(stderr, CLI_NAME ": out of memory\n");
-        return CLI_EXIT_USAGE;
-    }
-    if (cli_engine_skipped(e) & (1u << SB_TECH_LOCKED))
+    sb_engine *e;
+    const int st = sb_engine_new(g, opt, &e);
+    if (st == SB_ERR_ARG && opt->search == SB_SEARCH_BFS)
+        return cli_usage_error(cmd, "--search bfs is for 9x9, not %s", sb_geometry_name(g));
+    if (st != SB_OK)
+        return cli_solver_error(cmd, st, opt->simd);
+    if (sb_engine_skipped(e) & (1u << SB_TECH_LOCKED))
         fprintf(stderr, CLI_NAME ": %s: note: %s skips lc on %s: locked candidates need two "
                         "houses meeting in 2 or more cells, and it has none\n",
-                cmd, pipe, sb_geometry_name(g));
-    cli_engine_free(e);
+                cmd, opt->pipeline == SB_PIPELINE_CUSTOM ? opt->spec
+                                                         : sb_pipelines(&np)[opt->pipeline].name,
+                sb_geometry_name(g));
+    sb_engine_free(e);
     return 0;
 }

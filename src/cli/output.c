@@ -403,7 +403,7 @@ static char *put_gcells(char *p, const sb_geometry *g, const uint8_t *cells, int
 }
 
 /* Writes the solution of v: 81 characters (9x9) or its geometry's text. */
-static char *put_solution_grid(char *p, const cli_grids *v)
+static inline __attribute__((always_inline)) char *put_solution_grid(char *p, const cli_grids *v)
 {
     if (!v->g)
         return put_grid(p, (const sb_grid *)(const void *)v->solution);
@@ -411,13 +411,13 @@ static char *put_solution_grid(char *p, const cli_grids *v)
 }
 
 /* Writes the puzzle of record rec (9x9: its grid or pencilmarks) or of v's geometry. */
-static char *put_puzzle_grid(char *p, const sb_record *rec, const cli_grids *v)
+static inline __attribute__((always_inline)) char *put_puzzle_grid(char *p, const sb_record *rec, const cli_grids *v)
 {
     return v->g ? put_gcells(p, v->g, v->puzzle, v->form) : put_puzzle(p, rec);
 }
 
 /* Writes a csv field of v's solution: quoted in the integer form, which has commas. */
-static char *put_csv_solution(char *p, const cli_grids *v)
+static inline __attribute__((always_inline)) char *put_csv_solution(char *p, const cli_grids *v)
 {
     const int quote = v->g && v->form == SB_GFORM_INTS;
     if (quote)
@@ -515,8 +515,10 @@ void cli_put_gpretty(cli_buf *b, const sb_geometry *g, const uint8_t *left, cons
         b->len += (size_t)(put_gpretty(p, g, left, right) - p);
 }
 
-/* Writes the record of a counted puzzle (the body of cli_format_grids; see there). */
-static inline char *put_record(char *p, cli_format f, const cli_input *in, const sb_record *rec,
+/* Writes the record of a counted puzzle (the body of cli_format_grids; see there). Inlined
+ * into cli_format_record, where v->g is NULL, so the 9x9 records lose the other geometries'
+ * branches. */
+static inline __attribute__((always_inline)) char *put_record(char *p, cli_format f, const cli_input *in, const sb_record *rec,
                                const cli_grids *v, uint64_t count, uint64_t guesses, int status,
                                int count_only)
 {
@@ -601,9 +603,14 @@ void cli_format_grids(cli_buf *b, cli_format f, const cli_input *in, const sb_re
 void cli_format_record(cli_buf *b, cli_format f, const cli_input *in, const sb_record *rec,
                        const sb_result *res, int status)
 {
+    char *const start =
+        cli_buf_reserve(b, RECORD_MAX + in->msg_len + in->json_len + in->csv_len);
+    if (!start)
+        return;
     const cli_grids v = {.solution = res ? res->solution.cell : NULL};
-    cli_format_grids(b, f, in, rec, res ? &v : NULL, res ? res->count : 0,
-                     res ? res->guesses : 0, status, 0);
+    char *p = res ? put_record(start, f, in, rec, &v, res->count, res->guesses, status, 0)
+                  : put_invalid(start, f, in, rec);
+    b->len += (size_t)(p - start);
 }
 
 void cli_format_solution(cli_buf *b, cli_format f, const cli_input *in, uint64_t line,

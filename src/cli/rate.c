@@ -35,7 +35,7 @@ typedef struct rate_run {
 /* One thread's state. */
 typedef struct rate_worker {
     sb_solver *solver;      /* its own solver (9x9) */
-    cli_engine *eng;        /* its engine (other geometries) */
+    sb_engine *eng;        /* its engine (other geometries) */
     sb_grater *rater;       /* and the geometry's rating (sb_grater_rate) */
     const rate_run *run;    /* the shared, read-only run */
 } rate_worker;
@@ -83,7 +83,7 @@ static int worker_new(void *ctx, void **out)
         return CLI_EXIT_USAGE;
     }
     w->run = r;
-    int st = r->g ? cli_engine_new(r->g, &r->opt, &w->eng) : sb_solver_new(&w->solver, &r->opt);
+    int st = r->g ? sb_engine_new(r->g, &r->opt, &w->eng) : sb_solver_new(&w->solver, &r->opt);
     if (st == SB_OK && r->g)
         st = sb_grater_new(r->g, &w->rater);
     return st == SB_OK ? 0 : cli_solver_error("rate", st, r->opt.simd);
@@ -96,7 +96,7 @@ static void worker_end(void *ctx, void *wp)
     rate_worker *w = wp;
     if (w) {
         sb_solver_free(w->solver);
-        cli_engine_free(w->eng);
+        sb_engine_free(w->eng);
         sb_grater_free(w->rater);
     }
     free(w);
@@ -129,7 +129,7 @@ static int rate_grecord(rate_worker *w, const cli_input *in, const sb_record *re
     t->cls = 0;
     if (rec->kind == SB_LINE_PUZZLE) {
         sb_gresult res;
-        const int st = cli_engine_solve(w->eng, ((const cli_grec *)rec)->cells, 2, &res, NULL);
+        const int st = sb_engine_solve(w->eng, ((const cli_grec *)rec)->cells, 2, &res, NULL);
         if (st == SB_ERR_STOPPED)
             return CLI_STOPPED;
         if (st != SB_OK) { /* the engine's one failure: memory */
@@ -341,8 +341,8 @@ static int rate_run_on(rate_run *rp, cli_batch *bp, const sb_geometry *geo, int 
     b.ctx = &r;
     r.g = geo;
     if (geo) { /* records of the geometry's source, checked by its engine */
-        if (sb_simd_resolve(r.opt.simd) < 0)
-            return cli_solver_error("rate", SB_ERR_SIMD, r.opt.simd);
+        if (cli_engine_check("rate", geo, &r.opt))
+            return CLI_EXIT_USAGE;
         cli_gsource_init(&src, geo);
         b.source = &src;
         b.marks = 0;

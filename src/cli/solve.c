@@ -65,7 +65,7 @@ static uint64_t tally_counts(tally *t, uint64_t *c, int to_counts)
  * together (sb_solve_many is faster than one sb_solve per puzzle on some kernels). */
 typedef struct worker {
     sb_solver *solver;        /* this thread's solver context (9x9) */
-    cli_engine *eng;          /* this thread's engine (other geometries) */
+    sb_engine *eng;          /* this thread's engine (other geometries) */
     const sb_geometry *g;     /* copy of run.g */
     uint8_t *sol;             /* the engine's first solution, sb_geometry_cells bytes */
     cli_format format;        /* copy of run.format, read on every record */
@@ -145,7 +145,7 @@ static int worker_new(void *ctx, void **out)
         fprintf(stderr, CLI_NAME ": out of memory\n");
         return CLI_EXIT_USAGE;
     }
-    const int st = r->g ? cli_engine_new(r->g, &r->opt, &w->eng)
+    const int st = r->g ? sb_engine_new(r->g, &r->opt, &w->eng)
                         : sb_solver_new(&w->solver, &r->opt);
     if (st != SB_OK)
         return cli_solver_error(r->format == FMT_COUNT ? "validate" : "solve", st, r->opt.simd);
@@ -159,7 +159,7 @@ static void worker_end(void *ctx, void *wp)
     worker *w = wp;
     if (w) {
         sb_solver_free(w->solver);
-        cli_engine_free(w->eng);
+        sb_engine_free(w->eng);
         free(w->sol);
         free(w->rec);
         free(w->grid);
@@ -205,7 +205,7 @@ static int worker_solve(worker *w, const sb_record *rec, sb_result *res, uint64_
 {
     if (w->g) {
         sb_gresult gr;
-        const int st = cli_engine_solve(w->eng, ((const cli_grec *)rec)->cells, limit, &gr,
+        const int st = sb_engine_solve(w->eng, ((const cli_grec *)rec)->cells, limit, &gr,
                                         w->sol);
         res->count = gr.count;
         res->guesses = gr.guesses;
@@ -219,13 +219,18 @@ static int worker_solve(worker *w, const sb_record *rec, sb_result *res, uint64_
                       : sb_solve(w->solver, &rec->grid, res);
 }
 
-/* The grids of record rec and its result for cli_format_grids. */
-static cli_grids grids_of(const worker *w, const sb_record *rec, const sb_result *res)
+/* Appends the record of rec's result res with status (cli_format_record on 9x9; on another
+ * geometry its cells and the engine's first solution). */
+static inline void put_result(const worker *w, cli_buf *out, const cli_input *in,
+                              const sb_record *rec, const sb_result *res, int status)
 {
-    if (!w->g)
-        return (cli_grids){.solution = res->solution.cell};
+    if (!w->g) {
+        cli_format_record(out, w->format, in, rec, res, status);
+        return;
+    }
     const cli_grec *gr = (const cli_grec *)rec;
-    return (cli_grids){.g = w->g, .form = gr->form, .puzzle = gr->cells, .solution = w->sol};
+    const cli_grids v = {.g = w->g, .form = gr->form, .puzzle = gr->cells, .solution = w->sol};
+    cli_format_grids(out, w->format, in, rec, &v, res->count, res->guesses, status, 0);
 }
 
 /* Adds the tags of written records to the run's tally (cli_batch.commit). */
@@ -263,9 +268,7 @@ static int geo_begin(const char *cmd, run *r, cli_batch *b, const sb_geometry *g
     b->source = src;
     b->chunk = NULL;
     b->marks = 0;
-    if (sb_simd_resolve(r->opt.simd) < 0)
-        return cli_solver_error(cmd, SB_ERR_SIMD, r->opt.simd);
-    return cli_note_skipped(cmd, geo, &r->opt);
+    return cli_engine_check(cmd, geo, &r->opt);
 }
 
 /* Solves one record and formats it (cli_batch.record of solve). */
@@ -285,10 +288,9 @@ static int solve_record(void *wp, const cli_input *in, const sb_record *rec, cli
     if (st == SB_ERR_STOPPED)
         return CLI_STOPPED;
     t->guesses = res.guesses;
-    const cli_grids v = grids_of(w, rec, &res);
     if (st == SB_ERR_BUDGET) {
         t->kind = TAG_BUDGET;
-        cli_format_grids(out, w->format, in, rec, &v, res.count, res.guesses, CLI_STATUS_BUDGET, 0);
+        put_result(w, out, in, rec, &res, CLI_STATUS_BUDGET);
         return CLI_DONE;
     }
     if (st != SB_OK && w->g) { /* the engine's one failure: memory */
@@ -311,7 +313,7 @@ static int solve_record(void *wp, const cli_input *in, const sb_record *rec, cli
         return CLI_DONE;
     }
     t->kind = (uint8_t)sb_result_verdict(&res);
-    cli_format_grids(out, w->format, in, rec, &v, res.count, res.guesses, t->kind, 0);
+    put_result(w, out, in, rec, &res, t->kind);
     return CLI_DONE;
 }
 
@@ -348,7 +350,7 @@ static int all_write(all_ctx *a)
     return a->failed ? -1 : 0;
 }
 
-/* cli_engine_each callback of --all: one solution record, written out with those held back
+/* sb_engine_each callback of --all: one solution record, written out with those held back
  * when the buffer is full or the last write is ALL_HOLD old. @return non-zero to stop (a
  * write failed, or Ctrl-C). */
 static int all_one(const uint8_t *sol, uint64_t index, void *user)
@@ -394,7 +396,7 @@ static int all_input(const run *ru, worker *w, const cli_source *src, FILE *fin,
             a->v.form = r->form;
             a->v.puzzle = r->cells;
             a->line = r->head.line;
-            const int sst = cli_engine_each(w->eng, r->cells, w->limit, all_one, a, &res);
+            const int sst = sb_engine_each(w->eng, r->cells, w->limit, all_one, a, &res);
             if (a->failed) {
                 rc = CLI_EXIT_USAGE;
                 break;

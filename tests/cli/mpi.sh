@@ -182,7 +182,7 @@ t_generate_augment() {
     NPS=2 same_o "augment -o" augment -n 700 --seed 2 mixed.txt
 }
 
-# Other geometries (grid.c's reader: a record per line, so a segment may end after any
+# Other geometries (input.c's geometry source: a record per line, so a segment may end after any
 # line): solve, validate and rate of 16x16 (--grid 4x4 from the cell count), 4x4 (--grid
 # 2x2) and a 6x6 jigsaw (--geometry), split over the ranks in small segments.
 t_geometry() {
