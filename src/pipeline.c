@@ -201,25 +201,31 @@ typedef struct gen_ctx {
     uint16_t snap[SB_CELLS];        /* the list order's snapshot */
 } gen_ctx;
 
+/* The cells of row r in stack k; of column c in band k; the line n after v in its band or
+ * stack; the band or stack n after k. */
+#define LC_R(r, k) 9 * (r) + 3 * (k), 9 * (r) + 3 * (k) + 1, 9 * (r) + 3 * (k) + 2
+#define LC_C(c, k) 27 * (k) + (c), 27 * (k) + 9 + (c), 27 * (k) + 18 + (c)
+#define LC_NEXT(v, n) (3 * ((v) / 3) + ((v) % 3 + (n)) % 3)
+#define LC_ROT(k, n) (((k) + (n)) % 3)
+/* A line and the box of its k-th third; the same cells for the box and that line, the others
+ * swapped. */
+#define LC_ROW(r, k) {LC_R(r, k), LC_R(r, LC_ROT(k, 1)), LC_R(r, LC_ROT(k, 2)), \
+                      LC_R(LC_NEXT(r, 1), k), LC_R(LC_NEXT(r, 2), k)}
+#define LC_COL(c, k) {LC_C(c, k), LC_C(c, LC_ROT(k, 1)), LC_C(c, LC_ROT(k, 2)), \
+                      LC_C(LC_NEXT(c, 1), k), LC_C(LC_NEXT(c, 2), k)}
+#define LC_BOX_ROW(r, k) {LC_R(r, k), LC_R(LC_NEXT(r, 1), k), LC_R(LC_NEXT(r, 2), k), \
+                          LC_R(r, LC_ROT(k, 1)), LC_R(r, LC_ROT(k, 2))}
+#define LC_BOX_COL(c, k) {LC_C(c, k), LC_C(LC_NEXT(c, 1), k), LC_C(LC_NEXT(c, 2), k), \
+                          LC_C(c, LC_ROT(k, 1)), LC_C(c, LC_ROT(k, 2))}
+#define LC_BOXR(b, i) LC_BOX_ROW(3 * ((b) / 3) + (i), (b) % 3) /* box b, its row i */
+#define LC_BOXC(b, j) LC_BOX_COL(3 * ((b) % 3) + (j), (b) / 3) /* box b, its column j */
+#define LC_LINE3(M, v) M(v, 0), M(v, 1), M(v, 2)
+#define LC_BOX(b) \
+    LC_BOXR(b, 0), LC_BOXR(b, 1), LC_BOXR(b, 2), LC_BOXC(b, 0), LC_BOXC(b, 1), LC_BOXC(b, 2)
 /* Locked candidates' partners on 9x9, as technique.h reads them: per partner, 15 cells (the 3
  * shared, the house's 6 others, the partner's 6 others). Partners 3r+k: row r and box k of its
  * band; 27+3c+k: column c and box k of its stack; 54+6b+i (i < 3): box b and its row i;
  * 54+6b+3+j: box b and its column j. Constant data, so every bound is known when compiling. */
-#define LC_R(r, k) 9 * (r) + 3 * (k), 9 * (r) + 3 * (k) + 1, 9 * (r) + 3 * (k) + 2 /* row r, stack k */
-#define LC_C(c, k) 27 * (k) + (c), 27 * (k) + 9 + (c), 27 * (k) + 18 + (c)      /* column c, band k */
-#define LC_NEXT(v, n) (3 * ((v) / 3) + ((v) % 3 + (n)) % 3) /* line n after v in its band or stack */
-#define LC_ROW(r, k) {LC_R(r, k), LC_R(r, ((k) + 1) % 3), LC_R(r, ((k) + 2) % 3), \
-                      LC_R(LC_NEXT(r, 1), k), LC_R(LC_NEXT(r, 2), k)}
-#define LC_COL(c, k) {LC_C(c, k), LC_C(c, ((k) + 1) % 3), LC_C(c, ((k) + 2) % 3), \
-                      LC_C(LC_NEXT(c, 1), k), LC_C(LC_NEXT(c, 2), k)}
-#define LC_BOXR(b, i) {LC_R(3 * ((b) / 3) + (i), (b) % 3), LC_R(3 * ((b) / 3) + ((i) + 1) % 3, (b) % 3), \
-                       LC_R(3 * ((b) / 3) + ((i) + 2) % 3, (b) % 3), \
-                       LC_R(3 * ((b) / 3) + (i), ((b) % 3 + 1) % 3), LC_R(3 * ((b) / 3) + (i), ((b) % 3 + 2) % 3)}
-#define LC_BOXC(b, j) {LC_C(3 * ((b) % 3) + (j), (b) / 3), LC_C(3 * ((b) % 3) + ((j) + 1) % 3, (b) / 3), \
-                       LC_C(3 * ((b) % 3) + ((j) + 2) % 3, (b) / 3), \
-                       LC_C(3 * ((b) % 3) + (j), ((b) / 3 + 1) % 3), LC_C(3 * ((b) % 3) + (j), ((b) / 3 + 2) % 3)}
-#define LC_LINE3(M, v) M(v, 0), M(v, 1), M(v, 2)
-#define LC_BOX(b) LC_BOXR(b, 0), LC_BOXR(b, 1), LC_BOXR(b, 2), LC_BOXC(b, 0), LC_BOXC(b, 1), LC_BOXC(b, 2)
 static const uint8_t lc_cells[108][15] = {
     LC_LINE3(LC_ROW, 0), LC_LINE3(LC_ROW, 1), LC_LINE3(LC_ROW, 2), LC_LINE3(LC_ROW, 3),
     LC_LINE3(LC_ROW, 4), LC_LINE3(LC_ROW, 5), LC_LINE3(LC_ROW, 6), LC_LINE3(LC_ROW, 7),

@@ -159,9 +159,9 @@ static inline int tq_locked(TQ_CTX *x, const TQ_MASK *cand, int h)
     const TQ_CELL *pc = TQ_LP_BASE(x);
     int found = 0;
     for (int j = TQ_LP_BEGIN(x, h); j < TQ_LP_END(x, h); j++) {
-        const TQ_MASK only = tq_open_union(cand, pc, TQ_LP_AT(x, j, 0), TQ_LP_AT(x, j, 1)) &
-                             (TQ_MASK)~tq_open_union(cand, pc, TQ_LP_AT(x, j, 1), TQ_LP_AT(x, j, 2)) &
-                             open;
+        const TQ_MASK shared = tq_open_union(cand, pc, TQ_LP_AT(x, j, 0), TQ_LP_AT(x, j, 1)),
+                      others = tq_open_union(cand, pc, TQ_LP_AT(x, j, 1), TQ_LP_AT(x, j, 2)),
+                      only = shared & (TQ_MASK)~others & open;
         for (int i = TQ_LP_AT(x, j, 2); only && i < TQ_LP_AT(x, j, 3); i++) {
             const int c = pc[i];
             if (!tq_single(cand[c]))
@@ -175,8 +175,8 @@ static inline int tq_locked(TQ_CTX *x, const TQ_MASK *cand, int h)
  * their digits, or open digits with their places. Every k members whose sets cover exactly k
  * elements are a tuple: a naked tuple's digits leave the house's other unknown cells, a hidden
  * tuple's cells keep only its digits. Walks the k-subsets of the m open members only; inlined
- * into each case of tq_run, so k and hidden are constants there. @return TQ_CONTRADICTION when some k members cover fewer than k, else whether anything was
- * scheduled. */
+ * into each case of tq_run, so k and hidden are constants there. @return TQ_CONTRADICTION
+ * when some k members cover fewer than k, else whether anything was scheduled. */
 static inline __attribute__((always_inline)) int tq_tuples(TQ_CTX *x, const TQ_MASK *cand, int h,
                                                            const int k, const int hidden)
 {

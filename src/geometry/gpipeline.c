@@ -313,7 +313,8 @@ static inline int halt_now(sb_gpipeline *p)
 #define TQ_HALT(x) halt_now(x)
 #define TQ_CAND(b) (b)
 #define TQ_ASSIGNED(x, b, c) bit_at((b) + (x)->ncells, c)
-#define TQ_MARK(x, b, c) ((b)[(x)->ncells + (c) / 64] |= UINT64_C(1) << ((c) % 64), (b)[(x)->words - 1]++)
+#define TQ_MARK(x, b, c) \
+    ((b)[(x)->ncells + (c) / 64] |= UINT64_C(1) << ((c) % 64), (b)[(x)->words - 1]++)
 #include "../technique.h"
 
 /* Runs the plan's order to its fixpoint on cand (one test per call picks the instance, so a
