@@ -172,41 +172,25 @@ static int dataset_push(dataset *d, const uint8_t *p, int form, uint64_t line)
     return 0;
 }
 
-/* Record callback: keep valid puzzles (invalid lines were reported by the iterator). */
-static int load_record(void *ctx, const char *name, const sb_record *rec)
-{
-    (void)name;
-    dataset *d = ctx;
-    if (rec->kind != SB_LINE_PUZZLE) {
-        d->invalid++;
-        return 0;
-    }
-    if (d->max && d->n >= d->max)
-        return 0;
-    uint8_t p[PACKED];
-    pack(&rec->grid, p);
-    return dataset_push(d, p, 0, rec->line) ? 1 : 0;
-}
-
-/* A record's tag in a sharded load (MPI, and any geometry's): valid or not, its text form,
- * its line, the puzzle (dataset.size bytes). */
+/* A record's tag in a load: valid or not, its text form, its line, the puzzle (dataset.size
+ * bytes). */
 enum { TAG_VALID = 0, TAG_FORM = 1, TAG_LINE = 2, TAG_PUZZLE = TAG_LINE + 8 };
 
-/* Batch worker of a sharded load: none is needed (the record handler keeps no state). */
+/* Batch worker of a load: the dataset, read-only (the record handler keeps no state). */
 static int shard_worker_new(void *ctx, void **worker)
 {
     *worker = ctx;
     return 0;
 }
 
-/* Frees a sharded load's worker: nothing to free. */
+/* Frees a load's worker: nothing to free. */
 static void shard_worker_end(void *ctx, void *worker)
 {
     (void)ctx, (void)worker;
 }
 
-/* Batch record handler of a sharded load: the record into its tag (the engine has put an
- * invalid line's message in err already). */
+/* Batch record handler of a load: the record into its tag (the engine has put an invalid
+ * line's message in err already). */
 static int shard_record(void *worker, const cli_input *in, const sb_record *rec, cli_buf *out,
                         cli_buf *err, void *tag)
 {
@@ -225,7 +209,8 @@ static int shard_record(void *worker, const cli_input *in, const sb_record *rec,
     return CLI_DONE;
 }
 
-/* Batch commit of a sharded load, on the rank that read the records: keeps its puzzles. */
+/* Batch commit of a load, on the rank that read the records: keeps its puzzles (in one
+ * process the first d->max; under MPI keep_first_puzzles cuts them later). */
 static void shard_commit(void *ctx, const uint32_t *input, const unsigned char *tags, size_t n)
 {
     (void)input;
@@ -236,7 +221,7 @@ static void shard_commit(void *ctx, const uint32_t *input, const unsigned char *
         memcpy(&line, t + TAG_LINE, sizeof line);
         if (!t[TAG_VALID])
             d->invalid++;
-        else if (d->lines || !d->max || d->n < d->max) /* MPI: keep_first_puzzles cuts */
+        else if (d->lines || !d->max || d->n < d->max)
             dataset_push(d, t + TAG_PUZZLE, t[TAG_FORM], line);
     }
 }
@@ -279,13 +264,11 @@ static void keep_first_puzzles(dataset *d, uint64_t max)
 
 /* Loads input path into d: the whole file in one process; under MPI this rank's segments of
  * it (the solve command's sharding) and then, with d->max, its part of the file's first max
- * puzzles. @return as cli_for_each_record (the same on every rank); d->invalid counts the
+ * puzzles. @return as cli_batch_records (the same on every rank); d->invalid counts the
  * invalid lines of every rank. */
 static int load(char *const *path, dataset *d, int threads)
 {
     d->size = d->g ? (size_t)sb_geometry_cells(d->g) : PACKED;
-    if (!cli_mpi_size() && !d->g)
-        return cli_for_each_record(path, 1, load_record, d);
     cli_source src;
     if (d->g)
         cli_gsource_init(&src, d->g);
