@@ -10,3 +10,7 @@ FILE_GRAPH_PROGRAMS = $(BUILD)/obj $(if $(MPI_SKIP),,$(BUILD)/mpi/obj$(comma)$(B
 
 file-graph: $(BIN) $(if $(MPI_SKIP),,$(MPI_BIN)) ## the file-level call/include graph of src/: fails on any circle between files (scripts/file-graph.py)
 	python3 scripts/file-graph.py $(FILE_GRAPH_PROGRAMS)
+
+# A circle is a defect like any other, so `make test` checks for one (native builds only: the
+# script reads the objects with the host's nm).
+TEST_EXTRA += $(if $(CROSS),,file-graph)
