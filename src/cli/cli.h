@@ -378,6 +378,13 @@ typedef struct cli_batch {
     uint64_t item_base;    /* run-wide index of the segment's item 0 */
 } cli_batch;
 
+/* Points batch b of cmd at geometry g (NULL: 9x9, nothing to do): records from g's source,
+ * which src (the caller's, outliving the run) becomes, one at a time (no 9x9 chunks, no
+ * pencilmarks); cli_engine_check on opt. cli_batch.ctx's first member must be g. @return as
+ * cli_engine_check. */
+int cli_batch_geometry(const char *cmd, cli_batch *b, const sb_geometry *g, cli_source *src,
+                       const sb_options *opt);
+
 /* Handles the engine's options in a command's getopt loop: ch 't' (-t/--threads N) and
  * 'P' (--progress WHEN) set b->threads and b->progress, 'o' (-o FILE) b->out_name (opened
  * later by cli_output_open). @return 0, or CLI_EXIT_USAGE after a message. */

@@ -211,6 +211,18 @@ void cli_gsource_init(cli_source *s, const sb_geometry *g)
     s->close = greader_close;
 }
 
+int cli_batch_geometry(const char *cmd, cli_batch *b, const sb_geometry *g, cli_source *src,
+                       const sb_options *opt)
+{
+    if (!g)
+        return 0;
+    cli_gsource_init(src, g);
+    b->source = src;
+    b->chunk = NULL; /* the 9x9 solve's chunks of sb_records */
+    b->marks = 0;
+    return cli_engine_check(cmd, g, opt);
+}
+
 int cli_engine_check(const char *cmd, const sb_geometry *g, const sb_options *opt)
 {
     size_t np;

@@ -340,13 +340,8 @@ static int rate_run_on(rate_run *rp, cli_batch *bp, const sb_geometry *geo, int 
     cli_source src;
     b.ctx = &r;
     r.g = geo;
-    if (geo) { /* records of the geometry's source, checked by its engine */
-        if (cli_engine_check("rate", geo, &r.opt))
-            return CLI_EXIT_USAGE;
-        cli_gsource_init(&src, geo);
-        b.source = &src;
-        b.marks = 0;
-    }
+    if (cli_batch_geometry("rate", &b, geo, &src, &r.opt))
+        return CLI_EXIT_USAGE;
     r.nfiles = argc - optind > 0 ? argc - optind : 1;
     r.files = argc - optind > 0 ? argv + optind : NULL;
     r.total = calloc((size_t)r.nfiles, sizeof *r.total);

@@ -255,20 +255,13 @@ static void commit(void *ctx, const uint32_t *input, const unsigned char *tags, 
     }
 }
 
-/* Points run r and its batch b at geometry geo (NULL: 9x9, nothing to do): records from the
- * geometry's source (src), one at a time (no 9x9 chunks, no pencilmarks). @return 0, or
- * CLI_EXIT_USAGE after a message (a SIMD level this CPU lacks; memory). */
+/* Points run r and its batch b at geometry geo (NULL: 9x9) as cli_batch_geometry does.
+ * @return as cli_batch_geometry. */
 static int geo_begin(const char *cmd, run *r, cli_batch *b, const sb_geometry *geo,
                      cli_source *src)
 {
     r->g = geo;
-    if (!geo)
-        return 0;
-    cli_gsource_init(src, geo);
-    b->source = src;
-    b->chunk = NULL;
-    b->marks = 0;
-    return cli_engine_check(cmd, geo, &r->opt);
+    return cli_batch_geometry(cmd, b, geo, src, &r->opt);
 }
 
 /* Solves one record and formats it (cli_batch.record of solve). */
