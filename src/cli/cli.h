@@ -84,11 +84,15 @@ int cli_close_stdout(int rc);
  * on, non-zero to stop the whole iteration with that code. */
 typedef int (*cli_record_fn)(void *ctx, const char *name, const sb_record *rec);
 
-/* Reads each of the nfiles inputs in order ("-" or no file at all = stdin), reports invalid
- * lines on stderr as FILE:LINE:COL, and calls fn for every record (invalid ones included).
- * Unreadable files are reported and skipped. @return 0, CLI_EXIT_USAGE after any I/O error,
- * or fn's stop code. */
-int cli_for_each_record(char *const *files, int nfiles, cli_record_fn fn, void *ctx);
+struct cli_source; /* below: a record source of another geometry */
+
+/* Reads each of the nfiles inputs in order ("-" or no file at all = stdin) through src (its
+ * open is given ctx; NULL: 9x9 records of sb_reader), reports invalid lines on stderr as
+ * FILE:LINE:COL, and calls fn for every record (invalid ones included). Unreadable files are
+ * reported and skipped. @return 0, CLI_EXIT_USAGE after any I/O error, CLI_EXIT_INTERRUPTED
+ * when the stop flag ended the reading, or fn's stop code. */
+int cli_for_each_record(const struct cli_source *src, char *const *files, int nfiles,
+                        cli_record_fn fn, void *ctx);
 
 /* Looks up a format by name; returns FMT_COUNT when unknown. */
 cli_format cli_format_find(const char *name);

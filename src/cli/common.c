@@ -200,34 +200,56 @@ int cli_output_refuse(const char *cmd, const char *opt, const char *path, char *
     return CLI_EXIT_USAGE;
 }
 
-/* Reads one open stream through the reader; see cli_for_each_record. */
-static int read_stream(FILE *in, const char *name, cli_record_fn fn, void *ctx)
+/* cli_source.open of 9x9 records: the library's sb_reader over in. */
+static int reader_open(void *ctx, FILE *in, void **out)
 {
-    sb_reader *r;
-    int st = sb_reader_open(&r, in);
+    (void)ctx;
+    sb_reader *r = NULL;
+    const int st = sb_reader_open(&r, in);
+    if (st == SB_OK)
+        sb_reader_set_stop(r, cli_stop_flag()); /* raised only while a command's handlers are in */
+    *out = r;
+    return st;
+}
+
+/* cli_source.next of 9x9 records. */
+static int reader_next(void *r, sb_record *rec)
+{
+    return sb_reader_next(r, rec);
+}
+
+/* cli_source.close of 9x9 records. */
+static void reader_close(void *r)
+{
+    sb_reader_close(r);
+}
+
+/* Reads one open stream through src; see cli_for_each_record. rec has src->rec_size bytes. */
+static int read_stream(const cli_source *src, FILE *in, const char *name, sb_record *rec,
+                       cli_record_fn fn, void *ctx)
+{
+    void *r = NULL;
+    int st = src->open(ctx, in, &r);
     if (st != SB_OK) {
+        src->close(r);
         fprintf(stderr, CLI_NAME ": %s: %s\n", name, sb_strerror(st));
         return CLI_EXIT_USAGE;
     }
-    sb_reader_set_stop(r, cli_stop_flag()); /* raised only while a command's handlers are in */
-    sb_record rec;
     cli_buf msg = {0};
     int stop = 0;
-    while (!stop && !cli_stop_requested() && (st = sb_reader_next(r, &rec)) == 1) {
-        if (rec.kind == SB_LINE_INVALID) {
+    while (!stop && !cli_stop_requested() && (st = src->next(r, rec)) == 1) {
+        if (rec->kind == SB_LINE_INVALID) {
             msg.len = 0;
-            cli_format_invalid(&msg, name, &rec);
+            cli_format_invalid(&msg, name, rec);
             fwrite(msg.data, 1, msg.len, stderr);
         }
-        stop = fn(ctx, name, &rec);
+        stop = fn(ctx, name, rec);
     }
     cli_buf_free(&msg);
-    sb_reader_close(r);
+    src->close(r);
     if (stop)
         return stop;
     if (cli_stop_requested())
-        return CLI_EXIT_INTERRUPTED;
-    if (st < 0 && errno == EINTR && cli_stop_requested())
         return CLI_EXIT_INTERRUPTED;
     if (st < 0) {
         fprintf(stderr, CLI_NAME ": %s: read error: %s\n", name, strerror(errno));
@@ -236,12 +258,21 @@ static int read_stream(FILE *in, const char *name, cli_record_fn fn, void *ctx)
     return 0;
 }
 
-int cli_for_each_record(char *const *files, int nfiles, cli_record_fn fn, void *ctx)
+int cli_for_each_record(const cli_source *src, char *const *files, int nfiles, cli_record_fn fn,
+                        void *ctx)
 {
     static char *const stdin_only[] = {"-"};
+    static const cli_source reader9 = {sizeof(sb_record), reader_open, reader_next, reader_close};
+    if (!src)
+        src = &reader9;
     if (nfiles == 0) {
         files = stdin_only;
         nfiles = 1;
+    }
+    sb_record *rec = malloc(src->rec_size);
+    if (!rec) {
+        fprintf(stderr, CLI_NAME ": out of memory\n");
+        return CLI_EXIT_USAGE;
     }
     int rc = 0;
     for (int i = 0; i < nfiles; i++) {
@@ -249,7 +280,8 @@ int cli_for_each_record(char *const *files, int nfiles, cli_record_fn fn, void *
         cli_input name;
         if (cli_input_init(&name, files[i]) != 0) {
             fprintf(stderr, CLI_NAME ": out of memory\n");
-            return CLI_EXIT_USAGE;
+            rc = CLI_EXIT_USAGE;
+            break;
         }
         FILE *in = is_stdin ? stdin : fopen(files[i], "rb");
         if (!in) {
@@ -258,14 +290,17 @@ int cli_for_each_record(char *const *files, int nfiles, cli_record_fn fn, void *
             rc = CLI_EXIT_USAGE;
             continue;
         }
-        const int st = read_stream(in, name.msg_name, fn, ctx);
+        const int st = read_stream(src, in, name.msg_name, rec, fn, ctx);
         cli_input_free(&name);
         if (!is_stdin)
             fclose(in);
         if (st == CLI_EXIT_USAGE)
             rc = CLI_EXIT_USAGE;
-        else if (st)
-            return st;
+        else if (st) {
+            rc = st;
+            break;
+        }
     }
+    free(rec);
     return rc;
 }

@@ -638,58 +638,6 @@ static int keep_puzzle(void *ctx, const char *name, const sb_record *rec)
     return 0;
 }
 
-/* cli_for_each_record for a geometry's inputs: each of files in order ("-" or none: stdin)
- * through the geometry source (cli_gsource_init), invalid lines reported as FILE:LINE:COL,
- * fn called for every record. TODO(h3): one iterator in input.c for every geometry
- * (/tmp/h/h4-needs.txt). @return as cli_for_each_record (CLI_EXIT_INTERRUPTED when the stop
- * flag cut a read short). */
-static int for_each_grecord(const sb_geometry *g, char *const *files, int nfiles,
-                            cli_record_fn fn, puzzle_set *ctx)
-{
-    static char *const stdin_only[] = {"-"};
-    if (nfiles == 0) {
-        files = stdin_only;
-        nfiles = 1;
-    }
-    cli_source src;
-    cli_gsource_init(&src, g);
-    sb_record *rec = malloc(src.rec_size);
-    int rc = rec ? 0 : CLI_EXIT_USAGE;
-    for (int f = 0; f < nfiles && rec && (!rc || rc == CLI_EXIT_USAGE); f++) {
-        cli_input in;
-        if (cli_input_init(&in, files[f]) != 0)
-            return free(rec), CLI_EXIT_USAGE;
-        const int is_stdin = !strcmp(files[f], "-");
-        FILE *fin = is_stdin ? stdin : fopen(files[f], "rb");
-        void *rd = NULL;
-        if (!fin) {
-            fprintf(stderr, CLI_NAME ": cannot open '%s': %s\n", in.msg_name, strerror(errno));
-            rc = CLI_EXIT_USAGE;
-        } else if (src.open(ctx, fin, &rd) == SB_OK) {
-            int st, stop = 0;
-            while (!stop && (st = src.next(rd, rec)) == 1) {
-                if (rec->kind == SB_LINE_INVALID)
-                    fprintf(stderr, CLI_NAME ": %s:%llu:%zu: invalid puzzle: %s\n", in.msg_name,
-                            (unsigned long long)rec->line, rec->col, rec->why);
-                if ((stop = fn(ctx, in.msg_name, rec)) != 0)
-                    rc = stop;
-            }
-            if (!stop && st < 0 && cli_stop_requested())
-                rc = CLI_EXIT_INTERRUPTED;
-            else if (!stop && st < 0) {
-                fprintf(stderr, CLI_NAME ": %s: read error: %s\n", in.msg_name, strerror(errno));
-                rc = CLI_EXIT_USAGE;
-            }
-        }
-        src.close(rd);
-        if (fin && !is_stdin)
-            fclose(fin);
-        cli_input_free(&in);
-    }
-    free(rec);
-    return rc;
-}
-
 /* Frees what a puzzle set holds, its geometry included. */
 static void aug_free(puzzle_set *s)
 {
@@ -835,8 +783,11 @@ int cli_augment(int argc, char **argv)
      * the run as documented, not kill it. */
     cli_stop_state stop;
     cli_stop_begin(&stop);
-    int rc = geo ? for_each_grecord(geo, argv + optind, argc - optind, keep_puzzle, &run.set)
-                 : cli_for_each_record(argv + optind, argc - optind, keep_puzzle, &run.set);
+    cli_source src;
+    if (geo)
+        cli_gsource_init(&src, geo);
+    int rc = cli_for_each_record(geo ? &src : NULL, argv + optind, argc - optind, keep_puzzle,
+                                 &run.set);
     const int stopped = rc == CLI_EXIT_INTERRUPTED || cli_stop_requested();
     cli_stop_end(&stop);
     if (stopped) {
