@@ -202,13 +202,6 @@ int cli_output_open(const char *cmd, cli_batch *b, char *const *files, int nfile
     return rc;
 }
 
-int cli_batch_option(const char *cmd, int ch, const char *arg, cli_batch *b)
-{
-    return ch == 't'   ? cli_parse_threads(cmd, arg, &b->threads)
-           : ch == 'o' ? (b->out_name = arg, 0) /* opened by cli_output_open */
-                       : cli_parse_progress(cmd, arg, &b->progress);
-}
-
 /* ------------------------------------------------------------------------------------------ */
 /* Output                                                                                     */
 /* ------------------------------------------------------------------------------------------ */

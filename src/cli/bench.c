@@ -855,6 +855,7 @@ int cli_bench(int argc, char **argv)
     double seconds = DEFAULT_SECONDS_X10 / 10.0;
     const char *json = NULL;
     int threads = cli_default_threads(), ch;
+    const cli_shared shared = {"bench", NULL, &threads, &opt.simd, &gopt};
     optind = 1;
     opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
     while ((ch = getopt_long(argc, argv, ":l:t:n:h", longopts, NULL)) != -1) {
@@ -880,10 +881,6 @@ int cli_bench(int argc, char **argv)
             if (cli_parse_limit("bench", optarg, &opt.limit))
                 return CLI_EXIT_USAGE;
             break;
-        case 't':
-            if (cli_parse_threads("bench", optarg, &threads))
-                return CLI_EXIT_USAGE;
-            break;
         case 'D': {
             char *end;
             seconds = strtod(optarg, &end);
@@ -891,10 +888,6 @@ int cli_bench(int argc, char **argv)
                 return cli_usage_error("bench", "bad --seconds '%s' (0..1000000)", optarg);
             break;
         }
-        case 'S':
-            if (cli_parse_simd("bench", optarg, &opt.simd))
-                return CLI_EXIT_USAGE;
-            break;
         case 'J': json = optarg; break;
         case 'h': {
             sb_options d;
@@ -904,9 +897,8 @@ int cli_bench(int argc, char **argv)
             return CLI_EXIT_OK;
         }
         default:
-            if (ch != CLI_OPT_ALL && cli_grid_option(&gopt, ch, optarg))
-                break;
-            return cli_getopt_error("bench", ch, argv);
+            if (cli_shared_option(&shared, ch, optarg, argv))
+                return CLI_EXIT_USAGE;
         }
     }
     if (optind >= argc)

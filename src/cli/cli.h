@@ -389,13 +389,24 @@ typedef struct cli_batch {
 int cli_batch_geometry(const char *cmd, cli_batch *b, const sb_geometry *g, cli_source *src,
                        const sb_options *opt);
 
-/* Handles the engine's options in a command's getopt loop: ch 't' (-t/--threads N) and
- * 'P' (--progress WHEN) set b->threads and b->progress, 'o' (-o FILE) b->out_name (opened
- * later by cli_output_open). @return 0, or CLI_EXIT_USAGE after a message. */
-int cli_batch_option(const char *cmd, int ch, const char *arg, cli_batch *b);
+/* Where the options several commands share go; a member left NULL is an option the command
+ * does not take (its getopt table lacks it too). */
+typedef struct cli_shared {
+    const char *cmd;    /* the command, for messages */
+    cli_batch *b;       /* 'o' (-o FILE: b->out_name, opened later by cli_output_open) and 'P'
+                         * (--progress WHEN: b->progress); 'R' (--resume) was read before by
+                         * cli_resume_wanted */
+    int *threads;       /* 't' (-t/--threads N) */
+    int *simd;          /* 'S' (--simd LEVEL) */
+    cli_grid_opt *grid; /* the geometry options (cli_grid_option) */
+} cli_shared;
+
+/* The default branch of a command's getopt loop: handles ch if it is a shared option of s,
+ * else reports it as cli_getopt_error does. @return 0, or CLI_EXIT_USAGE after a message. */
+int cli_shared_option(const cli_shared *s, int ch, const char *arg, char **argv);
 
 /* The getopt pieces of the engine's options every batch command takes: -o FILE (--output)
- * sends standard output to FILE (named by cli_batch_option, opened by cli_output_open). */
+ * sends standard output to FILE (named by cli_shared_option, opened by cli_output_open). */
 #define CLI_OUTPUT_LONGOPT {"output", required_argument, 0, 'o'}
 
 /* Points standard output at -o FILE (b->out_name; nothing to do without one), the one place

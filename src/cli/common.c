@@ -120,6 +120,23 @@ int cli_parse_threads(const char *cmd, const char *arg, int *threads)
     return 0;
 }
 
+int cli_shared_option(const cli_shared *s, int ch, const char *arg, char **argv)
+{
+    if (ch == 't' && s->threads)
+        return cli_parse_threads(s->cmd, arg, s->threads);
+    if (ch == 'S' && s->simd)
+        return cli_parse_simd(s->cmd, arg, s->simd) ? CLI_EXIT_USAGE : 0;
+    if (ch == 'o' && s->b) {
+        s->b->out_name = arg; /* opened by cli_output_open */
+        return 0;
+    }
+    if (ch == 'P' && s->b)
+        return cli_parse_progress(s->cmd, arg, &s->b->progress);
+    if ((ch == 'R' && s->b) || (s->grid && cli_grid_option(s->grid, ch, arg)))
+        return 0;
+    return cli_getopt_error(s->cmd, ch, argv);
+}
+
 int cli_solver_error(const char *cmd, int status, int simd)
 {
     /* A level this CPU lacks is a usage error like an unknown one: same Try line. */

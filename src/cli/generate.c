@@ -446,14 +446,11 @@ int cli_generate(int argc, char **argv)
     int have_count = 0, stats = 0, threads = omp_get_max_threads(), ch;
     gen_format f = GF_PUZZLE;
     const char *clues = NULL; /* --clues K as given */
+    const cli_shared shared = {"generate", &ob, &threads, &opt.simd, &gopt};
     optind = 1;
     opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
     while ((ch = getopt_long(argc, argv, ":n:t:f:o:h", longopts, NULL)) != -1) {
         switch (ch) {
-        case 'o':
-            if (cli_batch_option("generate", ch, optarg, &ob))
-                return CLI_EXIT_USAGE;
-            break;
         case 'n':
             if (cli_parse_whole("generate", "count", optarg, &count))
                 return CLI_EXIT_USAGE;
@@ -466,10 +463,6 @@ int cli_generate(int argc, char **argv)
             break;
         case 'i':
             if (cli_parse_whole("generate", "--first", optarg, &first))
-                return CLI_EXIT_USAGE;
-            break;
-        case 't':
-            if (cli_parse_threads("generate", optarg, &threads))
                 return CLI_EXIT_USAGE;
             break;
         case 'm': opt.minimal = 1; break;
@@ -498,10 +491,6 @@ int cli_generate(int argc, char **argv)
                 return cli_usage_error("generate", "unknown format '%s' (puzzle, tdoku, csv, "
                                        "json, kaggle, pretty)", optarg);
             break;
-        case 'S':
-            if (cli_parse_simd("generate", optarg, &opt.simd))
-                return CLI_EXIT_USAGE;
-            break;
         case 'T': stats = 1; break;
         case 'C':
             for (run.cls = 0; run.cls < SB_CLASS_COUNT && strcmp(optarg, sb_class_name(run.cls));
@@ -520,9 +509,8 @@ int cli_generate(int argc, char **argv)
             return CLI_EXIT_OK;
         }
         default:
-            if (ch != CLI_OPT_ALL && cli_grid_option(&gopt, ch, optarg))
-                break;
-            return cli_getopt_error("generate", ch, argv);
+            if (cli_shared_option(&shared, ch, optarg, argv))
+                return CLI_EXIT_USAGE;
         }
     }
     if (optind < argc)
@@ -746,14 +734,11 @@ int cli_augment(int argc, char **argv)
     cli_batch ob = {.out = stdout}; /* -o FILE: its name (standard output is pointed at it) */
     unsigned long long count = 0, seed = 0;
     int have_count = 0, stats = 0, ch;
+    const cli_shared shared = {"augment", &ob, NULL, NULL, &gopt};
     optind = 1;
     opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
     while ((ch = getopt_long(argc, argv, ":n:o:h", longopts, NULL)) != -1) {
         switch (ch) {
-        case 'o':
-            if (cli_batch_option("augment", ch, optarg, &ob))
-                return CLI_EXIT_USAGE;
-            break;
         case 'n':
             if (cli_parse_whole("augment", "count", optarg, &count))
                 return CLI_EXIT_USAGE;
@@ -766,9 +751,8 @@ int cli_augment(int argc, char **argv)
         case 'T': stats = 1; break;
         case 'h': printf(augment_help, 0ULL); return CLI_EXIT_OK;
         default:
-            if (ch != CLI_OPT_ALL && cli_grid_option(&gopt, ch, optarg))
-                break;
-            return cli_getopt_error("augment", ch, argv);
+            if (cli_shared_option(&shared, ch, optarg, argv))
+                return CLI_EXIT_USAGE;
         }
     }
     if (!have_count)

@@ -271,12 +271,12 @@ int cli_rate(int argc, char **argv)
                    .commit = commit, .marks = 1};
     int ch;
     cli_grid_opt gopt = {0};
+    const cli_shared shared = {"rate", &b, &b.threads, &r.opt.simd, &gopt};
     b.resume = cli_resume_wanted(argc, argv); /* before -o opens FILE */
     optind = 1;
     opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
     while ((ch = getopt_long(argc, argv, ":f:t:o:h", longopts, NULL)) != -1) {
         switch (ch) {
-        case 'R': break; /* --resume: read above */
         case 'f':
             if (!strcmp(optarg, "csv"))
                 r.format = RATE_CSV;
@@ -285,21 +285,10 @@ int cli_rate(int argc, char **argv)
             else
                 return cli_usage_error("rate", "unknown format '%s' (csv, json)", optarg);
             break;
-        case 'S':
-            if (cli_parse_simd("rate", optarg, &r.opt.simd))
-                return CLI_EXIT_USAGE;
-            break;
-        case 't':
-        case 'o':
-        case 'P':
-            if (cli_batch_option("rate", ch, optarg, &b))
-                return CLI_EXIT_USAGE;
-            break;
         case 'h': printf(rate_help, cli_default_threads()); return CLI_EXIT_OK;
         default:
-            if (ch != CLI_OPT_ALL && cli_grid_option(&gopt, ch, optarg))
-                break;
-            return cli_getopt_error("rate", ch, argv);
+            if (cli_shared_option(&shared, ch, optarg, argv))
+                return CLI_EXIT_USAGE;
         }
     }
     if (cli_output_open("rate", &b, argv + optind, argc - optind, gopt.file))

@@ -503,6 +503,7 @@ int cli_solve(int argc, char **argv)
                    .record = solve_record, .commit = commit, .marks = 1};
     int stats = 0, ch;
     cli_grid_opt gopt = {0};
+    const cli_shared shared = {"solve", &b, &b.threads, &r.opt.simd, &gopt};
     char plist[1024];
     size_t np;
     b.resume = cli_resume_wanted(argc, argv); /* before -o opens FILE */
@@ -510,7 +511,6 @@ int cli_solve(int argc, char **argv)
     opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
     while ((ch = getopt_long(argc, argv, ":s:l:t:f:o:h", longopts, NULL)) != -1) {
         switch (ch) {
-        case 'R': break; /* --resume: read above */
         case 's':
             if (cli_parse_pipeline("solve", optarg, &r.opt))
                 return CLI_EXIT_USAGE;
@@ -535,20 +535,10 @@ int cli_solve(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             gopt.limit_given = 1;
             break;
-        case 't':
-        case 'o':
-        case 'P':
-            if (cli_batch_option("solve", ch, optarg, &b))
-                return CLI_EXIT_USAGE;
-            break;
         case 'f':
             r.format = cli_format_find(optarg);
             if (r.format == FMT_COUNT)
                 return cli_usage_error("solve", "unknown format '%s'", optarg);
-            break;
-        case 'S':
-            if (cli_parse_simd("solve", optarg, &r.opt.simd))
-                return CLI_EXIT_USAGE;
             break;
         case 'T': stats = 1; break;
         case 'h': {
@@ -561,9 +551,8 @@ int cli_solve(int argc, char **argv)
             return CLI_EXIT_OK;
         }
         default:
-            if (cli_grid_option(&gopt, ch, optarg))
-                break;
-            return cli_getopt_error("solve", ch, argv);
+            if (cli_shared_option(&shared, ch, optarg, argv))
+                return CLI_EXIT_USAGE;
         }
     }
     if (cli_output_open("solve", &b, argv + optind, argc - optind, gopt.file))
@@ -706,28 +695,17 @@ int cli_validate(int argc, char **argv)
                    .unit = "puzzles", .out = stdout, .ctx = &r, .tag_size = sizeof(tag),
                    .worker_new = worker_new, .worker_end = worker_end, .chunk = solve_chunk,
                    .record = validate_record, .commit = commit, .marks = 1};
+    const cli_shared shared = {"validate", &b, &b.threads, &r.opt.simd, &gopt};
     int ch;
     b.resume = cli_resume_wanted(argc, argv); /* before -o opens FILE */
     optind = 1;
     opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
     while ((ch = getopt_long(argc, argv, ":t:o:h", longopts, NULL)) != -1) {
         switch (ch) {
-        case 'S':
-            if (cli_parse_simd("validate", optarg, &r.opt.simd))
-                return CLI_EXIT_USAGE;
-            break;
-        case 't':
-        case 'o':
-        case 'P':
-            if (cli_batch_option("validate", ch, optarg, &b))
-                return CLI_EXIT_USAGE;
-            break;
-        case 'R': break; /* --resume: read above */
         case 'h': printf(validate_help, cli_default_threads()); return CLI_EXIT_OK;
         default:
-            if (ch != CLI_OPT_ALL && cli_grid_option(&gopt, ch, optarg))
-                break;
-            return cli_getopt_error("validate", ch, argv);
+            if (cli_shared_option(&shared, ch, optarg, argv))
+                return CLI_EXIT_USAGE;
         }
     }
     if (cli_output_open("validate", &b, argv + optind, argc - optind, gopt.file))
