@@ -203,8 +203,9 @@ int sb_simd_resolve(int level);
 /* ------------------------------------------------------------------------------------------ */
 
 /* Techniques: registered elimination steps over the candidate board. Each looks at one house
- * at a time and schedules eliminations; a step reports changed / unchanged / contradiction
- * and counts applications, placements and eliminations. Spec tokens in brackets. */
+ * at a time (ns .. ht4) or at the whole board at once (xw .. xc) and schedules eliminations;
+ * a step reports changed / unchanged / contradiction and counts applications, placements and
+ * eliminations. Spec tokens in brackets. */
 typedef enum sb_technique {
     SB_TECH_NAKED_SINGLE = 0,  /* [ns] a cell's only digit leaves its house's other cells */
     SB_TECH_HIDDEN_SINGLE,     /* [hs] a digit with one place in a house fills that cell */
@@ -215,12 +216,23 @@ typedef enum sb_technique {
     SB_TECH_HIDDEN_PAIR,       /* [ht2] two digits confined to the same two cells */
     SB_TECH_HIDDEN_TRIPLE,     /* [ht3] three digits confined to three cells */
     SB_TECH_HIDDEN_QUAD,       /* [ht4] four digits confined to four cells */
+    SB_TECH_XWING,             /* [xw] X-wing: a digit's places in 2 rows lie in 2 columns */
+    SB_TECH_SWORDFISH,         /* [sf] swordfish: the same with 3 lines */
+    SB_TECH_JELLYFISH,         /* [jf] jellyfish: the same with 4 lines */
+    SB_TECH_XY_WING,           /* [xy] pivot {x,y} seeing pincers {x,z}, {y,z} */
+    SB_TECH_XYZ_WING,          /* [xyz] pivot {x,y,z} seeing pincers {x,z}, {y,z} */
+    SB_TECH_W_WING,            /* [ww] two {x,y} cells joined by a strong link on x */
+    SB_TECH_SKYSCRAPER,        /* [sky] two parallel strong links, one end of each aligned */
+    SB_TECH_KITE,              /* [kite] a row and a column strong link joined in a box */
+    SB_TECH_COLOURING,         /* [col] simple colouring: colour trap and colour wrap */
+    SB_TECH_XCHAIN,            /* [xc] X-chain: alternating strong/weak links on one digit */
     SB_TECH_COUNT              /* number of techniques */
 } sb_technique;
 
 /* One row of the technique registry (indexed by sb_technique). */
 typedef struct sb_technique_info {
-    const char *name;        /* spec token: ns, hs, lc, nt2, nt3, nt4, ht2, ht3, ht4 */
+    const char *name;        /* spec token: ns, hs, lc, nt2 .. ht4, xw, sf, jf, xy, xyz, ww,
+                                sky, kite, col, xc */
     const char *description; /* one line for --help and reports */
 } sb_technique_info;
 
@@ -229,7 +241,8 @@ const sb_technique_info *sb_techniques(size_t *count);
 
 /* What a technique did, summed over solves. */
 typedef struct sb_technique_counts {
-    uint64_t applications; /* house steps that eliminated something */
+    uint64_t applications; /* house steps (whole-board techniques: patterns) that eliminated
+                              something */
     uint64_t placements;   /* cells it left with a single candidate */
     uint64_t eliminations; /* candidates it removed */
 } sb_technique_counts;
@@ -1115,8 +1128,11 @@ void sb_gsolver_techniques(sb_gsolver *s, unsigned mask);
  * disjoint houses (rows, columns, boxes; a cube's planes axis by axis): the list order takes
  * one snapshot per run. Locked candidates (lc) work on every pair of houses meeting in 2..N-1
  * cells (as sb_gsolver's); a geometry with no such pair (latin:N) skips them
- * (sb_gpipeline_skipped). Tuples (nt2-4, ht2-4) work in every house. On the 3x3 geometry
- * counts, first solutions, guesses and technique counters equal sb_solve's for that pipeline. */
+ * (sb_gpipeline_skipped). Tuples (nt2-4, ht2-4) work in every house. Fish (xw, sf, jf),
+ * skyscraper and kite need two families of lines crossing in one cell each (rows, columns)
+ * and are skipped without them; wings, colouring and X-chains work everywhere. On the 3x3
+ * geometry counts, first solutions, guesses and technique counters equal sb_solve's for that
+ * pipeline. */
 typedef struct sb_gpipeline sb_gpipeline;
 
 /* Creates a pipeline for geometry g (which must outlive it) from a registry name other than
@@ -1137,7 +1153,8 @@ void sb_gpipeline_budget(sb_gpipeline *p, uint64_t max_guesses);
 void sb_gpipeline_stop(sb_gpipeline *p, const volatile sig_atomic_t *stop);
 
 /* @return the techniques of the plan that have nothing to work on in this geometry, bit t
- * for sb_technique t: SB_TECH_LOCKED when no two houses meet in 2..N-1 cells (latin:N). */
+ * for sb_technique t: SB_TECH_LOCKED when no two houses meet in 2..N-1 cells (latin:N);
+ * xw, sf, jf, sky and kite when no two runs of disjoint houses cross as rows and columns. */
 unsigned sb_gpipeline_skipped(const sb_gpipeline *p);
 
 /* Counts the solutions of cells up to limit (0 = all) and copies the first into first (may

@@ -37,6 +37,16 @@ static const sb_technique_info technique_table[SB_TECH_COUNT] = {
     [SB_TECH_HIDDEN_PAIR] = {"ht2", "hidden pair: two digits confined to two cells"},
     [SB_TECH_HIDDEN_TRIPLE] = {"ht3", "hidden triple: three digits confined to three cells"},
     [SB_TECH_HIDDEN_QUAD] = {"ht4", "hidden quad: four digits confined to four cells"},
+    [SB_TECH_XWING] = {"xw", "X-wing: a digit's places in 2 rows lie in 2 columns (or vice versa)"},
+    [SB_TECH_SWORDFISH] = {"sf", "swordfish: a digit's places in 3 rows lie in 3 columns"},
+    [SB_TECH_JELLYFISH] = {"jf", "jellyfish: a digit's places in 4 rows lie in 4 columns"},
+    [SB_TECH_XY_WING] = {"xy", "XY-wing: pivot {x,y} seeing pincers {x,z} and {y,z}"},
+    [SB_TECH_XYZ_WING] = {"xyz", "XYZ-wing: pivot {x,y,z} seeing pincers {x,z} and {y,z}"},
+    [SB_TECH_W_WING] = {"ww", "W-wing: two {x,y} cells joined by a strong link on x"},
+    [SB_TECH_SKYSCRAPER] = {"sky", "skyscraper: two parallel strong links, one end aligned"},
+    [SB_TECH_KITE] = {"kite", "2-string kite: a row and a column strong link joined in a box"},
+    [SB_TECH_COLOURING] = {"col", "simple colouring: colour trap and colour wrap on one digit"},
+    [SB_TECH_XCHAIN] = {"xc", "X-chain: alternating strong/weak links on one digit (<= 15)"},
 };
 
 const sb_technique_info *sb_techniques(size_t *count)
@@ -149,7 +159,8 @@ static int plan_parse(const char *spec, sb_plan *plan, char *why, size_t why_len
         const int added = add_token(plan, tok, len);
         if (added == 0)
             return spec_error(why, why_len, "unknown technique '%.*s' (ns, hs, lc, nt2, nt3, "
-                                            "nt4, ht2, ht3, ht4; nt, ht = all three sizes)",
+                                            "nt4, ht2, ht3, ht4, xw, sf, jf, xy, xyz, ww, sky, "
+                                            "kite, col, xc; nt, ht = all three sizes)",
                               (int)len, tok);
         if (added < 0)
             return spec_error(why, why_len, "more than " SB_SPEC_MAX_TEXT " technique steps "
@@ -261,6 +272,14 @@ static const uint8_t lc_cells[108][15] = {
 #define TQ_CAND(b) ((b)->cand)
 #define TQ_ASSIGNED(x, b, c) (((b)->assigned[(c) / 16] >> ((c) % 16)) & 1)
 #define TQ_MARK(x, b, c) ((b)->assigned[(c) / 16] |= (uint16_t)(1u << ((c) % 16)), (b)->nsolved++)
+#define TQ_LINES(x) 1
+#define TQ_LINE0(x, f) (SB_DIGITS * (f)) /* rows 0..8, columns 9..17 */
+#define TQ_LINE_OF(x, f, c) ((f) ? (c) % SB_DIGITS : (c) / SB_DIGITS)
+/* The whole-board techniques' scratch on the stack: a 9x9 board's is small. */
+#define TQ_WORK(x, w)                                                                      \
+    int w##_iw[5 * SB_CELLS + 1 + 2 * SB_HOUSES];                                          \
+    uint64_t w##_seen[4] = {0};                                                            \
+    tq_work w = {w##_iw, w##_seen}
 #include "technique.h"
 
 int sb_technique_step(int technique, uint16_t cand[SB_CELLS], sb_technique_counts *counts)

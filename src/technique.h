@@ -41,6 +41,7 @@
  *   TQ_CAND(b)                TQ_MASK *: the candidates of board b
  *   TQ_ASSIGNED(x, b, c)      1 once cell c of b is assigned
  *   TQ_MARK(x, b, c)          marks cell c of b assigned and counts it
+ *   and those of technique_board.h (the whole-board techniques: fish, wings, chains)
  */
 #include <string.h>
 
@@ -294,12 +295,33 @@ static void tq_discard(TQ_CTX *x)
     }
 }
 
+#include "technique_board.h"
+
+/* A whole-board technique's sweep: it reads cand once and its eliminations land together (so
+ * it is one snapshot in every order). Kept out of line: the house sweep below stays as small
+ * as it was, and the pipelines without these techniques cost what they did. @return 0 on
+ * contradiction. */
+static __attribute__((noinline)) int tq_board_sweep(TQ_CTX *x, TQ_MASK *cand, int t,
+                                                    int *changed)
+{
+    sb_technique_counts *tc = &TQ_COUNTS(x)[t];
+    const int r = tq_board(x, t, cand);
+    if (r < 0) {
+        tq_discard(x);
+        return 0;
+    }
+    tc->applications += (uint64_t)r;
+    return tq_apply(x, cand, tc, changed);
+}
+
 /* Technique t over every house, a run of disjoint houses at a time: in place (each house
  * sees the previous ones) or, for the list order, from one snapshot per run (its
  * eliminations land together). @return 0 on contradiction. */
 static int tq_sweep(TQ_CTX *x, TQ_MASK *cand, int t, int snapshot, int *changed)
 {
     sb_technique_counts *tc = &TQ_COUNTS(x)[t];
+    if (t > SB_TECH_HIDDEN_QUAD)
+        return tq_board_sweep(x, cand, t, changed);
     for (int h0 = 0; h0 < TQ_NHOUSES(x); h0 = TQ_GROUP_END(x, h0)) {
         const TQ_MASK *src = cand;
         if (snapshot) {

@@ -185,12 +185,14 @@ static void check_contradiction(int tech, const uint16_t cand[SB_CELLS], const c
 
 Test(technique, registry_names_in_order)
 {
-    static const char *const want[] = {"ns", "hs", "lc", "nt2", "nt3", "nt4", "ht2", "ht3", "ht4"};
+    static const char *const want[] = {"ns",  "hs",  "lc",  "nt2", "nt3", "nt4", "ht2",
+                                       "ht3", "ht4", "xw",  "sf",  "jf",  "xy",  "xyz",
+                                       "ww",  "sky", "kite", "col", "xc"};
     size_t n = 0;
     const sb_technique_info *t = sb_techniques(&n);
     cr_assert_not_null(t);
     cr_assert_eq(n, (size_t)SB_TECH_COUNT);
-    cr_assert_eq(SB_TECH_COUNT, 9);
+    cr_assert_eq(SB_TECH_COUNT, 19);
     cr_assert_eq(SB_TECH_NAKED_SINGLE, 0);
     cr_assert_eq(SB_TECH_HIDDEN_SINGLE, 1);
     cr_assert_eq(SB_TECH_LOCKED, 2);
@@ -200,6 +202,8 @@ Test(technique, registry_names_in_order)
     cr_assert_eq(SB_TECH_HIDDEN_PAIR, 6);
     cr_assert_eq(SB_TECH_HIDDEN_TRIPLE, 7);
     cr_assert_eq(SB_TECH_HIDDEN_QUAD, 8);
+    cr_assert_eq(SB_TECH_XWING, 9);
+    cr_assert_eq(SB_TECH_XCHAIN, 18);
     for (size_t i = 0; i < n; i++) {
         cr_assert_not_null(t[i].name);
         cr_assert_str_eq(t[i].name, want[i], "technique %zu is %s, expected %s", i, t[i].name,

@@ -238,6 +238,19 @@ int cli_engine_check(const char *cmd, const sb_geometry *g, const sb_options *op
                 cmd, opt->pipeline == SB_PIPELINE_CUSTOM ? opt->spec
                                                          : sb_pipelines(&np)[opt->pipeline].name,
                 sb_geometry_name(g));
+    const unsigned lineless = sb_engine_skipped(e) & ~(1u << SB_TECH_LOCKED);
+    if (lineless) { /* fish, sky, kite: the techniques that need rows and columns */
+        size_t nt;
+        const sb_technique_info *t = sb_techniques(&nt);
+        fprintf(stderr, CLI_NAME ": %s: note: %s skips", cmd,
+                opt->pipeline == SB_PIPELINE_CUSTOM ? opt->spec
+                                                    : sb_pipelines(&np)[opt->pipeline].name);
+        for (size_t k = 0; k < nt; k++)
+            if (lineless >> k & 1)
+                fprintf(stderr, " %s", t[k].name);
+        fprintf(stderr, " on %s: they need rows and columns (two families of lines crossing "
+                        "once), and it has none\n", sb_geometry_name(g));
+    }
     sb_engine_free(e);
     return 0;
 }

@@ -59,6 +59,11 @@ struct sb_gpipeline {
     uint64_t *emask;         /* per cell: eliminations scheduled, not yet applied */
     uint64_t *etouched;      /* bit c: emask[c] may be non-zero (dwords words) */
     uint64_t *snap;          /* list order: the snapshot a sweep reads (ncells words) */
+    int lines;               /* 1 when two runs of disjoint houses cross as rows and columns */
+    int line0[2];            /* then the first house of each (each run has n houses) */
+    int *lineof;             /* 2 * ncells: per family, the index of the line through a cell */
+    int *iwork;              /* whole-board techniques' int scratch (TQ_IWORK_INTS) */
+    uint64_t *seen;          /* their two cell bitsets (2 * dwords words), zero between calls */
     sb_gsearch srch;         /* the search's stack, budget and stop flag (gsearch.h) */
     const volatile sig_atomic_t *halt; /* while a solve runs on a board of more than
                                 HALT_CELLS cells: its stop flag, polled before each sweep
@@ -176,6 +181,43 @@ static int find_partners(sb_gpipeline *p)
     return 0;
 }
 
+/* Finds the line families fish and single-digit patterns work on: the first two runs of
+ * disjoint houses, n houses each, where every house of one meets every house of the other in
+ * exactly one cell (rows and columns on a grid or latin square; none on a cube). Fills
+ * p->lines, line0 and lineof. */
+static void find_lines(sb_gpipeline *p)
+{
+    int *of = p->lineof, n = p->n;
+    for (int a = 0; a < p->nhouses; a = p->group_end[a])
+        for (int b = p->group_end[a]; b < p->nhouses; b = p->group_end[b]) {
+            if (p->group_end[a] - a != n || p->group_end[b] - b != n)
+                continue;
+            int ok = 1;
+            for (int c = 0; c < p->ncells; c++)
+                of[c] = -1;
+            for (int i = 0; i < n; i++)
+                for (int j = 0; j < n; j++)
+                    of[p->house[a + i][j]] = i;
+            for (int i = 0; ok && i < n; i++) { /* b's house i meets each of a's once */
+                uint64_t met = 0;
+                for (int j = 0; j < n; j++) {
+                    const int l = of[p->house[b + i][j]];
+                    ok &= l >= 0 && !(met >> l & 1);
+                    met |= l >= 0 ? UINT64_C(1) << l : 0;
+                }
+            }
+            if (!ok)
+                continue;
+            for (int i = 0; i < n; i++)
+                for (int j = 0; j < n; j++)
+                    of[p->ncells + p->house[b + i][j]] = i;
+            p->lines = 1;
+            p->line0[0] = a;
+            p->line0[1] = b;
+            return;
+        }
+}
+
 int sb_gpipeline_new(const sb_geometry *g, const char *name_or_spec, sb_gpipeline **out)
 {
     if (!g || !name_or_spec || !out)
@@ -206,12 +248,15 @@ int sb_gpipeline_new(const sb_geometry *g, const char *name_or_spec, sb_gpipelin
     p->emask = calloc(nc, sizeof *p->emask);
     p->etouched = calloc(p->dwords, sizeof *p->etouched);
     p->snap = malloc(nc * sizeof *p->snap);
+    p->lineof = malloc(2 * nc * sizeof *p->lineof);
+    p->iwork = malloc((5 * nc + 1 + 2 * (size_t)p->nhouses) * sizeof *p->iwork);
+    p->seen = calloc(2 * p->dwords, sizeof *p->seen);
     /* A poll per guess: a guess here runs whole technique sweeps (tens of microseconds on
      * 9x9, milliseconds on 64x64), next to which the poll's few instructions are nothing,
      * while a poll every few thousand guesses would leave Ctrl-C waiting for seconds. */
     const int srch_failed = sb_gsearch_init(&p->srch, p->ncells, p->words, 1);
     if (!p->house || !p->group_end || !p->peer || !p->npeer || !p->emask || !p->etouched ||
-        !p->snap || srch_failed) {
+        !p->snap || !p->lineof || !p->iwork || !p->seen || srch_failed) {
         sb_gpipeline_free(p);
         return SB_ERR_NOMEM;
     }
@@ -223,9 +268,17 @@ int sb_gpipeline_new(const sb_geometry *g, const char *name_or_spec, sb_gpipelin
         sb_gpipeline_free(p);
         return SB_ERR_NOMEM;
     }
-    for (int i = 0; i < plan.nsteps; i++)
+    find_lines(p);
+    /* Techniques that need locked-candidates partners, or rows and columns. */
+    const unsigned lineless = 1u << SB_TECH_XWING | 1u << SB_TECH_SWORDFISH |
+                              1u << SB_TECH_JELLYFISH | 1u << SB_TECH_SKYSCRAPER |
+                              1u << SB_TECH_KITE;
+    for (int i = 0; i < plan.nsteps; i++) {
         if (plan.steps[i] == SB_TECH_LOCKED && p->lpstart[p->nhouses] == 0)
             p->skipped |= 1u << SB_TECH_LOCKED;
+        if ((lineless >> plan.steps[i] & 1) && !p->lines)
+            p->skipped |= 1u << plan.steps[i];
+    }
     *out = p;
     return SB_OK;
 }
@@ -244,6 +297,9 @@ void sb_gpipeline_free(sb_gpipeline *p)
     free(p->emask);
     free(p->etouched);
     free(p->snap);
+    free(p->lineof);
+    free(p->iwork);
+    free(p->seen);
     sb_gsearch_free(&p->srch);
     free(p);
 }
@@ -315,6 +371,10 @@ static inline int halt_now(sb_gpipeline *p)
 #define TQ_ASSIGNED(x, b, c) bit_at((b) + (x)->ncells, c)
 #define TQ_MARK(x, b, c) \
     ((b)[(x)->ncells + (c) / 64] |= UINT64_C(1) << ((c) % 64), (b)[(x)->words - 1]++)
+#define TQ_LINES(x) ((x)->lines)
+#define TQ_LINE0(x, f) ((x)->line0[f])
+#define TQ_LINE_OF(x, f, c) ((x)->lineof[(size_t)(f) * (size_t)(x)->ncells + (size_t)(c)])
+#define TQ_WORK(x, w) tq_work w = {(x)->iwork, (x)->seen}
 #include "../technique.h"
 
 /* Runs the plan's order to its fixpoint on cand (one test per call picks the instance, so a

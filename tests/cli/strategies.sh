@@ -15,7 +15,8 @@ printf '%s\n' "$P1" "$MULTI" "$NOSOL" "oops" "$P2" >mix.txt
 # Every registry pipeline and a few custom specs give the same tdoku records (counts and
 # unique solutions do not depend on the order).
 "$BIN" solve -s fast -l 0 -f tdoku mix.txt >ref.tdoku 2>/dev/null
-for spec in list array restart singles none "array:ns,hs,lc,nt" "list:hs" "restart:ns,ht" "restart:"; do
+for spec in list array restart singles none "array:ns,hs,lc,nt" "list:hs" "restart:ns,ht" "restart:" \
+    "restart:ns,hs,lc,xw,xy" "list:ns,sf,jf,sky,kite" "array:ns,hs,xyz,ww,col,xc"; do
     begin "pipelines: -s $spec -l 0 gives the fast records"
     run solve -s "$spec" -l 0 -f tdoku mix.txt
     expect_rc 1
@@ -30,7 +31,7 @@ done
 
 # Each message names what is wrong and what would be right (issue 17, defect 7).
 NAMES='fast, list, array, restart, singles, none; or a spec ORDER:T1,T2,...'
-TECHS='ns, hs, lc, nt2, nt3, nt4, ht2, ht3, ht4; nt, ht = all three sizes'
+TECHS='ns, hs, lc, nt2, nt3, nt4, ht2, ht3, ht4, xw, sf, jf, xy, xyz, ww, sky, kite, col, xc; nt, ht = all three sizes'
 EMPTY='empty technique name (a comma with no token before or after it)'
 SPEC33="list:$(printf 'ns,%.0s' $(seq 32))ns"
 while IFS='|' read -r bad want; do
@@ -88,7 +89,8 @@ rows = json.load(open(sys.argv[1]))["rows"]
 assert [r["pipeline"] for r in rows] == ["list", "array:ns,hs"], rows
 for r in rows:
     t = r["techniques"]
-    assert set(t) == {"ns","hs","lc","nt2","nt3","nt4","ht2","ht3","ht4"}, t
+    assert set(t) == {"ns","hs","lc","nt2","nt3","nt4","ht2","ht3","ht4","xw","sf","jf","xy","xyz",
+                      "ww","sky","kite","col","xc"}, t
     assert t["ns"]["eliminations"] > 0
 assert rows[1]["techniques"]["lc"]["eliminations"] == 0
 PY
@@ -164,15 +166,22 @@ PY
 fi
 end
 
+begin "pipelines: fish, sky and kite are skipped with a note where there are no rows and columns"
+printf '00000000\n' >cube2.txt
+run solve --grid cube:2 -s restart:ns,xw,sky,xy,kite -l 0 cube2.txt
+expect_rc 0
+expect_err_line "sudokubench: solve: note: restart:ns,xw,sky,xy,kite skips xw sky kite on cube:2: they need rows and columns (two families of lines crossing once), and it has none"
+end
+
 begin "rate: csv records, classes and the per-file summary"
 run rate -t 2 mix.txt
 expect_rc 1
 expect_records 6
-expect_out_re '^line,status,class,ns,hs,lc,nt2,nt3,nt4,ht2,ht3,ht4$'
-expect_out_re '^1,solved,singles,[0-9]+,0,0,0,0,0,0,0,0$'
-expect_out_re '^2,multiple,,,,,,,,,,$'
-expect_out_re '^3,unsolvable,,,,,,,,,,$'
-expect_out_re '^4,invalid,,,,,,,,,,$'
+expect_out_re '^line,status,class,ns,hs,lc,nt2,nt3,nt4,ht2,ht3,ht4,xw,sf,jf,xy,xyz,ww,sky,kite,col,xc$'
+expect_out_re '^1,solved,singles,[0-9]+,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0$'
+expect_out_re '^2,multiple,,,,,,,,,,,,,,,,,,,,$'
+expect_out_re '^3,unsolvable,,,,,,,,,,,,,,,,,,,,$'
+expect_out_re '^4,invalid,,,,,,,,,,,,,,,,,,,,$'
 expect_err_line "sudokubench: mix.txt:4:1: invalid puzzle: unexpected character 'o'"
 expect_err_line "rate: mix.txt: 4 puzzles: singles 2 (100.0%), hidden 0 (0.0%), locked 0 (0.0%), tuples 0 (0.0%), search 0 (0.0%); unsolvable 1, multiple 1, invalid lines 1"
 end
