@@ -354,6 +354,10 @@ typedef enum sb_verdict {
 /* @return the verdict for a result: 0 solutions, 1, or more. */
 sb_verdict sb_result_verdict(const sb_result *res);
 
+/* @return the verdict for a solution count of any geometry (sb_gresult.count, sb_result.count):
+ * 0 solutions, 1, or more. */
+sb_verdict sb_count_verdict(uint64_t count);
+
 /* A solver context: search stack and scratch state for one thread. */
 typedef struct sb_solver sb_solver;
 

@@ -72,9 +72,14 @@ int sb_options_pipeline(sb_options *opt, const char *name_or_spec)
     return SB_OK;
 }
 
+sb_verdict sb_count_verdict(uint64_t count)
+{
+    return count == 0 ? SB_UNSOLVABLE : count == 1 ? SB_SOLVED : SB_MULTIPLE;
+}
+
 sb_verdict sb_result_verdict(const sb_result *res)
 {
-    return res->count == 0 ? SB_UNSOLVABLE : res->count == 1 ? SB_SOLVED : SB_MULTIPLE;
+    return sb_count_verdict(res->count);
 }
 
 int sb_solver_new(sb_solver **out, const sb_options *opt)

@@ -530,6 +530,8 @@ Test(api, result_verdict)
         res.count = cases[i].count;
         cr_assert_eq(sb_result_verdict(&res), cases[i].v, "count %llu",
                      (unsigned long long)cases[i].count);
+        cr_assert_eq(sb_count_verdict(cases[i].count), cases[i].v, "count %llu",
+                     (unsigned long long)cases[i].count);
     }
 }
 

@@ -137,7 +137,7 @@ static int rate_grecord(rate_worker *w, const cli_input *in, const sb_record *re
                            (unsigned long long)rec->line);
             return CLI_EXIT_USAGE;
         }
-        t->status = res.count == 0 ? SB_UNSOLVABLE : res.count == 1 ? SB_SOLVED : SB_MULTIPLE;
+        t->status = (uint8_t)sb_count_verdict(res.count);
         sb_rating rt = {.cls = SB_CLASS_SEARCH};
         if (t->status == SB_SOLVED) { /* the record's cells are in range: it cannot fail */
             sb_grater_rate(w->rater, ((const cli_grec *)rec)->cells, &rt);

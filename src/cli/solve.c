@@ -404,10 +404,8 @@ static int all_input(const run *ru, worker *w, const cli_source *src, FILE *fin,
                 rc = CLI_EXIT_USAGE;
                 break;
             }
-            const int status = sst == SB_ERR_BUDGET ? CLI_STATUS_BUDGET
-                               : res.count == 0     ? SB_UNSOLVABLE
-                               : res.count == 1     ? SB_SOLVED
-                                                    : SB_MULTIPLE;
+            const int status =
+                sst == SB_ERR_BUDGET ? CLI_STATUS_BUDGET : (int)sb_count_verdict(res.count);
             t.kind = status == CLI_STATUS_BUDGET ? TAG_BUDGET : (uint8_t)status;
             t.guesses = res.guesses;
             a->v.solution = a->first;
