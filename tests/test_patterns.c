@@ -91,6 +91,18 @@ static void expect(int tech, const uint16_t *cand, const int *gone, uint16_t los
 
 static const int NONE[] = {-1};
 
+/* Writes into out (-1 ended) the cells of the lines in cover (a 9-bit set; columns when
+ * cols, else rows) outside the crossing lines in base: a fish's eliminations. */
+static void fish_cells(unsigned base, unsigned cover, int cols, int *out)
+{
+    int k = 0;
+    for (int a = 0; a < 9; a++)
+        for (int b = 0; b < 9; b++)
+            if ((cover >> b & 1) && !(base >> a & 1))
+                out[k++] = cols ? rc(a, b) : rc(b, a);
+    out[k] = -1;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Registry and parsing                                                                       */
 /* ------------------------------------------------------------------------------------------ */
@@ -123,26 +135,15 @@ Test(patterns, xwing_rows_and_columns)
     fill(b);
     row_only(b, 0, 1u << 1 | 1u << 7);
     row_only(b, 4, 1u << 1 | 1u << 7);
-    int gone[15], k = 0;
-    for (int r = 0; r < 9; r++)
-        if (r != 0 && r != 4) {
-            gone[k++] = rc(r, 1);
-            gone[k++] = rc(r, 7);
-        }
-    gone[k] = -1;
+    int gone[82];
+    fish_cells(1u << 0 | 1u << 4, 1u << 1 | 1u << 7, 1, gone);
     expect(SB_TECH_XWING, b, gone, D1, 1);
     expect(SB_TECH_SWORDFISH, b, NONE, D1, 0); /* two lines only */
     /* The same on columns 2 and 6, rows 2 and 5. */
     fill(b);
     col_only(b, 2, 1u << 2 | 1u << 5);
     col_only(b, 6, 1u << 2 | 1u << 5);
-    k = 0;
-    for (int c = 0; c < 9; c++)
-        if (c != 2 && c != 6) {
-            gone[k++] = rc(2, c);
-            gone[k++] = rc(5, c);
-        }
-    gone[k] = -1;
+    fish_cells(1u << 2 | 1u << 6, 1u << 2 | 1u << 5, 0, gone);
     expect(SB_TECH_XWING, b, gone, D1, 1);
     /* Must not: the second row's places differ. */
     fill(b);
@@ -158,14 +159,8 @@ Test(patterns, swordfish_and_jellyfish)
     row_only(b, 0, 1u << 1 | 1u << 4);
     row_only(b, 3, 1u << 4 | 1u << 7);
     row_only(b, 6, 1u << 1 | 1u << 7);
-    int gone[40], k = 0;
-    for (int r = 0; r < 9; r++)
-        if (r % 3) {
-            gone[k++] = rc(r, 1);
-            gone[k++] = rc(r, 4);
-            gone[k++] = rc(r, 7);
-        }
-    gone[k] = -1;
+    int gone[82];
+    fish_cells(1u << 0 | 1u << 3 | 1u << 6, 1u << 1 | 1u << 4 | 1u << 7, 1, gone);
     expect(SB_TECH_SWORDFISH, b, gone, D1, 1);
     expect(SB_TECH_XWING, b, NONE, D1, 0); /* no two of the rows share their columns */
     expect(SB_TECH_JELLYFISH, b, NONE, D1, 0);
@@ -174,13 +169,8 @@ Test(patterns, swordfish_and_jellyfish)
     row_only(b, 2, 1u << 3 | 1u << 5);
     row_only(b, 4, 1u << 5 | 1u << 8);
     row_only(b, 6, 1u << 0 | 1u << 8);
-    k = 0;
-    for (int r = 0; r < 9; r++)
-        if (r != 0 && r != 2 && r != 4 && r != 6)
-            for (int c = 0; c < 9; c++)
-                if (c == 0 || c == 3 || c == 5 || c == 8)
-                    gone[k++] = rc(r, c);
-    gone[k] = -1;
+    fish_cells(1u << 0 | 1u << 2 | 1u << 4 | 1u << 6, 1u << 0 | 1u << 3 | 1u << 5 | 1u << 8, 1,
+               gone);
     expect(SB_TECH_JELLYFISH, b, gone, D1, 1);
     expect(SB_TECH_SWORDFISH, b, NONE, D1, 0);
     /* Three rows whose places fit in two columns: no solution. */
@@ -335,18 +325,17 @@ Test(patterns, xchain)
 /* Soundness                                                                                  */
 /* ------------------------------------------------------------------------------------------ */
 
-/* Reads up to max 9x9 puzzles of path into cells. @return how many. */
+/* Reads up to max 9x9 puzzles of path into cells (the library's reader: the files are
+ * well-formed). @return how many. */
 static size_t samples(const char *path, uint8_t *cells, size_t max)
 {
     FILE *in = fopen(path, "r");
     cr_assert_not_null(in, "%s", path);
-    char line[256];
+    sb_reader *r;
     size_t n = 0;
-    while (n < max && fgets(line, sizeof line, in)) {
-        sb_grid gr;
-        if (sb_parse_line(line, strcspn(line, "\r\n"), &gr, NULL, NULL) == SB_LINE_PUZZLE)
-            memcpy(cells + SB_CELLS * n++, gr.cell, SB_CELLS);
-    }
+    cr_assert_eq(sb_reader_open(&r, in), SB_OK);
+    cr_assert_geq(sb_reader_read_cells(r, cells, max, &n, NULL), 0, "%s", path);
+    sb_reader_close(r);
     fclose(in);
     return n;
 }
