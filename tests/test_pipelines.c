@@ -732,8 +732,11 @@ Test(pipelines, bfs_cap_is_a_hard_limit)
 /* Techniques a spec lists (tokens after ':'; nt and ht are groups). */
 static void spec_techniques(const char *spec, int in[SB_TECH_COUNT])
 {
-    static const char *const names[SB_TECH_COUNT] = {"ns",  "hs",  "lc",  "nt2", "nt3",
-                                                     "nt4", "ht2", "ht3", "ht4"};
+    static const char *const names[] = {"ns", "hs", "lc",  "nt2", "nt3", "nt4", "ht2",
+                                        "ht3", "ht4", "xw", "sf", "jf",  "xy",  "xyz",
+                                        "ww", "sky", "kite", "col", "xc"};
+    /* A technique added to the registry must be named here too (not a NULL to crash on). */
+    _Static_assert(sizeof names / sizeof names[0] == SB_TECH_COUNT, "one name per technique");
     memset(in, 0, SB_TECH_COUNT * sizeof in[0]);
     const char *p = strchr(spec, ':');
     if (!p)
