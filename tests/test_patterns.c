@@ -578,3 +578,45 @@ Test(patterns, skipped_without_rows_and_columns)
         sb_geometry_free(g);
     }
 }
+
+/* One implementation: on the 3x3 geometry the any-geometry stamp does what the 9x9 stamp does,
+ * step for step — the same counts, guesses and technique counters for every spec. */
+Test(patterns, both_stamps_agree_on_9x9, .timeout = 600)
+{
+    enum { MAX = 120 };
+    uint8_t *cells = malloc((size_t)SB_CELLS * MAX);
+    const size_t n = samples("datasets/samples/top1465.txt", cells, MAX);
+    sb_geometry *g;
+    cr_assert_eq(sb_geometry_parse("3x3", &g, NULL, 0), SB_OK);
+    for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++) {
+        sb_options opt;
+        sb_solver *sv;
+        sb_gpipeline *gp;
+        sb_options_default(&opt);
+        opt.limit = 2;
+        opt.pipeline = SB_PIPELINE_CUSTOM;
+        opt.spec = specs[s];
+        cr_assert_eq(sb_solver_new(&sv, &opt), SB_OK, "%s", specs[s]);
+        cr_assert_eq(sb_gpipeline_new(g, specs[s], &gp), SB_OK, "%s", specs[s]);
+        for (size_t i = 0; i < n; i++) {
+            const uint8_t *p = cells + SB_CELLS * i;
+            const sb_result a = tu_solve(sv, p);
+            sb_gresult b;
+            cr_assert_eq(sb_gpipeline_solve(gp, p, 2, &b, NULL), SB_OK);
+            cr_assert_eq(a.count, b.count, "%s puzzle %zu", specs[s], i);
+            cr_assert_eq(a.guesses, b.guesses, "%s puzzle %zu", specs[s], i);
+        }
+        sb_technique_counts ca[SB_TECH_COUNT], cb[SB_TECH_COUNT];
+        sb_solver_counts(sv, ca);
+        sb_gpipeline_counts(gp, cb);
+        for (int t = 0; t < SB_TECH_COUNT; t++) {
+            cr_assert_eq(ca[t].applications, cb[t].applications, "%s technique %d", specs[s], t);
+            cr_assert_eq(ca[t].placements, cb[t].placements, "%s technique %d", specs[s], t);
+            cr_assert_eq(ca[t].eliminations, cb[t].eliminations, "%s technique %d", specs[s], t);
+        }
+        sb_gpipeline_free(gp);
+        sb_solver_free(sv);
+    }
+    sb_geometry_free(g);
+    free(cells);
+}
