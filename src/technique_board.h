@@ -290,34 +290,26 @@ static int tq_w_wing(TQ_CTX *x, tq_work *w, const TQ_MASK *cand)
     for (int i = 0; i < nb; i++)
         for (int j = i + 1; j < nb; j++) {
             const int a = bi[i], b = bi[j];
-            const TQ_MASK m = cand[a];
+            const TQ_MASK m = cand[a], lo = m & (TQ_MASK)-m, digit[2] = {lo, m ^ lo};
             if (cand[b] != m)
                 continue;
+            int linked[2] = {0, 0}; /* per digit of the pair: a strong link joins a and b */
             tq_peer_bits(x, w, 0, a, 1);
             tq_peer_bits(x, w, 1, b, 1);
-            int found = 0;
-            for (TQ_MASK xs = m; xs && !found; xs &= (TQ_MASK)(xs - 1)) {
-                const TQ_MASK xd = xs & (TQ_MASK)-xs;
-                for (int h = 0; h < TQ_NHOUSES(x) && !found; h++) {
+            for (int k = 0; k < 2; k++)
+                for (int h = 0; h < TQ_NHOUSES(x) && !linked[k]; h++) {
                     int p = -1, q = -1;
-                    if (tq_places(x, cand, h, xd, &p, &q) != 2 || p == a || p == b || q == a ||
-                        q == b)
+                    if (tq_places(x, cand, h, digit[k], &p, &q) != 2 || p == a || p == b ||
+                        q == a || q == b)
                         continue;
-                    if ((tq_in(x, w, 0, p) && tq_in(x, w, 1, q)) ||
-                        (tq_in(x, w, 1, p) && tq_in(x, w, 0, q)))
-                        found = 1 + (xd == (m & (TQ_MASK)-m)); /* 2: x is the low digit */
+                    linked[k] = (tq_in(x, w, 0, p) && tq_in(x, w, 1, q)) ||
+                                (tq_in(x, w, 1, p) && tq_in(x, w, 0, q));
                 }
-                if (found) {
-                    const TQ_MASK y = found == 2 ? m & (TQ_MASK)(m - 1) : m & (TQ_MASK)-m;
-                    tq_peer_bits(x, w, 0, a, 0);
-                    tq_peer_bits(x, w, 1, b, 0);
-                    apps += tq_common(x, w, cand, a, b, -1, y);
-                }
-            }
-            if (!found) {
-                tq_peer_bits(x, w, 0, a, 0);
-                tq_peer_bits(x, w, 1, b, 0);
-            }
+            tq_peer_bits(x, w, 0, a, 0);
+            tq_peer_bits(x, w, 1, b, 0);
+            for (int k = 0; k < 2; k++)
+                if (linked[k])
+                    apps += tq_common(x, w, cand, a, b, -1, digit[1 - k]);
         }
     return apps;
 }

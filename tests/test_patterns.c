@@ -260,6 +260,23 @@ Test(patterns, w_wing)
     row_only(b, 8, 1u << 0 | 1u << 5); /* the strong link on 1: r8c0 sees r0c0, r8c5 r4c5 */
     const int gone[] = {rc(0, 5), rc(4, 0), -1};
     expect(SB_TECH_W_WING, b, gone, dm("2"), 1);
+    /* A second strong link, on 2 in row 2 (r2c1 sees r0c0 in box 0, r2c5 sees r4c5 in
+     * column 5): 1 leaves the same two cells as well, a second application. */
+    fill(b);
+    b[rc(0, 0)] = dm("12");
+    b[rc(4, 5)] = dm("12");
+    row_only(b, 8, 1u << 0 | 1u << 5);
+    for (int c = 0; c < 9; c++)
+        if (c != 1 && c != 5)
+            b[rc(2, c)] &= (uint16_t)~dm("2");
+    uint16_t got[SB_CELLS];
+    memcpy(got, b, sizeof got);
+    sb_technique_counts tc = {0, 0, 0};
+    cr_assert_eq(sb_technique_step(SB_TECH_W_WING, got, &tc), SB_STEP_CHANGED);
+    cr_assert_eq(tc.applications, 2);
+    cr_assert_eq(got[rc(0, 5)], (uint16_t)(ALL & ~dm("12")), "both digits leave r0c5");
+    cr_assert_eq(got[rc(4, 0)], (uint16_t)(ALL & ~dm("12")), "both digits leave r4c0");
+    cr_assert_eq(tc.eliminations, 4);
     fill(b);
     b[rc(0, 0)] = dm("12");
     b[rc(4, 5)] = dm("12");
