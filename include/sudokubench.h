@@ -255,7 +255,8 @@ typedef enum sb_step {
 } sb_step;
 
 /* Runs one technique once over a candidate array (81 masks, as sb_grid_candidates makes):
- * all rows, then all columns, then all boxes, in place. Cells with a single candidate are
+ * all rows, then all columns, then all boxes, in place (a whole-board technique, xw .. xc:
+ * one look at the board, its eliminations landing together). Cells with a single candidate are
  * "known". Adds its work to *counts (may be NULL). @return an sb_step, or SB_ERR_ARG for a
  * bad technique. */
 int sb_technique_step(int technique, uint16_t cand[SB_CELLS], sb_technique_counts *counts);
