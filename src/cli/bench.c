@@ -658,9 +658,7 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
     mine.seconds = elapsed;
     mine.pps = elapsed > 0 ? (double)(passes * d->n) / elapsed : 0.0;
     rank_row *ranks = malloc((size_t)(nranks ? nranks : 1) * sizeof *ranks);
-    uint64_t lost = !ranks;
-    cli_mpi_reduce(&lost, 1, CLI_MPI_MAX);
-    if (lost) {
+    if (agree(!ranks)) { /* a rank without memory: every rank returns */
         free(ranks);
         fprintf(stderr, CLI_NAME ": out of memory\n");
         return CLI_EXIT_USAGE;

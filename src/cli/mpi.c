@@ -560,6 +560,14 @@ static void round_end(mpi_run *m, int rc, const char *tail, int tail_at)
     m->sink = s0; /* buffers kept for the next round */
 }
 
+/* @return 1 when ok holds on every rank, else 0. Collective. */
+static int every_rank(int ok)
+{
+    int all;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return all;
+}
+
 /* Opens -o FILE (name) with MPI-IO on every rank, and checks that every rank opened the same
  * file: rank 0 writes a token at offset at, makes it visible (sync, barrier, sync: the
  * MPI-IO consistency rule for another process's writes) and every rank reads it back. A rank
@@ -570,9 +578,8 @@ static int mpiio_open(const mpi_run *m, const char *name, long long at, MPI_File
 {
     char token[32] = "", seen[32] = "";
     int ok = MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_RDWR, MPI_INFO_NULL, fh) ==
-             MPI_SUCCESS, all;
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (!all) {
+             MPI_SUCCESS;
+    if (!every_rank(ok)) {
         if (ok)
             MPI_File_close(fh);
         return 0;
@@ -596,8 +603,7 @@ static int mpiio_open(const mpi_run *m, const char *name, long long at, MPI_File
              MPI_Get_count(&st, MPI_BYTE, &got) == MPI_SUCCESS && got == (int)sizeof seen &&
              !memcmp(seen, token, sizeof token);
     }
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (!all) {
+    if (!every_rank(ok)) {
         MPI_File_close(fh);
         return 0;
     }
@@ -639,16 +645,15 @@ static void direct_init(mpi_run *m)
         fd = open(b->out_name, O_WRONLY | O_CLOEXEC);
     struct stat st;
     m->lens = malloc(3 * (size_t)m->size * sizeof *m->lens);
-    int ok = m->lens && fd >= 0 && fstat(fd, &st) == 0 && (long long)st.st_dev == id[1] &&
-             (long long)st.st_ino == id[2] && id[4] < 1, all;
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    const int all = every_rank(m->lens && fd >= 0 && fstat(fd, &st) == 0 &&
+                               (long long)st.st_dev == id[1] && (long long)st.st_ino == id[2] &&
+                               id[4] < 1);
     if (fd >= 0 && m->rank != 0 && !all)
         close(fd);
     m->w = (writer){.fd = all || m->rank == 0 ? fd : -1, .bad = -1, .failed = -1};
     if (!all) { /* not one node: MPI-IO, if every rank has the file and memory */
-        ok = m->lens != NULL;
-        MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-        m->w.mpiio = all && id[4] >= 0 && mpiio_open(m, b->out_name, id[3], &m->w.fh);
+        m->w.mpiio = every_rank(m->lens != NULL) && id[4] >= 0 &&
+                     mpiio_open(m, b->out_name, id[3], &m->w.fh);
         if (!m->w.mpiio) {
             free(m->lens);
             m->lens = NULL;
@@ -1146,9 +1151,7 @@ int cli_mpi_records(const cli_batch_ops *eng, const cli_batch *b, char *const *f
                 b->opened[i] = 1;
             if (m.rank != 0 && what[1])
                 fd = open(files[i], O_RDONLY | O_CLOEXEC);
-            int ok = fd >= 0 || !what[1] || m.rank == 0, all_ok;
-            MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-            if (!all_ok) {
+            if (!every_rank(fd >= 0 || !what[1] || m.rank == 0)) {
                 if (m.rank == 0)
                     fprintf(stderr, CLI_NAME ": cannot open '%s' on every rank\n", name.msg_name);
                 m.rc = CLI_EXIT_USAGE, m.stop = 1;
