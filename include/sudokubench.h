@@ -423,11 +423,15 @@ typedef enum sb_class {
     SB_CLASS_HIDDEN,       /* + hidden singles */
     SB_CLASS_LOCKED,       /* + locked candidates */
     SB_CLASS_TUPLES,       /* + naked and hidden tuples (pairs, triples, quads) */
+    SB_CLASS_FISH,         /* + X-wing, swordfish, jellyfish */
+    SB_CLASS_WINGS,        /* + XY-wing, XYZ-wing, W-wing */
+    SB_CLASS_CHAINS,       /* + skyscraper, 2-string kite, simple colouring, X-chains */
     SB_CLASS_SEARCH,       /* needs search (or has no solution the techniques can reach) */
     SB_CLASS_COUNT         /* number of classes */
 } sb_class;
 
-/* Returns the class's name ("singles", "hidden", "locked", "tuples", "search"), or "?". */
+/* Returns the class's name ("singles", "hidden", "locked", "tuples", "fish", "wings",
+ * "chains", "search"), or "?". */
 const char *sb_class_name(int cls);
 
 /* A rating: the class and what each technique did at that class's technique set. */

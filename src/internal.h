@@ -128,6 +128,10 @@ int sb_candidates_givens(const uint16_t cand[SB_CELLS], sb_grid *givens);
 /* Loads the givens (or the candidates marks, as sb_generic_dfs) and runs plan to its fixpoint
  * without guessing, adding work into counts.
  * @return 0 on contradiction, 1 when the board is complete, 2 when stuck (needs search). */
+/* The restart spec of rating class cls (0 .. SB_CLASS_SEARCH-1): the one table sb_rate and
+ * sb_grater both run. */
+const char *sb_class_spec(int cls);
+
 int sb_generic_root(const sb_plan *plan, sb_technique_counts *counts, const sb_grid *puzzle,
                     const uint16_t *marks, sb_board *b);
 

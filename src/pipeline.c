@@ -404,15 +404,36 @@ int sb_candidates_givens(const uint16_t cand[SB_CELLS], sb_grid *givens)
 /* Rating                                                                                     */
 /* ------------------------------------------------------------------------------------------ */
 
-/* The technique set of each class below SB_CLASS_SEARCH, run in restart order. */
+/* The technique set of each class below SB_CLASS_SEARCH, run in restart order; each class adds
+ * one family (docs/strategies.md "Rating": sky and kite are X-chains of three links, so they
+ * rate as chains, not fish). */
 static const char *const class_specs[SB_CLASS_SEARCH] = {
-    "restart:ns", "restart:ns,hs", "restart:ns,hs,lc", "restart:ns,hs,lc,nt,ht"};
-static const char *const class_names[SB_CLASS_COUNT] = {"singles", "hidden", "locked", "tuples",
-                                                        "search"};
+    "restart:ns", "restart:ns,hs", "restart:ns,hs,lc", "restart:ns,hs,lc,nt,ht",
+    "restart:ns,hs,lc,nt,ht,xw,sf,jf", "restart:ns,hs,lc,nt,ht,xw,sf,jf,xy,xyz,ww",
+    "restart:ns,hs,lc,nt,ht,xw,sf,jf,xy,xyz,ww,sky,kite,col,xc"};
+static const char *const class_names[SB_CLASS_COUNT] = {
+    "singles", "hidden", "locked", "tuples", "fish", "wings", "chains", "search"};
+
+const char *sb_class_spec(int cls)
+{
+    return class_specs[cls];
+}
 
 const char *sb_class_name(int cls)
 {
     return cls >= 0 && cls < SB_CLASS_COUNT ? class_names[cls] : "?";
+}
+
+/* Runs class cls's technique set from the givens of puzzle (or the candidates marks), counting
+ * into counts (reset first). @return 1 when it completes the grid. */
+static int rate_run(int cls, const sb_grid *puzzle, const uint16_t *marks,
+                    sb_technique_counts counts[SB_TECH_COUNT])
+{
+    sb_plan plan;
+    sb_board b;
+    sb_plan_parse(class_specs[cls], &plan);
+    memset(counts, 0, SB_TECH_COUNT * sizeof *counts);
+    return sb_generic_root(&plan, counts, puzzle, marks, &b) == 1;
 }
 
 /* Rates from the givens of puzzle, or from the candidates marks when not NULL (sb_rate,
@@ -420,17 +441,28 @@ const char *sb_class_name(int cls)
 static void rate_from(const sb_grid *puzzle, const uint16_t *marks, sb_rating *out)
 {
     memset(out, 0, sizeof *out);
-    for (int cls = 0; cls < SB_CLASS_SEARCH; cls++) {
-        sb_plan plan;
-        sb_board b;
-        sb_plan_parse(class_specs[cls], &plan);
-        memset(out->counts, 0, sizeof out->counts);
-        if (sb_generic_root(&plan, out->counts, puzzle, marks, &b) == 1) {
+    for (int cls = 0; cls < SB_CLASS_FISH; cls++)
+        if (rate_run(cls, puzzle, marks, out->counts)) {
             out->cls = (sb_class)cls;
             return;
         }
-    }
+    /* The whole-board classes: the largest set first, as sb_grater does. A fixpoint of more
+     * techniques holds fewer candidates, so when chains cannot complete the grid neither can
+     * fish or wings, and a puzzle that needs search (most of a hard corpus) costs one run
+     * more than before; its counters are chains'. */
+    sb_technique_counts top[SB_TECH_COUNT];
     out->cls = SB_CLASS_SEARCH;
+    if (!rate_run(SB_CLASS_CHAINS, puzzle, marks, top)) {
+        memcpy(out->counts, top, sizeof top);
+        return;
+    }
+    for (int cls = SB_CLASS_FISH; cls < SB_CLASS_CHAINS; cls++)
+        if (rate_run(cls, puzzle, marks, out->counts)) {
+            out->cls = (sb_class)cls;
+            return;
+        }
+    out->cls = SB_CLASS_CHAINS;
+    memcpy(out->counts, top, sizeof top);
 }
 
 int sb_rate(const sb_grid *puzzle, sb_rating *out)

@@ -852,13 +852,25 @@ Test(pipelines, technique_counters)
 
 /* The technique set of each class below SEARCH, as custom specs (restart order). */
 static const char *const CLASS_SPEC[SB_CLASS_SEARCH] = {
-    "restart:ns", "restart:ns,hs", "restart:ns,hs,lc", "restart:ns,hs,lc,nt,ht"};
+    "restart:ns", "restart:ns,hs", "restart:ns,hs,lc", "restart:ns,hs,lc,nt,ht",
+    "restart:ns,hs,lc,nt,ht,xw,sf,jf", "restart:ns,hs,lc,nt,ht,xw,sf,jf,xy,xyz,ww",
+    "restart:ns,hs,lc,nt,ht,xw,sf,jf,xy,xyz,ww,sky,kite,col,xc"};
+
+/* The class that adds technique t (docs/strategies.md "Rating"). */
+static int class_of_technique(int t)
+{
+    return t <= SB_TECH_LOCKED         ? t
+           : t <= SB_TECH_HIDDEN_QUAD  ? SB_CLASS_TUPLES
+           : t <= SB_TECH_JELLYFISH    ? SB_CLASS_FISH
+           : t <= SB_TECH_W_WING       ? SB_CLASS_WINGS
+                                       : SB_CLASS_CHAINS;
+}
 
 Test(rating, class_names_and_arguments)
 {
     static const char *const want[SB_CLASS_COUNT] = {"singles", "hidden", "locked", "tuples",
-                                                     "search"};
-    cr_assert_eq(SB_CLASS_COUNT, 5);
+                                                     "fish",    "wings",  "chains", "search"};
+    cr_assert_eq(SB_CLASS_COUNT, 8);
     for (int k = 0; k < SB_CLASS_COUNT; k++)
         cr_assert_str_eq(sb_class_name(k), want[k]);
     cr_assert_str_eq(sb_class_name(-1), "?");
@@ -914,80 +926,102 @@ Test(rating, fixed_cases)
     cr_assert_eq(out.cls, SB_CLASS_SEARCH);
 }
 
-/* The class of a unique puzzle is the first technique set whose solver needs no guess:
- * class c <=> the solver with the set of class c' needs 0 guesses exactly when c' >= c.
- * The rating's counters are those of that solver, and only its set's techniques work.
- * Puzzles without exactly one solution rate SEARCH. */
+/* Checks the rating of the unique puzzle p (solution full; NULL: unknown, the class solvers
+ * must agree) against the class solvers: class c <=> the solver with the set of class c'
+ * needs 0 guesses exactly when c' >= c; the rating's counters are those of that solver, and
+ * only its set's techniques work, the newest needed. @return the class. */
+static int check_rating(sb_solver *const cls_solver[SB_CLASS_SEARCH], const uint8_t *p,
+                        const uint8_t *full)
+{
+    char pt[82];
+    tu_text(p, pt);
+    sb_grid g = tu_from_cells(p);
+    sb_rating rt;
+    uint8_t sol[81];
+    cr_assert_eq(sb_rate(&g, &rt), SB_OK);
+    cr_assert(rt.cls >= SB_CLASS_SINGLES && rt.cls <= SB_CLASS_SEARCH);
+    for (int c = 0; c < SB_CLASS_SEARCH; c++) {
+        sb_solver_counts_reset(cls_solver[c]);
+        sb_result res;
+        cr_assert_eq(solve_rc(cls_solver[c], p, &res), SB_OK);
+        cr_assert_eq(res.count, 1);
+        if (!full && c == 0)
+            memcpy(sol, res.solution.cell, 81);
+        cr_assert_arr_eq(res.solution.cell, full ? full : sol, 81);
+        if ((int)rt.cls <= c)
+            cr_assert_eq(res.guesses, 0, "%s rated %s, but %s needs %llu guesses", pt,
+                         sb_class_name((int)rt.cls), CLASS_SPEC[c],
+                         (unsigned long long)res.guesses);
+        else
+            cr_assert_gt(res.guesses, 0, "%s rated %s, but %s needs no guess", pt,
+                         sb_class_name((int)rt.cls), CLASS_SPEC[c]);
+        if ((int)rt.cls == c) {
+            sb_technique_counts tc[SB_TECH_COUNT];
+            sb_solver_counts(cls_solver[c], tc);
+            cr_assert_arr_eq(tc, rt.counts, sizeof tc,
+                             "%s: rating counters differ from the %s solver's", pt,
+                             CLASS_SPEC[c]);
+        }
+    }
+    /* Only the class's techniques worked, and its newest techniques were needed. */
+    if (rt.cls < SB_CLASS_SEARCH) {
+        int in[SB_TECH_COUNT];
+        spec_techniques(CLASS_SPEC[rt.cls], in);
+        uint64_t newest = 0;
+        for (int t = 0; t < SB_TECH_COUNT; t++) {
+            if (!in[t])
+                cr_assert(!rt.counts[t].applications && !rt.counts[t].placements &&
+                              !rt.counts[t].eliminations,
+                          "%s: technique %d worked outside class %s", pt, t,
+                          sb_class_name((int)rt.cls));
+            if (class_of_technique(t) == (int)rt.cls)
+                newest += rt.counts[t].eliminations;
+        }
+        /* (Not for SINGLES: assigning the givens alone may leave nothing for ns.) */
+        if (rt.cls > SB_CLASS_SINGLES)
+            cr_assert_gt(newest, 0, "%s rated %s without using its techniques", pt,
+                         sb_class_name((int)rt.cls));
+    }
+    return (int)rt.cls;
+}
+
+/* The class solvers of check_rating (freed with free_class_solvers). */
+static void make_class_solvers(sb_solver *cls_solver[SB_CLASS_SEARCH])
+{
+    for (int k = 0; k < SB_CLASS_SEARCH; k++)
+        cls_solver[k] = k == 0 ? mk_solver(sb_pipeline_find("singles"), NULL, SB_SEARCH_DFS, 2,
+                                           SB_BFS_CAP)
+                               : mk_solver(0, CLASS_SPEC[k], SB_SEARCH_DFS, 2, SB_BFS_CAP);
+}
+
+static void free_class_solvers(sb_solver *cls_solver[SB_CLASS_SEARCH])
+{
+    for (int k = 0; k < SB_CLASS_SEARCH; k++)
+        sb_solver_free(cls_solver[k]);
+}
+
+/* The class of a unique puzzle is the first technique set whose solver needs no guess
+ * (check_rating) on random puzzles, which reach every class up to tuples (the whole-board
+ * classes are checked on top1465 below). Puzzles without exactly one solution rate SEARCH. */
 Test(rating, class_matches_guess_free_solving)
 {
     ref_rng r;
     ref_rng_seed(&r, UINT64_C(0x4A7E));
     sb_solver *cls_solver[SB_CLASS_SEARCH];
-    for (int k = 0; k < SB_CLASS_SEARCH; k++)
-        cls_solver[k] = k == 0 ? mk_solver(sb_pipeline_find("singles"), NULL, SB_SEARCH_DFS, 2,
-                                           SB_BFS_CAP)
-                               : mk_solver(0, CLASS_SPEC[k], SB_SEARCH_DFS, 2, SB_BFS_CAP);
+    make_class_solvers(cls_solver);
     int seen[SB_CLASS_COUNT] = {0};
     for (int k = 0; k < 320; k++) {
         uint8_t full[81], p[81];
         ref_random_full_grid(&r, full);
         const int target = k % 4 == 0 ? 36 + ref_rng_below(&r, 20) : 22 + ref_rng_below(&r, 10);
         ref_unique_puzzle(&r, full, target, p);
-        char pt[82];
-        tu_text(p, pt);
-        sb_grid g = tu_from_cells(p);
-        sb_rating rt;
-        cr_assert_eq(sb_rate(&g, &rt), SB_OK);
-        cr_assert(rt.cls >= SB_CLASS_SINGLES && rt.cls <= SB_CLASS_SEARCH);
-        seen[rt.cls]++;
-        for (int c = 0; c < SB_CLASS_SEARCH; c++) {
-            sb_solver_counts_reset(cls_solver[c]);
-            sb_result res;
-            cr_assert_eq(solve_rc(cls_solver[c], p, &res), SB_OK);
-            cr_assert_eq(res.count, 1);
-            cr_assert_arr_eq(res.solution.cell, full, 81);
-            if ((int)rt.cls <= c)
-                cr_assert_eq(res.guesses, 0, "%s rated %s, but %s needs %llu guesses", pt,
-                             sb_class_name((int)rt.cls), CLASS_SPEC[c],
-                             (unsigned long long)res.guesses);
-            else
-                cr_assert_gt(res.guesses, 0, "%s rated %s, but %s needs no guess", pt,
-                             sb_class_name((int)rt.cls), CLASS_SPEC[c]);
-            if ((int)rt.cls == c) {
-                sb_technique_counts tc[SB_TECH_COUNT];
-                sb_solver_counts(cls_solver[c], tc);
-                cr_assert_arr_eq(tc, rt.counts, sizeof tc,
-                                 "%s: rating counters differ from the %s solver's", pt,
-                                 CLASS_SPEC[c]);
-            }
-        }
-        /* Only the class's techniques worked, and its newest technique was needed. */
-        if (rt.cls < SB_CLASS_SEARCH) {
-            int in[SB_TECH_COUNT];
-            spec_techniques(CLASS_SPEC[rt.cls], in);
-            uint64_t newest = 0;
-            for (int t = 0; t < SB_TECH_COUNT; t++) {
-                if (!in[t])
-                    cr_assert(!rt.counts[t].applications && !rt.counts[t].placements &&
-                                  !rt.counts[t].eliminations,
-                              "%s: technique %d worked outside class %s", pt, t,
-                              sb_class_name((int)rt.cls));
-                const int cls_of_t = t == 0 ? 0 : t == 1 ? 1 : t == 2 ? 2 : 3;
-                if (cls_of_t == (int)rt.cls)
-                    newest += rt.counts[t].eliminations;
-            }
-            /* (Not for SINGLES: assigning the givens alone may leave nothing for ns.) */
-            if (rt.cls > SB_CLASS_SINGLES)
-                cr_assert_gt(newest, 0, "%s rated %s without using its techniques", pt,
-                             sb_class_name((int)rt.cls));
-        }
+        seen[check_rating(cls_solver, p, full)]++;
     }
-    for (int c = 0; c < SB_CLASS_SEARCH; c++)
-        cr_assert_gt(seen[c], 0, "no puzzle of class %s in the sample (%d %d %d %d %d)",
-                     sb_class_name(c), seen[0], seen[1], seen[2], seen[3], seen[4]);
+    for (int c = 0; c < SB_CLASS_FISH; c++)
+        cr_assert_gt(seen[c], 0, "no puzzle of class %s in the sample (%d %d %d %d)",
+                     sb_class_name(c), seen[0], seen[1], seen[2], seen[3]);
     cr_assert_gt(seen[SB_CLASS_SEARCH], 0);
-    for (int k = 0; k < SB_CLASS_SEARCH; k++)
-        sb_solver_free(cls_solver[k]);
+    free_class_solvers(cls_solver);
 
     /* Unsolvable and multiple-solution puzzles rate SEARCH. */
     corpus c = corpus_build(UINT64_C(0x4A7F), 40);
@@ -1003,4 +1037,65 @@ Test(rating, class_matches_guess_free_solving)
                      sb_class_name((int)rt.cls));
     }
     free(c.items);
+}
+
+/* The first n puzzles of a sample file into cells (81 each). @return how many. */
+static size_t rating_samples(const char *path, uint8_t *cells, size_t n)
+{
+    FILE *in = fopen(path, "r");
+    cr_assert_not_null(in, "%s", path);
+    char line[256];
+    size_t k = 0;
+    while (k < n && fgets(line, sizeof line, in)) {
+        sb_grid gr;
+        if (sb_parse_line(line, strcspn(line, "\r\n"), &gr, NULL, NULL) == SB_LINE_PUZZLE)
+            memcpy(cells + 81 * k++, gr.cell, 81);
+    }
+    fclose(in);
+    return k;
+}
+
+/* The whole-board classes on a hard corpus: every puzzle of the first 440 of top1465 (which
+ * hold all three: fish at puzzles 338 and 428) obeys check_rating, and each class appears. */
+Test(rating, fish_wings_chains_on_top1465, .timeout = 600)
+{
+    enum { N = 440 };
+    uint8_t *cells = malloc(81 * N);
+    cr_assert_eq(rating_samples("datasets/samples/top1465.txt", cells, N), N);
+    sb_solver *cls_solver[SB_CLASS_SEARCH];
+    make_class_solvers(cls_solver);
+    int seen[SB_CLASS_COUNT] = {0};
+    for (int i = 0; i < N; i++)
+        seen[check_rating(cls_solver, cells + 81 * i, NULL)]++;
+    for (int c = SB_CLASS_FISH; c <= SB_CLASS_SEARCH; c++)
+        cr_assert_gt(seen[c], 0, "no puzzle of class %s in top1465's first %d", sb_class_name(c),
+                     N);
+    free_class_solvers(cls_solver);
+    free(cells);
+}
+
+/* One found puzzle per whole-board class (top1465 puzzles 338, 43 and 92, 0-based), each
+ * needing exactly its class: the class before it stalls, the class itself completes. */
+Test(rating, one_puzzle_per_whole_board_class)
+{
+    static const struct {
+        const char *p;
+        sb_class cls;
+    } cases[] = {
+        {"2..6.34..17.....9............64....59...................53..6...8..7..1.....1....",
+         SB_CLASS_FISH},
+        {"5.7....3.....61...1.8......62..4.......7...8...........1....6.43..5...........2..",
+         SB_CLASS_WINGS},
+        {"1.37....5...6.4...8...........81.....9....7...6.....9..2....4..5...3...........2.",
+         SB_CLASS_CHAINS},
+    };
+    sb_solver *cls_solver[SB_CLASS_SEARCH];
+    make_class_solvers(cls_solver);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sb_grid g;
+        cr_assert_eq(sb_parse_line(cases[i].p, 81, &g, NULL, NULL), SB_LINE_PUZZLE);
+        cr_assert_eq(check_rating(cls_solver, g.cell, NULL), (int)cases[i].cls, "%s",
+                     cases[i].p);
+    }
+    free_class_solvers(cls_solver);
 }

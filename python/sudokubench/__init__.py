@@ -32,6 +32,7 @@ other calls) takes its geometry from the first puzzle line's cell count as the C
     (6, '1432321421434321')
 """
 import errno
+import itertools
 import os
 import threading
 from collections import namedtuple
@@ -48,7 +49,9 @@ __all__ = ["solve", "validate", "rate", "generate", "augment", "read", "parse", 
 __version__ = "0.1.0"
 CELLS = 81
 #: rate() codes index this tuple (the library's sb_class order)
-CLASSES = tuple(ffi.string(lib.sb_class_name(i)).decode() for i in range(5))
+#: (sb_class_name answers "?" past the last class, so the list follows the library's)
+CLASSES = tuple(itertools.takewhile(
+    lambda name: name != "?", (ffi.string(lib.sb_class_name(i)).decode() for i in range(64))))
 #: the registry's pipeline names (custom specs such as "list:ns,hs" are accepted too)
 PIPELINES = ("fast", "list", "array", "restart", "singles", "none")
 #: generate()'s clue symmetries
@@ -674,8 +677,8 @@ def validate(puzzles, threads=0, simd="auto", grid=None):
 
 def rate(puzzles, threads=0, grid=None, counters=False):
     """Rates every puzzle: an int8 array of class codes, CLASSES[code] naming each (singles,
-    hidden, locked, tuples, search: the weakest technique set that solves it), as `sudokubench
-    rate` does on any geometry. counters=True returns RateResult(classes, eliminations) with
+    hidden, locked, tuples, fish, wings, chains, search: the weakest technique set that solves
+    it), as `sudokubench rate` does on any geometry. counters=True returns RateResult(classes, eliminations) with
     what each technique (TECHNIQUES) removed in that rating."""
     cells, g = _input(puzzles, grid)
     n = len(cells)

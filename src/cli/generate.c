@@ -135,7 +135,8 @@ static const char generate_help[] =
     "      --guesses RANGE  keep puzzles whose guess count (as 'solve' reports it with -l 2)\n"
     "                       is in RANGE: MIN-MAX, MIN- or N (default any)\n"
     "      --class CLASS    keep puzzles 'rate' puts in CLASS: singles, hidden, locked,\n"
-    "                       tuples, search (alias --difficulty; default any)\n"
+    "                       tuples, fish, wings, chains, search (alias --difficulty;\n"
+    "                       default any)\n"
     "      --attempts N     candidates per puzzle before giving up (default %llu)\n"
     "  -f, --format FMT     puzzle (81 chars), tdoku (puzzle:1:solution), csv, json,\n"
     "                       kaggle (quizzes,solutions), pretty (default %s)\n"
@@ -498,7 +499,7 @@ int cli_generate(int argc, char **argv)
                 ;
             if (run.cls == SB_CLASS_COUNT)
                 return cli_usage_error("generate", "unknown class '%s' (singles, hidden, locked, "
-                                       "tuples, search)", optarg);
+                                       "tuples, fish, wings, chains, search)", optarg);
             break;
         case 'h': {
             sb_gen_options d;

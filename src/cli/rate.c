@@ -1,6 +1,7 @@
 /*
  * rate.c — the `rate` command: per puzzle, the weakest technique set that solves it without
- * guessing (singles -> +hidden singles -> +locked candidates -> +tuples -> needs search),
+ * guessing (singles -> +hidden singles -> +locked candidates -> +tuples -> +fish -> +wings ->
+ * +chains -> needs search),
  * with what each technique did, and a per-file summary of the classes. Runs on the batch
  * engine: any -t gives the same bytes.
  */
@@ -52,7 +53,8 @@ static const char rate_help[] =
     "Usage: " CLI_NAME " rate [OPTIONS] [FILE...|-]\n"
     "Rate every puzzle of the inputs (stdin when none): the weakest technique set that solves\n"
     "it without guessing, from the givens, cheapest technique first:\n"
-    "  singles (ns) < hidden (+hs) < locked (+lc) < tuples (+nt2-4, ht2-4) < search\n"
+    "  singles (ns) < hidden (+hs) < locked (+lc) < tuples (+nt2-4, ht2-4)\n"
+    "  < fish (+xw, sf, jf) < wings (+xy, xyz, ww) < chains (+sky, kite, col, xc) < search\n"
     "with the candidates each technique eliminated at that level. Puzzles that are not\n"
     "proper (no solution, several) get that status and no class. A summary per file goes\n"
     "to stderr.\n\n"
@@ -312,11 +314,11 @@ static void summarize_geometry(const rate_run *r)
             t.verdict[v] += r->total[f].verdict[v];
         t.invalid += r->total[f].invalid;
     }
-    fprintf(stderr, "rate: %llu puzzles: %llu singles, %llu hidden, %llu locked, %llu tuples, "
-                    "%llu search; %llu multiple, %llu unsolvable, %llu invalid lines\n",
-            t.verdict[0] + t.verdict[1] + t.verdict[2], t.cls[SB_CLASS_SINGLES],
-            t.cls[SB_CLASS_HIDDEN], t.cls[SB_CLASS_LOCKED], t.cls[SB_CLASS_TUPLES],
-            t.cls[SB_CLASS_SEARCH], t.verdict[SB_MULTIPLE], t.verdict[SB_UNSOLVABLE], t.invalid);
+    fprintf(stderr, "rate: %llu puzzles:", t.verdict[0] + t.verdict[1] + t.verdict[2]);
+    for (int c = 0; c < SB_CLASS_COUNT; c++)
+        fprintf(stderr, "%s %llu %s", c ? "," : "", t.cls[c], sb_class_name(c));
+    fprintf(stderr, "; %llu multiple, %llu unsolvable, %llu invalid lines\n",
+            t.verdict[SB_MULTIPLE], t.verdict[SB_UNSOLVABLE], t.invalid);
 }
 
 /* Runs rate over the inputs (argv from optind) on geometry geo (NULL: 9x9) once the options

@@ -5,7 +5,7 @@
  *
  * A class is the weakest technique set whose fixpoint from the givens completes the grid;
  * each set is one generic pipeline on the geometry (sb_gpipeline) with the 9x9 rating's
- * restart plan, so on the 3x3 geometry the classes and counters are sb_rate's, and on every
+ * restart plan (sb_class_spec), so on the 3x3 geometry the classes and counters are sb_rate's, and on every
  * geometry they are what the same plans do there. A NULL geometry is 9x9: sb_rate itself.
  *
  * Propagation to a fixpoint removes candidates only, and each technique can only remove more
@@ -17,15 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sudokubench.h"
+#include "internal.h"
 
 enum {
     RATE_CHUNK = 8 /* puzzles a thread takes at once in sb_grate_batch (a 25x25 takes ms) */
 };
-
-/* The technique set of each class below SB_CLASS_SEARCH, run in restart order (sb_rate's). */
-static const char *const class_specs[SB_CLASS_SEARCH] = {
-    "restart:ns", "restart:ns,hs", "restart:ns,hs,lc", "restart:ns,hs,lc,nt,ht"};
 
 struct sb_grater {
     const sb_geometry *g;                     /* the geometry; NULL: 9x9, sb_rate */
@@ -42,7 +38,7 @@ int sb_grater_new(const sb_geometry *g, sb_grater **out)
         return SB_ERR_NOMEM;
     r->g = g;
     for (int c = 0; g && c < SB_CLASS_SEARCH; c++) {
-        const int st = sb_gpipeline_new(g, class_specs[c], &r->plan[c]);
+        const int st = sb_gpipeline_new(g, sb_class_spec(c), &r->plan[c]);
         if (st != SB_OK) {
             sb_grater_free(r);
             return st;
@@ -71,16 +67,16 @@ int sb_grater_rate(sb_grater *r, const uint8_t *cells, sb_rating *out)
     /* The largest set first: when it cannot complete the grid no smaller one can (its
      * fixpoint holds fewer candidates), so a puzzle that needs search, the common case of
      * hard corpora, costs one run; its counters are what sb_rate reports for search. */
-    int c = SB_CLASS_TUPLES;
+    int c = SB_CLASS_CHAINS;
     sb_gpipeline_counts_reset(r->plan[c]);
     const int top = sb_gpipeline_root(r->plan[c], cells);
     if (top < 0)
         return top; /* a cell above N: nothing rated */
     if (top == 1)
-        for (c = 0; c < SB_CLASS_TUPLES; c++) {
+        for (c = 0; c < SB_CLASS_CHAINS; c++) {
             sb_gpipeline_counts_reset(r->plan[c]);
             if (sb_gpipeline_root(r->plan[c], cells) == 1)
-                break; /* else c ends at tuples, whose run's counters stand */
+                break; /* else c ends at chains, whose run's counters stand */
         }
     out->cls = top == 1 ? (sb_class)c : SB_CLASS_SEARCH;
     sb_gpipeline_counts(r->plan[c], out->counts);

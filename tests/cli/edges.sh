@@ -421,5 +421,5 @@ expect_rc 1
 expect_err_line "sudokubench: generate: puzzle 0: no candidate met --clues 17 and --class tuples in 1 attempts"
 run generate -n 1 --class hard
 expect_rc 2
-expect_err_line "sudokubench: unknown class 'hard' (singles, hidden, locked, tuples, search)"
+expect_err_line "sudokubench: unknown class 'hard' (singles, hidden, locked, tuples, fish, wings, chains, search)"
 end

@@ -183,7 +183,7 @@ expect_out_re '^2,multiple,,,,,,,,,,,,,,,,,,,,$'
 expect_out_re '^3,unsolvable,,,,,,,,,,,,,,,,,,,,$'
 expect_out_re '^4,invalid,,,,,,,,,,,,,,,,,,,,$'
 expect_err_line "sudokubench: mix.txt:4:1: invalid puzzle: unexpected character 'o'"
-expect_err_line "rate: mix.txt: 4 puzzles: singles 2 (100.0%), hidden 0 (0.0%), locked 0 (0.0%), tuples 0 (0.0%), search 0 (0.0%); unsolvable 1, multiple 1, invalid lines 1"
+expect_err_line "rate: mix.txt: 4 puzzles: singles 2 (100.0%), hidden 0 (0.0%), locked 0 (0.0%), tuples 0 (0.0%), fish 0 (0.0%), wings 0 (0.0%), chains 0 (0.0%), search 0 (0.0%); unsolvable 1, multiple 1, invalid lines 1"
 end
 
 begin "rate: same bytes for -t 1 and -t 2, json parses"
@@ -193,6 +193,44 @@ expect_file r1.json out
 if [ "${HAVE_PY:-0}" = 1 ]; then
     python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' out ||
         fail "rate json does not parse"
+fi
+end
+
+begin "rate: the whole-board classes fish, wings and chains, with their counters in csv and json"
+# top1465 puzzles 338, 43 and 92 (0-based): the unit tests (tests/test_pipelines.c, rating)
+# check each needs exactly its class: the class before it makes a guess, this one none.
+printf '%s\n' \
+    2..6.34..17.....9............64....59...................53..6...8..7..1.....1.... \
+    5.7....3.....61...1.8......62..4.......7...8...........1....6.43..5...........2.. \
+    1.37....5...6.4...8...........81.....9....7...6.....9..2....4..5...3...........2. >wb.txt
+run rate wb.txt
+expect_rc 0
+expect_records 4
+# fish: an X-wing eliminated, no wing or chain worked; wings: xy/xyz/ww, no chain; chains: some
+# of sky, kite, col, xc
+expect_out_re '^1,solved,fish,([0-9]+,){9}[1-9][0-9]*,[0-9]+,[0-9]+,0,0,0,0,0,0,0$'
+expect_out_re '^2,solved,wings,([0-9]+,){12}[0-9]+,[0-9]+,[0-9]+,0,0,0,0$'
+expect_out_re '^3,solved,chains,([0-9]+,){15}[0-9]+,[0-9]+,[0-9]+,[0-9]+$'
+expect_err_line "rate: wb.txt: 3 puzzles: singles 0 (0.0%), hidden 0 (0.0%), locked 0 (0.0%), tuples 0 (0.0%), fish 1 (33.3%), wings 1 (33.3%), chains 1 (33.3%), search 0 (0.0%); unsolvable 0, multiple 0, invalid lines 0"
+if [ "${HAVE_PY:-0}" = 1 ]; then
+    "$BIN" rate -f json wb.txt >wb.json 2>/dev/null
+    python3 - wb.json >py.txt 2>&1 <<'PYEOF' || fail "$(cat py.txt)"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+fam = {"fish": ["xw", "sf", "jf"], "wings": ["xy", "xyz", "ww"],
+       "chains": ["sky", "kite", "col", "xc"]}
+got = [r["class"] for r in recs]
+if got != ["fish", "wings", "chains"]:
+    sys.exit("classes %r" % got)
+for r in recs:
+    n = sum(r["counts"][t]["eliminations"] for t in fam[r["class"]])
+    if n <= 0:
+        sys.exit("%s: its own techniques eliminated nothing: %r" % (r["class"], r["counts"]))
+    for later in list(fam)[list(fam).index(r["class"]) + 1:]:
+        for t in fam[later]:
+            if r["counts"][t]["applications"]:
+                sys.exit("%s: %s worked outside its class" % (r["class"], t))
+PYEOF
 fi
 end
 
