@@ -150,8 +150,10 @@ def test_rate_matches_cli(name, tmp_path_factory):
     res = sb.rate(cells, grid=grid, counters=True, threads=1)
     assert np.array_equal(res.classes, classes)
     assert res.eliminations.shape == (len(lines), len(sb.TECHNIQUES))
-    # a class's run uses its own technique set only: ns; ns,hs; ns,hs,lc; all
-    used = {"singles": 1, "hidden": 2, "locked": 3, "tuples": 9, "search": 9}
+    # a class's run uses its own technique set only: ns; ns,hs; ns,hs,lc; .. ht4; .. jf; .. ww;
+    # all (search: the chains run)
+    used = {"singles": 1, "hidden": 2, "locked": 3, "tuples": 9, "fish": 12, "wings": 15,
+            "chains": 19, "search": 19}
     for c, row in zip(res.classes, res.eliminations):
         assert not row[used[sb.CLASSES[c]]:].any(), (sb.CLASSES[c], row)
 
