@@ -500,6 +500,8 @@ t_plain_output() {
         echo "-o into a missing directory: message: $(cat err)"
 }
 
+# sourced by tests/cli/hosts.sh for its inputs and helpers (it runs its own cases across hosts)
+[ "${BASH_SOURCE[0]}" = "$0" ] || return 0
 tcase "plain -o FILE: same bytes as stdout; full disk and bad path exit 2" t_plain_output
 if [ "$PLAIN_ONLY" = 1 ]; then
     echo "$NPASS passed, $NFAIL failed (plain binary only)"

@@ -1,0 +1,218 @@
+#!/usr/bin/env bash
+# tests/cli/hosts.sh — build/sudokubench-mpi across 3 "hosts" on one machine (issue 27 item 1,
+# docs/scale.md "Across hosts (namespaces)"): each host is a network namespace on a veth pair
+# to a private bridge, with a private /24 address inside the namespace only, and every process
+# started in its own UTS namespace with its own hostname; mpirun runs on host 1 and reaches the
+# others through a launch agent (in place of ssh) that enters their namespaces. Ranks on
+# different hosts talk TCP only, and MPI_Get_processor_name differs, so -o FILE goes through
+# MPI-IO as across real nodes. Every command must give one plain process's stdout, stderr,
+# exit code and -o file bytes.
+#
+# Usage: tests/cli/hosts.sh [PLAIN_BINARY [MPI_BINARY]]   (run from the repo root, as root)
+# Skips (exit 0, one "hosts.sh: skipped: ..." line) without root, ip netns, unshare or mpirun,
+# and when any host set-up step fails (no CAP_NET_ADMIN in a container, say), naming the step.
+# Names carry this shell's PID, so parallel runs never collide; leftovers of runs that died
+# (their PID gone) are removed first; the hosts are always torn down on exit.
+
+set -u
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+
+skip() {
+    echo "hosts.sh: skipped: $*"
+    exit 0
+}
+[ "$(id -u)" = 0 ] || skip "not root (network namespaces need it)"
+command -v ip >/dev/null 2>&1 || skip "ip (iproute2) not found"
+command -v unshare >/dev/null 2>&1 || skip "unshare (util-linux) not found"
+command -v "${MPIRUN:-mpirun}" >/dev/null 2>&1 ||
+    skip "${MPIRUN:-mpirun} not found (make deps installs openmpi-bin)"
+[ -x "${2:-build/sudokubench-mpi}" ] || skip "${2:-build/sudokubench-mpi} not built (make mpi)"
+
+# mpi.sh, sourced (it returns before its own cases): BIN, MBIN, MPIRUN, TIMEOUT (120 s per
+# mpirun), the scratch directory (under /tmp: every namespace shares the file system) and its
+# inputs, MPI_FLAGS, and its helpers same, same_o, bench_same and t_stdin, which run the MPI
+# binary through mrun, redefined below for the hosts
+. "$ROOT/tests/cli/mpi.sh" "${1:-build/sudokubench}" "${2:-build/sudokubench-mpi}"
+ONE_HOST_FLAGS=("${MPI_FLAGS[@]}")
+
+ID=$$
+NH=3
+NET=10.77.$((ID % 250)).0/24 # on this run's own bridge only; never routed or given to the host
+PFX=${NET%.0/24}
+ns() { echo "sbh$ID-$1"; }
+
+# teardown PID: removes the namespaces, veth pairs and bridge of run PID (veth ends go with
+# their namespace or their peer).
+teardown() {
+    local p=$1 n l
+    for n in $(ip netns list 2>/dev/null | awk '{ print $1 }' | grep "^sbh$p-"); do
+        ip netns pids "$n" 2>/dev/null | xargs -r kill -9 2>/dev/null
+        ip netns delete "$n" 2>/dev/null
+    done
+    for l in $(ip -o link show 2>/dev/null | awk -F': ' '{ print $2 }' | sed 's/@.*//' |
+        grep -E "^sb(br|v)$p(a[0-9]+)?$"); do
+        ip link delete "$l" 2>/dev/null
+    done
+}
+trap 'teardown "$ID"; rm -rf "$T"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+# leftovers of runs that ended without tearing down (their shell is gone)
+for p in $( { ip netns list 2>/dev/null | sed -n 's/^sbh\([0-9]*\)-.*/\1/p'
+    ip -o link show 2>/dev/null | sed -n 's/^[0-9]*: sb\(br\|v\)\([0-9]*\).*/\2/p'; } | sort -u); do
+    [ "$p" != "$ID" ] && ! kill -0 "$p" 2>/dev/null && teardown "$p"
+done
+
+# step WHAT CMD...: one set-up step; a failure skips the whole script with its reason
+step() {
+    local what=$1 err
+    shift
+    err=$("$@" 2>&1) || skip "host set-up failed at '$what' ($*): ${err:-exit $?}"
+}
+step "bridge" ip link add "sbbr$ID" type bridge
+step "bridge up" ip link set "sbbr$ID" up
+for h in $(seq 1 $NH); do
+    step "namespace $h" ip netns add "$(ns "$h")"
+    step "veth $h" ip link add "sbv${ID}a$h" type veth peer name eth0 netns "$(ns "$h")"
+    step "veth $h on the bridge" ip link set "sbv${ID}a$h" master "sbbr$ID" up
+    step "address of host $h" ip -n "$(ns "$h")" addr add "$PFX.$h/24" dev eth0
+    step "link of host $h" ip -n "$(ns "$h")" link set eth0 up
+    step "loopback of host $h" ip -n "$(ns "$h")" link set lo up
+    step "hostname of host $h" ip netns exec "$(ns "$h")" unshare --uts \
+        sh -c "hostname sbhost$h-$ID"
+    echo "$PFX.$h slots=1" >>hostfile
+done
+# every link up at both ends before the first launch (bounded poll: links come up
+# asynchronously; no ping here, and mpirun's own connection is the real check: t_hosts)
+for h in $(seq 1 $NH); do
+    limit=$((SECONDS + 10))
+    until ip -n "$(ns "$h")" -o link show eth0 | grep -q LOWER_UP &&
+        ip -o link show "sbv${ID}a$h" | grep -q LOWER_UP; do
+        [ "$SECONDS" -le "$limit" ] ||
+            skip "host set-up failed at 'link of host $h up': no carrier in 10 s"
+    done
+done
+
+# the launch agent in place of ssh: AGENT [options] HOST COMMAND... runs COMMAND on HOST
+# (PFX.N: namespace N, hostname sbhostN-ID)
+cat >agent <<AG
+#!/bin/sh
+while [ \$# -gt 0 ]; do case \$1 in -*) shift ;; *) break ;; esac; done
+h=\${1##*.}
+shift
+exec ip netns exec sbh$ID-\$h unshare --uts sh -c "hostname sbhost\$h-$ID; exec \$*"
+AG
+chmod +x agent
+
+MPI_FLAGS+=(--hostfile "$T/hostfile" --mca plm_rsh_agent "$T/agent" --mca plm_rsh_no_tree_spawn 1
+    --mca btl tcp,self --mca btl_tcp_if_include "$NET" --mca oob_tcp_if_include "$NET")
+
+# hostrun NP CMD...: CMD on NP ranks, one per host, mpirun on host 1 (stdin to rank 0).
+# Open MPI 4.1's rsh launcher races its own child: when the agent has exec'd before the parent
+# calls setpgid on it, that fails with EACCES and mpirun prints a warning (harmless: the child
+# set its own group first). That line is mpirun's, never the program's, so it is dropped.
+SETPGID_NOISE='^\[[^]]*\] plm:rsh: Warning: setpgid([0-9]*,[0-9]*) failed in parent'
+hostrun() {
+    local np=$1 rc
+    shift
+    timeout "$TIMEOUT" ip netns exec "$(ns 1)" unshare --uts sh -c 'hostname "$0"; exec "$@"' \
+        "sbhost1-$ID" "$MPIRUN" "${MPI_FLAGS[@]}" -np "$np" "$@" 2>"$T/hostrun.err"
+    rc=$?
+    grep -v "$SETPGID_NOISE with errno=Permission denied(13)" "$T/hostrun.err" >&2
+    return $rc
+}
+# mrun NP ARGS...: the MPI binary across hosts (what mpi.sh's helpers call)
+mrun() {
+    local np=$1
+    shift
+    hostrun "$np" "$MBIN" "$@"
+}
+
+# ---- inputs: mpi.sh's (mixed.txt: invalid, blank and comment lines, an unsolvable puzzle, a
+# last line without its newline; small.txt; grids.txt), and a 16x16 file
+"$BIN" generate --grid 4x4 -n 120 --seed 3 -t 1 >g16.txt
+
+# ---- cases --------------------------------------------------------------------------------
+t_hosts() {
+    local names
+    names=$(hostrun 3 hostname 2>&1)
+    [ "$(printf '%s\n' "$names" | sort -u | wc -l)" = 3 ] ||
+        echo "hostname on 3 ranks: want 3 distinct names: $names"
+    for h in 1 2 3; do
+        printf '%s\n' "$names" | grep -qx "sbhost$h-$ID" || echo "host $h missing: $names"
+    done
+}
+
+t_solve() {
+    NPS=3 same "solve csv" solve -t 1 -f csv mixed.txt
+    NPS=2 same "solve json -t 2" solve -t 2 -f json mixed.txt
+    NPS=3 same "several files, one missing" solve -t 1 small.txt missing.txt mixed.txt
+    SUDOKUBENCH_MPI_SEGMENT=300 NPS=3 same "nine-line grids" solve -t 1 -f csv grids.txt
+}
+
+t_validate_rate() {
+    NPS=3 same "validate" validate -t 1 mixed.txt
+    NPS=3 same "rate" rate -t 1 mixed.txt
+}
+
+t_generate_augment() {
+    NPS=3 same "generate" generate -n 300 --seed 7 -t 1 -f csv
+    NPS=3 same "generate give-up (exit 1)" generate -n 50 --seed 1 --clues 17 --attempts 1 -t 1
+    NPS=3 same "augment" augment -n 500 --seed 9 mixed.txt
+}
+
+t_geometry() {
+    NPS=3 same "16x16 --grid 4x4" solve --grid 4x4 -t 1 -f csv g16.txt
+    NPS=2 same "16x16 rate" rate -t 1 g16.txt
+}
+
+t_exit_codes() {
+    NPS=3 same "missing file (exit 2)" solve -t 1 nothere.txt
+    NPS=3 same "bad -o directory (exit 2)" solve -t 1 -o no/such/dir/x.txt small.txt
+    NPS=3 same "bad option" solve --no-such-option small.txt
+}
+
+# bench on -np 1, 2, 3 hosts: the same stderr and exit code, totals equal to one process's on
+# the fields that do not depend on timing, one row per rank (mpi.sh's bench_check.py)
+t_bench() {
+    bench_same "bench mixed.txt" -t 1 --seconds 0 --pipeline fast mixed.txt
+}
+
+# -o FILE across hosts: MPI-IO is the path taken (ranks on other hosts: processor names
+# differ). mpi.c prints no write-mode report, so Open MPI's io framework verbosity is what shows
+# it: its io component is selected (MPI_File_open) across hosts, and not on one host.
+t_output() {
+    NPS=3 same_o "solve -o" solve -t 1 -f csv mixed.txt
+    NPS=2 same_o "solve -o json -t 2" solve -t 2 -f json mixed.txt
+    NPS=3 same_o "validate -o" validate -t 1 mixed.txt
+    NPS=3 same_o "generate -o" generate -n 300 --seed 5 -t 1 -f json
+    NPS=3 same_o "augment -o" augment -n 500 --seed 2 mixed.txt
+    NPS=3 same_o "16x16 -o" solve -t 1 g16.txt
+    printf '# nothing\n' >empty.txt
+    NPS=3 same_o "no records -o" solve -t 1 -f csv empty.txt
+    rm -f m.o
+    hostrun 3 --mca io_base_verbose 100 "$MBIN" solve -t 1 -o m.o small.txt >m.out 2>m.err
+    grep -q "io:base:file_select" m.err ||
+        echo "-o across hosts: no MPI-IO file open seen: $(head -3 m.err)"
+    "$BIN" solve -t 1 small.txt | cmp -s - m.o || echo "-o across hosts, verbose run: file differs"
+    rm -f m.o
+    timeout "$TIMEOUT" "$MPIRUN" "${ONE_HOST_FLAGS[@]}" -np 3 --mca io_base_verbose 100 \
+        "$MBIN" solve -t 1 -o m.o small.txt >m.out 2>m.err
+    grep -q "io:base:file_select" m.err &&
+        echo "-o on one host: MPI-IO used (pwrite expected), so the check above proves nothing"
+}
+
+tcase "3 hosts: mpirun runs hostname on each, 3 distinct names" t_hosts
+[ "$NFAIL" = 0 ] || { echo "$NPASS passed, $NFAIL failed (hosts not usable)"; exit 1; }
+tcase "solve across hosts: csv, json -t 2, several files, invalid lines, grids" t_solve
+tcase "validate and rate across hosts" t_validate_rate
+tcase "generate and augment across hosts" t_generate_augment
+tcase "16x16 (--grid 4x4) across hosts" t_geometry
+tcase "standard input across hosts (mpi.sh's t_stdin: -np 1, 2, 3, a pipe)" t_stdin
+tcase "exit codes across hosts: missing file, bad -o, bad option" t_exit_codes
+tcase "bench across hosts, -np 1, 2, 3: timing-free totals equal one process's, a row per rank" t_bench
+tcase "-o FILE across hosts through MPI-IO: same bytes" t_output
+
+echo "$NPASS passed, $NFAIL failed"
+[ "$NFAIL" = 0 ]
