@@ -141,17 +141,6 @@ int cli_default_threads(void)
     return t < 1 ? 1 : t > 1024 ? 1024 : t;
 }
 
-int cli_parse_progress(const char *cmd, const char *arg, cli_progress *mode)
-{
-    static const char *const names[] = {"auto", "always", "never"};
-    for (int m = 0; m < 3; m++)
-        if (!strcmp(arg, names[m])) {
-            *mode = (cli_progress)m;
-            return 0;
-        }
-    return cli_usage_error(cmd, "bad --progress '%s' (auto, always, never)", arg);
-}
-
 void *cli_alloc_lines(size_t size)
 {
     const size_t padded = (size + CLI_CACHE_LINE - 1) / CLI_CACHE_LINE * CLI_CACHE_LINE;

@@ -240,9 +240,6 @@ typedef enum cli_progress {
     CLI_PROGRESS_NEVER   /* never */
 } cli_progress;
 
-/* Parses --progress auto|always|never; returns 0 or CLI_EXIT_USAGE after a message. */
-int cli_parse_progress(const char *cmd, const char *arg, cli_progress *mode);
-
 /* The default of -t: every core OpenMP sees (omp_get_max_threads, so OMP_NUM_THREADS
  * applies), at most 1024. */
 int cli_default_threads(void);
@@ -280,9 +277,6 @@ typedef struct cli_grid_opt {
     int all;          /* solve --all: every solution, then the count record */
     int limit_given;  /* -l was given (--all alone means no cap) */
 } cli_grid_opt;
-
-/* Handles ch if it is a geometry option. @return 1 when it was one, else 0. */
-int cli_grid_option(cli_grid_opt *o, int ch, const char *arg);
 
 /* Picks the geometry of a run: --grid or --geometry when given, else the one
  * sb_geometry_detect finds on the first puzzle line of the inputs. *g is left NULL for input
@@ -398,7 +392,7 @@ typedef struct cli_shared {
                          * cli_resume_wanted */
     int *threads;       /* 't' (-t/--threads N) */
     int *simd;          /* 'S' (--simd LEVEL) */
-    cli_grid_opt *grid; /* the geometry options (cli_grid_option) */
+    cli_grid_opt *grid; /* the geometry options (--grid, --geometry, --all) */
 } cli_shared;
 
 /* The default branch of a command's getopt loop: handles ch if it is a shared option of s,

@@ -120,6 +120,29 @@ int cli_parse_threads(const char *cmd, const char *arg, int *threads)
     return 0;
 }
 
+/* Handles ch if it is a geometry option. @return 1 when it was one, else 0. */
+static int grid_option(cli_grid_opt *o, int ch, const char *arg)
+{
+    switch (ch) {
+    case CLI_OPT_GRID: o->spec = arg; return 1;
+    case CLI_OPT_GEOMETRY: o->file = arg; return 1;
+    case CLI_OPT_ALL: o->all = 1; return 1;
+    default: return 0;
+    }
+}
+
+/* Parses --progress auto|always|never. @return 0 or CLI_EXIT_USAGE after a message. */
+static int parse_progress(const char *cmd, const char *arg, cli_progress *mode)
+{
+    static const char *const names[] = {"auto", "always", "never"};
+    for (int m = 0; m < 3; m++)
+        if (!strcmp(arg, names[m])) {
+            *mode = (cli_progress)m;
+            return 0;
+        }
+    return cli_usage_error(cmd, "bad --progress '%s' (auto, always, never)", arg);
+}
+
 int cli_shared_option(const cli_shared *s, int ch, const char *arg, char **argv)
 {
     if (ch == 't' && s->threads)
@@ -131,8 +154,8 @@ int cli_shared_option(const cli_shared *s, int ch, const char *arg, char **argv)
         return 0;
     }
     if (ch == 'P' && s->b)
-        return cli_parse_progress(s->cmd, arg, &s->b->progress);
-    if ((ch == 'R' && s->b) || (s->grid && cli_grid_option(s->grid, ch, arg)))
+        return parse_progress(s->cmd, arg, &s->b->progress);
+    if ((ch == 'R' && s->b) || (s->grid && grid_option(s->grid, ch, arg)))
         return 0;
     return cli_getopt_error(s->cmd, ch, argv);
 }

@@ -17,16 +17,6 @@
 
 enum { PEEK_MAX = 1 << 16 /* bytes looked at ahead to find the first puzzle line */ };
 
-int cli_grid_option(cli_grid_opt *o, int ch, const char *arg)
-{
-    switch (ch) {
-    case CLI_OPT_GRID: o->spec = arg; return 1;
-    case CLI_OPT_GEOMETRY: o->file = arg; return 1;
-    case CLI_OPT_ALL: o->all = 1; return 1;
-    default: return 0;
-    }
-}
-
 /* cli_source.open: a reader over in for the run's geometry (the first member of ctx). */
 static int greader_open(void *ctx, FILE *in, void **out)
 {
