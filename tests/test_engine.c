@@ -316,7 +316,8 @@ static listing list_all(sb_engine *e, const hl *H, const uint8_t *p, uint64_t co
     cr_assert_eq(l.n, count);
     cr_assert_not(l.bad_index);
     uint8_t *sorted = malloc(l.n * l.nc + 1);
-    memcpy(sorted, l.sol, l.n * l.nc);
+    if (l.n) /* no solution: l.sol is NULL, which memcpy may not take even for 0 bytes */
+        memcpy(sorted, l.sol, l.n * l.nc);
     cells_of = l.nc;
     qsort(sorted, l.n, l.nc, cmp_sol);
     for (size_t i = 0; i < l.n; i++) {
@@ -368,8 +369,8 @@ static void each_case(const char *spec, int n, int br, int bc, const char *pipel
                           : sb_gpipeline_each(gp, p, 0, keep, &want, &res);
         cr_assert_eq(rc, SB_OK);
         cr_assert_eq(want.n, got.n);
-        cr_assert_eq(memcmp(want.sol, got.sol, got.n * nc), 0,
-                     "%s %s #%d: order differs from the 0.1 engine's", spec, pipeline, k);
+        cr_assert(!got.n || !memcmp(want.sol, got.sol, got.n * nc),
+                  "%s %s #%d: order differs from the 0.1 engine's", spec, pipeline, k);
         /* A limit cuts the same listing short. */
         if (count > 2) {
             listing cut = {.nc = nc};
