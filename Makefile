@@ -241,11 +241,13 @@ test: test-unit test-cli test-perf $(TEST_EXTRA) ## build and run the unit tests
 # only (no test is timed; the slowest takes seconds natively, minutes under qemu or ASan).
 UNIT_TIMEOUT ?= 600
 test-unit: $(if $(UNIT_SKIP),,$(UNIT) $(QEMU_SHIM))
+	@sh scripts/omp-litter.sh
 	$(if $(UNIT_SKIP),@echo "test-unit: skipped for CROSS=$(CROSS): $(UNIT_SKIP)",$(if $(filter 1,$(SAN)),LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp)) $(UNIT_RUN) $(UNIT) --jobs 2 --timeout $(UNIT_TIMEOUT))
 
 # The signal cases interrupt runs from inside, through the fault shim (tests/fault/shim.c, built
 # for the target: under CROSS= the wrapper hands it to qemu's guest).
 test-cli: $(BIN) $(BIN_RUN) $(FAULT_SHIM)
+	@sh scripts/omp-litter.sh
 	SB_SHIM=$(abspath $(FAULT_SHIM)) bash tests/cli/run.sh $(BIN_RUN)
 	SB_SHIM=$(abspath $(FAULT_SHIM)) bash tests/cli/batch.sh $(BIN_RUN)
 

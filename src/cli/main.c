@@ -3,6 +3,7 @@
  * in its own file and uses only the public header.
  */
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -65,8 +66,25 @@ static int run_main(int argc, char **argv)
     return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
 }
 
+/* LLVM's OpenMP runtime (clang builds) registers the process in a shared-memory file named
+ * after its pid on its first parallel region and trusts a file already there: one left empty by
+ * a process that died making it (libomp exits when its ftruncate fails under `ulimit -f 0`)
+ * kills every later process given the same pid with SIGBUS before it does any work. Before our
+ * first OpenMP call no such file can be ours, so one found is stale and removed. GCC's runtime
+ * makes no such file; then this finds nothing. */
+static void drop_stale_omp_registration(void)
+{
+#ifdef __linux__
+    char name[96];
+    snprintf(name, sizeof name, "/dev/shm/__KMP_REGISTERED_LIB_%ld_%ld", (long)getpid(),
+             (long)getuid());
+    (void)unlink(name);
+#endif
+}
+
 int main(int argc, char **argv)
 {
+    drop_stale_omp_registration();
     /* A file size limit (ulimit -f) must end in the write error path, exit 2 with the output
      * cut back to whole records, as a full disk does: SIGXFSZ's default action would kill
      * the process mid-record. Ignored, a write past the limit fails with EFBIG instead. */
