@@ -67,8 +67,9 @@ static const char rate_help[] =
     "      --progress WHEN  progress line on stderr: auto, always, never (default auto)\n"
     "      --simd LEVEL     auto, scalar, sse4, avx2, avx512, neon for the uniqueness check (default auto)\n"
     "      --grid SPEC      another geometry (default: from the first line's cell count); the\n"
-    "                       same classes (locked needs houses meeting in 2+ cells: never on\n"
-    "                       latin:N), csv columns line,status,class\n"
+    "                       same classes, columns and counters (locked needs houses meeting in\n"
+    "                       2+ cells: never on latin:N; fish, sky and kite need rows and\n"
+    "                       columns)\n"
     "      --geometry FILE  a geometry from a file, as --grid\n"
     "  -h, --help           show this help\n\n"
     "Exit: 0 every line was a puzzle, 1 some lines were invalid, 2 usage or I/O error,\n"
@@ -121,12 +122,58 @@ static void commit(void *ctx, const uint32_t *input, const unsigned char *tags, 
     }
 }
 
-/* Checks, rates and formats one record of another geometry (rate_record): its status and
- * class alone, as csv line,status,class or json. */
+/* Formats one record in the one layout of every geometry: csv [file,]line,status,class and
+ * the eliminations of each registry technique (empty unless rated), or json with the three
+ * counters of each technique; rt is NULL unless the puzzle was rated. */
+static void rate_format(const rate_run *r, const cli_input *in, const sb_record *rec,
+                        const char *status, const sb_rating *rt, cli_buf *out)
+{
+    size_t nt;
+    const sb_technique_info *tech = sb_techniques(&nt);
+    const unsigned long long line = (unsigned long long)rec->line;
+    if (r->format == RATE_CSV) {
+        if (in->with_file) {
+            cli_buf_put(out, in->csv_name, in->csv_len);
+            cli_buf_put(out, ",", 1);
+        }
+        cli_buf_printf(out, "%llu,%s,%s", line, status, rt ? sb_class_name(rt->cls) : "");
+        for (size_t i = 0; i < nt; i++)
+            if (rt)
+                cli_buf_printf(out, ",%llu", (unsigned long long)rt->counts[i].eliminations);
+            else
+                cli_buf_put(out, ",", 1);
+        cli_buf_put(out, "\n", 1);
+        return;
+    }
+    cli_buf_printf(out, "{\"file\":%s,\"line\":%llu,\"status\":\"%s\"", in->json_name, line,
+                   status);
+    if (rec->kind == SB_LINE_INVALID) { /* as solve -f json: why and where */
+        char why[6 * SB_WHY_LEN + 3];
+        cli_json_escape(why, rec->why);
+        cli_buf_printf(out, ",\"error\":%s,\"column\":%zu", why, rec->col);
+    }
+    if (rt) {
+        cli_buf_printf(out, ",\"class\":\"%s\",\"counts\":{", sb_class_name(rt->cls));
+        for (size_t i = 0; i < nt; i++)
+            cli_buf_printf(out,
+                           "%s\"%s\":{\"applications\":%llu,\"placements\":%llu,"
+                           "\"eliminations\":%llu}",
+                           i ? "," : "", tech[i].name,
+                           (unsigned long long)rt->counts[i].applications,
+                           (unsigned long long)rt->counts[i].placements,
+                           (unsigned long long)rt->counts[i].eliminations);
+        cli_buf_put(out, "}", 1);
+    }
+    cli_buf_put(out, "}\n", 2);
+}
+
+/* Checks and rates one record of another geometry (rate_record) through its engine and
+ * rater. @return as rate_record. */
 static int rate_grecord(rate_worker *w, const cli_input *in, const sb_record *rec, cli_buf *out,
                         cli_buf *err, rate_tag *t)
 {
-    const char *cls = "";
+    sb_rating rt;
+    int rated = 0;
     t->status = TAG_INVALID;
     t->cls = 0;
     if (rec->kind == SB_LINE_PUZZLE) {
@@ -140,25 +187,15 @@ static int rate_grecord(rate_worker *w, const cli_input *in, const sb_record *re
             return CLI_EXIT_USAGE;
         }
         t->status = (uint8_t)sb_count_verdict(res.count);
-        sb_rating rt = {.cls = SB_CLASS_SEARCH};
-        if (t->status == SB_SOLVED) { /* the record's cells are in range: it cannot fail */
-            sb_grater_rate(w->rater, ((const cli_grec *)rec)->cells, &rt);
-            cls = sb_class_name(rt.cls);
+        /* the record's cells are in range: rating cannot fail */
+        if (t->status == SB_SOLVED && sb_grater_rate(w->rater, ((const cli_grec *)rec)->cells,
+                                                     &rt) == SB_OK) {
+            t->cls = (uint8_t)rt.cls;
+            rated = 1;
         }
-        t->cls = (uint8_t)rt.cls;
     }
     const char *word = t->status == TAG_INVALID ? "invalid" : cli_verdict_name(t->status);
-    if (w->run->format == RATE_JSON) {
-        cli_buf_printf(out, "{\"file\":%s,\"line\":%llu,\"status\":\"%s\",\"class\":%s%s%s}\n",
-                       in->json_name, (unsigned long long)rec->line, word, *cls ? "\"" : "",
-                       *cls ? cls : "null", *cls ? "\"" : "");
-        return CLI_DONE;
-    }
-    if (in->with_file) {
-        cli_buf_put(out, in->csv_name, in->csv_len);
-        cli_buf_put(out, ",", 1);
-    }
-    cli_buf_printf(out, "%llu,%s,%s\n", (unsigned long long)rec->line, word, cls);
+    rate_format(w->run, in, rec, word, rated ? &rt : NULL, out);
     return CLI_DONE;
 }
 
@@ -171,8 +208,6 @@ static int rate_record(void *wp, const cli_input *in, const sb_record *rec, cli_
     if (w->run->g)
         return rate_grecord(w, in, rec, out, err, t);
     const char *status = "invalid";
-    size_t nt;
-    const sb_technique_info *tech = sb_techniques(&nt);
     sb_rating rt;
     int rated = 0;
     (void)err;
@@ -197,37 +232,7 @@ static int rate_record(void *wp, const cli_input *in, const sb_record *rec, cli_
             rated = 1;
         }
     }
-    const unsigned long long line = (unsigned long long)rec->line;
-    if (w->run->format == RATE_CSV) {
-        cli_buf_printf(out, "%llu,%s,%s", line, status, rated ? sb_class_name(rt.cls) : "");
-        for (size_t i = 0; i < nt; i++)
-            if (rated)
-                cli_buf_printf(out, ",%llu", (unsigned long long)rt.counts[i].eliminations);
-            else
-                cli_buf_put(out, ",", 1);
-        cli_buf_put(out, "\n", 1);
-        return CLI_DONE;
-    }
-    cli_buf_printf(out, "{\"file\":%s,\"line\":%llu,\"status\":\"%s\"", in->json_name, line,
-                   status);
-    if (rec->kind == SB_LINE_INVALID) { /* as solve -f json: why and where */
-        char why[6 * SB_WHY_LEN + 3];
-        cli_json_escape(why, rec->why);
-        cli_buf_printf(out, ",\"error\":%s,\"column\":%zu", why, rec->col);
-    }
-    if (rated) {
-        cli_buf_printf(out, ",\"class\":\"%s\",\"counts\":{", sb_class_name(rt.cls));
-        for (size_t i = 0; i < nt; i++)
-            cli_buf_printf(out,
-                           "%s\"%s\":{\"applications\":%llu,\"placements\":%llu,"
-                           "\"eliminations\":%llu}",
-                           i ? "," : "", tech[i].name,
-                           (unsigned long long)rt.counts[i].applications,
-                           (unsigned long long)rt.counts[i].placements,
-                           (unsigned long long)rt.counts[i].eliminations);
-        cli_buf_put(out, "}", 1);
-    }
-    cli_buf_put(out, "}\n", 2);
+    rate_format(w->run, in, rec, status, rated ? &rt : NULL, out);
     return CLI_DONE;
 }
 
@@ -303,24 +308,6 @@ int cli_rate(int argc, char **argv)
     return rc;
 }
 
-/* Writes the summary of a run on another geometry to stderr: one line over every input. */
-static void summarize_geometry(const rate_run *r)
-{
-    file_tally t = {0};
-    for (int f = 0; f < r->nfiles; f++) {
-        for (int c = 0; c < SB_CLASS_COUNT; c++)
-            t.cls[c] += r->total[f].cls[c];
-        for (int v = 0; v < 3; v++)
-            t.verdict[v] += r->total[f].verdict[v];
-        t.invalid += r->total[f].invalid;
-    }
-    fprintf(stderr, "rate: %llu puzzles:", t.verdict[0] + t.verdict[1] + t.verdict[2]);
-    for (int c = 0; c < SB_CLASS_COUNT; c++)
-        fprintf(stderr, "%s %llu %s", c ? "," : "", t.cls[c], sb_class_name(c));
-    fprintf(stderr, "; %llu multiple, %llu unsolvable, %llu invalid lines\n",
-            t.verdict[SB_MULTIPLE], t.verdict[SB_UNSOLVABLE], t.invalid);
-}
-
 /* Runs rate over the inputs (argv from optind) on geometry geo (NULL: 9x9) once the options
  * are read. @return the exit code. */
 static int rate_run_on(rate_run *rp, cli_batch *bp, const sb_geometry *geo, int argc,
@@ -356,12 +343,10 @@ static int rate_run_on(rate_run *rp, cli_batch *bp, const sb_geometry *geo, int 
             return st < 0 ? -1 - st : st;
         }
     }
-    if (r.format == RATE_CSV && !has_header && geo)
-        fputs(argc - optind > 1 ? "file,line,status,class\n" : "line,status,class\n", stdout);
-    else if (r.format == RATE_CSV && !has_header) {
+    if (r.format == RATE_CSV && !has_header) { /* the records' columns (rate_format) */
         size_t nt;
         const sb_technique_info *t = sb_techniques(&nt);
-        fputs("line,status,class", stdout);
+        fputs(argc - optind > 1 ? "file,line,status,class" : "line,status,class", stdout);
         for (size_t i = 0; i < nt; i++)
             printf(",%s", t[i].name);
         putchar('\n');
@@ -370,12 +355,10 @@ static int rate_run_on(rate_run *rp, cli_batch *bp, const sb_geometry *geo, int 
     unsigned long long invalid = 0;
     for (int f = 0; f < r.nfiles; f++) {
         /* an input that could not be read has nothing to sum up */
-        if (r.opened[f] && !geo && summarize(&r, f) != 0)
+        if (r.opened[f] && summarize(&r, f) != 0)
             rc = CLI_EXIT_USAGE;
         invalid += r.total[f].invalid;
     }
-    if (geo)
-        summarize_geometry(&r);
     free(r.total);
     free(r.opened);
     if (!rc && (invalid || skipped_invalid))

@@ -457,45 +457,128 @@ t_augment() {
 tcase "augment on geometries: relabelled and symmetric copies keep their verdicts (oracle)" t_augment
 
 # ---- rate ---------------------------------------------------------------------------------
+# rate_sum FILE PUZZLES R C: every rated record's eliminations (all techniques) must add up to
+# what a fixpoint without guessing removes, counted independently here: each blank cell's
+# candidates left by its given peers, less its one solution digit (rows, columns and RxC boxes).
+rate_sum() {
+    python3 - "$@" <<'EOF'
+import sys
+csv, puz, R, C = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+N = R * C
+alpha = ".123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+puzzles = [l.strip() for l in open(puz) if l.strip() and not l.startswith("#")]
+rows = [l.strip().split(",") for l in open(csv)][1:]
+if len(rows) != len(puzzles):
+    print("%s: %d records for %d puzzles" % (csv, len(rows), len(puzzles)))
+rated = 0
+for p, r in zip(puzzles, rows):
+    if r[1] != "solved" or r[2] == "search":
+        continue
+    v = [alpha.index(ch.upper()) if ch != "0" else 0 for ch in p]
+    want = 0
+    for i in range(N * N):
+        if v[i]:
+            continue
+        ri, ci = divmod(i, N)
+        seen = {v[j] for j in range(N * N) if v[j] and (j // N == ri or j % N == ci or
+                ((j // N) // R, (j % N) // C) == (ri // R, ci // C))}
+        want += N - len(seen) - 1
+    rated += 1
+    if sum(int(x) for x in r[3:]) != want:
+        print("%s line %s: eliminations %s, want %d in all" % (csv, r[0], r[3:], want))
+if rated < 10:
+    print("%s: only %d puzzles rated below search" % (csv, rated))
+EOF
+}
+HEADER=line,status,class,ns,hs,lc,nt2,nt3,nt4,ht2,ht3,ht4,xw,sf,jf,xy,xyz,ww,sky,kite,col,xc
 t_rate() {
-    local rc
-    # 9x9 forced through the geometry path: the class the independent 9x9 rate finds (tuples
-    # from the generic engine)
+    local rc f
+    # 9x9 forced through the geometry path: the 9x9 rate's bytes, classes and every counter
+    # (one layout for every geometry; tuples to chains from the generic engine)
     { grep -v '^#' "$ROOT/datasets/samples/top1465.txt" | head -n 150
       grep -v '^#' "$ROOT/datasets/samples/17_clue_2000.txt" | head -n 150
+      grep -v '^#' "$ROOT/datasets/samples/hardest_11plus_1000.txt" | head -n 30
       "$BIN" generate -n 20 --seed 1 --class singles; } >r.txt
-    rc=$(sb fast.csv e rate -t 2 r.txt)
-    want_rc "$rc" 0 "9x9 rate"
-    rc=$(sb gen.csv e rate --grid 3x3 -t 2 r.txt)
-    want_rc "$rc" 0 "rate --grid 3x3"
-    want_grep gen.csv "^line,status,class$"
-    python3 - <<'PY'
-fast = [l.split(",")[:3] for l in open("fast.csv")][1:]
-gen = [l.strip().split(",") for l in open("gen.csv")][1:]
-seen = set()
-if len(fast) != len(gen):
-    print("rate --grid 3x3: %d records, 9x9 rate %d" % (len(gen), len(fast)))
-for f, g in zip(fast, gen):
-    want = f[2]
-    seen.add(want)
-    if g[:2] != f[:2] or g[2] != want:
-        print("line %s: general %s, 9x9 %s" % (f[0], g, f))
-if not {"singles", "hidden", "locked", "tuples", "search"} <= seen:
-    print("classes seen: %s" % sorted(seen))
-PY
-    # a latin square has no locked candidates; a cube does
+    for f in csv json; do
+        rc=$(sb fast.$f e rate -t 2 -f $f r.txt)
+        want_rc "$rc" 0 "9x9 rate -f $f"
+        rc=$(sb gen.$f e2 rate --grid 3x3 -t 1 -f $f r.txt)
+        want_rc "$rc" 0 "rate --grid 3x3 -f $f"
+        cmp -s fast.$f gen.$f || { echo "rate --grid 3x3 -f $f differs from 9x9 rate:"; diff fast.$f gen.$f | head -n 6; }
+        cmp -s e e2 || { echo "rate --grid 3x3 -f $f: stderr differs from 9x9 rate"; diff e e2; }
+    done
+    [ "$(head -n 1 gen.csv)" = "$HEADER" ] || echo "rate --grid 3x3 header: $(head -n 1 gen.csv)"
+    [ "$(cut -d, -f3 gen.csv | sort -u | tr '\n' ' ')" = "chains class hidden locked search singles tuples wings " ] ||
+        echo "classes seen: $(cut -d, -f3 gen.csv | sort -u | tr '\n' ' ')"
+    rate_sum gen.csv r.txt 3 3
+    # 2x3 and 16x16: the same columns; the eliminations add up as on 9x9 (16x16 puzzles:
+    # generated ones made easier by givens from their solution, so most rate below search)
+    "$BIN" generate --grid 2x3 -n 40 --seed 4 >g6.txt 2>/dev/null
+    rc=$(sb o e rate --grid 2x3 -t 2 g6.txt)
+    want_rc "$rc" 0 "rate --grid 2x3"
+    [ "$(head -n 1 o)" = "$HEADER" ] || echo "rate --grid 2x3 header: $(head -n 1 o)"
+    rate_sum o g6.txt 2 3
+    "$BIN" generate --grid 4x4 -n 3 --seed 2 -t 2 >m16.txt 2>/dev/null
+    "$BIN" solve --grid 4x4 m16.txt >s16.txt 2>/dev/null
+    python3 -c 'import random, sys
+ps = [l.strip() for l in open(sys.argv[1])]
+ss = [l.strip() for l in open(sys.argv[2])]
+for k in range(30):  # a minimal puzzle with 2k of its solution digits added: still unique
+    p, s = list(ps[k % 3]), ss[k % 3]
+    for i in random.Random(k).sample([i for i, ch in enumerate(p) if ch == "."], 2 * k):
+        p[i] = s[i]
+    print("".join(p))' m16.txt s16.txt >g16.txt
+    rc=$(sb o e rate -t 2 g16.txt)
+    want_rc "$rc" 0 "rate of 16x16 (4x4 from 256 cells)"
+    [ "$(head -n 1 o)" = "$HEADER" ] || echo "rate 16x16 header: $(head -n 1 o)"
+    rate_sum o g16.txt 4 4
+    want_grep e "^rate: g16.txt: 30 puzzles: singles [0-9]* ([0-9.]*%), hidden"
+    # a latin square has no locked candidates (no class, no lc eliminations); a cube does
     sb g.txt e generate --grid latin:6 -n 30 --seed 4 >/dev/null
     sb o e rate --grid latin:6 g.txt >/dev/null
-    grep -q ',locked$' o && echo "latin:6 rated locked"
+    [ "$(tail -n +2 o | cut -d, -f3 | grep -c '^locked$')" = 0 ] && [ "$(tail -n +2 o | cut -d, -f6 | sort -u)" = 0 ] ||
+        echo "latin:6 rated locked, or lc eliminated: $(cut -d, -f3,6 o | sort -u | tr '\n' ' ')"
     [ "$(grep -c ',solved,' o)" = 30 ] || echo "latin:6: not 30 solved records"
+    # exact records: the 2x2 of seed 002 (singles; its 14 eliminations are the 12 blanks'
+    # candidates left by their given peers, 26, less one digit each), a puzzle with several
+    # solutions, an invalid line; the same columns and per-file summary as on 9x9
     printf '%s\n' 0000002130040000 1200000000000000 12340000 >b.txt
+    rc=$(sb o e rate --grid 2x2 b.txt)
+    want_rc "$rc" 1 "rate csv with a multiple and an invalid line"
+    want_text o "$HEADER
+1,solved,singles,14,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0
+2,multiple,,,,,,,,,,,,,,,,,,,,
+3,invalid,,,,,,,,,,,,,,,,,,,,"
+    want_text e "sudokubench: b.txt:3:9: invalid puzzle: too few cells (8 of 16)
+rate: b.txt: 2 puzzles: singles 1 (100.0%), hidden 0 (0.0%), locked 0 (0.0%), tuples 0 (0.0%), fish 0 (0.0%), wings 0 (0.0%), chains 0 (0.0%), search 0 (0.0%); unsolvable 0, multiple 1, invalid lines 1"
     rc=$(sb o e rate --grid 2x2 -f json b.txt)
-    want_rc "$rc" 1 "rate with a multiple and an invalid line"
-    want_text o '{"file":"b.txt","line":1,"status":"solved","class":"singles"}
-{"file":"b.txt","line":2,"status":"multiple","class":null}
-{"file":"b.txt","line":3,"status":"invalid","class":null}'
+    want_rc "$rc" 1 "rate json with a multiple and an invalid line"
+    python3 - <<'EOF'
+import json
+recs = [json.loads(l) for l in open("o")]
+c = recs[0].pop("counts", {})
+want = [{"file": "b.txt", "line": 1, "status": "solved", "class": "singles"},
+        {"file": "b.txt", "line": 2, "status": "multiple"},
+        {"file": "b.txt", "line": 3, "status": "invalid", "error": "too few cells (8 of 16)", "column": 9}]
+if recs != want:
+    print("json records: %s" % recs)
+names = "ns hs lc nt2 nt3 nt4 ht2 ht3 ht4 xw sf jf xy xyz ww sky kite col xc".split()
+if list(c) != names:
+    print("json counters: %s" % list(c))
+elif c["ns"]["eliminations"] != 14 or any(sum(v.values()) for k, v in c.items() if k != "ns"):
+    print("json counts: %s" % c)
+elif not 0 < c["ns"]["placements"] <= 12 or not c["ns"]["placements"] <= c["ns"]["applications"]:
+    print("ns placements/applications: %s" % c["ns"])
+EOF
+    # several inputs: a file column first, as in solve's csv; a summary per file
+    cp b.txt b2.txt
+    rc=$(sb o e rate --grid 2x2 b.txt b2.txt)
+    want_rc "$rc" 1 "rate of two files"
+    [ "$(head -n 1 o)" = "file,$HEADER" ] || echo "two files header: $(head -n 1 o)"
+    [ "$(sed -n 5p o)" = "b2.txt,1,solved,singles,14,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0" ] || echo "two files record 4: $(sed -n 5p o)"
+    [ "$(grep -c '^rate: b2\?\.txt: 2 puzzles:' e)" = 2 ] || { echo "two files: not one summary per file"; cat e; }
 }
-tcase "rate on geometries: 9x9 through the geometry path agrees with the 9x9 rate, tuples included; no locked on latin" t_rate
+tcase "rate on geometries: one layout (9x9's bytes through --grid 3x3, counters adding up on 2x3 and 16x16, exact 2x2 records); no locked on latin" t_rate
 
 # ---- bench --------------------------------------------------------------------------------
 # The rows of a bench table: dataset pipeline puzzles guesses/puzzle, one line each.
