@@ -1332,6 +1332,62 @@ int sb_gaugment_batch(const sb_geometry *g, const uint8_t *in, size_t n_in, uint
                       uint64_t first, size_t n, int threads, uint8_t *out,
                       const volatile sig_atomic_t *stop);
 
+/* ------------------------------------------------------------------------------------------ */
+/* Benchmark: the measurement of `sudokubench bench` (src/bench_api.c)                        */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A benchmark set: the puzzles of one geometry held compactly (9x9 two cells a byte) and the
+ * solvers of one row, one per thread. One thread uses a set at a time. */
+typedef struct sb_bench sb_bench;
+
+/* What the warm-up pass of a row found (sb_bench_warm). */
+typedef struct sb_bench_warmup {
+    uint64_t guesses;     /* guesses over the pass */
+    uint64_t no_guess;    /* puzzles solved without a guess */
+    uint64_t verdicts[3]; /* puzzles per sb_verdict */
+    size_t wrong;         /* the first puzzle whose first solution broke the givens or the
+                             rules (on another geometry: or whose engine ran out of memory);
+                             sb_bench_size when none */
+    sb_technique_counts counts[SB_TECH_COUNT]; /* technique work of the row's solvers */
+} sb_bench_warmup;
+
+/* Makes an empty set for geometry g (NULL: 9x9; g must outlive the set). @return SB_OK or
+ * SB_ERR_NOMEM (*out NULL). */
+int sb_bench_new(const sb_geometry *g, sb_bench **out);
+
+/* Frees a set and its solvers (NULL allowed). */
+void sb_bench_free(sb_bench *b);
+
+/* Appends a puzzle of sb_geometry_cells cells (9x9: SB_CELLS). @return SB_OK or SB_ERR_NOMEM. */
+int sb_bench_add(sb_bench *b, const uint8_t *cells);
+
+/* @return the puzzles the set holds. */
+size_t sb_bench_size(const sb_bench *b);
+
+/* Keeps the first n puzzles (nothing to do when it holds no more). */
+void sb_bench_truncate(sb_bench *b, size_t n);
+
+/* Copies puzzle i into cells (sb_geometry_cells bytes; 9x9: SB_CELLS). */
+void sb_bench_puzzle(const sb_bench *b, size_t i, uint8_t *cells);
+
+/* Makes the row's solvers for *opt (its stop flag polled by both passes), one per thread
+ * (threads >= 1; check the team with sb_threads_check). @return SB_OK, or what sb_solver_new
+ * (9x9) or sb_engine_new returns. */
+int sb_bench_prepare(sb_bench *b, const sb_options *opt, int threads);
+
+/* @return the SIMD level the prepared row runs. */
+int sb_bench_simd(const sb_bench *b);
+
+/* Solves every puzzle once on the row's threads, each first solution checked: verdicts[i]
+ * (sb_bench_size bytes) gets puzzle i's sb_verdict, *out the pass's figures. @return SB_OK;
+ * SB_ERR_STOPPED once the stop flag was raised (some verdicts unset); SB_ERR_NOMEM. */
+int sb_bench_warm(sb_bench *b, uint8_t *verdicts, sb_bench_warmup *out);
+
+/* Times whole passes over the set without checks until min_seconds have elapsed (at least
+ * one pass): *passes and *seconds (monotonic clock). @return SB_OK; SB_ERR_STOPPED once the
+ * stop flag was raised (a cut pass is no measurement); SB_ERR_NOMEM. */
+int sb_bench_time(sb_bench *b, double min_seconds, uint64_t *passes, double *seconds);
+
 #ifdef __cplusplus
 }
 #endif

@@ -2,10 +2,11 @@
  * bench.c — the `bench` command: the field's standard throughput table per dataset x
  * pipeline (puzzles/sec, usec/puzzle, %no_guess, guesses/puzzle) plus build info.
  *
- * Method: load a file's valid puzzles into memory, warm up by solving each once and
- * validating every answer against the givens and the rules, then time whole passes without
- * checks until --seconds have elapsed (at least one pass). Guess figures come from the
- * warm-up pass; the search is deterministic, so every pass makes the same guesses.
+ * Method (the library's sb_bench calls, src/bench_api.c): load a file's valid puzzles into
+ * memory, warm up by solving each once and validating every answer against the givens and
+ * the rules, then time whole passes without checks until --seconds have elapsed (at least one
+ * pass). Guess figures come from the warm-up pass; the search is deterministic, so every pass
+ * makes the same guesses.
  *
  * Verdicts: the warm-up also takes each puzzle's verdict (solved, unsolvable, multiple, for
  * the run's limit). The first pipeline's verdicts on a dataset are kept; every later pipeline
@@ -15,10 +16,7 @@
  *
  * Threads: each thread has its own solver; a pass hands out puzzles in chunks (dynamic
  * schedule) and ends at a barrier, so puzzles/s is the aggregate of all threads over whole
- * passes. Puzzles are stored packed, two cells a byte (41 bytes instead of the 81 of an
- * sb_grid, 256 of an sb_record): multi-million-puzzle files fit, and a pass streams half the
- * memory. Unpacking is a few vector instructions per puzzle, inside the timed loop as the
- * string parsing of other solvers' benchmarks is.
+ * passes. The set keeps 9x9 puzzles packed, two cells a byte.
  *
  * MPI (build/sudokubench-mpi, docs/scale.md). Each rank loads its share of each file, the
  * segments the solve command would give it (cli_batch_shard: rank 0 prints the messages of
@@ -30,13 +28,10 @@
  * cli_mpi_size() 0, every collective a no-op, and prints the table it always printed.
  *
  * Geometries: the same loop runs on any geometry (--grid, --geometry, or detected from the
- * first line). Its puzzles are held one byte a cell, read through the geometry source
- * (input.c) and solved by the geometry's engine; 9x9 keeps its packed puzzles and the
- * sb_solve_many blocks of sb_solver.
+ * first line): its puzzles are read through the geometry source (input.c).
  */
 #include <errno.h>
 #include <getopt.h>
-#include <omp.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,21 +51,17 @@
 #define CLI_COMPILER "unknown"
 #endif
 
-enum {
-    DEFAULT_SECONDS_X10 = 10, /* --seconds default, in tenths */
-    PACKED = (SB_CELLS + 1) / 2, /* bytes of a packed puzzle: cell 2i low nibble, 2i+1 high */
-    BENCH_CHUNK = 64          /* puzzles a thread takes at once: rare scheduling, fine balance */
-};
+enum { DEFAULT_SECONDS_X10 = 10 /* --seconds default, in tenths */ };
 
-/* The valid puzzles of one file: 9x9 packed, other geometries a byte a cell. */
+/* The valid puzzles of one file and what the rows learnt about them. */
 typedef struct dataset {
     const sb_geometry *g; /* the geometry, NULL for 9x9 (first member: the geometry source's
                              ctx) */
-    size_t size;       /* bytes per puzzle: PACKED on 9x9, else the geometry's cells */
-    uint8_t *data;     /* puzzles in file order, size bytes each */
+    size_t size;       /* cells per puzzle */
+    sb_bench *set;     /* the puzzles in file order, and each row's solvers */
     uint8_t *form;     /* other geometries: each puzzle's sb_gform (for messages) */
     size_t n;          /* puzzles held */
-    size_t cap;        /* room in packed */
+    size_t cap;        /* room in form and line */
     int oom;           /* an allocation failed while loading */
     size_t invalid;    /* invalid lines seen (reported, not benchmarked) */
     size_t max;        /* keep at most this many puzzles (0 = all) */
@@ -133,37 +124,28 @@ static const char bench_help[] =
     "An unreadable FILE is reported and skipped (exit 2). SIGINT/SIGTERM stop the run after\n"
     "the rows finished so far (JSON included): exit 130.\n";
 
-/* Packs grid g into p. */
-static void pack(const sb_grid *g, uint8_t p[PACKED])
-{
-    const uint8_t *c = g->cell;
-    for (int i = 0; i < SB_CELLS / 2; i++)
-        p[i] = (uint8_t)(c[2 * i] | c[2 * i + 1] << 4);
-    p[PACKED - 1] = c[SB_CELLS - 1];
-}
-
-/* Appends puzzle p (d->size bytes) of text form form, read at line, to d. @return 0, or -1
+/* Appends puzzle p (d->size cells) of text form form, read at line, to d. @return 0, or -1
  * with d->oom set. */
 static int dataset_push(dataset *d, const uint8_t *p, int form, uint64_t line)
 {
-    if (d->n == d->cap) {
+    if (d->n == d->cap && (d->g || d->lines)) {
         const size_t cap = d->cap ? 2 * d->cap : 4096;
-        uint8_t *q = realloc(d->data, cap * d->size);
-        if (q)
-            d->data = q;
-        uint8_t *f = q && d->g ? realloc(d->form, cap) : NULL;
+        uint8_t *f = d->g ? realloc(d->form, cap) : NULL;
         if (f)
             d->form = f;
-        uint64_t *l = q && d->lines ? realloc(d->line, cap * sizeof *l) : NULL;
+        uint64_t *l = d->lines ? realloc(d->line, cap * sizeof *l) : NULL;
         if (l)
             d->line = l;
-        if (!q || (d->g && !f) || (d->lines && !l)) {
+        if ((d->g && !f) || (d->lines && !l)) {
             d->oom = 1;
             return -1;
         }
         d->cap = cap;
     }
-    memcpy(d->data + d->n * d->size, p, d->size);
+    if (sb_bench_add(d->set, p) != SB_OK) {
+        d->oom = 1;
+        return -1;
+    }
     if (d->g)
         d->form[d->n] = (uint8_t)form;
     if (d->lines)
@@ -203,7 +185,7 @@ static int shard_record(void *worker, const cli_input *in, const sb_record *rec,
         t[TAG_FORM] = (unsigned char)gr->form;
         memcpy(t + TAG_PUZZLE, gr->cells, d->size);
     } else if (t[TAG_VALID]) {
-        pack(&rec->grid, t + TAG_PUZZLE);
+        memcpy(t + TAG_PUZZLE, rec->grid.cell, d->size);
     }
     memcpy(t + TAG_LINE, &rec->line, sizeof rec->line);
     return CLI_DONE;
@@ -260,6 +242,7 @@ static void keep_first_puzzles(dataset *d, uint64_t max)
             hi = mid - 1;
     }
     d->n = lines_before(d, lo + 1);
+    sb_bench_truncate(d->set, d->n);
 }
 
 /* Loads input path into d: the whole file in one process; under MPI this rank's segments of
@@ -268,7 +251,11 @@ static void keep_first_puzzles(dataset *d, uint64_t max)
  * invalid lines of every rank. */
 static int load(char *const *path, dataset *d, int threads)
 {
-    d->size = d->g ? (size_t)sb_geometry_cells(d->g) : PACKED;
+    d->size = d->g ? (size_t)sb_geometry_cells(d->g) : SB_CELLS;
+    if (sb_bench_new(d->g, &d->set) != SB_OK) {
+        d->oom = 1;
+        return 0;
+    }
     cli_source src;
     if (d->g)
         cli_gsource_init(&src, d->g);
@@ -287,41 +274,25 @@ static int load(char *const *path, dataset *d, int threads)
     return rc;
 }
 
-/* Unpacks puzzle i of d into g. */
-static inline void unpack(const dataset *d, size_t i, sb_grid *g)
-{
-    const uint8_t *p = d->data + i * PACKED;
-    for (int k = 0; k < SB_CELLS / 2; k++) {
-        g->cell[2 * k] = p[k] & 15;
-        g->cell[2 * k + 1] = p[k] >> 4;
-    }
-    g->cell[SB_CELLS - 1] = p[PACKED - 1];
-}
-
-/* Unpacks the puzzles lo .. lo+BENCH_CHUNK-1 of d (fewer at the end) into g. @return how
- * many. */
-static size_t block_unpack(const dataset *d, size_t lo, sb_grid *g)
-{
-    const size_t k = d->n - lo < BENCH_CHUNK ? d->n - lo : BENCH_CHUNK;
-    for (size_t j = 0; j < k; j++)
-        unpack(d, lo + j, &g[j]);
-    return k;
-}
-
 enum { TEXT_MAX = 3 * 64 * 64 + 1 /* a puzzle's text: 3 bytes a cell of a 64x64 */ };
 
 /* Formats puzzle i of d into text (TEXT_MAX bytes): 81 characters, or the geometry's text in
  * the form its line had. */
 static void puzzle_text(const dataset *d, size_t i, char *text)
 {
-    if (d->g) {
-        if (sb_gformat(d->g, d->data + i * d->size, d->form[i], text, TEXT_MAX) >= TEXT_MAX)
-            text[0] = '\0'; /* past 64x64: the message names the puzzle by number alone */
+    if (!d->g) {
+        sb_grid g;
+        sb_bench_puzzle(d->set, i, g.cell);
+        sb_grid_format(&g, text);
         return;
     }
-    sb_grid g;
-    unpack(d, i, &g);
-    sb_grid_format(&g, text);
+    uint8_t *cells = malloc(d->size);
+    if (cells)
+        sb_bench_puzzle(d->set, i, cells);
+    /* past 64x64 (or without memory) the message names the puzzle by number alone */
+    if (!cells || sb_gformat(d->g, cells, d->form[i], text, TEXT_MAX) >= TEXT_MAX)
+        text[0] = '\0';
+    free(cells);
 }
 
 /* The earliest puzzle (in file order) a check failed on, and what it found there. */
@@ -329,16 +300,6 @@ typedef struct first_hit {
     size_t at; /* puzzle index; the dataset's size while none failed */
     int what;  /* the failing value (a verdict), when the check has one */
 } first_hit;
-
-/* Records a failure on puzzle i; threads call it, the earliest index wins. */
-static void keep_first(first_hit *h, size_t i, int what)
-{
-#pragma omp critical(bench_first)
-    if (i < h->at) {
-        h->at = i;
-        h->what = what;
-    }
-}
 
 /* The earliest, in file order, of every rank's first hit (one process: its own). */
 typedef struct global_hit {
@@ -422,84 +383,24 @@ static const char *base_name(const char *path)
     return s ? s + 1 : path;
 }
 
-/* One thread's solver of a row: sb_solver on 9x9, the geometry's engine elsewhere. */
-typedef struct bsolver {
-    sb_solver *s;   /* 9x9 */
-    sb_engine *e;  /* other geometries */
-    uint8_t *sol;   /* the engine's first solution, the geometry's cells */
-} bsolver;
-
-/* Makes b for d's geometry and opt. @return 0, or CLI_EXIT_USAGE after a message. */
-static int bsolver_new(bsolver *b, const dataset *d, const sb_options *opt)
-{
-    if (d->g && !(b->sol = malloc(d->size))) {
-        fprintf(stderr, CLI_NAME ": out of memory\n");
-        return CLI_EXIT_USAGE;
-    }
-    const int st = d->g ? sb_engine_new(d->g, opt, &b->e) : sb_solver_new(&b->s, opt);
-    return st == SB_OK ? 0 : cli_solver_error("bench", st, opt->simd);
-}
-
-/* Frees what bsolver_new made. */
-static void bsolver_free(bsolver *b)
-{
-    sb_solver_free(b->s);
-    sb_engine_free(b->e);
-    free(b->sol);
-}
-
-/* One block's puzzles and results. */
-typedef struct block {
-    sb_grid g[BENCH_CHUNK];     /* 9x9: the unpacked puzzles */
-    sb_result res[BENCH_CHUNK]; /* each result (other geometries: count and guesses) */
-    int st[BENCH_CHUNK];        /* each solve's status */
-    uint8_t wrong[BENCH_CHUNK]; /* with check: the first solution broke the rules */
-} block;
-
-/* Solves the puzzles lo .. lo+BENCH_CHUNK-1 of d (fewer at the end) with b, counting to
- * limit, into k; with check, each first solution is checked against the puzzle and the
- * rules. @return how many. */
-static size_t solve_block(bsolver *b, const dataset *d, size_t lo, uint64_t limit, int check,
-                          block *k)
-{
-    const size_t n = d->n - lo < BENCH_CHUNK ? d->n - lo : BENCH_CHUNK;
-    if (!d->g) { /* several puzzles at once, as the solve command does */
-        block_unpack(d, lo, k->g);
-        sb_solve_many(b->s, k->g, n, k->res, k->st);
-        for (size_t j = 0; check && j < n; j++)
-            k->wrong[j] = k->res[j].count && !sb_solution_check(&k->g[j], &k->res[j].solution);
-        return n;
-    }
-    for (size_t j = 0; j < n; j++) {
-        const uint8_t *p = d->data + (lo + j) * d->size;
-        sb_gresult r = {0, 0};
-        k->st[j] = sb_engine_solve(b->e, p, limit, &r, b->sol);
-        k->res[j].count = r.count;
-        k->res[j].guesses = r.guesses;
-        /* the engine's one failure is memory: its puzzle counts as a failed check */
-        if (check)
-            k->wrong[j] = k->st[j] == SB_ERR_NOMEM ||
-                          (r.count && !sb_gsolution_check(d->g, p, b->sol));
-    }
-    return n;
-}
-
-/* Runs one dataset x pipeline row on threads threads (one solver each). The first row on d
- * keeps its verdicts in d; later rows are checked against them. Under MPI every rank runs
- * its share and the row holds the totals (and, on rank 0, each rank's row); every rank
- * returns the same code. @return 0, or CLI_EXIT_USAGE after a message. */
+/* Runs one dataset x pipeline row on threads threads (the library's sb_bench_warm and
+ * sb_bench_time over d's set). The first row on d keeps its verdicts in d; later rows are
+ * checked against them. Under MPI every rank runs its share and the row holds the totals
+ * (and, on rank 0, each rank's row); every rank returns the same code. @return 0, or
+ * CLI_EXIT_USAGE after a message. */
 static int bench_one(dataset *d, const sb_options *opt, int threads, double min_seconds,
                      bench_row *row)
 {
     const int first = !d->first, nranks = cli_mpi_size();
     int rc = 0;
-    bsolver *s = calloc((size_t)threads, sizeof *s);
-    if (!s || (first && d->n && !(d->verdict = malloc(d->n)))) {
+    uint8_t *verdict = d->n ? malloc(d->n) : NULL; /* this row's verdicts */
+    if (d->n && !verdict) {
         fprintf(stderr, CLI_NAME ": out of memory\n");
         rc = CLI_EXIT_USAGE;
     }
-    for (int t = 0; t < threads && !rc; t++)
-        rc = bsolver_new(&s[t], d, opt);
+    const int st = rc ? SB_OK : sb_bench_prepare(d->set, opt, threads);
+    if (st != SB_OK)
+        rc = cli_solver_error("bench", st, opt->simd);
     /* The OpenMP runtime exits the process when it cannot start a team: check this row's
      * first region can start (the second reuses its threads). */
     char why[2 * SB_WHY_LEN];
@@ -509,72 +410,25 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
     }
     /* Warm-up: every answer checked, every verdict kept (first row) or compared with the
      * first row's; the first wrong answer and disagreement (in file order) are reported. */
-    unsigned long long guesses = 0, no_guess = 0;
-    size_t verdicts[3] = {0, 0, 0}; /* puzzles per sb_verdict */
-    first_hit wrong = {d->n, 0}, disagree = {d->n, 0};
-    int oom = 0; /* a thread's block did not fit in memory */
-    uint8_t *const kept = d->verdict;
-    /* Both passes solve blocks of BENCH_CHUNK puzzles with sb_solve_many, the way the solve
-     * command does (some kernels work on several puzzles at once). */
-    const long long nblk = (long long)((d->n + BENCH_CHUNK - 1) / BENCH_CHUNK);
-    if (!rc) {
-#pragma omp parallel num_threads(threads) reduction(+ : guesses, no_guess, verdicts[:3]) \
-    reduction(| : oom)
-        {
-            bsolver *me = &s[omp_get_thread_num()];
-            block *b = malloc(sizeof *b);
-#pragma omp for schedule(dynamic, 1)
-            for (long long blk = 0; blk < nblk; blk++) {
-                if (cli_stop_requested() || !b)
-                    continue; /* an OpenMP loop cannot break: skip the rest cheaply */
-                const size_t lo = (size_t)blk * BENCH_CHUNK;
-                const size_t k = solve_block(me, d, lo, opt->limit, 1, b);
-                const sb_result *res = b->res;
-                for (size_t j = 0; j < k; j++) {
-                    const size_t i = lo + j;
-                    if (b->st[j] == SB_ERR_STOPPED)
-                        continue;
-                    if (b->wrong[j])
-                        keep_first(&wrong, i, 0);
-                    const sb_verdict v = sb_result_verdict(&res[j]);
-                    verdicts[v]++;
-                    if (first)
-                        kept[i] = (uint8_t)v;
-                    else if (kept[i] != v)
-                        keep_first(&disagree, i, v);
-                    guesses += res[j].guesses;
-                    no_guess += res[j].guesses == 0;
-                }
-            }
-            if (!b)
-                oom = 1;
-            free(b);
-        }
-    }
-    /* The technique counts and the warm-up's figures, summed over the ranks. */
-    uint64_t sum[3 * SB_TECH_COUNT] = {0};
-    for (int t = 0; t < threads && !rc; t++) {
-        sb_technique_counts c[SB_TECH_COUNT];
-        if (d->g)
-            sb_engine_counts(s[t].e, c);
-        else
-            sb_solver_counts(s[t].s, c);
-        for (int k = 0; k < SB_TECH_COUNT; k++) {
-            sum[3 * k] += c[k].applications;
-            sum[3 * k + 1] += c[k].placements;
-            sum[3 * k + 2] += c[k].eliminations;
-        }
-    }
-    if (!rc && oom) {
+    sb_bench_warmup w = {.wrong = d->n};
+    if (!rc && sb_bench_warm(d->set, verdict, &w) == SB_ERR_NOMEM) {
         fprintf(stderr, CLI_NAME ": out of memory\n");
         rc = CLI_EXIT_USAGE;
     }
     if (!rc && cli_stop_requested())
         rc = CLI_EXIT_INTERRUPTED; /* the verdicts are partial: no check, no row */
     rc = agree(rc);
-    rank_row mine = {.puzzles = d->n, .guesses = guesses, .no_guess = no_guess,
-                     .verdicts = {verdicts[0], verdicts[1], verdicts[2]}};
+    rank_row mine = {.puzzles = d->n, .guesses = w.guesses, .no_guess = w.no_guess,
+                     .verdicts = {w.verdicts[0], w.verdicts[1], w.verdicts[2]}};
+    first_hit wrong = {w.wrong, 0}, disagree = {d->n, 0};
     if (!rc) {
+        /* The technique counts and the warm-up's figures, summed over the ranks. */
+        uint64_t sum[3 * SB_TECH_COUNT];
+        for (int k = 0; k < SB_TECH_COUNT; k++) {
+            sum[3 * k] = w.counts[k].applications;
+            sum[3 * k + 1] = w.counts[k].placements;
+            sum[3 * k + 2] = w.counts[k].eliminations;
+        }
         cli_mpi_reduce(sum, 3 * SB_TECH_COUNT, CLI_MPI_SUM);
         for (int k = 0; k < SB_TECH_COUNT; k++) {
             row->counts[k].applications += sum[3 * k];
@@ -587,9 +441,16 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
         const rank_row all = {.puzzles = v[0], .guesses = v[1], .no_guess = v[2],
                               .verdicts = {v[3], v[4], v[5]}};
         row_totals(row, &all, 1);
+        if (first) {
+            d->verdict = verdict;
+            verdict = NULL;
+        }
+        while (verdict && disagree.at < d->n && verdict[disagree.at] == d->verdict[disagree.at])
+            disagree.at++;
+        if (disagree.at < d->n) /* the message names both verdicts: the first row's goes along */
+            disagree.what = verdict[disagree.at] | d->verdict[disagree.at] << 8;
     }
-    if (disagree.at < d->n) /* the message names both verdicts: the first row's goes along */
-        disagree.what |= kept[disagree.at] << 8;
+    free(verdict);
     global_hit hit;
     if (!rc && first_of_all(d, wrong, &hit)) {
         fprintf(stderr, CLI_NAME ": bench: wrong solution for puzzle %zu of %s: %s\n",
@@ -608,48 +469,18 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
         d->first = row->pipeline;
         note_improper(d, row);
     }
-    /* Timed passes: all threads share each pass; one thread decides after every pass
-     * (behind the barrier of `single`) whether the time is up, so all leave together. The
-     * ranks start together (they have just agreed on the checks); a rank with no puzzles
-     * has nothing to time. */
-    size_t passes = 0;
+    /* Timed passes. The ranks start together (they have just agreed on the checks); a rank
+     * with no puzzles has nothing to time. */
+    uint64_t passes = 0;
     double elapsed = 0;
-    int done = nranks && !d->n;
-    const double t0 = cli_now_seconds();
-    if (!rc) {
-#pragma omp parallel num_threads(threads)
-        {
-            bsolver *me = &s[omp_get_thread_num()];
-            block *b = malloc(sizeof *b);
-            if (!b) {
-#pragma omp atomic write
-                oom = 1; /* its share of each pass would go unsolved: no measurement */
-            }
-            while (!done) {
-#pragma omp for schedule(dynamic, 1)
-                for (long long blk = 0; blk < nblk; blk++) {
-                    if (cli_stop_requested() || !b)
-                        continue;
-                    solve_block(me, d, (size_t)blk * BENCH_CHUNK, opt->limit, 0, b);
-                }
-#pragma omp single
-                {
-                    passes++;
-                    elapsed = cli_now_seconds() - t0;
-                    done = elapsed >= min_seconds || cli_stop_requested();
-                }
-            }
-            free(b);
+    if (!rc && !(nranks && !d->n)) {
+        if (sb_bench_time(d->set, min_seconds, &passes, &elapsed) == SB_ERR_NOMEM) {
+            fprintf(stderr, CLI_NAME ": out of memory\n");
+            rc = CLI_EXIT_USAGE;
         }
-        row->simd = d->g ? sb_simd_resolve(opt->simd) : sb_solver_simd(s[0].s);
     }
-    for (int t = 0; s && t < threads; t++)
-        bsolver_free(&s[t]);
-    free(s);
-    if (!rc && oom) {
-        fprintf(stderr, CLI_NAME ": out of memory\n");
-        rc = CLI_EXIT_USAGE;
-    }
+    if (!rc)
+        row->simd = sb_bench_simd(d->set);
     if (!rc && cli_stop_requested())
         rc = CLI_EXIT_INTERRUPTED; /* a cut pass is no measurement */
     rc = agree(rc);
@@ -1003,7 +834,7 @@ static int bench_run(sb_options *optp, const sb_geometry *geo, const char *const
             nrows++;
         }
         invalid += d.invalid;
-        free(d.data);
+        sb_bench_free(d.set);
         free(d.form);
         free(d.verdict);
         free(d.line);

@@ -1,0 +1,299 @@
+/*
+ * bench_api.c — the throughput measurement of `sudokubench bench` as library calls, so the
+ * Python binding, Google Benchmark drivers and other programs time puzzles the same way.
+ *
+ * A set holds the puzzles of one geometry compactly: 9x9 packed two cells a byte (41 bytes
+ * instead of the 81 of an sb_grid), so multi-million-puzzle files fit and a pass streams half
+ * the memory; unpacking is a few instructions per puzzle, inside the timed loop as the string
+ * parsing of other solvers' benchmarks is. Other geometries keep a byte a cell.
+ *
+ * A row is one set of options: sb_bench_prepare makes one solver per thread (sb_solver on
+ * 9x9, the geometry's sb_engine elsewhere), sb_bench_warm solves every puzzle once with each
+ * answer checked against the givens and the rules, and sb_bench_time runs whole passes
+ * without checks until the time is up. Both passes hand out blocks of BENCH_CHUNK puzzles on
+ * a dynamic schedule and solve a 9x9 block with sb_solve_many, as the solve command does
+ * (some kernels work on two puzzles at once). The two steps are apart so that a caller
+ * running on several processes (the CLI's MPI build) can agree on the checks in between and
+ * start the timed passes together.
+ */
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sudokubench.h"
+
+enum {
+    PACKED = (SB_CELLS + 1) / 2, /* bytes of a packed 9x9 puzzle: cell 2i low nibble, 2i+1 high */
+    BENCH_CHUNK = 64             /* puzzles a thread takes at once: rare scheduling, fine balance */
+};
+
+/* One thread's solver of a row. */
+typedef struct bsolver {
+    sb_solver *s;  /* 9x9 */
+    sb_engine *e;  /* other geometries */
+    uint8_t *sol;  /* the engine's first solution, the geometry's cells */
+} bsolver;
+
+struct sb_bench {
+    const sb_geometry *g; /* NULL: 9x9 */
+    size_t size;          /* bytes per puzzle: PACKED on 9x9, else the geometry's cells */
+    uint8_t *data;        /* puzzles in order, size bytes each */
+    size_t n;             /* puzzles held */
+    size_t cap;           /* room in data */
+    sb_options opt;       /* the prepared row's options */
+    bsolver *s;           /* the prepared row's solvers, one per thread (NULL: none) */
+    int threads;          /* how many */
+};
+
+/* One block's puzzles and results. */
+typedef struct block {
+    sb_grid g[BENCH_CHUNK];     /* 9x9: the unpacked puzzles */
+    sb_result res[BENCH_CHUNK]; /* each result (other geometries: count and guesses) */
+    int st[BENCH_CHUNK];        /* each solve's status */
+    uint8_t wrong[BENCH_CHUNK]; /* with check: the first solution broke the rules */
+} block;
+
+int sb_bench_new(const sb_geometry *g, sb_bench **out)
+{
+    sb_bench *b = calloc(1, sizeof *b);
+    *out = b;
+    if (!b)
+        return SB_ERR_NOMEM;
+    b->g = g;
+    b->size = g ? (size_t)sb_geometry_cells(g) : PACKED;
+    return SB_OK;
+}
+
+/* Frees the prepared row's solvers. */
+static void solvers_free(sb_bench *b)
+{
+    for (int t = 0; b->s && t < b->threads; t++) {
+        sb_solver_free(b->s[t].s);
+        sb_engine_free(b->s[t].e);
+        free(b->s[t].sol);
+    }
+    free(b->s);
+    b->s = NULL;
+    b->threads = 0;
+}
+
+void sb_bench_free(sb_bench *b)
+{
+    if (!b)
+        return;
+    solvers_free(b);
+    free(b->data);
+    free(b);
+}
+
+int sb_bench_add(sb_bench *b, const uint8_t *cells)
+{
+    if (b->n == b->cap) {
+        const size_t cap = b->cap ? 2 * b->cap : 4096;
+        uint8_t *q = realloc(b->data, cap * b->size);
+        if (!q)
+            return SB_ERR_NOMEM;
+        b->data = q;
+        b->cap = cap;
+    }
+    uint8_t *p = b->data + b->n++ * b->size;
+    if (b->g) {
+        memcpy(p, cells, b->size);
+        return SB_OK;
+    }
+    for (int i = 0; i < SB_CELLS / 2; i++)
+        p[i] = (uint8_t)(cells[2 * i] | cells[2 * i + 1] << 4);
+    p[PACKED - 1] = cells[SB_CELLS - 1];
+    return SB_OK;
+}
+
+size_t sb_bench_size(const sb_bench *b)
+{
+    return b->n;
+}
+
+void sb_bench_truncate(sb_bench *b, size_t n)
+{
+    if (n < b->n)
+        b->n = n;
+}
+
+/* Unpacks 9x9 puzzle i of b into cells. */
+static inline void unpack(const sb_bench *b, size_t i, uint8_t *cells)
+{
+    const uint8_t *p = b->data + i * PACKED;
+    for (int k = 0; k < SB_CELLS / 2; k++) {
+        cells[2 * k] = p[k] & 15;
+        cells[2 * k + 1] = p[k] >> 4;
+    }
+    cells[SB_CELLS - 1] = p[PACKED - 1];
+}
+
+void sb_bench_puzzle(const sb_bench *b, size_t i, uint8_t *cells)
+{
+    if (b->g)
+        memcpy(cells, b->data + i * b->size, b->size);
+    else
+        unpack(b, i, cells);
+}
+
+int sb_bench_prepare(sb_bench *b, const sb_options *opt, int threads)
+{
+    solvers_free(b);
+    b->opt = *opt;
+    if (!(b->s = calloc((size_t)threads, sizeof *b->s)))
+        return SB_ERR_NOMEM;
+    b->threads = threads;
+    for (int t = 0; t < threads; t++) {
+        if (b->g && !(b->s[t].sol = malloc(b->size)))
+            return SB_ERR_NOMEM;
+        const int st = b->g ? sb_engine_new(b->g, opt, &b->s[t].e) : sb_solver_new(&b->s[t].s, opt);
+        if (st != SB_OK)
+            return st;
+    }
+    return SB_OK;
+}
+
+int sb_bench_simd(const sb_bench *b)
+{
+    return b->g ? sb_simd_resolve(b->opt.simd) : sb_solver_simd(b->s[0].s);
+}
+
+/* Solves the puzzles lo .. lo+BENCH_CHUNK-1 of b (fewer at the end) with solver s into k;
+ * with check, each first solution is checked against the puzzle and the rules.
+ * @return how many. */
+static size_t solve_block(const sb_bench *b, bsolver *s, size_t lo, int check, block *k)
+{
+    const size_t n = b->n - lo < BENCH_CHUNK ? b->n - lo : BENCH_CHUNK;
+    if (!b->g) { /* several puzzles at once, as the solve command does */
+        for (size_t j = 0; j < n; j++)
+            unpack(b, lo + j, k->g[j].cell);
+        sb_solve_many(s->s, k->g, n, k->res, k->st);
+        for (size_t j = 0; check && j < n; j++)
+            k->wrong[j] = k->res[j].count && !sb_solution_check(&k->g[j], &k->res[j].solution);
+        return n;
+    }
+    for (size_t j = 0; j < n; j++) {
+        const uint8_t *p = b->data + (lo + j) * b->size;
+        sb_gresult r = {0, 0};
+        k->st[j] = sb_engine_solve(s->e, p, b->opt.limit, &r, s->sol);
+        k->res[j].count = r.count;
+        k->res[j].guesses = r.guesses;
+        /* the engine's one failure is memory: its puzzle counts as a failed check */
+        if (check)
+            k->wrong[j] = k->st[j] == SB_ERR_NOMEM ||
+                          (r.count && !sb_gsolution_check(b->g, p, s->sol));
+    }
+    return n;
+}
+
+/* @return whether the prepared row's stop flag is raised. */
+static int stopped(const sb_bench *b)
+{
+    return b->opt.stop && *b->opt.stop;
+}
+
+int sb_bench_warm(sb_bench *b, uint8_t *verdicts, sb_bench_warmup *out)
+{
+    memset(out, 0, sizeof *out);
+    out->wrong = b->n;
+    uint64_t guesses = 0, no_guess = 0, vc[3] = {0, 0, 0};
+    size_t wrong = b->n;
+    int oom = 0;
+    const long long nblk = (long long)((b->n + BENCH_CHUNK - 1) / BENCH_CHUNK);
+#pragma omp parallel num_threads(b->threads) reduction(+ : guesses, no_guess, vc[:3]) \
+    reduction(| : oom) reduction(min : wrong)
+    {
+        bsolver *me = &b->s[omp_get_thread_num()];
+        block *k = malloc(sizeof *k);
+#pragma omp for schedule(dynamic, 1)
+        for (long long blk = 0; blk < nblk; blk++) {
+            if (stopped(b) || !k)
+                continue; /* an OpenMP loop cannot break: skip the rest cheaply */
+            const size_t lo = (size_t)blk * BENCH_CHUNK;
+            const size_t n = solve_block(b, me, lo, 1, k);
+            for (size_t j = 0; j < n; j++) {
+                if (k->st[j] == SB_ERR_STOPPED)
+                    continue;
+                if (k->wrong[j] && lo + j < wrong)
+                    wrong = lo + j;
+                const sb_verdict v = sb_result_verdict(&k->res[j]);
+                vc[v]++;
+                verdicts[lo + j] = (uint8_t)v;
+                guesses += k->res[j].guesses;
+                no_guess += k->res[j].guesses == 0;
+            }
+        }
+        if (!k)
+            oom = 1;
+        free(k);
+    }
+    out->guesses = guesses;
+    out->no_guess = no_guess;
+    memcpy(out->verdicts, vc, sizeof vc);
+    out->wrong = wrong;
+    for (int t = 0; t < b->threads; t++) {
+        sb_technique_counts c[SB_TECH_COUNT];
+        if (b->g)
+            sb_engine_counts(b->s[t].e, c);
+        else
+            sb_solver_counts(b->s[t].s, c);
+        for (int k = 0; k < SB_TECH_COUNT; k++) {
+            out->counts[k].applications += c[k].applications;
+            out->counts[k].placements += c[k].placements;
+            out->counts[k].eliminations += c[k].eliminations;
+        }
+    }
+    if (oom)
+        return SB_ERR_NOMEM;
+    return stopped(b) ? SB_ERR_STOPPED : SB_OK;
+}
+
+/* Seconds on the monotonic clock. */
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int sb_bench_time(sb_bench *b, double min_seconds, uint64_t *passes, double *seconds)
+{
+    const long long nblk = (long long)((b->n + BENCH_CHUNK - 1) / BENCH_CHUNK);
+    uint64_t np = 0;
+    double elapsed = 0;
+    int done = 0, oom = 0;
+    const double t0 = now_seconds();
+    /* All threads share each pass; one thread decides after every pass (behind the barrier
+     * of `single`) whether the time is up, so all leave together. */
+#pragma omp parallel num_threads(b->threads)
+    {
+        bsolver *me = &b->s[omp_get_thread_num()];
+        block *k = malloc(sizeof *k);
+        if (!k) {
+#pragma omp atomic write
+            oom = 1; /* its share of each pass would go unsolved: no measurement */
+        }
+        while (!done) {
+#pragma omp for schedule(dynamic, 1)
+            for (long long blk = 0; blk < nblk; blk++) {
+                if (stopped(b) || !k)
+                    continue;
+                solve_block(b, me, (size_t)blk * BENCH_CHUNK, 0, k);
+            }
+#pragma omp single
+            {
+                np++;
+                elapsed = now_seconds() - t0;
+                done = elapsed >= min_seconds || stopped(b);
+            }
+        }
+        free(k);
+    }
+    *passes = np;
+    *seconds = elapsed;
+    if (oom)
+        return SB_ERR_NOMEM;
+    return stopped(b) ? SB_ERR_STOPPED : SB_OK;
+}

@@ -1,0 +1,113 @@
+/*
+ * test_bench_api.c — the benchmark calls (sb_bench_*): puzzles come back as they went in
+ * (9x9 packed, other geometries a byte a cell), the warm-up's verdicts and guesses are what
+ * one sb_solve per puzzle gives for any thread count, and a timed run makes whole passes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_util.h"
+
+enum { N = 150 };
+
+/* Reads the first n puzzles of a committed sample into cells (n*81 bytes). */
+static void load(const char *path, uint8_t *cells, size_t n)
+{
+    FILE *f = fopen(path, "r");
+    cr_assert(f, "cannot open %s (tests run from the repository root)", path);
+    sb_reader *r;
+    cr_assert_eq(sb_reader_open(&r, f), SB_OK);
+    size_t got;
+    cr_assert_eq(sb_reader_read_cells(r, cells, n, &got, NULL), 1);
+    cr_assert_eq(got, n);
+    sb_reader_close(r);
+    fclose(f);
+}
+
+Test(bench_api, warmup_matches_one_solve_per_puzzle_for_any_thread_count)
+{
+    static uint8_t cells[N * SB_CELLS], back[SB_CELLS], verdicts[N];
+    load("datasets/samples/top1465.txt", cells, N);
+    memset(cells + 5 * SB_CELLS, 0, SB_CELLS);      /* row 5: empty, several solutions */
+    cells[8 * SB_CELLS + 1] = cells[8 * SB_CELLS];  /* row 8: maybe a clash, maybe a blank */
+    if (!cells[8 * SB_CELLS])
+        cells[8 * SB_CELLS] = cells[8 * SB_CELLS + 1] = 5; /* now a clash in row 0 */
+    sb_bench *b;
+    cr_assert_eq(sb_bench_new(NULL, &b), SB_OK);
+    for (size_t i = 0; i < N; i++)
+        cr_assert_eq(sb_bench_add(b, cells + i * SB_CELLS), SB_OK);
+    cr_assert_eq(sb_bench_size(b), N);
+    for (size_t i = 0; i < N; i++) {
+        sb_bench_puzzle(b, i, back);
+        cr_assert(!memcmp(back, cells + i * SB_CELLS, SB_CELLS), "puzzle %zu unpacked", i);
+    }
+    sb_options opt;
+    sb_options_default(&opt);
+    opt.pipeline = sb_pipeline_find("restart");
+    sb_solver *s;
+    cr_assert_eq(sb_solver_new(&s, &opt), SB_OK);
+    uint64_t want_guesses = 0, want_v[3] = {0, 0, 0};
+    for (size_t i = 0; i < N; i++) {
+        sb_result r;
+        cr_assert_eq(sb_solve(s, (const sb_grid *)(cells + i * SB_CELLS), &r), SB_OK);
+        want_guesses += r.guesses;
+        want_v[sb_result_verdict(&r)]++;
+    }
+    sb_technique_counts want_c[SB_TECH_COUNT];
+    sb_solver_counts(s, want_c);
+    sb_solver_free(s);
+    cr_assert_eq(want_v[SB_UNSOLVABLE], 1);
+    cr_assert_eq(want_v[SB_MULTIPLE], 1);
+    for (int threads = 1; threads <= 3; threads += 2) {
+        memset(verdicts, 0xff, sizeof verdicts);
+        cr_assert_eq(sb_bench_prepare(b, &opt, threads), SB_OK);
+        sb_bench_warmup w;
+        cr_assert_eq(sb_bench_warm(b, verdicts, &w), SB_OK);
+        cr_assert_eq(w.wrong, N, "no solution breaks the rules");
+        cr_assert_eq(w.guesses, want_guesses);
+        for (int v = 0; v < 3; v++)
+            cr_assert_eq(w.verdicts[v], want_v[v]);
+        cr_assert_eq(verdicts[5], SB_MULTIPLE);
+        cr_assert_eq(verdicts[8], SB_UNSOLVABLE);
+        cr_assert_eq(verdicts[0], SB_SOLVED);
+        for (int k = 0; k < SB_TECH_COUNT; k++)
+            cr_assert_eq(w.counts[k].placements, want_c[k].placements, "technique %d", k);
+        uint64_t passes = 0;
+        double seconds = -1;
+        cr_assert_eq(sb_bench_time(b, 0, &passes, &seconds), SB_OK);
+        cr_assert_eq(passes, 1, "min_seconds 0: exactly one pass");
+        cr_assert(seconds >= 0);
+    }
+    sb_bench_truncate(b, 7);
+    cr_assert_eq(sb_bench_size(b), 7);
+    sb_bench_free(b);
+}
+
+Test(bench_api, other_geometry_keeps_cells_and_checks_solutions)
+{
+    sb_geometry *g;
+    cr_assert_eq(sb_geometry_parse("2x2", &g, NULL, 0), SB_OK);
+    /* a full 4x4 (checked by hand: rows, columns and boxes) with two cells blanked, so
+     * one solution; the empty 4x4 (288 solutions) */
+    static const uint8_t p[2][16] = {{0, 2, 3, 4, 3, 0, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1}, {0}};
+    sb_bench *b;
+    cr_assert_eq(sb_bench_new(g, &b), SB_OK);
+    for (int i = 0; i < 2; i++)
+        cr_assert_eq(sb_bench_add(b, p[i]), SB_OK);
+    uint8_t back[16];
+    sb_bench_puzzle(b, 0, back);
+    cr_assert(!memcmp(back, p[0], 16));
+    sb_options opt;
+    sb_options_default(&opt);
+    cr_assert_eq(sb_bench_prepare(b, &opt, 2), SB_OK);
+    uint8_t verdicts[2];
+    sb_bench_warmup w;
+    cr_assert_eq(sb_bench_warm(b, verdicts, &w), SB_OK);
+    cr_assert_eq(w.wrong, 2);
+    cr_assert_eq(verdicts[1], SB_MULTIPLE);
+    cr_assert_eq(w.verdicts[SB_MULTIPLE], 1);
+    cr_assert_eq(verdicts[0], SB_SOLVED);
+    cr_assert_eq(w.verdicts[SB_SOLVED], 1);
+    sb_bench_free(b);
+    sb_geometry_free(g);
+}
