@@ -56,6 +56,10 @@ KERNEL_FLAGS_sse4   := -msse4.1 -mpopcnt
 KERNEL_FLAGS_avx2   := -mavx2 -mbmi -mbmi2 -mpopcnt -mlzcnt
 KERNEL_FLAGS_avx512 := -mavx512f -mavx512bw -mavx512vl -mavx512vpopcntdq -mavx512vbmi $(KERNEL_FLAGS_avx2)
 KERNEL_FLAGS_box16_avx2 := $(KERNEL_FLAGS_avx2)
+# The "fast+T" stamps (kernel_<level>_tech.c): the same flags as their level.
+KERNEL_FLAGS_sse4_tech   := $(KERNEL_FLAGS_sse4)
+KERNEL_FLAGS_avx2_tech   := $(KERNEL_FLAGS_avx2)
+KERNEL_FLAGS_avx512_tech := $(KERNEL_FLAGS_avx512)
 endif
 LIB_SRCS := $(filter-out src/gen_tables.c,$(LIB_SRCS))
 CLI_SRCS := $(wildcard src/cli/*.c)

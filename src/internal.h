@@ -100,6 +100,48 @@ int sb_kernel_bfs_avx2(sb_board **, size_t *, size_t, const sb_grid *, uint64_t,
 int sb_kernel_bfs_avx512(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *);
 int sb_kernel_bfs_neon(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *);
 
+/* "fast+T[,T...]" (kernel_tech.h): the fused kernel with whole-board techniques run on its
+ * own board when its propagation stalls. The techniques it runs natively (bit t: sb_technique
+ * t); any other token after "fast+" is refused. */
+#define SB_FAST_NATIVE                                                                         \
+    (1u << SB_TECH_XWING | 1u << SB_TECH_SWORDFISH | 1u << SB_TECH_JELLYFISH |                 \
+     1u << SB_TECH_SKYSCRAPER | 1u << SB_TECH_KITE | 1u << SB_TECH_XY_WING |                   \
+     1u << SB_TECH_XYZ_WING | 1u << SB_TECH_W_WING)
+
+/* What a "fast+" search runs and where it counts. check (tests only, else NULL) sees every
+ * application: technique t, the planes w (kernel_tech.h's layout) and their eliminations el. */
+typedef struct sb_fast_tech {
+    int nsteps;                   /* techniques in steps */
+    uint8_t steps[SB_SPEC_MAX];   /* sb_technique of each, in spec order */
+    sb_technique_counts *counts;  /* SB_TECH_COUNT counters, or NULL */
+    void (*check)(void *user, int t, const uint32_t *w, const uint32_t *el);
+    void *user;                   /* check's argument */
+} sb_fast_tech;
+
+/* Parses "fast+T[,T...]" into *out (counts and check NULL). @return SB_OK, or SB_ERR_PIPELINE
+ * with the reason in why (len bytes; why may be NULL) for anything else. */
+int sb_fast_parse(const char *spec, sb_fast_tech *out, char *why, size_t len);
+
+typedef void (*sb_tdfs_fn)(sb_board *, const sb_grid *, uint64_t, sb_result *,
+                           const sb_fast_tech *);
+typedef int (*sb_tbfs_fn)(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *,
+                          const sb_fast_tech *);
+void sb_tkernel_dfs_scalar(sb_board *, const sb_grid *, uint64_t, sb_result *, const sb_fast_tech *);
+void sb_tkernel_dfs_sse4(sb_board *, const sb_grid *, uint64_t, sb_result *, const sb_fast_tech *);
+void sb_tkernel_dfs_avx2(sb_board *, const sb_grid *, uint64_t, sb_result *, const sb_fast_tech *);
+void sb_tkernel_dfs_avx512(sb_board *, const sb_grid *, uint64_t, sb_result *, const sb_fast_tech *);
+void sb_tkernel_dfs_neon(sb_board *, const sb_grid *, uint64_t, sb_result *, const sb_fast_tech *);
+int sb_tkernel_bfs_scalar(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *,
+                          const sb_fast_tech *);
+int sb_tkernel_bfs_sse4(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *,
+                        const sb_fast_tech *);
+int sb_tkernel_bfs_avx2(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *,
+                        const sb_fast_tech *);
+int sb_tkernel_bfs_avx512(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *,
+                          const sb_fast_tech *);
+int sb_tkernel_bfs_neon(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *,
+                        const sb_fast_tech *);
+
 /* A resolved generic pipeline: an order and the technique steps it walks. */
 typedef struct sb_plan {
     sb_order order;             /* SB_ORDER_LIST, _ARRAY or _RESTART */

@@ -20,20 +20,33 @@ typedef struct kernel_entry {
     sb_dfs_fn dfs;   /* depth-first entry */
     sb_bfs_fn bfs;   /* breadth-first entry */
     sb_pair_fn pair; /* depth-first over many puzzles two at a time, or NULL (sb_solve_many) */
+    sb_tdfs_fn tdfs; /* "fast+T": depth-first with techniques (kernel_tech.h) */
+    sb_tbfs_fn tbfs; /* "fast+T": breadth-first with techniques */
 } kernel_entry;
 
 /* The dispatch table, indexed by sb_simd level. */
 static const kernel_entry kernel_table[SB_SIMD_LEVELS] = {
-    [SB_SIMD_SCALAR] = {sb_kernel_dfs_scalar, sb_kernel_bfs_scalar, NULL},
-    [SB_SIMD_SSE4] = {sb_kernel_dfs_sse4, sb_kernel_bfs_sse4, NULL},
-    [SB_SIMD_AVX2] = {sb_kernel_dfs_avx2, sb_kernel_bfs_avx2, sb_kernel_pair_avx2},
-    [SB_SIMD_AVX512] = {sb_kernel_dfs_avx512, sb_kernel_bfs_avx512, NULL},
-    [SB_SIMD_NEON] = {sb_kernel_dfs_neon, sb_kernel_bfs_neon, NULL},
+    [SB_SIMD_SCALAR] = {sb_kernel_dfs_scalar, sb_kernel_bfs_scalar, NULL, sb_tkernel_dfs_scalar,
+                        sb_tkernel_bfs_scalar},
+    [SB_SIMD_SSE4] = {sb_kernel_dfs_sse4, sb_kernel_bfs_sse4, NULL, sb_tkernel_dfs_sse4,
+                      sb_tkernel_bfs_sse4},
+    [SB_SIMD_AVX2] = {sb_kernel_dfs_avx2, sb_kernel_bfs_avx2, sb_kernel_pair_avx2,
+                      sb_tkernel_dfs_avx2, sb_tkernel_bfs_avx2},
+    [SB_SIMD_AVX512] = {sb_kernel_dfs_avx512, sb_kernel_bfs_avx512, NULL, sb_tkernel_dfs_avx512,
+                        sb_tkernel_bfs_avx512},
+    [SB_SIMD_NEON] = {sb_kernel_dfs_neon, sb_kernel_bfs_neon, NULL, sb_tkernel_dfs_neon,
+                      sb_tkernel_bfs_neon},
 };
+
+/* Candidates beyond the givens under "fast+T": the generic restart order, the kernel's
+ * techniques first, then T (room for SB_SPEC_MAX - 3 of them). */
+#define FAST_PLUS_MARKS_BASE 3
 
 struct sb_solver {
     sb_options opt;                              /* its options, simd resolved, spec dropped */
     int fast;                                    /* 1: the fused kernel; 0: the generic plan */
+    int tech;                                    /* 1: "fast+T": the kernel with techniques */
+    sb_fast_tech ft;                             /* its techniques (counts: this context's) */
     kernel_entry kernel;                         /* kernel_table[opt.simd] */
     sb_plan plan;                                /* the generic pipeline; for "fast",
                                                     FAST_MARKS_SPEC (candidate solves) */
@@ -96,10 +109,18 @@ int sb_solver_new(sb_solver **out, const sb_options *opt)
         spec = pipelines[opt->pipeline].spec;
     else
         return SB_ERR_PIPELINE;
-    const int fast = spec && !strcmp(spec, "fast");
+    sb_fast_tech ft = {0};
+    const int tech = spec && sb_fast_parse(spec, &ft, NULL, 0) == SB_OK;
+    const int fast = tech || (spec && !strcmp(spec, "fast"));
     sb_plan plan;
     if (sb_plan_parse(fast ? FAST_MARKS_SPEC : spec, &plan) != SB_OK)
         return SB_ERR_PIPELINE;
+    if (tech) { /* candidate solves: the kernel's techniques, then the spec's */
+        if (ft.nsteps > SB_SPEC_MAX - FAST_PLUS_MARKS_BASE)
+            return SB_ERR_PIPELINE;
+        memcpy(plan.steps + plan.nsteps, ft.steps, (size_t)ft.nsteps);
+        plan.nsteps += ft.nsteps;
+    }
     if (opt->search != SB_SEARCH_DFS && opt->search != SB_SEARCH_BFS)
         return SB_ERR_ARG;
     const int level = sb_simd_resolve(opt->simd);
@@ -119,6 +140,9 @@ int sb_solver_new(sb_solver **out, const sb_options *opt)
     if (s->opt.bfs_cap == 0)
         s->opt.bfs_cap = SB_BFS_CAP;
     s->fast = fast;
+    s->tech = tech;
+    s->ft = ft;
+    s->ft.counts = s->counts;
     s->kernel = kernel_table[level];
     s->plan = plan;
     *out = s;
@@ -160,17 +184,22 @@ static int run_search(sb_solver *s, const sb_grid *puzzle, const uint16_t *marks
      * the copy out is a hundred bytes per solve, against hundreds of nanoseconds of search. */
     sb_search_run run = {.max_guesses = s->opt.max_guesses, .stop = s->opt.stop};
     /* "fast" keeps no technique counters (sb_solver_counts), even when marks run it on the
-     * generic engine: that work goes to a scratch array. */
+     * generic engine: that work goes to a scratch array. "fast+T" counts its techniques. */
     sb_technique_counts scratch[SB_TECH_COUNT];
-    sb_technique_counts *counts = s->fast ? scratch : s->counts;
+    sb_technique_counts *counts = s->fast && !s->tech ? scratch : s->counts;
     const int kernel = s->fast && !marks;
     int st;
     if (s->opt.search == SB_SEARCH_DFS) {
-        if (kernel)
+        if (kernel && s->tech)
+            s->kernel.tdfs(s->stack, puzzle, limit, &run.res, &s->ft);
+        else if (kernel)
             s->kernel.dfs(s->stack, puzzle, limit, &run.res);
         else
             sb_generic_dfs(&s->plan, counts, s->stack, puzzle, marks, limit, &run.res);
         st = run.status;
+    } else if (kernel && s->tech) {
+        st = s->kernel.tbfs(&s->ring, &s->ring_len, s->opt.bfs_cap, puzzle, limit, &run.res,
+                            &s->ft);
     } else if (kernel) {
         st = s->kernel.bfs(&s->ring, &s->ring_len, s->opt.bfs_cap, puzzle, limit, &run.res);
     } else {
@@ -218,7 +247,7 @@ int sb_solve_many(sb_solver *s, const sb_grid *puzzles, size_t n, sb_result *res
 {
     if (!s || (n && (!puzzles || !res || !status)))
         return SB_ERR_ARG;
-    if (!(s->fast && s->opt.search == SB_SEARCH_DFS && s->kernel.pair)) {
+    if (!(s->fast && !s->tech && s->opt.search == SB_SEARCH_DFS && s->kernel.pair)) {
         for (size_t i = 0; i < n; i++) {
             memset(&res[i], 0, sizeof res[i]); /* what a refused or unstarted puzzle gets */
             /* The stop flag is looked at before each puzzle, as in the paired search. */

@@ -8,17 +8,36 @@
  * SBK_CHOOSE(b) and SBK_CELL(b, c) (see search.h for their contracts), and optionally
  * SBK_SOLUTION(b, out) (writes a solved board's digits); the kernel sets b->nsolved at every
  * stable board.
+ *
+ * With SB_KERNEL_TECH (the "fast+T" stamps, kernel_<level>_tech.c) the includer also defines
+ * SBK_PLANES(b, w) and SBK_ELIM(b, el) (kernel_tech.h): every load, take and drop that leaves
+ * a stable board then runs the spec's techniques (sbt_stall), so the search only ever sees
+ * boards settled by the kernel and the techniques together. The entries take the
+ * sb_fast_tech, which the hook context carries.
  */
 
+#if SB_KERNEL_TECH
+#include "kernel_tech.h"
+
+/* The techniques and their counters: the only state beyond the board. */
+typedef struct sbk_ctx {
+    const sb_fast_tech *t;
+} sbk_ctx;
+
+/* A kernel settle, then the techniques on the stable board. */
+#define SBK_SETTLED(x, call) ((call) && sbt_stall((x)->t, b))
+#else
 /* The fast kernels need no hook context: their state is the board. */
 typedef struct sbk_ctx {
     char unused; /* C requires a member */
 } sbk_ctx;
 
+#define SBK_SETTLED(x, call) ((void)(x), (call))
+#endif
+
 static inline int srch_load(sbk_ctx *x, sb_board *b, const sb_grid *puzzle)
 {
-    (void)x;
-    return SBK_LOAD(b, puzzle);
+    return SBK_SETTLED(x, SBK_LOAD(b, puzzle));
 }
 
 static inline int srch_solved(sbk_ctx *x, const sb_board *b)
@@ -35,14 +54,12 @@ static inline int srch_choose(sbk_ctx *x, const sb_board *b)
 
 static inline int srch_take(sbk_ctx *x, sb_board *b, int c, uint16_t d)
 {
-    (void)x;
-    return SBK_TAKE(b, c, d);
+    return SBK_SETTLED(x, SBK_TAKE(b, c, d));
 }
 
 static inline int srch_drop(sbk_ctx *x, sb_board *b, int c, uint16_t d)
 {
-    (void)x;
-    return SBK_DROP(b, c, d);
+    return SBK_SETTLED(x, SBK_DROP(b, c, d));
 }
 
 static inline uint16_t srch_cell(sbk_ctx *x, const sb_board *b, int c)
@@ -66,6 +83,21 @@ static inline void srch_solution(sbk_ctx *x, const sb_board *b, sb_grid *out)
 #define SB_SEARCH_BFS sbk_bfs
 #include "search.h"
 
+#if SB_KERNEL_TECH
+void SB_KERNEL_DFS(sb_board *stack, const sb_grid *puzzle, uint64_t limit, sb_result *res,
+                   const sb_fast_tech *t)
+{
+    sbk_ctx x = {t};
+    sbk_dfs(&x, stack, puzzle, limit, res);
+}
+
+int SB_KERNEL_BFS(sb_board **ring, size_t *ring_len, size_t cap, const sb_grid *puzzle,
+                  uint64_t limit, sb_result *res, const sb_fast_tech *t)
+{
+    sbk_ctx x = {t};
+    return sbk_bfs(&x, ring, ring_len, cap, puzzle, limit, res);
+}
+#else
 void SB_KERNEL_DFS(sb_board *stack, const sb_grid *puzzle, uint64_t limit, sb_result *res)
 {
     sbk_ctx x;
@@ -78,3 +110,4 @@ int SB_KERNEL_BFS(sb_board **ring, size_t *ring_len, size_t cap, const sb_grid *
     sbk_ctx x;
     return sbk_bfs(&x, ring, ring_len, cap, puzzle, limit, res);
 }
+#endif

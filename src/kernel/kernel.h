@@ -478,6 +478,85 @@ static inline uint16_t sbk_cell(const sb_board *b, int c)
     return b->cand[c];
 }
 
+#if SB_KERNEL_TECH
+/* "fast+T" (kernel_tech.h): the board as digit planes and eliminations back from them. */
+#if SB_KERNEL_AVX512
+/* Cell sets as three 32-cell masks per digit (one vptestmw per register), regrouped into the
+ * planes' three 27-cell band words. */
+static inline void sbk_planes(sb_board *b, uint32_t *w)
+{
+    __m512i v[3];
+    for (int j = 0; j < 3; j++)
+        v[j] = _mm512_load_si512((const void *)&b->cand[32 * j]);
+    for (int d = 0; d < SB_DIGITS; d++) {
+        const __m512i bit = _mm512_set1_epi16((short)(1u << d));
+        const uint64_t lo = (uint64_t)_mm512_test_epi16_mask(v[0], bit) |
+                            (uint64_t)_mm512_test_epi16_mask(v[1], bit) << 32;
+        const uint64_t hi = _mm512_test_epi16_mask(v[2], bit);
+        w[4 * d] = (uint32_t)lo & 0x7FFFFFFu;
+        w[4 * d + 1] = (uint32_t)(lo >> 27) & 0x7FFFFFFu;
+        w[4 * d + 2] = (uint32_t)(lo >> 54 | hi << 10) & 0x7FFFFFFu;
+        w[4 * d + 3] = 0;
+    }
+}
+
+/* Removes the eliminations el from b (per digit: its three band words regrouped into three
+ * 32-lane masks, one masked AND-NOT per register) and settles. @return 0 on contradiction. */
+static inline int sbk_elim(sb_board *b, const uint32_t *el)
+{
+    __m512i v[3];
+    for (int j = 0; j < 3; j++)
+        v[j] = _mm512_load_si512((const void *)&b->cand[32 * j]);
+    for (int d = 0; d < SB_DIGITS; d++) {
+        const uint64_t lo = el[4 * d] | (uint64_t)el[4 * d + 1] << 27 |
+                            (uint64_t)el[4 * d + 2] << 54;
+        const __mmask32 k[3] = {(__mmask32)lo, (__mmask32)(lo >> 32),
+                                (__mmask32)(el[4 * d + 2] >> 10)};
+        const __m512i bit = _mm512_set1_epi16((short)(1u << d));
+        for (int j = 0; j < 3; j++)
+            v[j] = _mm512_mask_blend_epi16(k[j], v[j], _mm512_andnot_si512(bit, v[j]));
+    }
+    for (int j = 0; j < 3; j++)
+        _mm512_store_si512((void *)&b->cand[32 * j], v[j]);
+    return sbk_settle(b);
+}
+#else
+static inline void sbk_planes(sb_board *b, uint32_t *w)
+{
+    memset(w, 0, 4 * SB_DIGITS * sizeof *w);
+    for (int c = 0; c < SB_CELLS; c++)
+        for (uint32_t m = b->cand[c]; m; m &= m - 1)
+            w[4 * __builtin_ctz(m) + c / 27] |= 1u << (c % 27);
+}
+
+/* Removes the eliminations el from b, queueing the cells left with one digit and dirtying
+ * the houses of every changed cell, and propagates. @return 0 on contradiction. */
+static inline int sbk_elim(sb_board *b, const uint32_t *el)
+{
+    uint8_t q[SB_CELLS];
+    int qn = 0;
+    uint32_t dirty = 0;
+    for (int c = 0; c < SB_CELLS; c++) {
+        uint16_t m = 0;
+        for (int d = 0; d < SB_DIGITS; d++)
+            m |= (uint16_t)((el[4 * d + c / 27] >> (c % 27) & 1u) << d);
+        if (!(b->cand[c] & m))
+            continue;
+        const uint16_t nm = b->cand[c] & (uint16_t)~m;
+        b->cand[c] = nm;
+        dirty |= sb_cell_house_bits[c];
+        if (!nm)
+            return 0;
+        if ((nm & (nm - 1)) == 0)
+            q[qn++] = (uint8_t)c;
+    }
+    return sbk_propagate(b, q, qn, dirty);
+}
+#endif
+#define SBK_PLANES sbk_planes
+#define SBK_ELIM sbk_elim
+#endif
+
 #define SBK_LOAD sbk_load
 #define SBK_TAKE sbk_take
 #define SBK_DROP sbk_drop

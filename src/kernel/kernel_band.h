@@ -659,6 +659,32 @@ static inline int sbb_drop(sb_board *b, int c, uint16_t d)
     return sbb_settle(b);
 }
 
+#if SB_KERNEL_TECH
+/* "fast+T" (kernel_tech.h): the planes are the board's own digit words. */
+static inline void sbb_planes(sb_board *b, uint32_t *w)
+{
+    memcpy(w, sbb_words(b), 4 * SB_DIGITS * sizeof *w);
+}
+
+/* Removes the technique eliminations el (planes) from b, marks their digits dirty and
+ * settles. @return 0 on contradiction, else 1. */
+static inline int sbb_elim(sb_board *b, const uint32_t *el)
+{
+    sbb_word *w = sbb_words(b);
+    uint32_t moved = 0;
+    for (int d = 0; d < SB_DIGITS; d++) {
+        const uint32_t any = el[4 * d] | el[4 * d + 1] | el[4 * d + 2];
+        for (int k = 0; k < 3; k++)
+            w[4 * d + k] &= ~el[4 * d + k];
+        moved |= (uint32_t)(any != 0) << d;
+    }
+    w[SBB_DIRTY] |= moved * 0x10001u;
+    return sbb_settle(b);
+}
+#define SBK_PLANES sbb_planes
+#define SBK_ELIM sbb_elim
+#endif
+
 #define SBK_LOAD sbb_load
 #define SBK_TAKE sbb_take
 #define SBK_DROP sbb_drop
@@ -667,6 +693,6 @@ static inline int sbb_drop(sb_board *b, int c, uint16_t d)
 #define SBK_SOLUTION sbb_solution
 #include "entries.h"
 
-#if SBB_DPV == 2
+#if SBB_DPV == 2 && !SB_KERNEL_TECH
 #include "kernel_pair.h"
 #endif

@@ -1,0 +1,11 @@
+/* kernel_avx512_tech.c — the avx512 stamp of kernel_avx512.c again with SB_KERNEL_TECH: the
+ * "fast+T" entries (kernel_tech.h), built with the same -m flags (Makefile: KERNEL_FLAGS).
+ * A stamp of its own, so "fast" without techniques keeps its code exactly. */
+#define SB_KERNEL_TECH 1
+#define SB_KERNEL_DFS sb_tkernel_dfs_avx512
+#define SB_KERNEL_BFS sb_tkernel_bfs_avx512
+#if defined(__AVX512BW__)
+#define SB_KERNEL_AVX512 1
+#endif
+#define SB_KERNEL_POPCNT 1
+#include "kernel.h"

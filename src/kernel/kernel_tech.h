@@ -1,0 +1,411 @@
+/*
+ * kernel_tech.h — the whole-board techniques of "fast+T[,T...]", written once over per-digit
+ * band planes and included (through entries.h) by every stamp of the fused kernel, so every
+ * SIMD level computes the same eliminations from the same stable board, reaches the same
+ * fixpoint and makes the same guesses.
+ *
+ * Data layout (the band kernel's, kernel_band.h): a board's candidates as 36 32-bit words,
+ *   word 4*d + k   the cells of band k (rows 3k..3k+2) where digit d+1 is a candidate:
+ *                  bit 9*i + j = row 3k+i, column j (cell c is bit c % 27 of word c / 27);
+ *   word 4*d + 3   unused (read as 0).
+ * The band stamps hand their own words; the cell-major stamps (kernel.h) build them with
+ * their mask instructions (SBK_PLANES) and take eliminations back in the same layout
+ * (SBK_ELIM). A cell's peers are sb_band_peers[c] in this layout.
+ *
+ * Algorithm: at a stable, unsolved board the spec's techniques run in spec order; the first
+ * that removes something hands its eliminations (all of its patterns on this one board,
+ * landing together) back to the kernel, whose propagation runs again, then the techniques
+ * from the first one again (the restart order). Every rule here holds in each solution of
+ * the board (no uniqueness argument): sound on boards with 0 or several solutions. The rules
+ * are technique_board.h's (the generic stamp): fish of size 2..4 on rows and columns,
+ * skyscraper, 2-string kite, XY-wing, XYZ-wing, W-wing.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+/* Words of a plane board (nine digits of four words). */
+#define SBT_WORDS (4 * SB_DIGITS)
+
+/* A technique's outcome: the fish's "k base lines in fewer covers" (no solution). */
+#define SBT_CONTRADICTION (-1)
+
+/* 1 when cell c is in band set p (three band words). */
+static inline int sbt_in(const uint32_t *p, int c)
+{
+    return (int)(p[c / 27] >> (c % 27) & 1u);
+}
+
+/* Digit d's rows as nine 9-bit column sets. */
+static inline void sbt_rows(const uint32_t *w, int d, uint32_t rows[SB_DIGITS])
+{
+    for (int r = 0; r < SB_DIGITS; r++)
+        rows[r] = w[4 * d + r / 3] >> (9 * (r % 3)) & 0x1FFu;
+}
+
+/* The transpose of nine 9-bit line sets (rows -> columns, or back). */
+static inline void sbt_transpose(const uint32_t in[SB_DIGITS], uint32_t out[SB_DIGITS])
+{
+    for (int c = 0; c < SB_DIGITS; c++) {
+        uint32_t m = 0;
+        for (int r = 0; r < SB_DIGITS; r++)
+            m |= (in[r] >> c & 1u) << r;
+        out[c] = m;
+    }
+}
+
+/* Schedules digit d out of the cells of w that see both a and b (and c3 when >= 0) into el.
+ * @return 1 if such a cell holds d (the pattern eliminates something), else 0. */
+static inline int sbt_common(const uint32_t *w, uint32_t *el, int d, int a, int b, int c3)
+{
+    uint32_t any = 0;
+    for (int k = 0; k < 3; k++) {
+        uint32_t e = sb_band_peers[a][k] & sb_band_peers[b][k] & w[4 * d + k];
+        if (c3 >= 0)
+            e &= sb_band_peers[c3][k];
+        el[4 * d + k] |= e;
+        any |= e;
+    }
+    return any != 0;
+}
+
+/* Fish search on one digit's lines: base lines line[from..] (their places pos[]) are added to
+ * the chosen ones until k are chosen; then every cover line's cells outside the base lines
+ * are scheduled (as line sets, into out[cover line]). @return applications, or
+ * SBT_CONTRADICTION when k base lines fit in fewer than k covers. */
+static int sbt_fish_rec(const uint32_t *pos, const int *line, int m, int k, int from, int depth,
+                        uint32_t base, uint32_t cover, const uint32_t *cross, uint32_t *out)
+{
+    if (depth == k) {
+        const int nc = __builtin_popcount(cover);
+        if (nc < k)
+            return SBT_CONTRADICTION;
+        if (nc > k)
+            return 0;
+        int found = 0;
+        for (uint32_t cv = cover; cv; cv &= cv - 1) {
+            const int c = __builtin_ctz(cv);
+            const uint32_t e = cross[c] & ~base & 0x1FFu;
+            out[c] |= e;
+            found |= e != 0;
+        }
+        return found;
+    }
+    int apps = 0;
+    for (int i = from; i <= m - (k - depth); i++) {
+        const uint32_t cv = cover | pos[i];
+        if (__builtin_popcount(cv) > k)
+            continue;
+        const int r = sbt_fish_rec(pos, line, m, k, i + 1, depth + 1, base | 1u << line[i], cv,
+                                   cross, out);
+        if (r < 0)
+            return r;
+        apps += r;
+    }
+    return apps;
+}
+
+/* Fish of size k (xw 2, sf 3, jf 4) on every digit, rows as base then columns as base: k
+ * lines whose places (2..k each) lie in k crossing lines; those lines' other cells lose the
+ * digit. @return applications, or SBT_CONTRADICTION. */
+static int sbt_fish(const uint32_t *w, uint32_t *el, int k)
+{
+    int apps = 0;
+    for (int d = 0; d < SB_DIGITS; d++) {
+        uint32_t lines[2][SB_DIGITS], out[2][SB_DIGITS];
+        sbt_rows(w, d, lines[0]);
+        sbt_transpose(lines[0], lines[1]);
+        memset(out, 0, sizeof out);
+        for (int f = 0; f < 2; f++) {
+            uint32_t pos[SB_DIGITS];
+            int line[SB_DIGITS], m = 0;
+            for (int l = 0; l < SB_DIGITS; l++) {
+                const int np = __builtin_popcount(lines[f][l]);
+                if (np >= 2 && np <= k) {
+                    pos[m] = lines[f][l];
+                    line[m++] = l;
+                }
+            }
+            if (m < k)
+                continue;
+            const int r = sbt_fish_rec(pos, line, m, k, 0, 0, 0, 0, lines[1 - f], out[1 - f]);
+            if (r < 0)
+                return r;
+            apps += r;
+        }
+        /* Column-family eliminations (out[1]: per column, rows) back to row sets. */
+        uint32_t back[SB_DIGITS];
+        sbt_transpose(out[1], back);
+        for (int r = 0; r < SB_DIGITS; r++)
+            el[4 * d + r / 3] |= (out[0][r] | back[r]) << (9 * (r % 3));
+    }
+    return apps;
+}
+
+/* sky on every digit: two lines of one family each holding the digit in two cells, one end of
+ * each in the same crossing line, the other ends in different ones: cells seeing both free
+ * ends lose it. @return applications. */
+static int sbt_skyscraper(const uint32_t *w, uint32_t *el)
+{
+    int apps = 0;
+    for (int d = 0; d < SB_DIGITS; d++) {
+        uint32_t lines[2][SB_DIGITS];
+        sbt_rows(w, d, lines[0]);
+        sbt_transpose(lines[0], lines[1]);
+        for (int f = 0; f < 2; f++) /* f 0: rows (cell 9*l + x), 1: columns (9*x + l) */
+            for (int i = 0; i < SB_DIGITS; i++) {
+                const uint32_t li = lines[f][i];
+                if (__builtin_popcount(li) != 2)
+                    continue;
+                for (int j = i + 1; j < SB_DIGITS; j++) {
+                    const uint32_t lj = lines[f][j];
+                    if (__builtin_popcount(lj) != 2 || __builtin_popcount(li & lj) != 1)
+                        continue;
+                    const int xa = __builtin_ctz(li & ~lj), xb = __builtin_ctz(lj & ~li);
+                    const int fa = f ? 9 * xa + i : 9 * i + xa, fb = f ? 9 * xb + j : 9 * j + xb;
+                    apps += sbt_common(w, el, d, fa, fb, -1);
+                }
+            }
+    }
+    return apps;
+}
+
+/* kite on every digit: the digit in two cells of a row and two cells of a column, one end of
+ * each in the same box (the four cells distinct, the joined ends sharing no line): cells
+ * seeing both free ends lose it. @return applications. */
+static int sbt_kite(const uint32_t *w, uint32_t *el)
+{
+    int apps = 0;
+    for (int d = 0; d < SB_DIGITS; d++) {
+        uint32_t rows[SB_DIGITS], cols[SB_DIGITS];
+        sbt_rows(w, d, rows);
+        sbt_transpose(rows, cols);
+        for (int r = 0; r < SB_DIGITS; r++) {
+            if (__builtin_popcount(rows[r]) != 2)
+                continue;
+            const int rc[2] = {__builtin_ctz(rows[r]), 31 - __builtin_clz(rows[r])};
+            for (int c = 0; c < SB_DIGITS; c++) {
+                if (__builtin_popcount(cols[c]) != 2)
+                    continue;
+                const int cr[2] = {__builtin_ctz(cols[c]), 31 - __builtin_clz(cols[c])};
+                for (int e = 0; e < 4; e++) {
+                    const int a = 9 * r + rc[e & 1], fa = 9 * r + rc[1 - (e & 1)];
+                    const int b = 9 * cr[e >> 1] + c, fb = 9 * cr[1 - (e >> 1)] + c;
+                    if (a == b || a == fb || fa == b || fa == fb || a / 9 == b / 9 ||
+                        a % 9 == b % 9 || !sbt_in(sb_band_peers[a], b))
+                        continue;
+                    apps += sbt_common(w, el, d, fa, fb, -1);
+                }
+            }
+        }
+    }
+    return apps;
+}
+
+/* Cells with at least one, two, three and four candidates (band sets), from the planes. */
+static inline void sbt_counts(const uint32_t *w, uint32_t at[4][3])
+{
+    memset(at, 0, 4 * 3 * sizeof at[0][0]);
+    for (int d = 0; d < SB_DIGITS; d++)
+        for (int k = 0; k < 3; k++) {
+            const uint32_t x = w[4 * d + k];
+            at[3][k] |= at[2][k] & x;
+            at[2][k] |= at[1][k] & x;
+            at[1][k] |= at[0][k] & x;
+            at[0][k] |= x;
+        }
+}
+
+/* The candidate mask of cell c (bit d: digit d+1) read from the planes. */
+static inline uint32_t sbt_cell(const uint32_t *w, int c)
+{
+    uint32_t m = 0;
+    for (int d = 0; d < SB_DIGITS; d++)
+        m |= (w[4 * d + c / 27] >> (c % 27) & 1u) << d;
+    return m;
+}
+
+/* xy (three 0) and xyz (three 1): a pivot p with digits {x,y} (xyz: {x,y,z}) seeing
+ * bivalue pincers {x,z} and {y,z}: cells seeing both pincers (xyz: and the pivot) lose z.
+ * Pincers are found as band sets: the bivalue peers of p holding both x and z.
+ * @return applications. */
+static int sbt_wing(const uint32_t *w, uint32_t *el, int three)
+{
+    uint32_t at[4][3];
+    sbt_counts(w, at);
+    int apps = 0;
+    for (int k = 0; k < 3; k++) {
+        const uint32_t piv = three ? at[2][k] & ~at[3][k] : at[1][k] & ~at[2][k];
+        for (uint32_t pb = piv; pb; pb &= pb - 1) {
+            const int p = 27 * k + __builtin_ctz(pb);
+            const uint32_t pm = sbt_cell(w, p);
+            uint32_t near[3];
+            for (int j = 0; j < 3; j++)
+                near[j] = at[1][j] & ~at[2][j] & sb_band_peers[p][j];
+            for (int z = 0; z < SB_DIGITS; z++) {
+                if (((pm >> z) & 1u) != (uint32_t)three)
+                    continue; /* xy: z outside the pivot; xyz: z one of its three */
+                const uint32_t rest = pm & ~(1u << z);
+                const int x = __builtin_ctz(rest), y = 31 - __builtin_clz(rest);
+                for (int jq = 0; jq < 3; jq++)
+                    for (uint32_t qb = near[jq] & w[4 * x + jq] & w[4 * z + jq]; qb; qb &= qb - 1)
+                        for (int jr = 0; jr < 3; jr++)
+                            for (uint32_t rb = near[jr] & w[4 * y + jr] & w[4 * z + jr]; rb;
+                                 rb &= rb - 1)
+                                apps += sbt_common(w, el, z, 27 * jq + __builtin_ctz(qb),
+                                                   27 * jr + __builtin_ctz(rb), three ? p : -1);
+            }
+        }
+    }
+    return apps;
+}
+
+/* The two cells of each house where digit d has exactly two places (rows, columns, boxes):
+ * into ends[2i], ends[2i+1]. @return how many. */
+static int sbt_links(const uint32_t *w, int d, int ends[2 * SB_HOUSES])
+{
+    uint32_t rows[SB_DIGITS], cols[SB_DIGITS];
+    int n = 0;
+    sbt_rows(w, d, rows);
+    sbt_transpose(rows, cols);
+    for (int l = 0; l < SB_DIGITS; l++) {
+        if (__builtin_popcount(rows[l]) == 2) {
+            ends[n++] = 9 * l + __builtin_ctz(rows[l]);
+            ends[n++] = 9 * l + 31 - __builtin_clz(rows[l]);
+        }
+        if (__builtin_popcount(cols[l]) == 2) {
+            ends[n++] = 9 * __builtin_ctz(cols[l]) + l;
+            ends[n++] = 9 * (31 - __builtin_clz(cols[l])) + l;
+        }
+        const uint32_t box = w[4 * d + l / 3] & (0x1C0E07u << (3 * (l % 3)));
+        if (__builtin_popcount(box) == 2) {
+            ends[n++] = 27 * (l / 3) + __builtin_ctz(box);
+            ends[n++] = 27 * (l / 3) + 31 - __builtin_clz(box);
+        }
+    }
+    return n / 2;
+}
+
+/* ww: two cells holding the same two digits {x,y}, and a house where x has exactly two places
+ * (neither of them), one seeing each cell: cells seeing both cells lose y. @return
+ * applications. */
+static int sbt_w_wing(const uint32_t *w, uint32_t *el)
+{
+    uint32_t at[4][3];
+    int bi[SB_CELLS], nb = 0, apps = 0;
+    sbt_counts(w, at);
+    for (int k = 0; k < 3; k++)
+        for (uint32_t b = at[1][k] & ~at[2][k]; b; b &= b - 1)
+            bi[nb++] = 27 * k + __builtin_ctz(b);
+    if (nb < 2)
+        return 0;
+    int ends[SB_DIGITS][2 * SB_HOUSES], nl[SB_DIGITS];
+    for (int d = 0; d < SB_DIGITS; d++)
+        nl[d] = sbt_links(w, d, ends[d]);
+    for (int i = 0; i < nb; i++) {
+        const uint32_t m = sbt_cell(w, bi[i]);
+        for (int j = i + 1; j < nb; j++) {
+            const int a = bi[i], b = bi[j];
+            if (sbt_cell(w, b) != m)
+                continue;
+            const uint32_t *pa = sb_band_peers[a], *pb = sb_band_peers[b];
+            const int dig[2] = {__builtin_ctz(m), 31 - __builtin_clz(m)};
+            for (int t = 0; t < 2; t++) {
+                const int *e = ends[dig[t]];
+                int linked = 0;
+                for (int l = 0; l < nl[dig[t]] && !linked; l++) {
+                    const int p = e[2 * l], q = e[2 * l + 1];
+                    if (p == a || p == b || q == a || q == b)
+                        continue;
+                    linked = (sbt_in(pa, p) && sbt_in(pb, q)) || (sbt_in(pb, p) && sbt_in(pa, q));
+                }
+                if (linked)
+                    apps += sbt_common(w, el, dig[1 - t], a, b, -1);
+            }
+        }
+    }
+    return apps;
+}
+
+/* Runs technique t (one of SB_FAST_NATIVE) once on planes w, its eliminations into el (zeroed
+ * here; only candidates w holds). @return applications, or SBT_CONTRADICTION. */
+static int sbt_run(int t, const uint32_t *w, uint32_t *el)
+{
+    int apps = 0;
+    memset(el, 0, SBT_WORDS * sizeof *el);
+    switch (t) {
+    case SB_TECH_XWING: apps = sbt_fish(w, el, 2); break;
+    case SB_TECH_SWORDFISH: apps = sbt_fish(w, el, 3); break;
+    case SB_TECH_JELLYFISH: apps = sbt_fish(w, el, 4); break;
+    case SB_TECH_SKYSCRAPER: apps = sbt_skyscraper(w, el); break;
+    case SB_TECH_KITE: apps = sbt_kite(w, el); break;
+    case SB_TECH_XY_WING: apps = sbt_wing(w, el, 0); break;
+    case SB_TECH_XYZ_WING: apps = sbt_wing(w, el, 1); break;
+    case SB_TECH_W_WING: apps = sbt_w_wing(w, el); break;
+    default: break;
+    }
+    for (int i = 0; i < SBT_WORDS; i++)
+        el[i] &= w[i] & (i % 4 == 3 ? 0u : 0x7FFFFFFu);
+    return apps;
+}
+
+/* Cells of planes w left with exactly one candidate (band sets). */
+static inline void sbt_singles(const uint32_t *w, uint32_t out[3])
+{
+    uint32_t at[4][3];
+    sbt_counts(w, at);
+    for (int k = 0; k < 3; k++)
+        out[k] = at[0][k] & ~at[1][k];
+}
+
+/* Adds one technique's work to t's counters: apps patterns, the candidates el removes from w
+ * and the cells it leaves with one candidate. */
+static void sbt_count(const sb_fast_tech *t, int tech, int apps, const uint32_t *w,
+                      const uint32_t *el)
+{
+    uint32_t after[SBT_WORDS], s0[3], s1[3];
+    uint64_t elim = 0;
+    for (int i = 0; i < SBT_WORDS; i++) {
+        after[i] = w[i] & ~el[i];
+        elim += (uint64_t)__builtin_popcount(el[i]);
+    }
+    sbt_singles(w, s0);
+    sbt_singles(after, s1);
+    sb_technique_counts *c = &t->counts[tech];
+    c->applications += (uint64_t)apps;
+    c->eliminations += elim;
+    for (int k = 0; k < 3; k++)
+        c->placements += (uint64_t)__builtin_popcount(s1[k] & ~s0[k]);
+}
+
+/* Runs t's techniques on the kernel's stable board b until none removes anything: the first
+ * (in spec order) that does hands its eliminations to the kernel, which propagates again
+ * (SBK_PLANES reads b as planes, SBK_ELIM removes planes from b and settles). @return 0 on
+ * contradiction, else 1 (b solved, or stable for the kernel and every technique). */
+static inline int sbt_stall(const sb_fast_tech *t, sb_board *b)
+{
+    while (b->nsolved != SB_CELLS) {
+        uint32_t w[SBT_WORDS] __attribute__((aligned(64))), el[SBT_WORDS];
+        SBK_PLANES(b, w);
+        int i = 0, apps = 0;
+        for (; i < t->nsteps; i++) {
+            apps = sbt_run(t->steps[i], w, el);
+            if (apps < 0)
+                return 0;
+            uint32_t any = 0;
+            for (int j = 0; j < SBT_WORDS; j++)
+                any |= el[j];
+            if (any)
+                break;
+        }
+        if (i == t->nsteps)
+            return 1;
+        if (t->counts)
+            sbt_count(t, t->steps[i], apps, w, el);
+        if (t->check)
+            t->check(t->user, t->steps[i], w, el);
+        if (!SBK_ELIM(b, el))
+            return 0;
+    }
+    return 1;
+}
