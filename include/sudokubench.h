@@ -584,6 +584,14 @@ void sb_generator_free(sb_generator *g);
  * candidate, a proper puzzle, with attempts = max_attempts); SB_ERR_ARG for NULL arguments. */
 int sb_generate(sb_generator *g, uint64_t index, sb_generated *out);
 
+/* Makes puzzle number index that sb_rate puts in class cls (an sb_class; -1: any, which is
+ * sb_generate): candidate 0 is sb_generate's puzzle for index, candidate k > 0 its puzzle for
+ * a splitmix64 mix of (index, k), at most tries candidates; one that misses max_clues or the
+ * guess range ends the search. out->attempts sums the attempts of every candidate.
+ * @return 1 with *out filled; 0 when no candidate fitted; SB_ERR_ARG for NULL arguments. */
+int sb_generate_class(sb_generator *g, uint64_t index, int cls, uint64_t tries,
+                      sb_generated *out);
+
 /* ------------------------------------------------------------------------------------------ */
 /* Geometries: any grid as data, the general solver, its text codec (docs/geometry.md)        */
 /* ------------------------------------------------------------------------------------------ */

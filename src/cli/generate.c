@@ -299,8 +299,9 @@ static int ggen_item(const gen_worker *w, unsigned long long i, cli_buf *out, cl
     return CLI_DONE;
 }
 
-/* Makes and formats puzzle first + index (cli_batch.item). A puzzle no candidate fits ends
- * the run after the puzzles before it, naming only the constraints that were given. */
+/* Makes and formats puzzle first + index (cli_batch.item; --class: sb_generate_class). A
+ * puzzle no candidate fits ends the run after the puzzles before it, naming only the
+ * constraints that were given. */
 static int gen_item(void *wp, uint64_t index, cli_buf *out, cli_buf *err, void *tp)
 {
     const gen_worker *w = wp;
@@ -310,30 +311,8 @@ static int gen_item(void *wp, uint64_t index, cli_buf *out, cli_buf *err, void *
     const unsigned long long i = r->first + index;
     if (r->g)
         return ggen_item(w, i, out, err, t);
-    /* --class: candidate k of puzzle i is generator index i for k = 0 (the puzzle plain
-     * generate makes), else a splitmix64 mix of (i, k): still a function of (seed, i,
-     * options) only, so any -t gives the same bytes. */
-    int made = 0;
-    uint64_t attempts = 0;
-    const uint64_t tries = r->cls < 0 ? 1 : r->opt.max_attempts;
-    for (uint64_t k = 0; k < tries && !made; k++) {
-        uint64_t sub = i;
-        if (k) {
-            sb_rng mix;
-            sb_rng_seed(&mix, i, k);
-            sub = sb_rng_next(&mix);
-        }
-        if (sb_generate(w->g, sub, &p) != 1) {
-            attempts += p.attempts;
-            break; /* --clues / --guesses not met in --attempts: give up as without --class */
-        }
-        attempts += p.attempts;
-        sb_rating rt;
-        made = r->cls < 0 || (sb_rate(&p.puzzle, &rt) == SB_OK && (int)rt.cls == r->cls);
-    }
-    if (!made)
+    if (sb_generate_class(w->g, i, r->cls, r->opt.max_attempts, &p) != 1)
         return gave_up(r, i, err);
-    p.attempts = attempts;
     put_generated(out, r->format, i, &p);
     t->guesses = p.guesses;
     t->attempts = p.attempts;
