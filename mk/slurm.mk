@@ -1,0 +1,16 @@
+# mk/slurm.mk — Slurm for real on one machine (issue 27 item 3, docs/scale.md "Slurm"):
+# tests/cli/slurm.sh starts a private munged, slurmctld and two slurmd (two node names, each in
+# its own UTS namespace) from Debian's slurm-wlm and munge, submits docs/scale.md's job script
+# with sbatch, runs its srun line and mpirun inside an allocation: the same bytes as one
+# process. It needs the MPI build (mk/mpi.mk: MPI_SKIP and MPI_BIN, expanded in the recipe once
+# every file is read) and root; slurm.sh itself skips with its reason when the daemons cannot
+# start (not root, no packages, a container that refuses them). About 35 s here.
+
+DEB_PKGS   += slurm-wlm munge
+TEST_EXTRA += test-slurm
+
+.PHONY: test-slurm
+
+test-slurm: $(BIN) ## MPI under a one-machine Slurm: docs/scale.md's sbatch script and srun line (root; skipped otherwise)
+	@if [ -n "$(MPI_SKIP)" ]; then echo "test-slurm: skipped: $(MPI_SKIP)"; else \
+	    $(MAKE) --no-print-directory $(MPI_BIN) && bash tests/cli/slurm.sh $(BIN) $(MPI_BIN); fi
