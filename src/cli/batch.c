@@ -499,6 +499,8 @@ static void fill(engine *e, window *w, int may_block)
                                       : sb_reader_next(e->reader, &w->rec[w->n]);
         if (st == 1 && e->skipped < e->job->skip) {
             e->skipped++; /* --resume: its record is in the output already */
+            if (e->job->skipped_all)
+                (*e->job->skipped_all)++;
             if (e->job->skipped_invalid && rec_at(e, w, w->n)->kind == SB_LINE_INVALID)
                 (*e->job->skipped_invalid)++; /* the exit code still owes it a 1 */
         } else if (st == 1) {

@@ -370,6 +370,7 @@ typedef struct cli_batch {
     int resume;            /* --resume: -o FILE continues an interrupted run (resume.c) */
     uint64_t skip;         /* records to read and drop before the first one handled (resume) */
     uint64_t *skipped_invalid; /* counts the invalid lines among them (may be NULL) */
+    uint64_t *skipped_all; /* counts every record dropped (may be NULL; mpi.c counts a segment) */
     /* Segments (MPI): zero in plain runs. */
     cli_sink *sink;        /* when set, output, stderr text and tags go here, not out/commit */
     uint64_t line_base;    /* added to every record's line: lines before the segment */

@@ -52,6 +52,17 @@
  * writes only their text (the messages of invalid lines, in order); bench.c then combines the ranks' figures with
  * cli_mpi_reduce / cli_mpi_gather / cli_mpi_bcast, which are no-ops for one process.
  *
+ * --resume (resume.c: rank 0 cuts -o FILE after its last whole record and every rank learns
+ * how many input records that is): those records lie in the first segments, one rank's after
+ * another's, so while some are left each round first counts its segments' records (the
+ * engine reading and dropping them) and each rank then drops its share (skip_count).
+ *
+ * A lost rank or host (a node dying, its link down) ends the job through Open MPI's runtime,
+ * which kills every rank: nothing here can cut -o FILE back then. In direct mode with MPI-IO
+ * the file then holds every round before the lost one, and of that round whatever the ranks
+ * had written: a lost rank's segment may be missing while a later rank's was written, a hole
+ * of NUL bytes. resume.c cuts FILE at its first NUL byte, so --resume continues it exactly.
+ *
  * Ranks above 0 print nothing themselves: their standard output and error go to /dev/null
  * (everything they produce reaches rank 0 through the sinks), so a command's own lines
  * (csv header, summary) appear once.
@@ -150,7 +161,19 @@ typedef struct mpi_run {
     long long *lens;     /* direct: per rank, its round's record bytes, its writer's first
                             failed offset and that errno (3 per rank) */
     int said;            /* direct: rank 0 has reported a write error */
+    uint64_t skip_left;  /* --resume: input records still to drop (the same on every rank) */
+    uint64_t skip_invalid; /* --resume: invalid lines among this rank's dropped records */
 } mpi_run;
+
+/* Where a rank's segment comes from, so it can be read twice (skip_count): bytes in memory,
+ * or a range of a file read with pread. */
+typedef struct seg_src {
+    int has;          /* there is a segment (a round may have none for this rank) */
+    char *data;       /* its bytes (NULL: a range of fd; NULL with fd < 0: memory ran out) */
+    size_t len;
+    int fd;           /* else [start, end) of fd */
+    off_t start, end;
+} seg_src;
 
 /* A positive whole number from the environment variable name, else def. */
 static uint64_t env_size(const char *name, uint64_t def)
@@ -696,8 +719,10 @@ static void direct_end(mpi_run *m)
 /* Sets up a run once every rank has reached it. */
 static void run_init(mpi_run *m, const cli_batch_ops *eng, const cli_batch *b, int local)
 {
-    *m = (mpi_run){.eng = eng, .b = b, .seg = *b, .local = local};
+    *m = (mpi_run){.eng = eng, .b = b, .seg = *b, .local = local, .skip_left = b->skip};
     m->seg.sink = &m->sink;
+    m->seg.skip = 0; /* --resume's skip spans the ranks' segments: run_segment deals it */
+    m->seg.skipped_invalid = m->seg.skipped_all = NULL;
     m->seg.progress = CLI_PROGRESS_NEVER;
     MPI_Comm_rank(MPI_COMM_WORLD, &m->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &m->size);
@@ -716,6 +741,10 @@ static void run_init(mpi_run *m, const cli_batch_ops *eng, const cli_batch *b, i
 static int run_end(mpi_run *m)
 {
     direct_end(m);
+    /* --resume: the invalid lines dropped on every rank still make the exit code 1 */
+    cli_mpi_reduce(&m->skip_invalid, 1, CLI_MPI_SUM);
+    if (m->rank == 0 && m->b->skipped_invalid)
+        *m->b->skipped_invalid += m->skip_invalid;
     cli_sink_free(&m->sink);
     cli_sink_free(&m->recv);
     cli_buf_free(&m->input);
@@ -895,15 +924,77 @@ static long long round_lines(mpi_run *m, long long mine, uint64_t *lines)
     return before;
 }
 
-/* Runs this rank's segment (stream in, NULL for none) of input i with its lines after
- * line_base, then the round's end. */
-static void run_segment(mpi_run *m, char *const *files, int nfiles, int i, FILE *in,
+/* Opens a segment's source as a stream. @return NULL when memory ran out. */
+static FILE *src_open(const seg_src *src)
+{
+    return src->data ? fmemopen(src->data, src->len, "r")
+           : src->fd >= 0 ? range_open(src->fd, src->start, src->end)
+                          : NULL;
+}
+
+/* --resume under MPI: the run's first m->skip_left input records are in FILE already, and
+ * they lie in the segments of one rank after another. So while some are left, every rank
+ * first counts the records of its segment of the round (the engine reading and dropping them
+ * all), an MPI_Allgather of the counts says how many of its own each rank drops (all, some or
+ * none), and the count left goes down by the round's. Collective. @return the records this
+ * rank drops from its segment; *whole when that is all of them (nothing to run). */
+static uint64_t skip_count(mpi_run *m, char *const *files, int nfiles, int i,
+                           const seg_src *src, uint64_t line_base, int *whole)
+{
+    uint64_t n[2] = {0, 0}; /* records of this rank's segment, invalid lines among them */
+    uint64_t *all = malloc(2 * (size_t)m->size * sizeof *all), before = 0, total = 0;
+    FILE *in = src->has ? src_open(src) : NULL;
+    if (!all || (src->has && !in)) {
+        fprintf(stderr, CLI_NAME ": out of memory\n");
+        MPI_Abort(MPI_COMM_WORLD, CLI_EXIT_USAGE);
+    }
+    if (in) {
+        cli_batch count = m->seg;
+        count.skip = UINT64_MAX, count.skipped_all = &n[0], count.skipped_invalid = &n[1];
+        count.line_base = line_base;
+        m->eng->segment(&count, files, nfiles, i, in);
+        cli_sink s0 = m->sink; /* nothing of it is the run's output */
+        s0.out.len = s0.err.len = s0.tags.len = s0.input.len = 0, s0.n = 0;
+        m->sink = s0;
+    }
+    MPI_Request rq;
+    MPI_Iallgather(n, 2, MPI_UINT64_T, all, 2, MPI_UINT64_T, MPI_COMM_WORLD, &rq);
+    wait_for(&rq);
+    for (int r = 0; r < m->size; r++) {
+        if (r < m->rank)
+            before += all[2 * r];
+        total += all[2 * r];
+    }
+    free(all);
+    const uint64_t left = m->skip_left;
+    const uint64_t drop = before >= left ? 0 : left - before < n[0] ? left - before : n[0];
+    m->skip_left = total >= left ? 0 : left - total;
+    *whole = n[0] > 0 && drop == n[0];
+    if (*whole)
+        m->skip_invalid += n[1];
+    return drop;
+}
+
+/* Runs this rank's segment of input i (src; it may have none) with its lines after
+ * line_base, less the records --resume drops, then the round's end. */
+static void run_segment(mpi_run *m, char *const *files, int nfiles, int i, const seg_src *src,
                         uint64_t line_base, const char *tail, int tail_at)
 {
-    int rc = 0;
-    if (in) {
-        m->seg.line_base = line_base;
-        rc = m->eng->segment(&m->seg, files, nfiles, i, in);
+    int rc = 0, whole = 0;
+    const uint64_t drop =
+        m->skip_left ? skip_count(m, files, nfiles, i, src, line_base, &whole) : 0;
+    if (src->has && !whole) {
+        FILE *in = src_open(src);
+        if (!in) {
+            cli_buf_printf(&m->sink.err, CLI_NAME ": out of memory\n");
+            rc = CLI_EXIT_USAGE;
+        } else {
+            m->seg.line_base = line_base;
+            m->seg.skip = drop; /* the engine counts the invalid lines among them */
+            m->seg.skipped_invalid = drop ? &m->skip_invalid : NULL;
+            rc = m->eng->segment(&m->seg, files, nfiles, i, in);
+            m->seg.skip = 0;
+        }
     }
     round_end(m, rc, tail, tail_at);
 }
@@ -976,15 +1067,9 @@ static void shard_file(mpi_run *m, char *const *files, int nfiles, int i, int fd
             m->rc = CLI_EXIT_USAGE, m->stop = 1;
             break;
         }
-        FILE *in = start >= end ? NULL
-                   : got        ? fmemopen(m->input.data, m->input.len, "r")
-                                : range_open(fd, start, end);
-        if (start < end && !in) {
-            cli_buf_printf(&m->sink.err, CLI_NAME ": out of memory\n");
-            round_end(m, CLI_EXIT_USAGE, NULL, 0);
-            continue;
-        }
-        run_segment(m, files, nfiles, i, in, round_base + (uint64_t)before, NULL, 0);
+        const seg_src src = {.has = start < end, .data = got ? m->input.data : NULL,
+                             .len = m->input.len, .fd = fd, .start = start, .end = end};
+        run_segment(m, files, nfiles, i, &src, round_base + (uint64_t)before, NULL, 0);
     }
 }
 
@@ -1100,13 +1185,8 @@ static void deal_stream(mpi_run *m, char *const *files, int nfiles, int i, int f
             if (len)
                 recv_wait(mine ? mine : (char[1]){0}, mine ? (int)len : 1, MPI_BYTE, 0, 11);
         }
-        FILE *in = len && mine ? fmemopen(mine, len, "r") : NULL;
-        if (len && !in) {
-            cli_buf_printf(&m->sink.err, CLI_NAME ": out of memory\n");
-            round_end(m, CLI_EXIT_USAGE, NULL, 0);
-        } else {
-            run_segment(m, files, nfiles, i, in, base, tail_at >= 0 ? tail : NULL, tail_at);
-        }
+        const seg_src src = {.has = len > 0, .data = mine, .len = len, .fd = -1};
+        run_segment(m, files, nfiles, i, &src, base, tail_at >= 0 ? tail : NULL, tail_at);
         free(mine);
         mine = NULL;
         if (tail_at >= 0)
@@ -1142,9 +1222,12 @@ int cli_mpi_records(const cli_batch_ops *eng, const cli_batch *b, char *const *f
         }
         MPI_Bcast(what, 3, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
         if (!what[0]) {
-            if (m.rank == 0)
+            if (m.rank == 0) {
                 fprintf(stderr, CLI_NAME ": cannot open '%s': %s\n", name.msg_name,
                         strerror(why));
+                if (b->resume) /* the records after it no longer line up with the input */
+                    cli_resume_broken(b);
+            }
             m.rc = CLI_EXIT_USAGE;
         } else {
             if (b->opened)

@@ -114,7 +114,7 @@ static int side_path(const cli_batch *b, char *side)
 /* What side_check found. */
 enum { SIDE_FRESH = 100, SIDE_RESUME, SIDE_DONE }; /* apart from the exit codes */
 
-/* The checks every resumed run starts with: -o FILE, a regular file, not MPI; then the side
+/* The checks every resumed run starts with: -o FILE, a regular file; then the side
  * file of a fresh run is written (FILE must be empty), or the existing one compared with the
  * identity id (filled here). old gets the side file's text (NUL-terminated) and *tail the
  * offset of what follows the identity: "" (nothing checkpointed), "at ..." then maybe
@@ -125,11 +125,6 @@ static int side_check(const char *cmd, const cli_batch *b, int argc, char **argv
                       int *done_rc)
 {
     char side[4096];
-#ifdef SB_MPI
-    (void)side;
-    /* the MPI driver deals records out to ranks and has no cli_batch.skip */
-    return cli_usage_error(cmd, "--resume: not in the MPI build (use " CLI_NAME ")");
-#endif
     if (!b->out_name)
         return cli_usage_error(cmd, "--resume needs -o FILE");
     if (side_path(b, side) != 0)
@@ -188,8 +183,9 @@ static int side_check(const char *cmd, const cli_batch *b, int argc, char **argv
     return SIDE_RESUME;
 }
 
-int cli_resume_begin(const char *cmd, cli_batch *b, int argc, char **argv, char *const *files,
-                     int nfiles, int header_lines, int *has_header)
+/* cli_resume_begin on one process (rank 0 under MPI). */
+static int resume_begin(const char *cmd, cli_batch *b, int argc, char **argv,
+                        char *const *files, int nfiles, int header_lines, int *has_header)
 {
     *has_header = 0;
     cli_buf id = {0}, old = {0};
@@ -210,7 +206,9 @@ int cli_resume_begin(const char *cmd, cli_batch *b, int argc, char **argv, char 
     }
     size_t whole = 0;
     uint64_t lines = 0;
-    for (size_t i = 0; i + 1 < content.len; i++)
+    /* A NUL byte is a hole no record wrote: an MPI rank lost with its host before writing its
+     * segment while a later rank wrote its own (mpi.c). The records end before it. */
+    for (size_t i = 0; i + 1 < content.len && content.data[i]; i++)
         if (content.data[i] == '\n') {
             whole = i + 1;
             lines++;
@@ -235,9 +233,24 @@ out:
     return rc;
 }
 
-int cli_resume_counts_begin(const char *cmd, cli_batch *b, int argc, char **argv,
-                            char *const *files, int nfiles, cli_checkpoint *cp,
-                            uint64_t *counts, int ncounts)
+int cli_resume_begin(const char *cmd, cli_batch *b, int argc, char **argv, char *const *files,
+                     int nfiles, int header_lines, int *has_header)
+{
+    /* Under MPI rank 0 alone holds FILE (batch.c) and every rank learns its outcome. */
+    long long v[3] = {0, 0, 0};
+    if (cli_mpi_rank() == 0) {
+        v[0] = resume_begin(cmd, b, argc, argv, files, nfiles, header_lines, has_header);
+        v[1] = *has_header, v[2] = (long long)b->skip;
+    }
+    cli_mpi_bcast(v, sizeof v, 0);
+    *has_header = (int)v[1], b->skip = (uint64_t)v[2];
+    return (int)v[0];
+}
+
+/* cli_resume_counts_begin on one process (rank 0 under MPI). */
+static int counts_begin(const char *cmd, cli_batch *b, int argc, char **argv,
+                        char *const *files, int nfiles, cli_checkpoint *cp, uint64_t *counts,
+                        int ncounts)
 {
     cli_buf old = {0};
     size_t tail = 0;
@@ -283,6 +296,23 @@ out:
         cli_buf_free(&cp->id);
     cli_buf_free(&old);
     return rc;
+}
+
+int cli_resume_counts_begin(const char *cmd, cli_batch *b, int argc, char **argv,
+                            char *const *files, int nfiles, cli_checkpoint *cp,
+                            uint64_t *counts, int ncounts)
+{
+    /* Under MPI only rank 0 commits records, so only its checkpoints and counts count. */
+    long long v[2] = {0, 0};
+    memset(cp, 0, sizeof *cp);
+    memset(counts, 0, (size_t)ncounts * sizeof *counts);
+    if (cli_mpi_rank() == 0) {
+        v[0] = counts_begin(cmd, b, argc, argv, files, nfiles, cp, counts, ncounts);
+        v[1] = (long long)b->skip;
+    }
+    cli_mpi_bcast(v, sizeof v, 0);
+    b->skip = (uint64_t)v[1];
+    return (int)v[0];
 }
 
 void cli_resume_checkpoint(cli_checkpoint *cp, uint64_t records, const uint64_t *counts,
@@ -344,7 +374,8 @@ void cli_checkpoint_free(cli_checkpoint *cp)
 
 void cli_resume_end(const cli_batch *b, int rc)
 {
-    if (!b->resume || !b->out_name || (rc != CLI_EXIT_OK && rc != CLI_EXIT_INVALID))
+    if (!b->resume || !b->out_name || (rc != CLI_EXIT_OK && rc != CLI_EXIT_INVALID) ||
+        cli_mpi_rank() != 0) /* MPI: rank 0 holds FILE and its side file */
         return;
     char side[4096], line[32];
     if (side_path(b, side) != 0)

@@ -26,6 +26,12 @@
  *                             An interruption triggered from a point in the work, not from a
  *                             clock: it lands mid-run on a machine of any speed, and a test
  *                             never signals a pid that may already have exited
+ *   SB_FAULT_EXEC=CMD         at that same point (SB_FAULT_SIGNAL_WRITE/READ), first runs CMD
+ *                             with /bin/sh and waits for it (tests/cli/hosts.sh: kill every
+ *                             process of this rank's host, or take its link down, from a point
+ *                             in the rank's own work); SB_FAULT_SIGNAL may then be unset
+ *                             Writes and reads count pwrite/pread as well as write/read (an MPI
+ *                             rank writes -o FILE at offsets: MPI-IO's posix back end)
  *   SB_FAULT_MALLOC=N         the Nth allocation (malloc, calloc, realloc, aligned_alloc,
  *                             posix_memalign) called directly from the main program fails with
  *                             ENOMEM; allocations made inside libc, libgomp or ld.so are
@@ -50,6 +56,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 extern void *__libc_malloc(size_t);
@@ -58,6 +65,7 @@ extern void *__libc_realloc(void *, size_t);
 extern void *__libc_memalign(size_t, size_t);
 
 typedef ssize_t (*io_fn)(int, void *, size_t);
+typedef ssize_t (*pio_fn)(int, void *, size_t, off_t);
 
 /* The fault plan, read once from the environment by the constructor. */
 static struct {
@@ -68,6 +76,7 @@ static struct {
     int write_errno;        /* errno of the failing writes */
     long long short_max;    /* SB_FAULT_SHORT, or 0 */
     int signal;             /* SB_FAULT_SIGNAL, or 0 */
+    const char *exec;       /* SB_FAULT_EXEC, or NULL */
     long long signal_write; /* SB_FAULT_SIGNAL_WRITE, or -1 */
     long long signal_read;  /* SB_FAULT_SIGNAL_READ, or -1 */
     long long malloc_at;    /* SB_FAULT_MALLOC (1-based), or 0 */
@@ -102,14 +111,30 @@ static int env_signal(void)
     return (int)strtol(s, NULL, 10);
 }
 
-/* Sends SB_FAULT_SIGNAL to the whole process once the counter has reached its point; the
- * first caller to see that sends it (process-directed, so a handler runs in whichever thread
- * does not block it, as with a signal from outside). */
+/* Runs SB_FAULT_EXEC with /bin/sh and waits for it (it may well kill this process). */
+static void run_exec(void)
+{
+    const pid_t pid = fork();
+    if (pid == 0) {
+        execl("/bin/sh", "sh", "-c", plan.exec, (char *)NULL);
+        _exit(127);
+    }
+    if (pid > 0)
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+}
+
+/* Runs SB_FAULT_EXEC and sends SB_FAULT_SIGNAL to the whole process once the counter has
+ * reached its point; the first caller to see that does it (process-directed, so a handler
+ * runs in whichever thread does not block it, as with a signal from outside). */
 static void signal_at(long long done, long long point)
 {
     if (point < 0 || done < point || __atomic_exchange_n(&signalled, 1, __ATOMIC_ACQ_REL))
         return;
-    kill(getpid(), plan.signal);
+    if (plan.exec)
+        run_exec();
+    if (plan.signal)
+        kill(getpid(), plan.signal);
 }
 
 /* dl_iterate_phdr callback: the first object is the main program; records its range. */
@@ -149,8 +174,11 @@ __attribute__((constructor)) static void shim_init(void)
     plan.write_errno = !e || !strcmp(e, "ENOSPC") ? ENOSPC : !strcmp(e, "EIO") ? EIO : EPIPE;
     plan.short_max = env_num("SB_FAULT_SHORT", 0);
     plan.signal = env_signal();
-    plan.signal_write = plan.signal ? env_num("SB_FAULT_SIGNAL_WRITE", -1) : -1;
-    plan.signal_read = plan.signal ? env_num("SB_FAULT_SIGNAL_READ", -1) : -1;
+    plan.exec = getenv("SB_FAULT_EXEC");
+    if (plan.exec && !*plan.exec)
+        plan.exec = NULL;
+    plan.signal_write = plan.signal || plan.exec ? env_num("SB_FAULT_SIGNAL_WRITE", -1) : -1;
+    plan.signal_read = plan.signal || plan.exec ? env_num("SB_FAULT_SIGNAL_READ", -1) : -1;
     plan.malloc_at = env_num("SB_FAULT_MALLOC", 0);
     plan.count_file = getenv("SB_FAULT_MALLOC_COUNT");
     plan.trace = env_num("SB_FAULT_TRACE", 0) != 0;
@@ -185,11 +213,39 @@ static void *next_fn(const char *name)
     return dlsym(RTLD_NEXT, name);
 }
 
-ssize_t read(int fd, void *buf, size_t n)
+/* read(2) or pread(2) (pos set: at offset at) through the next definition of that name. */
+static ssize_t real_read(int fd, void *buf, size_t n, off_t at, int pos)
 {
-    static io_fn real;
-    if (!real)
-        real = (io_fn)next_fn("read");
+    static io_fn plain;
+    static pio_fn positional;
+    if (pos) {
+        if (!positional)
+            positional = (pio_fn)next_fn("pread");
+        return positional(fd, buf, n, at);
+    }
+    if (!plain)
+        plain = (io_fn)next_fn("read");
+    return plain(fd, buf, n);
+}
+
+/* write(2) or pwrite(2) (pos set: at offset at) through the next definition of that name. */
+static ssize_t real_write(int fd, const void *buf, size_t n, off_t at, int pos)
+{
+    static io_fn plain;
+    static pio_fn positional;
+    if (pos) {
+        if (!positional)
+            positional = (pio_fn)next_fn("pwrite");
+        return positional(fd, (void *)buf, n, at);
+    }
+    if (!plain)
+        plain = (io_fn)next_fn("write");
+    return plain(fd, (void *)buf, n);
+}
+
+/* A read (pread when pos) with the read faults of the plan. */
+static ssize_t faulty_read(int fd, void *buf, size_t n, off_t at, int pos)
+{
     if ((plan.read_eio >= 0 || plan.signal_read >= 0) && targeted(fd)) {
         const long long done = __atomic_load_n(&read_bytes, __ATOMIC_RELAXED);
         signal_at(done, plan.signal_read);
@@ -201,19 +257,17 @@ ssize_t read(int fd, void *buf, size_t n)
             n = (size_t)(plan.read_eio - done);
         if (plan.signal_read > done && (long long)n > plan.signal_read - done)
             n = (size_t)(plan.signal_read - done);
-        const ssize_t got = real(fd, buf, n);
+        const ssize_t got = real_read(fd, buf, n, at, pos);
         if (got > 0)
             signal_at(__atomic_add_fetch(&read_bytes, got, __ATOMIC_RELAXED), plan.signal_read);
         return got;
     }
-    return real(fd, buf, n);
+    return real_read(fd, buf, n, at, pos);
 }
 
-ssize_t write(int fd, const void *buf, size_t n)
+/* A write (pwrite when pos) with the write faults of the plan. */
+static ssize_t faulty_write(int fd, const void *buf, size_t n, off_t at, int pos)
 {
-    static io_fn real;
-    if (!real)
-        real = (io_fn)next_fn("write");
     if ((plan.write_after >= 0 || plan.short_max > 0 || plan.signal_write >= 0) && n > 0 &&
         targeted(fd)) {
         const long long done = __atomic_load_n(&written_bytes, __ATOMIC_RELAXED);
@@ -234,12 +288,42 @@ ssize_t write(int fd, const void *buf, size_t n)
         }
         if (plan.signal_write > done && (long long)n > plan.signal_write - done)
             n = (size_t)(plan.signal_write - done);
-        const ssize_t put = real(fd, (void *)buf, n);
+        const ssize_t put = real_write(fd, buf, n, at, pos);
         if (put > 0)
             signal_at(__atomic_add_fetch(&written_bytes, put, __ATOMIC_RELAXED), plan.signal_write);
         return put;
     }
-    return real(fd, (void *)buf, n);
+    return real_write(fd, buf, n, at, pos);
+}
+
+ssize_t read(int fd, void *buf, size_t n)
+{
+    return faulty_read(fd, buf, n, 0, 0);
+}
+
+ssize_t pread(int fd, void *buf, size_t n, off_t at)
+{
+    return faulty_read(fd, buf, n, at, 1);
+}
+
+ssize_t pread64(int fd, void *buf, size_t n, off_t at)
+{
+    return faulty_read(fd, buf, n, at, 1);
+}
+
+ssize_t write(int fd, const void *buf, size_t n)
+{
+    return faulty_write(fd, buf, n, 0, 0);
+}
+
+ssize_t pwrite(int fd, const void *buf, size_t n, off_t at)
+{
+    return faulty_write(fd, buf, n, at, 1);
+}
+
+ssize_t pwrite64(int fd, const void *buf, size_t n, off_t at)
+{
+    return faulty_write(fd, buf, n, at, 1);
 }
 
 #ifndef FAULT_NO_ALLOC /* an ASan build: its runtime owns malloc, which must not be wrapped */
