@@ -24,9 +24,21 @@ typedef struct kernel_entry {
     sb_tbfs_fn tbfs; /* "fast+T": breadth-first with techniques */
 } kernel_entry;
 
+/* The scalar level's fused kernel: where the architecture's baseline has 128-bit vectors
+ * (SSE2 on x86-64, NEON on aarch64) the band kernel stamped for it (kernel_base.c), 1.7x fewer
+ * instructions than the cell-major reference; elsewhere the reference (kernel_scalar.c), which
+ * the band kernel lowered to integer words did not beat (docs/performance.md). */
+#if defined(__SSE2__) || defined(__ARM_NEON)
+#define SCALAR_DFS sb_kernel_dfs_base
+#define SCALAR_BFS sb_kernel_bfs_base
+#else
+#define SCALAR_DFS sb_kernel_dfs_scalar
+#define SCALAR_BFS sb_kernel_bfs_scalar
+#endif
+
 /* The dispatch table, indexed by sb_simd level. */
 static const kernel_entry kernel_table[SB_SIMD_LEVELS] = {
-    [SB_SIMD_SCALAR] = {sb_kernel_dfs_scalar, sb_kernel_bfs_scalar, NULL, sb_tkernel_dfs_scalar,
+    [SB_SIMD_SCALAR] = {SCALAR_DFS, SCALAR_BFS, NULL, sb_tkernel_dfs_scalar,
                         sb_tkernel_bfs_scalar},
     [SB_SIMD_SSE4] = {sb_kernel_dfs_sse4, sb_kernel_bfs_sse4, NULL, sb_tkernel_dfs_sse4,
                       sb_tkernel_bfs_sse4},
