@@ -1,25 +1,13 @@
 /*
  * gsearch.h — what every geometry engine's search shares: the guess budget and the stop flag
- * (sb_glimit, polled the same way by all), and the one DFS of the engines that are not a
- * fused kernel, written once as a template: the general solver (general.c) and the generic
- * pipelines (gpipeline.c) run it with their own propagation, so guess counting, the budget,
- * the stop flag and the enumeration callback behave alike. The 16-digit whole-board kernel
- * (src/kernel/box16.h) keeps its loop over vector boards and polls through sb_glimit_check.
+ * (sb_glimit, polled the same way by all), and the stack of flat boards of the engines that
+ * are not a whole-board kernel (sb_gsearch): the general solver (general.c) and the generic
+ * pipelines (gpipeline.c). The search loop itself is src/search.h's, stamped in its geometry
+ * mode by those two and by the 16-digit whole-board kernel (src/kernel/box16.h).
  *
- * The template: a board is a flat run of `words` uint64_t, cand[0 .. ncells) first (bit d-1 =
- * digit d) and the number of assigned cells last (ncells: solved). The includer defines GS_CTX
- * (its engine type) and GS_DFS (the name of the function to generate), and these static
- * inline hooks, before including:
- *   int gs_choose(GS_CTX *x, const uint64_t *b)   the branching cell of open board b
- *   int gs_take(GS_CTX *x, uint64_t *b, int c, uint64_t d)
- *       cell c takes digit d, then propagation; 0 on a contradiction
- *   int gs_drop(GS_CTX *x, uint64_t *b, int c, uint64_t d)
- *       digit d leaves cell c (the alternative below a guess), then propagation; 0 on a
- *       contradiction
- * Guess convention (src/search.h's): one guess per state pushed, digits lowest first; a cell
- * with one candidate is taken without a push. An includer whose gs_choose may return such a
- * cell (its propagation leaves singles unassigned) defines GS_SINGLES; without it the loop
- * leaves out that test.
+ * An sb_gsearch board is a flat run of `words` uint64_t, cand[0 .. ncells) first (bit d-1 =
+ * digit d) and the number of assigned cells last (ncells: solved); search.h's SRCH_GSEARCH
+ * mode supplies the board hooks for it.
  */
 #ifndef SB_GSEARCH_H
 #define SB_GSEARCH_H
@@ -199,64 +187,3 @@ static inline int sb_gmeeting(const sb_geometry *g, int a, int *count, int *out,
 }
 
 #endif /* SB_GSEARCH_H */
-
-#ifdef GS_DFS
-/* The DFS from the root board k->stack[0 .. words), already propagated (ok: 0 when that found
- * a contradiction): counts solutions up to limit (0 = all) into res (zeroed by the caller),
- * copies the first into first (may be NULL) and hands each to fn (may be NULL) in DFS order.
- * The board below the current one keeps the untried alternative.
- * @return SB_OK; SB_ERR_STOPPED when fn asked to stop or the stop flag was raised;
- * SB_ERR_BUDGET; SB_ERR_NOMEM. */
-static int GS_DFS(GS_CTX *x, sb_gsearch *k, int ok, uint64_t limit, sb_gsolution_fn fn,
-                  void *user, sb_gresult *res, uint8_t *first)
-{
-    const size_t w = k->words;
-    size_t depth = 0;
-    uint64_t *b = k->stack;
-    k->poll_at = 0; /* the first push polls: a flag raised before the solve stops it */
-    for (;;) {
-        if (ok && b[w - 1] == (uint64_t)k->ncells) {
-            for (int c = 0; c < k->ncells; c++)
-                k->sol[c] = (uint8_t)(__builtin_ctzll(b[c]) + 1);
-            if (res->count == 0 && first)
-                memcpy(first, k->sol, (size_t)k->ncells);
-            res->count++;
-            if (fn && fn(k->sol, res->count - 1, user))
-                return SB_ERR_STOPPED;
-            if (limit && res->count >= limit)
-                return SB_OK;
-            ok = 0; /* counted: backtrack for the next one */
-        }
-        if (ok) {
-            const int c = gs_choose(x, b);
-            const uint64_t m = b[c], d = m & -m;
-#ifdef GS_SINGLES
-            if (m != d)
-#endif
-            {
-                if (__builtin_expect(res->guesses >= k->poll_at, 0)) {
-                    const int st = sb_glimit_check(&k->lim, res->guesses + 1);
-                    if (st != SB_OK)
-                        return st;
-                    k->poll_at = sb_glimit_next(&k->lim, res->guesses + 1);
-                }
-                if (!sb_stack_reserve(&k->stack, &k->cap, depth + 2, (size_t)k->ncells + 1, w))
-                    return SB_ERR_NOMEM;
-                b = k->stack + depth * w; /* the stack may have moved */
-                memcpy(b + w, b, w * sizeof *b);
-                k->bcell[depth] = c;
-                k->bdigit[depth] = d;
-                depth++;
-                res->guesses++;
-                b += w;
-            }
-            ok = gs_take(x, b, c, d);
-            continue;
-        }
-        if (depth == 0)
-            return SB_OK;
-        b = k->stack + --depth * w;
-        ok = gs_drop(x, b, k->bcell[depth], k->bdigit[depth]);
-    }
-}
-#endif

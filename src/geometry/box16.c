@@ -56,6 +56,7 @@ int sb_box16_new(const sb_geometry *g, sb_box16 **out)
     if (!k)
         return SB_ERR_NOMEM;
     k->C = lay.box_cols;
+    k->ncells = 256;
     k->stack = aligned_alloc(64, B16_DEPTH * B16_ROWS * sizeof *k->stack);
     if (!k->stack) {
         free(k);

@@ -20,8 +20,8 @@
  * Search: branch on a cell with the fewest candidates (among those, the best score: its
  * unassigned peers sharing a digit with it, bivalue ones counted three times, as the fast 9x9
  * kernel's src/kernel/branch.h), digits lowest first, one guess per state pushed
- * (src/search.h's counting), in the DFS loop the generic pipelines share (src/gsearch.h: its
- * guess budget, stop flag and enumeration callback).
+ * (src/search.h's counting), in the one search loop of every engine (src/search.h's geometry
+ * mode: its guess budget, stop flag and enumeration callback).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -587,9 +587,9 @@ static int choose(const sb_gsolver *s, const uint64_t *b)
     return best;
 }
 
-/* The search's hooks (gsearch.h): cell c takes digit d on board b (a copy of the board the
- * guess was made on), then propagation. @return 0 on a contradiction. */
-static inline int gs_take(sb_gsolver *s, uint64_t *b, int c, uint64_t d)
+/* The search's hooks (src/search.h, geometry mode): cell c takes digit d on board b (a copy
+ * of the board the guess was made on), then propagation. @return 0 on a contradiction. */
+static inline int srch_take(sb_gsolver *s, uint64_t *b, int c, uint64_t d)
 {
     b[c] = d;
     assign(s, b, c);
@@ -599,7 +599,7 @@ static inline int gs_take(sb_gsolver *s, uint64_t *b, int c, uint64_t d)
 
 /* Digit d leaves cell c of board b (the alternative below a guess), then propagation.
  * @return 0 on a contradiction. */
-static inline int gs_drop(sb_gsolver *s, uint64_t *b, int c, uint64_t d)
+static inline int srch_drop(sb_gsolver *s, uint64_t *b, int c, uint64_t d)
 {
     b[c] &= ~d;
     touch(s, c);
@@ -611,14 +611,16 @@ static inline int gs_drop(sb_gsolver *s, uint64_t *b, int c, uint64_t d)
 }
 
 /* The branching cell of open board b (choose; never a single: propagation assigned those). */
-static inline int gs_choose(sb_gsolver *s, const uint64_t *b)
+static inline int srch_choose(sb_gsolver *s, const uint64_t *b)
 {
     return choose(s, b);
 }
 
-#define GS_CTX sb_gsolver
-#define GS_DFS dfs
-#include "../gsearch.h"
+#define SRCH_GEOMETRY
+#define SRCH_GSEARCH /* the board hooks of sb_gsearch's boards */
+#define SB_SEARCH_CTX sb_gsolver
+#define SB_SEARCH_DFS dfs
+#include "../search.h"
 
 /* The one search behind sb_gsolve and sb_gsolve_each. fn may be NULL; first may be NULL. */
 static int run(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
@@ -648,7 +650,7 @@ static int run(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gsolution
             b[c] = UINT64_C(1) << ((cells[c] ? cells[c] : 1) - 1);
             assign(s, b, c);
         }
-    return dfs(s, &s->srch, propagate(s, b), limit, fn, user, res, first);
+    return dfs(s, propagate(s, b), limit, fn, user, res, first);
 }
 
 void sb_gsolver_techniques(sb_gsolver *s, unsigned mask)

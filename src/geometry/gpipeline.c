@@ -414,34 +414,36 @@ static int check_cells(const sb_gpipeline *p, const uint8_t *cells)
     return SB_OK;
 }
 
-/* The search's hooks (gsearch.h): cell c takes digit d on board b, then the plan.
- * @return 0 on a contradiction. */
-static inline int gs_take(sb_gpipeline *p, uint64_t *b, int c, uint64_t d)
+/* The search's hooks (src/search.h, geometry mode): cell c takes digit d on board b, then
+ * the plan. @return 0 on a contradiction. */
+static inline int srch_take(sb_gpipeline *p, uint64_t *b, int c, uint64_t d)
 {
     return tq_assign(p, b, c, d) && run_plan(p, b);
 }
 
 /* Digit d leaves cell c of board b (the alternative below a guess), then the plan.
  * @return 0 on a contradiction. */
-static inline int gs_drop(sb_gpipeline *p, uint64_t *b, int c, uint64_t d)
+static inline int srch_drop(sb_gpipeline *p, uint64_t *b, int c, uint64_t d)
 {
     b[c] &= ~d;
     return b[c] && run_plan(p, b);
 }
 
 /* The branching cell of open board b (choose: a known cell first, taken without a guess). */
-static inline int gs_choose(sb_gpipeline *p, const uint64_t *b)
+static inline int srch_choose(sb_gpipeline *p, const uint64_t *b)
 {
     return tq_choose(p, b);
 }
 
-#define GS_CTX sb_gpipeline
-#define GS_DFS dfs
-#define GS_SINGLES /* known cells are assigned by the search, without a guess */
-#include "../gsearch.h"
+#define SRCH_GEOMETRY
+#define SRCH_GSEARCH /* the board hooks of sb_gsearch's boards */
+#define SRCH_SINGLES /* known cells are assigned by the search, without a guess */
+#define SB_SEARCH_CTX sb_gpipeline
+#define SB_SEARCH_DFS dfs
+#include "../search.h"
 
-/* The search behind sb_gpipeline_solve and sb_gpipeline_each (src/search.h's rules through
- * gsearch.h's loop). fn and first may be NULL. */
+/* The search behind sb_gpipeline_solve and sb_gpipeline_each (src/search.h's loop).
+ * fn and first may be NULL. */
 static int run(sb_gpipeline *p, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
                void *user, sb_gresult *res, uint8_t *first)
 {
@@ -453,7 +455,7 @@ static int run(sb_gpipeline *p, const uint8_t *cells, uint64_t limit, sb_gsoluti
         return st;
     p->halt = p->ncells > HALT_CELLS ? p->srch.lim.stop : NULL;
     p->halted = 0;
-    const int rc = dfs(p, &p->srch, load(p, p->srch.stack, cells), limit, fn, user, res, first);
+    const int rc = dfs(p, load(p, p->srch.stack, cells), limit, fn, user, res, first);
     p->halt = NULL;
     return p->halted ? SB_ERR_STOPPED : rc;
 }
