@@ -14,26 +14,12 @@
 
 enum { N = 300 };
 
-/* Reads the first n puzzles of a committed sample into cells (n*81 bytes). */
-static void load(const char *path, uint8_t *cells, size_t n)
-{
-    FILE *f = fopen(path, "r");
-    cr_assert(f, "cannot open %s (tests run from the repository root)", path);
-    sb_reader *r;
-    cr_assert_eq(sb_reader_open(&r, f), SB_OK);
-    size_t got;
-    cr_assert_eq(sb_reader_read_cells(r, cells, n, &got, NULL), 1);
-    cr_assert_eq(got, n);
-    sb_reader_close(r);
-    fclose(f);
-}
-
 Test(batch_api, solve_matches_one_at_a_time_for_any_thread_count)
 {
     static uint8_t cells[N * SB_CELLS], sol[N * SB_CELLS];
     static uint64_t counts[N], guesses[N];
     static int8_t status[N];
-    load("datasets/samples/hardest_11plus_1000.txt", cells, N);
+    tu_load_cells("datasets/samples/hardest_11plus_1000.txt", cells, N);
     cells[7 * SB_CELLS + 3] = 10;                     /* row 7: a cell out of range */
     memset(cells + 9 * SB_CELLS, 0, SB_CELLS);         /* row 9: empty, count capped at 2 */
     sb_options opt;
@@ -90,7 +76,7 @@ Test(batch_api, rate_generate_augment_match_single_calls)
     static uint8_t cells[N * SB_CELLS], out[N * SB_CELLS], sols[40 * SB_CELLS];
     static int8_t classes[N];
     static uint64_t guesses[40];
-    load("datasets/samples/top1465.txt", cells, N);
+    tu_load_cells("datasets/samples/top1465.txt", cells, N);
     cr_assert_eq(sb_rate_batch(cells, N, 3, classes), SB_OK);
     for (size_t i = 0; i < N; i++) {
         sb_rating want;
@@ -169,7 +155,7 @@ Test(batch_api, stop_flag_of_rate_generate_augment)
 {
     static uint8_t cells[N * SB_CELLS], out[N * SB_CELLS];
     static int8_t classes[N];
-    load("datasets/samples/top1465.txt", cells, N);
+    tu_load_cells("datasets/samples/top1465.txt", cells, N);
     volatile sig_atomic_t stop = 1;
     /* A raised flag: nothing begun, every row as it was. */
     memset(classes, 0x5a, sizeof classes);

@@ -10,24 +10,10 @@
 
 enum { N = 150 };
 
-/* Reads the first n puzzles of a committed sample into cells (n*81 bytes). */
-static void load(const char *path, uint8_t *cells, size_t n)
-{
-    FILE *f = fopen(path, "r");
-    cr_assert(f, "cannot open %s (tests run from the repository root)", path);
-    sb_reader *r;
-    cr_assert_eq(sb_reader_open(&r, f), SB_OK);
-    size_t got;
-    cr_assert_eq(sb_reader_read_cells(r, cells, n, &got, NULL), 1);
-    cr_assert_eq(got, n);
-    sb_reader_close(r);
-    fclose(f);
-}
-
 Test(bench_api, warmup_matches_one_solve_per_puzzle_for_any_thread_count)
 {
     static uint8_t cells[N * SB_CELLS], back[SB_CELLS], verdicts[N];
-    load("datasets/samples/top1465.txt", cells, N);
+    tu_load_cells("datasets/samples/top1465.txt", cells, N);
     memset(cells + 5 * SB_CELLS, 0, SB_CELLS);      /* row 5: empty, several solutions */
     cells[8 * SB_CELLS + 1] = cells[8 * SB_CELLS];  /* row 8: maybe a clash, maybe a blank */
     if (!cells[8 * SB_CELLS])

@@ -92,4 +92,19 @@ static inline sb_result tu_solve(sb_solver *s, const uint8_t cells[81])
     return res;
 }
 
+/* Reads the first n puzzles of a committed sample into cells (n*81 bytes); asserts the file
+ * holds that many before any invalid line. */
+static inline void tu_load_cells(const char *path, uint8_t *cells, size_t n)
+{
+    FILE *f = fopen(path, "r");
+    cr_assert(f, "cannot open %s (tests run from the repository root)", path);
+    sb_reader *r;
+    cr_assert_eq(sb_reader_open(&r, f), SB_OK);
+    size_t got;
+    cr_assert_eq(sb_reader_read_cells(r, cells, n, &got, NULL), 1);
+    cr_assert_eq(got, n);
+    sb_reader_close(r);
+    fclose(f);
+}
+
 #endif /* SB_TESTS_TEST_UTIL_H */

@@ -560,9 +560,7 @@ static int write_json(FILE *f, const char *path, const sb_geometry *geo, const b
     const int failed = fflush(f) != 0 || ferror(f);
     const int err = errno;
     if (fclose(f) != 0 || failed) {
-        char *name = malloc(4 * strlen(path) + 1);
-        if (name)
-            cli_msg_escape(name, path);
+        char *name = cli_msg_dup(path);
         fprintf(stderr, CLI_NAME ": write error: %s: %s\n", name ? name : path,
                 strerror(failed ? err : errno));
         free(name);
@@ -655,11 +653,7 @@ static int add_pipelines(const char *arg, const char **names, int *n, int cap)
  * escaped so the table keeps one row per line. @return a malloc'd string, or NULL. */
 static char *dataset_name(const char *path)
 {
-    const char *base = strcmp(path, "-") ? base_name(path) : "<stdin>";
-    char *name = malloc(4 * strlen(base) + 1);
-    if (name)
-        cli_msg_escape(name, base);
-    return name;
+    return cli_msg_dup(strcmp(path, "-") ? base_name(path) : "<stdin>");
 }
 
 static int bench_run(sb_options *optp, const sb_geometry *geo, const char *const *pipes,
@@ -769,9 +763,7 @@ static int bench_run(sb_options *optp, const sb_geometry *geo, const char *const
     if (json && cli_output_refuse("bench", "--json", json, files, nfiles, NULL))
         return CLI_EXIT_USAGE; /* every rank: they all see the same files */
     if (json && cli_mpi_rank() == 0 && !(jf = fopen(json, "w"))) {
-        char *name = malloc(4 * strlen(json) + 1);
-        if (name)
-            cli_msg_escape(name, json);
+        char *name = cli_msg_dup(json);
         fprintf(stderr, CLI_NAME ": cannot open '%s' for --json: %s\n", name ? name : json,
                 strerror(errno));
         free(name);

@@ -56,12 +56,6 @@ double cli_now_seconds(void);
  * naming the bad token and the valid ones. @return 0 or CLI_EXIT_USAGE. */
 int cli_parse_pipeline(const char *cmd, const char *arg, sb_options *opt);
 
-/* Parses a SIMD level name for --simd; prints a usage error and returns -2 when bad. */
-int cli_parse_simd(const char *cmd, const char *arg, int *level);
-
-/* Parses -t THREADS (1..1024) into *threads; returns 0 or CLI_EXIT_USAGE after a message. */
-int cli_parse_threads(const char *cmd, const char *arg, int *threads);
-
 /* Reports a library status from sb_solver_new as "sudokubench: ..." on stderr (an
  * unsupported SIMD level as a usage error of cmd, with its Try line); returns
  * CLI_EXIT_USAGE. */
@@ -168,7 +162,7 @@ typedef struct cli_input {
     size_t json_len;  /* strlen(json_name) */
     char *msg_name;   /* name for messages and pretty headers (cli_msg_escape) */
     size_t msg_len;   /* strlen(msg_name) */
-    char *csv_name;   /* name as a CSV field (cli_csv_escape) */
+    char *csv_name;   /* name as a CSV field (RFC 4180 quoting when needed) */
     size_t csv_len;   /* strlen(csv_name) */
     int with_file;    /* the run has several inputs: csv records carry a file column */
 } cli_input;
@@ -183,9 +177,9 @@ void cli_input_free(cli_input *in);
  * as \xHH, so a file name cannot split or garble a message line. @return the length. */
 size_t cli_msg_escape(char *dst, const char *s);
 
-/* Writes s as one CSV field into dst (room for 2 * strlen(s) + 3): quoted, quotes doubled,
- * when it holds a comma, a quote or a line break (RFC 4180). @return the length. */
-size_t cli_csv_escape(char *dst, const char *s);
+/* s as cli_msg_escape writes it, in memory of its own (free it). @return NULL when memory
+ * ran out (print s as it is then). */
+char *cli_msg_dup(const char *s);
 
 /* Appends one record of format f: res is the solve result for a puzzle, NULL for an
  * invalid line; status its sb_verdict, or CLI_STATUS_BUDGET when the guess budget ran out

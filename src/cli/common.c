@@ -100,18 +100,19 @@ int cli_parse_pipeline(const char *cmd, const char *arg, sb_options *opt)
                            names);
 }
 
-int cli_parse_simd(const char *cmd, const char *arg, int *level)
+/* Parses --simd LEVEL into *level. @return 0, or CLI_EXIT_USAGE after a message. */
+static int parse_simd(const char *cmd, const char *arg, int *level)
 {
     const int l = sb_simd_parse(arg);
-    if (l == SB_ERR_SIMD) {
-        cli_usage_error(cmd, "unknown SIMD level '%s' (auto, scalar, sse4, avx2, avx512, neon)", arg);
-        return -2;
-    }
+    if (l == SB_ERR_SIMD)
+        return cli_usage_error(cmd, "unknown SIMD level '%s' (auto, scalar, sse4, avx2, "
+                                    "avx512, neon)", arg);
     *level = l;
     return 0;
 }
 
-int cli_parse_threads(const char *cmd, const char *arg, int *threads)
+/* Parses -t THREADS (1..1024) into *threads. @return 0, or CLI_EXIT_USAGE after a message. */
+static int parse_threads(const char *cmd, const char *arg, int *threads)
 {
     unsigned long long t;
     if (!cli_parse_u64(arg, &t) || t < 1 || t > 1024)
@@ -146,9 +147,9 @@ static int parse_progress(const char *cmd, const char *arg, cli_progress *mode)
 int cli_shared_option(const cli_shared *s, int ch, const char *arg, char **argv)
 {
     if (ch == 't' && s->threads)
-        return cli_parse_threads(s->cmd, arg, s->threads);
+        return parse_threads(s->cmd, arg, s->threads);
     if (ch == 'S' && s->simd)
-        return cli_parse_simd(s->cmd, arg, s->simd) ? CLI_EXIT_USAGE : 0;
+        return parse_simd(s->cmd, arg, s->simd);
     if (ch == 'o' && s->b) {
         s->b->out_name = arg; /* opened by cli_output_open */
         return 0;
@@ -228,11 +229,7 @@ int cli_output_refuse(const char *cmd, const char *opt, const char *path, char *
     if (!in)
         return 0;
     /* names as messages show them: a control byte cannot split the line */
-    char *out_msg = malloc(4 * strlen(path) + 1), *in_msg = malloc(4 * strlen(in) + 1);
-    if (out_msg)
-        cli_msg_escape(out_msg, path);
-    if (in_msg)
-        cli_msg_escape(in_msg, in);
+    char *out_msg = cli_msg_dup(path), *in_msg = cli_msg_dup(in);
     cli_usage_error(cmd, "cannot open '%s' for %s: it is also the input '%s'",
                     out_msg ? out_msg : path, opt, in_msg ? in_msg : in);
     free(out_msg);

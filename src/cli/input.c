@@ -175,9 +175,7 @@ int cli_grid_pick(const char *cmd, const cli_grid_opt *o, char *const *files, in
         fprintf(stderr, CLI_NAME ": out of memory\n");
         rc = CLI_EXIT_USAGE;
     } else if (st != SB_OK) {
-        char *name = malloc(4 * strlen(path) + 8);
-        if (name)
-            cli_msg_escape(name, strcmp(path, "-") ? path : "<stdin>");
+        char *name = cli_msg_dup(strcmp(path, "-") ? path : "<stdin>");
         const char *say = strstr(why, "say "); /* "say cube:3" names the option's value */
         rc = cli_usage_error(cmd, "%s:%llu: cannot tell the geometry: %.*s%s%s",
                              name ? name : path, (unsigned long long)lineno,

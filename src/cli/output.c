@@ -138,7 +138,17 @@ size_t cli_msg_escape(char *dst, const char *s)
     return (size_t)(p - dst);
 }
 
-size_t cli_csv_escape(char *dst, const char *s)
+char *cli_msg_dup(const char *s)
+{
+    char *d = malloc(4 * strlen(s) + 1);
+    if (d)
+        cli_msg_escape(d, s);
+    return d;
+}
+
+/* Writes s as one CSV field into dst (room for 2 * strlen(s) + 3): quoted, quotes doubled,
+ * when it holds a comma, a quote or a line break (RFC 4180). @return the length. */
+static size_t csv_escape(char *dst, const char *s)
 {
     char *p = dst;
     if (!s[strcspn(s, ",\"\r\n")]) {
@@ -170,7 +180,7 @@ int cli_input_init(cli_input *in, const char *path)
     }
     in->json_len = cli_json_escape(in->json_name, in->name);
     in->msg_len = cli_msg_escape(in->msg_name, in->name);
-    in->csv_len = cli_csv_escape(in->csv_name, in->name);
+    in->csv_len = csv_escape(in->csv_name, in->name);
     return 0;
 }
 
