@@ -170,11 +170,13 @@ enum { SB_MAX_LINE = 1024 /* longest accepted line in bytes, '\n' excluded */ };
 /* SIMD dispatch                                                                              */
 /* ------------------------------------------------------------------------------------------ */
 
-/* Kernel levels. Each level is the same solver stamped for an instruction set; scalar is the
- * reference every other level is tested against. */
+/* Kernel levels. Each level is the same solver stamped for an instruction set, tested against
+ * the cell-major reference kernel (same solutions, counts and guesses). */
 typedef enum sb_simd {
     SB_SIMD_AUTO = -1,    /* $SUDOKUBENCH_SIMD if set, else the best level this CPU supports */
-    SB_SIMD_SCALAR = 0,   /* any CPU: always available, the reference */
+    SB_SIMD_SCALAR = 0,   /* any CPU: always available; the architecture's baseline only (SSE2
+                             on x86-64, NEON on aarch64: the band kernel; elsewhere the
+                             reference) */
     SB_SIMD_SSE4 = 1,     /* x86-64: SSE4.1 + POPCNT (128-bit vectors) */
     SB_SIMD_AVX2 = 2,     /* x86-64: AVX2 + BMI1/2 + POPCNT + LZCNT (256-bit vectors) */
     SB_SIMD_AVX512 = 3,   /* x86-64: AVX-512 F/BW/VL/VPOPCNTDQ/VBMI */

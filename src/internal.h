@@ -94,11 +94,13 @@ void sb_kernel_dfs_sse4(sb_board *, const sb_grid *, uint64_t, sb_result *);
 void sb_kernel_dfs_avx2(sb_board *, const sb_grid *, uint64_t, sb_result *);
 void sb_kernel_dfs_avx512(sb_board *, const sb_grid *, uint64_t, sb_result *);
 void sb_kernel_dfs_neon(sb_board *, const sb_grid *, uint64_t, sb_result *);
+void sb_kernel_dfs_base(sb_board *, const sb_grid *, uint64_t, sb_result *);
 int sb_kernel_bfs_scalar(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *);
 int sb_kernel_bfs_sse4(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *);
 int sb_kernel_bfs_avx2(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *);
 int sb_kernel_bfs_avx512(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *);
 int sb_kernel_bfs_neon(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *);
+int sb_kernel_bfs_base(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *);
 
 /* "fast+T[,T...]" (kernel_tech.h): the fused kernel with whole-board techniques run on its
  * own board when its propagation stalls. The techniques it runs natively (bit t: sb_technique

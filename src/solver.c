@@ -24,9 +24,21 @@ typedef struct kernel_entry {
     sb_tbfs_fn tbfs; /* "fast+T": breadth-first with techniques */
 } kernel_entry;
 
+/* The scalar level's fused kernel: where the architecture's baseline has 128-bit vectors
+ * (SSE2 on x86-64, NEON on aarch64) the band kernel stamped for it (kernel_base.c), 1.7x fewer
+ * instructions than the cell-major reference; elsewhere the reference (kernel_scalar.c), which
+ * the band kernel lowered to integer words did not beat (docs/performance.md). */
+#if defined(__SSE2__) || defined(__ARM_NEON)
+#define SCALAR_DFS sb_kernel_dfs_base
+#define SCALAR_BFS sb_kernel_bfs_base
+#else
+#define SCALAR_DFS sb_kernel_dfs_scalar
+#define SCALAR_BFS sb_kernel_bfs_scalar
+#endif
+
 /* The dispatch table, indexed by sb_simd level. */
 static const kernel_entry kernel_table[SB_SIMD_LEVELS] = {
-    [SB_SIMD_SCALAR] = {sb_kernel_dfs_scalar, sb_kernel_bfs_scalar, NULL, sb_tkernel_dfs_scalar,
+    [SB_SIMD_SCALAR] = {SCALAR_DFS, SCALAR_BFS, NULL, sb_tkernel_dfs_scalar,
                         sb_tkernel_bfs_scalar},
     [SB_SIMD_SSE4] = {sb_kernel_dfs_sse4, sb_kernel_bfs_sse4, NULL, sb_tkernel_dfs_sse4,
                       sb_tkernel_bfs_sse4},
@@ -44,7 +56,8 @@ static const kernel_entry kernel_table[SB_SIMD_LEVELS] = {
 
 struct sb_solver {
     sb_options opt;                              /* its options, simd resolved, spec dropped */
-    int fast;                                    /* 1: the fused kernel; 0: the generic plan */
+    int fast;                                    /* 1: the fused kernel ("fast"); 0: the
+                                                    generic plan, or "fast+T" */
     int tech;                                    /* 1: "fast+T": the kernel with techniques */
     sb_fast_tech ft;                             /* its techniques (counts: this context's) */
     kernel_entry kernel;                         /* kernel_table[opt.simd] */
@@ -139,7 +152,7 @@ int sb_solver_new(sb_solver **out, const sb_options *opt)
     s->opt.spec = NULL; /* the plan holds what it said */
     if (s->opt.bfs_cap == 0)
         s->opt.bfs_cap = SB_BFS_CAP;
-    s->fast = fast;
+    s->fast = fast && !tech; /* "fast+T" takes its own branch of run_search */
     s->tech = tech;
     s->ft = ft;
     s->ft.counts = s->counts;
@@ -184,24 +197,25 @@ static int run_search(sb_solver *s, const sb_grid *puzzle, const uint16_t *marks
      * the copy out is a hundred bytes per solve, against hundreds of nanoseconds of search. */
     sb_search_run run = {.max_guesses = s->opt.max_guesses, .stop = s->opt.stop};
     /* "fast" keeps no technique counters (sb_solver_counts), even when marks run it on the
-     * generic engine: that work goes to a scratch array. "fast+T" counts its techniques. */
+     * generic engine: that work goes to a scratch array. "fast+T" counts its techniques; its
+     * kernel is tested after plain fast's, which so keeps its instructions. */
     sb_technique_counts scratch[SB_TECH_COUNT];
-    sb_technique_counts *counts = s->fast && !s->tech ? scratch : s->counts;
+    sb_technique_counts *counts = s->fast ? scratch : s->counts;
     const int kernel = s->fast && !marks;
     int st;
     if (s->opt.search == SB_SEARCH_DFS) {
-        if (kernel && s->tech)
-            s->kernel.tdfs(s->stack, puzzle, limit, &run.res, &s->ft);
-        else if (kernel)
+        if (kernel)
             s->kernel.dfs(s->stack, puzzle, limit, &run.res);
+        else if (s->tech && !marks)
+            s->kernel.tdfs(s->stack, puzzle, limit, &run.res, &s->ft);
         else
             sb_generic_dfs(&s->plan, counts, s->stack, puzzle, marks, limit, &run.res);
         st = run.status;
-    } else if (kernel && s->tech) {
-        st = s->kernel.tbfs(&s->ring, &s->ring_len, s->opt.bfs_cap, puzzle, limit, &run.res,
-                            &s->ft);
     } else if (kernel) {
         st = s->kernel.bfs(&s->ring, &s->ring_len, s->opt.bfs_cap, puzzle, limit, &run.res);
+    } else if (s->tech && !marks) {
+        st = s->kernel.tbfs(&s->ring, &s->ring_len, s->opt.bfs_cap, puzzle, limit, &run.res,
+                            &s->ft);
     } else {
         st = sb_generic_bfs(&s->plan, counts, &s->ring, &s->ring_len, s->opt.bfs_cap, puzzle,
                             marks, limit, &run.res);
@@ -247,7 +261,7 @@ int sb_solve_many(sb_solver *s, const sb_grid *puzzles, size_t n, sb_result *res
 {
     if (!s || (n && (!puzzles || !res || !status)))
         return SB_ERR_ARG;
-    if (!(s->fast && !s->tech && s->opt.search == SB_SEARCH_DFS && s->kernel.pair)) {
+    if (!(s->fast && s->opt.search == SB_SEARCH_DFS && s->kernel.pair)) {
         for (size_t i = 0; i < n; i++) {
             memset(&res[i], 0, sizeof res[i]); /* what a refused or unstarted puzzle gets */
             /* The stop flag is looked at before each puzzle, as in the paired search. */

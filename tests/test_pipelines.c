@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h" /* the kernels' entries, called directly against the reference */
 #include "reference.h"
 #include "sudokubench.h"
 #include "test_util.h"
@@ -52,6 +53,73 @@ static int solve_rc(sb_solver *s, const uint8_t cells[81], sb_result *res)
     sb_grid g = tu_from_cells(cells);
     memset(res, 0xA5, sizeof *res);
     return sb_solve(s, &g, res);
+}
+
+/* One fused kernel's entries, called without a solver. */
+typedef struct kernel_fns {
+    sb_dfs_fn dfs;
+    sb_bfs_fn bfs;
+} kernel_fns;
+
+/* The cell-major reference kernel (kernel_scalar.c), which every level is checked against. */
+static const kernel_fns REF_KERNEL = {sb_kernel_dfs_scalar, sb_kernel_bfs_scalar};
+
+/* A kernel's search state: its DFS stack and BFS frontier, as a solver context owns them. */
+typedef struct kernel_state {
+    sb_board *stack; /* SB_STACK_DEPTH boards, 64-byte aligned */
+    sb_board *ring;  /* BFS frontier, grown by the kernel */
+    size_t ring_len;
+} kernel_state;
+
+/* A fresh kernel state (no frontier yet). */
+static kernel_state kernel_state_new(void)
+{
+    kernel_state k = {aligned_alloc(64, SB_STACK_DEPTH * sizeof(sb_board)), NULL, 0};
+    cr_assert_not_null(k.stack);
+    return k;
+}
+
+/* Frees what kernel_state_new and the BFS runs allocated. */
+static void kernel_state_free(kernel_state *k)
+{
+    free(k->stack);
+    free(k->ring);
+}
+
+/* Runs kernel f's DFS or BFS entry (search) on cells to limit, as sb_solve would with no
+ * budget. @return the status; *res gets the result. */
+static int kernel_solve(kernel_fns f, kernel_state *k, int search, const uint8_t cells[81],
+                        uint64_t limit, sb_result *res)
+{
+    sb_search_run run = {.max_guesses = UINT64_MAX, .stop = NULL, .status = SB_OK};
+    const sb_grid g = tu_from_cells(cells);
+    memset(&run.res, 0xA5, sizeof run.res);
+    int st;
+    if (search == SB_SEARCH_DFS) {
+        f.dfs(k->stack, &g, limit, &run.res);
+        st = run.status;
+    } else {
+        st = f.bfs(&k->ring, &k->ring_len, TEST_BFS_CAP, &g, limit, &run.res);
+    }
+    *res = run.res;
+    return st;
+}
+
+/* Asserts that got (status rc) is the reference's want (status want_rc): status, count,
+ * guesses and first solution. */
+static void assert_same_result(int rc, const sb_result *got, int want_rc, const sb_result *want,
+                               const char *what, const uint8_t cells[81])
+{
+    char pt[82];
+    tu_text(cells, pt);
+    cr_assert_eq(rc, want_rc, "%s: status %d vs the reference's %d on %s", what, rc, want_rc, pt);
+    cr_assert_eq(got->count, want->count, "%s: count %llu vs the reference's %llu on %s", what,
+                 (unsigned long long)got->count, (unsigned long long)want->count, pt);
+    cr_assert_eq(got->guesses, want->guesses, "%s: guesses %llu vs the reference's %llu on %s",
+                 what, (unsigned long long)got->guesses, (unsigned long long)want->guesses, pt);
+    if (want->count)
+        cr_assert_arr_eq(got->solution.cell, want->solution.cell, 81,
+                         "%s: first solution differs from the reference's on %s", what, pt);
 }
 
 static const char *pipeline_name(int p)
@@ -405,12 +473,18 @@ Test(pipelines, fast_every_level_and_search_identical)
             char where[64];
             snprintf(where, sizeof where, "fast/%s/scalar limit %llu", SEARCH_NAME[m],
                      (unsigned long long)limits[li]);
+            kernel_state ks = kernel_state_new();
             for (int i = 0; i < c.n; i++) {
                 const pz *it = &c.items[i];
                 sb_result ref;
                 const int ref_rc = solve_rc(s[0], it->p, &ref);
                 if (ref_rc == SB_OK && limits[li] <= 2)
                     check_ref(it, ref_rc, &ref, limits[li], where);
+                /* The scalar level runs the band kernel where the baseline has vectors
+                 * (solver.c): it, and through it every level, equals the reference kernel. */
+                sb_result kref;
+                const int kref_rc = kernel_solve(REF_KERNEL, &ks, m, it->p, limits[li], &kref);
+                assert_same_result(ref_rc, &ref, kref_rc, &kref, where, it->p);
                 for (int l = 1; l < nl; l++) {
                     sb_result res;
                     const int rc = solve_rc(s[l], it->p, &res);
@@ -432,10 +506,80 @@ Test(pipelines, fast_every_level_and_search_identical)
                                          sb_simd_name(levels[l]), pt);
                 }
             }
+            kernel_state_free(&ks);
             for (int l = 0; l < nl; l++)
                 sb_solver_free(s[l]);
         }
     free(c.items);
+}
+
+/* Reads up to max puzzles of a corpus file into cells. @return how many. */
+static size_t read_corpus(const char *path, uint8_t *cells, size_t max)
+{
+    FILE *in = fopen(path, "r");
+    cr_assert_not_null(in, "%s", path);
+    char line[256];
+    size_t n = 0;
+    while (n < max && fgets(line, sizeof line, in)) {
+        sb_grid gr;
+        if (sb_parse_line(line, strcspn(line, "\r\n"), &gr, NULL, NULL) == SB_LINE_PUZZLE)
+            memcpy(cells + SB_CELLS * n++, gr.cell, SB_CELLS);
+    }
+    fclose(in);
+    return n;
+}
+
+/* The band kernel stamped for the baseline (kernel_base.c), called directly so that it is
+ * checked on every architecture whether or not the scalar level dispatches to it, and the
+ * scalar level itself: the reference kernel's status, count, guesses and first solution on
+ * the first puzzles of every sample corpus and the multi-solution one, DFS at limits 1 and 2
+ * and BFS at limit 2. */
+Test(pipelines, base_kernel_and_scalar_level_equal_the_reference_on_the_samples)
+{
+    enum { PER_FILE = 300, BFS_PER_FILE = 60 };
+    static const char *const files[] = {"datasets/samples/17_clue_2000.txt",
+                                        "datasets/samples/top1465.txt",
+                                        "datasets/samples/hardest_11plus_1000.txt",
+                                        "datasets/multi/multi_2000_seed1.txt"};
+    const kernel_fns base = {sb_kernel_dfs_base, sb_kernel_bfs_base};
+    uint8_t *cells = malloc(SB_CELLS * PER_FILE);
+    cr_assert_not_null(cells);
+    kernel_state kr = kernel_state_new(), kb = kernel_state_new();
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        const size_t n = read_corpus(files[f], cells, PER_FILE);
+        cr_assert_eq(n, PER_FILE, "%s: %zu puzzles", files[f], n);
+        for (int m = SB_SEARCH_DFS; m <= SB_SEARCH_BFS; m++)
+            for (uint64_t limit = m == SB_SEARCH_DFS ? 1 : 2; limit <= 2; limit++) {
+                sb_options opt;
+                sb_options_default(&opt);
+                opt.simd = SB_SIMD_SCALAR;
+                opt.limit = limit;
+                opt.search = m;
+                opt.bfs_cap = TEST_BFS_CAP;
+                sb_solver *s = NULL;
+                cr_assert_eq(sb_solver_new(&s, &opt), SB_OK);
+                char what[2][96];
+                snprintf(what[0], sizeof what[0], "base kernel %s limit %llu, %s",
+                         SEARCH_NAME[m], (unsigned long long)limit, files[f]);
+                snprintf(what[1], sizeof what[1], "scalar level %s limit %llu, %s",
+                         SEARCH_NAME[m], (unsigned long long)limit, files[f]);
+                const size_t todo = m == SB_SEARCH_DFS ? n : BFS_PER_FILE;
+                for (size_t i = 0; i < todo; i++) {
+                    const uint8_t *p = cells + SB_CELLS * i;
+                    sb_result want, got;
+                    const int want_rc = kernel_solve(REF_KERNEL, &kr, m, p, limit, &want);
+                    cr_assert_eq(want_rc, SB_OK, "%s: the reference failed", what[0]);
+                    const int rc = kernel_solve(base, &kb, m, p, limit, &got);
+                    assert_same_result(rc, &got, want_rc, &want, what[0], p);
+                    const int lrc = solve_rc(s, p, &got);
+                    assert_same_result(lrc, &got, want_rc, &want, what[1], p);
+                }
+                sb_solver_free(s);
+            }
+    }
+    kernel_state_free(&kr);
+    kernel_state_free(&kb);
+    free(cells);
 }
 
 /* Each registry row's spec, given as a custom spec, is that pipeline: same counts, guesses,

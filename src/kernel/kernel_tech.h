@@ -43,6 +43,22 @@ static inline void sbt_rows(const uint32_t *w, int d, uint32_t rows[SB_DIGITS])
         rows[r] = w[4 * d + r / 3] >> (9 * (r % 3)) & 0x1FFu;
 }
 
+/* Digit d's rows (nine 9-bit column sets) and columns (nine 9-bit row sets). A column's
+ * three cells of a band sit 9 bits apart: one multiply gathers them into three adjacent bits
+ * (the partial products land on distinct bits, so nothing carries). */
+static inline void sbt_lines(const uint32_t *w, int d, uint32_t rows[SB_DIGITS],
+                             uint32_t cols[SB_DIGITS])
+{
+    sbt_rows(w, d, rows);
+    for (int c = 0; c < SB_DIGITS; c++) {
+        uint32_t m = 0;
+        for (int k = 0; k < 3; k++)
+            m |= (uint32_t)(((uint64_t)(w[4 * d + k] >> c & 0x40201u) * 0x10101u) >> 16 & 7u)
+                 << (3 * k);
+        cols[c] = m;
+    }
+}
+
 /* The transpose of nine 9-bit line sets (rows -> columns, or back). */
 static inline void sbt_transpose(const uint32_t in[SB_DIGITS], uint32_t out[SB_DIGITS])
 {
@@ -113,8 +129,7 @@ static int sbt_fish(const uint32_t *w, uint32_t *el, int k)
     int apps = 0;
     for (int d = 0; d < SB_DIGITS; d++) {
         uint32_t lines[2][SB_DIGITS], out[2][SB_DIGITS];
-        sbt_rows(w, d, lines[0]);
-        sbt_transpose(lines[0], lines[1]);
+        sbt_lines(w, d, lines[0], lines[1]);
         memset(out, 0, sizeof out);
         for (int f = 0; f < 2; f++) {
             uint32_t pos[SB_DIGITS];
@@ -134,8 +149,11 @@ static int sbt_fish(const uint32_t *w, uint32_t *el, int k)
             apps += r;
         }
         /* Column-family eliminations (out[1]: per column, rows) back to row sets. */
-        uint32_t back[SB_DIGITS];
-        sbt_transpose(out[1], back);
+        uint32_t back[SB_DIGITS] = {0}, any = 0;
+        for (int c = 0; c < SB_DIGITS; c++)
+            any |= out[1][c];
+        if (any)
+            sbt_transpose(out[1], back);
         for (int r = 0; r < SB_DIGITS; r++)
             el[4 * d + r / 3] |= (out[0][r] | back[r]) << (9 * (r % 3));
     }
@@ -150,8 +168,7 @@ static int sbt_skyscraper(const uint32_t *w, uint32_t *el)
     int apps = 0;
     for (int d = 0; d < SB_DIGITS; d++) {
         uint32_t lines[2][SB_DIGITS];
-        sbt_rows(w, d, lines[0]);
-        sbt_transpose(lines[0], lines[1]);
+        sbt_lines(w, d, lines[0], lines[1]);
         for (int f = 0; f < 2; f++) /* f 0: rows (cell 9*l + x), 1: columns (9*x + l) */
             for (int i = 0; i < SB_DIGITS; i++) {
                 const uint32_t li = lines[f][i];
@@ -178,8 +195,7 @@ static int sbt_kite(const uint32_t *w, uint32_t *el)
     int apps = 0;
     for (int d = 0; d < SB_DIGITS; d++) {
         uint32_t rows[SB_DIGITS], cols[SB_DIGITS];
-        sbt_rows(w, d, rows);
-        sbt_transpose(rows, cols);
+        sbt_lines(w, d, rows, cols);
         for (int r = 0; r < SB_DIGITS; r++) {
             if (__builtin_popcount(rows[r]) != 2)
                 continue;
@@ -266,8 +282,7 @@ static int sbt_links(const uint32_t *w, int d, int ends[2 * SB_HOUSES])
 {
     uint32_t rows[SB_DIGITS], cols[SB_DIGITS];
     int n = 0;
-    sbt_rows(w, d, rows);
-    sbt_transpose(rows, cols);
+    sbt_lines(w, d, rows, cols);
     for (int l = 0; l < SB_DIGITS; l++) {
         if (__builtin_popcount(rows[l]) == 2) {
             ends[n++] = 9 * l + __builtin_ctz(rows[l]);

@@ -1,7 +1,7 @@
 /*
  * vec.h — the thin portable vector layer of the band kernel (kernel_band.h): one type of
  * 32-bit lanes, 16 or 32 bytes wide, over GCC/clang vector extensions, so the same source
- * compiles to SSE4.1, AVX2 and aarch64 NEON. Element-wise &, |, ^, ~, <<, >>, - and + are the
+ * compiles to SSE4.1, AVX2, aarch64 NEON and x86-64's baseline SSE2 (kernel_base.c). Element-wise &, |, ^, ~, <<, >>, - and + are the
  * compilers' own; this header adds only what the extensions spell differently per compiler
  * (lane shuffles) or lack (an any-bit test, half swaps).
  *
@@ -25,7 +25,7 @@ typedef uint32_t sbv __attribute__((vector_size(SBV_BYTES), aligned(SBV_BYTES), 
 /* A 16-byte vector of four 32-bit lanes whatever SBV_BYTES is: one digit's band words. */
 typedef uint32_t sbv4 __attribute__((vector_size(16), aligned(16), may_alias));
 
-#if defined(__SSE4_1__) || defined(__AVX2__)
+#if defined(__SSE2__)
 #include <immintrin.h>
 #elif defined(__ARM_NEON)
 #include <arm_neon.h>
@@ -69,6 +69,22 @@ static inline sbv sbv_swap_halves(sbv x)
 #endif
 
 /* @return 1 if any bit of x is set, else 0. */
+static inline int sbv4_any(sbv4 x)
+{
+#if defined(__SSE4_1__)
+    return !_mm_testz_si128((__m128i)x, (__m128i)x);
+#elif defined(__ARM_NEON)
+    return vmaxvq_u32((uint32x4_t)x) != 0;
+#elif defined(__SSE2__)
+    /* x86-64's baseline (kernel_base.c): one byte compare and a mask move, not three lane
+     * extracts. */
+    return _mm_movemask_epi8(_mm_cmpeq_epi8((__m128i)x, _mm_setzero_si128())) != 0xFFFF;
+#else
+    return (x[0] | x[1] | x[2] | x[3]) != 0;
+#endif
+}
+
+/* @return 1 if any bit of x is set, else 0. */
 static inline int sbv_any(sbv x)
 {
 #if SBV_BYTES == 32 && defined(__AVX2__)
@@ -77,23 +93,13 @@ static inline int sbv_any(sbv x)
     return !_mm_testz_si128((__m128i)x, (__m128i)x);
 #elif SBV_BYTES == 16 && defined(__ARM_NEON)
     return vmaxvq_u32((uint32x4_t)x) != 0;
+#elif SBV_BYTES == 16 && defined(__SSE2__)
+    return sbv4_any(x);
 #else
     uint32_t acc = 0;
     for (int i = 0; i < SBV_LANES; i++)
         acc |= x[i];
     return acc != 0;
-#endif
-}
-
-/* @return 1 if any bit of x is set, else 0. */
-static inline int sbv4_any(sbv4 x)
-{
-#if defined(__SSE4_1__)
-    return !_mm_testz_si128((__m128i)x, (__m128i)x);
-#elif defined(__ARM_NEON)
-    return vmaxvq_u32((uint32x4_t)x) != 0;
-#else
-    return (x[0] | x[1] | x[2] | x[3]) != 0;
 #endif
 }
 
