@@ -84,7 +84,7 @@ head -c 1024 /dev/urandom >munge-key/key
 chmod 400 munge-key/key
 cat >slurm.conf <<EOF
 ClusterName=sb$ID
-SlurmctldHost=$(hostname)(127.0.0.1)
+SlurmctldHost=$(hostname -s)(127.0.0.1)
 SlurmctldPort=$PORT
 AuthType=auth/munge
 AuthInfo=socket=$T/munge/socket
