@@ -218,6 +218,15 @@ void cli_put_gcsv_cells(cli_buf *b, const sb_geometry *g, const uint8_t *cells, 
  * it when not NULL. */
 void cli_put_gpretty(cli_buf *b, const sb_geometry *g, const uint8_t *left, const uint8_t *right);
 
+/* Writes grid g at p as 81 characters, blanks as `blank`: a branch-free loop the compiler
+ * vectorises (sb_grid_format would add a call and a NUL per grid). @return p + 81. */
+static inline char *cli_put_grid(char *p, const sb_grid *g, char blank)
+{
+    for (int i = 0; i < SB_CELLS; i++)
+        p[i] = g->cell[i] ? (char)('0' + g->cell[i]) : blank;
+    return p + SB_CELLS;
+}
+
 /* Writes the 13-line boxed picture of the pretty format at p (at most 13 * 54 bytes): the
  * grid `left`, and when `right` is not NULL that grid beside it (the givens beside their
  * solution). @return the position after it. */

@@ -34,14 +34,6 @@ typedef enum gen_format {
 static const char *const gen_format_names[GF_COUNT] = {"puzzle", "tdoku", "csv", "json",
                                                        "kaggle", "pretty"};
 
-/* Copies a grid as 81 characters, blanks as `blank`, into dst; returns dst + 81. */
-static char *put_grid(char *dst, const sb_grid *g, char blank)
-{
-    for (int c = 0; c < SB_CELLS; c++)
-        dst[c] = g->cell[c] ? (char)('0' + g->cell[c]) : blank;
-    return dst + SB_CELLS;
-}
-
 /* Appends one generated puzzle, number index, in format f. */
 static void put_generated(cli_buf *o, gen_format f, unsigned long long index,
                           const sb_generated *p)
@@ -51,16 +43,16 @@ static void put_generated(cli_buf *o, gen_format f, unsigned long long index,
         return;
     char sol[SB_GRID_TEXT], puz[SB_GRID_TEXT];
     switch (f) {
-    case GF_PUZZLE: d = put_grid(d, &p->puzzle, '.'); break;
+    case GF_PUZZLE: d = cli_put_grid(d, &p->puzzle, '.'); break;
     case GF_TDOKU:
-        d = put_grid(d, &p->puzzle, '.');
+        d = cli_put_grid(d, &p->puzzle, '.');
         memcpy(d, ":1:", 3);
-        d = put_grid(d + 3, &p->solution, '0');
+        d = cli_put_grid(d + 3, &p->solution, '0');
         break;
     case GF_KAGGLE:
-        d = put_grid(d, &p->puzzle, '0');
+        d = cli_put_grid(d, &p->puzzle, '0');
         *d++ = ',';
-        d = put_grid(d, &p->solution, '0');
+        d = cli_put_grid(d, &p->solution, '0');
         break;
     case GF_CSV:
     case GF_JSON:

@@ -268,22 +268,13 @@ static inline char *put_u64(char *p, unsigned long long v)
     return p + n;
 }
 
-/* Writes a grid as 81 characters, '.' for blanks (a branch-free loop the compiler
- * vectorises; sb_grid_format would add a call and a NUL per grid). */
-static inline char *put_grid(char *p, const sb_grid *g)
-{
-    for (int i = 0; i < SB_CELLS; i++)
-        p[i] = g->cell[i] ? (char)('0' + g->cell[i]) : '.';
-    return p + SB_CELLS;
-}
-
 /* Writes the puzzle of a record in its input's form: 81 characters, or a pencilmark
  * record's 729 (digit k+1 or '.' at character k of each cell), so tdoku and json output of
  * pencilmarks reads back as the same puzzle. */
 static char *put_puzzle(char *p, const sb_record *rec)
 {
     if (!rec->marks)
-        return put_grid(p, &rec->grid);
+        return cli_put_grid(p, &rec->grid, '.');
     for (int c = 0; c < SB_CELLS; c++)
         for (int k = 0; k < SB_DIGITS; k++)
             *p++ = rec->cand[c] >> k & 1 ? (char)('1' + k) : '.';
@@ -416,7 +407,7 @@ static char *put_gcells(char *p, const sb_geometry *g, const uint8_t *cells, int
 static inline __attribute__((always_inline)) char *put_solution_grid(char *p, const cli_grids *v)
 {
     if (!v->g)
-        return put_grid(p, (const sb_grid *)(const void *)v->solution);
+        return cli_put_grid(p, (const sb_grid *)(const void *)v->solution, '.');
     return put_gcells(p, v->g, v->solution, v->form);
 }
 
