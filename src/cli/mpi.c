@@ -633,6 +633,45 @@ static int mpiio_open(const mpi_run *m, const char *name, long long at, MPI_File
     return 1;
 }
 
+/* Checks that every rank can open -o FILE (name) for writing, before MPI_File_open: Open
+ * MPI's open is collective inside, so a rank whose open fails leaves the others waiting in it
+ * for ever (seen across namespace hosts, one of them seeing the directory read-only). A rank
+ * that does not find the file (ENOENT: no shared file system) only means rank 0 writes every
+ * record; one that finds it but may not write it (permissions, a read-only mount) ends the
+ * run: rank 0 names the file, the first such rank and its host (this rank's is host), exit 2.
+ * @return 1 when every rank opened it. Collective. */
+static int every_rank_opens(mpi_run *m, const char *name, const char *host)
+{
+    const int fd = open(name, O_RDWR | O_CLOEXEC), mine = fd < 0 ? errno : 0;
+    if (fd >= 0)
+        close(fd);
+    int *errs = malloc((size_t)m->size * sizeof *errs), bad = -1, any = 0;
+    char *hosts = m->rank == 0 ? malloc((size_t)m->size * MPI_MAX_PROCESSOR_NAME) : NULL;
+    if (!every_rank(errs != NULL && (m->rank != 0 || hosts != NULL))) {
+        free(errs);
+        free(hosts);
+        return 0; /* no memory for the check: rank 0 writes every record */
+    }
+    MPI_Allgather(&mine, 1, MPI_INT, errs, 1, MPI_INT, MPI_COMM_WORLD);
+    MPI_Gather(host, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, hosts, MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
+               0, MPI_COMM_WORLD);
+    for (int r = 0; r < m->size; r++) {
+        any |= errs[r] != 0;
+        if (bad < 0 && errs[r] && errs[r] != ENOENT)
+            bad = r;
+    }
+    if (bad >= 0) {
+        if (m->rank == 0)
+            fprintf(stderr, CLI_NAME ": cannot open '%.1024s' for -o on rank %d (host %s): %s\n",
+                    name, bad, hosts + (size_t)bad * MPI_MAX_PROCESSOR_NAME,
+                    strerror(errs[bad]));
+        m->rc = CLI_EXIT_USAGE, m->stop = 1;
+    }
+    free(errs);
+    free(hosts);
+    return !any;
+}
+
 /* Decides whether the run writes in direct mode, where every rank writes its own records to
  * -o FILE (a regular file) at their offsets: with pwrite when every rank runs on rank 0's
  * node and opens the same file (same device and inode), else with MPI-IO when every rank
@@ -676,6 +715,7 @@ static void direct_init(mpi_run *m)
     m->w = (writer){.fd = all || m->rank == 0 ? fd : -1, .bad = -1, .failed = -1};
     if (!all) { /* not one node: MPI-IO, if every rank has the file and memory */
         m->w.mpiio = every_rank(m->lens != NULL) && id[4] >= 0 &&
+                     every_rank_opens(m, b->out_name, host) &&
                      mpiio_open(m, b->out_name, id[3], &m->w.fh);
         if (!m->w.mpiio) {
             free(m->lens);

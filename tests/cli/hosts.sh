@@ -6,9 +6,13 @@
 # others through a launch agent (in place of ssh) that enters their namespaces. Ranks on
 # different hosts talk TCP only, and MPI_Get_processor_name differs, so -o FILE goes through
 # MPI-IO as across real nodes. Every command must give one plain process's stdout, stderr,
-# exit code and -o file bytes.
+# exit code and -o file bytes. Then a host that fails (issue 27 item 2): host 2 killed, or its
+# link taken down, mid-run (from a point in its rank's work: the fault shim), and a host that
+# cannot write -o FILE; seconds from the failure to mpirun's exit are printed as "# " lines.
 #
-# Usage: tests/cli/hosts.sh [PLAIN_BINARY [MPI_BINARY]]   (run from the repo root, as root)
+# Usage: tests/cli/hosts.sh [PLAIN_BINARY [MPI_BINARY]]   (run from the repo root, as root;
+#        SHIM=the fault shim, default next to MPI_BINARY: fault/shim.so; HOSTS_CASES="t_a t_b"
+#        runs only those cases after t_hosts)
 # Skips (exit 0, one "hosts.sh: skipped: ..." line) without root, ip netns, unshare or mpirun,
 # and when any host set-up step fails (no CAP_NET_ADMIN in a container, say), naming the step.
 # Names carry this shell's PID, so parallel runs never collide; leftovers of runs that died
@@ -95,16 +99,22 @@ for h in $(seq 1 $NH); do
 done
 
 # the launch agent in place of ssh: AGENT [options] HOST COMMAND... runs COMMAND on HOST
-# (PFX.N: namespace N, hostname sbhostN-ID)
+# (PFX.N: namespace N, hostname sbhostN-ID; while $T/readonly.N exists, host N sees the
+# scratch directory read-only: t_output_readonly)
 cat >agent <<AG
 #!/bin/sh
 while [ \$# -gt 0 ]; do case \$1 in -*) shift ;; *) break ;; esac; done
 h=\${1##*.}
 shift
-exec ip netns exec sbh$ID-\$h unshare --uts sh -c "hostname sbhost\$h-$ID; exec \$*"
+exec ip netns exec sbh$ID-\$h unshare --uts --mount sh -c "hostname sbhost\$h-$ID
+    [ -e $T/readonly.\$h ] && mount --bind $T $T && mount -o remount,bind,ro $T; exec \$*"
 AG
 chmod +x agent
 
+# A host whose link goes down is silent, not closed: mpirun notices it only when its idle
+# connection to that host's daemon fails TCP keepalive, 300 + 9 x 20 s by default. Probes
+# after 1 s of silence, every 1 s, 3 missed: about 4 s (docs/scale.md).
+LINK_MCA="--mca oob_tcp_keepalive_time 1 --mca oob_tcp_keepalive_intvl 1 --mca oob_tcp_keepalive_probes 3"
 MPI_FLAGS+=(--hostfile "$T/hostfile" --mca plm_rsh_agent "$T/agent" --mca plm_rsh_no_tree_spawn 1
     --mca btl tcp,self --mca btl_tcp_if_include "$NET" --mca oob_tcp_if_include "$NET")
 
@@ -116,7 +126,7 @@ SETPGID_NOISE='^\[[^]]*\] plm:rsh: Warning: setpgid([0-9]*,[0-9]*) failed in par
 hostrun() {
     local np=$1 rc
     shift
-    timeout "$TIMEOUT" ip netns exec "$(ns 1)" unshare --uts sh -c 'hostname "$0"; exec "$@"' \
+    timeout -k 10 "$TIMEOUT" ip netns exec "$(ns 1)" unshare --uts sh -c 'hostname "$0"; exec "$@"' \
         "sbhost1-$ID" "$MPIRUN" "${MPI_FLAGS[@]}" -np "$np" "$@" 2>"$T/hostrun.err"
     rc=$?
     grep -v "$SETPGID_NOISE with errno=Permission denied(13)" "$T/hostrun.err" >&2
@@ -134,6 +144,8 @@ mrun() {
 "$BIN" generate --grid 4x4 -n 120 --seed 3 -t 1 >g16.txt
 
 # ---- cases --------------------------------------------------------------------------------
+eval "harness_$(declare -f tcase)" # tcase as the harness defines it (wrapped below)
+
 t_hosts() {
     local names
     names=$(hostrun 3 hostname 2>&1)
@@ -203,6 +215,126 @@ t_output() {
         echo "-o on one host: MPI-IO used (pwrite expected), so the check above proves nothing"
 }
 
+# ---- a host that fails ----------------------------------------------------------------------
+# The failures come from the fault shim (tests/fault/shim.c, SB_FAULT_EXEC) preloaded into host
+# 2's rank: from a point in its work, never from a clock.
+SHIM=${SHIM:-$(dirname "$MBIN")/fault/shim.so}
+
+# on_host2 VAR=VALUE... -- CMD...: CMD on 3 hosts (hostrun), with the fault shim and VAR=VALUE
+# (its plan) in the environment of host 2's rank only (rank 1)
+on_host2() {
+    local set=""
+    while [ "$1" != -- ]; do
+        set+=" $(printf '%q' "$1")"
+        shift
+    done
+    shift
+    hostrun 3 bash -c "if [ \"\$(hostname)\" = sbhost2-$ID ]; then
+        export LD_PRELOAD=$(printf '%q' "$SHIM")$set; fi; exec \"\$0\" \"\$@\"" "$@"
+}
+
+# host_fails LABEL CMD MCA...: solve -f csv -o f.o --resume over big.txt on 3 hosts (Open MPI's
+# own messages on: no -q; MCA: more mpirun flags) while host 2's rank runs CMD once it has
+# written 30,000 bytes of f.o (the shim; about a quarter of its share, so mid-run on any
+# machine). The job must end (timeout only guards a hang) with a non-zero exit and Open MPI's
+# one message naming host 2; f.o up to its first NUL byte (a hole: host 2's segment lost
+# while host 3 wrote the next) and its last newline must be a prefix of the whole output;
+# then --resume on the 3 hosts must finish it: the plain run's bytes and exit code. CMD writes
+# the time of the failure to failed.at: the seconds from it to mpirun's exit go to figures.
+host_fails() {
+    local what=$1 cmd=$2 rc t1 keep f flags=()
+    shift 2
+    for f in "${MPI_FLAGS[@]}"; do [ "$f" = -q ] || flags+=("$f"); done
+    local MPI_FLAGS=("${flags[@]}" "$@")
+    rm -f f.o f.o.resume failed.at
+    on_host2 SB_FAULT_PATH=/f.o SB_FAULT_SIGNAL_WRITE=30000 \
+        "SB_FAULT_EXEC=$cmd" -- "$MBIN" solve -t 1 -f csv -o f.o --resume big.txt >f.out 2>f.err
+    rc=$?
+    t1=$(date +%s.%N)
+    [ -s failed.at ] || { echo "$what: host 2 never reached its point (exit $rc)"; head f.err; return; }
+    echo "$what: $(awk -v a="$(cat failed.at)" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s" \
+        "from the failure to mpirun's exit ($rc)" >>figures
+    [ "$rc" != 0 ] && [ "$rc" != 124 ] || echo "$what: exit $rc, want non-zero and no timeout"
+    [ "$(grep -c 'ORTE has lost communication with a remote daemon' f.err)" = 1 ] &&
+        grep -q "Remote daemon: .* on node $PFX\.2\$" f.err ||
+        echo "$what: want Open MPI's one message naming host 2 ($PFX.2): $(head -12 f.err)"
+    grep -q "^sudokubench" f.err && echo "$what: a message of ours too: $(grep '^sudokubench' f.err)"
+    keep=$(python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); z = d.find(b"\0")
+d = d if z < 0 else d[:z]; print(d.rfind(b"\n") + 1)' f.o)
+    [ "$keep" -gt 0 ] && [ "$keep" -lt "$(stat -c %s full.csv)" ] &&
+        cmp -s <(head -c "$keep" f.o) <(head -c "$keep" full.csv) ||
+        echo "$what: f.o's $keep bytes up to its hole and last newline are not a prefix of the output"
+    cmp -s f.o <(head -c "$(stat -c %s f.o)" full.csv) ||
+        echo "$what: (f.o has a hole or a torn tail: $(stat -c %s f.o) bytes, $keep whole)" >>figures
+    ip netns pids "$(ns 2)" | xargs -r kill -9 # what is left of host 2 is gone for good
+    ${RECOVER:-} # host 2 back (a new machine in its place) for the resume
+    hostrun 3 "$MBIN" solve -t 1 -f csv -o f.o --resume big.txt >f.out 2>f.err
+    rc=$?
+    [ "$rc" = "$full_rc" ] || echo "$what: --resume exit $rc, plain $full_rc: $(head -3 f.err)"
+    cmp -s f.o full.csv || echo "$what: after --resume: $(cmp f.o full.csv 2>&1)"
+}
+
+# big.txt: 4,469 puzzles and an invalid line (exit 1), full.csv: the plain run's output
+fail_input() {
+    { cat "$SAMPLES/top1465.txt"; echo "bad line"
+        cat "$SAMPLES/17_clue_2000.txt" "$SAMPLES/hardest_11plus_1000.txt"; } >big.txt
+    "$BIN" solve -t 1 -f csv big.txt >full.csv 2>/dev/null
+    full_rc=$?
+}
+
+# Every process of host 2 SIGKILLed from rank 1's point: its orted first, then the rank (the
+# shim's sh's parent), so no daemon is left to report the rank's death: the host is gone.
+t_kill_host() {
+    fail_input
+    host_fails "host 2 killed" "date +%s.%N >$T/failed.at
+        for p in \$(ip netns pids $(ns 2)); do
+            [ \$p = \$\$ ] || [ \$p = \$PPID ] || kill -9 \$p; done; kill -9 \$PPID"
+}
+
+# Host 2's link down (its veth's bridge end, in the test's own network namespace), at rank
+# 1's point: nothing is closed, every peer just stops hearing from it.
+t_link_down() {
+    fail_input
+    RECOVER=link_up host_fails "host 2's link down" "date +%s.%N >$T/failed.at
+        nsenter --net=/proc/$ID/ns/net ip link set sbv${ID}a2 down" $LINK_MCA
+    link_up # whatever happened above
+}
+
+# link_up: host 2's link up again, polled until it has carrier (bounded)
+link_up() {
+    local limit=$((SECONDS + 10))
+    ip link set "sbv${ID}a2" up
+    until ip -o link show "sbv${ID}a2" | grep -q LOWER_UP; do
+        [ "$SECONDS" -le "$limit" ] || { echo "host 2's link not back up"; return; }
+    done
+}
+
+# Host 3 sees the scratch directory read-only (its agent bind-mounts it so), so its rank cannot
+# open -o FILE, which rank 0 made on host 1. Open MPI's MPI_File_open is collective inside and
+# hung here when one rank's open failed; mpi.c now opens the file on every rank first: one
+# message naming the file, the rank and its host, exit 2, no record in the file (rank 0 wrote
+# the csv header before the ranks open it), for solve and generate.
+t_output_readonly() {
+    local rc cmd
+    touch readonly.3
+    for cmd in "solve -t 1 -f csv small.txt" "generate -n 300 --seed 5 -t 1 -f csv"; do
+        rm -f r.o
+        hostrun 3 "$MBIN" $cmd -o r.o >r.out 2>r.err
+        rc=$?
+        [ "$rc" = 2 ] || echo "$cmd: exit $rc, want 2 (124: a hang)"
+        [ "$(cat r.err)" = "sudokubench: cannot open 'r.o' for -o on rank 2 (host sbhost3-$ID): Read-only file system" ] ||
+            echo "$cmd: stderr: $(head -5 r.err)"
+        [ -s r.out ] && echo "$cmd: wrote to stdout"
+        [ "$(wc -l <r.o)" -le 1 ] || echo "$cmd: r.o holds records: $(wc -l <r.o) lines"
+    done
+    rm -f readonly.3
+}
+
+# HOSTS_CASES="t_a t_b": only those cases (after t_hosts), to look at one by hand
+want() { [ -z "${HOSTS_CASES:-}" ] || [[ " $HOSTS_CASES " == *" $1 "* ]]; }
+tcase() {
+    want "$2" && harness_tcase "$@"
+}
 tcase "3 hosts: mpirun runs hostname on each, 3 distinct names" t_hosts
 [ "$NFAIL" = 0 ] || { echo "$NPASS passed, $NFAIL failed (hosts not usable)"; exit 1; }
 tcase "solve across hosts: csv, json -t 2, several files, invalid lines, grids" t_solve
@@ -213,6 +345,14 @@ tcase "standard input across hosts (mpi.sh's t_stdin: -np 1, 2, 3, a pipe)" t_st
 tcase "exit codes across hosts: missing file, bad -o, bad option" t_exit_codes
 tcase "bench across hosts, -np 1, 2, 3: timing-free totals equal one process's, a row per rank" t_bench
 tcase "-o FILE across hosts through MPI-IO: same bytes" t_output
+if [ -f "$SHIM" ]; then
+    tcase "a host killed mid-run: the job ends, exit non-zero, Open MPI names the host, -o a prefix --resume finishes" t_kill_host
+    tcase "a host's link down mid-run: the same" t_link_down
+else
+    echo "# a host that fails: skipped: no fault shim $SHIM (make $SHIM)"
+fi
+tcase "-o FILE that one host cannot write: one message naming it, the rank and host, exit 2, no hang" t_output_readonly
+[ -s figures ] && sed 's/^/# /' figures
 
 echo "$NPASS passed, $NFAIL failed"
 [ "$NFAIL" = 0 ]
