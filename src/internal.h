@@ -143,6 +143,9 @@ int sb_tkernel_bfs_avx512(sb_board **, size_t *, size_t, const sb_grid *, uint64
                           const sb_fast_tech *);
 int sb_tkernel_bfs_neon(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *,
                         const sb_fast_tech *);
+void sb_tkernel_dfs_base(sb_board *, const sb_grid *, uint64_t, sb_result *, const sb_fast_tech *);
+int sb_tkernel_bfs_base(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *,
+                        const sb_fast_tech *);
 
 /* A resolved generic pipeline: an order and the technique steps it walks. */
 typedef struct sb_plan {

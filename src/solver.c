@@ -31,15 +31,18 @@ typedef struct kernel_entry {
 #if defined(__SSE2__) || defined(__ARM_NEON)
 #define SCALAR_DFS sb_kernel_dfs_base
 #define SCALAR_BFS sb_kernel_bfs_base
+#define SCALAR_TDFS sb_tkernel_dfs_base /* fast+T: the same kernel with techniques */
+#define SCALAR_TBFS sb_tkernel_bfs_base
 #else
 #define SCALAR_DFS sb_kernel_dfs_scalar
 #define SCALAR_BFS sb_kernel_bfs_scalar
+#define SCALAR_TDFS sb_tkernel_dfs_scalar
+#define SCALAR_TBFS sb_tkernel_bfs_scalar
 #endif
 
 /* The dispatch table, indexed by sb_simd level. */
 static const kernel_entry kernel_table[SB_SIMD_LEVELS] = {
-    [SB_SIMD_SCALAR] = {SCALAR_DFS, SCALAR_BFS, NULL, sb_tkernel_dfs_scalar,
-                        sb_tkernel_bfs_scalar},
+    [SB_SIMD_SCALAR] = {SCALAR_DFS, SCALAR_BFS, NULL, SCALAR_TDFS, SCALAR_TBFS},
     [SB_SIMD_SSE4] = {sb_kernel_dfs_sse4, sb_kernel_bfs_sse4, NULL, sb_tkernel_dfs_sse4,
                       sb_tkernel_bfs_sse4},
     [SB_SIMD_AVX2] = {sb_kernel_dfs_avx2, sb_kernel_bfs_avx2, sb_kernel_pair_avx2,

@@ -202,6 +202,27 @@ Test(fast_tech, every_application_keeps_the_solution)
             cr_assert_gt(x.checked, 0, "%s %s: no application on a solution board", specs[sp],
                          sb_simd_name(levels[li]));
         }
+    /* The cell-major reference and the baseline band stamp both serve the scalar level
+     * (solver.c picks one per architecture): the one not dispatched here is checked too. */
+    for (int sp = 0; sp < NSPECS; sp++) {
+        sb_fast_tech ft;
+        cr_assert_eq(sb_fast_parse(specs[sp], &ft, NULL, 0), SB_OK);
+        sound_ctx x = {0};
+        ft.check = sound_check;
+        ft.user = &x;
+        for (int i = 0; i < c->n; i++) {
+            if (!c->count[i])
+                continue;
+            const sb_grid g = tu_from_cells(c->cells[i]);
+            sb_search_run ref = {.max_guesses = UINT64_MAX}, base = ref;
+            x.sol = c->first[i];
+            sb_tkernel_dfs_scalar(stack, &g, 2, &ref.res, &ft);
+            sb_tkernel_dfs_base(stack, &g, 2, &base.res, &ft);
+            cr_assert_eq(ref.res.count, c->count[i]);
+            cr_assert_eq(base.res.count, c->count[i]);
+            cr_assert_eq(base.res.guesses, ref.res.guesses, "%s puzzle %d", specs[sp], i);
+        }
+    }
     free(stack);
     free(c);
 }
