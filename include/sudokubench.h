@@ -868,6 +868,13 @@ void sb_engine_free(sb_engine *e);
 /* @return the name of the row the engine runs (sb_engine_info.name), for build info. */
 const char *sb_engine_name(const sb_engine *e);
 
+/* Sets the guess budget of every later solve and enumeration (UINT64_MAX: none), as
+ * opt->max_guesses at sb_engine_new. */
+void sb_engine_budget(sb_engine *e, uint64_t max_guesses);
+
+/* Sets the stop flag every later solve and enumeration polls (NULL: none), as opt->stop. */
+void sb_engine_stop(sb_engine *e, const volatile sig_atomic_t *stop);
+
 /* Counts the solutions of cells (sb_geometry_cells bytes, 81 for 9x9) up to limit (0 = all)
  * and copies the first into first (may be NULL; untouched when there is none), as sb_gsolve.
  * @return SB_OK; SB_ERR_ARG for NULL arguments or a cell above N; SB_ERR_BUDGET and

@@ -41,6 +41,7 @@ struct sb_engine {
     sb_solver *s9;              /* 9x9: the solver, for limit s9_limit (sb_solver fixes its
                                    limit when made: a new limit makes it again) */
     uint64_t s9_limit;          /* the limit s9 was made for */
+    int s9_stale;               /* 1: the budget or stop flag changed since s9 was made */
     sb_technique_counts carry[SB_TECH_COUNT]; /* 9x9: counters of solvers made again */
     sb_geometry *g3;            /* 9x9 enumeration: the 3x3 geometry (made at the first each) */
     sb_gsolver *gs;             /* general; 9x9 enumeration of "fast" */
@@ -108,6 +109,7 @@ static int nine_solver(sb_engine *e, uint64_t limit)
     }
     e->s9 = s;
     e->s9_limit = limit;
+    e->s9_stale = 0;
     return SB_OK;
 }
 
@@ -120,7 +122,7 @@ static int make_nine(sb_engine *e)
 static int solve_nine(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gresult *res,
                       uint8_t *first)
 {
-    if (limit != e->s9_limit) {
+    if (limit != e->s9_limit || e->s9_stale) {
         const int st = nine_solver(e, limit);
         if (st != SB_OK)
             return st;
@@ -159,6 +161,22 @@ static int each_nine(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsol
     return (e->fast ? each_general : each_pipeline)(e, cells, limit, fn, user, res);
 }
 
+/* Hands e->opt's budget and stop flag to every engine e has made: the box16 kernel's limits,
+ * the per-cell engines' setters (the 9x9 solver fixes them when made: see sb_engine_budget). */
+static void engine_limits(sb_engine *e)
+{
+    e->lim.max_guesses = e->opt.max_guesses;
+    e->lim.stop = e->opt.stop;
+    if (e->gs) {
+        sb_gsolver_budget(e->gs, e->opt.max_guesses);
+        sb_gsolver_stop(e->gs, e->opt.stop);
+    }
+    if (e->gp) {
+        sb_gpipeline_budget(e->gp, e->opt.max_guesses);
+        sb_gpipeline_stop(e->gp, e->opt.stop);
+    }
+}
+
 /* ---- box16: the 16-digit whole-board kernel ---- */
 
 /* Row box16: "fast" on a 16-digit boxed grid, at a level with vectors (scalar runs the
@@ -174,8 +192,7 @@ static int make_box16(sb_engine *e)
         return SB_ERR_NOMEM;
     e->stamp = sb_box16_stamp(e->level);
     sb_glimit_init(&e->lim, sb_glimit_every_cells(e->ncells));
-    e->lim.max_guesses = e->opt.max_guesses;
-    e->lim.stop = e->opt.stop;
+    engine_limits(e);
     return SB_OK;
 }
 
@@ -191,39 +208,13 @@ static int each_box16(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gso
     return e->stamp(e->k16, cells, limit, fn, user, res, NULL, &e->lim);
 }
 
-/* ---- general: the general solver's per-cell engine ---- */
+/* ---- general and pipeline: the per-cell engines, one adapter stamped for both ---- */
 
 /* Row general: "fast" on any other geometry. */
 static int match_general(const engine_want *w)
 {
     return w->fast;
 }
-
-static int make_general(sb_engine *e)
-{
-    int st = sb_gsolver_new_cells(e->gg, &e->gs);
-    if (st == SB_OK)
-        st = sb_gsolver_simd(e->gs, e->level);
-    if (st == SB_OK) {
-        sb_gsolver_budget(e->gs, e->opt.max_guesses);
-        sb_gsolver_stop(e->gs, e->opt.stop);
-    }
-    return st;
-}
-
-static int solve_general(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gresult *res,
-                         uint8_t *first)
-{
-    return sb_gsolve(e->gs, cells, limit, res, first);
-}
-
-static int each_general(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
-                        void *user, sb_gresult *res)
-{
-    return sb_gsolve_each(e->gs, cells, limit, fn, user, res);
-}
-
-/* ---- pipeline: the generic pipelines on any geometry ---- */
 
 /* Row pipeline: every other request (a pipeline other than "fast" on a geometry not 9x9). */
 static int match_pipeline(const engine_want *w)
@@ -232,27 +223,42 @@ static int match_pipeline(const engine_want *w)
     return 1;
 }
 
-static int make_pipeline(sb_engine *e)
+/* Makes the general solver's per-cell engine at the level. */
+static int new_general(sb_engine *e)
 {
-    const int st = sb_gpipeline_new(e->gg, e->spec, &e->gp);
-    if (st == SB_OK) {
-        sb_gpipeline_budget(e->gp, e->opt.max_guesses);
-        sb_gpipeline_stop(e->gp, e->opt.stop);
+    const int st = sb_gsolver_new_cells(e->gg, &e->gs);
+    return st == SB_OK ? sb_gsolver_simd(e->gs, e->level) : st;
+}
+
+/* Makes the generic pipeline of the spec. */
+static int new_pipeline(sb_engine *e)
+{
+    return sb_gpipeline_new(e->gg, e->spec, &e->gp);
+}
+
+/* Row id's make, solve and each over its engine e->F: new_id, then the caller's budget and
+ * stop flag (engine_limits); SOLVE and EACH are its calls. */
+#define PERCELL_ROW(id, F, SOLVE, EACH)                                                         \
+    static int make_##id(sb_engine *e)                                                          \
+    {                                                                                           \
+        const int st = new_##id(e);                                                             \
+        if (st == SB_OK)                                                                        \
+            engine_limits(e);                                                                   \
+        return st;                                                                              \
+    }                                                                                           \
+    static int solve_##id(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gresult *res,  \
+                          uint8_t *first)                                                       \
+    {                                                                                           \
+        return SOLVE(e->F, cells, limit, res, first);                                           \
+    }                                                                                           \
+    static int each_##id(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn, \
+                         void *user, sb_gresult *res)                                           \
+    {                                                                                           \
+        return EACH(e->F, cells, limit, fn, user, res);                                         \
     }
-    return st;
-}
 
-static int solve_pipeline(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gresult *res,
-                          uint8_t *first)
-{
-    return sb_gpipeline_solve(e->gp, cells, limit, res, first);
-}
-
-static int each_pipeline(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
-                         void *user, sb_gresult *res)
-{
-    return sb_gpipeline_each(e->gp, cells, limit, fn, user, res);
-}
+PERCELL_ROW(general, gs, sb_gsolve, sb_gsolve_each)
+PERCELL_ROW(pipeline, gp, sb_gpipeline_solve, sb_gpipeline_each)
 
 /* ---- the table ---- */
 
@@ -356,6 +362,20 @@ int sb_engine_new(const sb_geometry *g, const sb_options *opt, sb_engine **out)
     }
     *out = e;
     return SB_OK;
+}
+
+void sb_engine_budget(sb_engine *e, uint64_t max_guesses)
+{
+    e->opt.max_guesses = max_guesses;
+    e->s9_stale = 1; /* the 9x9 solver is made again at its next solve */
+    engine_limits(e);
+}
+
+void sb_engine_stop(sb_engine *e, const volatile sig_atomic_t *stop)
+{
+    e->opt.stop = stop;
+    e->s9_stale = 1;
+    engine_limits(e);
 }
 
 const char *sb_engine_name(const sb_engine *e)

@@ -77,7 +77,7 @@ struct sb_ggenerator {
     int *orbit_at;                     /* orbit o is orbit_cells[orbit_at[o] .. orbit_at[o+1]) */
     int *orbit_cells;                  /* the cells, orbit by orbit */
     const volatile sig_atomic_t *stop; /* polled between solver calls, or NULL */
-    sb_gsolver *solver;                /* uniqueness checks and fills */
+    sb_engine *engine;                 /* uniqueness checks and fills (see gen_solve) */
     int nc, n;                         /* cells, digits */
     uint8_t *grid;                     /* the full grid being dug */
     uint8_t *puzzle;                   /* the puzzle being dug */
@@ -88,6 +88,31 @@ struct sb_ggenerator {
 static int gen_stopped(const sb_ggenerator *gen)
 {
     return gen->stop && *gen->stop;
+}
+
+/* Where gen_solve's callback keeps the first solution. */
+typedef struct gen_first {
+    uint8_t *out; /* the first solution's cells, or NULL */
+    size_t nc;    /* cells */
+} gen_first;
+
+/* sb_engine_each's callback of gen_solve: keeps the first solution. @return 0 (go on). */
+static int keep_first(const uint8_t *solution, uint64_t index, void *user)
+{
+    const gen_first *f = user;
+    if (index == 0 && f->out)
+        memcpy(f->out, solution, f->nc);
+    return 0;
+}
+
+/* sb_gsolve's contract on gen->puzzle through the engine: counts up to limit, the first
+ * solution into first (may be NULL). It enumerates (sb_engine_each), whose DFS order is the
+ * general solver's on every geometry, 9x9 included (a solve there runs the fused kernel,
+ * whose first solution may differ), so a seed keeps giving the same puzzles. */
+static int gen_solve(sb_ggenerator *gen, uint64_t limit, sb_gresult *res, uint8_t *first)
+{
+    gen_first f = {first, (size_t)gen->nc};
+    return sb_engine_each(gen->engine, gen->puzzle, limit, keep_first, &f, res);
 }
 
 /* Writes "NAME has no full grid ..." into why (may be NULL). */
@@ -286,14 +311,16 @@ int sb_ggenerator_new_opts(const sb_geometry *g, const sb_ggen_options *opt,
         gen->order = malloc((size_t)gen->nc * sizeof *gen->order);
         st = gen->grid && gen->puzzle && gen->order ? build_orbits(gen) : SB_ERR_NOMEM;
     }
+    sb_options o;
+    sb_options_default(&o); /* "fast" at the best level: the engine table picks the row */
     if (st == SB_OK)
-        st = sb_gsolver_new(g, &gen->solver);
+        st = sb_engine_new(g, &o, &gen->engine);
     if (st == SB_OK) {
         /* A full grid is a solution of the empty grid: settle small geometries here. */
         sb_gresult res;
-        sb_gsolver_budget(gen->solver, EMPTY_BUDGET);
-        st = sb_gsolve(gen->solver, gen->puzzle, 1, &res, NULL);
-        sb_gsolver_budget(gen->solver, UINT64_MAX);
+        sb_engine_budget(gen->engine, EMPTY_BUDGET);
+        st = gen_solve(gen, 1, &res, NULL);
+        sb_engine_budget(gen->engine, UINT64_MAX);
         if (st == SB_ERR_BUDGET)
             st = SB_OK; /* undecided: sb_ggenerate's bound on failed fills takes over */
         else if (st == SB_OK && res.count == 0) {
@@ -313,7 +340,7 @@ void sb_ggenerator_free(sb_ggenerator *gen)
 {
     if (!gen)
         return;
-    sb_gsolver_free(gen->solver);
+    sb_engine_free(gen->engine);
     sb_geometry_free(gen->own);
     free(gen->grid);
     free(gen->puzzle);
@@ -329,7 +356,7 @@ void sb_ggenerator_stop(sb_ggenerator *gen, const volatile sig_atomic_t *stop)
         return;
     gen->stop = stop;
     /* The solver polls it too: one uniqueness check of a large sparse grid can take minutes. */
-    sb_gsolver_stop(gen->solver, stop);
+    sb_engine_stop(gen->engine, stop);
 }
 
 const sb_geometry *sb_ggenerator_geometry(const sb_ggenerator *gen)
@@ -360,9 +387,9 @@ static int fill(sb_ggenerator *gen, sb_rng *r)
                 gen->puzzle[c] = (uint8_t)d;
         }
         sb_gresult res;
-        sb_gsolver_budget(gen->solver, FILL_BUDGET);
-        const int st = sb_gsolve(gen->solver, gen->puzzle, 1, &res, gen->grid);
-        sb_gsolver_budget(gen->solver, UINT64_MAX);
+        sb_engine_budget(gen->engine, FILL_BUDGET);
+        const int st = gen_solve(gen, 1, &res, gen->grid);
+        sb_engine_budget(gen->engine, UINT64_MAX);
         if (st == SB_ERR_NOMEM || st == SB_ERR_STOPPED)
             return st;
         if (st == SB_OK && res.count == 1)
@@ -396,7 +423,7 @@ static int dig(sb_ggenerator *gen, sb_rng *r, int bound, int *clues)
         if (gen_stopped(gen))
             return SB_ERR_STOPPED;
         const int o = gen->order[i], size = set_orbit(gen, o, 0);
-        if ((st = sb_gsolve(gen->solver, gen->puzzle, 2, &res, NULL)) != SB_OK)
+        if ((st = gen_solve(gen, 2, &res, NULL)) != SB_OK)
             return st;
         if (res.count == 1)
             continue;
@@ -431,7 +458,7 @@ int sb_ggenerate(sb_ggenerator *gen, uint64_t index, uint8_t *puzzle, uint8_t *s
     }
     /* A fresh check gives the finished puzzle's own guess count. */
     sb_gresult res = {0};
-    const int check = sb_gsolve(gen->solver, gen->puzzle, 2, &res, NULL);
+    const int check = gen_solve(gen, 2, &res, NULL);
     if (check != SB_OK)
         return check;
     memcpy(puzzle, gen->puzzle, (size_t)nc);
