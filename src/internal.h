@@ -10,11 +10,29 @@
 #ifndef SB_INTERNAL_H
 #define SB_INTERNAL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "sudokubench.h"
+
+/* Writes the reason fmt, ... into why (whylen bytes; nothing when why is NULL or whylen is
+ * 0): the one message helper of the library's parsers (pipeline specs, geometry records).
+ * @return status, so a parser returns its error and the reason in one call. */
+static inline int sb_why(int status, char *why, size_t whylen, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static inline int sb_why(int status, char *why, size_t whylen, const char *fmt, ...)
+{
+    if (why && whylen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why, whylen, fmt, ap);
+        va_end(ap);
+    }
+    return status;
+}
 
 /* Lanes of a board: 81 cells padded to a multiple of 32 16-bit lanes (one AVX-512 vector
  * holds 32, an AVX2 vector 16) so whole-board vector passes need no tail handling. */

@@ -114,20 +114,9 @@ static int add_token(sb_plan *plan, const char *tok, size_t len)
     return 1;
 }
 
-/* Writes a spec error into why (len bytes; nothing when why is NULL). @return
+/* A spec error: the reason into why (len bytes; nothing when why is NULL). @return
  * SB_ERR_PIPELINE. */
-static int spec_error(char *why, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int spec_error(char *why, size_t len, const char *fmt, ...)
-{
-    if (why && len) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, len, fmt, ap);
-        va_end(ap);
-    }
-    return SB_ERR_PIPELINE;
-}
+#define spec_error(why, len, ...) sb_why(SB_ERR_PIPELINE, why, len, __VA_ARGS__)
 
 /* sb_plan_parse, saying in why what is wrong (see sb_pipeline_explain). */
 static int plan_parse(const char *spec, sb_plan *plan, char *why, size_t why_len)

@@ -3,9 +3,9 @@
  * integers for any N (docs/geometry.md "Grid text"). A line is parsed whole or refused with
  * a 1-based column and a reason; nothing is guessed.
  */
-#include <stdarg.h>
 #include <string.h>
 
+#include "../internal.h"
 #include "sudokubench.h"
 
 enum {
@@ -26,19 +26,16 @@ static int char_value(unsigned char ch)
     return -1;
 }
 
-/* Sets the error outputs. @return SB_ERR_ARG. */
-static int fail(size_t *col, size_t at, char *why, size_t whylen, const char *fmt, ...)
+/* Sets *col (when given) to the 1-based column of byte at. @return SB_ERR_ARG. */
+static int at_col(size_t *col, size_t at)
 {
     if (col)
         *col = at + 1;
-    if (why && whylen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, whylen, fmt, ap);
-        va_end(ap);
-    }
     return SB_ERR_ARG;
 }
+
+/* An error at byte at: its column into *col, the reason into why. @return SB_ERR_ARG. */
+#define fail(col, at, why, whylen, ...) sb_why(at_col(col, at), why, whylen, __VA_ARGS__)
 
 int sb_gparse(const sb_geometry *g, const char *line, size_t len, uint8_t *cells, int *form,
               char *why, size_t whylen, size_t *col)
