@@ -880,7 +880,8 @@ static int batch_segment(const cli_batch *b, char *const *files, int nfiles, int
 /* What the MPI layer may do with the engine: handed to it on every call, so mpi.c never
  * calls batch.c by name and the files' graph stays one way (batch.c -> mpi.c). */
 static const cli_batch_ops mpi_ops = {.begin = flush_first, .segment = batch_segment,
-                                      .items = batch_items, .sink_write = cli_sink_write};
+                                      .items = batch_items, .sink_write = cli_sink_write,
+                                      .broken = cli_resume_broken};
 #endif
 
 int cli_batch_records(const cli_batch *b, char *const *files, int nfiles)

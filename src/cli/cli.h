@@ -478,6 +478,9 @@ typedef struct cli_batch_ops {
     int (*items)(const cli_batch *b, uint64_t count);
     /* cli_sink_write: rank 0 writes a received sink as the engine would have. */
     int (*sink_write)(const cli_batch *b, const cli_sink *s);
+    /* cli_resume_broken: an input failed part-way under --resume. Called through here so
+     * that mpi.c and resume.c (which asks mpi.c for the rank) make no circle. */
+    void (*broken)(const cli_batch *b);
 } cli_batch_ops;
 /* cli_batch_records across the ranks: inputs sharded, output byte-identical; with local
  * set, cli_batch_shard's run. */

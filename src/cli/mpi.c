@@ -1266,7 +1266,7 @@ int cli_mpi_records(const cli_batch_ops *eng, const cli_batch *b, char *const *f
                 fprintf(stderr, CLI_NAME ": cannot open '%s': %s\n", name.msg_name,
                         strerror(why));
                 if (b->resume) /* the records after it no longer line up with the input */
-                    cli_resume_broken(b);
+                    eng->broken(b);
             }
             m.rc = CLI_EXIT_USAGE;
         } else {
