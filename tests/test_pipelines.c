@@ -513,75 +513,6 @@ Test(pipelines, fast_every_level_and_search_identical)
     free(c.items);
 }
 
-/* Reads up to max puzzles of a corpus file into cells. @return how many. */
-static size_t read_corpus(const char *path, uint8_t *cells, size_t max)
-{
-    FILE *in = fopen(path, "r");
-    cr_assert_not_null(in, "%s", path);
-    char line[256];
-    size_t n = 0;
-    while (n < max && fgets(line, sizeof line, in)) {
-        sb_grid gr;
-        if (sb_parse_line(line, strcspn(line, "\r\n"), &gr, NULL, NULL) == SB_LINE_PUZZLE)
-            memcpy(cells + SB_CELLS * n++, gr.cell, SB_CELLS);
-    }
-    fclose(in);
-    return n;
-}
-
-/* The band kernel stamped for the baseline (kernel_base.c), called directly so that it is
- * checked on every architecture whether or not the scalar level dispatches to it, and the
- * scalar level itself: the reference kernel's status, count, guesses and first solution on
- * the first puzzles of every sample corpus and the multi-solution one, DFS at limits 1 and 2
- * and BFS at limit 2. */
-Test(pipelines, base_kernel_and_scalar_level_equal_the_reference_on_the_samples)
-{
-    enum { PER_FILE = 300, BFS_PER_FILE = 60 };
-    static const char *const files[] = {"datasets/samples/17_clue_2000.txt",
-                                        "datasets/samples/top1465.txt",
-                                        "datasets/samples/hardest_11plus_1000.txt",
-                                        "datasets/multi/multi_2000_seed1.txt"};
-    const kernel_fns base = {sb_kernel_dfs_base, sb_kernel_bfs_base};
-    uint8_t *cells = malloc(SB_CELLS * PER_FILE);
-    cr_assert_not_null(cells);
-    kernel_state kr = kernel_state_new(), kb = kernel_state_new();
-    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
-        const size_t n = read_corpus(files[f], cells, PER_FILE);
-        cr_assert_eq(n, PER_FILE, "%s: %zu puzzles", files[f], n);
-        for (int m = SB_SEARCH_DFS; m <= SB_SEARCH_BFS; m++)
-            for (uint64_t limit = m == SB_SEARCH_DFS ? 1 : 2; limit <= 2; limit++) {
-                sb_options opt;
-                sb_options_default(&opt);
-                opt.simd = SB_SIMD_SCALAR;
-                opt.limit = limit;
-                opt.search = m;
-                opt.bfs_cap = TEST_BFS_CAP;
-                sb_solver *s = NULL;
-                cr_assert_eq(sb_solver_new(&s, &opt), SB_OK);
-                char what[2][96];
-                snprintf(what[0], sizeof what[0], "base kernel %s limit %llu, %s",
-                         SEARCH_NAME[m], (unsigned long long)limit, files[f]);
-                snprintf(what[1], sizeof what[1], "scalar level %s limit %llu, %s",
-                         SEARCH_NAME[m], (unsigned long long)limit, files[f]);
-                const size_t todo = m == SB_SEARCH_DFS ? n : BFS_PER_FILE;
-                for (size_t i = 0; i < todo; i++) {
-                    const uint8_t *p = cells + SB_CELLS * i;
-                    sb_result want, got;
-                    const int want_rc = kernel_solve(REF_KERNEL, &kr, m, p, limit, &want);
-                    cr_assert_eq(want_rc, SB_OK, "%s: the reference failed", what[0]);
-                    const int rc = kernel_solve(base, &kb, m, p, limit, &got);
-                    assert_same_result(rc, &got, want_rc, &want, what[0], p);
-                    const int lrc = solve_rc(s, p, &got);
-                    assert_same_result(lrc, &got, want_rc, &want, what[1], p);
-                }
-                sb_solver_free(s);
-            }
-    }
-    kernel_state_free(&kr);
-    kernel_state_free(&kb);
-    free(cells);
-}
-
 /* Each registry row's spec, given as a custom spec, is that pipeline: same counts, guesses,
  * solutions and technique counters, in both search modes. */
 Test(pipelines, registry_spec_equals_custom_spec)
@@ -1242,4 +1173,57 @@ Test(rating, one_puzzle_per_whole_board_class)
                      cases[i].p);
     }
     free_class_solvers(cls_solver);
+}
+
+/* The band kernel stamped for the baseline (kernel_base.c), called directly so that it is
+ * checked on every architecture whether or not the scalar level dispatches to it, and the
+ * scalar level itself: the reference kernel's status, count, guesses and first solution on
+ * the first puzzles of every sample corpus and the multi-solution one, DFS at limits 1 and 2
+ * and BFS at limit 2. */
+Test(pipelines, base_kernel_and_scalar_level_equal_the_reference_on_the_samples)
+{
+    enum { PER_FILE = 300, BFS_PER_FILE = 60 };
+    static const char *const files[] = {"datasets/samples/17_clue_2000.txt",
+                                        "datasets/samples/top1465.txt",
+                                        "datasets/samples/hardest_11plus_1000.txt",
+                                        "datasets/multi/multi_2000_seed1.txt"};
+    const kernel_fns base = {sb_kernel_dfs_base, sb_kernel_bfs_base};
+    uint8_t *cells = malloc(SB_CELLS * PER_FILE);
+    cr_assert_not_null(cells);
+    kernel_state kr = kernel_state_new(), kb = kernel_state_new();
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        const size_t n = rating_samples(files[f], cells, PER_FILE);
+        cr_assert_eq(n, PER_FILE, "%s: %zu puzzles", files[f], n);
+        for (int m = SB_SEARCH_DFS; m <= SB_SEARCH_BFS; m++)
+            for (uint64_t limit = m == SB_SEARCH_DFS ? 1 : 2; limit <= 2; limit++) {
+                sb_options opt;
+                sb_options_default(&opt);
+                opt.simd = SB_SIMD_SCALAR;
+                opt.limit = limit;
+                opt.search = m;
+                opt.bfs_cap = TEST_BFS_CAP;
+                sb_solver *s = NULL;
+                cr_assert_eq(sb_solver_new(&s, &opt), SB_OK);
+                char what[2][96];
+                snprintf(what[0], sizeof what[0], "base kernel %s limit %llu, %s",
+                         SEARCH_NAME[m], (unsigned long long)limit, files[f]);
+                snprintf(what[1], sizeof what[1], "scalar level %s limit %llu, %s",
+                         SEARCH_NAME[m], (unsigned long long)limit, files[f]);
+                const size_t todo = m == SB_SEARCH_DFS ? n : BFS_PER_FILE;
+                for (size_t i = 0; i < todo; i++) {
+                    const uint8_t *p = cells + SB_CELLS * i;
+                    sb_result want, got;
+                    const int want_rc = kernel_solve(REF_KERNEL, &kr, m, p, limit, &want);
+                    cr_assert_eq(want_rc, SB_OK, "%s: the reference failed", what[0]);
+                    const int rc = kernel_solve(base, &kb, m, p, limit, &got);
+                    assert_same_result(rc, &got, want_rc, &want, what[0], p);
+                    const int lrc = solve_rc(s, p, &got);
+                    assert_same_result(lrc, &got, want_rc, &want, what[1], p);
+                }
+                sb_solver_free(s);
+            }
+    }
+    kernel_state_free(&kr);
+    kernel_state_free(&kb);
+    free(cells);
 }
