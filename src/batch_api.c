@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "sudokubench.h"
 
 enum {
@@ -171,9 +172,7 @@ static int team_size(int threads, size_t n)
     return t;
 }
 
-/* Picks the team for a batch of n items (team_size) into *team and checks it can start.
- * @return SB_OK, or sb_threads_check's error (errno set). */
-static int team_for(int threads, size_t n, int *team)
+int sb_batch_team(int threads, size_t n, int *team)
 {
     *team = team_size(threads, n);
     return sb_threads_check(*team, NULL, 0);
@@ -201,9 +200,7 @@ static void keep_stopped(int *shared)
     *shared = 1;
 }
 
-/* Records an error a thread met in *shared (SB_OK is ignored). With several errors one of
- * them is kept, which one depends on timing: the caller only needs to learn that one did. */
-static void keep_error(int *shared, int st)
+void sb_batch_error(int *shared, int st)
 {
     if (st == SB_OK)
         return;
@@ -256,7 +253,7 @@ int sb_solve_batch(const sb_options *opt, const uint8_t *cells, size_t n, int th
     if (setup != SB_OK)
         return setup;
     int team;
-    const int start = team_for(threads, n, &team);
+    const int start = sb_batch_team(threads, n, &team);
     if (start != SB_OK) {
         const int why = errno;
         sb_solver_free(first);
@@ -269,7 +266,7 @@ int sb_solve_batch(const sb_options *opt, const uint8_t *cells, size_t n, int th
         sb_solver *s = first;
         if (omp_get_thread_num() != 0) {
             s = NULL;
-            keep_error(&setup, sb_solver_new(&s, opt));
+            sb_batch_error(&setup, sb_solver_new(&s, opt));
         }
 #pragma omp for schedule(dynamic, 1)
         for (size_t lo = 0; lo < n; lo += BATCH_CHUNK) {
@@ -296,7 +293,7 @@ int sb_rate_batch_stop(const uint8_t *cells, size_t n, int threads, int8_t *clas
 {
     if ((!cells || !classes) && n)
         return SB_ERR_ARG;
-    int team, err = team_for(threads, n, &team), stopped = 0;
+    int team, err = sb_batch_team(threads, n, &team), stopped = 0;
     if (err != SB_OK)
         return err;
 #pragma omp parallel for num_threads(team) schedule(dynamic, 1)
@@ -309,7 +306,7 @@ int sb_rate_batch_stop(const uint8_t *cells, size_t n, int threads, int8_t *clas
             }
             sb_rating r;
             const int st = sb_rate((const sb_grid *)(cells + i * SB_CELLS), &r);
-            keep_error(&err, st);
+            sb_batch_error(&err, st);
             classes[i] = st == SB_OK ? (int8_t)r.cls : (int8_t)-1;
         }
     }
@@ -334,7 +331,7 @@ int sb_generate_batch_stop(const sb_gen_options *opt, uint64_t first, size_t n, 
     if (err != SB_OK)
         return err;
     int team;
-    const int start = team_for(threads, n, &team);
+    const int start = sb_batch_team(threads, n, &team);
     if (start != SB_OK) {
         const int why = errno;
         sb_generator_free(g0);
@@ -348,7 +345,7 @@ int sb_generate_batch_stop(const sb_gen_options *opt, uint64_t first, size_t n, 
         sb_generator *g = g0;
         if (omp_get_thread_num() != 0) {
             g = NULL;
-            keep_error(&err, sb_generator_new(&g, opt));
+            sb_batch_error(&err, sb_generator_new(&g, opt));
         }
 #pragma omp for schedule(dynamic, 1)
         for (size_t lo = 0; lo < n; lo += chunk) {
@@ -396,7 +393,7 @@ int sb_augment_batch_stop(const uint8_t *in, size_t n_in, uint64_t seed, uint64_
         if (in[i] > 9)
             return SB_ERR_ARG;
     int team, stopped = 0;
-    const int start = team_for(threads, n, &team);
+    const int start = sb_batch_team(threads, n, &team);
     if (start != SB_OK)
         return start;
     /* Runs of rows, statically split as before (each row is ~100 ns of work): the flag is

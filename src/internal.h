@@ -34,6 +34,15 @@ static inline int sb_why(int status, char *why, size_t whylen, const char *fmt, 
     return status;
 }
 
+/* The batch calls' team (batch_api.c, geometry/gbatch.c): picks the team for n items
+ * (threads, 0 = OpenMP's default, at most n, at least 1) into *team and checks that it can
+ * start (sb_threads_check). @return SB_OK, or sb_threads_check's error (errno set). */
+int sb_batch_team(int threads, size_t n, int *team);
+
+/* Records an error a team's thread met in *shared (SB_OK is ignored). With several errors one
+ * of them is kept, which one depends on timing: the caller only needs to learn that one did. */
+void sb_batch_error(int *shared, int st);
+
 /* Lanes of a board: 81 cells padded to a multiple of 32 16-bit lanes (one AVX-512 vector
  * holds 32, an AVX2 vector 16) so whole-board vector passes need no tail handling. */
 #define SB_LANES 96

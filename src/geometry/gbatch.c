@@ -13,22 +13,13 @@
 #include <omp.h>
 #include <string.h>
 
+#include "../internal.h"
 #include "sudokubench.h"
 
 enum {
     GBATCH_CHUNK = 8 /* rows a thread takes at once: a 16x16 or larger solve takes long
                         enough that a bigger chunk would only unbalance the team */
 };
-
-/* Records an error in *shared (SB_OK is ignored); with several, which one is kept depends on
- * timing: the caller only needs to learn that one happened. */
-static void keep_error(int *shared, int st)
-{
-    if (st == SB_OK)
-        return;
-#pragma omp atomic write
-    *shared = st;
-}
 
 int sb_gsolve_batch(const sb_geometry *g, const sb_options *opt, const uint8_t *cells,
                     size_t n, int threads, uint64_t *counts, uint64_t *guesses,
@@ -43,10 +34,8 @@ int sb_gsolve_batch(const sb_geometry *g, const sb_options *opt, const uint8_t *
     int setup = sb_engine_new(g, opt, &first);
     if (setup != SB_OK)
         return setup;
-    int team = threads > 0 ? threads : omp_get_max_threads();
-    if ((size_t)team > n)
-        team = n ? (int)n : 1;
-    const int start = sb_threads_check(team, NULL, 0);
+    int team;
+    const int start = sb_batch_team(threads, n, &team);
     if (start != SB_OK) {
         const int why = errno;
         sb_engine_free(first);
@@ -59,7 +48,7 @@ int sb_gsolve_batch(const sb_geometry *g, const sb_options *opt, const uint8_t *
         sb_engine *e = first;
         if (omp_get_thread_num() != 0) {
             e = NULL;
-            keep_error(&setup, sb_engine_new(g, opt, &e));
+            sb_batch_error(&setup, sb_engine_new(g, opt, &e));
         }
 #pragma omp for schedule(dynamic, 1)
         for (size_t lo = 0; lo < n; lo += GBATCH_CHUNK) {
