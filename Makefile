@@ -149,7 +149,7 @@ TEST_EXTRA :=
 include $(sort $(wildcard mk/*.mk))
 
 .PHONY: all help deps test test-unit test-cli test-sanitize test-aarch64 test-riscv64 bench batch datasets clean
-.PHONY: test-perf gbench perf-check perf-baseline report hyperfine same-bytes
+.PHONY: test-perf gbench perf-check perf-baseline report hyperfine same-bytes study
 
 all: $(BIN) $(LIB) ## build build/sudokubench and build/libsudokubench.a
 
@@ -320,8 +320,11 @@ perf-baseline: $(PERF_DRIVER) $(if $(filter 1,$(PERF_WALL)),$(GBENCH)) ## measur
 	SB_PERF_MANY=1 python3 scripts/perf_check.py baseline --driver $(PERF_DRIVER) --cc "$(CC)" \
 	  --flags "$(CFLAGS)" --function sb_solve_many --only fast:avx2 --out $(PERF_BASELINE_MANY)
 
-report: $(BIN) ## build/reports/report.md: bench matrix + thread scaling, gnuplot PNG charts
+report: $(BIN) ## build/reports/report.md: bench matrix + thread scaling, gnuplot PNG charts, the strategies study (REPORT_STUDY=0 leaves it out)
 	CC="$(CC)" REPORT_DIR=$(BUILD)/reports bash scripts/report.sh $(BIN)
+
+study: $(BIN) ## build/reports/study.md + study.png: fast, list, BASE,T and fast+T rows per corpus (scripts/study.sh: STUDY_SECONDS, STUDY_N, ...)
+	STUDY_DIR=$(BUILD)/reports bash scripts/study.sh $(BIN)
 
 hyperfine: $(BIN) ## end-to-end CLI timings (hyperfine): pipelines x threads, JSON + Markdown in build/reports/
 	HF_DIR=$(BUILD)/reports bash scripts/hyperfine.sh $(BIN)

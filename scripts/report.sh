@@ -21,6 +21,9 @@
 #                   warm-up pass and always times at least one whole pass)
 #   REPORT_THREADS  thread counts of the scaling run (default 1..nproc)
 #   REPORT_DIR      output directory (default build/reports)
+#   REPORT_STUDY    1 (default) also runs the strategies study (scripts/study.sh, its own
+#                   STUDY_* settings; STUDY_SECONDS defaults to REPORT_SECONDS) into the same
+#                   directory and links it from report.md; 0 leaves it out
 # Needs gnuplot (Debian package gnuplot-nox, installed by `make deps`) and python3.
 
 set -euo pipefail
@@ -97,5 +100,11 @@ done
 
 python3 "$HERE/report.py" "$OUT"
 gnuplot -e "dir='$OUT'; slice='$SLICE'" "$HERE/report.gp"
+if [ "${REPORT_STUDY:-1}" != 0 ]; then
+    STUDY_DIR=$OUT STUDY_SECONDS=${STUDY_SECONDS:-$SECS} bash "$HERE/study.sh" "$BIN"
+    printf '\n## Strategies study\n\nWhat each technique buys and costs on each corpus: %s\n' \
+        '[study.md](study.md) and its Pareto chart study.png (`make study` runs it alone).' \
+        >>"$OUT/report.md"
+fi
 echo "report: wrote $OUT/report.md and its charts (throughput, guesses, simd, scaling .png)" \
     "in $(($(date +%s) - start)) s"

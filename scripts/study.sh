@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# scripts/study.sh — `make study` (issue 25 item 4): what each technique buys and costs, per
+# corpus, measured with `sudokubench bench --json` (1 thread), as build/reports/study.md with
+# a Pareto chart study.png (time per puzzle against guesses per puzzle). docs/strategies.md
+# "The study" says how to read it.
+#
+# Rows per corpus: `fast`; the generic `list`; a base spec (STUDY_BASE) alone and with each
+# technique T added (BASE,T); and `fast+T` for each T when this binary knows that pipeline
+# (asked of the binary itself: `solve -s fast+T` on one puzzle of the corpus must succeed).
+# Corpora: datasets/samples (17-clue, top1465, forum hardest 11+), a 16x16 set made by
+# `generate --grid 4x4`, and ../shared/datasets/puzzles* when present.
+#
+# Usage: scripts/study.sh [BINARY]            (default build/sudokubench)
+# Environment:
+#   STUDY_SECONDS  minimum timed seconds per row (default 1.0; checks use 0.2 or less)
+#   STUDY_N        puzzles per corpus (bench -n; default 200: the generic engine takes up to
+#                  ~70 ms a puzzle on the hardest corpus)
+#   STUDY_N16      16x16 puzzles generated (default 30)
+#   STUDY_BASE     the base spec the techniques are added to (default list:ns,hs,lc)
+#   STUDY_TECHS    the techniques studied (default: every whole-board technique of the
+#                  registry, read from `solve --help`)
+#   STUDY_SHARED   1 (default) adds ../shared/datasets/puzzles* when present, 0 leaves them
+#   STUDY_DIR      output directory (default build/reports)
+# Needs python3; gnuplot (gnuplot-nox) for the chart, which is skipped with a note without it.
+
+set -euo pipefail
+
+BIN=${1:-build/sudokubench}
+OUT=${STUDY_DIR:-build/reports}
+SECS=${STUDY_SECONDS:-1.0}
+N=${STUDY_N:-200}
+N16=${STUDY_N16:-30}
+BASE=${STUDY_BASE:-list:ns,hs,lc}
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+
+[ -x "$BIN" ] || { echo "study: $BIN is not an executable (make it first)" >&2; exit 2; }
+if [ -n "${STUDY_TECHS:-}" ]; then
+    read -r -a TECHS <<<"$STUDY_TECHS"
+else
+    # The registry's tokens as solve --help lists them, after the tuples (the whole-board
+    # techniques: fish, wings, chains).
+    read -r -a TECHS <<<"$("$BIN" solve --help | tr -s ' \n' '  ' |
+        sed -n 's/.*techniques ns hs lc nt2 nt3 nt4 ht2 ht3 ht4 \(.*\), nt, ht;.*/\1/p')"
+fi
+[ "${#TECHS[@]}" -gt 0 ] || { echo "study: no technique found in '$BIN solve --help'" >&2; exit 2; }
+
+DATA=$OUT/study
+rm -rf "$DATA"
+mkdir -p "$DATA"
+
+# The corpora: NAME FILE GRID (GRID "-" for 9x9).
+CORPORA=()
+S=$ROOT/datasets/samples
+for f in "$S/17_clue_2000.txt" "$S/top1465.txt" "$S/hardest_11plus_1000.txt"; do
+    [ -e "$f" ] && CORPORA+=("$(basename "$f" .txt) $f -")
+done
+"$BIN" generate --grid 4x4 -n "$N16" --seed 25 -t 1 >"$DATA/generated_16x16.txt" 2>/dev/null
+CORPORA+=("generated_16x16 $DATA/generated_16x16.txt 4x4")
+if [ "${STUDY_SHARED:-1}" = 1 ]; then
+    for f in "$ROOT"/../shared/datasets/puzzles*; do
+        [ -f "$f" ] && CORPORA+=("shared_$(basename "$f" | tr -c 'A-Za-z0-9_\n' _) $f -")
+    done
+fi
+
+start=$(date +%s)
+for entry in "${CORPORA[@]}"; do
+    read -r name file grid <<<"$entry"
+    g=()
+    [ "$grid" = - ] || g=(--grid "$grid")
+    one=$(awk '!/^[[:space:]]*(#|$)/ { print; exit }' "$file")
+    args=(--pipelines fast,list --pipeline "$BASE")
+    for t in "${TECHS[@]}"; do
+        args+=(--pipeline "$BASE,$t")
+    done
+    fastplus=0
+    for t in "${TECHS[@]}"; do
+        # fast+T rows only where the binary runs that pipeline on this corpus's geometry
+        if printf '%s\n' "$one" | "$BIN" solve "${g[@]}" -s "fast+$t" --progress never \
+            >/dev/null 2>&1; then
+            args+=(--pipeline "fast+$t")
+            fastplus=$((fastplus + 1))
+        fi
+    done
+    echo "study: $name: ${#TECHS[@]} techniques on $BASE, $fastplus fast+T rows" >&2
+    # bench exits 1 when a corpus has lines that are not puzzles: the rows still stand
+    rc=0
+    "$BIN" bench "${g[@]}" -t 1 -n "$N" --seconds "$SECS" --json "$DATA/$name.json" \
+        "${args[@]}" "$file" >"$DATA/$name.table" || rc=$?
+    [ "$rc" -le 1 ] || { echo "study: bench failed on $name (exit $rc)" >&2; exit 2; }
+done
+
+{
+    echo "version=$("$BIN" --version | head -1)"
+    echo "git=$(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo unknown)"
+    echo "cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
+    echo "base=$BASE"
+    echo "techniques=${TECHS[*]}"
+    echo "puzzles=$N"
+    echo "seconds=$SECS"
+    echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "elapsed=$(($(date +%s) - start))"
+} >"$DATA/build.txt"
+
+python3 "$HERE/study.py" "$OUT"
+if command -v gnuplot >/dev/null 2>&1; then
+    gnuplot -e "dir='$OUT'" "$HERE/study.gp"
+else
+    echo "study: gnuplot not found: study.png skipped (Debian package gnuplot-nox)" >&2
+fi
+echo "study: wrote $OUT/study.md in $(($(date +%s) - start)) s" >&2
