@@ -301,7 +301,7 @@ static const uint8_t lc_cells[108][15] = {
 #define TQ_LINE_OF(x, f, c) ((f) ? (c) % SB_DIGITS : (c) / SB_DIGITS)
 /* The whole-board techniques' scratch on the stack: a 9x9 board's is small. */
 #define TQ_WORK(x, w)                                                                      \
-    int w##_iw[5 * SB_CELLS + 1 + 2 * SB_HOUSES];                                          \
+    int w##_iw[TQ_IWORK_INTS(x)];                                                          \
     uint64_t w##_seen[4] = {0};                                                            \
     tq_work w = {w##_iw, w##_seen}
 #include "technique.h"

@@ -55,21 +55,30 @@ static inline int tq_sees(TQ_CTX *x, const TQ_CELL *peer_a, int na, int b)
     return 0;
 }
 
-/* Schedules digits d out of every cell that sees a, b and (when c3 >= 0) c3, other than them:
- * whichever of them holds d, such a cell cannot. @return 1 if anything was scheduled. */
-static int tq_common(TQ_CTX *x, tq_work *w, const TQ_MASK *cand, int a, int b, int c3,
-                     TQ_MASK d)
+/* tq_common's scan, with the peers of b already in bitset slot 0 of w and those of c3 (when
+ * c3 >= 0) in slot 1: a caller that pairs one cell with many marks it once. */
+static int tq_common_marked(TQ_CTX *x, tq_work *w, const TQ_MASK *cand, int a, int b, int c3,
+                            TQ_MASK d)
 {
     const TQ_CELL *peer = TQ_PEERS(x, a);
     int found = 0;
-    tq_peer_bits(x, w, 0, b, 1);
-    if (c3 >= 0)
-        tq_peer_bits(x, w, 1, c3, 1);
     for (int i = 0; i < TQ_NPEERS(x, a); i++) {
         const int c = peer[i];
         if (c != b && c != c3 && tq_in(x, w, 0, c) && (c3 < 0 || tq_in(x, w, 1, c)))
             found |= tq_schedule(x, c, cand[c], d);
     }
+    return found;
+}
+
+/* Schedules digits d out of every cell that sees a, b and (when c3 >= 0) c3, other than them:
+ * whichever of them holds d, such a cell cannot. @return 1 if anything was scheduled. */
+static int tq_common(TQ_CTX *x, tq_work *w, const TQ_MASK *cand, int a, int b, int c3,
+                     TQ_MASK d)
+{
+    tq_peer_bits(x, w, 0, b, 1);
+    if (c3 >= 0)
+        tq_peer_bits(x, w, 1, c3, 1);
+    const int found = tq_common_marked(x, w, cand, a, b, c3, d);
     tq_peer_bits(x, w, 0, b, 0);
     if (c3 >= 0)
         tq_peer_bits(x, w, 1, c3, 0);
@@ -77,14 +86,15 @@ static int tq_common(TQ_CTX *x, tq_work *w, const TQ_MASK *cand, int a, int b, i
 }
 
 /* The places of digit d in house h: *first and *second get the first two cells. @return how
- * many cells of h hold d. */
+ * many cells of h hold d, up to 3 (callers only ask whether it is exactly two, so the scan
+ * stops at a third place). */
 static inline int tq_places(TQ_CTX *x, const TQ_MASK *cand, int h, TQ_MASK d, int *first,
                             int *second)
 {
     const TQ_CELL *hc = TQ_HOUSE(x, h);
     int n = 0;
     (void)x;
-    for (int i = 0; i < TQ_N(x); i++)
+    for (int i = 0; i < TQ_N(x) && n < 3; i++)
         if (cand[hc[i]] & d) {
             if (n == 0)
                 *first = hc[i];
@@ -318,34 +328,62 @@ static int tq_w_wing(TQ_CTX *x, tq_work *w, const TQ_MASK *cand)
 /* Colouring and X-chains (col, xc)                                                           */
 /* ------------------------------------------------------------------------------------------ */
 
-/* The strong-link graph of digit d: for each cell its partners (cells sharing with it a house
- * where d has exactly those two places) at adj[off[c] .. off[c + 1]). off has ncells + 1 ints,
- * adj 2 * nhouses. */
-static void tq_strong_graph(TQ_CTX *x, const TQ_MASK *cand, TQ_MASK d, int *off, int *adj)
+/* The digits with exactly two places in each house, into pairs (house h's mask at
+ * pairs[2h], two ints, by memcpy: TQ_MASK is up to 64 bits), in one pass over the board for
+ * every digit. @return the digits that have a strong link somewhere. */
+static TQ_MASK tq_pair_digits(TQ_CTX *x, const TQ_MASK *cand, int *pairs)
 {
-    const int nc = TQ_NCELLS(x);
-    memset(off, 0, (size_t)(nc + 1) * sizeof *off);
-    for (int pass = 0; pass < 2; pass++) {
-        for (int h = 0; h < TQ_NHOUSES(x); h++) {
-            int a = -1, b = -1;
-            if (tq_places(x, cand, h, d, &a, &b) != 2)
-                continue;
-            if (pass) {
-                adj[off[a]++] = b;
-                adj[off[b]++] = a;
-            } else {
-                off[a + 1]++;
-                off[b + 1]++;
-            }
+    TQ_MASK any = 0;
+    (void)x; /* the 9x9 stamp's tables are constants */
+    for (int h = 0; h < TQ_NHOUSES(x); h++) {
+        const TQ_CELL *hc = TQ_HOUSE(x, h);
+        TQ_MASK once = 0, twice = 0, more = 0;
+        for (int i = 0; i < TQ_N(x); i++) {
+            const TQ_MASK m = cand[hc[i]];
+            more |= twice & m;
+            twice |= once & m;
+            once |= m;
         }
-        if (!pass)
-            for (int c = 0; c < nc; c++)
-                off[c + 1] += off[c];
-        else /* the fill advanced each start to the next cell's: shift back */
-            for (int c = nc; c > 0; c--)
-                off[c] = off[c - 1];
-        off[0] = 0;
+        twice &= (TQ_MASK)~more;
+        memcpy(pairs + 2 * h, &twice, sizeof twice);
+        any |= twice;
     }
+    return any;
+}
+
+/* The strong-link graph of digit d: link i (a house where d has exactly those two places, as
+ * tq_pair_digits found) joins end[2i] and end[2i + 1]; cell c's links are the slots j from
+ * head[c] on through next[j] (-1 ends), in house order, the partner of slot j being
+ * end[j ^ 1]. head (ncells ints) must be all -1 and is left so by tq_strong_clear; end and
+ * next hold 2 * nhouses ints. Built per call and digit from the pairs of the call: the board
+ * changes between calls, and only houses with a link of d are read. @return the links. */
+static int tq_strong_graph(TQ_CTX *x, const TQ_MASK *cand, TQ_MASK d, const int *pairs,
+                           int *head, int *end, int *next)
+{
+    int n = 0;
+    for (int h = TQ_NHOUSES(x) - 1; h >= 0; h--) { /* prepended backwards: house order */
+        TQ_MASK two;
+        int a = -1, b = -1;
+        memcpy(&two, pairs + 2 * h, sizeof two);
+        if (!(two & d))
+            continue;
+        tq_places(x, cand, h, d, &a, &b);
+        end[2 * n] = a;
+        next[2 * n] = head[a];
+        head[a] = 2 * n;
+        end[2 * n + 1] = b;
+        next[2 * n + 1] = head[b];
+        head[b] = 2 * n + 1;
+        n++;
+    }
+    return n;
+}
+
+/* Leaves head all -1 again after tq_strong_graph made n links. */
+static inline void tq_strong_clear(int *head, const int *end, int n)
+{
+    for (int j = 0; j < 2 * n; j++)
+        head[end[j]] = -1;
 }
 
 /* col: simple colouring. Per digit, the cells joined by strong links (a house with exactly two
@@ -357,15 +395,19 @@ static void tq_strong_graph(TQ_CTX *x, const TQ_MASK *cand, TQ_MASK d, int *off,
 static int tq_colouring(TQ_CTX *x, tq_work *w, const TQ_MASK *cand)
 {
     const int nc = TQ_NCELLS(x);
-    int *off = w->iw, *adj = off + nc + 1, *colour = adj + 2 * TQ_NHOUSES(x),
+    int *head = w->iw, *end = head + nc, *next = end + 2 * TQ_NHOUSES(x),
+        *pairs = next + 2 * TQ_NHOUSES(x), *colour = pairs + 2 * TQ_NHOUSES(x),
         *queue = colour + nc, apps = 0;
+    const TQ_MASK linked = tq_pair_digits(x, cand, pairs);
+    for (int c = 0; c < nc; c++)
+        head[c] = colour[c] = -1;
     for (int dg = 0; dg < TQ_N(x); dg++) {
         const TQ_MASK d = (TQ_MASK)((TQ_MASK)1 << dg);
-        tq_strong_graph(x, cand, d, off, adj);
-        for (int c = 0; c < nc; c++)
-            colour[c] = -1;
+        if (!(linked & d)) /* no strong link: no cluster */
+            continue;
+        const int links = tq_strong_graph(x, cand, d, pairs, head, end, next);
         for (int s = 0, cluster = 0; s < nc; s++) {
-            if (colour[s] >= 0 || off[s] == off[s + 1])
+            if (colour[s] >= 0 || head[s] < 0)
                 continue;
             const int c0 = 2 * cluster++;
             int qn = 0, false_colour = -1, found = 0;
@@ -373,8 +415,8 @@ static int tq_colouring(TQ_CTX *x, tq_work *w, const TQ_MASK *cand)
             queue[qn++] = s;
             for (int qi = 0; qi < qn; qi++) {
                 const int u = queue[qi];
-                for (int k = off[u]; k < off[u + 1]; k++) {
-                    const int v = adj[k];
+                for (int j = head[u]; j >= 0; j = next[j]) {
+                    const int v = end[j ^ 1];
                     if (colour[v] == colour[u])
                         return TQ_CONTRADICTION;
                     if (colour[v] < 0) {
@@ -405,6 +447,9 @@ static int tq_colouring(TQ_CTX *x, tq_work *w, const TQ_MASK *cand)
             }
             apps += found;
         }
+        for (int j = 0; j < 2 * links; j++) /* only linked cells were coloured */
+            colour[end[j]] = -1;
+        tq_strong_clear(head, end, links);
     }
     return apps;
 }
@@ -417,19 +462,30 @@ static int tq_colouring(TQ_CTX *x, tq_work *w, const TQ_MASK *cand)
 static int tq_xchain(TQ_CTX *x, tq_work *w, const TQ_MASK *cand)
 {
     const int nc = TQ_NCELLS(x);
-    int *off = w->iw, *adj = off + nc + 1, *visit = adj + 2 * TQ_NHOUSES(x),
+    int *head = w->iw, *end = head + nc, *next = end + 2 * TQ_NHOUSES(x),
+        *pairs = next + 2 * TQ_NHOUSES(x), *visit = pairs + 2 * TQ_NHOUSES(x),
         *queue = visit + 2 * nc, apps = 0, stamp = 0;
+    const TQ_MASK linked = tq_pair_digits(x, cand, pairs);
+    if (!linked) /* no strong link: no chain */
+        return 0;
     for (int i = 0; i < 2 * nc; i++)
         visit[i] = -1;
+    for (int c = 0; c < nc; c++)
+        head[c] = -1;
     for (int dg = 0; dg < TQ_N(x); dg++) {
         const TQ_MASK d = (TQ_MASK)((TQ_MASK)1 << dg);
-        tq_strong_graph(x, cand, d, off, adj);
-        for (int s = 0; s < nc; s++) {
-            if (off[s] == off[s + 1])
+        if (!(linked & d))
+            continue;
+        const int links = tq_strong_graph(x, cand, d, pairs, head, end, next);
+        for (int j0 = 0; j0 < 2 * links; j0++) {
+            /* each linked cell once, at its first slot: the walks are independent of order
+             * (their pairs and eliminations are sets) */
+            const int s = end[j0];
+            if (head[s] != j0)
                 continue;
             /* State 2c: c lacks the digit (a strong link follows); 2c+1: c holds it. The queue
              * holds states, depth (links walked) in the level boundaries. */
-            int qn = 0, qi = 0;
+            int qn = 0, qi = 0, marked = 0;
             stamp++;
             visit[2 * s] = stamp;
             queue[qn++] = 2 * s;
@@ -438,26 +494,35 @@ static int tq_xchain(TQ_CTX *x, tq_work *w, const TQ_MASK *cand)
                 for (; qi < level_end; qi++) {
                     const int u = queue[qi] >> 1, holds = queue[qi] & 1;
                     const TQ_CELL *peer = TQ_PEERS(x, u);
-                    const int nn = holds ? TQ_NPEERS(x, u) : off[u + 1] - off[u];
-                    for (int k = 0; k < nn; k++) {
-                        const int v = holds ? peer[k] : adj[off[u] + k];
+                    /* weak: the peers in order; strong: the partners in house order */
+                    for (int k = 0, j = head[u]; holds ? k < TQ_NPEERS(x, u) : j >= 0;
+                         holds ? k++ : (j = next[j])) {
+                        const int v = holds ? peer[k] : end[j ^ 1];
                         const int st = 2 * v + !holds;
-                        if (!(cand[v] & d) || visit[st] == stamp)
+                        /* a cell without a strong link ends no chain and continues none */
+                        if (!(cand[v] & d) || visit[st] == stamp || head[v] < 0)
                             continue;
                         visit[st] = stamp;
                         queue[qn++] = st;
-                        if (!holds && v > s)
-                            apps += tq_common(x, w, cand, s, v, -1, d);
+                        if (holds || v <= s)
+                            continue;
+                        if (!marked) /* s ends every chain of this walk: its peers once */
+                            tq_peer_bits(x, w, 0, s, marked = 1);
+                        apps += tq_common_marked(x, w, cand, v, s, -1, d);
                     }
                 }
             }
+            if (marked)
+                tq_peer_bits(x, w, 0, s, 0);
         }
+        tq_strong_clear(head, end, links);
     }
     return apps;
 }
 
-/* Ints of scratch the whole-board techniques need (tq_work.iw). */
-#define TQ_IWORK_INTS(x) (5 * TQ_NCELLS(x) + 1 + 2 * TQ_NHOUSES(x))
+/* Ints of scratch the whole-board techniques need (tq_work.iw): xc's strong-link graph and
+ * pairs (ncells + 6 * nhouses) and its walk (4 * ncells). */
+#define TQ_IWORK_INTS(x) (5 * TQ_NCELLS(x) + 6 * TQ_NHOUSES(x))
 
 /* Runs whole-board technique t on cand, scheduling its eliminations.
  * @return applications, or TQ_CONTRADICTION. */

@@ -338,6 +338,101 @@ Test(patterns, xchain)
     expect(SB_TECH_XCHAIN, b, NONE, D1, 0);
 }
 
+/* 1 when cells a and b (a != b) share a row, a column or a box. */
+static int sees(int a, int b)
+{
+    return a / 9 == b / 9 || a % 9 == b % 9 || (a / 27 == b / 27 && a % 9 / 3 == b % 9 / 3);
+}
+
+/* The fewest links of an X-chain on digit 1 of cand from cell s to cell e (a strong link:
+ * a house where exactly those two cells hold 1; a weak one: two cells holding 1 that see each
+ * other; strong first and last, alternating), by a breadth-first search written from the
+ * definition for this test, or -1 beyond 31 links. */
+static int chain_links(const uint16_t *cand, int s, int e)
+{
+    int strong[SB_CELLS][SB_CELLS] = {{0}};
+    for (int h = 0; h < 27; h++) { /* rows, columns, boxes */
+        int at[SB_CELLS], n = 0;
+        for (int c = 0; c < SB_CELLS; c++) {
+            const int in = h < 9 ? c / 9 == h : h < 18 ? c % 9 == h - 9
+                                                       : c / 27 * 3 + c % 9 / 3 == h - 18;
+            if (in && (cand[c] & D1))
+                at[n++] = c;
+        }
+        if (n == 2)
+            strong[at[0]][at[1]] = strong[at[1]][at[0]] = 1;
+    }
+    /* lacks: the cells a walk of the links so far reaches lacking 1 (if s lacks it) */
+    unsigned char lacks[SB_CELLS] = {0};
+    lacks[s] = 1;
+    for (int links = 1; links < 32; links += 2) {
+        unsigned char next_holds[SB_CELLS] = {0}, next_lacks[SB_CELLS] = {0};
+        for (int u = 0; u < SB_CELLS; u++)
+            for (int v = 0; v < SB_CELLS; v++)
+                if (lacks[u] && strong[u][v])
+                    next_holds[v] = 1;
+        if (next_holds[e])
+            return links;
+        for (int u = 0; u < SB_CELLS; u++)
+            for (int v = 0; v < SB_CELLS; v++)
+                if (next_holds[u] && v != u && (cand[v] & D1) && sees(u, v))
+                    next_lacks[v] = 1;
+        memcpy(lacks, next_lacks, sizeof lacks);
+    }
+    return -1;
+}
+
+/* Leaves digit 1 only in the n cells of ones (every other digit everywhere). */
+static void ones_only(uint16_t *cand, const int *ones, int n)
+{
+    fill(cand);
+    for (int c = 0; c < SB_CELLS; c++)
+        cand[c] &= (uint16_t)~D1;
+    for (int i = 0; i < n; i++)
+        cand[ones[i]] |= D1;
+}
+
+/* The cap of X-chains (15 links: 8 strong, 7 weak). Digit 1 is left in a walk of cells, each
+ * seeing the one before, and in a cell t seeing both ends of the walk. t loses 1 when an
+ * X-chain joins two cells it sees: on the first board the shortest such chain has exactly
+ * 15 links (so xc removes 1 from t), on the second 17 (so xc must leave t alone, although a
+ * chain proves 1 false there). The lengths are checked first with chain_links; the other
+ * cells the boards' shorter chains clear are not asserted. */
+Test(patterns, xchain_cap)
+{
+    uint16_t b[SB_CELLS];
+    sb_technique_counts tc = {0, 0, 0};
+    const struct { /* automatic: rc() is no constant */
+        int ones[19], n, t, links, falls;
+    } boards[] = {
+        {{rc(6, 4), rc(6, 1), rc(8, 1), rc(8, 8), rc(3, 8), rc(4, 6), rc(2, 6), rc(2, 2),
+          rc(1, 2), rc(1, 3), rc(0, 3), rc(0, 5), rc(5, 5), rc(5, 0), rc(3, 0), rc(3, 7),
+          rc(6, 7)}, 17, rc(6, 7), 15, 1},
+        {{rc(8, 0), rc(8, 8), rc(2, 8), rc(2, 3), rc(0, 3), rc(0, 1), rc(1, 1), rc(5, 1),
+          rc(3, 2), rc(3, 7), rc(4, 6), rc(4, 4), rc(6, 4), rc(7, 5), rc(6, 5), rc(6, 0),
+          rc(7, 0), rc(7, 7), rc(8, 7)}, 19, rc(8, 7), 17, 0},
+    };
+    for (size_t i = 0; i < sizeof boards / sizeof boards[0]; i++) {
+        const int t = boards[i].t;
+        ones_only(b, boards[i].ones, boards[i].n);
+        int fewest = -1; /* over the pairs of cells holding 1 that t sees */
+        for (int s = 0; s < SB_CELLS; s++)
+            for (int e = 0; e < SB_CELLS; e++)
+                if (s != e && s != t && e != t && (b[s] & D1) && (b[e] & D1) && sees(t, s) &&
+                    sees(t, e)) {
+                    const int l = chain_links(b, s, e);
+                    if (l > 0 && (fewest < 0 || l < fewest))
+                        fewest = l;
+                }
+        cr_assert_eq(fewest, boards[i].links, "board %zu: the shortest chain has %d links", i,
+                     fewest);
+        cr_assert_eq(sb_technique_step(SB_TECH_XCHAIN, b, &tc), SB_STEP_CHANGED);
+        cr_assert_eq(!(b[t] & D1), boards[i].falls, "board %zu: a %d-link chain %s r%dc%d", i,
+                     boards[i].links, boards[i].falls ? "must clear" : "is past the cap of",
+                     t / 9 + 1, t % 9 + 1);
+    }
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Soundness                                                                                  */
 /* ------------------------------------------------------------------------------------------ */

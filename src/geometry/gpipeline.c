@@ -249,7 +249,7 @@ int sb_gpipeline_new(const sb_geometry *g, const char *name_or_spec, sb_gpipelin
     p->etouched = calloc(p->dwords, sizeof *p->etouched);
     p->snap = malloc(nc * sizeof *p->snap);
     p->lineof = malloc(2 * nc * sizeof *p->lineof);
-    p->iwork = malloc((5 * nc + 1 + 2 * (size_t)p->nhouses) * sizeof *p->iwork);
+    p->iwork = malloc((5 * nc + 6 * (size_t)p->nhouses) * sizeof *p->iwork);
     p->seen = calloc(2 * p->dwords, sizeof *p->seen);
     /* A poll per guess: a guess here runs whole technique sweeps (tens of microseconds on
      * 9x9, milliseconds on 64x64), next to which the poll's few instructions are nothing,
