@@ -52,6 +52,7 @@
 #endif
 
 enum { DEFAULT_SECONDS_X10 = 10 /* --seconds default, in tenths */ };
+enum { FAST_NAME_MAX = 16 /* the longest fast+T of --pipelines: "fast+" and a token */ };
 
 /* The valid puzzles of one file and what the rows learnt about them. */
 typedef struct dataset {
@@ -104,9 +105,10 @@ static const char bench_help[] =
     "then timed passes without checks. Prints the standard table and build info.\n"
     "Every pipeline must give the first one's verdict (solved, unsolvable, multiple) on\n"
     "every puzzle; puzzles without exactly one solution are noted on stderr.\n\n"
-    "      --pipelines LIST  add 'all' or a comma list of pipeline names\n"
-    "      --pipeline SPEC   add one pipeline: a name or a custom spec such as\n"
-    "                        array:ns,hs,lc,nt (both repeatable, rows in the order given;\n"
+    "      --pipelines LIST  add 'all' or a comma list of pipeline names and fast+T forms\n"
+    "                        (one technique each: fast,fast+xw,fast+sky)\n"
+    "      --pipeline SPEC   add one pipeline: a name, fast+T1,T2,... or a custom spec such\n"
+    "                        as array:ns,hs,lc,nt (both repeatable, rows in the order given;\n"
     "                        default: all)\n"
     "  -n, --max-puzzles N   use the first N puzzles of each FILE (default all)\n"
     "  -l, --limit N         solutions to count per puzzle (default %llu: uniqueness check)\n"
@@ -610,9 +612,12 @@ static void print_row(const bench_row *row, int nranks)
     }
 }
 
-/* Appends the pipelines of --pipelines LIST (registry names, or 'all') to names, which holds
- * *n of cap. @return 0, or -1 after a message. */
-static int add_pipelines(const char *arg, const char **names, int *n, int cap)
+/* Appends the pipelines of --pipelines LIST (registry names, fast+T with one technique T, or
+ * 'all') to names, which holds *n of cap; a fast+T name is kept in store[its index]. A comma
+ * separates rows here, so fast+ with several techniques goes to --pipeline.
+ * @return 0, or -1 after a message. */
+static int add_pipelines(const char *arg, const char **names, int *n, int cap,
+                         char (*store)[FAST_NAME_MAX])
 {
     size_t np;
     const sb_pipeline_info *reg = sb_pipelines(&np);
@@ -631,18 +636,26 @@ static int add_pipelines(const char *arg, const char **names, int *n, int cap)
             return cli_usage_error("bench", "empty pipeline name in --pipelines '%s'", arg), -1;
         snprintf(name, sizeof name, "%.*s", (int)len, tok);
         const int p = len < sizeof name ? sb_pipeline_find(name) : -1;
-        if (p < 0) {
+        if (p < 0 && !strncmp(name, "fast+", 5) && len < FAST_NAME_MAX &&
+            sb_pipeline_check(name) == SB_OK) {
+            if (*n == cap)
+                return cli_usage_error("bench", "more than %d pipelines", cap), -1;
+            memcpy(store[*n], name, len + 1);
+            names[*n] = store[*n];
+            ++*n;
+        } else if (p < 0) {
             char known[256] = "";
             size_t used = 0;
             for (size_t i = 0; i < np && used < sizeof known; i++)
                 used += (size_t)snprintf(known + used, sizeof known - used, "%s%s",
                                          i ? ", " : "", reg[i].name);
-            return cli_usage_error("bench", "unknown pipeline '%.*s' in --pipelines (%s, all; "
-                                   "custom specs go to --pipeline)", (int)len, tok, known), -1;
-        }
-        if (*n == cap)
+            return cli_usage_error("bench", "unknown pipeline '%.*s' in --pipelines (%s, fast+T, "
+                                   "all; custom specs go to --pipeline)", (int)len, tok, known), -1;
+        } else if (*n == cap) {
             return cli_usage_error("bench", "more than %d pipelines", cap), -1;
-        names[(*n)++] = reg[p].name;
+        } else {
+            names[(*n)++] = reg[p].name;
+        }
         if (!tok[len])
             return 0;
         tok += len + 1;
@@ -673,6 +686,7 @@ int cli_bench(int argc, char **argv)
     sb_options opt;
     sb_options_default(&opt);
     const char *pipes[MAX_PIPELINES];
+    char fast_names[MAX_PIPELINES][FAST_NAME_MAX]; /* the fast+T rows of --pipelines */
     int npipes = 0;
     unsigned long long max_puzzles = 0;
     double seconds = DEFAULT_SECONDS_X10 / 10.0;
@@ -684,7 +698,7 @@ int cli_bench(int argc, char **argv)
     while ((ch = getopt_long(argc, argv, ":l:t:n:h", longopts, NULL)) != -1) {
         switch (ch) {
         case 'P': /* --pipelines and --pipeline both add, in the order given */
-            if (add_pipelines(optarg, pipes, &npipes, MAX_PIPELINES))
+            if (add_pipelines(optarg, pipes, &npipes, MAX_PIPELINES, fast_names))
                 return CLI_EXIT_USAGE;
             break;
         case 'Q':
@@ -731,7 +745,7 @@ int cli_bench(int argc, char **argv)
     if (cli_grid_pick("bench", &gopt, argv + optind, argc - optind, 0, &geo))
         return CLI_EXIT_USAGE;
     /* Other geometries default to fast alone: the reference pipelines take very long there */
-    if (npipes == 0 && add_pipelines(geo ? "fast" : "all", pipes, &npipes, MAX_PIPELINES)) {
+    if (npipes == 0 && add_pipelines(geo ? "fast" : "all", pipes, &npipes, MAX_PIPELINES, fast_names)) {
         sb_geometry_free(geo);
         return CLI_EXIT_USAGE;
     }

@@ -87,7 +87,7 @@ int cli_parse_pipeline(const char *cmd, const char *arg, sb_options *opt)
     char why[2 * SB_WHY_LEN + 64];
     if (sb_pipeline_explain(arg, why, sizeof why) == SB_OK && sb_options_pipeline(opt, arg) == SB_OK)
         return 0;
-    if (strchr(arg, ':'))
+    if (strchr(arg, ':') || !strncmp(arg, "fast+", 5))
         return cli_usage_error(cmd, "bad pipeline spec '%s': %s", arg, why);
     /* Not a spec: a misspelt name, so list the names. */
     char names[256] = "";

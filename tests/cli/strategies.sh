@@ -51,6 +51,7 @@ list:ns,,hs|bad pipeline spec 'list:ns,,hs': $EMPTY
 list:,ns|bad pipeline spec 'list:,ns': $EMPTY
 fast:ns|bad pipeline spec 'fast:ns': unknown order 'fast' (list, array, restart)
 $SPEC33|bad pipeline spec '$SPEC33': more than 32 technique steps (nt and ht count three)
+fast+xc|bad pipeline spec 'fast+xc': technique 'xc' is not implemented on the fused kernel (fast+ takes xw, sf, jf, sky, kite, xy, xyz, ww)
 EOF
 
 begin "pipelines: 'ORDER:' with no technique is a pipeline without propagation (documented)"
@@ -95,6 +96,17 @@ for r in rows:
 assert rows[1]["techniques"]["lc"]["eliminations"] == 0
 PY
 fi
+end
+
+begin "bench: --pipelines takes fast+T rows beside registry names; fast+ with several goes to --pipeline"
+run bench --seconds 0 -t 1 --pipelines fast,fast+sky --pipeline fast+xw,kite mix.txt
+expect_rc 1 # the invalid line
+expect_out_re '^\| mix.txt \| fast \| '
+expect_out_re '^\| mix.txt \| fast\+sky \| '
+expect_out_re '^\| mix.txt \| fast\+xw,kite \| '
+run bench --seconds 0 --pipelines fast+zz mix.txt
+expect_rc 2
+expect_err_line "sudokubench: unknown pipeline 'fast+zz' in --pipelines (fast, list, array, restart, singles, none, fast+T, all; custom specs go to --pipeline)"
 end
 
 # Verdicts in bench: the warm-up takes each puzzle's verdict; puzzles without exactly one
