@@ -13,4 +13,4 @@ TEST_EXTRA += test-hosts
 test-hosts: $(BIN) ## MPI across 3 namespace hosts (root; skipped otherwise): same bytes as one process
 	@if [ -n "$(MPI_SKIP)" ]; then echo "test-hosts: skipped: $(MPI_SKIP)"; else \
 	    $(MAKE) --no-print-directory $(MPI_BIN) $(FAULT_SHIM) && \
-	    MPIRUN=$(MPIRUN) SHIM=$(FAULT_SHIM) bash tests/cli/hosts.sh $(BIN) $(MPI_BIN); fi
+	    MPIRUN=$(MPIRUN) SHIM=$(abspath $(FAULT_SHIM)) bash tests/cli/hosts.sh $(BIN) $(MPI_BIN); fi
