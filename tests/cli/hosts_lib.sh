@@ -1,12 +1,13 @@
+# shellcheck shell=bash
 # tests/cli/hosts_lib.sh — the namespace "hosts" of tests/cli/hosts.sh, sourced by it and by
-# scripts/hosts_bench.sh (docs/scale.md "Across hosts (namespaces)"): NH hosts, each a network
+# scripts/hosts_bench.sh (docs/scale.md "Across hosts (namespaces)"): N hosts, each a network
 # namespace on a veth pair to this run's own bridge, with a private /24 address inside the
 # namespace only, every process started in its own UTS namespace with the host's hostname;
 # mpirun runs on host 1 and reaches the others through a launch agent in place of ssh.
 #
 # The caller defines skip (prints its reason and exits 0), T (the scratch directory: hostfile,
 # agent and hostrun.err go there; under /tmp, as every namespace shares the file system),
-# MPIRUN, TIMEOUT (per mpirun: a hang guard) and the MPI_FLAGS array, then calls hosts_up NH
+# MPIRUN, TIMEOUT (per mpirun: a hang guard) and the MPI_FLAGS array, then calls hosts_up N
 # after setting its EXIT trap (which must call teardown "$ID"). Names carry this shell's PID
 # (ID), so parallel runs never collide; leftovers of runs that died (their PID gone) are
 # removed first.
@@ -37,11 +38,10 @@ step() {
     err=$("$@" 2>&1) || skip "host set-up failed at '$what' ($*): ${err:-exit $?}"
 }
 
-# hosts_up NH: removes dead runs' leftovers, makes hosts 1..NH (hostfile: one slot each),
+# hosts_up N: removes dead runs' leftovers, makes hosts 1..N (hostfile: one slot each),
 # waits for their links, writes the launch agent, and adds the across-hosts flags to MPI_FLAGS.
 hosts_up() {
     local nh=$1 h p limit
-    NH=$nh
     # leftovers of runs that ended without tearing down (their shell is gone)
     for p in $( { ip netns list 2>/dev/null | sed -n 's/^sbh\([0-9]*\)-.*/\1/p'
         ip -o link show 2>/dev/null | sed -n 's/^[0-9]*: sb\(br\|v\)\([0-9]*\).*/\2/p'; } | sort -u); do
