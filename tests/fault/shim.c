@@ -30,8 +30,11 @@
  *                             with /bin/sh and waits for it (tests/cli/hosts.sh: kill every
  *                             process of this rank's host, or take its link down, from a point
  *                             in the rank's own work); SB_FAULT_SIGNAL may then be unset
- *                             Writes and reads count pwrite/pread as well as write/read (an MPI
- *                             rank writes -o FILE at offsets: MPI-IO's posix back end)
+ *                             The written bytes of this trigger count pwrite as well as write
+ *                             (an MPI rank writes -o FILE at offsets: MPI-IO's posix back end);
+ *                             pread, and pwrite for the other faults, pass through untouched:
+ *                             the program peeks at its first input with pread before reading
+ *                             it, and "after K bytes" means K bytes of the stream
  *   SB_FAULT_MALLOC=N         the Nth allocation (malloc, calloc, realloc, aligned_alloc,
  *                             posix_memalign) called directly from the main program fails with
  *                             ENOMEM; allocations made inside libc, libgomp or ld.so are
@@ -243,8 +246,8 @@ static ssize_t real_write(int fd, const void *buf, size_t n, off_t at, int pos)
     return plain(fd, (void *)buf, n);
 }
 
-/* A read (pread when pos) with the read faults of the plan. */
-static ssize_t faulty_read(int fd, void *buf, size_t n, off_t at, int pos)
+/* A read with the read faults of the plan. */
+static ssize_t faulty_read(int fd, void *buf, size_t n)
 {
     if ((plan.read_eio >= 0 || plan.signal_read >= 0) && targeted(fd)) {
         const long long done = __atomic_load_n(&read_bytes, __ATOMIC_RELAXED);
@@ -257,12 +260,12 @@ static ssize_t faulty_read(int fd, void *buf, size_t n, off_t at, int pos)
             n = (size_t)(plan.read_eio - done);
         if (plan.signal_read > done && (long long)n > plan.signal_read - done)
             n = (size_t)(plan.signal_read - done);
-        const ssize_t got = real_read(fd, buf, n, at, pos);
+        const ssize_t got = real_read(fd, buf, n, 0, 0);
         if (got > 0)
             signal_at(__atomic_add_fetch(&read_bytes, got, __ATOMIC_RELAXED), plan.signal_read);
         return got;
     }
-    return real_read(fd, buf, n, at, pos);
+    return real_read(fd, buf, n, 0, 0);
 }
 
 /* A write (pwrite when pos) with the write faults of the plan. */
@@ -298,17 +301,25 @@ static ssize_t faulty_write(int fd, const void *buf, size_t n, off_t at, int pos
 
 ssize_t read(int fd, void *buf, size_t n)
 {
-    return faulty_read(fd, buf, n, 0, 0);
+    return faulty_read(fd, buf, n);
 }
 
 ssize_t pread(int fd, void *buf, size_t n, off_t at)
 {
-    return faulty_read(fd, buf, n, at, 1);
+    return real_read(fd, buf, n, at, 1);
 }
 
 ssize_t pread64(int fd, void *buf, size_t n, off_t at)
 {
-    return faulty_read(fd, buf, n, at, 1);
+    return real_read(fd, buf, n, at, 1);
+}
+
+/* A pwrite: only the signal trigger sees it (see SB_FAULT_EXEC above). */
+static ssize_t positional_write(int fd, const void *buf, size_t n, off_t at)
+{
+    if (plan.signal_write < 0)
+        return real_write(fd, buf, n, at, 1);
+    return faulty_write(fd, buf, n, at, 1);
 }
 
 ssize_t write(int fd, const void *buf, size_t n)
@@ -318,12 +329,12 @@ ssize_t write(int fd, const void *buf, size_t n)
 
 ssize_t pwrite(int fd, const void *buf, size_t n, off_t at)
 {
-    return faulty_write(fd, buf, n, at, 1);
+    return positional_write(fd, buf, n, at);
 }
 
 ssize_t pwrite64(int fd, const void *buf, size_t n, off_t at)
 {
-    return faulty_write(fd, buf, n, at, 1);
+    return positional_write(fd, buf, n, at);
 }
 
 #ifndef FAULT_NO_ALLOC /* an ASan build: its runtime owns malloc, which must not be wrapped */
