@@ -438,6 +438,19 @@ static void dig(sb_gsolver *s, const uint8_t *full, uint8_t *puzzle, int nc, int
     }
 }
 
+/* Makes *s, a solver for g, and returns one full grid of g (the first solution of the empty
+ * grid), malloc'd. */
+static uint8_t *full_grid(sb_geometry *g, sb_gsolver **s)
+{
+    const int nc = sb_geometry_cells(g);
+    cr_assert_eq(sb_gsolver_new(g, s), SB_OK);
+    uint8_t *empty = calloc((size_t)nc, 1), *full = malloc((size_t)nc);
+    sb_gresult res;
+    cr_assert_eq(sb_gsolve(*s, empty, 1, &res, full), SB_OK);
+    free(empty);
+    return full;
+}
+
 Test(grate, classes_agree_with_the_general_solver_on_every_kind_of_geometry)
 {
     static const char *const specs[] = {"2x2", "2x3", "3x3", "latin:5", "cube:2", "x:2x3", "3x4"};
@@ -445,10 +458,7 @@ Test(grate, classes_agree_with_the_general_solver_on_every_kind_of_geometry)
         sb_geometry *g = geo(specs[i]);
         const int nc = sb_geometry_cells(g);
         sb_gsolver *s;
-        cr_assert_eq(sb_gsolver_new(g, &s), SB_OK);
-        uint8_t *empty = calloc((size_t)nc, 1), *full = malloc((size_t)nc), *p = malloc((size_t)nc);
-        sb_gresult res;
-        cr_assert_eq(sb_gsolve(s, empty, 1, &res, full), SB_OK);
+        uint8_t *full = full_grid(g, &s), *p = malloc((size_t)nc);
         cr_assert(sb_gsolution_check(g, NULL, full));
         /* one blank: singles by any method */
         memcpy(p, full, (size_t)nc);
@@ -458,7 +468,6 @@ Test(grate, classes_agree_with_the_general_solver_on_every_kind_of_geometry)
             dig(s, full, p, nc, k % 2 ? nc / 4 : 0, (uint64_t)k * 7919 + i);
             check_class(g, s, p);
         }
-        free(empty);
         free(full);
         free(p);
         sb_gsolver_free(s);
@@ -637,15 +646,11 @@ Test(grate, fish_wings_chains_ladder_on_2x3_and_latin)
         sb_geometry *g = geo(specs[i]);
         const int nc = sb_geometry_cells(g);
         sb_gsolver *s;
-        cr_assert_eq(sb_gsolver_new(g, &s), SB_OK);
-        uint8_t *empty = calloc((size_t)nc, 1), *full = malloc((size_t)nc), *p = malloc((size_t)nc);
-        sb_gresult res;
-        cr_assert_eq(sb_gsolve(s, empty, 1, &res, full), SB_OK);
+        uint8_t *full = full_grid(g, &s), *p = malloc((size_t)nc);
         for (int k = 0; k < 60; k++) {
             dig(s, full, p, nc, 0, (uint64_t)k * 104729 + i);
             check_ladder(g, p);
         }
-        free(empty);
         free(full);
         free(p);
         sb_gsolver_free(s);
