@@ -247,6 +247,11 @@ typedef struct sb_technique_counts {
                               something */
     uint64_t placements;   /* cells it left with a single candidate */
     uint64_t eliminations; /* candidates it removed */
+    uint64_t calls;        /* times it ran, whether or not it found anything: one sweep over
+                              every house, one look at the whole board (xw .. xc; in fast+T,
+                              one run at a stall). One call may apply several times, but
+                              applications > 0 implies calls > 0. The last member, so
+                              positional initialisers keep their meaning */
 } sb_technique_counts;
 
 /* Outcome of one technique step. */

@@ -243,6 +243,7 @@ int sb_bench_warm(sb_bench *b, uint8_t *verdicts, sb_bench_warmup *out)
             out->counts[k].applications += c[k].applications;
             out->counts[k].placements += c[k].placements;
             out->counts[k].eliminations += c[k].eliminations;
+            out->counts[k].calls += c[k].calls;
         }
     }
     if (oom)

@@ -58,6 +58,7 @@ static void add_counts(sb_technique_counts *dst, const sb_technique_counts *src)
         dst[t].applications += src[t].applications;
         dst[t].placements += src[t].placements;
         dst[t].eliminations += src[t].eliminations;
+        dst[t].calls += src[t].calls;
     }
 }
 

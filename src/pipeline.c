@@ -319,6 +319,7 @@ int sb_technique_step(int technique, uint16_t cand[SB_CELLS], sb_technique_count
         counts->applications += scratch[technique].applications;
         counts->placements += scratch[technique].placements;
         counts->eliminations += scratch[technique].eliminations;
+        counts->calls += scratch[technique].calls;
     }
     return !ok ? SB_STEP_CONTRADICTION : changed ? SB_STEP_CHANGED : SB_STEP_UNCHANGED;
 }

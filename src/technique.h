@@ -320,6 +320,7 @@ static __attribute__((noinline)) int tq_board_sweep(TQ_CTX *x, TQ_MASK *cand, in
 static int tq_sweep(TQ_CTX *x, TQ_MASK *cand, int t, int snapshot, int *changed)
 {
     sb_technique_counts *tc = &TQ_COUNTS(x)[t];
+    tc->calls++;
     if (t > SB_TECH_HIDDEN_QUAD)
         return tq_board_sweep(x, cand, t, changed);
     for (int h0 = 0; h0 < TQ_NHOUSES(x); h0 = TQ_GROUP_END(x, h0)) {

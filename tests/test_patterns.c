@@ -74,7 +74,7 @@ static void expect(int tech, const uint16_t *cand, const int *gone, uint16_t los
         want[*g] &= (uint16_t)~lose;
         elims++;
     }
-    sb_technique_counts tc = {0, 0, 0};
+    sb_technique_counts tc = {0, 0, 0, 0};
     size_t n;
     const char *name = sb_techniques(&n)[tech].name;
     const int rv = sb_technique_step(tech, got, &tc);
@@ -178,7 +178,7 @@ Test(patterns, swordfish_and_jellyfish)
     row_only(b, 0, 1u << 1 | 1u << 4);
     row_only(b, 3, 1u << 1 | 1u << 4);
     row_only(b, 6, 1u << 1 | 1u << 4);
-    sb_technique_counts tc = {0, 0, 0};
+    sb_technique_counts tc = {0, 0, 0, 0};
     cr_assert_eq(sb_technique_step(SB_TECH_SWORDFISH, b, &tc), SB_STEP_CONTRADICTION);
 }
 
@@ -271,7 +271,7 @@ Test(patterns, w_wing)
             b[rc(2, c)] &= (uint16_t)~dm("2");
     uint16_t got[SB_CELLS];
     memcpy(got, b, sizeof got);
-    sb_technique_counts tc = {0, 0, 0};
+    sb_technique_counts tc = {0, 0, 0, 0};
     cr_assert_eq(sb_technique_step(SB_TECH_W_WING, got, &tc), SB_STEP_CHANGED);
     cr_assert_eq(tc.applications, 2);
     cr_assert_eq(got[rc(0, 5)], (uint16_t)(ALL & ~dm("12")), "both digits leave r0c5");
@@ -401,7 +401,7 @@ static void ones_only(uint16_t *cand, const int *ones, int n)
 Test(patterns, xchain_cap)
 {
     uint16_t b[SB_CELLS];
-    sb_technique_counts tc = {0, 0, 0};
+    sb_technique_counts tc = {0, 0, 0, 0};
     const struct { /* automatic: rc() is no constant */
         int ones[19], n, t, links, falls;
     } boards[] = {
@@ -463,7 +463,7 @@ static void run_order(uint16_t *cand, const uint16_t *allowed, const char *what,
         const int t = order[i];
         uint16_t before[SB_CELLS];
         memcpy(before, cand, sizeof before);
-        sb_technique_counts tc = {0, 0, 0};
+        sb_technique_counts tc = {0, 0, 0, 0};
         const int rv = sb_technique_step(t, cand, &tc);
         cr_assert_neq(rv, SB_STEP_CONTRADICTION, "technique %d on %s", t, what);
         uint64_t elims = 0, singles = 0;

@@ -256,7 +256,7 @@ Test(technique, counters_accumulate_and_may_be_null)
     memcpy(a, base, sizeof a);
     memcpy(b, base, sizeof b);
     cr_assert_eq(sb_technique_step(SB_TECH_NAKED_SINGLE, a, NULL), SB_STEP_CHANGED);
-    sb_technique_counts tc = {100, 200, 300};
+    sb_technique_counts tc = {100, 200, 300, 0};
     cr_assert_eq(sb_technique_step(SB_TECH_NAKED_SINGLE, b, &tc), SB_STEP_CHANGED);
     cr_assert_arr_eq(a, b, sizeof a, "NULL counters changed the result");
     cr_assert_eq(tc.applications, 103);

@@ -425,17 +425,19 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
     first_hit wrong = {w.wrong, 0}, disagree = {d->n, 0};
     if (!rc) {
         /* The technique counts and the warm-up's figures, summed over the ranks. */
-        uint64_t sum[3 * SB_TECH_COUNT];
+        uint64_t sum[4 * SB_TECH_COUNT];
         for (int k = 0; k < SB_TECH_COUNT; k++) {
-            sum[3 * k] = w.counts[k].applications;
-            sum[3 * k + 1] = w.counts[k].placements;
-            sum[3 * k + 2] = w.counts[k].eliminations;
+            sum[4 * k] = w.counts[k].applications;
+            sum[4 * k + 1] = w.counts[k].placements;
+            sum[4 * k + 2] = w.counts[k].eliminations;
+            sum[4 * k + 3] = w.counts[k].calls;
         }
-        cli_mpi_reduce(sum, 3 * SB_TECH_COUNT, CLI_MPI_SUM);
+        cli_mpi_reduce(sum, 4 * SB_TECH_COUNT, CLI_MPI_SUM);
         for (int k = 0; k < SB_TECH_COUNT; k++) {
-            row->counts[k].applications += sum[3 * k];
-            row->counts[k].placements += sum[3 * k + 1];
-            row->counts[k].eliminations += sum[3 * k + 2];
+            row->counts[k].applications += sum[4 * k];
+            row->counts[k].placements += sum[4 * k + 1];
+            row->counts[k].eliminations += sum[4 * k + 2];
+            row->counts[k].calls += sum[4 * k + 3];
         }
         uint64_t v[6] = {mine.puzzles, mine.guesses, mine.no_guess, mine.verdicts[0],
                          mine.verdicts[1], mine.verdicts[2]};
@@ -541,10 +543,11 @@ static int write_json(FILE *f, const char *path, const sb_geometry *geo, const b
         const sb_technique_info *t = sb_techniques(&nt);
         for (size_t k = 0; k < nt; k++)
             fprintf(f, "%s\"%s\":{\"applications\":%llu,\"placements\":%llu,"
-                       "\"eliminations\":%llu}",
+                       "\"eliminations\":%llu,\"calls\":%llu}",
                     k ? "," : "", t[k].name, (unsigned long long)r->counts[k].applications,
                     (unsigned long long)r->counts[k].placements,
-                    (unsigned long long)r->counts[k].eliminations);
+                    (unsigned long long)r->counts[k].eliminations,
+                    (unsigned long long)r->counts[k].calls);
         fputc('}', f);
         for (int k = 0; r->ranks && k < nranks; k++) { /* MPI: each rank's share of the row */
             bench_row q = {0};

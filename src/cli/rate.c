@@ -122,9 +122,9 @@ static void commit(void *ctx, const uint32_t *input, const unsigned char *tags, 
     }
 }
 
-/* Formats one record in the one layout of every geometry: csv [file,]line,status,class and
- * the eliminations of each registry technique (empty unless rated), or json with the three
- * counters of each technique; rt is NULL unless the puzzle was rated. */
+/* Formats one record in the one layout of every geometry: csv [file,]line,status,class, the
+ * eliminations of each registry technique, then the calls of each (empty unless rated), or
+ * json with the four counters of each technique; rt is NULL unless the puzzle was rated. */
 static void rate_format(const rate_run *r, const cli_input *in, const sb_record *rec,
                         const char *status, const sb_rating *rt, cli_buf *out)
 {
@@ -137,9 +137,11 @@ static void rate_format(const rate_run *r, const cli_input *in, const sb_record 
             cli_buf_put(out, ",", 1);
         }
         cli_buf_printf(out, "%llu,%s,%s", line, status, rt ? sb_class_name(rt->cls) : "");
-        for (size_t i = 0; i < nt; i++)
+        for (size_t i = 0; i < 2 * nt; i++)
             if (rt)
-                cli_buf_printf(out, ",%llu", (unsigned long long)rt->counts[i].eliminations);
+                cli_buf_printf(out, ",%llu",
+                               (unsigned long long)(i < nt ? rt->counts[i].eliminations
+                                                           : rt->counts[i - nt].calls));
             else
                 cli_buf_put(out, ",", 1);
         cli_buf_put(out, "\n", 1);
@@ -157,11 +159,12 @@ static void rate_format(const rate_run *r, const cli_input *in, const sb_record 
         for (size_t i = 0; i < nt; i++)
             cli_buf_printf(out,
                            "%s\"%s\":{\"applications\":%llu,\"placements\":%llu,"
-                           "\"eliminations\":%llu}",
+                           "\"eliminations\":%llu,\"calls\":%llu}",
                            i ? "," : "", tech[i].name,
                            (unsigned long long)rt->counts[i].applications,
                            (unsigned long long)rt->counts[i].placements,
-                           (unsigned long long)rt->counts[i].eliminations);
+                           (unsigned long long)rt->counts[i].eliminations,
+                           (unsigned long long)rt->counts[i].calls);
         cli_buf_put(out, "}", 1);
     }
     cli_buf_put(out, "}\n", 2);
@@ -349,6 +352,8 @@ static int rate_run_on(rate_run *rp, cli_batch *bp, const sb_geometry *geo, int 
         fputs(argc - optind > 1 ? "file,line,status,class" : "line,status,class", stdout);
         for (size_t i = 0; i < nt; i++)
             printf(",%s", t[i].name);
+        for (size_t i = 0; i < nt; i++)
+            printf(",%s_calls", t[i].name);
         putchar('\n');
     }
     int rc = cli_batch_records(&b, argv + optind, argc - optind);

@@ -404,6 +404,8 @@ static inline int sbt_stall(const sb_fast_tech *t, sb_board *b)
         SBK_PLANES(b, w);
         int i = 0, apps = 0;
         for (; i < t->nsteps; i++) {
+            if (t->counts)
+                t->counts[t->steps[i]].calls++;
             apps = sbt_run(t->steps[i], w, el);
             if (apps < 0)
                 return 0;

@@ -459,7 +459,8 @@ tcase "augment on geometries: relabelled and symmetric copies keep their verdict
 # ---- rate ---------------------------------------------------------------------------------
 # rate_sum FILE PUZZLES R C: every rated record's eliminations (all techniques) must add up to
 # what a fixpoint without guessing removes, counted independently here: each blank cell's
-# candidates left by its given peers, less its one solution digit (rows, columns and RxC boxes).
+# candidates left by its given peers, less its one solution digit (rows, columns and RxC boxes);
+# a technique that eliminated something ran (its calls column, after the eliminations).
 rate_sum() {
     python3 - "$@" <<'EOF'
 import sys
@@ -484,13 +485,19 @@ for p, r in zip(puzzles, rows):
                 ((j // N) // R, (j % N) // C) == (ri // R, ci // C))}
         want += N - len(seen) - 1
     rated += 1
-    if sum(int(x) for x in r[3:]) != want:
-        print("%s line %s: eliminations %s, want %d in all" % (csv, r[0], r[3:], want))
+    if len(r) != 3 + 2 * 19:
+        print("%s line %s: %d columns" % (csv, r[0], len(r)))
+    if sum(int(x) for x in r[3:22]) != want:
+        print("%s line %s: eliminations %s, want %d in all" % (csv, r[0], r[3:22], want))
+    if any(int(e) and not int(k) for e, k in zip(r[3:22], r[22:])):
+        print("%s line %s: eliminations without calls: %s" % (csv, r[0], r[3:]))
 if rated < 10:
     print("%s: only %d puzzles rated below search" % (csv, rated))
 EOF
 }
 HEADER=line,status,class,ns,hs,lc,nt2,nt3,nt4,ht2,ht3,ht4,xw,sf,jf,xy,xyz,ww,sky,kite,col,xc
+HEADER=$HEADER,ns_calls,hs_calls,lc_calls,nt2_calls,nt3_calls,nt4_calls,ht2_calls,ht3_calls,ht4_calls
+HEADER=$HEADER,xw_calls,sf_calls,jf_calls,xy_calls,xyz_calls,ww_calls,sky_calls,kite_calls,col_calls,xc_calls
 t_rate() {
     local rc f
     # 9x9 forced through the geometry path: the 9x9 rate's bytes, classes and every counter
@@ -540,15 +547,16 @@ for k in range(30):  # a minimal puzzle with 2k of its solution digits added: st
         echo "latin:6 rated locked, or lc eliminated: $(cut -d, -f3,6 o | sort -u | tr '\n' ' ')"
     [ "$(grep -c ',solved,' o)" = 30 ] || echo "latin:6: not 30 solved records"
     # exact records: the 2x2 of seed 002 (singles; its 14 eliminations are the 12 blanks'
-    # candidates left by their given peers, 26, less one digit each), a puzzle with several
-    # solutions, an invalid line; the same columns and per-file summary as on 9x9
+    # candidates left by their given peers, 26, less one digit each; ns runs 3 times: two
+    # sweeps place every blank, the third finds nothing), a puzzle with several solutions, an
+    # invalid line; the same columns and per-file summary as on 9x9
     printf '%s\n' 0000002130040000 1200000000000000 12340000 >b.txt
     rc=$(sb o e rate --grid 2x2 b.txt)
     want_rc "$rc" 1 "rate csv with a multiple and an invalid line"
     want_text o "$HEADER
-1,solved,singles,14,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0
-2,multiple,,,,,,,,,,,,,,,,,,,,
-3,invalid,,,,,,,,,,,,,,,,,,,,"
+1,solved,singles,14,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,3,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0
+2,multiple,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,
+3,invalid,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,"
     want_text e "sudokubench: b.txt:3:9: invalid puzzle: too few cells (8 of 16)
 rate: b.txt: 2 puzzles: singles 1 (100.0%), hidden 0 (0.0%), locked 0 (0.0%), tuples 0 (0.0%), fish 0 (0.0%), wings 0 (0.0%), chains 0 (0.0%), search 0 (0.0%); unsolvable 0, multiple 1, invalid lines 1"
     rc=$(sb o e rate --grid 2x2 -f json b.txt)
@@ -575,7 +583,7 @@ EOF
     rc=$(sb o e rate --grid 2x2 b.txt b2.txt)
     want_rc "$rc" 1 "rate of two files"
     [ "$(head -n 1 o)" = "file,$HEADER" ] || echo "two files header: $(head -n 1 o)"
-    [ "$(sed -n 5p o)" = "b2.txt,1,solved,singles,14,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0" ] || echo "two files record 4: $(sed -n 5p o)"
+    [ "$(sed -n 5p o)" = "b2.txt,1,solved,singles,14,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,3,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0" ] || echo "two files record 4: $(sed -n 5p o)"
     [ "$(grep -c '^rate: b2\?\.txt: 2 puzzles:' e)" = 2 ] || { echo "two files: not one summary per file"; cat e; }
 }
 tcase "rate on geometries: one layout (9x9's bytes through --grid 3x3, counters adding up on 2x3 and 16x16, exact 2x2 records); no locked on latin" t_rate

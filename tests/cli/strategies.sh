@@ -189,11 +189,11 @@ begin "rate: csv records, classes and the per-file summary"
 run rate -t 2 mix.txt
 expect_rc 1
 expect_records 6
-expect_out_re '^line,status,class,ns,hs,lc,nt2,nt3,nt4,ht2,ht3,ht4,xw,sf,jf,xy,xyz,ww,sky,kite,col,xc$'
-expect_out_re '^1,solved,singles,[0-9]+,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0$'
-expect_out_re '^2,multiple,,,,,,,,,,,,,,,,,,,,$'
-expect_out_re '^3,unsolvable,,,,,,,,,,,,,,,,,,,,$'
-expect_out_re '^4,invalid,,,,,,,,,,,,,,,,,,,,$'
+expect_out_re '^line,status,class,ns,hs,lc,nt2,nt3,nt4,ht2,ht3,ht4,xw,sf,jf,xy,xyz,ww,sky,kite,col,xc,ns_calls,hs_calls,lc_calls,nt2_calls,nt3_calls,nt4_calls,ht2_calls,ht3_calls,ht4_calls,xw_calls,sf_calls,jf_calls,xy_calls,xyz_calls,ww_calls,sky_calls,kite_calls,col_calls,xc_calls$'
+expect_out_re '^1,solved,singles,[0-9]+,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,[1-9][0-9]*,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0$'
+expect_out_re '^2,multiple,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,$'
+expect_out_re '^3,unsolvable,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,$'
+expect_out_re '^4,invalid,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,$'
 expect_err_line "sudokubench: mix.txt:4:1: invalid puzzle: unexpected character 'o'"
 expect_err_line "rate: mix.txt: 4 puzzles: singles 2 (100.0%), hidden 0 (0.0%), locked 0 (0.0%), tuples 0 (0.0%), fish 0 (0.0%), wings 0 (0.0%), chains 0 (0.0%), search 0 (0.0%); unsolvable 1, multiple 1, invalid lines 1"
 end
@@ -219,10 +219,11 @@ run rate wb.txt
 expect_rc 0
 expect_records 4
 # fish: an X-wing eliminated, no wing or chain worked; wings: xy/xyz/ww, no chain; chains: some
-# of sky, kite, col, xc
-expect_out_re '^1,solved,fish,([0-9]+,){9}[1-9][0-9]*,[0-9]+,[0-9]+,0,0,0,0,0,0,0$'
-expect_out_re '^2,solved,wings,([0-9]+,){12}[0-9]+,[0-9]+,[0-9]+,0,0,0,0$'
-expect_out_re '^3,solved,chains,([0-9]+,){15}[0-9]+,[0-9]+,[0-9]+,[0-9]+$'
+# of sky, kite, col, xc. Then the calls: every technique of the class ran (each runs at least
+# at the last fixpoint), none outside it
+expect_out_re '^1,solved,fish,([0-9]+,){9}[1-9][0-9]*,[0-9]+,[0-9]+,0,0,0,0,0,0,0,([1-9][0-9]*,){12}0,0,0,0,0,0,0$'
+expect_out_re '^2,solved,wings,([0-9]+,){12}[0-9]+,[0-9]+,[0-9]+,0,0,0,0,([1-9][0-9]*,){15}0,0,0,0$'
+expect_out_re '^3,solved,chains,([0-9]+,){15}[0-9]+,[0-9]+,[0-9]+,[0-9]+(,[1-9][0-9]*){19}$'
 expect_err_line "rate: wb.txt: 3 puzzles: singles 0 (0.0%), hidden 0 (0.0%), locked 0 (0.0%), tuples 0 (0.0%), fish 1 (33.3%), wings 1 (33.3%), chains 1 (33.3%), search 0 (0.0%); unsolvable 0, multiple 0, invalid lines 0"
 if [ "${HAVE_PY:-0}" = 1 ]; then
     "$BIN" rate -f json wb.txt >wb.json 2>/dev/null
