@@ -3,9 +3,10 @@
 // Benchmarks are registered at run time, one per pipeline x corpus x SIMD level, by walking
 // the registries (sb_pipelines(), the SIMD levels sb_simd_supported() reports), so a new
 // pipeline or kernel level is benchmarked without touching this file. Names are
-// solve/PIPELINE/DATASET/LEVEL. One iteration solves a fixed slice of the corpus (its first
-// N valid puzzles) once, in order, with limit 2 (uniqueness check, as `sudokubench bench`),
-// so every iteration does the same work and items_per_second is puzzles/sec.
+// solve/PIPELINE/DATASET/LEVEL. One iteration is one pass of the library's measurement
+// (sb_bench_time, what `sudokubench bench` times) over a fixed slice of the corpus (its first
+// N valid puzzles) on one thread, with limit 2 (uniqueness check, as `sudokubench bench`), so
+// every iteration does the same work and items_per_second is puzzles/sec.
 //
 // Slices: the fused pipeline takes up to --fast-puzzles (default 10000) puzzles; the generic
 // pipelines, 100 to 10,000 times slower per puzzle, take --generic-puzzles (default 64), so
@@ -13,10 +14,11 @@
 // portable C that runs the same instructions at every level, so they are registered at
 // scalar only unless --all-levels is given.
 //
-// Before its first iteration a benchmark solves its slice once with every answer checked
-// (the warm-up, shared by all its repetitions) and takes the counters from it: guesses per
-// puzzle, % solved without a guess, and for generic pipelines the eliminations per puzzle
-// summed over the technique counters. A wrong answer skips the benchmark with an error.
+// Before its first iteration a benchmark makes its set (sb_bench_new, its slice added, one
+// solver prepared) and runs the library's checked warm-up pass (sb_bench_warm, shared by all
+// its repetitions), taking the counters from it: guesses per puzzle, % solved without a
+// guess, and for generic pipelines the eliminations per puzzle summed over the technique
+// counters. A wrong answer skips the benchmark with an error.
 //
 // Usage: gbench [--benchmark_* flags] [--fast-puzzles=N] [--generic-puzzles=N]
 //               [--all-levels] FILE...
@@ -42,15 +44,20 @@ struct Corpus {
     std::vector<sb_grid> puzzles;
 };
 
-// One registered benchmark: what it solves, and the figures of its checked warm-up pass.
+// Frees a set (a unique_ptr deleter).
+struct BenchFree {
+    void operator()(sb_bench *b) const { sb_bench_free(b); }
+};
+
+// One registered benchmark: what it solves, its set and the figures of its checked warm-up.
 struct Workload {
     int pipeline = 0;
     int simd = SB_SIMD_SCALAR;
     bool generic = false;
     const Corpus *corpus = nullptr;
     size_t n = 0;               // slice: the corpus's first n puzzles
-    bool warmed = false;        // the checked pass has run
-    std::string error;          // why the checked pass failed, empty when it passed
+    std::unique_ptr<sb_bench, BenchFree> set; // the slice and its prepared solver, once warmed
+    std::string error;          // why the set or the checked pass failed, empty when it passed
     double guesses = 0;         // guesses per puzzle
     double no_guess_pct = 0;    // % of puzzles solved without a guess
     double eliminations = 0;    // technique eliminations per puzzle (generic pipelines)
@@ -94,65 +101,60 @@ bool load_corpus(const char *path, Corpus &out)
     return true;
 }
 
-// Solves the workload's slice once with every answer checked and records its counters;
-// sets w.error when an answer is wrong or a solve fails.
-void warm_up(Workload &w, sb_solver *solver)
+// Makes the workload's set (its slice, one solver for its options) and runs the library's
+// checked pass over it, recording its counters; sets w.error when that fails or an answer
+// is wrong.
+void warm_up(Workload &w)
 {
-    w.warmed = true;
-    sb_solver_counts_reset(solver);
-    uint64_t guesses = 0, no_guess = 0;
-    for (size_t i = 0; i < w.n; i++) {
-        const sb_grid &puzzle = w.corpus->puzzles[i];
-        sb_result res;
-        const int rc = sb_solve(solver, &puzzle, &res);
-        if (rc != SB_OK) {
-            w.error = "puzzle " + std::to_string(i + 1) + ": " + sb_strerror(rc);
-            return;
-        }
-        if (res.count >= 1 && !sb_solution_check(&puzzle, &res.solution)) {
-            w.error = "puzzle " + std::to_string(i + 1) + ": wrong solution";
-            return;
-        }
-        guesses += res.guesses;
-        no_guess += res.guesses == 0;
+    sb_bench *set = nullptr;
+    int rc = sb_bench_new(nullptr, &set);
+    w.set.reset(set);
+    for (size_t i = 0; rc == SB_OK && i < w.n; i++)
+        rc = sb_bench_add(set, w.corpus->puzzles[i].cell);
+    sb_options opt;
+    sb_options_default(&opt);
+    opt.pipeline = w.pipeline;
+    opt.simd = w.simd;
+    if (rc == SB_OK)
+        rc = sb_bench_prepare(set, &opt, 1);
+    std::vector<uint8_t> verdicts(w.n);
+    sb_bench_warmup out;
+    if (rc == SB_OK)
+        rc = sb_bench_warm(set, verdicts.data(), &out);
+    if (rc != SB_OK) {
+        w.error = sb_strerror(rc);
+        return;
     }
-    sb_technique_counts counts[SB_TECH_COUNT];
-    sb_solver_counts(solver, counts);
+    if (out.wrong < w.n) {
+        w.error = "puzzle " + std::to_string(out.wrong + 1) + ": wrong solution";
+        return;
+    }
     uint64_t eliminations = 0;
-    for (const sb_technique_counts &c : counts)
+    for (const sb_technique_counts &c : out.counts)
         eliminations += c.eliminations;
     const double n = w.n ? (double)w.n : 1.0;
-    w.guesses = (double)guesses / n;
-    w.no_guess_pct = 100.0 * (double)no_guess / n;
+    w.guesses = (double)out.guesses / n;
+    w.no_guess_pct = 100.0 * (double)out.no_guess / n;
     w.eliminations = (double)eliminations / n;
 }
 
-// The benchmark body: one iteration solves the slice once, unchecked.
+// The benchmark body: one iteration is one unchecked pass over the slice (sb_bench_time with
+// no minimum time runs exactly one).
 void run_solve(benchmark::State &state, Workload *w)
 {
-    sb_options opt;
-    sb_options_default(&opt);
-    opt.pipeline = w->pipeline;
-    opt.simd = w->simd;
-    sb_solver *solver = nullptr;
-    const int rc = sb_solver_new(&solver, &opt);
-    if (rc != SB_OK) {
-        state.SkipWithError(sb_strerror(rc));
-        return;
-    }
-    if (!w->warmed)
-        warm_up(*w, solver);
+    if (!w->set && w->error.empty())
+        warm_up(*w);
     if (!w->error.empty()) {
         state.SkipWithError(w->error.c_str());
-        sb_solver_free(solver);
         return;
     }
-    const sb_grid *puzzles = w->corpus->puzzles.data();
     for (auto _ : state) {
-        for (size_t i = 0; i < w->n; i++) {
-            sb_result res;
-            sb_solve(solver, &puzzles[i], &res);
-            benchmark::DoNotOptimize(res.count);
+        uint64_t passes;
+        double seconds;
+        const int rc = sb_bench_time(w->set.get(), 0.0, &passes, &seconds);
+        if (rc != SB_OK) {
+            state.SkipWithError(sb_strerror(rc));
+            break;
         }
     }
     const double items = (double)state.iterations() * (double)w->n;
@@ -164,7 +166,6 @@ void run_solve(benchmark::State &state, Workload *w)
         benchmark::Counter(items, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
     if (w->generic)
         state.counters["elims/puzzle"] = w->eliminations;
-    sb_solver_free(solver);
 }
 
 // Parses a "--name=N" option; returns true and sets *out when arg is that option.

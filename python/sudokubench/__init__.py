@@ -41,13 +41,13 @@ import numpy as np
 
 from ._sb import ffi, lib
 
-__all__ = ["solve", "validate", "rate", "generate", "augment", "read", "parse", "detect",
-           "to_strings", "Geometry", "ParseError", "SudokuError", "SolveResult",
-           "GenerateResult", "RateResult", "CLASSES", "PIPELINES", "SYMMETRIES", "TECHNIQUES",
+__all__ = ["solve", "validate", "rate", "generate", "augment", "bench", "read", "parse",
+           "detect", "to_strings", "Geometry", "ParseError", "SudokuError", "SolveResult",
+           "GenerateResult", "RateResult", "BenchResult", "VERDICTS", "CLASSES", "PIPELINES", "SYMMETRIES", "TECHNIQUES",
            "__version__"]
 
 __version__ = "0.1.0"
-CELLS = 81
+CELLS = lib.SB_CELLS  # the 9x9 path's cells (grid=None)
 #: rate() codes index this tuple (the library's sb_class order)
 #: (sb_class_name answers "?" past the last class, so the list follows the library's)
 CLASSES = tuple(itertools.takewhile(
@@ -69,6 +69,17 @@ guesses (uint64, n: what solve reports with limit 2)."""
 RateResult = namedtuple("RateResult", "classes eliminations")
 RateResult.__doc__ = """rate(..., counters=True)'s result: classes (int8, n) as rate() returns,
 eliminations (uint64, (n, len(TECHNIQUES))): what each technique removed in the rating run."""
+BenchResult = namedtuple(
+    "BenchResult", "verdicts verdict_counts guesses no_guess eliminations passes seconds "
+    "puzzles_per_second simd")
+BenchResult.__doc__ = """bench()'s result, what `sudokubench bench` reports for one row:
+verdicts (uint8, n: each puzzle's VERDICTS index from the checked warm-up pass),
+verdict_counts (uint64, 3: puzzles per verdict), guesses and no_guess (over the warm-up pass:
+guesses, puzzles solved without one), eliminations (uint64, len(TECHNIQUES): what each
+technique removed in the warm-up pass), passes and seconds (the timed passes, monotonic
+clock), puzzles_per_second (passes * n / seconds) and simd (the level that ran)."""
+#: bench() verdicts index this tuple (the library's sb_verdict order)
+VERDICTS = ("unsolvable", "unique", "multiple")
 
 # The library's generator and augmenter of any geometry; a build against a header without
 # them (see _build.py) has neither, and generate/augment then refuse grid=.
@@ -699,6 +710,56 @@ def rate(puzzles, threads=0, grid=None, counters=False):
     st, err = _batch(call, stop, quick=n < 64 and cells.shape[1] <= CELLS)
     _check(st, "rate", err)
     return RateResult(classes, elim) if counters else classes
+
+
+def bench(puzzles, pipeline="fast", threads=0, simd="auto", grid=None, seconds=1.0, limit=2):
+    """Measures throughput as `sudokubench bench` does, with the library's sb_bench calls:
+    every puzzle solved once on `threads` threads (0: OpenMP's default team) with each first
+    solution checked against its givens and the rules (the warm-up pass), then whole passes
+    over the puzzles without checks until `seconds` have elapsed (at least one pass; 0: one).
+    limit as solve()'s (2: uniqueness, as the CLI's bench). Returns a BenchResult; raises
+    SudokuError when a first solution was wrong, ValueError for a bad argument."""
+    cells, g = _input(puzzles, grid)
+    n = len(cells)
+    if n == 0:  # a pass over nothing measures nothing
+        raise ValueError("bench needs at least one puzzle")
+    if not isinstance(seconds, (int, float, np.integer, np.floating)) or not seconds >= 0:
+        raise ValueError(f"seconds must be a number >= 0, not {seconds!r}")
+    opt, spec = _options(limit, pipeline, simd)
+    stop = ffi.new("sig_atomic_t *")
+    opt.stop = stop
+    team = _threads(threads) or lib.omp_get_max_threads()
+    # The OpenMP runtime exits the process when it cannot start a team: check first (the
+    # batch calls check theirs themselves).
+    st = lib.sb_threads_check(team, ffi.NULL, 0)
+    _check(st, "bench", ffi.errno)
+    out = ffi.new("sb_bench **")
+    _check(lib.sb_bench_new(_gptr(g), out), "bench")
+    b = ffi.gc(out[0], lib.sb_bench_free)
+    base = _ptr("uint8_t *", cells)
+    for i in range(n):
+        _check(lib.sb_bench_add(b, base + i * cells.shape[1]), "bench")
+    _check(lib.sb_bench_prepare(b, opt, team), "bench")
+    verdicts = np.zeros(n, dtype=np.uint8)
+    warm = ffi.new("sb_bench_warmup *")
+    passes = ffi.new("uint64_t *")
+    took = ffi.new("double *")
+    st, err = _batch(lambda: lib.sb_bench_warm(b, _ptr("uint8_t *", verdicts), warm), stop,
+                     quick=False)
+    _check(st, "bench", err)
+    if warm.wrong < n:
+        raise SudokuError(f"bench: wrong solution for puzzle {int(warm.wrong)}")
+    st, err = _batch(lambda: lib.sb_bench_time(b, float(seconds), passes, took), stop,
+                     quick=False)
+    _check(st, "bench", err)
+    del spec
+    elim = np.array([warm.counts[t].eliminations for t in range(len(TECHNIQUES))],
+                    dtype=np.uint64)
+    return BenchResult(verdicts, np.array(list(warm.verdicts), dtype=np.uint64),
+                       int(warm.guesses), int(warm.no_guess), elim, int(passes[0]),
+                       float(took[0]),
+                       passes[0] * n / took[0] if took[0] > 0 else 0.0,
+                       ffi.string(lib.sb_simd_name(lib.sb_bench_simd(b))).decode())
 
 
 def _need_gdataset(what):

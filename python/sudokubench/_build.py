@@ -101,6 +101,25 @@ int sb_grate_batch(const sb_geometry *g, const uint8_t *cells, size_t n, int thr
 int sb_gsolve_batch(const sb_geometry *g, const sb_options *opt, const uint8_t *cells,
                     size_t n, int threads, uint64_t *counts, uint64_t *guesses,
                     uint8_t *solutions, int8_t *status);
+
+int sb_threads_check(int threads, char *why, size_t whylen);
+int omp_get_max_threads(void);
+const char *sb_simd_name(int level);
+typedef struct { uint64_t applications; uint64_t placements; uint64_t eliminations; ...; } sb_technique_counts;
+typedef struct sb_bench sb_bench;
+typedef struct {
+    uint64_t guesses; uint64_t no_guess; uint64_t verdicts[3]; size_t wrong;
+    sb_technique_counts counts[...]; ...;
+} sb_bench_warmup;
+static const int SB_CELLS;
+int sb_bench_new(const sb_geometry *g, sb_bench **out);
+void sb_bench_free(sb_bench *b);
+int sb_bench_add(sb_bench *b, const uint8_t *cells);
+size_t sb_bench_size(const sb_bench *b);
+int sb_bench_prepare(sb_bench *b, const sb_options *opt, int threads);
+int sb_bench_simd(const sb_bench *b);
+int sb_bench_warm(sb_bench *b, uint8_t *verdicts, sb_bench_warmup *out);
+int sb_bench_time(sb_bench *b, double min_seconds, uint64_t *passes, double *seconds);
 """
 
 # The generator and augmenter of any geometry, declared only when the header has them (they
@@ -152,7 +171,9 @@ def make_ffi(lib, include, ldflags):
     ffi.cdef(cdef_for(os.path.join(include, "sudokubench.h")))
     ffi.set_source(
         "_sb",
-        '#include <stdio.h>\n#include "sudokubench.h"\n',
+        # omp.h: omp_get_max_threads, the team bench() runs when threads=0 (the other calls'
+        # default, which the library picks itself)
+        '#include <stdio.h>\n#include <omp.h>\n#include "sudokubench.h"\n',
         include_dirs=[os.path.abspath(include)],
         extra_objects=[os.path.abspath(lib)],
         extra_compile_args=["-O2"],

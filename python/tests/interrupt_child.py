@@ -45,6 +45,9 @@ def ops():
     if op == "augment":  # 2,000,000 rows: the most memory allows (162 MB), tens of ticks
         base = sb.read(SAMPLES / "17_clue_2000.txt")[:7]
         return lambda: sb.augment(base, 2_000_000, threads=2)
+    if op == "bench":  # timed passes over 1,000 hard puzzles for an hour
+        hard = sb.read(SAMPLES / "hardest_11plus_1000.txt")
+        return lambda: sb.bench(hard, seconds=3600, threads=2)
     if op == "gsolve":  # counting every 16x16 grid never ends: one search per thread
         empty = sb.parse(["." * 256] * 2, grid="4x4")
         return lambda: sb.solve(empty, limit=0, grid="4x4", threads=2)

@@ -133,6 +133,25 @@ def test_count_all_and_pipelines_match_cli(name, tmp_path_factory):
 
 
 @pytest.mark.parametrize("name", list(GEOMETRIES))
+def test_bench_verdicts_are_the_counts_verdicts(name, tmp_path_factory):
+    """bench(grid=) on the geometry's sb_bench: each puzzle's verdict is that of its count
+    by solve(limit=2) (the generated puzzles unique, thinned ones mostly multiple), the
+    guesses are solve's, on 1 and 2 threads, and at least one pass is timed."""
+    path, lines = puzzles_of(name, tmp_path_factory)
+    grid = grid_of(name)
+    cells = sb.read(path, grid=grid)
+    res = sb.solve(cells, limit=2, grid=grid, threads=1)
+    want = np.minimum(res.counts, 2).astype(np.int64)
+    assert (want[: len(lines) // 2] == 1).all() and (want == 2).any()
+    for threads in (1, 2):
+        r = sb.bench(cells, grid=grid, threads=threads, seconds=0)
+        assert r.verdicts.tolist() == want.tolist()
+        assert r.verdict_counts.tolist() == np.bincount(want, minlength=3).tolist()
+        assert r.guesses == int(res.guesses.sum())
+        assert r.passes >= 1 and r.puzzles_per_second > 0
+
+
+@pytest.mark.parametrize("name", list(GEOMETRIES))
 def test_rate_matches_cli(name, tmp_path_factory):
     """Classes equal the CLI's `rate -f csv --grid` (search where it says multiple);
     counters=True gives the same classes, and eliminations only by each class's techniques."""

@@ -284,7 +284,8 @@ resource.setrlimit(resource.RLIMIT_AS, (vm + (512 << 20), resource.RLIM_INFINITY
 cells = sb.read(%r)[:2000]
 calls = {'solve': lambda t: sb.solve(cells, threads=t), 'rate': lambda t: sb.rate(cells, threads=t),
          'generate': lambda t: sb.generate(2000, threads=t),
-         'augment': lambda t: sb.augment(cells, 2000, threads=t)}
+         'augment': lambda t: sb.augment(cells, 2000, threads=t),
+         'bench': lambda t: sb.bench(cells, threads=t, seconds=0)}
 for name, call in calls.items():
     try:
         call(2000)
@@ -299,8 +300,45 @@ print('survived')
     assert p.returncode == 0, p.stderr
     why = os.strerror(errno.EAGAIN)
     assert p.stdout.splitlines() == [f"{name}: could not start the threads: {why}"
-                                     for name in ("solve", "rate", "generate", "augment")] + [
+                                     for name in ("solve", "rate", "generate", "augment",
+                                                  "bench")] + [
         "survived"], p.stdout + p.stderr
+
+
+def test_bench_verdicts_are_the_counts_verdicts():
+    """bench() (the library's sb_bench calls) gives every puzzle the verdict of its count by
+    solve(limit=2) (unsolvable, unique, multiple) and the same guesses, for the fused kernel
+    and a generic pipeline on several thread counts, and times at least one whole pass."""
+    puzzles = np.concatenate([sample("top1465.txt", 300),
+                              sb.parse(["11" + "." * 79, "." * 81, PUZZLE])])
+    for pipeline, threads in (("fast", 1), ("fast", 3), ("list", 2)):
+        res = sb.solve(puzzles, limit=2, pipeline=pipeline, threads=1)
+        want = np.minimum(res.counts, 2).astype(np.int64)
+        r = sb.bench(puzzles, pipeline=pipeline, threads=threads, seconds=0)
+        assert r.verdicts.tolist() == want.tolist(), pipeline
+        assert r.verdict_counts.tolist() == np.bincount(want, minlength=3).tolist()
+        assert r.verdict_counts.tolist()[0] >= 1 and r.verdict_counts.tolist()[2] >= 1
+        assert r.guesses == int(res.guesses.sum()), pipeline
+        assert r.no_guess == int((res.guesses == 0).sum()), pipeline
+        assert r.passes >= 1 and r.seconds > 0 and r.puzzles_per_second > 0
+        assert r.simd in ("scalar", "sse4", "avx2", "avx512", "neon")
+        assert r.eliminations.shape == (len(sb.TECHNIQUES),)
+    assert r.eliminations.sum() > 0  # the generic pipeline's techniques did the work
+    # limit 1 stops at the first solution, as solve(limit=1): the empty grid counts one
+    r = sb.bench([PUZZLE, "." * 81], limit=1, seconds=0)
+    assert r.verdicts.tolist() == np.minimum(sb.solve([PUZZLE, "." * 81], limit=1).counts,
+                                             2).tolist() == [1, 1]
+
+
+def test_bench_refuses_bad_arguments():
+    with pytest.raises(ValueError, match="at least one puzzle"):
+        sb.bench(np.zeros((0, 81), np.uint8))
+    with pytest.raises(ValueError, match="seconds"):
+        sb.bench([PUZZLE], seconds=-1)
+    with pytest.raises(ValueError, match="unknown pipeline"):
+        sb.bench([PUZZLE], pipeline="nope")
+    with pytest.raises(ValueError, match="shape"):
+        sb.bench(np.zeros((1, 16), np.uint8))
 
 
 def test_generate_and_augment_refuse_indices_past_2_64():
@@ -338,10 +376,10 @@ def test_read_refuses_what_open_refuses(tmp_path):
 # Ticks of library CPU before the signal: a fraction of each call's work (interrupt_child.py),
 # and many times what a prompt stop costs after it. augment does least work per byte, so its
 # call is the shortest the memory allows and its trigger comes earliest.
-INTERRUPT_TICKS = {"solve": 10, "rate": 10, "generate": 10, "augment": 3}
+INTERRUPT_TICKS = {"solve": 10, "rate": 10, "generate": 10, "augment": 3, "bench": 10}
 
 
-@pytest.mark.parametrize("op", ["solve", "rate", "generate", "augment"])
+@pytest.mark.parametrize("op", ["solve", "rate", "generate", "augment", "bench"])
 def test_ctrl_c_stops_a_long_call(op):
     """Ctrl-C in the middle of a long call (an endless count, 100,000 ratings, 200,000
     minimal puzzles, 2,000,000 transforms) ends it with KeyboardInterrupt out of that call,
