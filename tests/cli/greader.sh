@@ -40,7 +40,7 @@ t_chars_over_35() {
     grep -q "1 invalid lines" o || { echo "validate: stdout"; cat o; }
     rc=$(sb o e rate c36.txt)
     want_rc "$rc" 1 "rate"
-    grep -qx "1,invalid,,,,,,,,,,,,,,,,,,,," o || { echo "rate: stdout"; cat o; }
+    grep -qx "1,invalid,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,," o || { echo "rate: stdout"; cat o; }
     rc=$(sb o e solve --all -l 1 c36.txt)
     want_rc "$rc" 1 "solve --all"
     rc=$(sb o e augment -n 2 c36.txt)
