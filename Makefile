@@ -323,7 +323,7 @@ perf-baseline: $(PERF_DRIVER) $(if $(filter 1,$(PERF_WALL)),$(GBENCH)) ## measur
 report: $(BIN) ## build/reports/report.md: bench matrix + thread scaling, gnuplot PNG charts, the strategies study (REPORT_STUDY=0 leaves it out)
 	CC="$(CC)" REPORT_DIR=$(BUILD)/reports bash scripts/report.sh $(BIN)
 
-study: $(BIN) ## build/reports/study.md + study.png: fast, list, BASE,T and fast+T rows per corpus (scripts/study.sh: STUDY_SECONDS, STUDY_N, ...)
+study: $(BIN) ## build/reports/study.md + study.png: fast, list, BASE,T and fast+T rows per corpus (scripts/study.sh: STUDY_CORPORA=samples|shared|all, STUDY_N, STUDY_FAST_N, STUDY_SECONDS, ...)
 	STUDY_DIR=$(BUILD)/reports bash scripts/study.sh $(BIN)
 
 hyperfine: $(BIN) ## end-to-end CLI timings (hyperfine): pipelines x threads, JSON + Markdown in build/reports/

@@ -5,13 +5,18 @@ Writes DIR/study.md (one table per corpus and a summary of what pays where) and,
 DIR/study/NAME.dat (usec/puzzle, guesses/puzzle, label) and NAME.pareto.dat (the rows no
 other row beats in both) for scripts/study.gp.
 
-Costs, from the bench counters (docs/strategies.md "The study"):
-  ns/guess      usec/puzzle * 1000 / guesses/puzzle of the row: an upper bound of one
-                guess's cost, since the propagation after each guess is in it;
-  ns/app (est.) what one application of T cost in the row BASE,T: the time it added over
-                BASE, less the guesses it saved at BASE's ns/guess, per application of T
-                (bench counts applications, not calls: a call that finds nothing is paid
-                for but not counted, so this is the cost of a useful call).
+Costs, from the bench counters (docs/strategies.md "The study"), per puzzle:
+  nodes         1 + guesses: the root and one search node per guess, each settled by the
+                propagation (and, in a row with T, T's calls at its stalls);
+  ns/node       usec * 1000 / nodes of a row: one guess of that row with its propagation;
+  calls of T    bench's techniques[T].calls / puzzles: how many times T ran (found
+                something or not), counted, not estimated;
+  ns/call of T  in the row REF+T (REF = fast for fast+T, the base spec for BASE,T):
+                (usec(REF+T) * 1000 - ns/node(REF) * nodes(REF+T)) / calls of T, i.e. the
+                row's time less what REF's propagation costs on the nodes REF+T visits,
+                per call of T. What it leaves out (the cost of a node is taken as REF's,
+                though T's eliminations leave the propagation a little less to do) makes
+                it a slight underestimate.
 """
 import glob
 import json
@@ -33,11 +38,6 @@ def tech_of(pipeline, base):
     return None
 
 
-def ns_per_guess(row):
-    g = row["guesses_per_puzzle"]
-    return row["usec_per_puzzle"] * 1000.0 / g if g > 0 else None
-
-
 def fmt(v, digits=1):
     return "-" if v is None else f"{v:,.{digits}f}"
 
@@ -53,6 +53,23 @@ def pareto(rows):
     return sorted(keep, key=lambda r: r["usec_per_puzzle"])
 
 
+def nodes(row):
+    """The root plus one node per guess, per puzzle."""
+    return 1.0 + row["guesses_per_puzzle"]
+
+
+def ns_per_node(row):
+    return row["usec_per_puzzle"] * 1000.0 / nodes(row)
+
+
+def ns_per_call(row, ref, t):
+    """T's cost per call in row = ref + T (see the module's docstring); None without calls."""
+    calls = row["techniques"][t]["calls"] / row["puzzles"]
+    if calls <= 0:
+        return None, calls
+    return (row["usec_per_puzzle"] * 1000.0 - ns_per_node(ref) * nodes(row)) / calls, calls
+
+
 def main(out):
     data = os.path.join(out, "study")
     info = {}
@@ -63,8 +80,10 @@ def main(out):
     base = info.get("base", "list:ns,hs,lc")
     md = ["# The strategies study", "",
           f"`{info.get('version', '?')}` ({info.get('git', '?')}) on {info.get('cpu', '?')}, "
-          f"{info.get('date', '?')}: 1 thread, the first {info.get('puzzles', '?')} puzzles of "
-          f"each corpus, at least {info.get('seconds', '?')} s per row. Base spec `{base}`; "
+          f"{info.get('date', '?')}: 1 thread, at least {info.get('seconds', '?')} s per row; "
+          f"corpora {info.get('corpora', '?')}: the generic rows on the first "
+          f"{info.get('puzzles', '?')} puzzles of each, `fast` and `fast+T` on "
+          f"{info.get('fast_puzzles', '?')}. Base spec `{base}`; "
           "method and reading: docs/strategies.md \"The study\".", ""]
     summary = []
     for path in sorted(glob.glob(os.path.join(data, "*.json"))):
@@ -76,28 +95,23 @@ def main(out):
         by = {r["pipeline"]: r for r in rows}
         grid = doc["build"].get("grid", "9x9")
         md += [f"## {name} ({grid}, {rows[0]['puzzles']} puzzles)", "",
-               "| pipeline | puzzles/s | usec/puzzle | guesses/puzzle | ns/guess | "
-               "applications/puzzle of T | ns/app of T (est.) |",
+               "| pipeline | puzzles/s | usec/puzzle | guesses/puzzle | ns/node | "
+               "calls/puzzle of T | ns/call of T |",
                "|---|---:|---:|---:|---:|---:|---:|"]
         ref = by.get(base)
         for r in rows:
             t = tech_of(r["pipeline"], base)
-            apps = est = None
-            if t and t in r["techniques"]:
-                apps = r["techniques"][t]["applications"] / r["puzzles"]
-                against = by.get("fast") if r["pipeline"].startswith("fast+") else ref
-                if against and apps > 0:
-                    saved = against["guesses_per_puzzle"] - r["guesses_per_puzzle"]
-                    g_ns = ns_per_guess(against) or 0.0
-                    added = (r["usec_per_puzzle"] - against["usec_per_puzzle"]) * 1000.0
-                    est = (added + saved * g_ns) / apps
-                if against:
-                    summary.append((name, r["pipeline"], t,
-                                    r["usec_per_puzzle"] / against["usec_per_puzzle"],
-                                    r["guesses_per_puzzle"] - against["guesses_per_puzzle"]))
+            calls = cost = None
+            against = by.get("fast") if r["pipeline"].startswith("fast+") else ref
+            if t and t in r["techniques"] and against:
+                cost, calls = ns_per_call(r, against, t)
+                summary.append((name, r["pipeline"], t,
+                                r["usec_per_puzzle"] / against["usec_per_puzzle"],
+                                r["guesses_per_puzzle"] - against["guesses_per_puzzle"],
+                                cost, ns_per_node(against)))
             md.append(f"| {r['pipeline']} | {fmt(r['puzzles_per_sec'])} | "
                       f"{fmt(r['usec_per_puzzle'], 3)} | {fmt(r['guesses_per_puzzle'], 3)} | "
-                      f"{fmt(ns_per_guess(r))} | {fmt(apps, 3)} | {fmt(est)} |")
+                      f"{fmt(ns_per_node(r))} | {fmt(calls, 3)} | {fmt(cost)} |")
         front = pareto(rows)
         md += ["", "Pareto front (time, guesses): " +
                ", ".join(f"`{r['pipeline']}`" for r in front), ""]
@@ -111,11 +125,14 @@ def main(out):
     if summary:
         md += ["## What pays where", "",
                "Time of the row over its reference (`fast` for fast+T, the base spec for "
-               "BASE,T): below 1.00 the technique pays on that corpus.", "",
-               "| corpus | pipeline | T | time ratio | guesses/puzzle change |",
-               "|---|---|---|---:|---:|"]
-        for name, pipe, t, ratio, dg in summary:
-            md.append(f"| {name} | {pipe} | {t} | {ratio:.2f} | {dg:+.3f} |")
+               "BASE,T): below 1.00 the technique pays on that corpus. One call of T against "
+               "one node (a guess with its propagation) of the reference.", "",
+               "| corpus | pipeline | T | time ratio | guesses/puzzle change | ns/call of T | "
+               "ns/node of the reference |",
+               "|---|---|---|---:|---:|---:|---:|"]
+        for name, pipe, t, ratio, dg, cost, node in summary:
+            md.append(f"| {name} | {pipe} | {t} | {ratio:.2f} | {dg:+.3f} | {fmt(cost)} | "
+                      f"{fmt(node)} |")
         md.append("")
     md += ["![Pareto chart: usec/puzzle against guesses/puzzle](study.png)", ""]
     with open(os.path.join(out, "study.md"), "w") as f:
