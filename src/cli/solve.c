@@ -86,7 +86,7 @@ static const char solve_help[] =
     "                       (orders list, array, restart; techniques ns hs lc nt2 nt3 nt4\n"
     "                       ht2 ht3 ht4 xw sf jf xy xyz ww sky kite col xc, nt, ht; see\n"
     "                       docs/strategies.md), or fast+T1,T2,... (9x9: the fused kernel\n"
-    "                       with xw sf jf xy xyz ww sky kite on its own board) (default %s):%s\n"
+    "                       with those T on its own board) (default %s):%s\n"
     "      --search MODE    dfs or bfs (default dfs)\n"
     "      --bfs-cap N      most boards the BFS frontier may hold (default %d)\n"
     "  -l, --limit N        stop counting at N solutions: 1 first, 2 uniqueness, 0 all\n"
@@ -119,15 +119,28 @@ static const char solve_help[] =
     "Exit: 0 every line was a puzzle, 1 some lines were invalid, 2 usage or I/O error,\n"
     "130 interrupted.\n";
 
-/* Writes the pipeline list of the help text into buf. */
+/* Writes the pipeline list of the help text into buf: the registry's rows, then the fast+T
+ * form with the techniques its parser accepts (asked of it, so the list follows the
+ * library). */
 static void print_pipelines(char *buf, size_t len)
 {
-    size_t n, used = 0;
+    size_t n, nt, used = 0;
     const sb_pipeline_info *p = sb_pipelines(&n);
+    const sb_technique_info *t = sb_techniques(&nt);
     buf[0] = '\0';
     for (size_t i = 0; i < n && used < len; i++)
         used += (size_t)snprintf(buf + used, len - used, "\n                         %-8s %s",
                                  p[i].name, p[i].description);
+    if (used < len)
+        used += (size_t)snprintf(buf + used, len - used, "\n                         %-8s %s",
+                                 "fast+T", "fast, then T when its propagation stalls, before a "
+                                 "guess (9x9); T:");
+    for (size_t i = 0; i < nt && used < len; i++) {
+        char spec[32];
+        snprintf(spec, sizeof spec, "fast+%s", t[i].name);
+        if (sb_pipeline_check(spec) == SB_OK)
+            used += (size_t)snprintf(buf + used, len - used, " %s", t[i].name);
+    }
 }
 
 /* Creates a worker with its own solver (cli_batch.worker_new). */

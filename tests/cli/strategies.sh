@@ -93,7 +93,17 @@ for r in rows:
     assert set(t) == {"ns","hs","lc","nt2","nt3","nt4","ht2","ht3","ht4","xw","sf","jf","xy","xyz",
                       "ww","sky","kite","col","xc"}, t
     assert t["ns"]["eliminations"] > 0
+    assert all(set(c) == {"applications", "placements", "eliminations", "calls"}
+               for c in t.values()), t
 assert rows[1]["techniques"]["lc"]["eliminations"] == 0
+# calls: list and array run the spec's steps in order once per round, a round cut short only
+# by a contradiction, so no step runs more often than the one before it; a technique outside
+# the spec never runs
+for r, spec in zip(rows, (["ns", "hs", "lc", "nt2", "nt3", "nt4", "ht2", "ht3", "ht4"], ["ns", "hs"])):
+    calls = {k: v["calls"] for k, v in r["techniques"].items()}
+    seq = [calls[k] for k in spec]
+    assert seq[-1] > 0 and seq == sorted(seq, reverse=True), calls
+    assert all(v == 0 for k, v in calls.items() if k not in spec), calls
 PY
 fi
 end
@@ -107,6 +117,20 @@ expect_out_re '^\| mix.txt \| fast\+xw,kite \| '
 run bench --seconds 0 --pipelines fast+zz mix.txt
 expect_rc 2
 expect_err_line "sudokubench: unknown pipeline 'fast+zz' in --pipelines (fast, list, array, restart, singles, none, fast+T, all; custom specs go to --pipeline)"
+end
+
+begin "pipelines: solve --help lists fast+T with exactly the techniques -s fast+T runs"
+run solve --help
+expect_rc 0
+listed=" $(sed -n 's/^ *fast+T  *.*; T: //p' out) "
+[ "$listed" != "  " ] || fail "no fast+T row in solve --help"
+for t in ns hs lc nt2 nt3 nt4 ht2 ht3 ht4 xw sf jf xy xyz ww sky kite col xc; do
+    if printf '%s\n' "$P1" | "$BIN" solve -s "fast+$t" >/dev/null 2>&1; then
+        case $listed in *" $t "*) ;; *) fail "fast+$t runs but --help does not list $t" ;; esac
+    else
+        case $listed in *" $t "*) fail "--help lists $t but fast+$t is refused" ;; esac
+    fi
+done
 end
 
 # Verdicts in bench: the warm-up takes each puzzle's verdict; puzzles without exactly one
