@@ -240,6 +240,12 @@ static int solve_rows(sb_solver *s, const uint8_t *cells, size_t lo, size_t k, u
     return stopped;
 }
 
+/* sb_batch_begin's release of a solver. */
+static void solver_release(void *s)
+{
+    sb_solver_free(s);
+}
+
 int sb_solve_batch(const sb_options *opt, const uint8_t *cells, size_t n, int threads,
                    uint64_t *counts, uint64_t *guesses, uint8_t *solutions, int8_t *status)
 {
@@ -253,13 +259,9 @@ int sb_solve_batch(const sb_options *opt, const uint8_t *cells, size_t n, int th
     if (setup != SB_OK)
         return setup;
     int team;
-    const int start = sb_batch_team(threads, n, &team);
-    if (start != SB_OK) {
-        const int why = errno;
-        sb_solver_free(first);
-        errno = why;
+    const int start = sb_batch_begin(threads, n, &team, solver_release, first);
+    if (start != SB_OK)
         return start;
-    }
     int stopped = 0;
 #pragma omp parallel num_threads(team)
     {
@@ -319,6 +321,12 @@ int sb_generate_batch(const sb_gen_options *opt, uint64_t first, size_t n, int t
     return sb_generate_batch_stop(opt, first, n, threads, puzzles, solutions, guesses, NULL);
 }
 
+/* sb_batch_begin's release of a generator. */
+static void generator_release(void *g)
+{
+    sb_generator_free(g);
+}
+
 int sb_generate_batch_stop(const sb_gen_options *opt, uint64_t first, size_t n, int threads,
                            uint8_t *puzzles, uint8_t *solutions, uint64_t *guesses,
                            const volatile sig_atomic_t *stop)
@@ -331,13 +339,9 @@ int sb_generate_batch_stop(const sb_gen_options *opt, uint64_t first, size_t n, 
     if (err != SB_OK)
         return err;
     int team;
-    const int start = sb_batch_team(threads, n, &team);
-    if (start != SB_OK) {
-        const int why = errno;
-        sb_generator_free(g0);
-        errno = why;
+    const int start = sb_batch_begin(threads, n, &team, generator_release, g0);
+    if (start != SB_OK)
         return start;
-    }
     int missed = 0, stopped = 0;
     const size_t chunk = generate_chunk(n, team);
 #pragma omp parallel num_threads(team)

@@ -10,6 +10,7 @@
 #ifndef SB_INTERNAL_H
 #define SB_INTERNAL_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -42,6 +43,22 @@ int sb_batch_team(int threads, size_t n, int *team);
 /* Records an error a team's thread met in *shared (SB_OK is ignored). With several errors one
  * of them is kept, which one depends on timing: the caller only needs to learn that one did. */
 void sb_batch_error(int *shared, int st);
+
+/* The team of a batch call whose first per-thread object (solver, generator, engine: made
+ * before the team, it checks the options and serves thread 0) is first: sb_batch_team's team
+ * for n items into *team; when it cannot start, release(first) frees that object with errno
+ * kept for the caller. @return as sb_batch_team. */
+static inline int sb_batch_begin(int threads, size_t n, int *team, void (*release)(void *),
+                                 void *first)
+{
+    const int st = sb_batch_team(threads, n, team);
+    if (st != SB_OK) {
+        const int why = errno;
+        release(first);
+        errno = why;
+    }
+    return st;
+}
 
 /* Lanes of a board: 81 cells padded to a multiple of 32 16-bit lanes (one AVX-512 vector
  * holds 32, an AVX2 vector 16) so whole-board vector passes need no tail handling. */

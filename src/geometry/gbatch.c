@@ -9,7 +9,6 @@
  * goes into every engine, so one long search ends too, and is also read before each puzzle,
  * so the rows after it cost one look each.
  */
-#include <errno.h>
 #include <omp.h>
 #include <string.h>
 
@@ -20,6 +19,12 @@ enum {
     GBATCH_CHUNK = 8 /* rows a thread takes at once: a 16x16 or larger solve takes long
                         enough that a bigger chunk would only unbalance the team */
 };
+
+/* sb_batch_begin's release of an engine. */
+static void engine_release(void *e)
+{
+    sb_engine_free(e);
+}
 
 int sb_gsolve_batch(const sb_geometry *g, const sb_options *opt, const uint8_t *cells,
                     size_t n, int threads, uint64_t *counts, uint64_t *guesses,
@@ -35,13 +40,9 @@ int sb_gsolve_batch(const sb_geometry *g, const sb_options *opt, const uint8_t *
     if (setup != SB_OK)
         return setup;
     int team;
-    const int start = sb_batch_team(threads, n, &team);
-    if (start != SB_OK) {
-        const int why = errno;
-        sb_engine_free(first);
-        errno = why;
+    const int start = sb_batch_begin(threads, n, &team, engine_release, first);
+    if (start != SB_OK)
         return start;
-    }
     int stopped = 0;
 #pragma omp parallel num_threads(team)
     {
