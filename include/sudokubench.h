@@ -1410,6 +1410,147 @@ int sb_bench_warm(sb_bench *b, uint8_t *verdicts, sb_bench_warmup *out);
  * stop flag was raised (a cut pass is no measurement); SB_ERR_NOMEM. */
 int sb_bench_time(sb_bench *b, double min_seconds, uint64_t *passes, double *seconds);
 
+/* ------------------------------------------------------------------------------------------ */
+/* Streams: a batch over whole inputs on every core, output in input order (src/stream.c)     */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A multi-million-record job over files or a stream in bounded memory: records are read in
+ * order into two alternating windows of chunks, every chunk is handled on some thread (one
+ * worker each, dynamic schedule) into its own output and message buffers, and the chunks are
+ * handed to the caller's write and message callbacks in input order. The bytes therefore do
+ * not depend on the thread count. A read that could block (a pipe, a terminal) first hands
+ * over what is done, so interactive input streams. A raised stop flag ends the run on a
+ * record boundary: what was written is a prefix of the whole output. The stream never prints;
+ * the callbacks do. */
+
+/* A growable byte buffer: a chunk's output or messages, or any text a callback builds. */
+typedef struct sb_buf {
+    char *data; /* bytes, not NUL-terminated */
+    size_t len; /* bytes used */
+    size_t cap; /* bytes allocated */
+    int oom;    /* an allocation failed: appends since then were dropped */
+} sb_buf;
+
+/* Grows b to hold n more bytes (sb_buf_reserve's slow path). @return the write position,
+ * or NULL (b->oom set) when memory ran out. */
+char *sb_buf_grow(sb_buf *b, size_t n);
+
+/* Makes room for n more bytes. @return where they go (commit with b->len += used), or NULL
+ * when memory ran out. */
+static inline char *sb_buf_reserve(sb_buf *b, size_t n)
+{
+    return b->cap - b->len >= n ? b->data + b->len : sb_buf_grow(b, n);
+}
+
+/* Appends formatted text. */
+void sb_buf_printf(sb_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Frees b's memory and empties it. */
+void sb_buf_free(sb_buf *b);
+
+/* A record source other than sb_reader: records of rec_size bytes, each starting with an
+ * sb_record whose line, kind, why and col the stream reads (the rest is the source's). */
+typedef struct sb_stream_source {
+    size_t rec_size; /* bytes per record, at least sizeof(sb_record) */
+    void *ctx;       /* handed to open */
+    /* Opens a reader over in (which it must not close). @return SB_OK or an SB_ERR_* code. */
+    int (*open)(void *ctx, FILE *in, void **reader);
+    /* Reads the next record into rec. @return as sb_reader_next. */
+    int (*next)(void *reader, sb_record *rec);
+    /* Frees a reader (NULL allowed). */
+    void (*close)(void *reader);
+} sb_stream_source;
+
+/* Why an input failed (sb_stream_job.input_error). */
+typedef enum sb_stream_fail {
+    SB_STREAM_OPEN,   /* it could not be opened (errno) */
+    SB_STREAM_READER, /* its reader could not be made (status) */
+    SB_STREAM_READ    /* reading it failed part-way (errno) */
+} sb_stream_fail;
+
+/* What a handler returns besides SB_OK: SB_ERR_STOPPED (the stop flag cut it short: what it
+ * appended is dropped, the run ends) or a positive code of its own (the run ends after the
+ * items before this one, with this one's messages kept and its output dropped; sb_stream_run
+ * returns the code). */
+
+typedef struct sb_stream sb_stream;
+
+/* A stream job: the callbacks and what they share. Fields left zero are unused. */
+typedef struct sb_stream_job {
+    int threads;            /* worker threads (< 1: 1) */
+    void *ctx;              /* handed to every callback */
+    const volatile sig_atomic_t *stop; /* stop flag polled before each item (NULL: none) */
+    /* records: inputs files[first..nfiles-1] ("-" = stdin), or given alone (input `first`,
+     * read from it and closed by the stream, even when sb_stream_new fails); NULL files and
+     * items instead: items 0..items-1 */
+    char *const *files;
+    int nfiles;
+    int first;
+    FILE *given;
+    uint64_t items;
+    const sb_stream_source *source; /* NULL: sb_reader records (sizeof(sb_record)) */
+    int marks;              /* sb_reader_set_marks for sb_reader records */
+    uint64_t skip;          /* records to read and drop before the first handled one */
+    uint64_t line_base;     /* added to every record's line */
+    uint64_t item_base;     /* index of item 0 as handlers and the item window see it */
+    size_t tag_size;        /* bytes of per-item statistics handed to commit (0: none) */
+    unsigned char *opened;  /* optional, per input: set to 1 once it is open */
+    /* Makes one thread's worker. @return 0, or a positive code sb_stream_new returns. */
+    int (*worker_new)(void *ctx, void **worker);
+    /* Frees a worker (called in thread order, on the calling thread). */
+    void (*worker_end)(void *ctx, void *worker);
+    /* Handles one record (invalid lines too) of input `input` on the worker's thread (ctx
+     * is shared: read it only): appends its output to out, messages to err, fills tag.
+     * @return SB_OK or see above. */
+    int (*record)(void *ctx, void *worker, uint32_t input, const sb_record *rec, sb_buf *out,
+                  sb_buf *err, void *tag);
+    /* Optional: a chunk's records before record is called on each (work them together). */
+    void (*chunk)(void *ctx, void *worker, const sb_record *const *recs, size_t n);
+    /* Handles item index like record. */
+    int (*item)(void *ctx, void *worker, uint64_t index, sb_buf *out, sb_buf *err, void *tag);
+    /* Writes n bytes of output in order. @return 0, or non-zero to end the run (SB_ERR_IO). */
+    int (*write)(void *ctx, const char *p, size_t n);
+    /* Emits n bytes of messages in order (each chunk's before its output). */
+    void (*message)(void *ctx, const char *p, size_t n);
+    /* Passes the tags of n written items (input: their input indices, NULL for items). */
+    void (*commit)(void *ctx, const uint32_t *input, const unsigned char *tags, size_t n);
+    /* An input failed: append its message to msg (emitted after the records before it). */
+    void (*input_error)(void *ctx, int input, sb_stream_fail why, int status, int err,
+                        sb_buf *msg);
+    /* The run failed (SB_ERR_NOMEM formatting, SB_ERR_THREADS with why): report it now. */
+    void (*error)(void *ctx, int status, const char *why);
+    /* Optional: called on the calling thread after each chunk it handled (sb_stream_progress). */
+    void (*progress)(void *ctx, const sb_stream *s);
+} sb_stream_job;
+
+/* Where a stream stands. */
+typedef struct sb_stream_stats {
+    uint64_t done;            /* items handled */
+    uint64_t written;         /* items written */
+    uint64_t skipped;         /* records dropped by job.skip */
+    uint64_t skipped_invalid; /* invalid lines among them */
+    int failed;               /* inputs that failed (sb_stream_job.input_error) */
+    int last_input;           /* input of the last written record, -1 before any */
+    uint64_t last_line;       /* its line */
+    double fraction;          /* part of the run done, or -1 when unknown */
+} sb_stream_stats;
+
+/* Creates the workers and windows of job (kept by pointer: it must outlive the stream).
+ * @return SB_OK, SB_ERR_NOMEM, or worker_new's code. */
+int sb_stream_new(sb_stream **out, const sb_stream_job *job);
+
+/* Runs the job to its end, the stop flag or a failure. Worker threads block SIGINT and
+ * SIGTERM, so those signals interrupt the calling thread's reads. @return SB_OK (inputs may
+ * have failed: sb_stream_stats.failed), SB_ERR_STOPPED, SB_ERR_IO (write failed),
+ * SB_ERR_NOMEM or SB_ERR_THREADS (after error), or a handler's positive code. */
+int sb_stream_run(sb_stream *s);
+
+/* Fills *st (from the progress callback: on the calling thread). */
+void sb_stream_progress(const sb_stream *s, sb_stream_stats *st);
+
+/* Frees the stream: ends the workers, closes what is open (NULL is allowed). */
+void sb_stream_free(sb_stream *s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -115,27 +115,18 @@ void cli_json_string(FILE *out, const char *s);
 size_t cli_json_escape(char *dst, const char *s);
 
 /* ------------------------------------------------------------------------------------------ */
-/* Batch engine (batch.c): windows of records solved in parallel, written in input order     */
+/* Batch runs (batch.c over the library's sb_stream): records in parallel, output in order    */
 /* ------------------------------------------------------------------------------------------ */
 
-/* A growable byte buffer: each chunk of a window formats its records into one, so workers
- * never touch stdio and the writer emits whole chunks in order. */
-typedef struct cli_buf {
-    char *data; /* bytes, not NUL-terminated */
-    size_t len; /* bytes used */
-    size_t cap; /* bytes allocated */
-    int oom;    /* an allocation failed: appends since then were dropped (the run fails) */
-} cli_buf;
-
-/* Grows b to hold n more bytes; the slow path of cli_buf_reserve. @return the write
- * position, or NULL (b->oom set) when memory ran out. */
-char *cli_buf_grow(cli_buf *b, size_t n);
+/* A growable byte buffer (the library's sb_buf): each chunk of a window formats its records
+ * into one, so workers never touch stdio and the stream emits whole chunks in order. */
+typedef sb_buf cli_buf;
 
 /* Makes room for n more bytes. @return where they go (commit with b->len += used), or NULL
  * when memory ran out. Inline: called once per record on the hot path. */
 static inline char *cli_buf_reserve(cli_buf *b, size_t n)
 {
-    return b->cap - b->len >= n ? b->data + b->len : cli_buf_grow(b, n);
+    return sb_buf_reserve(b, n);
 }
 
 /* Appends n bytes. */
@@ -149,10 +140,13 @@ static inline void cli_buf_put(cli_buf *b, const void *s, size_t n)
 }
 
 /* Appends formatted text (for rare messages; records use the direct formatters). */
-void cli_buf_printf(cli_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define cli_buf_printf sb_buf_printf
 
 /* Frees b's memory and empties it. */
-void cli_buf_free(cli_buf *b);
+static inline void cli_buf_free(cli_buf *b)
+{
+    sb_buf_free(b);
+}
 
 /* One input of a run, with its name precomputed in the forms the formats print. */
 typedef struct cli_input {
@@ -311,9 +305,9 @@ int cli_engine_check(const char *cmd, const sb_geometry *g, const sb_options *op
 
 /* What a record or item handler returns. */
 enum {
-    CLI_DONE = 0,     /* finished: its output, stderr text and tag stand */
-    CLI_STOPPED = -1  /* the stop flag cut it short (SB_ERR_STOPPED): everything it appended
-                         is dropped and the run ends as interrupted */
+    CLI_DONE = SB_OK,           /* finished: its output, stderr text and tag stand */
+    CLI_STOPPED = SB_ERR_STOPPED /* the stop flag cut it short: everything it appended is
+                                    dropped and the run ends as interrupted */
     /* > 0: an exit code: the run ends after the records before this one, with this one's
      * stderr text (its reason) written and its output dropped (generate's give-up) */
 };

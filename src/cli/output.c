@@ -7,7 +7,6 @@
  * per core, printf's format parsing alone would cost more than solving. Each record reserves
  * its worst-case size once, then writes through a plain pointer.
  */
-#include <stdarg.h>
 #include <stdlib.h>
 
 #include "cli.h"
@@ -199,48 +198,6 @@ void cli_json_string(FILE *out, const char *s)
         return;
     fwrite(buf, 1, cli_json_escape(buf, s), out);
     free(buf);
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* Buffers                                                                                    */
-/* ------------------------------------------------------------------------------------------ */
-
-char *cli_buf_grow(cli_buf *b, size_t n)
-{
-    if (b->oom)
-        return NULL;
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap - b->len < n)
-        cap *= 2;
-    char *d = realloc(b->data, cap);
-    if (!d) {
-        b->oom = 1;
-        return NULL;
-    }
-    b->data = d;
-    b->cap = cap;
-    return d + b->len;
-}
-
-void cli_buf_printf(cli_buf *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    const int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    char *p = n >= 0 ? cli_buf_reserve(b, (size_t)n + 1) : NULL;
-    if (!p)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(p, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n; /* the NUL vsnprintf needs is not part of the text */
-}
-
-void cli_buf_free(cli_buf *b)
-{
-    free(b->data);
-    *b = (cli_buf){0};
 }
 
 /* ------------------------------------------------------------------------------------------ */
