@@ -223,6 +223,28 @@ static inline sbv sbb_wide(sbv4 x)
     {{0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}, {__VA_ARGS__}, {0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}}
 static const sbv4 sbb_one_hot[2 * SB_DIGITS - 1] = SBB_ONE_HOT(~0u, ~0u, ~0u, ~0u);
 
+/* 16-byte alignment for word arrays stored to as whole sbv4 vectors. */
+#define SBB_ALIGNED __attribute__((aligned(16)))
+
+/* Bit k set when band word k (k < 3) of x is not zero (lane 3 is the zero padding). */
+static inline unsigned sbb_bands_set(sbv4 x)
+{
+#if defined(__SSE2__)
+    return (unsigned)_mm_movemask_ps((__m128)(x == 0)) ^ 0xFu;
+#else
+    return (unsigned)(x[0] != 0) | (unsigned)(x[1] != 0) << 1 | (unsigned)(x[2] != 0) << 2;
+#endif
+}
+
+/* The digit index (0..8) of a single at bit s of a band, from its index bit planes two per
+ * word: q01 planes 0 (low half) and 1 (high half), q23 planes 2 and 3. */
+static inline uint32_t sbb_digit_at(uint64_t q01, uint64_t q23, int s)
+{
+    const uint64_t two = 1 | 1ull << 32;
+    const uint64_t u = (q01 >> s & two) | (q23 >> s & two) << 2; /* planes at bits 0, 32, 2, 34 */
+    return (uint32_t)(u | u >> 31) & 0xFu;
+}
+
 /* Naked singles to their fixpoint: every cell left with one digit and not yet placed has
  * that digit removed from its 20 peers (sb_band_peers, masked to the digit's word by
  * sbb_one_hot, so the board stays in registers across iterations), then the cells are counted
@@ -250,26 +272,31 @@ static inline int sbb_naked(sb_board *b)
         if (!sbv4_any(fresh))
             break;
         done |= fresh;
-        /* d0..d3: the bits of each cell's digit index, exact for the cells with one digit. */
+        /* The bits of each cell's digit index (exact for the cells with one digit), two planes
+         * per 64-bit word of a band (plane 0 or 2 in the low half, 1 or 3 in the high half),
+         * and fw the new singles, stored as band words: one shift reads two bits of a cell. */
+        typedef uint64_t q2 __attribute__((vector_size(16), may_alias));
         const sbv4 d0 = v[1] | v[3] | v[5] | v[7], d1 = v[2] | v[3] | v[6] | v[7];
         const sbv4 d2 = v[4] | v[5] | v[6] | v[7], d3 = v[8];
-        /* Cells 0..53 (bands 0 and 1) as one 64-bit set, then cells 54..80. */
-        const uint64_t p0[2] = {d0[0] | (uint64_t)d0[1] << 27, d0[2]};
-        const uint64_t p1[2] = {d1[0] | (uint64_t)d1[1] << 27, d1[2]};
-        const uint64_t p2[2] = {d2[0] | (uint64_t)d2[1] << 27, d2[2]};
-        const uint64_t p3[2] = {d3[0] | (uint64_t)d3[1] << 27, d3[2]};
-        uint64_t f[2] = {fresh[0] | (uint64_t)fresh[1] << 27, fresh[2]};
-        do { /* one loop over both sets: one hard-to-predict exit, not two */
-            const int h = f[0] == 0, s = __builtin_ctzll(f[h]);
-            f[h] &= f[h] - 1;
-            const uint32_t d = (uint32_t)((p0[h] >> s & 1) | (p1[h] >> s & 1) << 1 |
-                                          (p2[h] >> s & 1) << 2 | (p3[h] >> s & 1) << 3);
-            const sbv4 peer = *(const sbv4 *)(const void *)sb_band_peers[54 * h + s];
+        uint64_t q01[4] SBB_ALIGNED, q23[4] SBB_ALIGNED;
+        uint32_t fw[4] SBB_ALIGNED;
+        *(q2 *)(void *)&q01[0] = (q2)SBV4_SHUF2(d0, d1, 0, 4, 1, 5);
+        *(q2 *)(void *)&q01[2] = (q2)SBV4_SHUF2(d0, d1, 2, 6, 3, 7);
+        *(q2 *)(void *)&q23[0] = (q2)SBV4_SHUF2(d2, d3, 0, 4, 1, 5);
+        *(q2 *)(void *)&q23[2] = (q2)SBV4_SHUF2(d2, d3, 2, 6, 3, 7);
+        *(sbv4 *)(void *)fw = fresh;
+        unsigned nz = sbb_bands_set(fresh);
+        do { /* one loop over the three bands: one hard-to-predict exit, not three */
+            const int j = __builtin_ctz(nz), s = __builtin_ctz(fw[j]);
+            fw[j] &= fw[j] - 1;
+            nz &= ~((unsigned)(fw[j] == 0) << j);
+            const uint32_t d = sbb_digit_at(q01[j], q23[j], s);
+            const sbv4 peer = *(const sbv4 *)(const void *)sb_band_peers[27 * j + s];
             const sbv4 *sel = &sbb_one_hot[SB_DIGITS - 1 - d];
             for (int e = 0; e < SB_DIGITS; e++)
                 v[e] &= ~(peer & sel[e]);
             dirty |= SBB_HIDDEN_DIRTY(d);
-        } while (f[0] | f[1]);
+        } while (nz);
     }
     sbv *bv = sbb_vecs(b);
 #if SBB_DPV == 1
