@@ -148,11 +148,15 @@ int sb_kernel_bfs_base(sb_board **, size_t *, size_t, const sb_grid *, uint64_t,
 
 /* "fast+T[,T...]" (kernel_tech.h): the fused kernel with whole-board techniques run on its
  * own board when its propagation stalls. The techniques it runs natively (bit t: sb_technique
- * t); any other token after "fast+" is refused. */
+ * t): every technique but the singles and locked candidates, which the kernel's own
+ * propagation does; those tokens after "fast+" are refused. */
 #define SB_FAST_NATIVE                                                                         \
     (1u << SB_TECH_XWING | 1u << SB_TECH_SWORDFISH | 1u << SB_TECH_JELLYFISH |                 \
      1u << SB_TECH_SKYSCRAPER | 1u << SB_TECH_KITE | 1u << SB_TECH_XY_WING |                   \
-     1u << SB_TECH_XYZ_WING | 1u << SB_TECH_W_WING)
+     1u << SB_TECH_XYZ_WING | 1u << SB_TECH_W_WING | 1u << SB_TECH_COLOURING |               \
+     1u << SB_TECH_XCHAIN | 1u << SB_TECH_NAKED_PAIR | 1u << SB_TECH_NAKED_TRIPLE |           \
+     1u << SB_TECH_NAKED_QUAD | 1u << SB_TECH_HIDDEN_PAIR | 1u << SB_TECH_HIDDEN_TRIPLE |     \
+     1u << SB_TECH_HIDDEN_QUAD)
 
 /* What a "fast+" search runs and where it counts. check (tests only, else NULL) sees every
  * application: technique t, the planes w (kernel_tech.h's layout) and their eliminations el. */

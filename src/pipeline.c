@@ -184,12 +184,14 @@ int sb_fast_parse(const char *spec, sb_fast_tech *out, char *why, size_t len)
     if (plan_parse(buf, &plan, why, len) != SB_OK)
         return SB_ERR_PIPELINE;
     if (plan.nsteps == 0)
-        return spec_error(why, len, "fast+ needs at least one technique (xw, sf, jf, sky, kite, "
-                                    "xy, xyz, ww)");
+        return spec_error(why, len, "fast+ needs at least one technique (nt2, nt3, nt4, ht2, "
+                                    "ht3, ht4, xw, sf, jf, sky, kite, xy, xyz, ww, col, xc)");
     for (int i = 0; i < plan.nsteps; i++)
         if (!(SB_FAST_NATIVE >> plan.steps[i] & 1u))
             return spec_error(why, len, "technique '%s' is not implemented on the fused kernel "
-                                        "(fast+ takes xw, sf, jf, sky, kite, xy, xyz, ww)",
+                                        "(its propagation does ns, hs, lc; fast+ takes nt2, "
+                                        "nt3, nt4, ht2, ht3, ht4, xw, sf, jf, sky, kite, xy, "
+                                        "xyz, ww, col, xc; nt, ht)",
                               technique_table[plan.steps[i]].name);
     memset(out, 0, sizeof *out);
     out->nsteps = plan.nsteps;

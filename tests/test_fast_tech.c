@@ -3,13 +3,22 @@
  * (src/kernel/kernel_tech.h). Against the DLX oracle and plain "fast" on the sample corpora
  * (17-clue, hardest 11+, several-solution puzzles), at every SIMD level this CPU runs; the
  * guesses of one spec are the same at every level; every application keeps the solution's
- * digits (a check hook on the internal entries); specs outside the native set are refused.
+ * digits and removes exactly what the registry's rule removes on that board (a check hook on
+ * the internal entries; the generic sb_technique_step, or for the tuples a brute force over
+ * each house's subsets); hand-made positions where each technique must fire and must not
+ * (kernel_tech.h's sbt_run on hand-made planes, counters checked); specs outside the native
+ * set are refused.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../src/internal.h"
+/* The techniques themselves, for the hand-made positions: sbt_run on planes made here (the
+ * kernel hooks only sbt_stall uses are never called). */
+#define SBK_PLANES(b, w) memset((w), 0, SBT_WORDS * sizeof *(w))
+#define SBK_ELIM(b, el) 0
+#include "../src/kernel/kernel_tech.h"
 #include "dlx.h"
 #include "reference.h"
 #include "test_util.h"
@@ -17,10 +26,12 @@
 /* Puzzles per corpus: enough for every technique to fire many times, few enough for qemu. */
 enum { PER_CORPUS = 100, NPUZ = 3 * PER_CORPUS };
 
-/* Every native technique alone, then one combination of all of them. */
-static const char *const specs[] = {"fast+xw",  "fast+sf", "fast+jf", "fast+sky",
+/* Every native technique alone (nt and ht: the three sizes), then combinations. */
+static const char *const specs[] = {"fast+xw",  "fast+sf",  "fast+jf", "fast+sky",
                                     "fast+kite", "fast+xy", "fast+xyz", "fast+ww",
-                                    "fast+xw,sf,jf,sky,kite,xy,xyz,ww"};
+                                    "fast+col", "fast+xc", "fast+nt",  "fast+ht",
+                                    "fast+xw,sf,jf,sky,kite,xy,xyz,ww", "fast+nt2,ht2,col,xc",
+                                    "fast+nt,ht,xw,sf,jf,sky,kite,xy,xyz,ww,col,xc"};
 enum { NSPECS = sizeof specs / sizeof specs[0] };
 
 /* The test corpus with its oracle answers. */
@@ -129,7 +140,13 @@ Test(fast_tech, equals_fast_and_dlx_at_every_level)
                 uint64_t apps = 0;
                 for (int t = 0; t < SB_TECH_COUNT; t++) {
                     apps += k[t].applications;
-                    cr_assert_geq(k[t].eliminations, k[t].applications, "%s %s", specs[sp], lv);
+                    /* an X-chain application is a pair of chain ends, and many pairs often
+                     * remove the same candidates: it removes something, no more */
+                    if (t == SB_TECH_XCHAIN)
+                        cr_assert(!k[t].applications || k[t].eliminations, "%s %s", specs[sp], lv);
+                    else
+                        cr_assert_geq(k[t].eliminations, k[t].applications, "%s %s", specs[sp],
+                                      lv);
                     cr_assert_leq(k[t].placements, k[t].eliminations, "%s %s", specs[sp], lv);
                 }
                 cr_assert_gt(apps, 0, "%s %s: never applied on the corpus", specs[sp], lv);
@@ -148,14 +165,145 @@ Test(fast_tech, equals_fast_and_dlx_at_every_level)
 /* The check hook's state: the solution every board on the solution path keeps. */
 typedef struct sound_ctx {
     const uint8_t *sol;
-    uint64_t checked; /* applications on a board holding the solution */
+    uint64_t checked;  /* applications on a board holding the solution */
+    uint64_t compared; /* applications compared with the registry's rule */
 } sound_ctx;
 
-/* Fails when an application on a board still holding the whole solution removes one of its
- * digits. */
+/* The candidate masks (bit d: digit d+1) of planes w (kernel_tech.h's layout). */
+static void cands_of(const uint32_t *w, uint16_t cand[SB_CELLS])
+{
+    for (int c = 0; c < SB_CELLS; c++) {
+        cand[c] = 0;
+        for (int d = 0; d < SB_DIGITS; d++)
+            cand[c] |= (uint16_t)((w[4 * d + c / 27] >> (c % 27) & 1u) << d);
+    }
+}
+
+/* Planes (kernel_tech.h's layout) of candidate masks. */
+static void planes_of(const uint16_t cand[SB_CELLS], uint32_t w[SBT_WORDS])
+{
+    memset(w, 0, SBT_WORDS * sizeof *w);
+    for (int c = 0; c < SB_CELLS; c++)
+        for (int d = 0; d < SB_DIGITS; d++)
+            w[4 * d + c / 27] |= (uint32_t)(cand[c] >> d & 1u) << (c % 27);
+}
+
+/* technique.h's tuple rule on every house of cand by brute force over all k-subsets of the
+ * members (bit sets, not the kernel's recursion), all houses reading cand: the candidates
+ * left into out. @return the houses where a tuple removes something, or -1 when some k
+ * members cover fewer than k. */
+static int ref_tuples(const uint16_t cand[SB_CELLS], int k, int hidden, uint16_t out[SB_CELLS])
+{
+    int apps = 0;
+    int houses[27 * 9];
+    ref_sudoku_houses(houses);
+    memcpy(out, cand, SB_CELLS * sizeof *out);
+    for (int h = 0; h < 27; h++) {
+        const int *hc = houses + 9 * h;
+        uint16_t set[9], known = 0;
+        int member[9], m = 0;
+        for (int i = 0; i < 9; i++)
+            if (__builtin_popcount(cand[hc[i]]) == 1)
+                known |= cand[hc[i]];
+        for (int v = 0; v < 9; v++) { /* v: a digit (hidden) or a position (naked) */
+            uint16_t s = 0;
+            if (hidden && !(known >> v & 1))
+                for (int i = 0; i < 9; i++)
+                    if (__builtin_popcount(cand[hc[i]]) > 1 && (cand[hc[i]] >> v & 1))
+                        s |= (uint16_t)(1u << i);
+            if (hidden ? !(known >> v & 1) : __builtin_popcount(cand[hc[v]]) > 1) {
+                member[m] = v;
+                set[m++] = hidden ? s : cand[hc[v]];
+            }
+        }
+        if (m <= k)
+            continue;
+        int found = 0;
+        for (unsigned sub = 0; sub < 1u << m; sub++) {
+            if (__builtin_popcount(sub) != k)
+                continue;
+            uint16_t cover = 0, mine = 0;
+            for (int i = 0; i < m; i++)
+                if (sub >> i & 1) {
+                    cover |= set[i];
+                    mine |= (uint16_t)(1u << member[i]);
+                }
+            if (__builtin_popcount(cover) < k)
+                return -1;
+            if (__builtin_popcount(cover) > k)
+                continue;
+            for (int i = 0; i < 9; i++) {
+                const int c = hc[i];
+                const uint16_t keep = hidden && (cover >> i & 1) ? mine /* the tuple's cells */
+                                      : !hidden && __builtin_popcount(cand[c]) > 1 &&
+                                              !(mine >> i & 1)
+                                          ? (uint16_t)~cover /* the other unknown cells */
+                                          : 0x1FF;
+                found |= (cand[c] & ~keep) != 0;
+                out[c] &= keep;
+            }
+        }
+        apps += found;
+    }
+    return apps;
+}
+
+/* Fails unless r (applications, or SBT_CONTRADICTION) and el are what the registry's rule
+ * for t finds on planes w: the generic engine's step for the whole-board techniques (one
+ * look, landing together), ref_tuples for the tuples (every house of the one board). r < 0
+ * only needs the rule to find the board dead, or (col) something to remove: when both colours
+ * of a cluster see themselves the kernel says so at once, the generic stamp wraps one. */
+static void rule_check(int t, int r, const uint32_t *w, const uint32_t *el)
+{
+    uint16_t cand[SB_CELLS], want[SB_CELLS], got[SB_CELLS];
+    uint32_t after[SBT_WORDS];
+    cands_of(w, cand);
+    for (int i = 0; i < SBT_WORDS; i++)
+        after[i] = w[i] & ~el[i];
+    cands_of(after, got);
+    memcpy(want, cand, sizeof want);
+    int apps, dead;
+    if (t >= SB_TECH_NAKED_PAIR && t <= SB_TECH_HIDDEN_QUAD) {
+        const int hidden = t >= SB_TECH_HIDDEN_PAIR;
+        apps = ref_tuples(cand, t - (hidden ? SB_TECH_HIDDEN_PAIR : SB_TECH_NAKED_PAIR) + 2,
+                          hidden, want);
+        dead = apps < 0;
+    } else {
+        sb_technique_counts k = {0};
+        const int st = sb_technique_step(t, want, &k);
+        apps = (int)k.applications;
+        /* the rule's own contradiction lands nothing; one that empties a cell lands its
+         * eliminations and is compared like the others */
+        dead = st == SB_STEP_CONTRADICTION && !memcmp(want, cand, sizeof want);
+        if (r < 0 && t == SB_TECH_COLOURING && st != SB_STEP_UNCHANGED)
+            return;
+    }
+    if (r < 0) {
+        cr_assert(dead, "technique %d: a contradiction the rule does not find", t);
+        return;
+    }
+    cr_assert(!dead, "technique %d: the rule finds a contradiction, the kernel %d", t, r);
+    cr_assert_eq(r, apps, "technique %d: %d applications, the rule %d", t, r, apps);
+    for (int c = 0; c < SB_CELLS; c++)
+        cr_assert_eq(got[c], want[c], "technique %d cell %d: kernel leaves %#x, the rule %#x", t,
+                     c, got[c], want[c]);
+}
+
+/* The applications of technique t on planes w, as sbt_stall computes them: sbt_run again
+ * (the hook sees its eliminations, not its count). */
+static int apps_of(int t, const uint32_t *w)
+{
+    uint32_t el[SBT_WORDS];
+    return sbt_run(t, w, el);
+}
+
+/* Fails when an application removes other candidates than the registry's rule does on that
+ * board, or, on a board still holding the whole solution, removes one of its digits. */
 static void sound_check(void *user, int t, const uint32_t *w, const uint32_t *el)
 {
     sound_ctx *x = user;
+    rule_check(t, apps_of(t, w), w, el);
+    x->compared++;
     for (int c = 0; c < SB_CELLS; c++) {
         const int d = x->sol[c] - 1;
         if (!(w[4 * d + c / 27] >> (c % 27) & 1u))
@@ -217,6 +365,7 @@ Test(fast_tech, every_application_keeps_the_solution)
             }
             cr_assert_gt(x.checked, 0, "%s %s: no application on a solution board", specs[sp],
                          names[k]);
+            cr_assert_geq(x.compared, x.checked);
         }
     free(stack);
     free(c);
@@ -256,9 +405,9 @@ Test(fast_tech, specs_refused_with_a_reason)
     static const struct {
         const char *spec, *why;
     } bad[] = {{"fast+", "at least one technique"},
-               {"fast+col", "'col' is not implemented on the fused kernel"},
-               {"fast+xc", "'xc' is not implemented on the fused kernel"},
                {"fast+ns", "'ns' is not implemented on the fused kernel"},
+               {"fast+hs", "'hs' is not implemented on the fused kernel"},
+               {"fast+xw,lc", "'lc' is not implemented on the fused kernel"},
                {"fast+xw,", "empty technique name"},
                {"fast+bogus", "unknown technique 'bogus'"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -273,8 +422,182 @@ Test(fast_tech, specs_refused_with_a_reason)
     sb_options o;
     sb_options_default(&o);
     cr_assert_eq(sb_options_pipeline(&o, "fast+xw,sky"), SB_OK);
+    for (const char *const *ok = (const char *const[]){"fast+col", "fast+xc", "fast+nt",
+                                                       "fast+ht4,col,xc", NULL};
+         *ok; ok++)
+        cr_assert_eq(sb_pipeline_check(*ok), SB_OK, "%s", *ok);
     cr_assert_eq(o.pipeline, SB_PIPELINE_CUSTOM);
     /* Not a plan for the generic engine: other geometries cannot take it for one. */
     sb_plan plan;
     cr_assert_eq(sb_plan_parse("fast+xw", &plan), SB_ERR_PIPELINE);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Hand-made positions: each technique where it must fire and where it must not              */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Takes digit d (1..9) out of the cells of cand listed as row*10+column, up to a negative
+ * entry. */
+static void hand_lack(uint16_t cand[SB_CELLS], int d, const int *rc)
+{
+    for (; *rc >= 0; rc++)
+        cand[9 * (*rc / 10) + *rc % 10] &= (uint16_t)~(1u << (d - 1));
+}
+
+/* A hand-made board: every digit in every cell, then digit 1 out of the cells lack lists. */
+static void hand_board(uint16_t cand[SB_CELLS], const int *lack)
+{
+    for (int c = 0; c < SB_CELLS; c++)
+        cand[c] = 0x1FF;
+    hand_lack(cand, 1, lack);
+}
+
+/* Runs technique t on cand (kernel_tech.h's sbt_run and its counting, as sbt_stall does) and
+ * checks that it removes exactly the candidates gone (row*100 + column*10 + digit each, up to
+ * a negative entry; none: it must not fire), with apps applications and placements cells
+ * left with one candidate; when it fires, that the registry's rule removes the same. */
+static void hand_expect(int t, const uint16_t cand[SB_CELLS], const int *gone, int apps,
+                        int placements)
+{
+    uint32_t w[SBT_WORDS], el[SBT_WORDS], want[SBT_WORDS] = {0};
+    sb_technique_counts k[SB_TECH_COUNT];
+    size_t nt;
+    const char *name = sb_techniques(&nt)[t].name;
+    memset(k, 0, sizeof k);
+    const sb_fast_tech ft = {.counts = k};
+    planes_of(cand, w);
+    uint64_t n = 0;
+    for (; *gone >= 0; gone++, n++) {
+        const int c = 9 * (*gone / 100) + *gone / 10 % 10, d = *gone % 10 - 1;
+        cr_assert(cand[c] >> d & 1u, "%s: test error, %d is not a candidate", name, *gone);
+        want[4 * d + c / 27] |= 1u << (c % 27);
+    }
+    const int r = sbt_run(t, w, el);
+    cr_assert_eq(r, apps, "%s: %d applications, expected %d", name, r, apps);
+    for (int i = 0; i < SBT_WORDS; i++)
+        cr_assert_eq(el[i], want[i], "%s: word %d removes %#x, expected %#x", name, i, el[i],
+                     want[i]);
+    sbt_count(&ft, t, r, w, el);
+    cr_assert_eq(k[t].applications, (uint64_t)apps, "%s", name);
+    cr_assert_eq(k[t].eliminations, n, "%s", name);
+    cr_assert_eq(k[t].placements, (uint64_t)placements, "%s", name);
+    rule_check(t, r, w, el);
+}
+
+/* A -1 ended list of ints (cells row*10+column, or candidates row*100+column*10+digit). */
+#define LIST(...) ((const int[]){__VA_ARGS__, -1})
+#define NONE ((const int[]){-1})
+
+/* Naked pair {1,2} in r0c0, r0c1: both digits leave row 0 and box 0 (r0c5 {1,2,3} is left
+ * with 3: a placement); with r0c1 {1,3} there is no pair. A naked triple {1,2},{2,3},{1,3}
+ * in row 0 (and box 0) is found by nt3, not by nt2 or nt4. */
+Test(fast_tech, hand_naked_tuples)
+{
+    uint16_t cand[SB_CELLS];
+    hand_board(cand, NONE);
+    cand[0] = cand[1] = 0x3;
+    cand[5] = 0x7;
+    hand_expect(SB_TECH_NAKED_PAIR, cand,
+                LIST(21, 22, 31, 32, 41, 42, 51, 52, 61, 62, 71, 72, 81, 82, 101, 102, 111, 112,
+                     121, 122, 201, 202, 211, 212, 221, 222),
+                2, 1);
+    cand[1] = 0x5;
+    hand_expect(SB_TECH_NAKED_PAIR, cand, NONE, 0, 0);
+    cand[0] = 0x3, cand[1] = 0x6, cand[2] = 0x5, cand[5] = 0x1FF;
+    hand_expect(SB_TECH_NAKED_PAIR, cand, NONE, 0, 0);
+    hand_expect(SB_TECH_NAKED_QUAD, cand, NONE, 0, 0);
+    hand_expect(SB_TECH_NAKED_TRIPLE, cand,
+                LIST(31, 32, 33, 41, 42, 43, 51, 52, 53, 61, 62, 63, 71, 72, 73, 81, 82, 83, 101,
+                     102, 103, 111, 112, 113, 121, 122, 123, 201, 202, 203, 211, 212, 213, 221,
+                     222, 223),
+                2, 0);
+}
+
+/* Hidden pair: digits 1 and 2 only in r0c0 and r0c1 of row 0, so those two cells keep only
+ * {1,2}; with 2 also in r0c2 there is none. */
+Test(fast_tech, hand_hidden_tuples)
+{
+    uint16_t cand[SB_CELLS];
+    hand_board(cand, LIST(2, 3, 4, 5, 6, 7, 8));
+    for (int c = 2; c < 9; c++)
+        cand[c] &= (uint16_t)~2u;
+    hand_expect(SB_TECH_HIDDEN_PAIR, cand,
+                LIST(3, 4, 5, 6, 7, 8, 9, 13, 14, 15, 16, 17, 18, 19), 1, 0);
+    hand_expect(SB_TECH_NAKED_PAIR, cand, NONE, 0, 0);
+    cand[2] |= 2u;
+    hand_expect(SB_TECH_HIDDEN_PAIR, cand, NONE, 0, 0);
+}
+
+/* Digit 1's strong links r0c0-r0c5 (row 0), r0c5-r7c5 (column 5), r7c5-r7c2 (row 7): the
+ * colours {r0c0, r7c5} and {r0c5, r7c2}. Trap: r1c2, r2c2 (box 0, column 2) and r6c0, r8c0
+ * (column 0, box 6) see both colours. Without those there is nothing; with column 2 a link
+ * r7c2-r1c2 too, r1c2 and r0c0 share a colour and box 0: that colour (r0c0, r7c5, r1c2) loses
+ * the digit (wrap). */
+Test(fast_tech, hand_colouring)
+{
+    const int *links = LIST(1, 2, 3, 4, 6, 7, 8, 15, 25, 35, 45, 55, 65, 85, 70, 71, 73, 74, 76,
+                            77, 78);
+    uint16_t cand[SB_CELLS];
+    hand_board(cand, links);
+    hand_expect(SB_TECH_COLOURING, cand, LIST(121, 221, 601, 801), 1, 0);
+    hand_lack(cand, 1, LIST(12, 22, 60, 80));
+    hand_expect(SB_TECH_COLOURING, cand, NONE, 0, 0);
+    hand_board(cand, links);
+    hand_lack(cand, 1, LIST(22, 32, 42, 52, 62, 82));
+    hand_expect(SB_TECH_COLOURING, cand, LIST(1, 121, 751), 1, 0);
+}
+
+/* Digit 1's strong links r0c0-r6c0 (column 0) and r6c4-r2c4 (column 4), r6c0 and r6c4 seeing
+ * each other (row 6): the X-chain r0c0 = r6c0 - r6c4 = r2c4 puts 1 in r0c0 or r2c4, so
+ * r0c3, r0c5 (row 0, box 1) and r2c1, r2c2 (box 0, row 2) lose it; simple colouring finds
+ * nothing there (two clusters, no trap). With r7c4 for r6c4 (not seeing r6c0) no chain. */
+Test(fast_tech, hand_xchain)
+{
+    const int *col0 = LIST(10, 20, 30, 40, 50, 70, 80);
+    uint16_t cand[SB_CELLS];
+    hand_board(cand, col0);
+    hand_lack(cand, 1, LIST(4, 14, 34, 44, 54, 74, 84));
+    hand_expect(SB_TECH_XCHAIN, cand, LIST(31, 51, 211, 221), 1, 0);
+    hand_expect(SB_TECH_COLOURING, cand, NONE, 0, 0);
+    hand_board(cand, col0);
+    hand_lack(cand, 1, LIST(4, 14, 34, 44, 54, 64, 84));
+    hand_expect(SB_TECH_XCHAIN, cand, NONE, 0, 0);
+}
+
+/* Random boards (not positions of a puzzle, so chains run long and tuples abound): col, xc
+ * and the tuples find exactly the registry rule's applications and eliminations, xc with the
+ * same cap. Each cell keeps at least one candidate, as a kernel board does. */
+Test(fast_tech, random_boards_follow_the_rule)
+{
+    static const int techs[] = {SB_TECH_COLOURING,    SB_TECH_XCHAIN,       SB_TECH_NAKED_PAIR,
+                                SB_TECH_NAKED_TRIPLE, SB_TECH_NAKED_QUAD,   SB_TECH_HIDDEN_PAIR,
+                                SB_TECH_HIDDEN_TRIPLE, SB_TECH_HIDDEN_QUAD};
+    uint64_t seed = 12345, fired[SB_TECH_COUNT] = {0};
+    for (int n = 0; n < 3000; n++) {
+        uint16_t cand[SB_CELLS];
+        uint32_t w[SBT_WORDS], el[SBT_WORDS];
+        /* one in three boards: one or two sparse digits over full ones (chains, colours);
+         * else every digit at a density of 1/4 .. 5/8 (tuples) */
+        const int sparse = n % 3 == 0, density = 2 + n % 4;
+        for (int c = 0; c < SB_CELLS; c++) {
+            cand[c] = 0;
+            for (int d = 0; d < SB_DIGITS; d++) {
+                seed = seed * 6364136223846793005u + 1442695040888963407u;
+                const unsigned roll = (unsigned)(seed >> 40) % 8;
+                if (sparse ? d > 1 || roll < 3 : roll < (unsigned)density)
+                    cand[c] |= (uint16_t)(1u << d);
+            }
+            if (!cand[c])
+                cand[c] = (uint16_t)(1u << (seed >> 33) % 9);
+        }
+        planes_of(cand, w);
+        for (size_t i = 0; i < sizeof techs / sizeof techs[0]; i++) {
+            const int r = sbt_run(techs[i], w, el);
+            rule_check(techs[i], r, w, el);
+            fired[techs[i]] += r > 0;
+        }
+    }
+    for (size_t i = 0; i < sizeof techs / sizeof techs[0]; i++)
+        cr_assert_gt(fired[techs[i]], 20, "technique %d fired on %llu boards", techs[i],
+                     (unsigned long long)fired[techs[i]]);
 }

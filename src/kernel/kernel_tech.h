@@ -18,7 +18,9 @@
  * from the first one again (the restart order). Every rule here holds in each solution of
  * the board (no uniqueness argument): sound on boards with 0 or several solutions. The rules
  * are technique_board.h's (the generic stamp): fish of size 2..4 on rows and columns,
- * skyscraper, 2-string kite, XY-wing, XYZ-wing, W-wing.
+ * skyscraper, 2-string kite, XY-wing, XYZ-wing, W-wing, simple colouring, X-chains (same
+ * cap); and technique.h's naked and hidden tuples (sizes 2..4), here on all 27 houses of one
+ * board at once.
  */
 #include <string.h>
 
@@ -342,6 +344,224 @@ static int sbt_w_wing(const uint32_t *w, uint32_t *el)
     return apps;
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* Tuples (nt2..nt4, ht2..ht4), colouring (col), X-chains (xc)                                */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Most links of an X-chain (xc): technique_board.h's TQ_XC_MAX_LINKS (8 strong links and the
+ * 7 weak links between them), the cap the registry states ("<= 15"). */
+#define SBT_XC_MAX_LINKS 15
+
+/* Digit d's places in the 27 houses of planes w (rows, columns, boxes),
+ * as 9-bit sets: bit i is the house's i-th cell (a line along, a box row by row). */
+static inline void sbt_houses(const uint32_t *w, int d, uint32_t sets[SB_HOUSES])
+{
+    sbt_lines(w, d, sets, sets + SB_DIGITS);
+    for (int b = 0; b < SB_DIGITS; b++) {
+        const uint32_t x = w[4 * d + b / 3] >> (3 * (b % 3));
+        sets[2 * SB_DIGITS + b] = (x & 7u) | (x >> 6 & 0x38u) | (x >> 12 & 0x1C0u);
+    }
+}
+
+/* The cell of house h's i-th place (sbt_houses' numbering). */
+static inline int sbt_house_cell(int h, int i)
+{
+    if (h < SB_DIGITS)
+        return 9 * h + i;
+    if (h < 2 * SB_DIGITS)
+        return 9 * i + h - SB_DIGITS;
+    const int b = h - 2 * SB_DIGITS;
+    return 27 * (b / 3) + 9 * (i / 3) + 3 * (b % 3) + i % 3;
+}
+
+/* nt<k> (hidden 0) and ht<k> (hidden 1) in every house, the registry's rule (technique.h's
+ * tq_tuples): over the open members of a house (unknown cells with their digits, or digits
+ * not known there with their places in unknown cells), when there are more than k, every k
+ * whose sets cover exactly k elements are a tuple: a naked tuple's digits leave the house's
+ * other unknown cells, a hidden tuple's cells keep only its digits. This is the fish search
+ * with cells (or digits) for base lines, so sbt_fish_rec walks the k-subsets. All houses read
+ * this one board. @return houses that removed something, or SBT_CONTRADICTION when k members
+ * cover fewer than k. */
+static int sbt_tuples(const uint32_t *w, uint32_t *el, int k, int hidden)
+{
+    uint32_t at[4][3], open[SBT_WORDS] = {0}, known[SBT_WORDS] = {0};
+    uint32_t place[SB_DIGITS][SB_HOUSES], solo[SB_HOUSES], knowns[SB_HOUSES] = {0};
+    sbt_counts(w, at);
+    for (int d = 0; d < SB_DIGITS; d++) {
+        for (int j = 0; j < 3; j++) {
+            open[4 * d + j] = w[4 * d + j] & at[1][j];
+            known[4 * d + j] = w[4 * d + j] & ~at[1][j];
+        }
+        sbt_houses(open, d, place[d]);
+        sbt_houses(known, d, solo);
+        for (int h = 0; h < SB_HOUSES; h++)
+            knowns[h] |= (uint32_t)(solo[h] != 0) << d;
+    }
+    int apps = 0;
+    for (int h = 0; h < SB_HOUSES; h++) {
+        uint32_t digits[SB_DIGITS] = {0}, places[SB_DIGITS], pos[SB_DIGITS],
+                 out[SB_DIGITS] = {0}, opened = 0;
+        int line[SB_DIGITS], m = 0;
+        for (int d = 0; d < SB_DIGITS; d++) {
+            places[d] = place[d][h];
+            opened |= places[d];
+            for (uint32_t p = places[d]; p; p &= p - 1)
+                digits[__builtin_ctz(p)] |= 1u << d;
+        }
+        /* members: digits not known here (hidden), or the unknown cells (naked) */
+        for (uint32_t o = hidden ? ~knowns[h] & 0x1FFu : opened; o; o &= o - 1) {
+            const int x = __builtin_ctz(o);
+            line[m] = x;
+            pos[m++] = hidden ? places[x] : digits[x];
+        }
+        if (m <= k)
+            continue;
+        const int r = sbt_fish_rec(pos, line, m, k, 0, 0, 0, 0, hidden ? digits : places, out);
+        if (r < 0)
+            return r;
+        apps += r > 0;
+        /* out: per digit the places that lose it (naked), per place the digits it loses */
+        for (int i = 0; i < SB_DIGITS; i++)
+            for (uint32_t e = out[i]; e; e &= e - 1) {
+                const int d = hidden ? __builtin_ctz(e) : i,
+                          c = sbt_house_cell(h, hidden ? i : __builtin_ctz(e));
+                el[4 * d + c / 27] |= 1u << (c % 27);
+            }
+    }
+    return apps;
+}
+
+/* 1 when band set s (three words) has a cell. */
+static inline int sbt_any(const uint32_t *s)
+{
+    return (s[0] | s[1] | s[2]) != 0;
+}
+
+/* The union of sets[c] over the cells c of band set s, into out (three words). */
+static inline void sbt_union(const uint32_t (*sets)[4], const uint32_t *s, uint32_t *out)
+{
+    out[0] = out[1] = out[2] = 0;
+    for (int k = 0; k < 3; k++)
+        for (uint32_t b = s[k]; b; b &= b - 1) {
+            const uint32_t *p = sets[27 * k + __builtin_ctz(b)];
+            out[0] |= p[0];
+            out[1] |= p[1];
+            out[2] |= p[2];
+        }
+}
+
+/* Digit d's strong links (a house where d has exactly two places: one holds it) as band sets:
+ * partner[c] = the cells linked to c (zero for the others), linked = the cells with a link.
+ * @return 1 when d has a strong link, else 0. */
+static int sbt_partners(const uint32_t *w, int d, uint32_t partner[SB_CELLS][4], uint32_t *linked)
+{
+    int ends[2 * SB_HOUSES];
+    const int n = sbt_links(w, d, ends);
+    memset(partner, 0, SB_CELLS * sizeof partner[0]);
+    linked[0] = linked[1] = linked[2] = 0;
+    for (int i = 0; i < n; i++) {
+        const int a = ends[2 * i], b = ends[2 * i + 1];
+        partner[a][b / 27] |= 1u << (b % 27);
+        partner[b][a / 27] |= 1u << (a % 27);
+        linked[a / 27] |= 1u << (a % 27);
+        linked[b / 27] |= 1u << (b % 27);
+    }
+    return n > 0;
+}
+
+/* col: simple colouring, per digit and cluster of strong links (technique_board.h's rule):
+ * alternating colours, one colour holding the digit everywhere in every solution. Wrap: the
+ * cells of a colour seeing itself lose it; trap (no wrap): the cells outside the cluster that
+ * see both colours lose it. Colours are flooded as band sets. @return clusters that removed
+ * something, or SBT_CONTRADICTION on an odd cycle or when both colours see themselves (the
+ * generic stamp then wraps the first it meets, and its next pass finds the dead board). */
+static int sbt_colouring(const uint32_t *w, uint32_t *el)
+{
+    uint32_t partner[SB_CELLS][4];
+    int apps = 0;
+    for (int d = 0; d < SB_DIGITS; d++) {
+        uint32_t left[3];
+        if (!sbt_partners(w, d, partner, left))
+            continue;
+        while (sbt_any(left)) {
+            const int k0 = left[0] ? 0 : left[1] ? 1 : 2;
+            uint32_t col[2][3] = {{0}}, front[2][3] = {{0}}, next[2][3], see[2][3], e[3];
+            col[0][k0] = front[0][k0] = left[k0] & -left[k0];
+            while (sbt_any(front[0]) || sbt_any(front[1])) {
+                for (int c = 0; c < 2; c++)
+                    sbt_union((const uint32_t(*)[4])partner, front[c], next[1 - c]);
+                for (int c = 0; c < 2; c++)
+                    for (int k = 0; k < 3; k++) {
+                        front[c][k] = next[c][k] & ~col[c][k];
+                        col[c][k] |= front[c][k];
+                    }
+            }
+            int wrap[2];
+            for (int c = 0; c < 2; c++) {
+                sbt_union(sb_band_peers, col[c], see[c]);
+                wrap[c] = ((see[c][0] & col[c][0]) | (see[c][1] & col[c][1]) |
+                           (see[c][2] & col[c][2])) != 0;
+            }
+            uint32_t both = 0;
+            for (int k = 0; k < 3; k++) {
+                both |= col[0][k] & col[1][k]; /* a cell of both colours: an odd cycle */
+                left[k] &= ~(col[0][k] | col[1][k]);
+            }
+            if (both || (wrap[0] && wrap[1]))
+                return SBT_CONTRADICTION;
+            for (int k = 0; k < 3; k++)
+                e[k] = wrap[0]   ? col[0][k]
+                       : wrap[1] ? col[1][k]
+                                 : see[0][k] & see[1][k] & ~(col[0][k] | col[1][k]) &
+                                       w[4 * d + k];
+            for (int k = 0; k < 3; k++)
+                el[4 * d + k] |= e[k];
+            apps += sbt_any(e);
+        }
+    }
+    return apps;
+}
+
+/* xc: X-chains, per digit from each cell s with a strong link (technique_board.h's rule and
+ * cap): a breadth-first walk over states "lacks the digit" (a strong link follows: its
+ * partner holds it) and "holds it" (a weak link follows: a peer with a strong link lacks it),
+ * at most SBT_XC_MAX_LINKS links from "s lacks". Each cell v > s reached as "holds": s or v
+ * holds the digit, so the cells seeing both lose it. The walk's levels are band sets.
+ * @return the pairs (s, v) that removed something. */
+static int sbt_xchain(const uint32_t *w, uint32_t *el)
+{
+    uint32_t partner[SB_CELLS][4];
+    int apps = 0;
+    for (int d = 0; d < SB_DIGITS; d++) {
+        uint32_t linked[3];
+        if (!sbt_partners(w, d, partner, linked))
+            continue;
+        for (int ks = 0; ks < 3; ks++)
+            for (uint32_t sb = linked[ks]; sb; sb &= sb - 1) {
+                const int s = 27 * ks + __builtin_ctz(sb);
+                uint32_t lacks[3] = {0}, holds[3] = {0}, front[3] = {0}, next[3];
+                lacks[ks] = front[ks] = sb & -sb;
+                for (int depth = 0; depth < SBT_XC_MAX_LINKS && sbt_any(front); depth++) {
+                    const int strong = !(depth & 1); /* from "lacks" states */
+                    sbt_union(strong ? (const uint32_t(*)[4])partner : sb_band_peers, front, next);
+                    uint32_t *seen = strong ? holds : lacks;
+                    for (int k = 0; k < 3; k++) {
+                        front[k] = next[k] & ~seen[k] & (strong ? ~0u : linked[k]);
+                        seen[k] |= front[k];
+                    }
+                }
+                /* the ends v > s: the later words, and the bits above s in its own */
+                holds[ks] &= ~(((sb & -sb) << 1) - 1u);
+                for (int k = 0; k < ks; k++)
+                    holds[k] = 0;
+                for (int k = 0; k < 3; k++)
+                    for (uint32_t vb = holds[k]; vb; vb &= vb - 1)
+                        apps += sbt_common(w, el, d, s, 27 * k + __builtin_ctz(vb), -1);
+            }
+    }
+    return apps;
+}
+
 /* Runs technique t (one of SB_FAST_NATIVE) once on planes w, its eliminations into el (zeroed
  * here; only candidates w holds). @return applications, or SBT_CONTRADICTION. */
 static int sbt_run(int t, const uint32_t *w, uint32_t *el)
@@ -357,6 +577,14 @@ static int sbt_run(int t, const uint32_t *w, uint32_t *el)
     case SB_TECH_XY_WING: apps = sbt_wing(w, el, 0); break;
     case SB_TECH_XYZ_WING: apps = sbt_wing(w, el, 1); break;
     case SB_TECH_W_WING: apps = sbt_w_wing(w, el); break;
+    case SB_TECH_COLOURING: apps = sbt_colouring(w, el); break;
+    case SB_TECH_XCHAIN: apps = sbt_xchain(w, el); break;
+    case SB_TECH_NAKED_PAIR:
+    case SB_TECH_NAKED_TRIPLE:
+    case SB_TECH_NAKED_QUAD: apps = sbt_tuples(w, el, t - SB_TECH_NAKED_PAIR + 2, 0); break;
+    case SB_TECH_HIDDEN_PAIR:
+    case SB_TECH_HIDDEN_TRIPLE:
+    case SB_TECH_HIDDEN_QUAD: apps = sbt_tuples(w, el, t - SB_TECH_HIDDEN_PAIR + 2, 1); break;
     default: break;
     }
     for (int i = 0; i < SBT_WORDS; i++)

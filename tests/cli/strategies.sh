@@ -51,7 +51,7 @@ list:ns,,hs|bad pipeline spec 'list:ns,,hs': $EMPTY
 list:,ns|bad pipeline spec 'list:,ns': $EMPTY
 fast:ns|bad pipeline spec 'fast:ns': unknown order 'fast' (list, array, restart)
 $SPEC33|bad pipeline spec '$SPEC33': more than 32 technique steps (nt and ht count three)
-fast+xc|bad pipeline spec 'fast+xc': technique 'xc' is not implemented on the fused kernel (fast+ takes xw, sf, jf, sky, kite, xy, xyz, ww)
+fast+lc|bad pipeline spec 'fast+lc': technique 'lc' is not implemented on the fused kernel (its propagation does ns, hs, lc; fast+ takes nt2, nt3, nt4, ht2, ht3, ht4, xw, sf, jf, sky, kite, xy, xyz, ww, col, xc; nt, ht)
 EOF
 
 begin "pipelines: 'ORDER:' with no technique is a pipeline without propagation (documented)"
