@@ -54,6 +54,18 @@ static inline unsigned sbp_lanes(sbv x)
 #endif
 }
 
+/* Board h's four words of x then y interleaved (x's word 0, y's word 0, x's word 1, ...):
+ * lane pairs that read as the 64-bit words of sbb_digit_at. */
+#if defined(__clang__)
+#define SBP_ZIP(x, y, h)                                                                       \
+    __builtin_shufflevector((x), (y), 4 * (h), 4 * (h) + 8, 4 * (h) + 1, 4 * (h) + 9,             \
+                            4 * (h) + 2, 4 * (h) + 10, 4 * (h) + 3, 4 * (h) + 11)
+#else
+#define SBP_ZIP(x, y, h)                                                                       \
+    __builtin_shuffle((x), (y), (sbv){4 * (h), 4 * (h) + 8, 4 * (h) + 1, 4 * (h) + 9, 4 * (h) + 2, \
+                                      4 * (h) + 10, 4 * (h) + 3, 4 * (h) + 11})
+#endif
+
 /* sbp_halves' table: entry m has bit 0 set when m's low nibble is not zero, bit 1 when its
  * high nibble is not. One load, where the arithmetic took eight operations on the passes'
  * per-digit path (conditionals were compiled to branches, and they mispredicted). */
@@ -307,22 +319,25 @@ void SB_KERNEL_PAIR(sb_board *stacks, const sb_grid *puzzles, size_t n, uint64_t
         const unsigned single = sbp_halves(fresh);
         if (single) {
             st.done |= fresh;
-            /* Bits of each cell's digit index (exact for cells with one digit), and the new
-             * singles, as words: word 4l+k is band k of board l. */
-            uint32_t p0[8] SBP_ALIGNED, p1[8] SBP_ALIGNED, p2[8] SBP_ALIGNED, p3[8] SBP_ALIGNED,
-                fw[8] SBP_ALIGNED;
-            *(sbv *)(void *)p0 = st.v[1] | st.v[3] | st.v[5] | st.v[7];
-            *(sbv *)(void *)p1 = st.v[2] | st.v[3] | st.v[6] | st.v[7];
-            *(sbv *)(void *)p2 = st.v[4] | st.v[5] | st.v[6] | st.v[7];
-            *(sbv *)(void *)p3 = st.v[8];
+            /* Bits of each cell's digit index (exact for cells with one digit), two planes per
+             * 64-bit word (sbb_digit_at), and the new singles as words: word 4l+k is band k of
+             * board l. */
+            const sbv d0 = st.v[1] | st.v[3] | st.v[5] | st.v[7];
+            const sbv d1 = st.v[2] | st.v[3] | st.v[6] | st.v[7];
+            const sbv d2 = st.v[4] | st.v[5] | st.v[6] | st.v[7], d3 = st.v[8];
+            uint64_t q01[8] SBP_ALIGNED, q23[8] SBP_ALIGNED;
+            uint32_t fw[8] SBP_ALIGNED;
+            *(sbv *)(void *)&q01[0] = SBP_ZIP(d0, d1, 0);
+            *(sbv *)(void *)&q01[4] = SBP_ZIP(d0, d1, 1);
+            *(sbv *)(void *)&q23[0] = SBP_ZIP(d2, d3, 0);
+            *(sbv *)(void *)&q23[4] = SBP_ZIP(d2, d3, 1);
             *(sbv *)(void *)fw = fresh;
             unsigned nz = sbp_lanes(fresh);
             do { /* one loop over both boards' singles */
                 const int j = __builtin_ctz(nz), s = __builtin_ctz(fw[j]);
                 fw[j] &= fw[j] - 1;
                 nz &= ~((unsigned)(fw[j] == 0) << j);
-                const uint32_t d = (p0[j] >> s & 1) | (p1[j] >> s & 1) << 1 |
-                                   (p2[j] >> s & 1) << 2 | (p3[j] >> s & 1) << 3;
+                const uint32_t d = sbb_digit_at(q01[j], q23[j], s);
                 const int l = j >> 2, c = 27 * (j & 3) + s;
                 const sbv4 p4 = *(const sbv4 *)(const void *)sb_band_peers[c];
                 const sbv peer = sbp_join(p4, p4);
