@@ -374,6 +374,26 @@ static inline int sbt_house_cell(int h, int i)
     return 27 * (b / 3) + 9 * (i / 3) + 3 * (b % 3) + i % 3;
 }
 
+/* Adds digit d to knowns[h] for every house h where a cell with one candidate holds it, from
+ * d's three band words wd and the cells with two or more candidates (more). Only whether a
+ * house has one is asked, so lines and boxes are folded, not gathered. */
+static inline void sbt_known_houses(const uint32_t *wd, const uint32_t more[3], int d,
+                                    uint32_t knowns[SB_HOUSES])
+{
+    uint32_t fold = 0;
+    for (int k = 0; k < 3; k++) {
+        const uint32_t s = wd[k] & ~more[k];
+        fold |= s;
+        for (int i = 0; i < 3; i++) {
+            knowns[3 * k + i] |= (uint32_t)((s >> (9 * i) & 0x1FFu) != 0) << d;
+            knowns[2 * SB_DIGITS + 3 * k + i] |= (uint32_t)((s & 0x1C0E07u << (3 * i)) != 0) << d;
+        }
+    }
+    fold = (fold | fold >> 9 | fold >> 18) & 0x1FFu;
+    for (int c = 0; c < SB_DIGITS; c++)
+        knowns[SB_DIGITS + c] |= (fold >> c & 1u) << d;
+}
+
 /* nt<k> (hidden 0) and ht<k> (hidden 1) in every house, the registry's rule (technique.h's
  * tq_tuples): over the open members of a house (unknown cells with their digits, or digits
  * not known there with their places in unknown cells), when there are more than k, every k
@@ -384,18 +404,15 @@ static inline int sbt_house_cell(int h, int i)
  * cover fewer than k. */
 static int sbt_tuples(const uint32_t *w, uint32_t *el, int k, int hidden)
 {
-    uint32_t at[4][3], open[SBT_WORDS] = {0}, known[SBT_WORDS] = {0};
-    uint32_t place[SB_DIGITS][SB_HOUSES], solo[SB_HOUSES], knowns[SB_HOUSES] = {0};
+    uint32_t at[4][3], open[SBT_WORDS] = {0}, place[SB_DIGITS][SB_HOUSES],
+                       knowns[SB_HOUSES] = {0};
     sbt_counts(w, at);
     for (int d = 0; d < SB_DIGITS; d++) {
-        for (int j = 0; j < 3; j++) {
+        for (int j = 0; j < 3; j++)
             open[4 * d + j] = w[4 * d + j] & at[1][j];
-            known[4 * d + j] = w[4 * d + j] & ~at[1][j];
-        }
         sbt_houses(open, d, place[d]);
-        sbt_houses(known, d, solo);
-        for (int h = 0; h < SB_HOUSES; h++)
-            knowns[h] |= (uint32_t)(solo[h] != 0) << d;
+        if (hidden)
+            sbt_known_houses(w + 4 * d, at[1], d, knowns);
     }
     int apps = 0;
     for (int h = 0; h < SB_HOUSES; h++) {
