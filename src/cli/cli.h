@@ -88,6 +88,12 @@ struct cli_source; /* below: a record source of another geometry */
 int cli_for_each_record(const struct cli_source *src, char *const *files, int nfiles,
                         cli_record_fn fn, void *ctx);
 
+/* cli_for_each_record's reading of one open input in (named name in messages): the records
+ * of src (never NULL; its open is given ctx) into rec (src->rec_size bytes), each handed to
+ * fn. @return as cli_for_each_record. */
+int cli_read_stream(const struct cli_source *src, FILE *in, const char *name, sb_record *rec,
+                    cli_record_fn fn, void *ctx);
+
 /* Looks up a format by name; returns FMT_COUNT when unknown. */
 cli_format cli_format_find(const char *name);
 

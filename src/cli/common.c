@@ -261,9 +261,8 @@ static void reader_close(void *r)
     sb_reader_close(r);
 }
 
-/* Reads one open stream through src; see cli_for_each_record. rec has src->rec_size bytes. */
-static int read_stream(const cli_source *src, FILE *in, const char *name, sb_record *rec,
-                       cli_record_fn fn, void *ctx)
+int cli_read_stream(const cli_source *src, FILE *in, const char *name, sb_record *rec,
+                    cli_record_fn fn, void *ctx)
 {
     void *r = NULL;
     int st = src->open(ctx, in, &r);
@@ -327,7 +326,7 @@ int cli_for_each_record(const cli_source *src, char *const *files, int nfiles, c
             rc = CLI_EXIT_USAGE;
             continue;
         }
-        const int st = read_stream(src, in, name.msg_name, rec, fn, ctx);
+        const int st = cli_read_stream(src, in, name.msg_name, rec, fn, ctx);
         cli_input_free(&name);
         if (!is_stdin)
             fclose(in);

@@ -335,13 +335,15 @@ enum { ALL_FLUSH = 1 << 16 /* --all writes its buffer out past this many bytes *
  * engine's writer (cli_sink_write), whole records at a time: a full disk or a file size limit
  * cuts the file back to whole records with one message naming the output. */
 typedef struct all_ctx {
+    cli_grids v;          /* the puzzle being listed (its solution: the one just found); first:
+                             its geometry is what the reader's open takes (input.c) */
     const cli_batch *b;   /* the run: output and its name, the tally's commit */
+    const worker *w;      /* the one worker: its engine and limit */
     cli_sink sink;        /* records not written yet, their stderr text and tags */
     double last;          /* when the sink was last written out (cli_now_seconds) */
     int failed;           /* a write failed (reported once): the run ends with exit 2 */
     cli_format f;         /* record format */
     const cli_input *in;  /* the input */
-    cli_grids v;          /* the puzzle being listed (its solution: the one just found) */
     uint64_t line;        /* its line */
     uint8_t *first;       /* its first solution, for the count record */
 } all_ctx;
@@ -373,73 +375,46 @@ static int all_one(const uint8_t *sol, uint64_t index, void *user)
     return a->failed || cli_stop_requested();
 }
 
-/* solve --all over one open input: for each puzzle its solutions in DFS order, written as
- * they are found, then its count record (the count is known only at the end). @return 0,
- * CLI_EXIT_USAGE after an I/O error (reported), or CLI_EXIT_INTERRUPTED. */
-static int all_input(const run *ru, worker *w, const cli_source *src, FILE *fin,
-                     const cli_input *in, cli_grec *r, all_ctx *a)
+/* cli_record_fn of --all over the input a->in (cli_read_stream reports an invalid line):
+ * for a puzzle its solutions in DFS order, written as they are found, then its count record
+ * (the count is known only at the end). @return 0 (also when Ctrl-C cut the listing: the
+ * solutions so far stand, the puzzle gets no count, the reading ends on the flag), or
+ * CLI_EXIT_USAGE after a failed write or out of memory (reported). */
+static int all_record(void *ctx, const char *name, const sb_record *rec)
 {
-    void *rd;
-    if (src->open((void *)ru, fin, &rd) != SB_OK) {
-        fprintf(stderr, CLI_NAME ": out of memory\n");
-        return CLI_EXIT_USAGE;
-    }
-    a->in = in;
-    int st, rc = 0;
-    while (!rc && !cli_stop_requested() && (st = src->next(rd, &r->head)) != 0) {
-        if (st < 0) {
-            if (errno == EINTR)
-                continue; /* the loop looks at the stop flag */
-            all_write(a);
-            fprintf(stderr, CLI_NAME ": %s: read error: %s\n", in->msg_name, strerror(errno));
-            rc = CLI_EXIT_USAGE;
-            break;
-        }
-        tag t = {.kind = TAG_INVALID};
-        if (r->head.kind == SB_LINE_INVALID) {
-            cli_format_invalid(&a->sink.err, in->msg_name, &r->head);
-            cli_format_grids(&a->sink.out, a->f, in, &r->head, NULL, 0, 0, 0, 0);
-        } else {
-            sb_gresult res;
-            a->v.form = r->form;
-            a->v.puzzle = r->cells;
-            a->line = r->head.line;
-            const int sst = sb_engine_each(w->eng, r->cells, w->limit, all_one, a, &res);
-            if (a->failed) {
-                rc = CLI_EXIT_USAGE;
-                break;
-            }
-            if (sst == SB_ERR_STOPPED)
-                break; /* Ctrl-C: the solutions so far stand, the puzzle gets no count */
-            if (sst != SB_OK && sst != SB_ERR_BUDGET) {
-                all_write(a);
-                fprintf(stderr, CLI_NAME ": %s:%llu: out of memory\n", in->msg_name,
-                        (unsigned long long)r->head.line);
-                rc = CLI_EXIT_USAGE;
-                break;
-            }
-            const int status =
-                sst == SB_ERR_BUDGET ? CLI_STATUS_BUDGET : (int)sb_count_verdict(res.count);
-            t.kind = status == CLI_STATUS_BUDGET ? TAG_BUDGET : (uint8_t)status;
-            t.guesses = res.guesses;
-            a->v.solution = a->first;
-            cli_format_grids(&a->sink.out, a->f, in, &r->head, &a->v, res.count, res.guesses,
-                             status, 1);
-        }
-        cli_buf_put(&a->sink.tags, &t, sizeof t);
-        a->sink.n++;
-        if (all_write(a) != 0)
-            rc = CLI_EXIT_USAGE;
-    }
-    src->close(rd);
-    if (!rc && cli_stop_requested()) {
-        if (all_write(a) != 0) /* what the cut puzzle listed */
+    (void)name; /* a->in names the input in every form */
+    all_ctx *a = ctx;
+    const cli_grec *r = (const cli_grec *)rec;
+    tag t = {.kind = TAG_INVALID};
+    if (rec->kind == SB_LINE_INVALID) {
+        cli_format_grids(&a->sink.out, a->f, a->in, rec, NULL, 0, 0, 0, 0);
+    } else {
+        sb_gresult res;
+        a->v.form = r->form;
+        a->v.puzzle = r->cells;
+        a->line = rec->line;
+        const int sst = sb_engine_each(a->w->eng, r->cells, a->w->limit, all_one, a, &res);
+        if (a->failed)
             return CLI_EXIT_USAGE;
-        fprintf(stderr, CLI_NAME ": interrupted (%s:%llu)\n", in->msg_name,
-                (unsigned long long)r->head.line);
-        rc = CLI_EXIT_INTERRUPTED;
+        if (sst == SB_ERR_STOPPED)
+            return 0;
+        if (sst != SB_OK && sst != SB_ERR_BUDGET) {
+            all_write(a);
+            fprintf(stderr, CLI_NAME ": %s:%llu: out of memory\n", a->in->msg_name,
+                    (unsigned long long)rec->line);
+            return CLI_EXIT_USAGE;
+        }
+        const int status =
+            sst == SB_ERR_BUDGET ? CLI_STATUS_BUDGET : (int)sb_count_verdict(res.count);
+        t.kind = status == CLI_STATUS_BUDGET ? TAG_BUDGET : (uint8_t)status;
+        t.guesses = res.guesses;
+        a->v.solution = a->first;
+        cli_format_grids(&a->sink.out, a->f, a->in, rec, &a->v, res.count, res.guesses, status,
+                         1);
     }
-    return rc;
+    cli_buf_put(&a->sink.tags, &t, sizeof t);
+    a->sink.n++;
+    return all_write(a) != 0 ? CLI_EXIT_USAGE : 0;
 }
 
 /* solve --all: the inputs in order on one thread, streaming through b (the run's batch with
@@ -456,7 +431,7 @@ static int all_run(const cli_batch *b, char *const *files, int nfiles)
     void *wp = NULL;
     cli_grec *r = malloc(b->source->rec_size);
     int rc = r ? worker_new(b->ctx, &wp) : CLI_EXIT_USAGE;
-    all_ctx a = {.b = b, .f = ru->format, .v = {.g = ru->g}, .last = cli_now_seconds()};
+    all_ctx a = {.v = {.g = ru->g}, .b = b, .w = wp, .f = ru->format, .last = cli_now_seconds()};
     if (wp)
         a.first = ((worker *)wp)->sol;
     cli_stop_state stop;
@@ -477,7 +452,13 @@ static int all_run(const cli_batch *b, char *const *files, int nfiles)
             fprintf(stderr, CLI_NAME ": cannot open '%s': %s\n", in.msg_name, strerror(errno));
             rc = CLI_EXIT_USAGE;
         } else {
-            const int st = all_input(ru, wp, b->source, f, &in, r, &a);
+            a.in = &in;
+            int st = cli_read_stream(b->source, f, in.msg_name, &r->head, all_record, &a);
+            if (st == CLI_EXIT_INTERRUPTED && all_write(&a) != 0) /* what the cut puzzle listed */
+                st = CLI_EXIT_USAGE;
+            else if (st == CLI_EXIT_INTERRUPTED)
+                fprintf(stderr, CLI_NAME ": interrupted (%s:%llu)\n", in.msg_name,
+                        (unsigned long long)r->head.line);
             if (st)
                 rc = st;
             if (!is_stdin)
