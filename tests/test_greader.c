@@ -626,10 +626,19 @@ static int check_ladder(const sb_geometry *g, const uint8_t *p)
                      sb_geometry_name(g), sb_class_name(rt.cls), spec[c],
                      (unsigned long long)res.guesses);
         if ((int)rt.cls == c) {
+            /* The solve's root is the rating's run; the cells it then takes without a
+             * guess find nothing more, though each runs the techniques again (calls). */
             sb_technique_counts tc[SB_TECH_COUNT];
             sb_gpipeline_counts(pl, tc);
-            cr_assert_arr_eq(tc, rt.counts, sizeof tc, "%s: counters of %s",
-                             sb_geometry_name(g), spec[c]);
+            for (int t = 0; t < SB_TECH_COUNT; t++) {
+                cr_assert(tc[t].applications == rt.counts[t].applications &&
+                              tc[t].placements == rt.counts[t].placements &&
+                              tc[t].eliminations == rt.counts[t].eliminations,
+                          "%s: counters of technique %d of %s", sb_geometry_name(g), t,
+                          spec[c]);
+                cr_assert_geq(tc[t].calls, rt.counts[t].calls, "%s: technique %d of %s",
+                              sb_geometry_name(g), t, spec[c]);
+            }
         }
         sb_gpipeline_free(pl);
     }
