@@ -1431,16 +1431,9 @@ typedef struct sb_buf {
     int oom;    /* an allocation failed: appends since then were dropped */
 } sb_buf;
 
-/* Grows b to hold n more bytes (sb_buf_reserve's slow path). @return the write position,
- * or NULL (b->oom set) when memory ran out. */
-char *sb_buf_grow(sb_buf *b, size_t n);
-
 /* Makes room for n more bytes. @return where they go (commit with b->len += used), or NULL
- * when memory ran out. */
-static inline char *sb_buf_reserve(sb_buf *b, size_t n)
-{
-    return b->cap - b->len >= n ? b->data + b->len : sb_buf_grow(b, n);
-}
+ * (b->oom set) when memory ran out. */
+char *sb_buf_reserve(sb_buf *b, size_t n);
 
 /* Appends formatted text. */
 void sb_buf_printf(sb_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -119,8 +119,10 @@ static inline sb_record *rec_at(const sb_stream *s, const window *w, size_t i)
 /* Buffers                                                                                    */
 /* ------------------------------------------------------------------------------------------ */
 
-char *sb_buf_grow(sb_buf *b, size_t n)
+char *sb_buf_reserve(sb_buf *b, size_t n)
 {
+    if (b->cap - b->len >= n)
+        return b->data + b->len;
     if (b->oom)
         return NULL;
     size_t cap = b->cap ? b->cap : 4096;

@@ -132,7 +132,7 @@ typedef sb_buf cli_buf;
  * when memory ran out. Inline: called once per record on the hot path. */
 static inline char *cli_buf_reserve(cli_buf *b, size_t n)
 {
-    return sb_buf_reserve(b, n);
+    return b->cap - b->len >= n ? b->data + b->len : sb_buf_reserve(b, n);
 }
 
 /* Appends n bytes. */
