@@ -2,8 +2,9 @@
  * branch.h — the branching rule every fast-kernel stamp follows (scalar form), so that every
  * level guesses on the same cell: among the open cells with the fewest candidates, the one
  * whose digits reach the most open peers, bivalue peers counted three times; the first such
- * in cell order on a tie. Stamps with a vector form of the rule fall back to this one when
- * no cell is bivalue. Reads a cell-major board (sb_board); static inline, stamped per level.
+ * in cell order on a tie. The scalar reference runs this form; the AVX-512 and band stamps
+ * compute the same rule with vector masks. Reads a cell-major board (sb_board); static
+ * inline, stamped per level.
  */
 #ifndef SB_KERNEL_BRANCH_H
 #define SB_KERNEL_BRANCH_H
