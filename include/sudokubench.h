@@ -1544,6 +1544,52 @@ void sb_stream_progress(const sb_stream *s, sb_stream_stats *st);
 /* Frees the stream: ends the workers, closes what is open (NULL is allowed). */
 void sb_stream_free(sb_stream *s);
 
+/* ------------------------------------------------------------------------------------------ */
+/* Segments: one input cut into line-aligned pieces for separate streams (src/segment.c)      */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Several processes can share one input by each streaming its own segments (sb_stream_job
+ * .given with .line_base: the lines before the segment). A cut goes only after a line that
+ * leaves a reader fresh: a one-line puzzle, a blank or a comment line (never inside a
+ * nine-line grid), or any line when each_line is set (a source whose records are single
+ * lines). Lines are counted as a reader counts them: newlines, plus an unterminated last. */
+
+/* @return where a cut near byte pos of regular file fd (size bytes) goes: the end of the
+ * first cut line starting at or after pos (0 for pos <= 0, size at the end), or -1 after a
+ * read error (errno set). */
+int64_t sb_segment_cut(int fd, int64_t pos, int64_t size, int each_line);
+
+/* @return the lines of bytes [start, end) of fd, or -1 after a read error. */
+int64_t sb_segment_lines(int fd, int64_t start, int64_t end);
+
+/* @return the lines of the n bytes at s. */
+uint64_t sb_text_lines(const char *s, size_t n);
+
+/* Reads [start, end) of fd into b (emptied first) when that is at most max bytes.
+ * @return 1 when read, 0 when it is larger or memory ran out (stream it with
+ * sb_segment_open instead), -1 after a read error (errno set). */
+int sb_segment_read(sb_buf *b, int fd, int64_t start, int64_t end, int64_t max);
+
+/* @return a read stream over [start, end) of fd (read with pread; fclose leaves fd open), or
+ * NULL when memory ran out. */
+FILE *sb_segment_open(int fd, int64_t start, int64_t end);
+
+/* A stream that cannot be read at an offset (a pipe), read ahead into line-aligned pieces. */
+typedef struct sb_segment_piece {
+    sb_buf buf; /* read, not yet taken: the next piece, then the start of the one after */
+    int eof;    /* the stream has ended (or failed, or stop was raised during a read) */
+    int err;    /* errno of a read error (ENOMEM when buf could not grow), 0 if none */
+} sb_segment_piece;
+
+/* Reads fd until p->buf holds want bytes or more with a cut line among them, or the stream
+ * ends. @return the length of the piece at the start of p->buf, up to its last cut line (take
+ * it with sb_segment_take): whole lines, never part of a grid. */
+size_t sb_segment_fill(sb_segment_piece *p, int fd, size_t want, int each_line,
+                       const volatile sig_atomic_t *stop);
+
+/* Drops the first n bytes of p->buf (a piece that was handed on). */
+void sb_segment_take(sb_segment_piece *p, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,7 +4,8 @@
  *
  * Sharding. A regular input file is cut into segments of SEGMENT bytes (the last one
  * shorter), each moved forward to the next line start, so every line lies in exactly one
- * segment. Segments are dealt round-robin: in round k, rank r handles segment k*R + r, read
+ * segment (the library's sb_segment_* find the cuts, count the lines and read a segment;
+ * this file does the MPI calls). Segments are dealt round-robin: in round k, rank r handles segment k*R + r, read
  * with pread from its own descriptor (a rank reads only its segments, plus the bytes up to
  * the next newline that fix where a segment starts). Round-robin rather than R contiguous
  * ranges: rank 0 can then write round k's segments in rank order as soon as the round ends,
@@ -116,10 +117,6 @@ enum {
     SEGMENT_DEFAULT = 1 << 21, /* bytes per segment: ~25,000 puzzle lines, so a segment
                                   dwarfs the round's messages and stays a few MB of output */
     ITEMS_DEFAULT = 1 << 14,   /* items per segment of generate/augment */
-    SCAN = 1 << 16,            /* bytes per read while counting lines or finding a line start */
-    PEEK = 1 << 10,            /* first read near a cut (doubled up to SCAN while no '\n'):
-                                  puzzle lines are short, and every rank places two cuts per
-                                  segment, so reading SCAN there was 6% more input read */
     PHASE_BATCH = 1,           /* what the ranks are about to do (sync_phase) */
     PHASE_END = 2
 };
@@ -798,142 +795,6 @@ static int run_end(mpi_run *m)
 /* Records: segments of regular files, pieces of streams                                      */
 /* ------------------------------------------------------------------------------------------ */
 
-/* pread that retries after a signal. @return as pread. */
-static ssize_t read_at(int fd, char *buf, size_t n, off_t at)
-{
-    ssize_t k;
-    do
-        k = n ? pread(fd, buf, n, at) : 0;
-    while (k < 0 && errno == EINTR);
-    return k;
-}
-
-/* A byte range of a file read with pread: the stream of one segment. */
-typedef struct range {
-    int fd;         /* the file (shared by the rank's segments; not closed here) */
-    off_t pos, end; /* next byte to read, end of the range */
-} range;
-
-/* fopencookie read of a range. */
-static ssize_t range_read(void *c, char *buf, size_t size)
-{
-    range *r = c;
-    if ((off_t)size > r->end - r->pos)
-        size = (size_t)(r->end - r->pos);
-    const ssize_t k = read_at(r->fd, buf, size, r->pos);
-    if (k > 0)
-        r->pos += k;
-    return k;
-}
-
-/* fopencookie close of a range. */
-static int range_close(void *c)
-{
-    free(c);
-    return 0;
-}
-
-/* Opens [start, end) of fd as a read stream. @return NULL when memory ran out. */
-static FILE *range_open(int fd, off_t start, off_t end)
-{
-    range *r = malloc(sizeof *r);
-    if (!r)
-        return NULL;
-    *r = (range){.fd = fd, .pos = start, .end = end};
-    const cookie_io_functions_t io = {.read = range_read, .close = range_close};
-    FILE *f = fopencookie(r, "r", io);
-    if (!f)
-        free(r);
-    return f;
-}
-
-/* The first line start at or after pos in fd (size bytes): pos itself when the byte before
- * it is a newline. @return it, or -1 after a read error (errno set). */
-static off_t line_start(int fd, off_t pos, off_t size)
-{
-    char buf[SCAN];
-    if (pos <= 0)
-        return 0;
-    for (off_t at = pos - 1, want = PEEK; at < size; want = want < SCAN ? 2 * want : SCAN) {
-        const ssize_t k = read_at(fd, buf, (size_t)want, at);
-        if (k <= 0)
-            return k < 0 ? -1 : size;
-        const char *nl = memchr(buf, '\n', (size_t)k);
-        if (nl)
-            return at + (nl - buf) + 1;
-        at += k;
-    }
-    return size;
-}
-
-/* @return 1 if the reader is as fresh after line s (len bytes, no '\n') as at the start of an
- * input: the line is a one-line puzzle, a blank or a comment line, which no nine-line grid
- * can span; or each_line is set (the run reads with a cli_source, whose records are single
- * lines). Segment boundaries go only after such lines. */
-static int neutral_line(const char *s, size_t len, int each_line)
-{
-    if (each_line) /* a cli_source: every line is a record of its own (cli.h) */
-        return 1;
-    sb_grid g;
-    char why[SB_WHY_LEN];
-    size_t col;
-    return sb_parse_line(s, len, &g, why, &col) != SB_LINE_INVALID;
-}
-
-/* Where a segment boundary near pos goes: after the first line that starts at or after pos
- * and leaves the reader as a fresh one would be (a one-line puzzle, a blank or comment line:
- * no nine-line grid can be open after it), so a grid is never cut in two. On plain puzzle
- * files that is one line after the first line start. @return it (size at the end), or -1
- * after a read error. */
-static off_t segment_cut(int fd, off_t pos, off_t size, int each_line)
-{
-    char buf[SCAN];
-    if (pos <= 0)
-        return 0;
-    off_t at = line_start(fd, pos, size);
-    size_t want = PEEK;
-    while (at >= 0 && at < size) {
-        const ssize_t k = read_at(fd, buf, want, at);
-        if (k <= 0)
-            return k < 0 ? -1 : size;
-        const char *nl = memchr(buf, '\n', (size_t)k);
-        if (!nl && want < SCAN && (size_t)k == want) {
-            want *= 2; /* the line goes on: look further */
-            continue;
-        }
-        if (!nl) { /* a line longer than the buffer: never a puzzle; on to its end */
-            at = line_start(fd, at + 1, size);
-            continue;
-        }
-        const size_t len = (size_t)(nl - buf);
-        const off_t next = at + (off_t)len + 1;
-        if (neutral_line(buf, len, each_line))
-            return next;
-        at = next;
-    }
-    return at < 0 ? -1 : size;
-}
-
-/* Lines the reader counts in [start, end) of fd: its newlines, plus a last line without
- * one at the end of the file. @return them, or -1 after a read error. */
-static long long count_lines(int fd, off_t start, off_t end)
-{
-    char buf[SCAN];
-    long long n = 0;
-    char last = '\n';
-    for (off_t at = start; at < end;) {
-        const size_t want = end - at < (off_t)sizeof buf ? (size_t)(end - at) : sizeof buf;
-        const ssize_t k = read_at(fd, buf, want, at);
-        if (k <= 0)
-            return -1;
-        for (const char *p = buf; (p = memchr(p, '\n', (size_t)(buf + k - p))) != NULL; p++)
-            n++;
-        last = buf[k - 1];
-        at += k;
-    }
-    return n + (last != '\n');
-}
-
 /* Gathers every rank's line count for the round: returns the lines before this rank's
  * segment within the round, adds the round's total to *lines. A count of -1 (read error)
  * anywhere stops the run. */
@@ -968,7 +829,7 @@ static long long round_lines(mpi_run *m, long long mine, uint64_t *lines)
 static FILE *src_open(const seg_src *src)
 {
     return src->data ? fmemopen(src->data, src->len, "r")
-           : src->fd >= 0 ? range_open(src->fd, src->start, src->end)
+           : src->fd >= 0 ? sb_segment_open(src->fd, src->start, src->end)
                           : NULL;
 }
 
@@ -1039,40 +900,6 @@ static void run_segment(mpi_run *m, char *const *files, int nfiles, int i, const
     round_end(m, rc, tail, tail_at);
 }
 
-/* Lines the reader counts in n bytes (as count_lines). */
-static long long piece_lines(const char *s, size_t n)
-{
-    long long c = 0;
-    for (const char *p = s; n && (p = memchr(p, '\n', (size_t)(s + n - p))) != NULL; p++)
-        c++;
-    return c + (n && s[n - 1] != '\n');
-}
-
-/* Reads [start, end) of fd into b when that is at most max bytes, so a segment is read once
- * (counted, then parsed from memory) rather than twice. @return 1 when read, 0 when the
- * caller must stream it instead (too large: a run of grids without cut points; or memory
- * ran out), -1 after a read error (errno set). */
-static int read_segment(cli_buf *b, int fd, off_t start, off_t end, off_t max)
-{
-    b->len = 0;
-    char *p = end - start <= max ? cli_buf_reserve(b, (size_t)(end - start)) : NULL;
-    if (!p) {
-        b->oom = 0;
-        return 0;
-    }
-    for (off_t at = start; at < end;) {
-        const ssize_t k = read_at(fd, p + (at - start), (size_t)(end - at), at);
-        if (k <= 0) {
-            if (k == 0)
-                errno = EIO; /* the file shrank under us */
-            return -1;
-        }
-        at += k;
-    }
-    b->len = (size_t)(end - start);
-    return 1;
-}
-
 /* Shards regular file i (fd, size bytes) over the ranks, round by round. */
 static void shard_file(mpi_run *m, char *const *files, int nfiles, int i, int fd, off_t size,
                        const char *msg_name)
@@ -1087,14 +914,14 @@ static void shard_file(mpi_run *m, char *const *files, int nfiles, int i, int fd
         long long mine = 0;
         int got = 0; /* the segment is in m->input */
         if (j < nseg) {
-            start = segment_cut(fd, j * seg, size, each);
+            start = sb_segment_cut(fd, j * seg, size, each);
             end = start < 0      ? -1
-                  : j + 1 < nseg ? segment_cut(fd, (j + 1) * seg, size, each)
+                  : j + 1 < nseg ? sb_segment_cut(fd, (j + 1) * seg, size, each)
                                  : size;
-            got = end < 0 ? 0 : read_segment(&m->input, fd, start, end, 2 * seg);
+            got = end < 0 ? 0 : sb_segment_read(&m->input, fd, start, end, 2 * seg);
             mine = end < 0 || got < 0 ? -1
-                   : got              ? piece_lines(m->input.data, m->input.len)
-                                      : count_lines(fd, start, end);
+                   : got              ? (long long)sb_text_lines(m->input.data, m->input.len)
+                                      : sb_segment_lines(fd, start, end);
         }
         const int why = errno;
         const uint64_t round_base = lines;
@@ -1113,71 +940,6 @@ static void shard_file(mpi_run *m, char *const *files, int nfiles, int i, int fd
     }
 }
 
-/* A piece of a stream dealt by rank 0. */
-typedef struct piece {
-    cli_buf buf;    /* read, not yet dealt: the piece, then the start of the next */
-    int eof;        /* the stream has ended (or failed) */
-    int err;        /* errno of a read error, 0 if none */
-} piece;
-
-/* The end of the last neutral line (neutral_line) of s (n bytes) that starts at or after
- * from, 0 if none. */
-static size_t last_cut(const char *s, size_t n, size_t from, int each_line)
-{
-    size_t end = n;
-    while (end > from) {
-        while (end > from && s[end - 1] != '\n')
-            end--; /* an unfinished last line is no cut */
-        if (end == from)
-            break;
-        size_t start = end - 1;
-        while (start > 0 && s[start - 1] != '\n')
-            start--;
-        if (start < from)
-            break;
-        if (neutral_line(s + start, end - 1 - start, each_line))
-            return end;
-        end = start;
-    }
-    return 0;
-}
-
-/* Reads until buf holds at least want bytes that end after a neutral line (or the stream
- * ends). @return the length of the piece at its start: whole lines, never half a grid. */
-static size_t piece_fill(piece *p, int fd, size_t want, int each_line)
-{
-    size_t from = 0; /* lines starting before this were checked: no cut there */
-    for (;;) {
-        if (p->eof)
-            return p->buf.len;
-        if (p->buf.len >= want) {
-            const size_t cut = last_cut(p->buf.data, p->buf.len, from, each_line);
-            if (cut)
-                return cut;
-            /* no neutral line yet (a long line, grids without blank lines): read on */
-            for (from = p->buf.len; from > 0 && p->buf.data[from - 1] != '\n';)
-                from--;
-        }
-        char *d = cli_buf_reserve(&p->buf, SCAN);
-        if (!d) {
-            p->eof = 1, p->err = ENOMEM;
-            continue;
-        }
-        const ssize_t k = read(fd, d, SCAN);
-        if (k < 0 && errno == EINTR) {
-            if (cli_stop_requested())
-                p->eof = 1;
-            continue;
-        }
-        if (k <= 0) {
-            p->eof = 1;
-            p->err = k < 0 ? errno : 0;
-        } else {
-            p->buf.len += (size_t)k;
-        }
-    }
-}
-
 /* Rank 0 reads stream fd (input i) in line-aligned pieces and deals them round-robin;
  * every rank handles its piece as a segment. */
 static void deal_stream(mpi_run *m, char *const *files, int nfiles, int i, int fd,
@@ -1185,7 +947,7 @@ static void deal_stream(mpi_run *m, char *const *files, int nfiles, int i, int f
 {
     const size_t seg = (size_t)env_size("SUDOKUBENCH_MPI_SEGMENT", SEGMENT_DEFAULT);
     const int each = m->b->source != NULL; /* another geometry: a record per line */
-    piece p = {0};
+    sb_segment_piece p = {0};
     char *mine = NULL;
     uint64_t lines = 0;
     for (int more = 1; more && !m->stop;) {
@@ -1195,7 +957,9 @@ static void deal_stream(mpi_run *m, char *const *files, int nfiles, int i, int f
         int tail_at = -1;
         if (m->rank == 0) {
             for (int r = 0; r < m->size; r++) {
-                const size_t n = p.eof && !p.buf.len ? 0 : piece_fill(&p, fd, seg, each);
+                const size_t n = p.eof && !p.buf.len
+                                     ? 0
+                                     : sb_segment_fill(&p, fd, seg, each, cli_stop_flag());
                 if (p.err && tail_at < 0 && p.buf.len == n) {
                     snprintf(tail, sizeof tail, CLI_NAME ": %s: read error: %s\n", msg_name,
                              strerror(p.err));
@@ -1212,9 +976,8 @@ static void deal_stream(mpi_run *m, char *const *files, int nfiles, int i, int f
                     if (n)
                         send_wait(p.buf.data, (int)n, MPI_BYTE, r, 11);
                 }
-                lines += (uint64_t)piece_lines(p.buf.data, n);
-                memmove(p.buf.data, p.buf.data + n, p.buf.len - n);
-                p.buf.len -= n;
+                lines += sb_text_lines(p.buf.data, n);
+                sb_segment_take(&p, n);
             }
             more = !(p.eof && !p.buf.len);
         } else {
