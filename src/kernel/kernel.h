@@ -257,14 +257,14 @@ static inline void sbk_locked(const __m512i a[3], __m512i out[3])
  * dependency chain, not by throughput: locked candidates computed in every round, in parallel
  * with the singles, cost nothing measurable and spare the separate pass they needed once the
  * singles stalled. A round that changes nothing ends the settle: its checks covered this
- * very board. @return 0 on contradiction, else 1 (b is a valid solution or stable; nsolved set). */
-static inline int sbk_settle(sb_board *b)
+ * very board. v holds b's three registers on entry (b's stored lanes are not read); b gets
+ * the settled board. @return 0 on contradiction, else 1 (b is a valid solution or stable;
+ * nsolved set). Always inlined, as the one-call sbk_settle was: out of line, its registers
+ * would pass through memory and each call would cost a vzeroupper. */
+static inline __attribute__((always_inline)) int sbk_settle_regs(sb_board *b, __m512i v[3])
 {
     const __m512i one = _mm512_set1_epi16(1), all = _mm512_set1_epi16(SB_ALL_DIGITS);
     const __mmask32 houses = (1u << SB_HOUSES) - 1;
-    __m512i v[3];
-    for (int j = 0; j < 3; j++)
-        v[j] = _mm512_load_si512((const void *)&b->cand[32 * j]);
     for (;;) {
         /* Per house: once (digits with a place), twice (two or more places), placed (digits
          * of its singles), clash (a digit of two singles). Reduced as a tree, three positions
@@ -323,6 +323,21 @@ static inline int sbk_settle(sb_board *b)
         b->nsolved = (uint16_t)nsolved;
         return 1;
     }
+}
+
+/* Board b's three registers, loaded whole (they forward from the board copy's stores). */
+static inline void sbk_regs(const sb_board *b, __m512i v[3])
+{
+    for (int j = 0; j < 3; j++)
+        v[j] = _mm512_load_si512((const void *)&b->cand[32 * j]);
+}
+
+/* sbk_settle_regs on board b as stored. */
+static inline int sbk_settle(sb_board *b)
+{
+    __m512i v[3];
+    sbk_regs(b, v);
+    return sbk_settle_regs(b, v);
 }
 #else
 /* Runs naked and hidden singles to a fixed point, starting with the qn cells in q and the
@@ -462,16 +477,30 @@ static inline int sbk_load(sb_board *b, const sb_grid *puzzle)
     return sbk_settle(b);
 }
 
+/* Cell c's lane in board register j (none when c lies in another register). A guess and a
+ * pop change that lane in registers: a 16-bit store to the board read back by the settle's
+ * 512-bit loads could not be forwarded (a stall on every guess and every pop). */
+static inline __mmask32 sbk_lane(int c, int j)
+{
+    return (__mmask32)(c >> 5 == j) << (c & 31);
+}
+
 static inline int sbk_take(sb_board *b, int c, uint16_t d)
 {
-    b->cand[c] = d;
-    return sbk_settle(b);
+    __m512i v[3];
+    sbk_regs(b, v);
+    for (int j = 0; j < 3; j++)
+        v[j] = _mm512_mask_set1_epi16(v[j], sbk_lane(c, j), (short)d);
+    return sbk_settle_regs(b, v);
 }
 
 static inline int sbk_drop(sb_board *b, int c, uint16_t d)
 {
-    b->cand[c] &= (uint16_t)~d;
-    return sbk_settle(b);
+    __m512i v[3];
+    sbk_regs(b, v);
+    for (int j = 0; j < 3; j++)
+        v[j] = _mm512_andnot_si512(_mm512_maskz_set1_epi16(sbk_lane(c, j), (short)d), v[j]);
+    return sbk_settle_regs(b, v);
 }
 #else
 /* Every given is set first and assigned after, so equal givens in a house meet as an emptied
