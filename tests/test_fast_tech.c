@@ -294,7 +294,7 @@ static void rule_check(int t, int r, const uint32_t *w, const uint32_t *el)
 static int apps_of(int t, const uint32_t *w)
 {
     uint32_t el[SBT_WORDS];
-    return sbt_run(t, w, el);
+    return sbt_run(t, w, el, NULL);
 }
 
 /* Fails when an application removes other candidates than the registry's rule does on that
@@ -478,7 +478,7 @@ static void hand_expect(int t, const uint16_t cand[SB_CELLS], const int *gone, i
         cr_assert(cand[c] >> d & 1u, "%s: test error, %d is not a candidate", name, *gone);
         want[4 * d + c / 27] |= 1u << (c % 27);
     }
-    const int r = sbt_run(t, w, el);
+    const int r = sbt_run(t, w, el, NULL);
     cr_assert_eq(r, apps, "%s: %d applications, expected %d", name, r, apps);
     for (int i = 0; i < SBT_WORDS; i++)
         cr_assert_eq(el[i], want[i], "%s: word %d removes %#x, expected %#x", name, i, el[i],
@@ -598,7 +598,7 @@ Test(fast_tech, random_boards_follow_the_rule)
         }
         planes_of(cand, w);
         for (size_t i = 0; i < sizeof techs / sizeof techs[0]; i++) {
-            const int r = sbt_run(techs[i], w, el);
+            const int r = sbt_run(techs[i], w, el, NULL);
             rule_check(techs[i], r, w, el);
             fired[techs[i]] += r > 0;
         }
@@ -606,4 +606,66 @@ Test(fast_tech, random_boards_follow_the_rule)
     for (size_t i = 0; i < sizeof techs / sizeof techs[0]; i++)
         cr_assert_gt(fired[techs[i]], 20, "technique %d fired on %llu boards", techs[i],
                      (unsigned long long)fired[techs[i]]);
+}
+
+/* The memo (sbt_memo) never changes an answer: along a walk of related boards (a few
+ * candidates dropped at a time, now and then back to the walk's start, as a search descends
+ * and backtracks, so most digit planes repeat; half the digits of a walk fill the board, the
+ * others hold about 3/8 of the cells), every single-digit technique run with its memo finds
+ * the same applications and eliminations as without one, and the memo skips digits. */
+Test(fast_tech, memo_keeps_the_answers)
+{
+    static const int techs[] = {SB_TECH_XWING,      SB_TECH_SWORDFISH, SB_TECH_JELLYFISH,
+                                SB_TECH_SKYSCRAPER, SB_TECH_KITE,      SB_TECH_COLOURING,
+                                SB_TECH_XCHAIN};
+    enum { NT = sizeof techs / sizeof techs[0] };
+    static sbt_memo memo; /* one step per technique */
+    const sb_fast_tech ft = {.nsteps = NT};
+    uint64_t seed = 777, fired[NT] = {0}, skipped[NT] = {0};
+    sbt_memo_clear(&memo, &ft);
+    uint16_t start[SB_CELLS], cand[SB_CELLS];
+    for (int n = 0; n < 4000; n++) {
+        if (n % 40 == 0) /* a new walk */
+            for (int c = 0; c < SB_CELLS; c++) {
+                start[c] = 0;
+                for (int d = 0; d < SB_DIGITS; d++) {
+                    seed = seed * 6364136223846793005u + 1442695040888963407u;
+                    if (((n / 40 + d) & 1) || (seed >> 40) % 8 < 3)
+                        start[c] |= (uint16_t)(1u << d);
+                }
+                if (!start[c])
+                    start[c] = (uint16_t)(1u << (seed >> 33) % 9);
+            }
+        seed = seed * 6364136223846793005u + 1442695040888963407u;
+        if (n % 40 == 0 || (seed >> 40) % 4 == 0)
+            memcpy(cand, start, sizeof cand);
+        else /* drop one candidate of a cell that keeps another */
+            for (int tries = 0; tries < 8; tries++) {
+                seed = seed * 6364136223846793005u + 1442695040888963407u;
+                const int c = (int)((seed >> 33) % SB_CELLS), d = (int)((seed >> 20) % 9);
+                if (cand[c] >> d & 1u && (cand[c] & (cand[c] - 1u))) {
+                    cand[c] &= (uint16_t)~(1u << d);
+                    break;
+                }
+            }
+        uint32_t w[SBT_WORDS], el[SBT_WORDS], el0[SBT_WORDS];
+        planes_of(cand, w);
+        for (int i = 0; i < NT; i++) {
+            for (int d = 0; d < SB_DIGITS; d++)
+                skipped[i] += !memcmp(memo.plane[i][d], w + 4 * d, sizeof memo.plane[i][d]);
+            const int r0 = sbt_run(techs[i], w, el0, NULL);
+            const int r = sbt_run(techs[i], w, el, memo.plane[i]);
+            cr_assert_eq(r, r0, "technique %d board %d: %d applications with the memo, %d without",
+                         techs[i], n, r, r0);
+            cr_assert_arr_eq(el, el0, sizeof el, "technique %d board %d: other eliminations",
+                             techs[i], n);
+            fired[i] += r0 > 0;
+        }
+    }
+    for (int i = 0; i < NT; i++) {
+        cr_assert_gt(fired[i], 20, "technique %d fired on %llu boards", techs[i],
+                     (unsigned long long)fired[i]);
+        cr_assert_gt(skipped[i], 1000, "technique %d: the memo skipped %llu digits", techs[i],
+                     (unsigned long long)skipped[i]);
+    }
 }

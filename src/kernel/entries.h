@@ -19,13 +19,14 @@
 #if SB_KERNEL_TECH
 #include "kernel_tech.h"
 
-/* The techniques and their counters: the only state beyond the board. */
+/* The techniques, their counters and their memo: the only state beyond the board. */
 typedef struct sbk_ctx {
     const sb_fast_tech *t;
+    sbt_memo memo;
 } sbk_ctx;
 
 /* A kernel settle, then the techniques on the stable board. */
-#define SBK_SETTLED(x, call) ((call) && sbt_stall((x)->t, b))
+#define SBK_SETTLED(x, call) ((call) && sbt_stall((x)->t, &(x)->memo, b))
 #else
 /* The fast kernels need no hook context: their state is the board. */
 typedef struct sbk_ctx {
@@ -87,14 +88,18 @@ static inline void srch_solution(sbk_ctx *x, const sb_board *b, sb_grid *out)
 void SB_KERNEL_DFS(sb_board *stack, const sb_grid *puzzle, uint64_t limit, sb_result *res,
                    const sb_fast_tech *t)
 {
-    sbk_ctx x = {t};
+    sbk_ctx x;
+    x.t = t;
+    sbt_memo_clear(&x.memo, t);
     sbk_dfs(&x, stack, puzzle, limit, res);
 }
 
 int SB_KERNEL_BFS(sb_board **ring, size_t *ring_len, size_t cap, const sb_grid *puzzle,
                   uint64_t limit, sb_result *res, const sb_fast_tech *t)
 {
-    sbk_ctx x = {t};
+    sbk_ctx x;
+    x.t = t;
+    sbt_memo_clear(&x.memo, t);
     return sbk_bfs(&x, ring, ring_len, cap, puzzle, limit, res);
 }
 #else

@@ -123,97 +123,93 @@ static int sbt_fish_rec(const uint32_t *pos, const int *line, int m, int k, int 
     return apps;
 }
 
-/* Fish of size k (xw 2, sf 3, jf 4) on every digit, rows as base then columns as base: k
- * lines whose places (2..k each) lie in k crossing lines; those lines' other cells lose the
- * digit. @return applications, or SBT_CONTRADICTION. */
-static int sbt_fish(const uint32_t *w, uint32_t *el, int k)
+/* Fish of size k (xw 2, sf 3, jf 4) on digit d, rows as base then columns as base: k lines
+ * whose places (2..k each) lie in k crossing lines; those lines' other cells lose the digit.
+ * @return applications, or SBT_CONTRADICTION. */
+static int sbt_fish(const uint32_t *w, uint32_t *el, int d, int k)
 {
     int apps = 0;
-    for (int d = 0; d < SB_DIGITS; d++) {
-        uint32_t lines[2][SB_DIGITS], out[2][SB_DIGITS];
-        sbt_lines(w, d, lines[0], lines[1]);
-        memset(out, 0, sizeof out);
-        for (int f = 0; f < 2; f++) {
-            uint32_t pos[SB_DIGITS];
-            int line[SB_DIGITS], m = 0;
-            for (int l = 0; l < SB_DIGITS; l++) {
-                const int np = __builtin_popcount(lines[f][l]);
-                if (np >= 2 && np <= k) {
-                    pos[m] = lines[f][l];
-                    line[m++] = l;
-                }
+    uint32_t lines[2][SB_DIGITS], out[2][SB_DIGITS];
+    sbt_lines(w, d, lines[0], lines[1]);
+    memset(out, 0, sizeof out);
+    for (int f = 0; f < 2; f++) {
+        uint32_t pos[SB_DIGITS];
+        int line[SB_DIGITS], m = 0;
+        for (int l = 0; l < SB_DIGITS; l++) {
+            const int np = __builtin_popcount(lines[f][l]);
+            if (np >= 2 && np <= k) {
+                pos[m] = lines[f][l];
+                line[m++] = l;
             }
-            if (m < k)
-                continue;
-            const int r = sbt_fish_rec(pos, line, m, k, 0, 0, 0, 0, lines[1 - f], out[1 - f]);
-            if (r < 0)
-                return r;
-            apps += r;
         }
-        /* Column-family eliminations (out[1]: per column, rows) back to row sets. */
-        uint32_t back[SB_DIGITS] = {0}, any = 0;
-        for (int c = 0; c < SB_DIGITS; c++)
-            any |= out[1][c];
-        if (any)
-            sbt_transpose(out[1], back);
-        for (int r = 0; r < SB_DIGITS; r++)
-            el[4 * d + r / 3] |= (out[0][r] | back[r]) << (9 * (r % 3));
+        if (m < k)
+            continue;
+        const int r = sbt_fish_rec(pos, line, m, k, 0, 0, 0, 0, lines[1 - f], out[1 - f]);
+        if (r < 0)
+            return r;
+        apps += r;
     }
+    /* Column-family eliminations (out[1]: per column, rows) back to row sets. */
+    uint32_t back[SB_DIGITS] = {0}, any = 0;
+    for (int c = 0; c < SB_DIGITS; c++)
+        any |= out[1][c];
+    if (any)
+        sbt_transpose(out[1], back);
+    for (int r = 0; r < SB_DIGITS; r++)
+        el[4 * d + r / 3] |= (out[0][r] | back[r]) << (9 * (r % 3));
     return apps;
 }
 
-/* sky on every digit: two lines of one family each holding the digit in two cells, one end of
+/* sky on digit d: two lines of one family each holding the digit in two cells, one end of
  * each in the same crossing line, the other ends in different ones: cells seeing both free
  * ends lose it. @return applications. */
-static int sbt_skyscraper(const uint32_t *w, uint32_t *el)
+static int sbt_skyscraper(const uint32_t *w, uint32_t *el, int d, int unused)
 {
+    (void)unused;
     int apps = 0;
-    for (int d = 0; d < SB_DIGITS; d++) {
-        uint32_t lines[2][SB_DIGITS];
-        sbt_lines(w, d, lines[0], lines[1]);
-        for (int f = 0; f < 2; f++) /* f 0: rows (cell 9*l + x), 1: columns (9*x + l) */
-            for (int i = 0; i < SB_DIGITS; i++) {
-                const uint32_t li = lines[f][i];
-                if (__builtin_popcount(li) != 2)
+    uint32_t lines[2][SB_DIGITS];
+    sbt_lines(w, d, lines[0], lines[1]);
+    for (int f = 0; f < 2; f++) /* f 0: rows (cell 9*l + x), 1: columns (9*x + l) */
+        for (int i = 0; i < SB_DIGITS; i++) {
+            const uint32_t li = lines[f][i];
+            if (__builtin_popcount(li) != 2)
+                continue;
+            for (int j = i + 1; j < SB_DIGITS; j++) {
+                const uint32_t lj = lines[f][j];
+                if (__builtin_popcount(lj) != 2 || __builtin_popcount(li & lj) != 1)
                     continue;
-                for (int j = i + 1; j < SB_DIGITS; j++) {
-                    const uint32_t lj = lines[f][j];
-                    if (__builtin_popcount(lj) != 2 || __builtin_popcount(li & lj) != 1)
-                        continue;
-                    const int xa = __builtin_ctz(li & ~lj), xb = __builtin_ctz(lj & ~li);
-                    const int fa = f ? 9 * xa + i : 9 * i + xa, fb = f ? 9 * xb + j : 9 * j + xb;
-                    apps += sbt_common(w, el, d, fa, fb, -1);
-                }
+                const int xa = __builtin_ctz(li & ~lj), xb = __builtin_ctz(lj & ~li);
+                const int fa = f ? 9 * xa + i : 9 * i + xa, fb = f ? 9 * xb + j : 9 * j + xb;
+                apps += sbt_common(w, el, d, fa, fb, -1);
             }
-    }
+        }
     return apps;
 }
 
-/* kite on every digit: the digit in two cells of a row and two cells of a column, one end of
- * each in the same box (the four cells distinct, the joined ends sharing no line): cells
- * seeing both free ends lose it. @return applications. */
-static int sbt_kite(const uint32_t *w, uint32_t *el)
+/* kite on digit d: the digit in two cells of a row and two cells of a column, one end of each
+ * in the same box (the four cells distinct, the joined ends sharing no line): cells seeing
+ * both free ends lose it. @return applications. */
+static int sbt_kite(const uint32_t *w, uint32_t *el, int d, int unused)
 {
+    (void)unused;
     int apps = 0;
-    for (int d = 0; d < SB_DIGITS; d++) {
-        uint32_t rows[SB_DIGITS], cols[SB_DIGITS];
-        sbt_lines(w, d, rows, cols);
-        for (int r = 0; r < SB_DIGITS; r++) {
-            if (__builtin_popcount(rows[r]) != 2)
+    uint32_t rows[SB_DIGITS], cols[SB_DIGITS];
+    sbt_lines(w, d, rows, cols);
+    for (int r = 0; r < SB_DIGITS; r++) {
+        if (__builtin_popcount(rows[r]) != 2)
+            continue;
+        const int rc[2] = {__builtin_ctz(rows[r]), 31 - __builtin_clz(rows[r])};
+        for (int c = 0; c < SB_DIGITS; c++) {
+            if (__builtin_popcount(cols[c]) != 2)
                 continue;
-            const int rc[2] = {__builtin_ctz(rows[r]), 31 - __builtin_clz(rows[r])};
-            for (int c = 0; c < SB_DIGITS; c++) {
-                if (__builtin_popcount(cols[c]) != 2)
+            const int cr[2] = {__builtin_ctz(cols[c]), 31 - __builtin_clz(cols[c])};
+            for (int e = 0; e < 4; e++) {
+                const int a = 9 * r + rc[e & 1], fa = 9 * r + rc[1 - (e & 1)];
+                const int b = 9 * cr[e >> 1] + c, fb = 9 * cr[1 - (e >> 1)] + c;
+                if (a == b || a == fb || fa == b || fa == fb || a / 9 == b / 9 ||
+                    a % 9 == b % 9 || !sbt_in(sb_band_peers[a], b))
                     continue;
-                const int cr[2] = {__builtin_ctz(cols[c]), 31 - __builtin_clz(cols[c])};
-                for (int e = 0; e < 4; e++) {
-                    const int a = 9 * r + rc[e & 1], fa = 9 * r + rc[1 - (e & 1)];
-                    const int b = 9 * cr[e >> 1] + c, fb = 9 * cr[1 - (e >> 1)] + c;
-                    if (a == b || a == fb || fa == b || fa == fb || a / 9 == b / 9 ||
-                        a % 9 == b % 9 || !sbt_in(sb_band_peers[a], b))
-                        continue;
-                    apps += sbt_common(w, el, d, fa, fb, -1);
-                }
+                apps += sbt_common(w, el, d, fa, fb, -1);
             }
         }
     }
@@ -486,116 +482,150 @@ static int sbt_partners(const uint32_t *w, int d, uint32_t partner[SB_CELLS][4],
     return n > 0;
 }
 
-/* col: simple colouring, per digit and cluster of strong links (technique_board.h's rule):
+/* col: simple colouring on digit d, per cluster of strong links (technique_board.h's rule):
  * alternating colours, one colour holding the digit everywhere in every solution. Wrap: the
  * cells of a colour seeing itself lose it; trap (no wrap): the cells outside the cluster that
  * see both colours lose it. Colours are flooded as band sets. @return clusters that removed
  * something, or SBT_CONTRADICTION on an odd cycle or when both colours see themselves (the
  * generic stamp then wraps the first it meets, and its next pass finds the dead board). */
-static int sbt_colouring(const uint32_t *w, uint32_t *el)
+static int sbt_colouring(const uint32_t *w, uint32_t *el, int d, int unused)
 {
-    uint32_t partner[SB_CELLS][4];
+    (void)unused;
+    uint32_t partner[SB_CELLS][4], left[3];
     int apps = 0;
-    for (int d = 0; d < SB_DIGITS; d++) {
-        uint32_t left[3];
-        if (!sbt_partners(w, d, partner, left))
-            continue;
-        while (sbt_any(left)) {
-            const int k0 = left[0] ? 0 : left[1] ? 1 : 2;
-            uint32_t col[2][3] = {{0}}, front[2][3] = {{0}}, next[2][3], see[2][3], e[3];
-            col[0][k0] = front[0][k0] = left[k0] & -left[k0];
-            while (sbt_any(front[0]) || sbt_any(front[1])) {
-                for (int c = 0; c < 2; c++)
-                    sbt_union((const uint32_t(*)[4])partner, front[c], next[1 - c]);
-                for (int c = 0; c < 2; c++)
-                    for (int k = 0; k < 3; k++) {
-                        front[c][k] = next[c][k] & ~col[c][k];
-                        col[c][k] |= front[c][k];
-                    }
-            }
-            int wrap[2];
-            for (int c = 0; c < 2; c++) {
-                sbt_union(sb_band_peers, col[c], see[c]);
-                wrap[c] = ((see[c][0] & col[c][0]) | (see[c][1] & col[c][1]) |
-                           (see[c][2] & col[c][2])) != 0;
-            }
-            uint32_t both = 0;
-            for (int k = 0; k < 3; k++) {
-                both |= col[0][k] & col[1][k]; /* a cell of both colours: an odd cycle */
-                left[k] &= ~(col[0][k] | col[1][k]);
-            }
-            if (both || (wrap[0] && wrap[1]))
-                return SBT_CONTRADICTION;
-            for (int k = 0; k < 3; k++)
-                e[k] = wrap[0]   ? col[0][k]
-                       : wrap[1] ? col[1][k]
-                                 : see[0][k] & see[1][k] & ~(col[0][k] | col[1][k]) &
-                                       w[4 * d + k];
-            for (int k = 0; k < 3; k++)
-                el[4 * d + k] |= e[k];
-            apps += sbt_any(e);
+    if (!sbt_partners(w, d, partner, left))
+        return 0;
+    while (sbt_any(left)) {
+        const int k0 = left[0] ? 0 : left[1] ? 1 : 2;
+        uint32_t col[2][3] = {{0}}, front[2][3] = {{0}}, next[2][3], see[2][3], e[3];
+        col[0][k0] = front[0][k0] = left[k0] & -left[k0];
+        while (sbt_any(front[0]) || sbt_any(front[1])) {
+            for (int c = 0; c < 2; c++)
+                sbt_union((const uint32_t(*)[4])partner, front[c], next[1 - c]);
+            for (int c = 0; c < 2; c++)
+                for (int k = 0; k < 3; k++) {
+                    front[c][k] = next[c][k] & ~col[c][k];
+                    col[c][k] |= front[c][k];
+                }
         }
+        int wrap[2];
+        for (int c = 0; c < 2; c++) {
+            sbt_union(sb_band_peers, col[c], see[c]);
+            wrap[c] = ((see[c][0] & col[c][0]) | (see[c][1] & col[c][1]) |
+                       (see[c][2] & col[c][2])) != 0;
+        }
+        uint32_t both = 0;
+        for (int k = 0; k < 3; k++) {
+            both |= col[0][k] & col[1][k]; /* a cell of both colours: an odd cycle */
+            left[k] &= ~(col[0][k] | col[1][k]);
+        }
+        if (both || (wrap[0] && wrap[1]))
+            return SBT_CONTRADICTION;
+        for (int k = 0; k < 3; k++)
+            e[k] = wrap[0]   ? col[0][k]
+                   : wrap[1] ? col[1][k]
+                             : see[0][k] & see[1][k] & ~(col[0][k] | col[1][k]) & w[4 * d + k];
+        for (int k = 0; k < 3; k++)
+            el[4 * d + k] |= e[k];
+        apps += sbt_any(e);
     }
     return apps;
 }
 
-/* xc: X-chains, per digit from each cell s with a strong link (technique_board.h's rule and
+/* xc: X-chains on digit d from each cell s with a strong link (technique_board.h's rule and
  * cap): a breadth-first walk over states "lacks the digit" (a strong link follows: its
  * partner holds it) and "holds it" (a weak link follows: a peer with a strong link lacks it),
  * at most SBT_XC_MAX_LINKS links from "s lacks". Each cell v > s reached as "holds": s or v
  * holds the digit, so the cells seeing both lose it. The walk's levels are band sets.
  * @return the pairs (s, v) that removed something. */
-static int sbt_xchain(const uint32_t *w, uint32_t *el)
+static int sbt_xchain(const uint32_t *w, uint32_t *el, int d, int unused)
 {
-    uint32_t partner[SB_CELLS][4];
+    (void)unused;
+    uint32_t partner[SB_CELLS][4], linked[3];
+    int apps = 0;
+    if (!sbt_partners(w, d, partner, linked))
+        return 0;
+    for (int ks = 0; ks < 3; ks++)
+        for (uint32_t sb = linked[ks]; sb; sb &= sb - 1) {
+            const int s = 27 * ks + __builtin_ctz(sb);
+            uint32_t lacks[3] = {0}, holds[3] = {0}, front[3] = {0}, next[3];
+            lacks[ks] = front[ks] = sb & -sb;
+            for (int depth = 0; depth < SBT_XC_MAX_LINKS && sbt_any(front); depth++) {
+                const int strong = !(depth & 1); /* from "lacks" states */
+                sbt_union(strong ? (const uint32_t(*)[4])partner : sb_band_peers, front, next);
+                uint32_t *seen = strong ? holds : lacks;
+                for (int k = 0; k < 3; k++) {
+                    front[k] = next[k] & ~seen[k] & (strong ? ~0u : linked[k]);
+                    seen[k] |= front[k];
+                }
+            }
+            /* the ends v > s: the later words, and the bits above s in its own */
+            holds[ks] &= ~(((sb & -sb) << 1) - 1u);
+            for (int k = 0; k < ks; k++)
+                holds[k] = 0;
+            for (int k = 0; k < 3; k++)
+                for (uint32_t vb = holds[k]; vb; vb &= vb - 1)
+                    apps += sbt_common(w, el, d, s, 27 * k + __builtin_ctz(vb), -1);
+        }
+    return apps;
+}
+
+/* What a "fast+T" search remembers between stalls (the hook context's, so per search, never
+ * global): per spec step, per digit, a plane on which that step's single-digit technique found
+ * nothing. Those techniques read only the digit's own plane, so the same plane again gives
+ * nothing again and is skipped. Zeroed, every slot says "nothing on an empty plane", true. */
+typedef struct sbt_memo {
+    uint32_t plane[SB_SPEC_MAX][SB_DIGITS][3];
+} sbt_memo;
+
+/* Forgets every plane of m for t's steps (a new search). */
+static inline void sbt_memo_clear(sbt_memo *m, const sb_fast_tech *t)
+{
+    memset(m->plane, 0, (size_t)t->nsteps * sizeof m->plane[0]);
+}
+
+/* A single-digit technique on digit d of planes w (k: the fish size), eliminations into el. */
+typedef int (*sbt_digit_fn)(const uint32_t *w, uint32_t *el, int d, int k);
+
+/* Runs a single-digit technique on every digit whose plane is not remembered in memo (its
+ * step's slots; NULL: none), and remembers the planes where it found nothing. @return
+ * applications, or SBT_CONTRADICTION. */
+static int sbt_digits(sbt_digit_fn fn, int k, const uint32_t *w, uint32_t *el,
+                      uint32_t (*memo)[3])
+{
     int apps = 0;
     for (int d = 0; d < SB_DIGITS; d++) {
-        uint32_t linked[3];
-        if (!sbt_partners(w, d, partner, linked))
+        const uint32_t *p = w + 4 * d;
+        if (memo && memo[d][0] == p[0] && memo[d][1] == p[1] && memo[d][2] == p[2])
             continue;
-        for (int ks = 0; ks < 3; ks++)
-            for (uint32_t sb = linked[ks]; sb; sb &= sb - 1) {
-                const int s = 27 * ks + __builtin_ctz(sb);
-                uint32_t lacks[3] = {0}, holds[3] = {0}, front[3] = {0}, next[3];
-                lacks[ks] = front[ks] = sb & -sb;
-                for (int depth = 0; depth < SBT_XC_MAX_LINKS && sbt_any(front); depth++) {
-                    const int strong = !(depth & 1); /* from "lacks" states */
-                    sbt_union(strong ? (const uint32_t(*)[4])partner : sb_band_peers, front, next);
-                    uint32_t *seen = strong ? holds : lacks;
-                    for (int k = 0; k < 3; k++) {
-                        front[k] = next[k] & ~seen[k] & (strong ? ~0u : linked[k]);
-                        seen[k] |= front[k];
-                    }
-                }
-                /* the ends v > s: the later words, and the bits above s in its own */
-                holds[ks] &= ~(((sb & -sb) << 1) - 1u);
-                for (int k = 0; k < ks; k++)
-                    holds[k] = 0;
-                for (int k = 0; k < 3; k++)
-                    for (uint32_t vb = holds[k]; vb; vb &= vb - 1)
-                        apps += sbt_common(w, el, d, s, 27 * k + __builtin_ctz(vb), -1);
-            }
+        const int r = fn(w, el, d, k);
+        if (r < 0)
+            return r;
+        apps += r;
+        if (memo && r == 0 && (el[4 * d] | el[4 * d + 1] | el[4 * d + 2]) == 0)
+            memcpy(memo[d], p, sizeof memo[d]);
     }
     return apps;
 }
 
 /* Runs technique t (one of SB_FAST_NATIVE) once on planes w, its eliminations into el (zeroed
- * here; only candidates w holds). @return applications, or SBT_CONTRADICTION. */
-static int sbt_run(int t, const uint32_t *w, uint32_t *el)
+ * here; only candidates w holds); memo: its step's slots (sbt_memo), or NULL. @return
+ * applications, or SBT_CONTRADICTION. */
+static int sbt_run(int t, const uint32_t *w, uint32_t *el, uint32_t (*memo)[3])
 {
     int apps = 0;
     memset(el, 0, SBT_WORDS * sizeof *el);
     switch (t) {
-    case SB_TECH_XWING: apps = sbt_fish(w, el, 2); break;
-    case SB_TECH_SWORDFISH: apps = sbt_fish(w, el, 3); break;
-    case SB_TECH_JELLYFISH: apps = sbt_fish(w, el, 4); break;
-    case SB_TECH_SKYSCRAPER: apps = sbt_skyscraper(w, el); break;
-    case SB_TECH_KITE: apps = sbt_kite(w, el); break;
+    case SB_TECH_XWING: apps = sbt_digits(sbt_fish, 2, w, el, memo); break;
+    case SB_TECH_SWORDFISH: apps = sbt_digits(sbt_fish, 3, w, el, memo); break;
+    case SB_TECH_JELLYFISH: apps = sbt_digits(sbt_fish, 4, w, el, memo); break;
+    case SB_TECH_SKYSCRAPER: apps = sbt_digits(sbt_skyscraper, 0, w, el, memo); break;
+    case SB_TECH_KITE: apps = sbt_digits(sbt_kite, 0, w, el, memo); break;
     case SB_TECH_XY_WING: apps = sbt_wing(w, el, 0); break;
     case SB_TECH_XYZ_WING: apps = sbt_wing(w, el, 1); break;
     case SB_TECH_W_WING: apps = sbt_w_wing(w, el); break;
-    case SB_TECH_COLOURING: apps = sbt_colouring(w, el); break;
-    case SB_TECH_XCHAIN: apps = sbt_xchain(w, el); break;
+    case SB_TECH_COLOURING: apps = sbt_digits(sbt_colouring, 0, w, el, memo); break;
+    case SB_TECH_XCHAIN: apps = sbt_digits(sbt_xchain, 0, w, el, memo); break;
     case SB_TECH_NAKED_PAIR:
     case SB_TECH_NAKED_TRIPLE:
     case SB_TECH_NAKED_QUAD: apps = sbt_tuples(w, el, t - SB_TECH_NAKED_PAIR + 2, 0); break;
@@ -640,9 +670,11 @@ static void sbt_count(const sb_fast_tech *t, int tech, int apps, const uint32_t 
 
 /* Runs t's techniques on the kernel's stable board b until none removes anything: the first
  * (in spec order) that does hands its eliminations to the kernel, which propagates again
- * (SBK_PLANES reads b as planes, SBK_ELIM removes planes from b and settles). @return 0 on
+ * (SBK_PLANES reads b as planes, SBK_ELIM removes planes from b and settles); memo: the
+ * search's sbt_memo (a step run whose digits are all remembered still counts as a call: the
+ * calls say how often a technique was asked, the same with or without the memo). @return 0 on
  * contradiction, else 1 (b solved, or stable for the kernel and every technique). */
-static inline int sbt_stall(const sb_fast_tech *t, sb_board *b)
+static inline int sbt_stall(const sb_fast_tech *t, sbt_memo *memo, sb_board *b)
 {
     while (b->nsolved != SB_CELLS) {
         uint32_t w[SBT_WORDS] __attribute__((aligned(64))), el[SBT_WORDS];
@@ -651,7 +683,7 @@ static inline int sbt_stall(const sb_fast_tech *t, sb_board *b)
         for (; i < t->nsteps; i++) {
             if (t->counts)
                 t->counts[t->steps[i]].calls++;
-            apps = sbt_run(t->steps[i], w, el);
+            apps = sbt_run(t->steps[i], w, el, memo->plane[i]);
             if (apps < 0)
                 return 0;
             uint32_t any = 0;
