@@ -38,6 +38,12 @@ static inline int sbt_in(const uint32_t *p, int c)
     return (int)(p[c / 27] >> (c % 27) & 1u);
 }
 
+/* 1 when band set s (three words) has a cell. */
+static inline int sbt_any(const uint32_t *s)
+{
+    return (s[0] | s[1] | s[2]) != 0;
+}
+
 /* Digit d's rows as nine 9-bit column sets. */
 static inline void sbt_rows(const uint32_t *w, int d, uint32_t rows[SB_DIGITS])
 {
@@ -241,31 +247,49 @@ static inline uint32_t sbt_cell(const uint32_t *w, int c)
 
 /* xy (three 0) and xyz (three 1): a pivot p with digits {x,y} (xyz: {x,y,z}) seeing
  * bivalue pincers {x,z} and {y,z}: cells seeing both pincers (xyz: and the pivot) lose z.
- * Pincers are found as band sets: the bivalue peers of p holding both x and z.
- * @return applications. */
+ * Pincers are found as band sets: the bivalue peers of p holding x (near[x]) and z. A pivot
+ * with fewer than two bivalue peers, or none holding one of its digits, has no wing and is
+ * left before its digits are read. @return applications. */
 static int sbt_wing(const uint32_t *w, uint32_t *el, int three)
 {
     uint32_t at[4][3];
     sbt_counts(w, at);
+    const uint32_t bi[3] = {at[1][0] & ~at[2][0], at[1][1] & ~at[2][1], at[1][2] & ~at[2][2]};
+    if (__builtin_popcount(bi[0]) + __builtin_popcount(bi[1]) + __builtin_popcount(bi[2]) <
+        3 - three)
+        return 0; /* xy: a pivot and two pincers, all bivalue; xyz: two pincers */
     int apps = 0;
     for (int k = 0; k < 3; k++) {
-        const uint32_t piv = three ? at[2][k] & ~at[3][k] : at[1][k] & ~at[2][k];
+        const uint32_t piv = three ? at[2][k] & ~at[3][k] : bi[k];
         for (uint32_t pb = piv; pb; pb &= pb - 1) {
             const int p = 27 * k + __builtin_ctz(pb);
-            const uint32_t pm = sbt_cell(w, p);
             uint32_t near[3];
             for (int j = 0; j < 3; j++)
-                near[j] = at[1][j] & ~at[2][j] & sb_band_peers[p][j];
+                near[j] = bi[j] & sb_band_peers[p][j];
+            if (__builtin_popcount(near[0]) + __builtin_popcount(near[1]) +
+                    __builtin_popcount(near[2]) < 2)
+                continue;
+            const uint32_t pm = sbt_cell(w, p);
+            uint32_t nd[SB_DIGITS][3], has = 0; /* near[] holding each digit of the pivot */
+            for (uint32_t m = pm; m; m &= m - 1) {
+                const int d = __builtin_ctz(m);
+                for (int j = 0; j < 3; j++)
+                    nd[d][j] = near[j] & w[4 * d + j];
+                has |= (uint32_t)sbt_any(nd[d]) << d;
+            }
+            if (!three && has != pm)
+                continue; /* xy: both pincers need a pivot digit each */
             for (int z = 0; z < SB_DIGITS; z++) {
                 if (((pm >> z) & 1u) != (uint32_t)three)
                     continue; /* xy: z outside the pivot; xyz: z one of its three */
                 const uint32_t rest = pm & ~(1u << z);
                 const int x = __builtin_ctz(rest), y = 31 - __builtin_clz(rest);
+                if ((has & rest) != rest)
+                    continue;
                 for (int jq = 0; jq < 3; jq++)
-                    for (uint32_t qb = near[jq] & w[4 * x + jq] & w[4 * z + jq]; qb; qb &= qb - 1)
+                    for (uint32_t qb = nd[x][jq] & w[4 * z + jq]; qb; qb &= qb - 1)
                         for (int jr = 0; jr < 3; jr++)
-                            for (uint32_t rb = near[jr] & w[4 * y + jr] & w[4 * z + jr]; rb;
-                                 rb &= rb - 1)
+                            for (uint32_t rb = nd[y][jr] & w[4 * z + jr]; rb; rb &= rb - 1)
                                 apps += sbt_common(w, el, z, 27 * jq + __builtin_ctz(qb),
                                                    27 * jr + __builtin_ctz(rb), three ? p : -1);
             }
@@ -300,11 +324,11 @@ static int sbt_links(const uint32_t *w, int d, int ends[2 * SB_HOUSES])
 }
 
 /* ww: two cells holding the same two digits {x,y}, and a house where x has exactly two places
- * (neither of them), one seeing each cell: cells seeing both cells lose y. @return
- * applications. */
+ * (neither of them), one seeing each cell: cells seeing both cells lose y. A digit's strong
+ * links are listed only when a pair of equal cells holds it. @return applications. */
 static int sbt_w_wing(const uint32_t *w, uint32_t *el)
 {
-    uint32_t at[4][3];
+    uint32_t at[4][3], bm[SB_CELLS];
     int bi[SB_CELLS], nb = 0, apps = 0;
     sbt_counts(w, at);
     for (int k = 0; k < 3; k++)
@@ -312,21 +336,27 @@ static int sbt_w_wing(const uint32_t *w, uint32_t *el)
             bi[nb++] = 27 * k + __builtin_ctz(b);
     if (nb < 2)
         return 0;
+    for (int i = 0; i < nb; i++)
+        bm[i] = sbt_cell(w, bi[i]);
     int ends[SB_DIGITS][2 * SB_HOUSES], nl[SB_DIGITS];
-    for (int d = 0; d < SB_DIGITS; d++)
-        nl[d] = sbt_links(w, d, ends[d]);
+    uint32_t listed = 0;
     for (int i = 0; i < nb; i++) {
-        const uint32_t m = sbt_cell(w, bi[i]);
+        const uint32_t m = bm[i];
         for (int j = i + 1; j < nb; j++) {
-            const int a = bi[i], b = bi[j];
-            if (sbt_cell(w, b) != m)
+            if (bm[j] != m)
                 continue;
+            const int a = bi[i], b = bi[j];
             const uint32_t *pa = sb_band_peers[a], *pb = sb_band_peers[b];
             const int dig[2] = {__builtin_ctz(m), 31 - __builtin_clz(m)};
             for (int t = 0; t < 2; t++) {
-                const int *e = ends[dig[t]];
+                const int x = dig[t];
+                if (!(listed >> x & 1u)) {
+                    nl[x] = sbt_links(w, x, ends[x]);
+                    listed |= 1u << x;
+                }
+                const int *e = ends[x];
                 int linked = 0;
-                for (int l = 0; l < nl[dig[t]] && !linked; l++) {
+                for (int l = 0; l < nl[x] && !linked; l++) {
                     const int p = e[2 * l], q = e[2 * l + 1];
                     if (p == a || p == b || q == a || q == b)
                         continue;
@@ -442,12 +472,6 @@ static int sbt_tuples(const uint32_t *w, uint32_t *el, int k, int hidden)
             }
     }
     return apps;
-}
-
-/* 1 when band set s (three words) has a cell. */
-static inline int sbt_any(const uint32_t *s)
-{
-    return (s[0] | s[1] | s[2]) != 0;
 }
 
 /* The union of sets[c] over the cells c of band set s, into out (three words). */
