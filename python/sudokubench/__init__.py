@@ -71,13 +71,15 @@ RateResult.__doc__ = """rate(..., counters=True)'s result: classes (int8, n) as 
 eliminations (uint64, (n, len(TECHNIQUES))): what each technique removed in the rating run."""
 BenchResult = namedtuple(
     "BenchResult", "verdicts verdict_counts guesses no_guess eliminations passes seconds "
-    "puzzles_per_second simd")
+    "puzzles_per_second simd calls")
 BenchResult.__doc__ = """bench()'s result, what `sudokubench bench` reports for one row:
 verdicts (uint8, n: each puzzle's VERDICTS index from the checked warm-up pass),
 verdict_counts (uint64, 3: puzzles per verdict), guesses and no_guess (over the warm-up pass:
 guesses, puzzles solved without one), eliminations (uint64, len(TECHNIQUES): what each
 technique removed in the warm-up pass), passes and seconds (the timed passes, monotonic
-clock), puzzles_per_second (passes * n / seconds) and simd (the level that ran)."""
+clock), puzzles_per_second (passes * n / seconds), simd (the level that ran) and calls
+(uint64, len(TECHNIQUES): how many times each technique ran in the warm-up pass, whether or not
+it found anything: the CLI's `calls`; last, so the fields before keep their places)."""
 #: bench() verdicts index this tuple (the library's sb_verdict order)
 VERDICTS = ("unsolvable", "unique", "multiple")
 
@@ -755,11 +757,12 @@ def bench(puzzles, pipeline="fast", threads=0, simd="auto", grid=None, seconds=1
     del spec
     elim = np.array([warm.counts[t].eliminations for t in range(len(TECHNIQUES))],
                     dtype=np.uint64)
+    calls = np.array([warm.counts[t].calls for t in range(len(TECHNIQUES))], dtype=np.uint64)
     return BenchResult(verdicts, np.array(list(warm.verdicts), dtype=np.uint64),
                        int(warm.guesses), int(warm.no_guess), elim, int(passes[0]),
                        float(took[0]),
                        passes[0] * n / took[0] if took[0] > 0 else 0.0,
-                       ffi.string(lib.sb_simd_name(lib.sb_bench_simd(b))).decode())
+                       ffi.string(lib.sb_simd_name(lib.sb_bench_simd(b))).decode(), calls)
 
 
 def _need_gdataset(what):

@@ -105,7 +105,8 @@ int sb_gsolve_batch(const sb_geometry *g, const sb_options *opt, const uint8_t *
 int sb_threads_check(int threads, char *why, size_t whylen);
 int omp_get_max_threads(void);
 const char *sb_simd_name(int level);
-typedef struct { uint64_t applications; uint64_t placements; uint64_t eliminations; ...; } sb_technique_counts;
+typedef struct { uint64_t applications; uint64_t placements; uint64_t eliminations;
+                 uint64_t calls; ...; } sb_technique_counts;
 typedef struct sb_bench sb_bench;
 typedef struct {
     uint64_t guesses; uint64_t no_guess; uint64_t verdicts[3]; size_t wrong;

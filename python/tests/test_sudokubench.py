@@ -330,6 +330,27 @@ def test_bench_verdicts_are_the_counts_verdicts():
                                              2).tolist() == [1, 1]
 
 
+def test_bench_counts_technique_calls(tmp_path):
+    """bench().calls: how many times each technique ran, equal to the CLI's `calls` in
+    `bench --json` on the same puzzles; in fast+xw,sky (restart order) sky runs only when xw
+    found nothing, no other technique runs, and plain fast runs none."""
+    puzzles = sample("hardest_11plus_1000.txt", 20)
+    names = list(sb.TECHNIQUES)
+    r = sb.bench(puzzles, pipeline="fast+xw,sky", threads=1, seconds=0)
+    assert r.calls.shape == (len(names),) and r.calls.dtype == np.uint64
+    xw, sky = r.calls[names.index("xw")], r.calls[names.index("sky")]
+    assert xw >= sky > 0
+    assert r.eliminations[names.index("sky")] > 0
+    assert sum(int(c) for t, c in zip(names, r.calls) if t not in ("xw", "sky")) == 0
+    path = tmp_path / "hard.txt"
+    path.write_text("".join("".join(str(v) if v else "." for v in p) + "\n" for p in puzzles))
+    cli("bench", "-t", "1", "--seconds", "0", "--pipeline", "fast+xw,sky", "--json",
+        str(tmp_path / "b.json"), str(path))
+    row = json.loads((tmp_path / "b.json").read_text())["rows"][0]
+    assert [row["techniques"][t]["calls"] for t in names] == r.calls.tolist()
+    assert not sb.bench(puzzles, pipeline="fast", threads=1, seconds=0).calls.any()
+
+
 def test_bench_refuses_bad_arguments():
     with pytest.raises(ValueError, match="at least one puzzle"):
         sb.bench(np.zeros((0, 81), np.uint8))
