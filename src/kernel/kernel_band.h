@@ -581,6 +581,30 @@ static inline int sbb_score(int c, sbv4 reach, sbv4 n2, sbv4 biv)
 #endif
 }
 
+/* Bit k (k < 4) of the result: bit s of lane k of x. The shift brings bit s of every lane to
+ * its sign bit, and one mask move gathers the four (x86; NEON weights and adds them). */
+static inline unsigned sbb_lane_bits(sbv4 x, int s)
+{
+    const sbv4 y = x << (31 - s);
+#if defined(__SSE2__)
+    return (unsigned)_mm_movemask_ps((__m128)y);
+#elif defined(__ARM_NEON)
+    return vaddvq_u32((uint32x4_t)((y >> 31) << (sbv4){0, 1, 2, 3}));
+#else
+    return y[0] >> 31 | (y[1] >> 31) << 1 | (y[2] >> 31) << 2 | (y[3] >> 31) << 3;
+#endif
+}
+
+/* Lanes j of planes p[0..3] (band j of each), as one vector: lane k is p[k]'s word j. */
+static inline void sbb_transpose(const sbv4 p[4], sbv4 out[3])
+{
+    const sbv4 a01 = SBV4_SHUF2(p[0], p[1], 0, 4, 1, 5), a23 = SBV4_SHUF2(p[2], p[3], 0, 4, 1, 5);
+    const sbv4 b01 = SBV4_SHUF2(p[0], p[1], 2, 6, 3, 7), b23 = SBV4_SHUF2(p[2], p[3], 2, 6, 3, 7);
+    out[0] = SBV4_SHUF2(a01, a23, 0, 1, 4, 5);
+    out[1] = SBV4_SHUF2(a01, a23, 2, 3, 6, 7);
+    out[2] = SBV4_SHUF2(b01, b23, 0, 1, 4, 5);
+}
+
 /* Picks the branching cell by branch.h's rule, on the bitboards: the open cells with the
  * fewest candidates (bivalue ones nearly always), each scored by sbb_score; the first best
  * in cell order wins. */
@@ -606,24 +630,19 @@ static inline int sbb_branch_cell(const sb_board *b)
     const sbv4 biv = n2 & ~n3;
     int best = -1, best_deg = -1;
     if (sbv4_any(biv)) {
-        /* Plane k of both indexes in one 64-bit word per band (the lowest digit's in the low
-         * half, the other's in the high half): one shift reads both bits of a cell. */
-        typedef uint64_t q2 __attribute__((vector_size(16), may_alias));
-        uint64_t pk[4][4] __attribute__((aligned(16)));
-        for (int k = 0; k < 4; k++) {
-            *(q2 *)(void *)&pk[k][0] = (q2)SBV4_SHUF2(lo[k], hi[k], 0, 4, 1, 5);
-            *(q2 *)(void *)&pk[k][2] = (q2)SBV4_SHUF2(lo[k], hi[k], 2, 6, 3, 7);
-        }
-        const uint64_t two = 1 | 1ull << 32;
+        /* The four planes of each index per band in one vector (lane k: plane k): a cell's
+         * index is one shift and one mask move (sbb_lane_bits). */
+        sbv4 lt[3], ht[3];
+        sbb_transpose(lo, lt);
+        sbb_transpose(hi, ht);
         uint32_t f[3] = {biv[0], biv[1], biv[2]};
         unsigned nz = (f[0] != 0) | (unsigned)(f[1] != 0) << 1 | (unsigned)(f[2] != 0) << 2;
         do { /* one loop over the three bands: one hard-to-predict exit */
             const int j = __builtin_ctz(nz), s = __builtin_ctz(f[j]), c = 27 * j + s;
             f[j] &= f[j] - 1;
             nz &= ~((unsigned)(f[j] == 0) << j);
-            const uint64_t t = (pk[0][j] >> s & two) | (pk[1][j] >> s & two) << 1 |
-                               (pk[2][j] >> s & two) << 2 | (pk[3][j] >> s & two) << 3;
-            const int deg = sbb_score(c, x[t & 15] | x[t >> 32], n2, biv);
+            const int deg = sbb_score(c, x[sbb_lane_bits(lt[j], s)] | x[sbb_lane_bits(ht[j], s)],
+                                      n2, biv);
             best = deg > best_deg ? c : best;
             best_deg = deg > best_deg ? deg : best_deg;
         } while (nz);
