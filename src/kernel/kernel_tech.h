@@ -38,6 +38,19 @@ static inline int sbt_in(const uint32_t *p, int c)
     return (int)(p[c / 27] >> (c % 27) & 1u);
 }
 
+/* Bits set in x: one instruction with popcnt; the scalar and baseline stamps have none, and
+ * the builtin there is a libgcc call, so the SWAR sum is inlined instead. */
+static inline int sbt_pop(uint32_t x)
+{
+#ifdef __POPCNT__
+    return __builtin_popcount(x);
+#else
+    x -= x >> 1 & 0x55555555u;
+    x = (x & 0x33333333u) + (x >> 2 & 0x33333333u);
+    return (int)(((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u >> 24);
+#endif
+}
+
 /* 1 when band set s (three words) has a cell. */
 static inline int sbt_any(const uint32_t *s)
 {
@@ -101,7 +114,7 @@ static int sbt_fish_rec(const uint32_t *pos, const int *line, int m, int k, int 
                         uint32_t base, uint32_t cover, const uint32_t *cross, uint32_t *out)
 {
     if (depth == k) {
-        const int nc = __builtin_popcount(cover);
+        const int nc = sbt_pop(cover);
         if (nc < k)
             return SBT_CONTRADICTION;
         if (nc > k)
@@ -118,7 +131,7 @@ static int sbt_fish_rec(const uint32_t *pos, const int *line, int m, int k, int 
     int apps = 0;
     for (int i = from; i <= m - (k - depth); i++) {
         const uint32_t cv = cover | pos[i];
-        if (__builtin_popcount(cv) > k)
+        if (sbt_pop(cv) > k)
             continue;
         const int r = sbt_fish_rec(pos, line, m, k, i + 1, depth + 1, base | 1u << line[i], cv,
                                    cross, out);
@@ -142,7 +155,7 @@ static int sbt_fish(const uint32_t *w, uint32_t *el, int d, int k)
         uint32_t pos[SB_DIGITS];
         int line[SB_DIGITS], m = 0;
         for (int l = 0; l < SB_DIGITS; l++) {
-            const int np = __builtin_popcount(lines[f][l]);
+            const int np = sbt_pop(lines[f][l]);
             if (np >= 2 && np <= k) {
                 pos[m] = lines[f][l];
                 line[m++] = l;
@@ -178,11 +191,11 @@ static int sbt_skyscraper(const uint32_t *w, uint32_t *el, int d, int unused)
     for (int f = 0; f < 2; f++) /* f 0: rows (cell 9*l + x), 1: columns (9*x + l) */
         for (int i = 0; i < SB_DIGITS; i++) {
             const uint32_t li = lines[f][i];
-            if (__builtin_popcount(li) != 2)
+            if (sbt_pop(li) != 2)
                 continue;
             for (int j = i + 1; j < SB_DIGITS; j++) {
                 const uint32_t lj = lines[f][j];
-                if (__builtin_popcount(lj) != 2 || __builtin_popcount(li & lj) != 1)
+                if (sbt_pop(lj) != 2 || sbt_pop(li & lj) != 1)
                     continue;
                 const int xa = __builtin_ctz(li & ~lj), xb = __builtin_ctz(lj & ~li);
                 const int fa = f ? 9 * xa + i : 9 * i + xa, fb = f ? 9 * xb + j : 9 * j + xb;
@@ -202,11 +215,11 @@ static int sbt_kite(const uint32_t *w, uint32_t *el, int d, int unused)
     uint32_t rows[SB_DIGITS], cols[SB_DIGITS];
     sbt_lines(w, d, rows, cols);
     for (int r = 0; r < SB_DIGITS; r++) {
-        if (__builtin_popcount(rows[r]) != 2)
+        if (sbt_pop(rows[r]) != 2)
             continue;
         const int rc[2] = {__builtin_ctz(rows[r]), 31 - __builtin_clz(rows[r])};
         for (int c = 0; c < SB_DIGITS; c++) {
-            if (__builtin_popcount(cols[c]) != 2)
+            if (sbt_pop(cols[c]) != 2)
                 continue;
             const int cr[2] = {__builtin_ctz(cols[c]), 31 - __builtin_clz(cols[c])};
             for (int e = 0; e < 4; e++) {
@@ -255,7 +268,7 @@ static int sbt_wing(const uint32_t *w, uint32_t *el, int three)
     uint32_t at[4][3];
     sbt_counts(w, at);
     const uint32_t bi[3] = {at[1][0] & ~at[2][0], at[1][1] & ~at[2][1], at[1][2] & ~at[2][2]};
-    if (__builtin_popcount(bi[0]) + __builtin_popcount(bi[1]) + __builtin_popcount(bi[2]) <
+    if (sbt_pop(bi[0]) + sbt_pop(bi[1]) + sbt_pop(bi[2]) <
         3 - three)
         return 0; /* xy: a pivot and two pincers, all bivalue; xyz: two pincers */
     int apps = 0;
@@ -266,8 +279,8 @@ static int sbt_wing(const uint32_t *w, uint32_t *el, int three)
             uint32_t near[3];
             for (int j = 0; j < 3; j++)
                 near[j] = bi[j] & sb_band_peers[p][j];
-            if (__builtin_popcount(near[0]) + __builtin_popcount(near[1]) +
-                    __builtin_popcount(near[2]) < 2)
+            if (sbt_pop(near[0]) + sbt_pop(near[1]) +
+                    sbt_pop(near[2]) < 2)
                 continue;
             const uint32_t pm = sbt_cell(w, p);
             uint32_t nd[SB_DIGITS][3], has = 0; /* near[] holding each digit of the pivot */
@@ -306,16 +319,16 @@ static int sbt_links(const uint32_t *w, int d, int ends[2 * SB_HOUSES])
     int n = 0;
     sbt_lines(w, d, rows, cols);
     for (int l = 0; l < SB_DIGITS; l++) {
-        if (__builtin_popcount(rows[l]) == 2) {
+        if (sbt_pop(rows[l]) == 2) {
             ends[n++] = 9 * l + __builtin_ctz(rows[l]);
             ends[n++] = 9 * l + 31 - __builtin_clz(rows[l]);
         }
-        if (__builtin_popcount(cols[l]) == 2) {
+        if (sbt_pop(cols[l]) == 2) {
             ends[n++] = 9 * __builtin_ctz(cols[l]) + l;
             ends[n++] = 9 * (31 - __builtin_clz(cols[l])) + l;
         }
         const uint32_t box = w[4 * d + l / 3] & (0x1C0E07u << (3 * (l % 3)));
-        if (__builtin_popcount(box) == 2) {
+        if (sbt_pop(box) == 2) {
             ends[n++] = 27 * (l / 3) + __builtin_ctz(box);
             ends[n++] = 27 * (l / 3) + 31 - __builtin_clz(box);
         }
@@ -681,7 +694,7 @@ static void sbt_count(const sb_fast_tech *t, int tech, int apps, const uint32_t 
     uint64_t elim = 0;
     for (int i = 0; i < SBT_WORDS; i++) {
         after[i] = w[i] & ~el[i];
-        elim += (uint64_t)__builtin_popcount(el[i]);
+        elim += (uint64_t)sbt_pop(el[i]);
     }
     sbt_singles(w, s0);
     sbt_singles(after, s1);
@@ -689,7 +702,7 @@ static void sbt_count(const sb_fast_tech *t, int tech, int apps, const uint32_t 
     c->applications += (uint64_t)apps;
     c->eliminations += elim;
     for (int k = 0; k < 3; k++)
-        c->placements += (uint64_t)__builtin_popcount(s1[k] & ~s0[k]);
+        c->placements += (uint64_t)sbt_pop(s1[k] & ~s0[k]);
 }
 
 /* Runs t's techniques on the kernel's stable board b until none removes anything: the first
