@@ -671,8 +671,11 @@ static int sbt_run(int t, const uint32_t *w, uint32_t *el, uint32_t (*memo)[3])
     case SB_TECH_HIDDEN_QUAD: apps = sbt_tuples(w, el, t - SB_TECH_HIDDEN_PAIR + 2, 1); break;
     default: break;
     }
-    for (int i = 0; i < SBT_WORDS; i++)
-        el[i] &= w[i] & (i % 4 == 3 ? 0u : 0x7FFFFFFu);
+    for (int d = 0; d < SB_DIGITS; d++) { /* digit by digit: no index test per word */
+        for (int k = 0; k < 3; k++)
+            el[4 * d + k] &= w[4 * d + k] & 0x7FFFFFFu;
+        el[4 * d + 3] = 0;
+    }
     return apps;
 }
 
