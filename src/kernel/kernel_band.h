@@ -247,8 +247,34 @@ static inline unsigned sbb_bands_set(sbv4 x)
 #endif
 }
 
+/* Bit k (k < 4) of the result: bit s of lane k of x. The shift brings bit s of every lane to
+ * its sign bit, and one mask move gathers the four (x86; NEON weights and adds them). */
+static inline unsigned sbb_lane_bits(sbv4 x, int s)
+{
+    const sbv4 y = x << (31 - s);
+#if defined(__SSE2__)
+    return (unsigned)_mm_movemask_ps((__m128)y);
+#elif defined(__ARM_NEON)
+    return vaddvq_u32((uint32x4_t)((y >> 31) << (sbv4){0, 1, 2, 3}));
+#else
+    return y[0] >> 31 | (y[1] >> 31) << 1 | (y[2] >> 31) << 2 | (y[3] >> 31) << 3;
+#endif
+}
+
+/* Lanes j of planes p[0..3] (band j of each), as one vector: lane k is p[k]'s word j. */
+static inline void sbb_transpose(const sbv4 p[4], sbv4 out[3])
+{
+    const sbv4 a01 = SBV4_SHUF2(p[0], p[1], 0, 4, 1, 5), a23 = SBV4_SHUF2(p[2], p[3], 0, 4, 1, 5);
+    const sbv4 b01 = SBV4_SHUF2(p[0], p[1], 2, 6, 3, 7), b23 = SBV4_SHUF2(p[2], p[3], 2, 6, 3, 7);
+    out[0] = SBV4_SHUF2(a01, a23, 0, 1, 4, 5);
+    out[1] = SBV4_SHUF2(a01, a23, 2, 3, 6, 7);
+    out[2] = SBV4_SHUF2(b01, b23, 0, 1, 4, 5);
+}
+
 /* The digit index (0..8) of a single at bit s of a band, from its index bit planes two per
- * word: q01 planes 0 (low half) and 1 (high half), q23 planes 2 and 3. */
+ * word: q01 planes 0 (low half) and 1 (high half), q23 planes 2 and 3. The paired search's
+ * reader (kernel_pair.h): there, transposing both boards' planes for sbb_lane_bits cost more
+ * than it saved (+1.9% instructions on hardest). */
 static inline uint32_t sbb_digit_at(uint64_t q01, uint64_t q23, int s)
 {
     const uint64_t two = 1 | 1ull << 32;
@@ -283,25 +309,21 @@ static inline int sbb_naked(sb_board *b)
         if (!sbv4_any(fresh))
             break;
         done |= fresh;
-        /* The bits of each cell's digit index (exact for the cells with one digit), two planes
-         * per 64-bit word of a band (plane 0 or 2 in the low half, 1 or 3 in the high half),
-         * and fw the new singles, stored as band words: one shift reads two bits of a cell. */
-        typedef uint64_t q2 __attribute__((vector_size(16), may_alias));
-        const sbv4 d0 = v[1] | v[3] | v[5] | v[7], d1 = v[2] | v[3] | v[6] | v[7];
-        const sbv4 d2 = v[4] | v[5] | v[6] | v[7], d3 = v[8];
-        uint64_t q01[4] SBB_ALIGNED, q23[4] SBB_ALIGNED;
+        /* The four bit planes of each cell's digit index (exact for the cells with one digit),
+         * one vector per band (lane k: plane k), so that a single's digit is one shift and one
+         * mask move (sbb_lane_bits); fw the new singles, stored as band words. */
+        const sbv4 planes[4] = {v[1] | v[3] | v[5] | v[7], v[2] | v[3] | v[6] | v[7],
+                                v[4] | v[5] | v[6] | v[7], v[8]};
+        sbv4 pt[3];
+        sbb_transpose(planes, pt);
         uint32_t fw[4] SBB_ALIGNED;
-        *(q2 *)(void *)&q01[0] = (q2)SBV4_SHUF2(d0, d1, 0, 4, 1, 5);
-        *(q2 *)(void *)&q01[2] = (q2)SBV4_SHUF2(d0, d1, 2, 6, 3, 7);
-        *(q2 *)(void *)&q23[0] = (q2)SBV4_SHUF2(d2, d3, 0, 4, 1, 5);
-        *(q2 *)(void *)&q23[2] = (q2)SBV4_SHUF2(d2, d3, 2, 6, 3, 7);
         *(sbv4 *)(void *)fw = fresh;
         unsigned nz = sbb_bands_set(fresh);
         do { /* one loop over the three bands: one hard-to-predict exit, not three */
             const int j = __builtin_ctz(nz), s = __builtin_ctz(fw[j]);
             fw[j] &= fw[j] - 1;
             nz &= ~((unsigned)(fw[j] == 0) << j);
-            const uint32_t d = sbb_digit_at(q01[j], q23[j], s);
+            const uint32_t d = sbb_lane_bits(pt[j], s);
             const sbv4 peer = *(const sbv4 *)(const void *)sb_band_peers[27 * j + s];
 #ifdef SBB_ONE_COLD
             const sbv4 keep = ~peer, *cold = &sbb_one_cold[SB_DIGITS - 1 - d];
@@ -579,30 +601,6 @@ static inline int sbb_score(int c, sbv4 reach, sbv4 n2, sbv4 biv)
 #else
     return sbb_count(hit) + 2 * sbb_count(hit & biv);
 #endif
-}
-
-/* Bit k (k < 4) of the result: bit s of lane k of x. The shift brings bit s of every lane to
- * its sign bit, and one mask move gathers the four (x86; NEON weights and adds them). */
-static inline unsigned sbb_lane_bits(sbv4 x, int s)
-{
-    const sbv4 y = x << (31 - s);
-#if defined(__SSE2__)
-    return (unsigned)_mm_movemask_ps((__m128)y);
-#elif defined(__ARM_NEON)
-    return vaddvq_u32((uint32x4_t)((y >> 31) << (sbv4){0, 1, 2, 3}));
-#else
-    return y[0] >> 31 | (y[1] >> 31) << 1 | (y[2] >> 31) << 2 | (y[3] >> 31) << 3;
-#endif
-}
-
-/* Lanes j of planes p[0..3] (band j of each), as one vector: lane k is p[k]'s word j. */
-static inline void sbb_transpose(const sbv4 p[4], sbv4 out[3])
-{
-    const sbv4 a01 = SBV4_SHUF2(p[0], p[1], 0, 4, 1, 5), a23 = SBV4_SHUF2(p[2], p[3], 0, 4, 1, 5);
-    const sbv4 b01 = SBV4_SHUF2(p[0], p[1], 2, 6, 3, 7), b23 = SBV4_SHUF2(p[2], p[3], 2, 6, 3, 7);
-    out[0] = SBV4_SHUF2(a01, a23, 0, 1, 4, 5);
-    out[1] = SBV4_SHUF2(a01, a23, 2, 3, 6, 7);
-    out[2] = SBV4_SHUF2(b01, b23, 0, 1, 4, 5);
 }
 
 /* Picks the branching cell by branch.h's rule, on the bitboards: the open cells with the
