@@ -1392,6 +1392,26 @@ void sb_bench_truncate(sb_bench *b, size_t n);
 /* Copies puzzle i into cells (sb_geometry_cells bytes; 9x9: SB_CELLS). */
 void sb_bench_puzzle(const sb_bench *b, size_t i, uint8_t *cells);
 
+/* Appends a puzzle as sb_bench_add, with the sb_gform its line was written in (kept on other
+ * geometries) and its input line (0: none; kept from the first non-zero one on, so a set read
+ * in parts by several processes can place its puzzles in the whole file). @return as
+ * sb_bench_add. */
+int sb_bench_add_at(sb_bench *b, const uint8_t *cells, int form, uint64_t line);
+
+/* Writes puzzle i as text in the form it was written in (9x9: 81 characters) into text (cap
+ * bytes), NUL-terminated. @return its length, or 0 with text "" when it does not fit. */
+size_t sb_bench_text(const sb_bench *b, size_t i, char *text, size_t cap);
+
+/* @return the sb_gform puzzle i was written in (sb_bench_add_at; 9x9: SB_GFORM_CHARS). */
+int sb_bench_form(const sb_bench *b, size_t i);
+
+/* @return puzzle i's input line (sb_bench_add_at), 0 when the set keeps none. */
+uint64_t sb_bench_line(const sb_bench *b, size_t i);
+
+/* @return the puzzles whose input line is below line (lines rising in the set; 0 when the set
+ * keeps none). */
+size_t sb_bench_before(const sb_bench *b, uint64_t line);
+
 /* Makes the row's solvers for *opt (its stop flag polled by both passes), one per thread
  * (threads >= 1; check the team with sb_threads_check). @return SB_OK, or what sb_solver_new
  * (9x9) or sb_engine_new returns. */
@@ -1468,6 +1488,23 @@ typedef enum sb_stream_fail {
 
 typedef struct sb_stream sb_stream;
 
+/* Where a stream's output, messages and tags go instead of its callbacks when the job names
+ * it (sb_stream_job.sink): a piece of a run done apart, written out later in its place (the
+ * CLI's MPI ranks hand theirs to rank 0). */
+typedef struct sb_stream_sink {
+    sb_buf out;   /* output, in order */
+    sb_buf err;   /* messages, in order */
+    sb_buf tags;  /* tag_size bytes per item written */
+    sb_buf input; /* records: each written record's input index (uint32_t) */
+    uint64_t n;   /* items written */
+} sb_stream_sink;
+
+/* Empties a sink, keeping its memory and its oom flags (a dropped append stays known). */
+void sb_stream_sink_clear(sb_stream_sink *s);
+
+/* Frees a sink's memory and empties it. */
+void sb_stream_sink_free(sb_stream_sink *s);
+
 /* A stream job: the callbacks and what they share. Fields left zero are unused. */
 typedef struct sb_stream_job {
     int threads;            /* worker threads (< 1: 1) */
@@ -1501,6 +1538,8 @@ typedef struct sb_stream_job {
     void (*chunk)(void *ctx, void *worker, const sb_record *const *recs, size_t n);
     /* Handles item index like record. */
     int (*item)(void *ctx, void *worker, uint64_t index, sb_buf *out, sb_buf *err, void *tag);
+    sb_stream_sink *sink;   /* when set, output, messages and tags go here, and write,
+                               message and commit are not called */
     /* Writes n bytes of output in order. @return 0, or non-zero to end the run (SB_ERR_IO). */
     int (*write)(void *ctx, const char *p, size_t n);
     /* Emits n bytes of messages in order (each chunk's before its output). */
@@ -1589,6 +1628,35 @@ size_t sb_segment_fill(sb_segment_piece *p, int fd, size_t want, int each_line,
 
 /* Drops the first n bytes of p->buf (a piece that was handed on). */
 void sb_segment_take(sb_segment_piece *p, size_t n);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Sources: the records of any geometry for a stream, and a look ahead at an input (source.c) */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A record of another geometry than 9x9 from an sb_gsource (rec_size bytes). */
+typedef struct sb_stream_grec {
+    sb_record head;  /* line, kind, why, col, text (grid and marks unused) */
+    int form;        /* the sb_gform the line was written in */
+    uint8_t cells[]; /* the puzzle, sb_geometry_cells bytes */
+} sb_stream_grec;
+
+/* The reader of a geometry as a stream source: 9x9 (g NULL) gives sb_records of sb_reader,
+ * any other geometry sb_stream_grecs of sb_greader. Every reader polls stop (may be NULL),
+ * so a raised flag ends even the skip of an endless line. */
+typedef struct sb_gsource {
+    sb_stream_source source;           /* for sb_stream_job.source; its ctx is this struct */
+    const sb_geometry *g;              /* the geometry (NULL: 9x9); must outlive the source */
+    const volatile sig_atomic_t *stop; /* handed to every reader */
+} sb_gsource;
+
+/* Fills *s for geometry g (NULL: 9x9) and stop flag stop. */
+void sb_gsource_init(sb_gsource *s, const sb_geometry *g, const volatile sig_atomic_t *stop);
+
+/* Reads up to cap bytes from the start of input path ("-": standard input) without consuming
+ * them: a regular file by pread, a pipe at standard input by tee (waiting for a whole
+ * non-blank, non-comment line, the end, or a full pipe). @return the bytes read, or -1 when
+ * the input cannot be looked at ahead (a terminal, a socket, a named pipe, a missing file). */
+int64_t sb_input_peek(const char *path, char *buf, size_t cap);
 
 #ifdef __cplusplus
 }

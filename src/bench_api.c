@@ -39,8 +39,10 @@ struct sb_bench {
     const sb_geometry *g; /* NULL: 9x9 */
     size_t size;          /* bytes per puzzle: PACKED on 9x9, else the geometry's cells */
     uint8_t *data;        /* puzzles in order, size bytes each */
+    uint8_t *form;        /* other geometries, with sb_bench_add_at: each puzzle's sb_gform */
+    uint64_t *line;       /* each puzzle's input line, once sb_bench_add_at gave one (or NULL) */
     size_t n;             /* puzzles held */
-    size_t cap;           /* room in data */
+    size_t cap;           /* room in data (and form and line) */
     sb_options opt;       /* the prepared row's options */
     bsolver *s;           /* the prepared row's solvers, one per thread (NULL: none) */
     int threads;          /* how many */
@@ -84,19 +86,52 @@ void sb_bench_free(sb_bench *b)
         return;
     solvers_free(b);
     free(b->data);
+    free(b->form);
+    free(b->line);
     free(b);
+}
+
+/* Grows b's arrays to cap puzzles: the forms once one was given, the lines once a line was.
+ * @return SB_OK or SB_ERR_NOMEM (what did grow stays). */
+static int grow(sb_bench *b, size_t cap, int forms, int lines)
+{
+    uint8_t *q = realloc(b->data, cap * b->size);
+    if (q)
+        b->data = q;
+    uint8_t *f = q && forms ? realloc(b->form, cap) : NULL;
+    if (f)
+        b->form = f;
+    uint64_t *l = q && lines ? realloc(b->line, cap * sizeof *l) : NULL;
+    if (l)
+        b->line = l;
+    if (!q || (forms && !f) || (lines && !l))
+        return SB_ERR_NOMEM;
+    b->cap = cap;
+    return SB_OK;
 }
 
 int sb_bench_add(sb_bench *b, const uint8_t *cells)
 {
-    if (b->n == b->cap) {
-        const size_t cap = b->cap ? 2 * b->cap : 4096;
-        uint8_t *q = realloc(b->data, cap * b->size);
-        if (!q)
+    return sb_bench_add_at(b, cells, SB_GFORM_CHARS, 0);
+}
+
+int sb_bench_add_at(sb_bench *b, const uint8_t *cells, int form, uint64_t line)
+{
+    const int forms = b->g && (b->form || form != SB_GFORM_CHARS);
+    const int lines = b->line || line;
+    if (b->n == b->cap || (forms && !b->form) || (lines && !b->line)) {
+        const int first_form = forms && !b->form, first_line = lines && !b->line;
+        if (grow(b, b->n == b->cap ? (b->cap ? 2 * b->cap : 4096) : b->cap, forms, lines))
             return SB_ERR_NOMEM;
-        b->data = q;
-        b->cap = cap;
+        if (first_form) /* the puzzles before were written one character a cell */
+            memset(b->form, SB_GFORM_CHARS, b->n);
+        if (first_line) /* and came without lines */
+            memset(b->line, 0, b->n * sizeof *b->line);
     }
+    if (b->form)
+        b->form[b->n] = (uint8_t)form;
+    if (b->line)
+        b->line[b->n] = line;
     uint8_t *p = b->data + b->n++ * b->size;
     if (b->g) {
         memcpy(p, cells, b->size);
@@ -136,6 +171,46 @@ void sb_bench_puzzle(const sb_bench *b, size_t i, uint8_t *cells)
         memcpy(cells, b->data + i * b->size, b->size);
     else
         unpack(b, i, cells);
+}
+
+size_t sb_bench_text(const sb_bench *b, size_t i, char *text, size_t cap)
+{
+    if (!b->g && cap >= SB_GRID_TEXT) {
+        sb_grid g;
+        unpack(b, i, g.cell);
+        sb_grid_format(&g, text);
+        return SB_CELLS;
+    }
+    const int n = b->g ? sb_gformat(b->g, b->data + i * b->size, sb_bench_form(b, i), text, cap)
+                       : -1;
+    if (n >= 0 && (size_t)n < cap)
+        return (size_t)n;
+    if (cap)
+        text[0] = '\0';
+    return 0;
+}
+
+int sb_bench_form(const sb_bench *b, size_t i)
+{
+    return b->form ? b->form[i] : SB_GFORM_CHARS;
+}
+
+uint64_t sb_bench_line(const sb_bench *b, size_t i)
+{
+    return b->line ? b->line[i] : 0;
+}
+
+size_t sb_bench_before(const sb_bench *b, uint64_t line)
+{
+    size_t lo = 0, hi = b->line ? b->n : 0;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (b->line[mid] < line)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 int sb_bench_prepare(sb_bench *b, const sb_options *opt, int threads)

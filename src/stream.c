@@ -153,6 +153,21 @@ void sb_buf_printf(sb_buf *b, const char *fmt, ...)
     b->len += (size_t)n; /* the NUL vsnprintf needs is not part of the text */
 }
 
+void sb_stream_sink_clear(sb_stream_sink *s)
+{
+    s->out.len = s->err.len = s->tags.len = s->input.len = 0;
+    s->n = 0;
+}
+
+void sb_stream_sink_free(sb_stream_sink *s)
+{
+    sb_buf_free(&s->out);
+    sb_buf_free(&s->err);
+    sb_buf_free(&s->tags);
+    sb_buf_free(&s->input);
+    s->n = 0;
+}
+
 void sb_buf_free(sb_buf *b)
 {
     free(b->data);
@@ -163,10 +178,22 @@ void sb_buf_free(sb_buf *b)
 /* Output                                                                                     */
 /* ------------------------------------------------------------------------------------------ */
 
-/* Emits messages through the job (nothing when empty). */
+/* Appends n bytes at p to b (b->oom set when memory ran out). */
+static void put(sb_buf *b, const void *p, size_t n)
+{
+    char *d = n ? sb_buf_reserve(b, n) : NULL;
+    if (d) {
+        memcpy(d, p, n);
+        b->len += n;
+    }
+}
+
+/* Emits messages through the job, or into its sink (nothing when empty). */
 static void emit(const sb_stream *s, const char *p, size_t n)
 {
-    if (n)
+    if (n && s->job->sink)
+        put(&s->job->sink->err, p, n);
+    else if (n)
         s->job->message(s->job->ctx, p, n);
 }
 
@@ -193,7 +220,9 @@ static void write_window(sb_stream *s, window *w)
         /* A chunk's messages go before its records, as when they were printed while
          * reading: with 2>&1 each message lands at most one chunk ahead of its record. */
         emit(s, w->err[c].data, w->err[c].len);
-        if (job->write(job->ctx, w->out[c].data, w->out[c].len) != 0) {
+        if (job->sink) {
+            put(&job->sink->out, w->out[c].data, w->out[c].len);
+        } else if (job->write(job->ctx, w->out[c].data, w->out[c].len) != 0) {
             s->fatal = SB_ERR_IO;
             return;
         }
@@ -203,9 +232,15 @@ static void write_window(sb_stream *s, window *w)
             s->last_input = (int)w->input[last];
             s->last_line = rec_at(s, w, last)->line;
         }
-        if (k > 0 && job->commit)
+        if (k > 0 && job->sink) {
+            put(&job->sink->tags, w->tags + c * CHUNK * job->tag_size, k * job->tag_size);
+            if (w->input)
+                put(&job->sink->input, w->input + c * CHUNK, k * sizeof *w->input);
+            job->sink->n += k;
+        } else if (k > 0 && job->commit) {
             job->commit(job->ctx, w->input ? w->input + c * CHUNK : NULL,
                         w->tags + c * CHUNK * job->tag_size, k);
+        }
         s->written += k;
         if (k < size) {
             /* Stopped inside this chunk: later chunks must not follow a gap. */

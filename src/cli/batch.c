@@ -12,7 +12,7 @@
  * and hands it a cli_batch_ops, so mpi.c never calls batch.c by name (no circle between
  * the two files). Its segment runs the same engine over one piece of one input (a line-aligned byte
  * range; its items: the items from item_base on), with its line numbers shifted to the
- * input's, and hands what would be written and committed to a cli_sink instead; its
+ * input's, and hands what would be written and committed to a sink (sb_stream_sink) instead; its
  * sink_write (cli_sink_write) later writes and commits a sink with the same guarantees, so
  * rank 0 can emit every rank's segments in input order.
  */
@@ -36,7 +36,6 @@ typedef struct run {
     int out_fd;             /* descriptor of job->out */
     cli_input *inputs;      /* record runs: every input, names precomputed */
     int ninputs;            /* entries in inputs */
-    sb_stream_source source; /* job->source for the engine */
     /* progress */
     int progress;           /* show the progress line */
     int drawn;              /* a progress line has been drawn */
@@ -226,15 +225,11 @@ static void run_error(void *ctx, int status, const char *why)
     write_err(r, msg, (size_t)len < sizeof msg ? (size_t)len : sizeof msg - 1);
 }
 
-/* Writes one chunk's n bytes of records to the job's output, or appends them to its sink
- * (the engine's write callback). @return 0, or -1 after the "write error" message. */
+/* Writes one chunk's n bytes of records to the job's output (the engine's write callback;
+ * a segment's go to its sink). @return 0, or -1 after the "write error" message. */
 static int write_out(void *ctx, const char *p, size_t n)
 {
     run *r = ctx;
-    if (r->job->sink) {
-        cli_buf_put(&r->job->sink->out, p, n);
-        return 0;
-    }
     const off_t at = lseek(r->out_fd, 0, SEEK_CUR); /* -1 on a pipe or terminal */
     if (write_all(r->out_fd, p, n) != 0) {
         /* A full disk takes part of a chunk before it fails: cut a file back to the
@@ -254,21 +249,13 @@ static int write_out(void *ctx, const char *p, size_t n)
     return 0;
 }
 
-/* Passes the tags of n written records to the job's commit, or appends them and their input
- * indices to its sink (rank 0 commits every rank's in input order). */
+/* Passes the tags of n written records to the job's commit (a segment's go to its sink: rank
+ * 0 commits every rank's in input order). */
 static void commit_tags(void *ctx, const uint32_t *input, const unsigned char *tags, size_t n)
 {
     const run *r = ctx;
-    cli_sink *s = r->job->sink;
-    if (!s) {
-        if (r->job->commit)
-            r->job->commit(r->job->ctx, input, tags, n);
-        return;
-    }
-    cli_buf_put(&s->tags, tags, n * r->job->tag_size);
-    if (input)
-        cli_buf_put(&s->input, input, n * sizeof *input);
-    s->n += n;
+    if (r->job->commit)
+        r->job->commit(r->job->ctx, input, tags, n);
 }
 
 /* An input could not be opened or read: its message goes after the records before it, the
@@ -343,18 +330,14 @@ static void job_init(run *r, const cli_batch *b, sb_stream_job *sj)
 {
     r->job = b;
     r->out_fd = fileno(b->out);
-    if (b->source)
-        r->source = (sb_stream_source){.rec_size = b->source->rec_size, .ctx = b->ctx,
-                                       .open = b->source->open, .next = b->source->next,
-                                       .close = b->source->close};
     r->progress = !b->sink && (b->progress == CLI_PROGRESS_ALWAYS ||
                                (b->progress == CLI_PROGRESS_AUTO && isatty(STDERR_FILENO)));
     r->always = b->progress == CLI_PROGRESS_ALWAYS;
     *sj = (sb_stream_job){.threads = b->threads, .ctx = r, .stop = cli_stop_flag(),
-                          .source = b->source ? &r->source : NULL, .marks = b->marks,
+                          .source = b->source, .marks = b->marks,
                           .skip = b->skip, .line_base = b->line_base,
                           .item_base = b->item_base, .tag_size = b->tag_size,
-                          .opened = b->opened, .worker_new = worker_new,
+                          .opened = b->opened, .sink = b->sink, .worker_new = worker_new,
                           .worker_end = worker_end, .record = b->record ? handle_record : NULL,
                           .chunk = b->chunk ? handle_chunk : NULL,
                           .item = b->item ? handle_item : NULL, .write = write_out,
@@ -527,7 +510,7 @@ int cli_batch_shard(const cli_batch *b, char *const *files, int nfiles)
 #endif
 }
 
-int cli_sink_write(const cli_batch *b, const cli_sink *s)
+int cli_sink_write(const cli_batch *b, const sb_stream_sink *s)
 {
     run r = {.job = b, .out_fd = fileno(b->out)};
     if (s->err.oom || s->out.oom || s->tags.oom || s->input.oom) {

@@ -56,20 +56,18 @@ enum { FAST_NAME_MAX = 16 /* the longest fast+T of --pipelines: "fast+" and a to
 
 /* The valid puzzles of one file and what the rows learnt about them. */
 typedef struct dataset {
-    const sb_geometry *g; /* the geometry, NULL for 9x9 (first member: the geometry source's
-                             ctx) */
+    const sb_geometry *g; /* the geometry, NULL for 9x9 */
     size_t size;       /* cells per puzzle */
-    sb_bench *set;     /* the puzzles in file order, and each row's solvers */
-    uint8_t *form;     /* other geometries: each puzzle's sb_gform (for messages) */
+    sb_bench *set;     /* the puzzles in file order (their forms and, under MPI, lines),
+                          and each row's solvers */
     size_t n;          /* puzzles held */
-    size_t cap;        /* room in form and line */
     int oom;           /* an allocation failed while loading */
     size_t invalid;    /* invalid lines seen (reported, not benchmarked) */
     size_t max;        /* keep at most this many puzzles (0 = all) */
     uint8_t *verdict;  /* sb_verdict per puzzle from the first pipeline's warm-up (or NULL) */
     const char *first; /* the pipeline whose verdicts those are (NULL before its row) */
-    uint64_t *line;    /* MPI: each puzzle's line in its file (rising), NULL in one process */
-    int lines;         /* keep line (MPI), which puzzle numbers across ranks come from */
+    int lines;         /* MPI: the set keeps each puzzle's line in its file (rising), which
+                          puzzle numbers across ranks come from */
 } dataset;
 
 /* One rank's part of a row (the whole row in one process). */
@@ -126,36 +124,6 @@ static const char bench_help[] =
     "An unreadable FILE is reported and skipped (exit 2). SIGINT/SIGTERM stop the run after\n"
     "the rows finished so far (JSON included): exit 130.\n";
 
-/* Appends puzzle p (d->size cells) of text form form, read at line, to d. @return 0, or -1
- * with d->oom set. */
-static int dataset_push(dataset *d, const uint8_t *p, int form, uint64_t line)
-{
-    if (d->n == d->cap && (d->g || d->lines)) {
-        const size_t cap = d->cap ? 2 * d->cap : 4096;
-        uint8_t *f = d->g ? realloc(d->form, cap) : NULL;
-        if (f)
-            d->form = f;
-        uint64_t *l = d->lines ? realloc(d->line, cap * sizeof *l) : NULL;
-        if (l)
-            d->line = l;
-        if ((d->g && !f) || (d->lines && !l)) {
-            d->oom = 1;
-            return -1;
-        }
-        d->cap = cap;
-    }
-    if (sb_bench_add(d->set, p) != SB_OK) {
-        d->oom = 1;
-        return -1;
-    }
-    if (d->g)
-        d->form[d->n] = (uint8_t)form;
-    if (d->lines)
-        d->line[d->n] = line;
-    d->n++;
-    return 0;
-}
-
 /* A record's tag in a load: valid or not, its text form, its line, the puzzle (dataset.size
  * bytes). */
 enum { TAG_VALID = 0, TAG_FORM = 1, TAG_LINE = 2, TAG_PUZZLE = TAG_LINE + 8 };
@@ -183,7 +151,7 @@ static int shard_record(void *worker, const cli_input *in, const sb_record *rec,
     unsigned char *t = tag;
     t[TAG_VALID] = rec->kind == SB_LINE_PUZZLE;
     if (t[TAG_VALID] && d->g) {
-        const cli_grec *gr = (const cli_grec *)rec;
+        const sb_stream_grec *gr = (const sb_stream_grec *)rec;
         t[TAG_FORM] = (unsigned char)gr->form;
         memcpy(t + TAG_PUZZLE, gr->cells, d->size);
     } else if (t[TAG_VALID]) {
@@ -205,30 +173,20 @@ static void shard_commit(void *ctx, const uint32_t *input, const unsigned char *
         memcpy(&line, t + TAG_LINE, sizeof line);
         if (!t[TAG_VALID])
             d->invalid++;
-        else if (d->lines || !d->max || d->n < d->max)
-            dataset_push(d, t + TAG_PUZZLE, t[TAG_FORM], line);
-    }
-}
-
-/* The puzzles of d (rising lines) before line. */
-static size_t lines_before(const dataset *d, uint64_t line)
-{
-    size_t lo = 0, hi = d->n;
-    while (lo < hi) {
-        const size_t mid = lo + (hi - lo) / 2;
-        if (d->line[mid] < line)
-            lo = mid + 1;
+        else if (d->max && d->n >= d->max && !d->lines)
+            continue; /* past -n (under MPI keep_first_puzzles cuts) */
+        else if (sb_bench_add_at(d->set, t + TAG_PUZZLE, t[TAG_FORM], d->lines ? line : 0))
+            d->oom = 1;
         else
-            hi = mid;
+            d->n++;
     }
-    return lo;
 }
 
 /* Under MPI: keeps in d only the first max puzzles of the file over all ranks (the largest
  * line L with at most max puzzles up to it, found by bisection on every rank at once). */
 static void keep_first_puzzles(dataset *d, uint64_t max)
 {
-    uint64_t total = d->n, top = d->n ? d->line[d->n - 1] : 0;
+    uint64_t total = d->n, top = d->n ? sb_bench_line(d->set, d->n - 1) : 0;
     cli_mpi_reduce(&total, 1, CLI_MPI_SUM);
     cli_mpi_reduce(&top, 1, CLI_MPI_MAX);
     if (total <= max)
@@ -236,14 +194,14 @@ static void keep_first_puzzles(dataset *d, uint64_t max)
     uint64_t lo = 0, hi = top; /* max puzzles lie at or before line hi, fewer before lo */
     while (lo < hi) {
         const uint64_t mid = lo + (hi - lo + 1) / 2;
-        uint64_t upto = lines_before(d, mid + 1);
+        uint64_t upto = sb_bench_before(d->set, mid + 1);
         cli_mpi_reduce(&upto, 1, CLI_MPI_SUM);
         if (upto <= max)
             lo = mid;
         else
             hi = mid - 1;
     }
-    d->n = lines_before(d, lo + 1);
+    d->n = sb_bench_before(d->set, lo + 1);
     sb_bench_truncate(d->set, d->n);
 }
 
@@ -258,11 +216,11 @@ static int load(char *const *path, dataset *d, int threads)
         d->oom = 1;
         return 0;
     }
-    cli_source src;
-    if (d->g)
-        cli_gsource_init(&src, d->g);
+    sb_gsource src;
+    sb_gsource_init(&src, d->g, cli_stop_flag());
     const cli_batch b = {.threads = threads, .progress = CLI_PROGRESS_NEVER, .out = stdout,
-                         .ctx = d, .tag_size = TAG_PUZZLE + d->size, .source = d->g ? &src : NULL,
+                         .ctx = d, .tag_size = TAG_PUZZLE + d->size,
+                         .source = d->g ? &src.source : NULL,
                          .worker_new = shard_worker_new, .worker_end = shard_worker_end,
                          .record = shard_record, .commit = shard_commit};
     d->lines = cli_mpi_size() > 0;
@@ -278,24 +236,6 @@ static int load(char *const *path, dataset *d, int threads)
 
 enum { TEXT_MAX = 3 * 64 * 64 + 1 /* a puzzle's text: 3 bytes a cell of a 64x64 */ };
 
-/* Formats puzzle i of d into text (TEXT_MAX bytes): 81 characters, or the geometry's text in
- * the form its line had. */
-static void puzzle_text(const dataset *d, size_t i, char *text)
-{
-    if (!d->g) {
-        sb_grid g;
-        sb_bench_puzzle(d->set, i, g.cell);
-        sb_grid_format(&g, text);
-        return;
-    }
-    uint8_t *cells = malloc(d->size);
-    if (cells)
-        sb_bench_puzzle(d->set, i, cells);
-    /* past 64x64 (or without memory) the message names the puzzle by number alone */
-    if (!cells || sb_gformat(d->g, cells, d->form[i], text, TEXT_MAX) >= TEXT_MAX)
-        text[0] = '\0';
-    free(cells);
-}
 
 /* The earliest puzzle (in file order) a check failed on, and what it found there. */
 typedef struct first_hit {
@@ -315,18 +255,19 @@ typedef struct global_hit {
 static int first_of_all(const dataset *d, first_hit h, global_hit *g)
 {
     const int me = cli_mpi_rank(), mine = h.at < d->n;
-    uint64_t key = !mine ? UINT64_MAX : d->line ? d->line[h.at] : h.at;
+    uint64_t key = !mine ? UINT64_MAX : d->lines ? sb_bench_line(d->set, h.at) : h.at;
     cli_mpi_reduce(&key, 1, CLI_MPI_MIN);
     if (key == UINT64_MAX)
         return 0;
-    uint64_t v[2] = {mine && (d->line ? d->line[h.at] : h.at) == key ? (uint64_t)me : UINT64_MAX,
-                     d->line ? lines_before(d, key) : h.at}; /* owner, puzzles before it */
+    uint64_t v[2] = {mine && (d->lines ? sb_bench_line(d->set, h.at) : h.at) == key
+                         ? (uint64_t)me : UINT64_MAX,
+                     d->lines ? sb_bench_before(d->set, key) : h.at}; /* owner, puzzles before */
     cli_mpi_reduce(&v[0], 1, CLI_MPI_MIN);
     cli_mpi_reduce(&v[1], 1, CLI_MPI_SUM);
     g->number = (size_t)v[1] + 1;
     if (v[0] == (uint64_t)me) {
         g->what = h.what;
-        puzzle_text(d, h.at, g->text);
+        sb_bench_text(d->set, h.at, g->text, TEXT_MAX); /* "" past 64x64: named by number */
     }
     cli_mpi_bcast(g, sizeof *g, (int)v[0]);
     return 1;
@@ -844,9 +785,7 @@ static int bench_run(sb_options *optp, const sb_geometry *geo, const char *const
         }
         invalid += d.invalid;
         sb_bench_free(d.set);
-        free(d.form);
         free(d.verdict);
-        free(d.line);
     }
     cli_stop_end(&stop);
     if (rc == CLI_EXIT_INTERRUPTED)

@@ -78,20 +78,18 @@ int cli_close_stdout(int rc);
  * on, non-zero to stop the whole iteration with that code. */
 typedef int (*cli_record_fn)(void *ctx, const char *name, const sb_record *rec);
 
-struct cli_source; /* below: a record source of another geometry */
-
-/* Reads each of the nfiles inputs in order ("-" or no file at all = stdin) through src (its
- * open is given ctx; NULL: 9x9 records of sb_reader), reports invalid lines on stderr as
+/* Reads each of the nfiles inputs in order ("-" or no file at all = stdin) through src
+ * (NULL: 9x9 records of sb_reader), reports invalid lines on stderr as
  * FILE:LINE:COL, and calls fn for every record (invalid ones included). Unreadable files are
  * reported and skipped. @return 0, CLI_EXIT_USAGE after any I/O error, CLI_EXIT_INTERRUPTED
  * when the stop flag ended the reading, or fn's stop code. */
-int cli_for_each_record(const struct cli_source *src, char *const *files, int nfiles,
+int cli_for_each_record(const sb_stream_source *src, char *const *files, int nfiles,
                         cli_record_fn fn, void *ctx);
 
 /* cli_for_each_record's reading of one open input in (named name in messages): the records
- * of src (never NULL; its open is given ctx) into rec (src->rec_size bytes), each handed to
- * fn. @return as cli_for_each_record. */
-int cli_read_stream(const struct cli_source *src, FILE *in, const char *name, sb_record *rec,
+ * of src (never NULL) into rec (src->rec_size bytes), each handed to fn. @return as
+ * cli_for_each_record. */
+int cli_read_stream(const sb_stream_source *src, FILE *in, const char *name, sb_record *rec,
                     cli_record_fn fn, void *ctx);
 
 /* Looks up a format by name; returns FMT_COUNT when unknown. */
@@ -247,22 +245,6 @@ typedef enum cli_progress {
  * applies), at most 1024. */
 int cli_default_threads(void);
 
-/* Another record source than sb_reader for cli_batch_records (input.c reads puzzles of any
- * geometry with one). Its records are rec_size bytes, each starting with an sb_record whose
- * line, kind, why and col the engine reads; the rest is the source's. Each record is one
- * line (or a skipped blank or comment line): the MPI build (mpi.c) cuts an input into
- * segments after any line. */
-typedef struct cli_source {
-    size_t rec_size; /* bytes per record, at least sizeof(sb_record) */
-    /* Opens a reader over in (which it must not close), given cli_batch.ctx.
-     * @return SB_OK or an SB_ERR_* code. */
-    int (*open)(void *ctx, FILE *in, void **reader);
-    /* Reads the next record into rec (rec_size bytes). @return as sb_reader_next. */
-    int (*next)(void *reader, sb_record *rec);
-    /* Frees a reader (NULL allowed). */
-    void (*close)(void *reader);
-} cli_source;
-
 /* ---- input.c: the geometry of a run and its record source ------------------------------ */
 
 /* getopt codes of the geometry options (above any character). */
@@ -289,19 +271,6 @@ typedef struct cli_grid_opt {
 int cli_grid_pick(const char *cmd, const cli_grid_opt *o, char *const *files, int nfiles,
                   int need_geometry, sb_geometry **g);
 
-/* One record of a geometry's source: the engine's header, then the puzzle. */
-typedef struct cli_grec {
-    sb_record head;   /* line, kind, why, col, text (grid unused) */
-    int form;         /* sb_gform the line was written in */
-    uint8_t cells[];  /* the puzzle, sb_geometry_cells bytes */
-} cli_grec;
-
-/* Fills s with the record source of geometry g over the library's reader (sb_greader: parsed,
- * clashing givens refused, bounded lines, Ctrl-C ends the skip of an endless line). Its
- * records are cli_grecs; its open reads g from the first member of cli_batch.ctx, which must
- * be a const sb_geometry pointer. */
-void cli_gsource_init(cli_source *s, const sb_geometry *g);
-
 /* Checks that the engine of g for opt can be made, so a bad option is a usage error before
  * any output, and writes to stderr, once per run of cmd, that opt's pipeline skips a
  * technique on g: locked candidates where no two houses meet in 2..N-1 cells (a latin
@@ -325,15 +294,6 @@ enum {
  * written, in order, to commit on the calling thread. So summaries count exactly the
  * records written (an interrupt drops handled but unwritten ones), without any sharing on
  * the hot path. */
-/* What a segment run (cli_batch_ops.segment or .items, with cli_batch.sink set) would
- * have written and committed, kept for rank 0 to write in input order (src/cli/mpi.c). */
-typedef struct cli_sink {
-    cli_buf out;   /* output records, in order */
-    cli_buf err;   /* stderr text, in order */
-    cli_buf tags;  /* cli_batch.tag_size bytes per record written */
-    cli_buf input; /* record runs: a uint32_t input index per record written */
-    uint64_t n;    /* records written */
-} cli_sink;
 
 typedef struct cli_batch {
     int threads;           /* worker threads, >= 1 */
@@ -344,7 +304,9 @@ typedef struct cli_batch {
     size_t tag_size;       /* bytes of statistics per record handed to commit (0: none) */
     unsigned char *opened; /* optional, one per input: set to 1 when the input is opened, so
                               summaries leave out inputs that could not be read */
-    const cli_source *source; /* optional: where records come from (NULL: sb_reader) */
+    const sb_stream_source *source; /* optional: where records come from (NULL: sb_reader);
+                              another geometry's records (sb_gsource) are one line each,
+                              so the MPI build (mpi.c) may cut an input after any line */
     int marks;             /* the sb_reader takes pencilmark lines beyond their givens
                               (sb_reader_set_marks): record must solve rec->cand then */
     /* Creates one thread's worker in *worker. @return 0, or an exit code after a message.
@@ -375,16 +337,16 @@ typedef struct cli_batch {
     uint64_t *skipped_invalid; /* counts the invalid lines among them (may be NULL) */
     uint64_t *skipped_all; /* counts every record dropped (may be NULL; mpi.c counts a segment) */
     /* Segments (MPI): zero in plain runs. */
-    cli_sink *sink;        /* when set, output, stderr text and tags go here, not out/commit */
+    sb_stream_sink *sink;  /* when set, output, stderr text and tags go here, not out/commit:
+                              what a segment would have written and committed (mpi.c) */
     uint64_t line_base;    /* added to every record's line: lines before the segment */
     uint64_t item_base;    /* run-wide index of the segment's item 0 */
 } cli_batch;
 
 /* Points batch b of cmd at geometry g (NULL: 9x9, nothing to do): records from g's source,
  * which src (the caller's, outliving the run) becomes, one at a time (no 9x9 chunks, no
- * pencilmarks); cli_engine_check on opt. cli_batch.ctx's first member must be g. @return as
- * cli_engine_check. */
-int cli_batch_geometry(const char *cmd, cli_batch *b, const sb_geometry *g, cli_source *src,
+ * pencilmarks); cli_engine_check on opt. @return as cli_engine_check. */
+int cli_batch_geometry(const char *cmd, cli_batch *b, const sb_geometry *g, sb_gsource *src,
                        const sb_options *opt);
 
 /* Where the options several commands share go; a member left NULL is an option the command
@@ -442,18 +404,7 @@ int cli_batch_shard(const cli_batch *b, char *const *files, int nfiles);
 
 /* Writes a sink to b->out and stderr and commits its tags to b->commit, as the engine would
  * have. @return 0, or CLI_EXIT_USAGE after a message (write error, memory). */
-int cli_sink_write(const cli_batch *b, const cli_sink *s);
-
-/* Frees a sink's buffers and empties it. Inline: the MPI layer frees sinks without calling
- * into the batch engine. */
-static inline void cli_sink_free(cli_sink *s)
-{
-    cli_buf_free(&s->out);
-    cli_buf_free(&s->err);
-    cli_buf_free(&s->tags);
-    cli_buf_free(&s->input);
-    s->n = 0;
-}
+int cli_sink_write(const cli_batch *b, const sb_stream_sink *s);
 
 /* MPI (src/cli/mpi.c; without SB_MPI cli_mpi_rank returns 0 and the collectives below act
  * on one process). */
@@ -477,7 +428,7 @@ typedef struct cli_batch_ops {
     /* Runs items b->item_base.. (count of them) into b->sink. @return as cli_batch_items. */
     int (*items)(const cli_batch *b, uint64_t count);
     /* cli_sink_write: rank 0 writes a received sink as the engine would have. */
-    int (*sink_write)(const cli_batch *b, const cli_sink *s);
+    int (*sink_write)(const cli_batch *b, const sb_stream_sink *s);
     /* cli_resume_broken: an input failed part-way under --resume. Called through here so
      * that mpi.c and resume.c (which asks mpi.c for the rank) make no circle. */
     void (*broken)(const cli_batch *b);

@@ -237,35 +237,11 @@ int cli_output_refuse(const char *cmd, const char *opt, const char *path, char *
     return CLI_EXIT_USAGE;
 }
 
-/* cli_source.open of 9x9 records: the library's sb_reader over in. */
-static int reader_open(void *ctx, FILE *in, void **out)
-{
-    (void)ctx;
-    sb_reader *r = NULL;
-    const int st = sb_reader_open(&r, in);
-    if (st == SB_OK)
-        sb_reader_set_stop(r, cli_stop_flag()); /* raised only while a command's handlers are in */
-    *out = r;
-    return st;
-}
-
-/* cli_source.next of 9x9 records. */
-static int reader_next(void *r, sb_record *rec)
-{
-    return sb_reader_next(r, rec);
-}
-
-/* cli_source.close of 9x9 records. */
-static void reader_close(void *r)
-{
-    sb_reader_close(r);
-}
-
-int cli_read_stream(const cli_source *src, FILE *in, const char *name, sb_record *rec,
+int cli_read_stream(const sb_stream_source *src, FILE *in, const char *name, sb_record *rec,
                     cli_record_fn fn, void *ctx)
 {
     void *r = NULL;
-    int st = src->open(ctx, in, &r);
+    int st = src->open(src->ctx, in, &r);
     if (st != SB_OK) {
         src->close(r);
         fprintf(stderr, CLI_NAME ": %s: %s\n", name, sb_strerror(st));
@@ -294,13 +270,15 @@ int cli_read_stream(const cli_source *src, FILE *in, const char *name, sb_record
     return 0;
 }
 
-int cli_for_each_record(const cli_source *src, char *const *files, int nfiles, cli_record_fn fn,
-                        void *ctx)
+int cli_for_each_record(const sb_stream_source *src, char *const *files, int nfiles,
+                        cli_record_fn fn, void *ctx)
 {
     static char *const stdin_only[] = {"-"};
-    static const cli_source reader9 = {sizeof(sb_record), reader_open, reader_next, reader_close};
-    if (!src)
-        src = &reader9;
+    sb_gsource nine;
+    if (!src) {
+        sb_gsource_init(&nine, NULL, cli_stop_flag());
+        src = &nine.source;
+    }
     if (nfiles == 0) {
         files = stdin_only;
         nfiles = 1;

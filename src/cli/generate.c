@@ -541,69 +541,38 @@ int cli_generate(int argc, char **argv)
     return rc;
 }
 
-/* The valid puzzles of augment's inputs, in input order. */
+/* The valid puzzles of augment's inputs, in input order (with the form each was written in). */
 typedef struct puzzle_set {
-    sb_geometry *g;       /* the geometry (first member: the geometry source's ctx); NULL: 9x9 */
-    sb_grid *grid;        /* 9x9: the puzzles */
-    uint8_t *cells;       /* geometry g: the puzzles, sb_geometry_cells bytes each ... */
-    int *form;            /* ... and the sb_gform each was written in */
+    sb_geometry *g;       /* the geometry; NULL: 9x9 */
+    sb_bench *set;        /* the puzzles */
     size_t n;             /* puzzles held */
-    size_t cap;           /* room in grid or cells */
     size_t invalid;       /* invalid lines seen (reported, skipped) */
 } puzzle_set;
 
-/* Makes room for one more puzzle in s. @return 0, or CLI_EXIT_USAGE after "out of memory". */
-static int set_grow(puzzle_set *s)
-{
-    if (s->n < s->cap)
-        return 0;
-    const size_t cap = s->cap ? 2 * s->cap : 1024;
-    const size_t nc = s->g ? (size_t)sb_geometry_cells(s->g) : 0;
-    void *p = s->g ? realloc(s->cells, cap * nc) : realloc(s->grid, cap * sizeof *s->grid);
-    if (p && s->g)
-        s->cells = p;
-    else if (p)
-        s->grid = p;
-    int *f = p && s->g ? realloc(s->form, cap * sizeof *f) : NULL;
-    if (f)
-        s->form = f;
-    if (!p || (s->g && !f)) {
-        fprintf(stderr, CLI_NAME ": out of memory\n");
-        return CLI_EXIT_USAGE;
-    }
-    s->cap = cap;
-    return 0;
-}
-
 /* Record callback of augment: keep every valid puzzle (9x9 records, or the geometry
- * source's cli_grecs). Returns CLI_EXIT_USAGE when out of memory, else 0. */
+ * source's sb_stream_grecs). Returns CLI_EXIT_USAGE when out of memory, else 0. */
 static int keep_puzzle(void *ctx, const char *name, const sb_record *rec)
 {
     (void)name;
     puzzle_set *s = ctx;
+    const sb_stream_grec *gr = (const sb_stream_grec *)rec;
     if (rec->kind != SB_LINE_PUZZLE) {
         s->invalid++;
         return 0;
     }
-    if (set_grow(s))
+    if ((!s->set && sb_bench_new(s->g, &s->set) != SB_OK) ||
+        sb_bench_add_at(s->set, s->g ? gr->cells : rec->grid.cell, s->g ? gr->form : 0, 0)) {
+        fprintf(stderr, CLI_NAME ": out of memory\n");
         return CLI_EXIT_USAGE;
-    if (s->g) {
-        const cli_grec *gr = (const cli_grec *)rec;
-        const size_t nc = (size_t)sb_geometry_cells(s->g);
-        memcpy(s->cells + s->n * nc, gr->cells, nc);
-        s->form[s->n++] = gr->form;
-    } else {
-        s->grid[s->n++] = rec->grid;
     }
+    s->n++;
     return 0;
 }
 
 /* Frees what a puzzle set holds, its geometry included. */
 static void aug_free(puzzle_set *s)
 {
-    free(s->grid);
-    free(s->cells);
-    free(s->form);
+    sb_bench_free(s->set);
     sb_geometry_free(s->g);
 }
 
@@ -613,9 +582,10 @@ typedef struct aug_run {
     unsigned long long seed; /* --seed */
 } aug_run;
 
-/* One thread of augment: the run, and on a geometry room for one transformed puzzle. */
+/* One thread of augment: the run, and on a geometry room for one puzzle and its transform. */
 typedef struct aug_worker {
     const aug_run *r; /* the run */
+    uint8_t *in;      /* geometry: the input puzzle (sb_bench_puzzle) */
     uint8_t *cells;   /* geometry: the transformed puzzle (sb_gaugment) */
 } aug_worker;
 
@@ -625,7 +595,8 @@ static int aug_worker_new(void *ctx, void **out)
     const aug_run *r = ctx;
     aug_worker *w = calloc(1, sizeof *w);
     *out = w;
-    if (!w || (r->set.g && !(w->cells = malloc((size_t)sb_geometry_cells(r->set.g))))) {
+    const size_t nc = r->set.g ? (size_t)sb_geometry_cells(r->set.g) : 0;
+    if (!w || (nc && (!(w->in = malloc(nc)) || !(w->cells = malloc(nc))))) {
         fprintf(stderr, CLI_NAME ": out of memory\n");
         return CLI_EXIT_USAGE;
     }
@@ -638,8 +609,10 @@ static void aug_worker_end(void *ctx, void *wp)
 {
     aug_worker *w = wp;
     (void)ctx;
-    if (w)
+    if (w) {
+        free(w->in);
         free(w->cells);
+    }
     free(w);
 }
 
@@ -655,9 +628,9 @@ static int aug_item(void *wp, uint64_t index, cli_buf *out, cli_buf *err, void *
     const size_t i = (size_t)(index % set->n);
     if (set->g) {
         /* The set holds valid puzzles only, the one thing sb_gaugment refuses besides NULL. */
-        sb_gaugment(set->g, r->seed, index, set->cells + i * (size_t)sb_geometry_cells(set->g),
-                    w->cells);
-        cli_put_gcells(out, set->g, w->cells, set->form[i]);
+        sb_bench_puzzle(set->set, i, w->in);
+        sb_gaugment(set->g, r->seed, index, w->in, w->cells);
+        cli_put_gcells(out, set->g, w->cells, sb_bench_form(set->set, i));
         cli_buf_put(out, "\n", 1);
         return CLI_DONE;
     }
@@ -668,7 +641,9 @@ static int aug_item(void *wp, uint64_t index, cli_buf *out, cli_buf *err, void *
         return CLI_DONE; /* the engine reports the full buffer */
     sb_rng_seed(&rng, r->seed, index);
     sb_transform_random(&t, &rng);
-    sb_transform_format(&t, &set->grid[i], d);
+    sb_grid g;
+    sb_bench_puzzle(set->set, i, g.cell);
+    sb_transform_format(&t, &g, d);
     d[SB_CELLS] = '\n';
     out->len += SB_CELLS + 1;
     return CLI_DONE;
@@ -739,10 +714,9 @@ int cli_augment(int argc, char **argv)
      * the run as documented, not kill it. */
     cli_stop_state stop;
     cli_stop_begin(&stop);
-    cli_source src;
-    if (geo)
-        cli_gsource_init(&src, geo);
-    int rc = cli_for_each_record(geo ? &src : NULL, argv + optind, argc - optind, keep_puzzle,
+    sb_gsource src;
+    sb_gsource_init(&src, geo, cli_stop_flag());
+    int rc = cli_for_each_record(&src.source, argv + optind, argc - optind, keep_puzzle,
                                  &run.set);
     const int stopped = rc == CLI_EXIT_INTERRUPTED || cli_stop_requested();
     cli_stop_end(&stop);

@@ -20,7 +20,7 @@
  * One engine, called one way. The batch engine calls this layer (cli_mpi_records/items) and
  * hands it its own operations (cli_batch_ops), so this file never calls batch.c by name.
  * Each segment runs through the ordinary batch engine (cli_batch_ops.segment, with the
- * rank's -t threads, its windows and chunks) with a cli_sink instead of the output: the segment's
+ * rank's -t threads, its windows and chunks) with a sink (sb_stream_sink) instead of the output: the segment's
  * records, stderr text and statistic tags. Rank 0 receives the sinks in rank order and
  * writes each as the engine would (cli_batch_ops.sink_write: stderr text, then records, then
  * the tags to the command's commit), so the command's summaries on rank 0 count every
@@ -45,7 +45,7 @@
  *
  * Standard input and other inputs that cannot be read at an offset (pipes, terminals) are
  * read by rank 0 in line-aligned pieces of SEGMENT bytes, dealt round-robin the same way.
- * Another geometry (a cli_source: one record per line) may be cut after any line.
+ * Another geometry (an sb_gsource: one record per line) may be cut after any line.
  * Item runs (generate, augment) deal ranges of ITEMS indices round-robin likewise.
  *
  * bench (cli_batch_shard: cli_mpi_records with local set) loads its puzzles through the same
@@ -144,8 +144,8 @@ typedef struct mpi_run {
     const cli_batch_ops *eng; /* the batch engine's operations (batch.c hands them in) */
     const cli_batch *b;  /* the command's job: rank 0 writes and commits through it */
     cli_batch seg;       /* the same job with the sink, for this rank's segments */
-    cli_sink sink;       /* this rank's segment of the round */
-    cli_sink recv;       /* rank 0: another rank's segment, received */
+    sb_stream_sink sink;       /* this rank's segment of the round */
+    sb_stream_sink recv;       /* rank 0: another rank's segment, received */
     cli_buf input;       /* this rank's segment of a regular file, read once (shard_file) */
     int rank, size;      /* this rank and the number of ranks */
     int rc;              /* the run's exit code so far (rank 0's view, broadcast) */
@@ -317,7 +317,7 @@ void cli_mpi_bcast(void *p, size_t size, int root)
  * rank) and empties the sink's tags, so rank 0 writes only the segment's text. */
 static void commit_local(mpi_run *m)
 {
-    cli_sink *s = &m->sink;
+    sb_stream_sink *s = &m->sink;
     if (!s->n || s->tags.oom || s->input.oom)
         return; /* nothing, or memory ran out: rank 0 reports that from the sink */
     if (m->b->commit)
@@ -330,7 +330,7 @@ static void commit_local(mpi_run *m)
 
 /* Sends this rank's sink (sizes, then the four buffers) to rank 0; its records only when
  * with_out (in direct mode the rank writes them itself). */
-static void send_sink(const cli_sink *s, int rc, int with_out)
+static void send_sink(const sb_stream_sink *s, int rc, int with_out)
 {
     const cli_buf *part[4] = {&s->out, &s->err, &s->tags, &s->input};
     long long hdr[6] = {0, 0, 0, 0, (long long)s->n, rc};
@@ -346,7 +346,7 @@ static void send_sink(const cli_sink *s, int rc, int with_out)
 }
 
 /* Receives rank r's sink into s. @return its segment's rc (-1: it could not be sent). */
-static int recv_sink(cli_sink *s, int r)
+static int recv_sink(sb_stream_sink *s, int r)
 {
     cli_buf *part[4] = {&s->out, &s->err, &s->tags, &s->input};
     long long hdr[6];
@@ -538,7 +538,7 @@ static void round_end(mpi_run *m, int rc, const char *tail, int tail_at)
         send_sink(&m->sink, rc, !m->direct);
     } else {
         for (int r = 0; r < m->size; r++) {
-            const cli_sink *s = &m->sink;
+            const sb_stream_sink *s = &m->sink;
             int src = rc;
             if (r > 0) {
                 src = recv_sink(&m->recv, r);
@@ -551,7 +551,7 @@ static void round_end(mpi_run *m, int rc, const char *tail, int tail_at)
                 m->rc = CLI_EXIT_USAGE, m->stop = 1;
                 continue;
             }
-            cli_sink text = *s; /* direct mode: the records are the rank's to write */
+            sb_stream_sink text = *s; /* direct mode: the records are the rank's to write */
             if (m->direct)
                 text.out.len = 0;
             if (m->eng->sink_write(m->b, &text) != 0) {
@@ -575,9 +575,7 @@ static void round_end(mpi_run *m, int rc, const char *tail, int tail_at)
     m->rc = verdict[0], m->stop = verdict[1];
     if (m->direct)
         direct_write(m, verdict[2]);
-    cli_sink s0 = m->sink;
-    s0.out.len = s0.err.len = s0.tags.len = s0.input.len = 0, s0.n = 0;
-    m->sink = s0; /* buffers kept for the next round */
+    sb_stream_sink_clear(&m->sink); /* buffers kept for the next round */
 }
 
 /* @return 1 when ok holds on every rank, else 0. Collective. */
@@ -782,8 +780,8 @@ static int run_end(mpi_run *m)
     cli_mpi_reduce(&m->skip_invalid, 1, CLI_MPI_SUM);
     if (m->rank == 0 && m->b->skipped_invalid)
         *m->b->skipped_invalid += m->skip_invalid;
-    cli_sink_free(&m->sink);
-    cli_sink_free(&m->recv);
+    sb_stream_sink_free(&m->sink);
+    sb_stream_sink_free(&m->recv);
     cli_buf_free(&m->input);
     if (m->rc == CLI_EXIT_INTERRUPTED && m->rank == 0 && !m->local)
         fprintf(stderr, CLI_NAME ": interrupted after %llu records\n",
@@ -854,9 +852,7 @@ static uint64_t skip_count(mpi_run *m, char *const *files, int nfiles, int i,
         count.skip = UINT64_MAX, count.skipped_all = &n[0], count.skipped_invalid = &n[1];
         count.line_base = line_base;
         m->eng->segment(&count, files, nfiles, i, in);
-        cli_sink s0 = m->sink; /* nothing of it is the run's output */
-        s0.out.len = s0.err.len = s0.tags.len = s0.input.len = 0, s0.n = 0;
-        m->sink = s0;
+        sb_stream_sink_clear(&m->sink); /* nothing of it is the run's output */
     }
     MPI_Request rq;
     MPI_Iallgather(n, 2, MPI_UINT64_T, all, 2, MPI_UINT64_T, MPI_COMM_WORLD, &rq);

@@ -23,8 +23,7 @@ typedef struct file_tally {
 
 /* One rate run: options read by the workers, per-file totals after. */
 typedef struct rate_run {
-    const sb_geometry *g;   /* the geometry, NULL for 9x9 (first member: the geometry
-                               source's ctx) */
+    const sb_geometry *g;   /* the geometry, NULL for 9x9 */
     sb_options opt;         /* the uniqueness check's solver options */
     int format;             /* RATE_CSV or RATE_JSON */
     int nfiles;             /* inputs (1 for stdin alone) */
@@ -181,7 +180,7 @@ static int rate_grecord(rate_worker *w, const cli_input *in, const sb_record *re
     t->cls = 0;
     if (rec->kind == SB_LINE_PUZZLE) {
         sb_gresult res;
-        const int st = sb_engine_solve(w->eng, ((const cli_grec *)rec)->cells, 2, &res, NULL);
+        const int st = sb_engine_solve(w->eng, ((const sb_stream_grec *)rec)->cells, 2, &res, NULL);
         if (st == SB_ERR_STOPPED)
             return CLI_STOPPED;
         if (st != SB_OK) { /* the engine's one failure: memory */
@@ -191,7 +190,7 @@ static int rate_grecord(rate_worker *w, const cli_input *in, const sb_record *re
         }
         t->status = (uint8_t)sb_count_verdict(res.count);
         /* the record's cells are in range: rating cannot fail */
-        if (t->status == SB_SOLVED && sb_grater_rate(w->rater, ((const cli_grec *)rec)->cells,
+        if (t->status == SB_SOLVED && sb_grater_rate(w->rater, ((const sb_stream_grec *)rec)->cells,
                                                      &rt) == SB_OK) {
             t->cls = (uint8_t)rt.cls;
             rated = 1;
@@ -318,7 +317,7 @@ static int rate_run_on(rate_run *rp, cli_batch *bp, const sb_geometry *geo, int 
 {
     rate_run r = *rp;
     cli_batch b = *bp;
-    cli_source src;
+    sb_gsource src;
     b.ctx = &r;
     r.g = geo;
     if (cli_batch_geometry("rate", &b, geo, &src, &r.opt))

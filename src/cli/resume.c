@@ -350,20 +350,27 @@ void cli_resume_checkpoint(cli_checkpoint *cp, uint64_t records, const uint64_t 
     cli_buf_free(&text);
 }
 
-void cli_resume_broken(const cli_batch *b)
+/* Appends line to b's side file, unless it holds line already (after a '\n') when once. */
+static void side_append(const cli_batch *b, const char *line, int once)
 {
-    char side[4096];
+    char side[4096], seen[32];
     cli_buf old = {0};
     if (!b->out_name || side_path(b, side) != 0)
         return;
-    if (slurp(side, &old) == 0 && !strstr(old.data, "\nbroken\n")) { /* once is enough */
+    snprintf(seen, sizeof seen, "\n%s", line);
+    if (slurp(side, &old) == 0 && !(once && strstr(old.data, seen))) {
         old.len--; /* drop the NUL slurp added */
-        cli_buf_put(&old, "broken\n", 7);
+        cli_buf_put(&old, line, strlen(line));
         if (!old.oom && write_side(side, old.data, old.len) != 0)
             fprintf(stderr, CLI_NAME ": --resume: cannot update '%s': %s\n", side,
                     strerror(errno));
     }
     cli_buf_free(&old);
+}
+
+void cli_resume_broken(const cli_batch *b)
+{
+    side_append(b, "broken\n", 1);
 }
 
 void cli_checkpoint_free(cli_checkpoint *cp)
@@ -377,19 +384,9 @@ void cli_resume_end(const cli_batch *b, int rc)
     if (!b->resume || !b->out_name || (rc != CLI_EXIT_OK && rc != CLI_EXIT_INVALID) ||
         cli_mpi_rank() != 0) /* MPI: rank 0 holds FILE and its side file */
         return;
-    char side[4096], line[32];
-    if (side_path(b, side) != 0)
-        return;
+    char line[32];
     fflush(stdout);
     fsync(STDOUT_FILENO); /* the records are on disk before the side file says so */
-    cli_buf old = {0};
-    if (slurp(side, &old) == 0) {
-        const int n = snprintf(line, sizeof line, "done %d\n", rc);
-        old.len--; /* drop the NUL slurp added */
-        cli_buf_put(&old, line, (size_t)n);
-        if (!old.oom && write_side(side, old.data, old.len) != 0)
-            fprintf(stderr, CLI_NAME ": --resume: cannot update '%s': %s\n", side,
-                    strerror(errno));
-    }
-    cli_buf_free(&old);
+    snprintf(line, sizeof line, "done %d\n", rc);
+    side_append(b, line, 0);
 }

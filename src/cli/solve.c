@@ -36,8 +36,7 @@ typedef struct tag {
 
 /* One solve or validate run: options shared read-only by the workers, totals after. */
 typedef struct run {
-    const sb_geometry *g; /* the geometry, NULL for 9x9 (first member: the geometry source's
-                             ctx) */
+    const sb_geometry *g; /* the geometry, NULL for 9x9 */
     sb_options opt;   /* every worker's solver options */
     cli_format format; /* solve: record format */
     tally total;      /* the committed tags, summed */
@@ -220,7 +219,7 @@ static int worker_solve(worker *w, const sb_record *rec, sb_result *res, uint64_
 {
     if (w->g) {
         sb_gresult gr;
-        const int st = sb_engine_solve(w->eng, ((const cli_grec *)rec)->cells, limit, &gr,
+        const int st = sb_engine_solve(w->eng, ((const sb_stream_grec *)rec)->cells, limit, &gr,
                                         w->sol);
         res->count = gr.count;
         res->guesses = gr.guesses;
@@ -243,7 +242,7 @@ static inline void put_result(const worker *w, cli_buf *out, const cli_input *in
         cli_format_record(out, w->format, in, rec, res, status);
         return;
     }
-    const cli_grec *gr = (const cli_grec *)rec;
+    const sb_stream_grec *gr = (const sb_stream_grec *)rec;
     const cli_grids v = {.g = w->g, .form = gr->form, .puzzle = gr->cells, .solution = w->sol};
     cli_format_grids(out, w->format, in, rec, &v, res->count, res->guesses, status, 0);
 }
@@ -273,7 +272,7 @@ static void commit(void *ctx, const uint32_t *input, const unsigned char *tags, 
 /* Points run r and its batch b at geometry geo (NULL: 9x9) as cli_batch_geometry does.
  * @return as cli_batch_geometry. */
 static int geo_begin(const char *cmd, run *r, cli_batch *b, const sb_geometry *geo,
-                     cli_source *src)
+                     sb_gsource *src)
 {
     r->g = geo;
     return cli_batch_geometry(cmd, b, geo, src, &r->opt);
@@ -339,7 +338,7 @@ typedef struct all_ctx {
                              its geometry is what the reader's open takes (input.c) */
     const cli_batch *b;   /* the run: output and its name, the tally's commit */
     const worker *w;      /* the one worker: its engine and limit */
-    cli_sink sink;        /* records not written yet, their stderr text and tags */
+    sb_stream_sink sink;  /* records not written yet, their stderr text and tags */
     double last;          /* when the sink was last written out (cli_now_seconds) */
     int failed;           /* a write failed (reported once): the run ends with exit 2 */
     cli_format f;         /* record format */
@@ -354,8 +353,7 @@ static int all_write(all_ctx *a)
 {
     if (!a->failed && cli_sink_write(a->b, &a->sink) != 0)
         a->failed = 1;
-    a->sink.out.len = a->sink.err.len = a->sink.tags.len = 0;
-    a->sink.n = 0;
+    sb_stream_sink_clear(&a->sink);
     a->last = cli_now_seconds();
     return a->failed ? -1 : 0;
 }
@@ -384,7 +382,7 @@ static int all_record(void *ctx, const char *name, const sb_record *rec)
 {
     (void)name; /* a->in names the input in every form */
     all_ctx *a = ctx;
-    const cli_grec *r = (const cli_grec *)rec;
+    const sb_stream_grec *r = (const sb_stream_grec *)rec;
     tag t = {.kind = TAG_INVALID};
     if (rec->kind == SB_LINE_INVALID) {
         cli_format_grids(&a->sink.out, a->f, a->in, rec, NULL, 0, 0, 0, 0);
@@ -429,7 +427,7 @@ static int all_run(const cli_batch *b, char *const *files, int nfiles)
         nfiles = 1;
     }
     void *wp = NULL;
-    cli_grec *r = malloc(b->source->rec_size);
+    sb_stream_grec *r = malloc(b->source->rec_size);
     int rc = r ? worker_new(b->ctx, &wp) : CLI_EXIT_USAGE;
     all_ctx a = {.v = {.g = ru->g}, .b = b, .w = wp, .f = ru->format, .last = cli_now_seconds()};
     if (wp)
@@ -467,7 +465,7 @@ static int all_run(const cli_batch *b, char *const *files, int nfiles)
         cli_input_free(&in);
     }
     cli_stop_end(&stop);
-    cli_sink_free(&a.sink);
+    sb_stream_sink_free(&a.sink);
     worker_end(b->ctx, wp);
     free(r);
     return rc;
@@ -571,7 +569,7 @@ static int solve_run(run *rp, cli_batch *bp, const sb_geometry *geo, const cli_g
 {
     run r = *rp;
     cli_batch b = *bp;
-    cli_source src;
+    sb_gsource src;
     b.ctx = &r;
     if (gopt->all && !gopt->limit_given)
         r.opt.limit = 0; /* --all alone lists every solution */
@@ -707,7 +705,7 @@ int cli_validate(int argc, char **argv)
     sb_geometry *geo;
     if (cli_grid_pick("validate", &gopt, argv + optind, argc - optind, 0, &geo))
         return CLI_EXIT_USAGE;
-    cli_source src;
+    sb_gsource src;
     if (geo_begin("validate", &r, &b, geo, &src)) {
         sb_geometry_free(geo);
         return CLI_EXIT_USAGE;

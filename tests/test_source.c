@@ -1,0 +1,151 @@
+/*
+ * test_source.c — the library's record sources (sb_gsource) and its look ahead at an input
+ * (sb_input_peek): a source of any geometry gives each puzzle line's cells and line number
+ * and each invalid line's kind, through the same sb_stream_source calls the stream engine
+ * makes; a look ahead returns an input's first bytes and leaves them to be read.
+ *
+ * The expected cells are written out by hand from the test's own text (one digit a cell).
+ */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sudokubench.h"
+
+static const char TEXT4[] = "12..34..........\nxyz\n# a comment\n\n..3.............\n";
+
+/* Reads every record of text through the source of geometry g (NULL: 9x9) into recs
+ * (rec_size bytes each, up to max). @return the records read. */
+static int read_all(const sb_geometry *g, const char *text, char *recs, size_t max)
+{
+    static volatile sig_atomic_t stop = 0;
+    sb_gsource src;
+    sb_gsource_init(&src, g, &stop);
+    cr_assert_eq(src.source.ctx, &src);
+    cr_assert(src.source.rec_size >= sizeof(sb_record));
+    cr_assert_eq(src.source.rec_size % 8, 0);
+    FILE *in = fmemopen((void *)text, strlen(text), "r");
+    cr_assert_not_null(in);
+    void *reader = NULL;
+    cr_assert_eq(src.source.open(src.source.ctx, in, &reader), SB_OK);
+    int n = 0, st;
+    while ((size_t)n < max &&
+           (st = src.source.next(reader, (sb_record *)(recs + (size_t)n * src.source.rec_size))) == 1)
+        n++;
+    src.source.close(reader);
+    fclose(in);
+    return n;
+}
+
+Test(source, another_geometry_gives_cells_and_lines)
+{
+    sb_geometry *g;
+    char why[SB_GEO_WHY_LEN];
+    cr_assert_eq(sb_geometry_parse("2x2", &g, why, sizeof why), SB_OK);
+    sb_gsource src;
+    sb_gsource_init(&src, g, NULL);
+    const size_t rs = src.source.rec_size;
+    cr_assert(rs >= sizeof(sb_stream_grec) + 16);
+    char *recs = calloc(8, rs);
+    cr_assert_eq(read_all(g, TEXT4, recs, 8), 3, "two puzzles and one invalid line");
+    const sb_stream_grec *a = (const sb_stream_grec *)recs;
+    const sb_stream_grec *b = (const sb_stream_grec *)(recs + rs);
+    const sb_stream_grec *c = (const sb_stream_grec *)(recs + 2 * rs);
+    static const uint8_t want_a[16] = {1, 2, 0, 0, 3, 4};
+    static const uint8_t want_c[16] = {0, 0, 3};
+    cr_assert_eq(a->head.kind, SB_LINE_PUZZLE);
+    cr_assert_eq(a->head.line, 1);
+    cr_assert(!memcmp(a->cells, want_a, 16));
+    cr_assert_eq(a->form, SB_GFORM_CHARS);
+    cr_assert_eq(b->head.kind, SB_LINE_INVALID);
+    cr_assert_eq(b->head.line, 2);
+    cr_assert(strstr(b->head.why, "out of range") != NULL, "why: %s", b->head.why);
+    cr_assert_eq(c->head.kind, SB_LINE_PUZZLE);
+    cr_assert_eq(c->head.line, 5, "blank and comment lines are skipped but counted");
+    cr_assert(!memcmp(c->cells, want_c, 16));
+    free(recs);
+    sb_geometry_free(g);
+}
+
+Test(source, nine_by_nine_gives_the_readers_records)
+{
+    static const char text[] =
+        "..5..63........4..98.74...51...7.9....95.16....8.2...76...18.93..1........42..5..\n"
+        "bad\n";
+    sb_gsource src;
+    sb_gsource_init(&src, NULL, NULL);
+    cr_assert_eq(src.source.rec_size, sizeof(sb_record));
+    sb_record recs[4];
+    cr_assert_eq(read_all(NULL, text, (char *)recs, 4), 2);
+    cr_assert_eq(recs[0].kind, SB_LINE_PUZZLE);
+    cr_assert_eq(recs[0].grid.cell[2], 5);
+    cr_assert_eq(recs[0].grid.cell[0], 0);
+    cr_assert_eq(recs[1].kind, SB_LINE_INVALID);
+    cr_assert_eq(recs[1].line, 2);
+}
+
+/* Writes text to a new temporary file. @return its descriptor (path in path). */
+static int temp_file(char *path, const char *text)
+{
+    strcpy(path, "/tmp/sb-test-src-XXXXXX");
+    const int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    return fd;
+}
+
+Test(source, peek_reads_a_file_without_consuming_it)
+{
+    char path[32], buf[64];
+    const int fd = temp_file(path, TEXT4);
+    cr_assert_eq(sb_input_peek(path, buf, sizeof buf), (int64_t)strlen(TEXT4));
+    cr_assert(!memcmp(buf, TEXT4, strlen(TEXT4)));
+    cr_assert_eq(sb_input_peek(path, buf, 5), 5, "at most cap bytes");
+    /* standard input redirected from the file, part read already: from where it stands */
+    cr_assert_eq(lseek(fd, 3, SEEK_SET), 3);
+    cr_assert(dup2(fd, STDIN_FILENO) >= 0);
+    cr_assert_eq(sb_input_peek("-", buf, sizeof buf), (int64_t)strlen(TEXT4) - 3);
+    cr_assert(!memcmp(buf, TEXT4 + 3, strlen(TEXT4) - 3));
+    cr_assert_eq(lseek(STDIN_FILENO, 0, SEEK_CUR), 3, "nothing consumed");
+    close(fd);
+    unlink(path);
+    cr_assert_eq(sb_input_peek(path, buf, sizeof buf), -1, "a missing file");
+}
+
+Test(source, peek_leaves_a_pipe_to_be_read)
+{
+    int p[2];
+    char buf[64], again[64];
+    cr_assert_eq(pipe(p), 0);
+    cr_assert_eq(write(p[1], TEXT4, strlen(TEXT4)), (ssize_t)strlen(TEXT4));
+    close(p[1]);
+    cr_assert(dup2(p[0], STDIN_FILENO) >= 0);
+    close(p[0]);
+    const int64_t n = sb_input_peek("-", buf, sizeof buf);
+    cr_assert_eq(n, (int64_t)strlen(TEXT4));
+    cr_assert(!memcmp(buf, TEXT4, (size_t)n));
+    size_t got = 0;
+    ssize_t k;
+    while ((k = read(STDIN_FILENO, again + got, sizeof again - got)) > 0)
+        got += (size_t)k;
+    cr_assert_eq(got, strlen(TEXT4), "the pipe still holds every byte");
+    cr_assert(!memcmp(again, TEXT4, got));
+}
+
+Test(source, peek_refuses_a_named_pipe)
+{
+    char path[] = "/tmp/sb-test-fifo-XXXXXX";
+    const int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    close(fd);
+    unlink(path);
+    cr_assert_eq(mkfifo(path, 0600), 0);
+    char buf[8];
+    cr_assert_eq(sb_input_peek(path, buf, sizeof buf), -1, "a named pipe is not read ahead");
+    unlink(path);
+}
