@@ -652,7 +652,7 @@ Test(fast_tech, memo_keeps_the_answers)
         planes_of(cand, w);
         for (int i = 0; i < NT; i++) {
             for (int d = 0; d < SB_DIGITS; d++)
-                skipped[i] += !memcmp(memo.plane[i][d], w + 4 * d, sizeof memo.plane[i][d]);
+                skipped[i] += !memcmp(memo.plane[i] + 4 * d, w + 4 * d, 4 * sizeof *w);
             const int r0 = sbt_run(techs[i], w, el0, NULL);
             const int r = sbt_run(techs[i], w, el, memo.plane[i]);
             cr_assert_eq(r, r0, "technique %d board %d: %d applications with the memo, %d without",

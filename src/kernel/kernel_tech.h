@@ -64,20 +64,62 @@ static inline void sbt_rows(const uint32_t *w, int d, uint32_t rows[SB_DIGITS])
         rows[r] = w[4 * d + r / 3] >> (9 * (r % 3)) & 0x1FFu;
 }
 
-/* Digit d's rows (nine 9-bit column sets) and columns (nine 9-bit row sets). A column's
- * three cells of a band sit 9 bits apart: one multiply gathers them into three adjacent bits
- * (the partial products land on distinct bits, so nothing carries). */
+/* Digit d's column c as a 9-bit row set. A column's three cells of a band sit 9 bits apart:
+ * one multiply gathers them into three adjacent bits (the partial products land on distinct
+ * bits, so nothing carries). */
+static inline uint32_t sbt_col(const uint32_t *w, int d, int c)
+{
+    uint32_t m = 0;
+    for (int k = 0; k < 3; k++)
+        m |= (uint32_t)(((uint64_t)(w[4 * d + k] >> c & 0x40201u) * 0x10101u) >> 16 & 7u)
+             << (3 * k);
+    return m;
+}
+
+/* Digit d's rows (nine 9-bit column sets) and columns (nine 9-bit row sets). */
 static inline void sbt_lines(const uint32_t *w, int d, uint32_t rows[SB_DIGITS],
                              uint32_t cols[SB_DIGITS])
 {
     sbt_rows(w, d, rows);
-    for (int c = 0; c < SB_DIGITS; c++) {
-        uint32_t m = 0;
-        for (int k = 0; k < 3; k++)
-            m |= (uint32_t)(((uint64_t)(w[4 * d + k] >> c & 0x40201u) * 0x10101u) >> 16 & 7u)
-                 << (3 * k);
-        cols[c] = m;
+    for (int c = 0; c < SB_DIGITS; c++)
+        cols[c] = sbt_col(w, d, c);
+}
+
+/* Column counts of nine row sets, bit-sliced (no column gathered): more[j] = the columns
+ * with more than j places, j = 0..4. */
+static inline void sbt_col_counts(const uint32_t rows[SB_DIGITS], uint32_t more[5])
+{
+    memset(more, 0, 5 * sizeof *more);
+    for (int r = 0; r < SB_DIGITS; r++) {
+        for (int j = 4; j > 0; j--)
+            more[j] |= more[j - 1] & rows[r];
+        more[0] |= rows[r];
     }
+}
+
+/* The rows of nine with 2..k places, as a mask (a compare, not a jump, per row). */
+static inline uint32_t sbt_rows_within(const uint32_t rows[SB_DIGITS], int k)
+{
+    uint32_t m = 0;
+    for (int r = 0; r < SB_DIGITS; r++)
+        m |= (uint32_t)((unsigned)(sbt_pop(rows[r]) - 2) <= (unsigned)(k - 2)) << r;
+    return m;
+}
+
+/* Digit d's strong lines: its rows, and its columns with exactly two places (the other
+ * columns read 0: only those are gathered), with two[0] / two[1] the masks of the rows and
+ * columns with exactly two places. What skyscraper, kite and the strong links read. */
+static inline void sbt_strong_lines(const uint32_t *w, int d, uint32_t rows[SB_DIGITS],
+                                    uint32_t cols[SB_DIGITS], uint32_t two[2])
+{
+    uint32_t more[5];
+    sbt_rows(w, d, rows);
+    sbt_col_counts(rows, more);
+    two[0] = sbt_rows_within(rows, 2);
+    two[1] = more[1] & ~more[2];
+    memset(cols, 0, SB_DIGITS * sizeof *cols);
+    for (uint32_t m = two[1]; m; m &= m - 1)
+        cols[__builtin_ctz(m)] = sbt_col(w, d, __builtin_ctz(m));
 }
 
 /* The transpose of nine 9-bit line sets (rows -> columns, or back). */
@@ -106,35 +148,51 @@ static inline int sbt_common(const uint32_t *w, uint32_t *el, int d, int a, int 
     return any != 0;
 }
 
-/* Fish search on one digit's lines: base lines line[from..] (their places pos[]) are added to
- * the chosen ones until k are chosen; then every cover line's cells outside the base lines
- * are scheduled (as line sets, into out[cover line]). @return applications, or
- * SBT_CONTRADICTION when k base lines fit in fewer than k covers. */
-static int sbt_fish_rec(const uint32_t *pos, const int *line, int m, int k, int from, int depth,
-                        uint32_t base, uint32_t cover, const uint32_t *cross, uint32_t *out)
+/* The end of a fish search: k base lines (base) whose places lie in the lines of cover, with
+ * cross[] / w, d as for sbt_fish_rec. @return 1 when the covers' cells outside the base lines
+ * hold the digit (scheduled into out), 0 when they do not or the covers are more than k, or
+ * SBT_CONTRADICTION when they are fewer than k. */
+static inline int sbt_fish_leaf(int k, uint32_t base, uint32_t cover, const uint32_t *cross,
+                                uint32_t *out, const uint32_t *w, int d)
 {
-    if (depth == k) {
-        const int nc = sbt_pop(cover);
-        if (nc < k)
-            return SBT_CONTRADICTION;
-        if (nc > k)
-            return 0;
-        int found = 0;
-        for (uint32_t cv = cover; cv; cv &= cv - 1) {
-            const int c = __builtin_ctz(cv);
-            const uint32_t e = cross[c] & ~base & 0x1FFu;
-            out[c] |= e;
-            found |= e != 0;
-        }
-        return found;
+    const int nc = sbt_pop(cover);
+    if (nc < k)
+        return SBT_CONTRADICTION;
+    if (nc > k)
+        return 0;
+    int found = 0;
+    for (uint32_t cv = cover; cv; cv &= cv - 1) {
+        const int c = __builtin_ctz(cv);
+        const uint32_t e = (cross ? cross[c] : sbt_col(w, d, c)) & ~base & 0x1FFu;
+        out[c] |= e;
+        found |= e != 0;
     }
-    int apps = 0;
-    for (int i = from; i <= m - (k - depth); i++) {
-        const uint32_t cv = cover | pos[i];
+    return found;
+}
+
+/* Fish search on one digit's lines: base lines (the set members, line l's places pos[l]) are
+ * added, in increasing order, to the chosen ones until k are chosen; then every cover line's
+ * cells outside the base lines are scheduled (as line sets, into out[cover line]). The cover
+ * lines are cross[], or when cross is NULL digit d's columns of w, gathered only for a fish's
+ * covers. The members are a mask, not a list to build; the last line of a pattern is chosen
+ * in the loop (sbt_fish_leaf), not by one more call per candidate. @return applications, or
+ * SBT_CONTRADICTION when k base lines fit in fewer than k covers. */
+static int sbt_fish_rec(const uint32_t *pos, uint32_t members, int k, int depth, uint32_t base,
+                        uint32_t cover, const uint32_t *cross, uint32_t *out, const uint32_t *w,
+                        int d)
+{
+    if (depth == k)
+        return sbt_fish_leaf(k, base, cover, cross, out, w, d);
+    int apps = 0, left = sbt_pop(members);
+    for (uint32_t b = members; left >= k - depth; b &= b - 1, left--) {
+        const int l = __builtin_ctz(b);
+        const uint32_t cv = cover | pos[l];
         if (sbt_pop(cv) > k)
             continue;
-        const int r = sbt_fish_rec(pos, line, m, k, i + 1, depth + 1, base | 1u << line[i], cv,
-                                   cross, out);
+        const uint32_t bs = base | 1u << l;
+        const int r = depth + 1 == k ? sbt_fish_leaf(k, bs, cv, cross, out, w, d)
+                                     : sbt_fish_rec(pos, b & (b - 1), k, depth + 1, bs, cv, cross,
+                                                    out, w, d);
         if (r < 0)
             return r;
         apps += r;
@@ -148,26 +206,28 @@ static int sbt_fish_rec(const uint32_t *pos, const int *line, int m, int k, int 
 static int sbt_fish(const uint32_t *w, uint32_t *el, int d, int k)
 {
     int apps = 0;
-    uint32_t lines[2][SB_DIGITS], out[2][SB_DIGITS];
-    sbt_lines(w, d, lines[0], lines[1]);
+    uint32_t lines[2][SB_DIGITS], out[2][SB_DIGITS], more[5], within[2];
+    /* Only the base lines (2..k places) are read whole: the rows are shifts, the columns are
+     * counted bit-sliced and gathered only when they are base lines (a fish's covers are
+     * gathered by sbt_fish_rec when it finds one). */
+    sbt_rows(w, d, lines[0]);
+    sbt_col_counts(lines[0], more);
+    within[0] = sbt_rows_within(lines[0], k);
+    within[1] = more[1] & ~more[k];
+    for (uint32_t b = within[1]; b; b &= b - 1)
+        lines[1][__builtin_ctz(b)] = sbt_col(w, d, __builtin_ctz(b));
     memset(out, 0, sizeof out);
     for (int f = 0; f < 2; f++) {
-        uint32_t pos[SB_DIGITS];
-        int line[SB_DIGITS], m = 0;
-        for (int l = 0; l < SB_DIGITS; l++) {
-            const int np = sbt_pop(lines[f][l]);
-            if (np >= 2 && np <= k) {
-                pos[m] = lines[f][l];
-                line[m++] = l;
-            }
-        }
-        if (m < k)
+        if (sbt_pop(within[f]) < k)
             continue;
-        const int r = sbt_fish_rec(pos, line, m, k, 0, 0, 0, 0, lines[1 - f], out[1 - f]);
+        const int r =
+            sbt_fish_rec(lines[f], within[f], k, 0, 0, 0, f ? lines[0] : NULL, out[1 - f], w, d);
         if (r < 0)
             return r;
         apps += r;
     }
+    if (!apps) /* nothing scheduled: out is all zero (most digits of most calls) */
+        return 0;
     /* Column-family eliminations (out[1]: per column, rows) back to row sets. */
     uint32_t back[SB_DIGITS] = {0}, any = 0;
     for (int c = 0; c < SB_DIGITS; c++)
@@ -186,16 +246,16 @@ static int sbt_skyscraper(const uint32_t *w, uint32_t *el, int d, int unused)
 {
     (void)unused;
     int apps = 0;
-    uint32_t lines[2][SB_DIGITS];
-    sbt_lines(w, d, lines[0], lines[1]);
+    uint32_t lines[2][SB_DIGITS], two[2];
+    sbt_strong_lines(w, d, lines[0], lines[1], two);
     for (int f = 0; f < 2; f++) /* f 0: rows (cell 9*l + x), 1: columns (9*x + l) */
-        for (int i = 0; i < SB_DIGITS; i++) {
+        for (uint32_t bi = two[f]; bi; bi &= bi - 1) {
+            const int i = __builtin_ctz(bi);
             const uint32_t li = lines[f][i];
-            if (sbt_pop(li) != 2)
-                continue;
-            for (int j = i + 1; j < SB_DIGITS; j++) {
+            for (uint32_t bj = bi & (bi - 1); bj; bj &= bj - 1) {
+                const int j = __builtin_ctz(bj);
                 const uint32_t lj = lines[f][j];
-                if (sbt_pop(lj) != 2 || sbt_pop(li & lj) != 1)
+                if (sbt_pop(li & lj) != 1)
                     continue;
                 const int xa = __builtin_ctz(li & ~lj), xb = __builtin_ctz(lj & ~li);
                 const int fa = f ? 9 * xa + i : 9 * i + xa, fb = f ? 9 * xb + j : 9 * j + xb;
@@ -212,15 +272,22 @@ static int sbt_kite(const uint32_t *w, uint32_t *el, int d, int unused)
 {
     (void)unused;
     int apps = 0;
-    uint32_t rows[SB_DIGITS], cols[SB_DIGITS];
-    sbt_lines(w, d, rows, cols);
-    for (int r = 0; r < SB_DIGITS; r++) {
-        if (sbt_pop(rows[r]) != 2)
-            continue;
+    uint32_t rows[SB_DIGITS], cols[SB_DIGITS], two[2], inband[3] = {0};
+    sbt_strong_lines(w, d, rows, cols, two);
+    /* inband[b]: the strong columns with an end in band b. A row's end and a column's end
+     * can share a box without a line only when the column has an end in the row's band and
+     * the row an end in the column's stack: only those pairs are looked at. */
+    for (uint32_t bc = two[1]; bc; bc &= bc - 1) {
+        const int c = __builtin_ctz(bc);
+        inband[__builtin_ctz(cols[c]) / 3] |= 1u << c;
+        inband[(31 - __builtin_clz(cols[c])) / 3] |= 1u << c;
+    }
+    for (uint32_t br = two[0]; br; br &= br - 1) {
+        const int r = __builtin_ctz(br);
         const int rc[2] = {__builtin_ctz(rows[r]), 31 - __builtin_clz(rows[r])};
-        for (int c = 0; c < SB_DIGITS; c++) {
-            if (sbt_pop(cols[c]) != 2)
-                continue;
+        const uint32_t stacks = 7u << (3 * (rc[0] / 3)) | 7u << (3 * (rc[1] / 3));
+        for (uint32_t bc = inband[r / 3] & stacks; bc; bc &= bc - 1) {
+            const int c = __builtin_ctz(bc);
             const int cr[2] = {__builtin_ctz(cols[c]), 31 - __builtin_clz(cols[c])};
             for (int e = 0; e < 4; e++) {
                 const int a = 9 * r + rc[e & 1], fa = 9 * r + rc[1 - (e & 1)];
@@ -273,28 +340,49 @@ static int sbt_wing(const uint32_t *w, uint32_t *el, int three)
         return 0; /* xy: a pivot and two pincers, all bivalue; xyz: two pincers */
     int apps = 0;
     for (int k = 0; k < 3; k++) {
-        const uint32_t piv = three ? at[2][k] & ~at[3][k] : bi[k];
+        /* the pivots with two or more bivalue peers, as a mask built without a jump */
+        uint32_t piv = 0;
+        for (uint32_t pb = three ? at[2][k] & ~at[3][k] : bi[k]; pb; pb &= pb - 1) {
+            const uint32_t *pp = sb_band_peers[27 * k + __builtin_ctz(pb)];
+            piv |= (uint32_t)(sbt_pop(bi[0] & pp[0]) + sbt_pop(bi[1] & pp[1]) +
+                                  sbt_pop(bi[2] & pp[2]) >=
+                              2)
+                   << __builtin_ctz(pb);
+        }
         for (uint32_t pb = piv; pb; pb &= pb - 1) {
             const int p = 27 * k + __builtin_ctz(pb);
             uint32_t near[3];
             for (int j = 0; j < 3; j++)
                 near[j] = bi[j] & sb_band_peers[p][j];
-            if (sbt_pop(near[0]) + sbt_pop(near[1]) +
-                    sbt_pop(near[2]) < 2)
-                continue;
             const uint32_t pm = sbt_cell(w, p);
-            uint32_t nd[SB_DIGITS][3], has = 0; /* near[] holding each digit of the pivot */
+            /* near[] holding each digit a of the pivot (nd[a]), and pinc[a]: the digits z
+             * some cell of nd[a] holds (a pincer {a,z} candidate), each a select, not a jump */
+            uint32_t nd[SB_DIGITS][3], pinc[SB_DIGITS], has = 0;
             for (uint32_t m = pm; m; m &= m - 1) {
-                const int d = __builtin_ctz(m);
+                const int a = __builtin_ctz(m);
                 for (int j = 0; j < 3; j++)
-                    nd[d][j] = near[j] & w[4 * d + j];
-                has |= (uint32_t)sbt_any(nd[d]) << d;
+                    nd[a][j] = near[j] & w[4 * a + j];
+                has |= (uint32_t)sbt_any(nd[a]) << a;
             }
             if (!three && has != pm)
                 continue; /* xy: both pincers need a pivot digit each */
-            for (int z = 0; z < SB_DIGITS; z++) {
-                if (((pm >> z) & 1u) != (uint32_t)three)
-                    continue; /* xy: z outside the pivot; xyz: z one of its three */
+            for (uint32_t m = pm; m; m &= m - 1) {
+                const int a = __builtin_ctz(m);
+                pinc[a] = 0;
+                for (int z = 0; z < SB_DIGITS; z++)
+                    pinc[a] |= (uint32_t)(((nd[a][0] & w[4 * z]) | (nd[a][1] & w[4 * z + 1]) |
+                                           (nd[a][2] & w[4 * z + 2])) != 0)
+                               << z;
+            }
+            /* z: outside the pivot (xy) or one of its three (xyz), with pincer candidates
+             * for both other digits x and y */
+            uint32_t zs = 0;
+            for (uint32_t m = three ? pm : 0x1FFu & ~pm; m; m &= m - 1) {
+                const uint32_t z = m & -m, rest = pm & ~z;
+                zs |= pinc[__builtin_ctz(rest)] & pinc[31 - __builtin_clz(rest)] & z;
+            }
+            for (; zs; zs &= zs - 1) {
+                const int z = __builtin_ctz(zs);
                 const uint32_t rest = pm & ~(1u << z);
                 const int x = __builtin_ctz(rest), y = 31 - __builtin_clz(rest);
                 if ((has & rest) != rest)
@@ -315,70 +403,87 @@ static int sbt_wing(const uint32_t *w, uint32_t *el, int three)
  * into ends[2i], ends[2i+1]. @return how many. */
 static int sbt_links(const uint32_t *w, int d, int ends[2 * SB_HOUSES])
 {
-    uint32_t rows[SB_DIGITS], cols[SB_DIGITS];
+    uint32_t rows[SB_DIGITS], cols[SB_DIGITS], two[2];
     int n = 0;
-    sbt_lines(w, d, rows, cols);
+    sbt_strong_lines(w, d, rows, cols, two);
+    /* Each house's two ends are written always and kept (n advanced) only when it is a strong
+     * link: no jump per house. The guard bits keep ctz and clz defined on an empty set. */
     for (int l = 0; l < SB_DIGITS; l++) {
-        if (sbt_pop(rows[l]) == 2) {
-            ends[n++] = 9 * l + __builtin_ctz(rows[l]);
-            ends[n++] = 9 * l + 31 - __builtin_clz(rows[l]);
-        }
-        if (sbt_pop(cols[l]) == 2) {
-            ends[n++] = 9 * __builtin_ctz(cols[l]) + l;
-            ends[n++] = 9 * (31 - __builtin_clz(cols[l])) + l;
-        }
+        ends[n] = 9 * l + __builtin_ctz(rows[l] | 0x200u);
+        ends[n + 1] = 9 * l + 31 - __builtin_clz(rows[l] | 1u);
+        n += 2 * (int)(two[0] >> l & 1u);
+        ends[n] = 9 * __builtin_ctz(cols[l] | 0x200u) + l;
+        ends[n + 1] = 9 * (31 - __builtin_clz(cols[l] | 1u)) + l;
+        n += 2 * (int)(two[1] >> l & 1u);
         const uint32_t box = w[4 * d + l / 3] & (0x1C0E07u << (3 * (l % 3)));
-        if (sbt_pop(box) == 2) {
-            ends[n++] = 27 * (l / 3) + __builtin_ctz(box);
-            ends[n++] = 27 * (l / 3) + 31 - __builtin_clz(box);
-        }
+        ends[n] = 27 * (l / 3) + __builtin_ctz(box | 1u << 27);
+        ends[n + 1] = 27 * (l / 3) + 31 - __builtin_clz(box | 1u);
+        n += 2 * (sbt_pop(box) == 2);
     }
     return n / 2;
 }
 
+/* ww on two cells a and b holding exactly {x, y} (dig): for t = 0, 1, a house where dig[t] has
+ * exactly two places (neither a nor b), one seeing a and the other b, takes dig[1 - t] from
+ * the cells seeing both. A digit's strong links are listed (into ends[x], nl[x]) the first
+ * time a pair needs them (listed). @return applications. */
+static int sbt_w_pair(const uint32_t *w, uint32_t *el, int a, int b, const int dig[2],
+                      int ends[SB_DIGITS][2 * SB_HOUSES], int nl[SB_DIGITS], uint32_t *listed)
+{
+    const uint32_t *pa = sb_band_peers[a], *pb = sb_band_peers[b];
+    int apps = 0;
+    for (int t = 0; t < 2; t++) {
+        const int x = dig[t];
+        if (!(*listed >> x & 1u)) {
+            nl[x] = sbt_links(w, x, ends[x]);
+            *listed |= 1u << x;
+        }
+        const int *e = ends[x];
+        int linked = 0;
+        for (int l = 0; l < nl[x] && !linked; l++) {
+            const int p = e[2 * l], q = e[2 * l + 1];
+            if (p == a || p == b || q == a || q == b)
+                continue;
+            linked = (sbt_in(pa, p) && sbt_in(pb, q)) || (sbt_in(pb, p) && sbt_in(pa, q));
+        }
+        if (linked)
+            apps += sbt_common(w, el, dig[1 - t], a, b, -1);
+    }
+    return apps;
+}
+
 /* ww: two cells holding the same two digits {x,y}, and a house where x has exactly two places
- * (neither of them), one seeing each cell: cells seeing both cells lose y. A digit's strong
- * links are listed only when a pair of equal cells holds it. @return applications. */
+ * (neither of them), one seeing each cell: cells seeing both cells lose y. The pairs of equal
+ * bivalue cells are found per digit pair as band sets (the bivalue cells holding x and y hold
+ * exactly {x, y}), a count per pair and no cell read; a digit's strong links are listed only
+ * when a pair of equal cells holds it. @return applications. */
 static int sbt_w_wing(const uint32_t *w, uint32_t *el)
 {
-    uint32_t at[4][3], bm[SB_CELLS];
-    int bi[SB_CELLS], nb = 0, apps = 0;
+    uint32_t at[4][3], bx[SB_DIGITS][3];
+    int apps = 0;
     sbt_counts(w, at);
-    for (int k = 0; k < 3; k++)
-        for (uint32_t b = at[1][k] & ~at[2][k]; b; b &= b - 1)
-            bi[nb++] = 27 * k + __builtin_ctz(b);
-    if (nb < 2)
-        return 0;
-    for (int i = 0; i < nb; i++)
-        bm[i] = sbt_cell(w, bi[i]);
+    for (int d = 0; d < SB_DIGITS; d++)
+        for (int k = 0; k < 3; k++)
+            bx[d][k] = at[1][k] & ~at[2][k] & w[4 * d + k];
+    /* bit 8x + y - 1 (x < y): two or more bivalue cells hold {x, y} */
+    uint64_t pairs = 0;
+    for (int x = 0; x < SB_DIGITS - 1; x++)
+        for (int y = x + 1; y < SB_DIGITS; y++)
+            pairs |= (uint64_t)(sbt_pop(bx[x][0] & bx[y][0]) + sbt_pop(bx[x][1] & bx[y][1]) +
+                                    sbt_pop(bx[x][2] & bx[y][2]) >=
+                                2)
+                     << (8 * x + y - 1);
     int ends[SB_DIGITS][2 * SB_HOUSES], nl[SB_DIGITS];
     uint32_t listed = 0;
-    for (int i = 0; i < nb; i++) {
-        const uint32_t m = bm[i];
-        for (int j = i + 1; j < nb; j++) {
-            if (bm[j] != m)
-                continue;
-            const int a = bi[i], b = bi[j];
-            const uint32_t *pa = sb_band_peers[a], *pb = sb_band_peers[b];
-            const int dig[2] = {__builtin_ctz(m), 31 - __builtin_clz(m)};
-            for (int t = 0; t < 2; t++) {
-                const int x = dig[t];
-                if (!(listed >> x & 1u)) {
-                    nl[x] = sbt_links(w, x, ends[x]);
-                    listed |= 1u << x;
-                }
-                const int *e = ends[x];
-                int linked = 0;
-                for (int l = 0; l < nl[x] && !linked; l++) {
-                    const int p = e[2 * l], q = e[2 * l + 1];
-                    if (p == a || p == b || q == a || q == b)
-                        continue;
-                    linked = (sbt_in(pa, p) && sbt_in(pb, q)) || (sbt_in(pb, p) && sbt_in(pa, q));
-                }
-                if (linked)
-                    apps += sbt_common(w, el, dig[1 - t], a, b, -1);
-            }
-        }
+    for (; pairs; pairs &= pairs - 1) {
+        const int i = __builtin_ctzll(pairs), dig[2] = {i / 8, i % 8 + 1};
+        int cell[SB_CELLS], n = 0;
+        for (int k = 0; k < 3; k++)
+            for (uint32_t c = bx[dig[0]][k] & bx[dig[1]][k]; c; c &= c - 1)
+                cell[n++] = 27 * k + __builtin_ctz(c);
+        for (int u = 0; u < n; u++)
+            for (int v = u + 1; v < n; v++)
+                apps += sbt_w_pair(w, el, cell[u], cell[v], dig, ends, nl, &listed);
     }
     return apps;
 }
@@ -455,9 +560,7 @@ static int sbt_tuples(const uint32_t *w, uint32_t *el, int k, int hidden)
     }
     int apps = 0;
     for (int h = 0; h < SB_HOUSES; h++) {
-        uint32_t digits[SB_DIGITS] = {0}, places[SB_DIGITS], pos[SB_DIGITS],
-                 out[SB_DIGITS] = {0}, opened = 0;
-        int line[SB_DIGITS], m = 0;
+        uint32_t digits[SB_DIGITS] = {0}, places[SB_DIGITS], out[SB_DIGITS] = {0}, opened = 0;
         for (int d = 0; d < SB_DIGITS; d++) {
             places[d] = place[d][h];
             opened |= places[d];
@@ -465,14 +568,11 @@ static int sbt_tuples(const uint32_t *w, uint32_t *el, int k, int hidden)
                 digits[__builtin_ctz(p)] |= 1u << d;
         }
         /* members: digits not known here (hidden), or the unknown cells (naked) */
-        for (uint32_t o = hidden ? ~knowns[h] & 0x1FFu : opened; o; o &= o - 1) {
-            const int x = __builtin_ctz(o);
-            line[m] = x;
-            pos[m++] = hidden ? places[x] : digits[x];
-        }
-        if (m <= k)
+        const uint32_t members = hidden ? ~knowns[h] & 0x1FFu : opened;
+        if (sbt_pop(members) <= k)
             continue;
-        const int r = sbt_fish_rec(pos, line, m, k, 0, 0, 0, 0, hidden ? digits : places, out);
+        const int r = sbt_fish_rec(hidden ? places : digits, members, k, 0, 0, 0,
+                                   hidden ? digits : places, out, NULL, 0);
         if (r < 0)
             return r;
         apps += r > 0;
@@ -501,13 +601,14 @@ static inline void sbt_union(const uint32_t (*sets)[4], const uint32_t *s, uint3
 }
 
 /* Digit d's strong links (a house where d has exactly two places: one holds it) as band sets:
- * partner[c] = the cells linked to c (zero for the others), linked = the cells with a link.
- * @return 1 when d has a strong link, else 0. */
+ * partner[c] = the cells linked to c (set only for the cells of linked, the only ones read),
+ * linked = the cells with a link. @return 1 when d has a strong link, else 0. */
 static int sbt_partners(const uint32_t *w, int d, uint32_t partner[SB_CELLS][4], uint32_t *linked)
 {
     int ends[2 * SB_HOUSES];
     const int n = sbt_links(w, d, ends);
-    memset(partner, 0, SB_CELLS * sizeof partner[0]);
+    for (int i = 0; i < 2 * n; i++) /* a few stores, not the whole table cleared */
+        memset(partner[ends[i]], 0, sizeof partner[0]);
     linked[0] = linked[1] = linked[2] = 0;
     for (int i = 0; i < n; i++) {
         const int a = ends[2 * i], b = ends[2 * i + 1];
@@ -610,9 +711,11 @@ static int sbt_xchain(const uint32_t *w, uint32_t *el, int d, int unused)
 /* What a "fast+T" search remembers between stalls (the hook context's, so per search, never
  * global): per spec step, per digit, a plane on which that step's single-digit technique found
  * nothing. Those techniques read only the digit's own plane, so the same plane again gives
- * nothing again and is skipped. Zeroed, every slot says "nothing on an empty plane", true. */
+ * nothing again and is skipped. A step's slots are laid out as the planes (four words a digit,
+ * the fourth 0), so one pass of XORs over the board compares every digit at once. Zeroed,
+ * every slot says "nothing on an empty plane", true. */
 typedef struct sbt_memo {
-    uint32_t plane[SB_SPEC_MAX][SB_DIGITS][3];
+    uint32_t plane[SB_SPEC_MAX][SBT_WORDS];
 } sbt_memo;
 
 /* Forgets every plane of m for t's steps (a new search). */
@@ -624,23 +727,37 @@ static inline void sbt_memo_clear(sbt_memo *m, const sb_fast_tech *t)
 /* A single-digit technique on digit d of planes w (k: the fish size), eliminations into el. */
 typedef int (*sbt_digit_fn)(const uint32_t *w, uint32_t *el, int d, int k);
 
+/* The digits whose plane in w differs from memo's (a step's slots; NULL: every digit), as a
+ * mask: the XORs and the OR-reduction have no branch, so which digits changed costs no
+ * mispredicted jump (a test per digit did, most calls). A digit's four words are read as two
+ * 64-bit halves. */
+static inline uint32_t sbt_changed(const uint32_t *w, const uint32_t *memo)
+{
+    if (!memo)
+        return 0x1FFu;
+    uint64_t a[SB_DIGITS][2], b[SB_DIGITS][2];
+    uint32_t todo = 0;
+    memcpy(a, w, sizeof a);
+    memcpy(b, memo, sizeof b);
+    for (int d = 0; d < SB_DIGITS; d++)
+        todo |= (uint32_t)(((a[d][0] ^ b[d][0]) | (a[d][1] ^ b[d][1])) != 0) << d;
+    return todo;
+}
+
 /* Runs a single-digit technique on every digit whose plane is not remembered in memo (its
  * step's slots; NULL: none), and remembers the planes where it found nothing. @return
  * applications, or SBT_CONTRADICTION. */
-static int sbt_digits(sbt_digit_fn fn, int k, const uint32_t *w, uint32_t *el,
-                      uint32_t (*memo)[3])
+static int sbt_digits(sbt_digit_fn fn, int k, const uint32_t *w, uint32_t *el, uint32_t *memo)
 {
     int apps = 0;
-    for (int d = 0; d < SB_DIGITS; d++) {
-        const uint32_t *p = w + 4 * d;
-        if (memo && memo[d][0] == p[0] && memo[d][1] == p[1] && memo[d][2] == p[2])
-            continue;
+    for (uint32_t todo = sbt_changed(w, memo); todo; todo &= todo - 1) {
+        const int d = __builtin_ctz(todo);
         const int r = fn(w, el, d, k);
         if (r < 0)
             return r;
         apps += r;
         if (memo && r == 0 && (el[4 * d] | el[4 * d + 1] | el[4 * d + 2]) == 0)
-            memcpy(memo[d], p, sizeof memo[d]);
+            memcpy(memo + 4 * d, w + 4 * d, 4 * sizeof *w); /* nearly always: predicted */
     }
     return apps;
 }
@@ -648,7 +765,7 @@ static int sbt_digits(sbt_digit_fn fn, int k, const uint32_t *w, uint32_t *el,
 /* Runs technique t (one of SB_FAST_NATIVE) once on planes w, its eliminations into el (zeroed
  * here; only candidates w holds); memo: its step's slots (sbt_memo), or NULL. @return
  * applications, or SBT_CONTRADICTION. */
-static int sbt_run(int t, const uint32_t *w, uint32_t *el, uint32_t (*memo)[3])
+static int sbt_run(int t, const uint32_t *w, uint32_t *el, uint32_t *memo)
 {
     int apps = 0;
     memset(el, 0, SBT_WORDS * sizeof *el);
@@ -671,11 +788,10 @@ static int sbt_run(int t, const uint32_t *w, uint32_t *el, uint32_t (*memo)[3])
     case SB_TECH_HIDDEN_QUAD: apps = sbt_tuples(w, el, t - SB_TECH_HIDDEN_PAIR + 2, 1); break;
     default: break;
     }
-    for (int d = 0; d < SB_DIGITS; d++) { /* digit by digit: no index test per word */
-        for (int k = 0; k < 3; k++)
-            el[4 * d + k] &= w[4 * d + k] & 0x7FFFFFFu;
-        el[4 * d + 3] = 0;
-    }
+    /* one mask per word position: no index test per word, so the loop vectorizes */
+    static const uint32_t cells[4] = {0x7FFFFFFu, 0x7FFFFFFu, 0x7FFFFFFu, 0};
+    for (int i = 0; i < SBT_WORDS; i++)
+        el[i] &= w[i] & cells[i % 4];
     return apps;
 }
 
