@@ -1455,6 +1455,9 @@ typedef struct sb_buf {
  * (b->oom set) when memory ran out. */
 char *sb_buf_reserve(sb_buf *b, size_t n);
 
+/* Appends n bytes at p (b->oom set when memory ran out). */
+void sb_buf_put(sb_buf *b, const void *p, size_t n);
+
 /* Appends formatted text. */
 void sb_buf_printf(sb_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -1629,6 +1632,32 @@ size_t sb_segment_fill(sb_segment_piece *p, int fd, size_t want, int each_line,
 /* Drops the first n bytes of p->buf (a piece that was handed on). */
 void sb_segment_take(sb_segment_piece *p, size_t n);
 
+/* Writes pieces of output at their offsets in one file, a piece at a time, each written while
+ * the caller handles the next one; nothing more is written once a piece has failed. */
+typedef struct sb_segment_writer sb_segment_writer;
+
+/* The caller's write of n bytes at offset at (in place, on the calling thread). @return 0, or
+ * the errno of the failure. */
+typedef int (*sb_segment_write_fn)(void *ctx, const char *p, size_t n, int64_t at);
+
+/* Makes a writer to fd with pwrite in a thread of its own (SIGINT and SIGTERM blocked there),
+ * or with fn (not NULL) on the calling thread. @return it, or NULL when memory ran out. */
+sb_segment_writer *sb_segment_writer_new(int fd, sb_segment_write_fn fn, void *ctx);
+
+/* Hands over out's bytes to go at offset at once the previous piece is written (so at most
+ * two pieces are held); out gets an emptied buffer back. Without a thread, written now. */
+void sb_segment_writer_put(sb_segment_writer *w, sb_buf *out, int64_t at);
+
+/* Waits for the piece being written. @return the offset of the first piece not wholly
+ * written (*err its errno), or -1 when none failed. */
+int64_t sb_segment_writer_wait(sb_segment_writer *w, int *err);
+
+/* @return what sb_segment_writer_wait returned last, without waiting (*err as there). */
+int64_t sb_segment_writer_failed(const sb_segment_writer *w, int *err);
+
+/* Waits for the writes and frees the writer (NULL is allowed). */
+void sb_segment_writer_free(sb_segment_writer *w);
+
 /* ------------------------------------------------------------------------------------------ */
 /* Sources: the records of any geometry for a stream, and a look ahead at an input (source.c) */
 /* ------------------------------------------------------------------------------------------ */
@@ -1657,6 +1686,119 @@ void sb_gsource_init(sb_gsource *s, const sb_geometry *g, const volatile sig_ato
  * non-blank, non-comment line, the end, or a full pipe). @return the bytes read, or -1 when
  * the input cannot be looked at ahead (a terminal, a socket, a named pipe, a missing file). */
 int64_t sb_input_peek(const char *path, char *buf, size_t cap);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Record solvers: the records of any geometry solved and rated by one call (recsolve.c)      */
+/* ------------------------------------------------------------------------------------------ */
+
+/* One thread's solver of the records an sb_gsource of geometry g gives: 9x9 sb_records (givens
+ * or pencilmarks) through an sb_solver, which may solve a chunk of them ahead (sb_solve_many),
+ * and another geometry's sb_stream_grecs through its sb_engine. One per thread. */
+typedef struct sb_rsolver sb_rsolver;
+
+/* Makes a record solver for geometry g (NULL: 9x9; g must outlive it) with opt (its limit
+ * for every record); rate: also a rater for sb_rsolver_rate. @return SB_OK (*out set even on
+ * failure: free it), SB_ERR_NOMEM, or what sb_solver_new / sb_engine_new return. */
+int sb_rsolver_new(const sb_geometry *g, const sb_options *opt, int rate, sb_rsolver **out);
+
+/* Frees a record solver (NULL is allowed). */
+void sb_rsolver_free(sb_rsolver *s);
+
+/* Solves the 9x9 puzzles among recs[0..n-1] together; sb_rsolver_solve then hands their
+ * results out in that order (nothing ahead on another geometry or when memory runs out). */
+void sb_rsolver_ahead(sb_rsolver *s, const sb_record *const *recs, size_t n);
+
+/* Solves puzzle record rec into res (count and guesses; the first solution: see
+ * sb_rsolver_solution). @return as sb_solve (sb_engine_solve on another geometry). */
+int sb_rsolver_solve(sb_rsolver *s, const sb_record *rec, sb_result *res);
+
+/* @return the cells of the first solution of the last sb_rsolver_solve that gave res. */
+const uint8_t *sb_rsolver_solution(const sb_rsolver *s, const sb_result *res);
+
+/* Rates puzzle record rec (sb_rate, from its candidates for pencilmarks; sb_grater_rate on
+ * another geometry). @return SB_OK; SB_ERR_ARG without a rater (sb_rsolver_new's rate 0). */
+int sb_rsolver_rate(sb_rsolver *s, const sb_record *rec, sb_rating *out);
+
+/* Lists rec's solutions as sb_engine_each does, up to the limit. @return as sb_engine_each;
+ * SB_ERR_ARG on 9x9 (enumerate it as the 3x3 geometry). */
+int sb_rsolver_each(sb_rsolver *s, const sb_record *rec, sb_gsolution_fn fn, void *user,
+                    sb_gresult *res);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Resumable outputs: the side file FILE.resume of a run writing FILE (sidefile.c)            */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A run that writes records to FILE can be killed and continued: FILE.resume, written before
+ * the first record, names the run (its command, its arguments but --resume, and each input's
+ * path, size and modification time); a run resumed with the same identity continues after
+ * FILE's last whole record. Lines after the identity: "at RECORDS C1 .. Cn" (a run whose
+ * output is a summary: its counts over the first RECORDS records), "broken" (an input failed
+ * part-way: the records after it do not line up with the input) and "done RC" (finished).
+ * Rewrites are atomic (a temporary file renamed over the old one). */
+
+enum { SB_SIDE_PATH = 4096 /* room for a side file's path, NUL included */ };
+
+/* What sb_side_open found. */
+typedef enum sb_side_state {
+    SB_SIDE_FRESH,      /* no side file: one naming this run was written (FILE is empty) */
+    SB_SIDE_RESUME,     /* the side file names this run: continue it */
+    SB_SIDE_DONE,       /* ... and says it finished with exit code done_rc */
+    SB_SIDE_LONG,       /* FILE's name is too long for the side file's */
+    SB_SIDE_STDIN,      /* the run reads standard input (input bad; -1: no input named) */
+    SB_SIDE_EXAMINE,    /* input bad cannot be examined (err) */
+    SB_SIDE_IRREGULAR,  /* FILE is not a regular file */
+    SB_SIDE_UNREADABLE, /* the side file exists but cannot be read (err) */
+    SB_SIDE_ORPHAN,     /* FILE holds output and no side file says what made it */
+    SB_SIDE_UNWRITABLE, /* the side file cannot be written (err) */
+    SB_SIDE_OTHER,      /* the side file names another command, options or input */
+    SB_SIDE_BROKEN,     /* an input of the run failed part-way */
+    SB_SIDE_NOMEM       /* memory ran out */
+} sb_side_state;
+
+/* One run's side file. */
+typedef struct sb_side {
+    char path[SB_SIDE_PATH]; /* FILE.resume */
+    sb_buf id;               /* the run's identity, what the side file starts with */
+    sb_buf old;              /* the side file as found, NUL-terminated (empty: none) */
+    int err;                 /* errno of the failure the state names */
+    int bad;                 /* the input SB_SIDE_STDIN or SB_SIDE_EXAMINE names */
+    int done_rc;             /* SB_SIDE_DONE: the finished run's exit code */
+} sb_side;
+
+/* Writes out's side file path into path. @return SB_OK, or SB_ERR_ARG when it is too long. */
+int sb_side_path(const char *out, char path[SB_SIDE_PATH]);
+
+/* Fills *s for the run of command cmd (its arguments argv[1..argc-1], its inputs files,
+ * nfiles of them) writing FILE out, open as out_fd: builds the identity, then compares it
+ * with FILE.resume, or writes FILE.resume when there is none and FILE is empty. @return an
+ * sb_side_state (free s with sb_side_free whatever it is). */
+int sb_side_open(sb_side *s, const char *out, int out_fd, const char *cmd, int argc,
+                 char *const *argv, char *const *files, int nfiles);
+
+/* Frees what sb_side_open kept. */
+void sb_side_free(sb_side *s);
+
+/* Cuts FILE out (open as out_fd, left at its end) after its last whole line before any NUL
+ * byte (a hole no record wrote), or to nothing when it holds fewer than header_lines lines.
+ * @return SB_OK with *records the whole lines after the header and *has_header; SB_ERR_IO
+ * when FILE cannot be read, 1 when it cannot be cut (errno set). */
+int sb_side_cut(const char *out, int out_fd, int header_lines, uint64_t *records,
+                int *has_header);
+
+/* Reads the checkpoint of an SB_SIDE_RESUME side file: *records and counts[0..ncounts-1]
+ * (zeros when it holds none). @return SB_OK, or SB_ERR_ARG when the checkpoint is damaged. */
+int sb_side_counts(const sb_side *s, uint64_t *records, uint64_t *counts, int ncounts);
+
+/* Rewrites the side file as the identity and "at RECORDS C1 .. Cn". @return SB_OK;
+ * SB_ERR_STOPPED when it says "broken" (the counts no longer match a record count: write no
+ * more); SB_ERR_IO (errno set) or SB_ERR_NOMEM. */
+int sb_side_checkpoint(const sb_side *s, uint64_t records, const uint64_t *counts,
+                       int ncounts);
+
+/* Appends line to out's side file, unless once and it holds that line already. @return
+ * SB_OK (also when there is no side file to update); SB_ERR_IO (errno set); SB_ERR_NOMEM;
+ * SB_ERR_ARG when the path is too long. */
+int sb_side_append(const char *out, const char *line, int once);
 
 #ifdef __cplusplus
 }

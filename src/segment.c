@@ -8,8 +8,15 @@
  * any line when each line is a record of its own (another geometry's reader). So a grid is
  * never cut in two, whatever the segment size. Line counts follow the reader's: its
  * newlines, plus a last line without one at the end.
+ *
+ * A segment writer puts each piece's output at its offset in a file (pwrite in a thread of
+ * its own, or the caller's write in place), one piece at a time, so writing a piece overlaps
+ * handling the next; a failure is kept with its offset, so the caller can cut the file back
+ * to the first piece not wholly written.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -238,4 +245,109 @@ void sb_segment_take(sb_segment_piece *p, size_t n)
 {
     memmove(p->buf.data, p->buf.data + n, p->buf.len - n);
     p->buf.len -= n;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Writing segments: each piece's output at its offset, overlapped with the next piece        */
+/* ------------------------------------------------------------------------------------------ */
+
+struct sb_segment_writer {
+    int fd;                 /* where pwrite writes (fn NULL) */
+    sb_segment_write_fn fn; /* the caller's write, in place; NULL: pwrite in a thread */
+    void *ctx;              /* fn's */
+    pthread_t thread;       /* the write in progress, when busy */
+    int busy;               /* a thread runs and must be joined */
+    sb_buf buf;             /* the piece being written */
+    int64_t at;             /* its offset */
+    int64_t bad;            /* offset of the first piece not wholly written, -1 if none (as of
+                               the last join: the thread does not touch it) */
+    int err;                /* errno of that failure */
+    int64_t failed;         /* the write's own: offset of its piece if it failed, else -1 */
+    int failed_err;         /* its errno */
+};
+
+/* Writes w->buf at w->at (the thread's body, or called in place), unless an earlier piece
+ * failed (the file is cut back to that one anyway). A failure keeps its offset and errno. */
+static void *writer_main(void *arg)
+{
+    sb_segment_writer *w = arg;
+    const char *p = w->buf.data;
+    size_t n = w->buf.len;
+    int64_t at = w->at;
+    int err = 0;
+    if (w->fn && w->bad < 0)
+        err = w->fn(w->ctx, p, n, at);
+    while (!w->fn && !err && n > 0 && w->bad < 0) {
+        const ssize_t k = pwrite(w->fd, p, n, (off_t)at);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            err = k < 0 ? errno : EIO;
+        else
+            p += k, at += k, n -= (size_t)k;
+    }
+    if (err)
+        w->failed = w->at, w->failed_err = err;
+    return NULL;
+}
+
+sb_segment_writer *sb_segment_writer_new(int fd, sb_segment_write_fn fn, void *ctx)
+{
+    sb_segment_writer *w = calloc(1, sizeof *w);
+    if (w)
+        w->fd = fd, w->fn = fn, w->ctx = ctx, w->bad = w->failed = -1;
+    return w;
+}
+
+int64_t sb_segment_writer_wait(sb_segment_writer *w, int *err)
+{
+    if (w->busy)
+        pthread_join(w->thread, NULL);
+    w->busy = 0;
+    if (w->failed >= 0 && w->bad < 0)
+        w->bad = w->failed, w->err = w->failed_err;
+    *err = w->err;
+    return w->bad;
+}
+
+int64_t sb_segment_writer_failed(const sb_segment_writer *w, int *err)
+{
+    *err = w->err;
+    return w->bad;
+}
+
+void sb_segment_writer_put(sb_segment_writer *w, sb_buf *out, int64_t at)
+{
+    int err;
+    sb_segment_writer_wait(w, &err);
+    const sb_buf done = w->buf;
+    w->buf = *out;
+    *out = done;
+    out->len = 0;
+    w->at = at;
+    if (!w->buf.len)
+        return;
+    if (!w->fn) { /* a thread that leaves SIGINT/SIGTERM to the caller's thread */
+        sigset_t block, old;
+        sigemptyset(&block);
+        sigaddset(&block, SIGINT);
+        sigaddset(&block, SIGTERM);
+        pthread_sigmask(SIG_BLOCK, &block, &old);
+        w->busy = pthread_create(&w->thread, NULL, writer_main, w) == 0;
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+    }
+    if (!w->busy) {
+        writer_main(w);
+        sb_segment_writer_wait(w, &err); /* takes in a failure */
+    }
+}
+
+void sb_segment_writer_free(sb_segment_writer *w)
+{
+    int err;
+    if (!w)
+        return;
+    sb_segment_writer_wait(w, &err);
+    sb_buf_free(&w->buf);
+    free(w);
 }

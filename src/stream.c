@@ -178,8 +178,7 @@ void sb_buf_free(sb_buf *b)
 /* Output                                                                                     */
 /* ------------------------------------------------------------------------------------------ */
 
-/* Appends n bytes at p to b (b->oom set when memory ran out). */
-static void put(sb_buf *b, const void *p, size_t n)
+void sb_buf_put(sb_buf *b, const void *p, size_t n)
 {
     char *d = n ? sb_buf_reserve(b, n) : NULL;
     if (d) {
@@ -192,7 +191,7 @@ static void put(sb_buf *b, const void *p, size_t n)
 static void emit(const sb_stream *s, const char *p, size_t n)
 {
     if (n && s->job->sink)
-        put(&s->job->sink->err, p, n);
+        sb_buf_put(&s->job->sink->err, p, n);
     else if (n)
         s->job->message(s->job->ctx, p, n);
 }
@@ -221,7 +220,7 @@ static void write_window(sb_stream *s, window *w)
          * reading: with 2>&1 each message lands at most one chunk ahead of its record. */
         emit(s, w->err[c].data, w->err[c].len);
         if (job->sink) {
-            put(&job->sink->out, w->out[c].data, w->out[c].len);
+            sb_buf_put(&job->sink->out, w->out[c].data, w->out[c].len);
         } else if (job->write(job->ctx, w->out[c].data, w->out[c].len) != 0) {
             s->fatal = SB_ERR_IO;
             return;
@@ -233,9 +232,9 @@ static void write_window(sb_stream *s, window *w)
             s->last_line = rec_at(s, w, last)->line;
         }
         if (k > 0 && job->sink) {
-            put(&job->sink->tags, w->tags + c * CHUNK * job->tag_size, k * job->tag_size);
+            sb_buf_put(&job->sink->tags, w->tags + c * CHUNK * job->tag_size, k * job->tag_size);
             if (w->input)
-                put(&job->sink->input, w->input + c * CHUNK, k * sizeof *w->input);
+                sb_buf_put(&job->sink->input, w->input + c * CHUNK, k * sizeof *w->input);
             job->sink->n += k;
         } else if (k > 0 && job->commit) {
             job->commit(job->ctx, w->input ? w->input + c * CHUNK : NULL,

@@ -1,0 +1,130 @@
+/*
+ * recsolve.c — one thread's solver of stream records of any geometry (sudokubench.h, "Record
+ * solvers"): the records an sb_gsource gives, 9x9 sb_records (givens or pencilmarks) through
+ * an sb_solver, solved ahead a chunk at a time with sb_solve_many, and other geometries'
+ * sb_stream_grecs through the geometry's sb_engine; rating through sb_rate or an sb_grater.
+ * So a command solves, validates and rates every geometry through one call, and never
+ * chooses an engine itself.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sudokubench.h"
+
+struct sb_rsolver {
+    const sb_geometry *g; /* NULL: 9x9 */
+    sb_solver *solver;    /* 9x9 */
+    sb_engine *eng;       /* another geometry */
+    sb_grater *rater;     /* another geometry's rating (made when asked for) */
+    uint64_t limit;       /* the options' limit (the engine takes it per call) */
+    uint8_t *sol;         /* another geometry: the last first solution, sb_geometry_cells bytes */
+    size_t cap;           /* entries of the arrays below */
+    size_t ready, next;   /* solved ahead: entries next .. ready-1 not yet handed out */
+    const sb_record **rec; /* the record of each entry */
+    sb_grid *grid;        /* its puzzle */
+    sb_result *res;       /* its result */
+    int *st;              /* its sb_solve status */
+};
+
+int sb_rsolver_new(const sb_geometry *g, const sb_options *opt, int rate, sb_rsolver **out)
+{
+    sb_rsolver *s = calloc(1, sizeof *s);
+    *out = s;
+    if (!s)
+        return SB_ERR_NOMEM;
+    s->g = g;
+    s->limit = opt->limit;
+    if (g && !(s->sol = malloc((size_t)sb_geometry_cells(g))))
+        return SB_ERR_NOMEM;
+    int st = g ? sb_engine_new(g, opt, &s->eng) : sb_solver_new(&s->solver, opt);
+    if (st == SB_OK && g && rate)
+        st = sb_grater_new(g, &s->rater);
+    return st;
+}
+
+/* Frees the arrays of the puzzles solved ahead. */
+static void ahead_free(sb_rsolver *s)
+{
+    free(s->rec);
+    free(s->grid);
+    free(s->res);
+    free(s->st);
+    s->cap = 0;
+}
+
+void sb_rsolver_free(sb_rsolver *s)
+{
+    if (!s)
+        return;
+    sb_solver_free(s->solver);
+    sb_engine_free(s->eng);
+    sb_grater_free(s->rater);
+    free(s->sol);
+    ahead_free(s);
+    free(s);
+}
+
+void sb_rsolver_ahead(sb_rsolver *s, const sb_record *const *recs, size_t n)
+{
+    s->ready = s->next = 0;
+    if (s->g)
+        return;
+    if (n > s->cap) {
+        ahead_free(s);
+        s->rec = malloc(n * sizeof *s->rec);
+        s->grid = malloc(n * sizeof *s->grid);
+        s->res = malloc(n * sizeof *s->res);
+        s->st = malloc(n * sizeof *s->st);
+        s->cap = s->rec && s->grid && s->res && s->st ? n : 0;
+        if (!s->cap)
+            return; /* each record is solved when it is asked for */
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (recs[i]->kind == SB_LINE_PUZZLE && !recs[i]->marks) { /* marks: one at a time */
+            s->rec[k] = recs[i];
+            s->grid[k++] = recs[i]->grid;
+        }
+    sb_solve_many(s->solver, s->grid, k, s->res, s->st);
+    s->ready = k;
+}
+
+int sb_rsolver_solve(sb_rsolver *s, const sb_record *rec, sb_result *res)
+{
+    if (s->g) {
+        sb_gresult gr;
+        const int st =
+            sb_engine_solve(s->eng, ((const sb_stream_grec *)rec)->cells, s->limit, &gr, s->sol);
+        res->count = gr.count;
+        res->guesses = gr.guesses;
+        return st;
+    }
+    if (s->next < s->ready && s->rec[s->next] == rec) {
+        *res = s->res[s->next];
+        return s->st[s->next++];
+    }
+    return rec->marks ? sb_solve_candidates(s->solver, rec->cand, res)
+                      : sb_solve(s->solver, &rec->grid, res);
+}
+
+const uint8_t *sb_rsolver_solution(const sb_rsolver *s, const sb_result *res)
+{
+    return s->g ? s->sol : res->solution.cell;
+}
+
+int sb_rsolver_rate(sb_rsolver *s, const sb_record *rec, sb_rating *out)
+{
+    if (s->g)
+        return s->rater ? sb_grater_rate(s->rater, ((const sb_stream_grec *)rec)->cells, out)
+                        : SB_ERR_ARG;
+    /* a pencilmark record is rated from its candidates: its eliminations count as done */
+    return rec->marks ? sb_rate_candidates(rec->cand, out) : sb_rate(&rec->grid, out);
+}
+
+int sb_rsolver_each(sb_rsolver *s, const sb_record *rec, sb_gsolution_fn fn, void *user,
+                    sb_gresult *res)
+{
+    if (!s->g)
+        return SB_ERR_ARG;
+    return sb_engine_each(s->eng, ((const sb_stream_grec *)rec)->cells, s->limit, fn, user, res);
+}

@@ -1,0 +1,167 @@
+/*
+ * test_rsolver.c — the library's record solver (sb_rsolver): records of any geometry, as an
+ * sb_gsource gives them, solved (a chunk of 9x9 ones ahead or one at a time), rated and, off
+ * 9x9, enumerated. Counts are checked against independent counters (tests/reference.c for
+ * 9x9, tests/dlx.c for the 4x4), solutions against the givens and the rules.
+ */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dlx.h"
+#include "reference.h"
+#include "sudokubench.h"
+
+/* A unique puzzle, a puzzle with many solutions (its last givens removed) and one with
+ * clashing givens (two 5s in row 1). */
+static const char *const LINES9[] = {
+    "..5..63........4..98.74...51...7.9....95.16....8.2...76...18.93..1........42..5..",
+    "..5..63........4..98.74...51...7.9....95.16....8.........................................",
+    "55.......................................................................................",
+};
+
+/* Fills rec from an 81-character puzzle line (its first 81 characters). */
+static void record9(sb_record *rec, const char *line, uint64_t no)
+{
+    memset(rec, 0, sizeof *rec);
+    rec->line = no;
+    rec->kind = sb_parse_line(line, SB_CELLS, &rec->grid, rec->why, &rec->col);
+    cr_assert_eq(rec->kind, SB_LINE_PUZZLE, "line %s: %s", line, rec->why);
+}
+
+Test(rsolver, nine_by_nine_ahead_and_one_at_a_time_agree_with_the_reference)
+{
+    sb_options opt;
+    sb_options_default(&opt); /* limit 2: 0, 1 or 2 solutions */
+    sb_rsolver *ahead, *single;
+    cr_assert_eq(sb_rsolver_new(NULL, &opt, 1, &ahead), SB_OK);
+    cr_assert_eq(sb_rsolver_new(NULL, &opt, 0, &single), SB_OK);
+    sb_record recs[3];
+    const sb_record *ptrs[3];
+    for (int i = 0; i < 3; i++) {
+        record9(&recs[i], LINES9[i], (uint64_t)i + 1);
+        ptrs[i] = &recs[i];
+    }
+    sb_rsolver_ahead(ahead, ptrs, 3);
+    for (int i = 0; i < 3; i++) {
+        sb_result a, b;
+        uint8_t first[SB_CELLS];
+        cr_assert_eq(sb_rsolver_solve(ahead, &recs[i], &a), SB_OK);
+        cr_assert_eq(sb_rsolver_solve(single, &recs[i], &b), SB_OK);
+        const int want = ref_count(recs[i].grid.cell, 2, first);
+        cr_assert_eq(a.count, (uint64_t)want, "puzzle %d: %llu, reference %d", i,
+                     (unsigned long long)a.count, want);
+        cr_assert_eq(b.count, a.count);
+        cr_assert_eq(b.guesses, a.guesses, "the same search ahead or not");
+        if (want > 0) {
+            const uint8_t *sol = sb_rsolver_solution(ahead, &a);
+            cr_assert(ref_is_valid_solution(recs[i].grid.cell, sol), "puzzle %d", i);
+        }
+    }
+    /* Rating: the unique puzzle rates as sb_rate rates it; a solver made without rate on 9x9
+     * needs no rater (sb_rate keeps no state). */
+    sb_rating got, want;
+    cr_assert_eq(sb_rsolver_rate(ahead, &recs[0], &got), SB_OK);
+    cr_assert_eq(sb_rate(&recs[0].grid, &want), SB_OK);
+    cr_assert_eq(got.cls, want.cls);
+    cr_assert(!memcmp(got.counts, want.counts, sizeof got.counts));
+    /* 9x9 enumerates as the 3x3 geometry, not here */
+    sb_gresult gr;
+    cr_assert_eq(sb_rsolver_each(single, &recs[0], NULL, NULL, &gr), SB_ERR_ARG);
+    sb_rsolver_free(ahead);
+    sb_rsolver_free(single);
+    sb_rsolver_free(NULL);
+}
+
+Test(rsolver, a_record_not_handed_ahead_is_solved_when_asked)
+{
+    sb_options opt;
+    sb_options_default(&opt);
+    sb_rsolver *s;
+    cr_assert_eq(sb_rsolver_new(NULL, &opt, 0, &s), SB_OK);
+    sb_record a, b;
+    record9(&a, LINES9[0], 1);
+    record9(&b, LINES9[1], 2);
+    const sb_record *first[1] = {&a};
+    sb_rsolver_ahead(s, first, 1);
+    sb_result res;
+    /* b was not in the chunk: solved now, and a's result still waits for a */
+    cr_assert_eq(sb_rsolver_solve(s, &b, &res), SB_OK);
+    cr_assert_eq(res.count, 2);
+    cr_assert_eq(sb_rsolver_solve(s, &a, &res), SB_OK);
+    cr_assert_eq(res.count, 1);
+    sb_rsolver_free(s);
+}
+
+/* Counts the solutions of a 4x4 puzzle with tests/dlx.c on g's houses. */
+static uint64_t dlx4(const sb_geometry *g, const uint8_t *cells, uint64_t limit)
+{
+    const int nh = sb_geometry_houses(g), n = sb_geometry_digits(g);
+    int houses[64];
+    cr_assert(nh * n <= 64);
+    for (int h = 0; h < nh; h++)
+        for (int k = 0; k < n; k++)
+            houses[h * n + k] = sb_geometry_house(g, h)[k];
+    return dlx_count(sb_geometry_cells(g), n, nh, houses, cells, limit, NULL);
+}
+
+/* sb_gsolution_fn of the enumeration test: checks each solution and counts them. */
+static int each_one(const uint8_t *sol, uint64_t index, void *user)
+{
+    uint64_t *seen = user;
+    cr_assert_eq(index, *seen, "solutions are numbered in order");
+    (*seen)++;
+    cr_assert(sol != NULL);
+    return 0;
+}
+
+Test(rsolver, another_geometry_solves_rates_and_lists_through_its_engine)
+{
+    sb_geometry *g;
+    char why[SB_GEO_WHY_LEN];
+    cr_assert_eq(sb_geometry_parse("2x2", &g, why, sizeof why), SB_OK);
+    sb_options opt;
+    sb_options_default(&opt);
+    opt.limit = 0; /* every solution */
+    sb_rsolver *s;
+    cr_assert_eq(sb_rsolver_new(g, &opt, 1, &s), SB_OK);
+    sb_stream_grec *rec = calloc(1, sizeof *rec + 16);
+    cr_assert_not_null(rec);
+    static const uint8_t puzzles[3][16] = {
+        {1, 2, 0, 0, 3, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, /* several solutions */
+        {1, 0, 0, 0, 0, 0, 3, 0, 0, 4, 0, 0, 0, 0, 0, 2}, /* counted by dlx */
+        {1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, /* clashing givens: none */
+    };
+    for (int i = 0; i < 3; i++) {
+        rec->head.kind = SB_LINE_PUZZLE;
+        rec->head.line = (uint64_t)i + 1;
+        memcpy(rec->cells, puzzles[i], 16);
+        sb_rsolver_ahead(s, (const sb_record *const[]){&rec->head}, 1); /* nothing ahead here */
+        sb_result res;
+        cr_assert_eq(sb_rsolver_solve(s, &rec->head, &res), SB_OK);
+        const uint64_t want = dlx4(g, puzzles[i], 0);
+        cr_assert_eq(res.count, want, "puzzle %d: %llu, dlx %llu", i,
+                     (unsigned long long)res.count, (unsigned long long)want);
+        if (want > 0)
+            cr_assert_eq(sb_gsolution_check(g, puzzles[i], sb_rsolver_solution(s, &res)), 1,
+                         "puzzle %d", i);
+        uint64_t seen = 0;
+        sb_gresult gr;
+        cr_assert_eq(sb_rsolver_each(s, &rec->head, each_one, &seen, &gr), SB_OK);
+        cr_assert_eq(seen, want, "puzzle %d lists every solution", i);
+        cr_assert_eq(gr.count, want);
+    }
+    /* Rating goes to the geometry's rater: the same as sb_grate. */
+    memcpy(rec->cells, puzzles[1], 16);
+    sb_rating got, want;
+    cr_assert_eq(sb_rsolver_rate(s, &rec->head, &got), SB_OK);
+    cr_assert_eq(sb_grate(g, puzzles[1], &want), SB_OK);
+    cr_assert_eq(got.cls, want.cls);
+    sb_rsolver_free(s);
+    /* Without rate there is no rater to ask. */
+    cr_assert_eq(sb_rsolver_new(g, &opt, 0, &s), SB_OK);
+    cr_assert_eq(sb_rsolver_rate(s, &rec->head, &got), SB_ERR_ARG);
+    sb_rsolver_free(s);
+    free(rec);
+    sb_geometry_free(g);
+}
