@@ -355,9 +355,7 @@ static int sbt_wing(const uint32_t *w, uint32_t *el, int three)
             for (int j = 0; j < 3; j++)
                 near[j] = bi[j] & sb_band_peers[p][j];
             const uint32_t pm = sbt_cell(w, p);
-            /* near[] holding each digit a of the pivot (nd[a]), and pinc[a]: the digits z
-             * some cell of nd[a] holds (a pincer {a,z} candidate), each a select, not a jump */
-            uint32_t nd[SB_DIGITS][3], pinc[SB_DIGITS], has = 0;
+            uint32_t nd[SB_DIGITS][3], has = 0; /* near[] holding each digit of the pivot */
             for (uint32_t m = pm; m; m &= m - 1) {
                 const int a = __builtin_ctz(m);
                 for (int j = 0; j < 3; j++)
@@ -366,27 +364,22 @@ static int sbt_wing(const uint32_t *w, uint32_t *el, int three)
             }
             if (!three && has != pm)
                 continue; /* xy: both pincers need a pivot digit each */
-            for (uint32_t m = pm; m; m &= m - 1) {
-                const int a = __builtin_ctz(m);
-                pinc[a] = 0;
-                for (int z = 0; z < SB_DIGITS; z++)
-                    pinc[a] |= (uint32_t)(((nd[a][0] & w[4 * z]) | (nd[a][1] & w[4 * z + 1]) |
-                                           (nd[a][2] & w[4 * z + 2])) != 0)
-                               << z;
-            }
-            /* z: outside the pivot (xy) or one of its three (xyz), with pincer candidates
-             * for both other digits x and y */
+            /* z: outside the pivot (xy: always 7) or one of its three (xyz: 3), kept when
+             * near[] has a cell holding z with each other digit (the second test is rarely
+             * reached: a jump measured cheaper than both tests without one) */
             uint32_t zs = 0;
             for (uint32_t m = three ? pm : 0x1FFu & ~pm; m; m &= m - 1) {
-                const uint32_t z = m & -m, rest = pm & ~z;
-                zs |= pinc[__builtin_ctz(rest)] & pinc[31 - __builtin_clz(rest)] & z;
+                const int z = __builtin_ctz(m);
+                const uint32_t rest = pm & ~(1u << z), *wz = w + 4 * z;
+                const uint32_t *nx = nd[__builtin_ctz(rest)], *ny = nd[31 - __builtin_clz(rest)];
+                zs |= (uint32_t)(((nx[0] & wz[0]) | (nx[1] & wz[1]) | (nx[2] & wz[2])) != 0 &&
+                                 ((ny[0] & wz[0]) | (ny[1] & wz[1]) | (ny[2] & wz[2])) != 0)
+                      << z;
             }
             for (; zs; zs &= zs - 1) {
                 const int z = __builtin_ctz(zs);
                 const uint32_t rest = pm & ~(1u << z);
                 const int x = __builtin_ctz(rest), y = 31 - __builtin_clz(rest);
-                if ((has & rest) != rest)
-                    continue;
                 for (int jq = 0; jq < 3; jq++)
                     for (uint32_t qb = nd[x][jq] & w[4 * z + jq]; qb; qb &= qb - 1)
                         for (int jr = 0; jr < 3; jr++)
@@ -403,89 +396,29 @@ static int sbt_wing(const uint32_t *w, uint32_t *el, int three)
  * into ends[2i], ends[2i+1]. @return how many. */
 static int sbt_links(const uint32_t *w, int d, int ends[2 * SB_HOUSES])
 {
-    uint32_t rows[SB_DIGITS], cols[SB_DIGITS], two[2];
+    uint32_t rows[SB_DIGITS], cols[SB_DIGITS], two[2], boxes = 0;
     int n = 0;
     sbt_strong_lines(w, d, rows, cols, two);
-    /* Each house's two ends are written always and kept (n advanced) only when it is a strong
-     * link: no jump per house. The guard bits keep ctz and clz defined on an empty set. */
-    for (int l = 0; l < SB_DIGITS; l++) {
-        ends[n] = 9 * l + __builtin_ctz(rows[l] | 0x200u);
-        ends[n + 1] = 9 * l + 31 - __builtin_clz(rows[l] | 1u);
-        n += 2 * (int)(two[0] >> l & 1u);
-        ends[n] = 9 * __builtin_ctz(cols[l] | 0x200u) + l;
-        ends[n + 1] = 9 * (31 - __builtin_clz(cols[l] | 1u)) + l;
-        n += 2 * (int)(two[1] >> l & 1u);
-        const uint32_t box = w[4 * d + l / 3] & (0x1C0E07u << (3 * (l % 3)));
-        ends[n] = 27 * (l / 3) + __builtin_ctz(box | 1u << 27);
-        ends[n + 1] = 27 * (l / 3) + 31 - __builtin_clz(box | 1u);
-        n += 2 * (sbt_pop(box) == 2);
+    for (int b = 0; b < SB_DIGITS; b++) /* the boxes with two places, as a mask */
+        boxes |= (uint32_t)(sbt_pop(w[4 * d + b / 3] & 0x1C0E07u << (3 * (b % 3))) == 2) << b;
+    /* only the strong houses are visited (rows, columns, boxes: the order is never read) */
+    for (uint32_t m = two[0]; m; m &= m - 1) {
+        const int l = __builtin_ctz(m);
+        ends[n++] = 9 * l + __builtin_ctz(rows[l]);
+        ends[n++] = 9 * l + 31 - __builtin_clz(rows[l]);
+    }
+    for (uint32_t m = two[1]; m; m &= m - 1) {
+        const int l = __builtin_ctz(m);
+        ends[n++] = 9 * __builtin_ctz(cols[l]) + l;
+        ends[n++] = 9 * (31 - __builtin_clz(cols[l])) + l;
+    }
+    for (uint32_t m = boxes; m; m &= m - 1) {
+        const int l = __builtin_ctz(m);
+        const uint32_t box = w[4 * d + l / 3] & 0x1C0E07u << (3 * (l % 3));
+        ends[n++] = 27 * (l / 3) + __builtin_ctz(box);
+        ends[n++] = 27 * (l / 3) + 31 - __builtin_clz(box);
     }
     return n / 2;
-}
-
-/* ww on two cells a and b holding exactly {x, y} (dig): for t = 0, 1, a house where dig[t] has
- * exactly two places (neither a nor b), one seeing a and the other b, takes dig[1 - t] from
- * the cells seeing both. A digit's strong links are listed (into ends[x], nl[x]) the first
- * time a pair needs them (listed). @return applications. */
-static int sbt_w_pair(const uint32_t *w, uint32_t *el, int a, int b, const int dig[2],
-                      int ends[SB_DIGITS][2 * SB_HOUSES], int nl[SB_DIGITS], uint32_t *listed)
-{
-    const uint32_t *pa = sb_band_peers[a], *pb = sb_band_peers[b];
-    int apps = 0;
-    for (int t = 0; t < 2; t++) {
-        const int x = dig[t];
-        if (!(*listed >> x & 1u)) {
-            nl[x] = sbt_links(w, x, ends[x]);
-            *listed |= 1u << x;
-        }
-        const int *e = ends[x];
-        int linked = 0;
-        for (int l = 0; l < nl[x] && !linked; l++) {
-            const int p = e[2 * l], q = e[2 * l + 1];
-            if (p == a || p == b || q == a || q == b)
-                continue;
-            linked = (sbt_in(pa, p) && sbt_in(pb, q)) || (sbt_in(pb, p) && sbt_in(pa, q));
-        }
-        if (linked)
-            apps += sbt_common(w, el, dig[1 - t], a, b, -1);
-    }
-    return apps;
-}
-
-/* ww: two cells holding the same two digits {x,y}, and a house where x has exactly two places
- * (neither of them), one seeing each cell: cells seeing both cells lose y. The pairs of equal
- * bivalue cells are found per digit pair as band sets (the bivalue cells holding x and y hold
- * exactly {x, y}), a count per pair and no cell read; a digit's strong links are listed only
- * when a pair of equal cells holds it. @return applications. */
-static int sbt_w_wing(const uint32_t *w, uint32_t *el)
-{
-    uint32_t at[4][3], bx[SB_DIGITS][3];
-    int apps = 0;
-    sbt_counts(w, at);
-    for (int d = 0; d < SB_DIGITS; d++)
-        for (int k = 0; k < 3; k++)
-            bx[d][k] = at[1][k] & ~at[2][k] & w[4 * d + k];
-    /* bit 8x + y - 1 (x < y): two or more bivalue cells hold {x, y} */
-    uint64_t pairs = 0;
-    for (int x = 0; x < SB_DIGITS - 1; x++)
-        for (int y = x + 1; y < SB_DIGITS; y++)
-            pairs |= (uint64_t)(sbt_pop(bx[x][0] & bx[y][0]) + sbt_pop(bx[x][1] & bx[y][1]) +
-                                    sbt_pop(bx[x][2] & bx[y][2]) >=
-                                2)
-                     << (8 * x + y - 1);
-    int ends[SB_DIGITS][2 * SB_HOUSES], nl[SB_DIGITS];
-    uint32_t listed = 0;
-    for (; pairs; pairs &= pairs - 1) {
-        const int i = __builtin_ctzll(pairs), dig[2] = {i / 8, i % 8 + 1};
-        int cell[SB_CELLS], n = 0;
-        for (int k = 0; k < 3; k++)
-            for (uint32_t c = bx[dig[0]][k] & bx[dig[1]][k]; c; c &= c - 1)
-                cell[n++] = 27 * k + __builtin_ctz(c);
-        for (int u = 0; u < n; u++)
-            for (int v = u + 1; v < n; v++)
-                apps += sbt_w_pair(w, el, cell[u], cell[v], dig, ends, nl, &listed);
-    }
-    return apps;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -618,6 +551,80 @@ static int sbt_partners(const uint32_t *w, int d, uint32_t partner[SB_CELLS][4],
         linked[b / 27] |= 1u << (b % 27);
     }
     return n > 0;
+}
+
+/* ww on two cells a and b holding exactly {x, y} (dig): for t = 0, 1, a house where dig[t] has
+ * exactly two places (neither a nor b), one seeing a and the other b, takes dig[1 - t] from
+ * the cells seeing both. Asked with band sets: the partners of the linked cells seeing a (but
+ * b) include a cell seeing b (but a); partner tables are built (sbt_partners, into
+ * partner[x], linked[x]) the first time a pair needs a digit's (listed). @return
+ * applications. */
+static int sbt_w_pair(const uint32_t *w, uint32_t *el, int a, int b, const int dig[2],
+                      uint32_t (*partner)[SB_CELLS][4], uint32_t (*linked)[3], uint32_t *listed)
+{
+    const uint32_t *pa = sb_band_peers[a], *pb = sb_band_peers[b];
+    int apps = 0;
+    for (int t = 0; t < 2; t++) {
+        const int x = dig[t];
+        if (!(*listed >> x & 1u)) {
+            sbt_partners(w, x, partner[x], linked[x]);
+            *listed |= 1u << x;
+        }
+        uint32_t s[3], u[3], hit = 0;
+        for (int k = 0; k < 3; k++)
+            s[k] = pa[k] & linked[x][k];
+        s[b / 27] &= ~(1u << (b % 27));
+        sbt_union((const uint32_t(*)[4])partner[x], s, u);
+        u[a / 27] &= ~(1u << (a % 27));
+        for (int k = 0; k < 3; k++)
+            hit |= u[k] & pb[k];
+        if (hit)
+            apps += sbt_common(w, el, dig[1 - t], a, b, -1);
+    }
+    return apps;
+}
+
+/* The digit pairs {x, y} (x < y) as the bits 8x + y - 1 of a 64-bit word, walked as one loop. */
+static const uint8_t sbt_pair_x[36] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2,
+                                       2, 2, 2, 3, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 6, 6, 7};
+static const uint8_t sbt_pair_y[36] = {1, 2, 3, 4, 5, 6, 7, 8, 2, 3, 4, 5, 6, 7, 8, 3, 4, 5,
+                                       6, 7, 8, 4, 5, 6, 7, 8, 5, 6, 7, 8, 6, 7, 8, 7, 8, 8};
+
+/* ww: two cells holding the same two digits {x,y}, and a house where x has exactly two places
+ * (neither of them), one seeing each cell: cells seeing both cells lose y. The pairs of equal
+ * bivalue cells are found per digit pair as band sets (the bivalue cells holding x and y hold
+ * exactly {x, y}), a count per pair and no cell read; a digit's strong links are listed only
+ * when a pair of equal cells holds it. @return applications. */
+static int sbt_w_wing(const uint32_t *w, uint32_t *el)
+{
+    uint32_t at[4][3], bx[SB_DIGITS][3];
+    int apps = 0;
+    sbt_counts(w, at);
+    for (int d = 0; d < SB_DIGITS; d++)
+        for (int k = 0; k < 3; k++)
+            bx[d][k] = at[1][k] & ~at[2][k] & w[4 * d + k];
+    /* bit 8x + y - 1 (x < y): two or more bivalue cells hold {x, y} */
+    uint64_t pairs = 0;
+    for (int i = 0; i < 36; i++) {
+        const uint32_t *x = bx[sbt_pair_x[i]], *y = bx[sbt_pair_y[i]];
+        pairs |= (uint64_t)(sbt_pop(x[0] & y[0]) + sbt_pop(x[1] & y[1]) + sbt_pop(x[2] & y[2]) >=
+                            2)
+                 << (8 * sbt_pair_x[i] + sbt_pair_y[i] - 1);
+    }
+    if (!pairs)
+        return 0;
+    uint32_t partner[SB_DIGITS][SB_CELLS][4], linked[SB_DIGITS][3], listed = 0;
+    for (; pairs; pairs &= pairs - 1) {
+        const int i = __builtin_ctzll(pairs), dig[2] = {i / 8, i % 8 + 1};
+        int cell[SB_CELLS], n = 0;
+        for (int k = 0; k < 3; k++)
+            for (uint32_t c = bx[dig[0]][k] & bx[dig[1]][k]; c; c &= c - 1)
+                cell[n++] = 27 * k + __builtin_ctz(c);
+        for (int u = 0; u < n; u++)
+            for (int v = u + 1; v < n; v++)
+                apps += sbt_w_pair(w, el, cell[u], cell[v], dig, partner, linked, &listed);
+    }
+    return apps;
 }
 
 /* col: simple colouring on digit d, per cluster of strong links (technique_board.h's rule):
