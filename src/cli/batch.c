@@ -148,7 +148,7 @@ static void write_err(void *ctx, const char *p, size_t n)
     if (n == 0)
         return;
     if (r->job->sink) {
-        cli_buf_put(&r->job->sink->err, p, n);
+        sb_buf_put(&r->job->sink->err, p, n);
         return;
     }
     progress_clear(r);
@@ -267,11 +267,11 @@ static void input_failed(void *ctx, int i, sb_stream_fail why, int status, int e
     const run *r = ctx;
     const char *name = r->inputs[i].msg_name;
     if (why == SB_STREAM_OPEN)
-        cli_buf_printf(msg, CLI_NAME ": cannot open '%s': %s\n", name, strerror(err));
+        sb_buf_printf(msg, CLI_NAME ": cannot open '%s': %s\n", name, strerror(err));
     else if (why == SB_STREAM_READER)
-        cli_buf_printf(msg, CLI_NAME ": %s: %s\n", name, sb_strerror(status));
+        sb_buf_printf(msg, CLI_NAME ": %s: %s\n", name, sb_strerror(status));
     else
-        cli_buf_printf(msg, CLI_NAME ": %s: read error: %s\n", name, strerror(err));
+        sb_buf_printf(msg, CLI_NAME ": %s: read error: %s\n", name, strerror(err));
     if (r->job->resume && !r->job->sink)
         cli_resume_broken(r->job);
 }
@@ -280,10 +280,12 @@ static void input_failed(void *ctx, int i, sb_stream_fail why, int status, int e
 /* The command's handlers, called by the engine                                               */
 /* ------------------------------------------------------------------------------------------ */
 
-/* Makes one thread's worker. */
+/* Makes one thread's worker (without worker_new: the command's shared state). */
 static int worker_new(void *ctx, void **worker)
 {
     const run *r = ctx;
+    if (!r->job->worker_new)
+        return *worker = r->job->ctx, 0;
     return r->job->worker_new(r->job->ctx, worker);
 }
 
@@ -291,7 +293,8 @@ static int worker_new(void *ctx, void **worker)
 static void worker_end(void *ctx, void *worker)
 {
     const run *r = ctx;
-    r->job->worker_end(r->job->ctx, worker);
+    if (r->job->worker_end)
+        r->job->worker_end(r->job->ctx, worker);
 }
 
 /* Handles a record: an invalid line's message first, then the command's handler. */
@@ -351,13 +354,10 @@ static int stream_new(sb_stream **s, const sb_stream_job *sj)
     const int st = sb_stream_new(s, sj);
     if (st == SB_OK || st > 0)
         return st; /* a worker's code: its message is out */
-    fprintf(stderr, CLI_NAME ": out of memory\n");
-    return CLI_EXIT_USAGE;
+    return cli_oom();
 }
 
-/* Flushes what the command printed before the records (a csv header) so that they follow
- * it. @return 0, or CLI_EXIT_USAGE after the write error naming -o FILE. */
-static int flush_first(const cli_batch *b)
+int cli_flush_out(const cli_batch *b)
 {
     if (fflush(b->out) == 0)
         return 0;
@@ -374,7 +374,7 @@ static int stream_run(run *r, sb_stream *s)
     cli_stop_state stop;
     cli_stop_begin(&stop);
     /* what the command printed first (csv header); a segment writes nothing itself */
-    const int fatal = !b->sink && flush_first(b) != 0;
+    const int fatal = !b->sink && cli_flush_out(b) != 0;
     r->t0 = cli_now_seconds();
     r->last_shown = r->t0; /* the first line after PROGRESS_MS: short runs stay quiet */
     const int st = fatal ? SB_OK : sb_stream_run(s);
@@ -410,9 +410,9 @@ static int stream_run(run *r, sb_stream *s)
 }
 
 /* cli_batch_records over inputs first..nfiles-1, or with given only input first, read from
- * the stream given (which the engine closes). */
-static int batch_records(const cli_batch *b, char *const *files, int nfiles, int first,
-                         FILE *given)
+ * the stream given (which the engine closes); files NULL: items 0..items-1 instead. */
+static int batch_run(const cli_batch *b, char *const *files, int nfiles, int first, FILE *given,
+                     uint64_t items)
 {
     run r = {.ninputs = nfiles};
     sb_stream_job sj;
@@ -421,6 +421,7 @@ static int batch_records(const cli_batch *b, char *const *files, int nfiles, int
     sj.nfiles = nfiles;
     sj.first = first;
     sj.given = given;
+    sj.items = items;
     /* A terminal as input: the user is typing there; a progress line would garble it. */
     for (int i = 0; i < nfiles; i++)
         if (!strcmp(files[i], "-") && isatty(STDIN_FILENO) && b->progress == CLI_PROGRESS_AUTO)
@@ -429,18 +430,15 @@ static int batch_records(const cli_batch *b, char *const *files, int nfiles, int
         sj.progress = progress_tick;
     sb_stream *s = NULL;
     int rc = stream_new(&s, &sj);
-    if (!rc) {
+    if (!rc && files) {
         r.inputs = calloc((size_t)nfiles, sizeof *r.inputs);
-        if (!r.inputs) {
-            fprintf(stderr, CLI_NAME ": out of memory\n");
-            rc = CLI_EXIT_USAGE;
-        }
+        if (!r.inputs)
+            rc = cli_oom();
     }
     /* Names in their printed forms once per input, not once per record. */
     for (int i = 0; !rc && i < nfiles; i++) {
         if (cli_input_init(&r.inputs[i], files[i]) != 0) {
-            fprintf(stderr, CLI_NAME ": out of memory\n");
-            rc = CLI_EXIT_USAGE;
+            rc = cli_oom();
             break;
         }
         r.inputs[i].with_file = nfiles > 1;
@@ -458,18 +456,7 @@ static int batch_records(const cli_batch *b, char *const *files, int nfiles, int
  * layer's segments (cli_batch_ops.items). */
 static int batch_items(const cli_batch *b, uint64_t count)
 {
-    run r = {0};
-    sb_stream_job sj;
-    job_init(&r, b, &sj);
-    sj.items = count;
-    if (r.progress)
-        sj.progress = progress_tick;
-    sb_stream *s = NULL;
-    int rc = stream_new(&s, &sj);
-    if (!rc)
-        rc = stream_run(&r, s);
-    sb_stream_free(s);
-    return rc;
+    return batch_run(b, NULL, 0, 0, NULL, count);
 }
 
 #ifdef SB_MPI
@@ -477,28 +464,24 @@ static int batch_items(const cli_batch *b, uint64_t count)
  * from in, which the engine closes. */
 static int batch_segment(const cli_batch *b, char *const *files, int nfiles, int input, FILE *in)
 {
-    return batch_records(b, files, nfiles, input, in);
+    return batch_run(b, files, nfiles, input, in, 0);
 }
 
 /* What the MPI layer may do with the engine: handed to it on every call, so mpi.c never
  * calls batch.c by name and the files' graph stays one way (batch.c -> mpi.c). */
-static const cli_batch_ops mpi_ops = {.begin = flush_first, .segment = batch_segment,
+static const cli_batch_ops mpi_ops = {.begin = cli_flush_out, .segment = batch_segment,
                                       .items = batch_items, .sink_write = cli_sink_write,
                                       .broken = cli_resume_broken};
 #endif
 
 int cli_batch_records(const cli_batch *b, char *const *files, int nfiles)
 {
-    static char *const stdin_only[] = {"-"};
-    if (nfiles == 0) {
-        files = stdin_only;
-        nfiles = 1;
-    }
+    cli_inputs(&files, &nfiles);
 #ifdef SB_MPI
     if (!b->sink)
         return cli_mpi_records(&mpi_ops, b, files, nfiles, 0);
 #endif
-    return batch_records(b, files, nfiles, 0, NULL);
+    return batch_run(b, files, nfiles, 0, NULL, 0);
 }
 
 int cli_batch_shard(const cli_batch *b, char *const *files, int nfiles)
@@ -517,14 +500,12 @@ int cli_sink_write(const cli_batch *b, const sb_stream_sink *s)
         oom(&r);
         return CLI_EXIT_USAGE;
     }
-    if (flush_first(b) != 0)
+    if (cli_flush_out(b) != 0)
         return CLI_EXIT_USAGE;
     write_err(&r, s->err.data, s->err.len);
     if (write_out(&r, s->out.data, s->out.len) != 0)
         return CLI_EXIT_USAGE;
-    if (s->n && b->commit)
-        b->commit(b->ctx, s->input.len ? (const uint32_t *)(const void *)s->input.data : NULL,
-                  (const unsigned char *)s->tags.data, s->n);
+    cli_sink_commit(b, s);
     return 0;
 }
 

@@ -128,19 +128,6 @@ static const char bench_help[] =
  * bytes). */
 enum { TAG_VALID = 0, TAG_FORM = 1, TAG_LINE = 2, TAG_PUZZLE = TAG_LINE + 8 };
 
-/* Batch worker of a load: the dataset, read-only (the record handler keeps no state). */
-static int shard_worker_new(void *ctx, void **worker)
-{
-    *worker = ctx;
-    return 0;
-}
-
-/* Frees a load's worker: nothing to free. */
-static void shard_worker_end(void *ctx, void *worker)
-{
-    (void)ctx, (void)worker;
-}
-
 /* Batch record handler of a load: the record into its tag (the engine has put an invalid
  * line's message in err already). */
 static int shard_record(void *worker, const cli_input *in, const sb_record *rec, cli_buf *out,
@@ -221,8 +208,7 @@ static int load(char *const *path, dataset *d, int threads)
     const cli_batch b = {.threads = threads, .progress = CLI_PROGRESS_NEVER, .out = stdout,
                          .ctx = d, .tag_size = TAG_PUZZLE + d->size,
                          .source = d->g ? &src.source : NULL,
-                         .worker_new = shard_worker_new, .worker_end = shard_worker_end,
-                         .record = shard_record, .commit = shard_commit};
+                         .record = shard_record, .commit = shard_commit}; /* worker: d */
     d->lines = cli_mpi_size() > 0;
     const int rc = cli_batch_shard(&b, path, 1);
     uint64_t v[2] = {(uint64_t)d->oom, d->invalid};
@@ -319,13 +305,6 @@ static void row_totals(bench_row *row, const rank_row *r, int n)
     row->multiple = (size_t)t.verdicts[SB_MULTIPLE];
 }
 
-/* Returns the part of path after its last '/'. */
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
-
 /* Runs one dataset x pipeline row on threads threads (the library's sb_bench_warm and
  * sb_bench_time over d's set). The first row on d keeps its verdicts in d; later rows are
  * checked against them. Under MPI every rank runs its share and the row holds the totals
@@ -337,10 +316,8 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
     const int first = !d->first, nranks = cli_mpi_size();
     int rc = 0;
     uint8_t *verdict = d->n ? malloc(d->n) : NULL; /* this row's verdicts */
-    if (d->n && !verdict) {
-        fprintf(stderr, CLI_NAME ": out of memory\n");
-        rc = CLI_EXIT_USAGE;
-    }
+    if (d->n && !verdict)
+        rc = cli_oom();
     const int st = rc ? SB_OK : sb_bench_prepare(d->set, opt, threads);
     if (st != SB_OK)
         rc = cli_solver_error("bench", st, opt->simd);
@@ -354,10 +331,8 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
     /* Warm-up: every answer checked, every verdict kept (first row) or compared with the
      * first row's; the first wrong answer and disagreement (in file order) are reported. */
     sb_bench_warmup w = {.wrong = d->n};
-    if (!rc && sb_bench_warm(d->set, verdict, &w) == SB_ERR_NOMEM) {
-        fprintf(stderr, CLI_NAME ": out of memory\n");
-        rc = CLI_EXIT_USAGE;
-    }
+    if (!rc && sb_bench_warm(d->set, verdict, &w) == SB_ERR_NOMEM)
+        rc = cli_oom();
     if (!rc && cli_stop_requested())
         rc = CLI_EXIT_INTERRUPTED; /* the verdicts are partial: no check, no row */
     rc = agree(rc);
@@ -365,21 +340,11 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
                      .verdicts = {w.verdicts[0], w.verdicts[1], w.verdicts[2]}};
     first_hit wrong = {w.wrong, 0}, disagree = {d->n, 0};
     if (!rc) {
-        /* The technique counts and the warm-up's figures, summed over the ranks. */
-        uint64_t sum[4 * SB_TECH_COUNT];
-        for (int k = 0; k < SB_TECH_COUNT; k++) {
-            sum[4 * k] = w.counts[k].applications;
-            sum[4 * k + 1] = w.counts[k].placements;
-            sum[4 * k + 2] = w.counts[k].eliminations;
-            sum[4 * k + 3] = w.counts[k].calls;
-        }
-        cli_mpi_reduce(sum, 4 * SB_TECH_COUNT, CLI_MPI_SUM);
-        for (int k = 0; k < SB_TECH_COUNT; k++) {
-            row->counts[k].applications += sum[4 * k];
-            row->counts[k].placements += sum[4 * k + 1];
-            row->counts[k].eliminations += sum[4 * k + 2];
-            row->counts[k].calls += sum[4 * k + 3];
-        }
+        /* The technique counts (four uint64_t each) and the warm-up's figures, summed over
+         * the ranks. */
+        _Static_assert(sizeof w.counts == 4 * SB_TECH_COUNT * sizeof(uint64_t), "counts");
+        memcpy(row->counts, w.counts, sizeof row->counts);
+        cli_mpi_reduce((uint64_t *)(void *)row->counts, 4 * SB_TECH_COUNT, CLI_MPI_SUM);
         uint64_t v[6] = {mine.puzzles, mine.guesses, mine.no_guess, mine.verdicts[0],
                          mine.verdicts[1], mine.verdicts[2]};
         cli_mpi_reduce(v, 6, CLI_MPI_SUM);
@@ -419,10 +384,8 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
     uint64_t passes = 0;
     double elapsed = 0;
     if (!rc && !(nranks && !d->n)) {
-        if (sb_bench_time(d->set, min_seconds, &passes, &elapsed) == SB_ERR_NOMEM) {
-            fprintf(stderr, CLI_NAME ": out of memory\n");
-            rc = CLI_EXIT_USAGE;
-        }
+        if (sb_bench_time(d->set, min_seconds, &passes, &elapsed) == SB_ERR_NOMEM)
+            rc = cli_oom();
     }
     if (!rc)
         row->simd = sb_bench_simd(d->set);
@@ -436,8 +399,7 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
     rank_row *ranks = malloc((size_t)(nranks ? nranks : 1) * sizeof *ranks);
     if (agree(!ranks)) { /* a rank without memory: every rank returns */
         free(ranks);
-        fprintf(stderr, CLI_NAME ": out of memory\n");
-        return CLI_EXIT_USAGE;
+        return cli_oom();
     }
     cli_mpi_gather(&mine, ranks, sizeof mine);
     if (cli_mpi_rank() == 0) /* the rows are rank 0's to print */
@@ -588,13 +550,10 @@ static int add_pipelines(const char *arg, const char **names, int *n, int cap,
             names[*n] = store[*n];
             ++*n;
         } else if (p < 0) {
-            char known[256] = "";
-            size_t used = 0;
-            for (size_t i = 0; i < np && used < sizeof known; i++)
-                used += (size_t)snprintf(known + used, sizeof known - used, "%s%s",
-                                         i ? ", " : "", reg[i].name);
+            char known[256];
             return cli_usage_error("bench", "unknown pipeline '%.*s' in --pipelines (%s, fast+T, "
-                                   "all; custom specs go to --pipeline)", (int)len, tok, known), -1;
+                                   "all; custom specs go to --pipeline)", (int)len, tok,
+                                   cli_pipeline_names(known, sizeof known)), -1;
         } else if (*n == cap) {
             return cli_usage_error("bench", "more than %d pipelines", cap), -1;
         } else {
@@ -610,7 +569,8 @@ static int add_pipelines(const char *arg, const char **names, int *n, int cap,
  * escaped so the table keeps one row per line. @return a malloc'd string, or NULL. */
 static char *dataset_name(const char *path)
 {
-    return cli_msg_dup(strcmp(path, "-") ? base_name(path) : "<stdin>");
+    const char *base = strrchr(path, '/');
+    return cli_msg_dup(strcmp(path, "-") ? base ? base + 1 : path : "<stdin>");
 }
 
 static int bench_run(sb_options *optp, const sb_geometry *geo, const char *const *pipes,
@@ -637,9 +597,7 @@ int cli_bench(int argc, char **argv)
     const char *json = NULL;
     int threads = cli_default_threads(), ch;
     const cli_shared shared = {"bench", NULL, &threads, &opt.simd, &gopt};
-    optind = 1;
-    opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
-    while ((ch = getopt_long(argc, argv, ":l:t:n:h", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt(&shared, argc, argv, ":l:t:n:h", longopts)) != -1) {
         switch (ch) {
         case 'P': /* --pipelines and --pipeline both add, in the order given */
             if (add_pipelines(optarg, pipes, &npipes, MAX_PIPELINES, fast_names))
@@ -677,9 +635,7 @@ int cli_bench(int argc, char **argv)
                    DEFAULT_SECONDS_X10 / 10.0);
             return CLI_EXIT_OK;
         }
-        default:
-            if (cli_shared_option(&shared, ch, optarg, argv))
-                return CLI_EXIT_USAGE;
+        default: return CLI_EXIT_USAGE; /* CLI_OPT_BAD: reported */
         }
     }
     if (optind >= argc)
@@ -757,10 +713,8 @@ static int bench_run(sb_options *optp, const sb_geometry *geo, const char *const
         } else if (lrc) {
             failed = 1; /* reported (cannot open, read error); the other files still run */
         }
-        if (!rc && !lrc && !(names[fi] = dataset_name(files[fi]))) {
-            fprintf(stderr, CLI_NAME ": out of memory\n");
-            rc = CLI_EXIT_USAGE;
-        }
+        if (!rc && !lrc && !(names[fi] = dataset_name(files[fi])))
+            rc = cli_oom();
         rc = agree(rc);
         for (int p = 0; p < npipes && !rc && !lrc; p++) {
             bench_row *row = &rows[nrows];

@@ -30,6 +30,12 @@ typedef enum cli_format {
 /* Prints "sudokubench: MESSAGE" and the --help hint for cmd to stderr; returns CLI_EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Makes no input at all (*nfiles 0) standard input alone ("-"). */
+void cli_inputs(char *const **files, int *nfiles);
+
+/* Prints "sudokubench: out of memory" to stderr. @return CLI_EXIT_USAGE. */
+int cli_oom(void);
+
 /* Reports the option getopt_long just rejected with ch ('?' unknown, ':' missing its
  * argument) as a usage error of cmd. @return CLI_EXIT_USAGE. */
 int cli_getopt_error(const char *cmd, int ch, char **argv);
@@ -56,6 +62,9 @@ double cli_now_seconds(void);
  * naming the bad token and the valid ones. @return 0 or CLI_EXIT_USAGE. */
 int cli_parse_pipeline(const char *cmd, const char *arg, sb_options *opt);
 
+/* Writes the registry's pipeline names into buf (len bytes) as "fast, list, ...". @return buf. */
+const char *cli_pipeline_names(char *buf, size_t len);
+
 /* Reports a library status from sb_solver_new as "sudokubench: ..." on stderr (an
  * unsupported SIMD level as a usage error of cmd, with its Try line); returns
  * CLI_EXIT_USAGE. */
@@ -78,8 +87,8 @@ int cli_close_stdout(int rc);
  * on, non-zero to stop the whole iteration with that code. */
 typedef int (*cli_record_fn)(void *ctx, const char *name, const sb_record *rec);
 
-/* Reads each of the nfiles inputs in order ("-" or no file at all = stdin) through src
- * (NULL: 9x9 records of sb_reader), reports invalid lines on stderr as
+/* Reads each of the nfiles inputs in order ("-" or no file at all = stdin) through src,
+ * reports invalid lines on stderr as
  * FILE:LINE:COL, and calls fn for every record (invalid ones included). Unreadable files are
  * reported and skipped. @return 0, CLI_EXIT_USAGE after any I/O error, CLI_EXIT_INTERRUPTED
  * when the stop flag ended the reading, or fn's stop code. */
@@ -131,25 +140,6 @@ typedef sb_buf cli_buf;
 static inline char *cli_buf_reserve(cli_buf *b, size_t n)
 {
     return b->cap - b->len >= n ? b->data + b->len : sb_buf_reserve(b, n);
-}
-
-/* Appends n bytes. */
-static inline void cli_buf_put(cli_buf *b, const void *s, size_t n)
-{
-    char *p = cli_buf_reserve(b, n);
-    if (p) {
-        memcpy(p, s, n);
-        b->len += n;
-    }
-}
-
-/* Appends formatted text (for rare messages; records use the direct formatters). */
-#define cli_buf_printf sb_buf_printf
-
-/* Frees b's memory and empties it. */
-static inline void cli_buf_free(cli_buf *b)
-{
-    sb_buf_free(b);
 }
 
 /* One input of a run, with its name precomputed in the forms the formats print. */
@@ -225,11 +215,6 @@ static inline char *cli_put_grid(char *p, const sb_grid *g, char blank)
     return p + SB_CELLS;
 }
 
-/* Writes the 13-line boxed picture of the pretty format at p (at most 13 * 54 bytes): the
- * grid `left`, and when `right` is not NULL that grid beside it (the givens beside their
- * solution). @return the position after it. */
-char *cli_put_boxed(char *p, const sb_grid *left, const sb_grid *right);
-
 /* Appends the stderr report of an invalid line: "sudokubench: FILE:LINE:COL: invalid ...";
  * msg_name is the input's name as cli_msg_escape writes it. */
 void cli_format_invalid(cli_buf *b, const char *msg_name, const sb_record *rec);
@@ -248,7 +233,7 @@ int cli_default_threads(void);
 /* ---- input.c: the geometry of a run and its record source ------------------------------ */
 
 /* getopt codes of the geometry options (above any character). */
-enum { CLI_OPT_GRID = 0x100, CLI_OPT_GEOMETRY = 0x101, CLI_OPT_ALL = 0x102 };
+enum { CLI_OPT_GRID = 0x100, CLI_OPT_GEOMETRY, CLI_OPT_ALL, CLI_OPT_BAD = 0x1ff };
 
 /* The long options every command that reads puzzles takes. */
 #define CLI_GRID_LONGOPTS                                                                     \
@@ -309,7 +294,8 @@ typedef struct cli_batch {
                               so the MPI build (mpi.c) may cut an input after any line */
     int marks;             /* the sb_reader takes pencilmark lines beyond their givens
                               (sb_reader_set_marks): record must solve rec->cand then */
-    /* Creates one thread's worker in *worker. @return 0, or an exit code after a message.
+    /* Creates one thread's worker in *worker (NULL: ctx is every thread's worker and
+     * worker_end is NULL too). @return 0, or an exit code after a message.
      * A worker written on every record should own its cache lines (CLI_CACHE_LINE-aligned
      * allocation), or two threads' workers ping-pong one line between cores. */
     int (*worker_new)(void *ctx, void **worker);
@@ -361,12 +347,16 @@ typedef struct cli_shared {
     cli_grid_opt *grid; /* the geometry options (--grid, --geometry, --all) */
 } cli_shared;
 
-/* The default branch of a command's getopt loop: handles ch if it is a shared option of s,
- * else reports it as cli_getopt_error does. @return 0, or CLI_EXIT_USAGE after a message. */
-int cli_shared_option(const cli_shared *s, int ch, const char *arg, char **argv);
+struct option;
+
+/* getopt_long over argv with the command's opts and longopts, the shared options of s handled
+ * here. @return the next option that is the command's own, -1 at the end, or CLI_OPT_BAD
+ * after a usage message (a bad value, an unknown option, a missing argument). */
+int cli_getopt(const cli_shared *s, int argc, char **argv, const char *opts,
+               const struct option *longopts);
 
 /* The getopt pieces of the engine's options every batch command takes: -o FILE (--output)
- * sends standard output to FILE (named by cli_shared_option, opened by cli_output_open). */
+ * sends standard output to FILE (named by cli_getopt, opened by cli_output_open). */
 #define CLI_OUTPUT_LONGOPT {"output", required_argument, 0, 'o'}
 
 /* Points standard output at -o FILE (b->out_name; nothing to do without one), the one place
@@ -401,6 +391,13 @@ int cli_batch_items(const cli_batch *b, uint64_t count);
  * committing its own records' tags (each keeps its share); rank 0 writes every rank's stderr
  * text in order. Without MPI: cli_batch_records. */
 int cli_batch_shard(const cli_batch *b, char *const *files, int nfiles);
+
+/* Flushes b->out (what the command printed before the records, a csv header, or its summary).
+ * @return 0, or CLI_EXIT_USAGE after the write error naming -o FILE or standard output. */
+int cli_flush_out(const cli_batch *b);
+
+/* Passes a sink's tags to b->commit (when it has one), as the engine would have. */
+void cli_sink_commit(const cli_batch *b, const sb_stream_sink *s);
 
 /* Writes a sink to b->out and stderr and commits its tags to b->commit, as the engine would
  * have. @return 0, or CLI_EXIT_USAGE after a message (write error, memory). */
@@ -478,8 +475,7 @@ void cli_resume_broken(const cli_batch *b);
 
 /* The checkpoints of a counting run under --resume (validate: its output is one summary). */
 typedef struct cli_checkpoint {
-    cli_buf id;           /* the side file's identity lines, rewritten with each checkpoint */
-    const char *out_name; /* -o FILE (the side file is FILE.resume) */
+    sb_side side;         /* FILE.resume (the library's), rewritten with each checkpoint */
     double every;         /* seconds between two checkpoints */
     double last;          /* when the last one was written (cli_now_seconds) */
     int active;           /* checkpoints are wanted */

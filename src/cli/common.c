@@ -26,6 +26,28 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     return CLI_EXIT_USAGE;
 }
 
+void cli_inputs(char *const **files, int *nfiles)
+{
+    static char *const stdin_only[] = {"-"};
+    if (*nfiles == 0) {
+        *files = stdin_only;
+        *nfiles = 1;
+    }
+}
+
+void cli_sink_commit(const cli_batch *b, const sb_stream_sink *s)
+{
+    if (s->n && b->commit)
+        b->commit(b->ctx, s->input.len ? (const uint32_t *)(const void *)s->input.data : NULL,
+                  (const unsigned char *)s->tags.data, s->n);
+}
+
+int cli_oom(void)
+{
+    fprintf(stderr, CLI_NAME ": out of memory\n");
+    return CLI_EXIT_USAGE;
+}
+
 int cli_getopt_error(const char *cmd, int ch, char **argv)
 {
     /* Option strings start with ':' so a missing argument is told apart from an unknown
@@ -90,14 +112,19 @@ int cli_parse_pipeline(const char *cmd, const char *arg, sb_options *opt)
     if (strchr(arg, ':') || !strncmp(arg, "fast+", 5))
         return cli_usage_error(cmd, "bad pipeline spec '%s': %s", arg, why);
     /* Not a spec: a misspelt name, so list the names. */
-    char names[256] = "";
+    char names[256];
+    return cli_usage_error(cmd, "unknown pipeline '%s' (%s; or a spec ORDER:T1,T2,...)", arg,
+                           cli_pipeline_names(names, sizeof names));
+}
+
+const char *cli_pipeline_names(char *buf, size_t len)
+{
     size_t n, used = 0;
     const sb_pipeline_info *p = sb_pipelines(&n);
-    for (size_t i = 0; i < n && used < sizeof names; i++)
-        used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
-                                 p[i].name);
-    return cli_usage_error(cmd, "unknown pipeline '%s' (%s; or a spec ORDER:T1,T2,...)", arg,
-                           names);
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", p[i].name);
+    return buf;
 }
 
 /* Parses --simd LEVEL into *level. @return 0, or CLI_EXIT_USAGE after a message. */
@@ -144,21 +171,37 @@ static int parse_progress(const char *cmd, const char *arg, cli_progress *mode)
     return cli_usage_error(cmd, "bad --progress '%s' (auto, always, never)", arg);
 }
 
-int cli_shared_option(const cli_shared *s, int ch, const char *arg, char **argv)
+/* Handles ch if it is a shared option of s. @return 0 when it was one, 1 when it is the
+ * command's own, -1 after a usage message (a bad value, or getopt's '?' or ':'). */
+static int shared_option(const cli_shared *s, int ch, const char *arg, char **argv)
 {
     if (ch == 't' && s->threads)
-        return parse_threads(s->cmd, arg, s->threads);
+        return parse_threads(s->cmd, arg, s->threads) ? -1 : 0;
     if (ch == 'S' && s->simd)
-        return parse_simd(s->cmd, arg, s->simd);
+        return parse_simd(s->cmd, arg, s->simd) ? -1 : 0;
     if (ch == 'o' && s->b) {
         s->b->out_name = arg; /* opened by cli_output_open */
         return 0;
     }
     if (ch == 'P' && s->b)
-        return parse_progress(s->cmd, arg, &s->b->progress);
+        return parse_progress(s->cmd, arg, &s->b->progress) ? -1 : 0;
     if ((ch == 'R' && s->b) || (s->grid && grid_option(s->grid, ch, arg)))
         return 0;
-    return cli_getopt_error(s->cmd, ch, argv);
+    if (ch == '?' || ch == ':')
+        return cli_getopt_error(s->cmd, ch, argv), -1;
+    return 1;
+}
+
+int cli_getopt(const cli_shared *s, int argc, char **argv, const char *opts,
+               const struct option *longopts)
+{
+    for (;;) {
+        opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
+        const int ch = getopt_long(argc, argv, opts, longopts, NULL);
+        const int own = ch == -1 ? 1 : shared_option(s, ch, optarg, argv);
+        if (own)
+            return own < 0 ? CLI_OPT_BAD : ch;
+    }
 }
 
 int cli_solver_error(const char *cmd, int status, int simd)
@@ -182,14 +225,10 @@ int cli_close_stdout(int rc)
      * (summaries, --help): a run must not report success for output that was lost. */
     const int failed = fflush(stdout) != 0 || ferror(stdout);
     const int err = errno;
-    if (fclose(stdout) != 0 && !failed) {
+    if (fclose(stdout) != 0 || failed) {
         if (rc != CLI_EXIT_USAGE)
-            fprintf(stderr, CLI_NAME ": write error: standard output: %s\n", strerror(errno));
-        return CLI_EXIT_USAGE;
-    }
-    if (failed) {
-        if (rc != CLI_EXIT_USAGE)
-            fprintf(stderr, CLI_NAME ": write error: standard output: %s\n", strerror(err));
+            fprintf(stderr, CLI_NAME ": write error: standard output: %s\n",
+                    strerror(failed ? err : errno));
         return CLI_EXIT_USAGE;
     }
     return rc;
@@ -200,17 +239,14 @@ int cli_close_stdout(int rc)
 static const char *clashing_input(const char *path, char *const *files, int nfiles,
                                   const char *extra)
 {
-    static char *const stdin_only[] = {"-"};
     struct stat out, in;
     /* Only a regular file loses its bytes when opened for writing: /dev/null or a terminal
      * may well be an input and the output at once. Device and inode, not names, so that
      * ./FILE, a hard link and a symbolic link are caught too. */
     if (stat(path, &out) != 0 || !S_ISREG(out.st_mode))
         return NULL;
-    if (files && nfiles == 0) {
-        files = stdin_only;
-        nfiles = 1;
-    }
+    if (files)
+        cli_inputs(&files, &nfiles);
     for (int i = 0; files && i < nfiles; i++) {
         const int is_stdin = !strcmp(files[i], "-");
         if ((is_stdin ? fstat(STDIN_FILENO, &in) : stat(files[i], &in)) == 0 &&
@@ -257,7 +293,7 @@ int cli_read_stream(const sb_stream_source *src, FILE *in, const char *name, sb_
         }
         stop = fn(ctx, name, rec);
     }
-    cli_buf_free(&msg);
+    sb_buf_free(&msg);
     src->close(r);
     if (stop)
         return stop;
@@ -273,28 +309,16 @@ int cli_read_stream(const sb_stream_source *src, FILE *in, const char *name, sb_
 int cli_for_each_record(const sb_stream_source *src, char *const *files, int nfiles,
                         cli_record_fn fn, void *ctx)
 {
-    static char *const stdin_only[] = {"-"};
-    sb_gsource nine;
-    if (!src) {
-        sb_gsource_init(&nine, NULL, cli_stop_flag());
-        src = &nine.source;
-    }
-    if (nfiles == 0) {
-        files = stdin_only;
-        nfiles = 1;
-    }
+    cli_inputs(&files, &nfiles);
     sb_record *rec = malloc(src->rec_size);
-    if (!rec) {
-        fprintf(stderr, CLI_NAME ": out of memory\n");
-        return CLI_EXIT_USAGE;
-    }
+    if (!rec)
+        return cli_oom();
     int rc = 0;
     for (int i = 0; i < nfiles; i++) {
         const int is_stdin = !strcmp(files[i], "-");
         cli_input name;
         if (cli_input_init(&name, files[i]) != 0) {
-            fprintf(stderr, CLI_NAME ": out of memory\n");
-            rc = CLI_EXIT_USAGE;
+            rc = cli_oom();
             break;
         }
         FILE *in = is_stdin ? stdin : fopen(files[i], "rb");

@@ -21,10 +21,7 @@
 
 #include "cli.h"
 
-enum {
-    RECORD_MAX = 1024,      /* longest generate record (pretty: a header and 13 lines of 54) */
-    CLUES_EASY_FLOOR = 20   /* --clues below this is rarely reached by random digging */
-};
+enum { CLUES_EASY_FLOOR = 20 /* --clues below this is rarely reached by random digging */ };
 
 /* Output formats of generate, in the order --help lists them. */
 typedef enum gen_format {
@@ -34,78 +31,77 @@ typedef enum gen_format {
 static const char *const gen_format_names[GF_COUNT] = {"puzzle", "tdoku", "csv", "json",
                                                        "kaggle", "pretty"};
 
-/* Appends one generated puzzle, number index, in format f. */
-static void put_generated(cli_buf *o, gen_format f, unsigned long long index,
-                          const sb_generated *p)
-{
-    char *const start = cli_buf_reserve(o, RECORD_MAX), *d = start;
-    if (!start)
-        return;
-    char sol[SB_GRID_TEXT], puz[SB_GRID_TEXT];
-    switch (f) {
-    case GF_PUZZLE: d = cli_put_grid(d, &p->puzzle, '.'); break;
-    case GF_TDOKU:
-        d = cli_put_grid(d, &p->puzzle, '.');
-        memcpy(d, ":1:", 3);
-        d = cli_put_grid(d + 3, &p->solution, '0');
-        break;
-    case GF_KAGGLE:
-        d = cli_put_grid(d, &p->puzzle, '0');
-        *d++ = ',';
-        d = cli_put_grid(d, &p->solution, '0');
-        break;
-    case GF_CSV:
-    case GF_JSON:
-        sb_grid_format(&p->puzzle, puz);
-        sb_grid_format(&p->solution, sol);
-        d += snprintf(d, RECORD_MAX, f == GF_CSV ? "%llu,%s,%d,%llu,%s"
-                      : "{\"index\":%llu,\"puzzle\":\"%s\",\"clues\":%d,\"guesses\":%llu,"
-                        "\"solution\":\"%s\"}",
-                      index, puz, p->clues, (unsigned long long)p->guesses, sol);
-        break;
-    case GF_PRETTY: /* as solve -f pretty: a header, the givens beside the solution */
-        d += snprintf(d, RECORD_MAX, "# puzzle %llu (clues %d, guesses %llu)\n", index,
-                      p->clues, (unsigned long long)p->guesses);
-        d = cli_put_boxed(d, &p->puzzle, &p->solution);
-        break;
-    default: break;
-    }
-    *d++ = '\n';
-    o->len += (size_t)(d - start);
-}
+/* Totals for --stats, over the records written. */
+typedef struct gen_stats {
+    unsigned long long made;     /* puzzles written */
+    unsigned long long clues;    /* sum of clue counts */
+    unsigned long long guesses;  /* sum of guess counts */
+    unsigned long long attempts; /* sum of candidates made */
+    int min_clues, max_clues;    /* range of clue counts */
+} gen_stats;
 
-/* Appends one generated puzzle of geometry g, number index, in format f (form: its text). */
-static void put_ggenerated(cli_buf *o, gen_format f, const sb_geometry *g, int form,
-                           unsigned long long index, const uint8_t *puzzle,
-                           const uint8_t *solution, const sb_ggenerated *p)
+/* One generate run: what the workers read, the totals after. */
+typedef struct gen_run {
+    sb_geometry *g;           /* the geometry, NULL for the 9x9 fast path (the run owns it) */
+    sb_geometry *nine;        /* 9x9: the 3x3 geometry its records are written as (owned) */
+    sb_gen_options opt;       /* every 9x9 generator's options (seed and max_attempts: all) */
+    sb_ggen_options gopt;     /* every generator's options on geometry g */
+    int form;                 /* the sb_gform of g's records */
+    unsigned long long first; /* index of item 0 */
+    gen_format format;        /* record format */
+    const char *guesses_arg;  /* --guesses as given, for the give-up message (NULL: none) */
+    int cls;                  /* --class: keep puzzles `rate` puts in this sb_class (-1: any) */
+    gen_stats st;             /* committed totals */
+} gen_run;
+
+/* Appends generated puzzle number index of run r in its format: cells of its geometry in
+ * r->form (9x9: the 3x3 geometry, whose text is the 81-character line); p tells its clues,
+ * guesses and attempts. The 9x9 records keep their own kaggle columns and pretty header. */
+static void put_generated(cli_buf *o, const gen_run *r, unsigned long long index,
+                          const uint8_t *puzzle, const uint8_t *solution, const sb_ggenerated *p)
 {
-    switch (f) {
+    const sb_geometry *g = r->g ? r->g : r->nine;
+    const int form = r->form;
+    switch (r->format) {
     case GF_TDOKU:
         cli_put_gcells(o, g, puzzle, form);
-        cli_buf_put(o, ":1:", 3);
+        sb_buf_put(o, ":1:", 3);
         cli_put_gcells(o, g, solution, form);
         break;
+    case GF_KAGGLE: { /* 9x9 only: blanks as '0' */
+        char *d = cli_buf_reserve(o, 2 * SB_CELLS + 1), *e;
+        if (!d)
+            return;
+        e = cli_put_grid(d, (const sb_grid *)(const void *)puzzle, '0');
+        *e++ = ',';
+        o->len += (size_t)(cli_put_grid(e, (const sb_grid *)(const void *)solution, '0') - d);
+        break;
+    }
     case GF_CSV:
-        cli_buf_printf(o, "%llu,", index);
+        sb_buf_printf(o, "%llu,", index);
         cli_put_gcsv_cells(o, g, puzzle, form);
-        cli_buf_printf(o, ",%d,%llu,", p->clues, (unsigned long long)p->guesses);
+        sb_buf_printf(o, ",%d,%llu,", p->clues, (unsigned long long)p->guesses);
         cli_put_gcsv_cells(o, g, solution, form);
         break;
     case GF_JSON:
-        cli_buf_printf(o, "{\"index\":%llu,\"puzzle\":\"", index);
+        sb_buf_printf(o, "{\"index\":%llu,\"puzzle\":\"", index);
         cli_put_gcells(o, g, puzzle, form);
-        cli_buf_printf(o, "\",\"clues\":%d,\"guesses\":%llu,\"solution\":\"", p->clues,
-                       (unsigned long long)p->guesses);
+        sb_buf_printf(o, "\",\"clues\":%d,\"guesses\":%llu,\"solution\":\"", p->clues,
+                      (unsigned long long)p->guesses);
         cli_put_gcells(o, g, solution, form);
-        cli_buf_put(o, "\"}", 2);
+        sb_buf_put(o, "\"}", 2);
         break;
     case GF_PRETTY: /* as solve -f pretty: the givens beside the solution */
-        cli_buf_printf(o, "# puzzle %llu (%d clues)\n", index, p->clues);
+        if (r->g)
+            sb_buf_printf(o, "# puzzle %llu (%d clues)\n", index, p->clues);
+        else
+            sb_buf_printf(o, "# puzzle %llu (clues %d, guesses %llu)\n", index, p->clues,
+                          (unsigned long long)p->guesses);
         cli_put_gpretty(o, g, puzzle, solution);
         break;
     default: cli_put_gcells(o, g, puzzle, form); break;
     }
-    cli_buf_put(o, "\n", 1);
+    sb_buf_put(o, "\n", 1);
 }
 
 static const char generate_help[] =
@@ -165,28 +161,6 @@ static int parse_guesses(const char *arg, sb_gen_options *opt)
     return 0;
 }
 
-/* Totals for --stats, over the records written. */
-typedef struct gen_stats {
-    unsigned long long made;     /* puzzles written */
-    unsigned long long clues;    /* sum of clue counts */
-    unsigned long long guesses;  /* sum of guess counts */
-    unsigned long long attempts; /* sum of candidates made */
-    int min_clues, max_clues;    /* range of clue counts */
-} gen_stats;
-
-/* One generate run: what the workers read, the totals after. */
-typedef struct gen_run {
-    sb_geometry *g;           /* the geometry, NULL for the 9x9 fast path (the run owns it) */
-    sb_gen_options opt;       /* every 9x9 generator's options (seed and max_attempts: all) */
-    sb_ggen_options gopt;     /* every generator's options on geometry g */
-    int form;                 /* the sb_gform of g's records */
-    unsigned long long first; /* index of item 0 */
-    gen_format format;        /* record format */
-    const char *guesses_arg;  /* --guesses as given, for the give-up message (NULL: none) */
-    int cls;                  /* --class: keep puzzles `rate` puts in this sb_class (-1: any) */
-    gen_stats st;             /* committed totals */
-} gen_run;
-
 /* What one puzzle leaves for the totals (cli_batch.tag_size bytes). */
 typedef struct gen_tag {
     uint64_t guesses;  /* its guesses */
@@ -209,18 +183,14 @@ static int gen_worker_new(void *ctx, void **out)
     const gen_run *r = ctx;
     gen_worker *w = cli_alloc_lines(sizeof *w);
     *out = w;
-    if (!w) {
-        fprintf(stderr, CLI_NAME ": out of memory\n");
-        return CLI_EXIT_USAGE;
-    }
+    if (!w)
+        return cli_oom();
     w->r = r;
     if (r->g) { /* cli_generate made one with these options already: memory is all that fails */
         const size_t nc = (size_t)sb_geometry_cells(r->g);
         if (!(w->puzzle = malloc(nc)) || !(w->solution = malloc(nc)) ||
-            sb_ggenerator_new_opts(r->g, &r->gopt, &w->gg, NULL, 0) != SB_OK) {
-            fprintf(stderr, CLI_NAME ": out of memory\n");
-            return CLI_EXIT_USAGE;
-        }
+            sb_ggenerator_new_opts(r->g, &r->gopt, &w->gg, NULL, 0) != SB_OK)
+            return cli_oom();
         sb_ggenerator_stop(w->gg, cli_stop_flag());
         return 0;
     }
@@ -259,53 +229,46 @@ static int gave_up(const gen_run *r, unsigned long long i, cli_buf *err)
     if (r->cls >= 0 && used < sizeof what)
         snprintf(what + used, sizeof what - used, "%s--class %s", used ? " and " : "",
                  sb_class_name(r->cls));
-    cli_buf_printf(err, CLI_NAME ": generate: puzzle %llu: no candidate met %s in %llu "
+    sb_buf_printf(err, CLI_NAME ": generate: puzzle %llu: no candidate met %s in %llu "
                         "attempts\n", i, what, (unsigned long long)r->opt.max_attempts);
     return CLI_EXIT_INVALID;
 }
 
-/* Makes and formats puzzle i of the run's geometry (gen_item's other half). */
-static int ggen_item(const gen_worker *w, unsigned long long i, cli_buf *out, cli_buf *err,
-                     gen_tag *t)
-{
-    const gen_run *r = w->r;
-    sb_ggenerated p;
-    const int st = sb_ggenerate(w->gg, i, w->puzzle, w->solution, &p);
-    if (st == SB_ERR_STOPPED)
-        return CLI_STOPPED;
-    if (st == SB_GGEN_MISSED)
-        return gave_up(r, i, err);
-    if (st == SB_ERR_BUDGET) {
-        cli_buf_printf(err, CLI_NAME ": generate: no full grid of %s found in 100000 random "
-                            "fills: it likely has none\n", sb_geometry_name(r->g));
-        return CLI_EXIT_USAGE;
-    }
-    if (st != SB_OK) {
-        cli_buf_printf(err, CLI_NAME ": out of memory\n");
-        return CLI_EXIT_USAGE;
-    }
-    put_ggenerated(out, r->format, r->g, r->form, i, w->puzzle, w->solution, &p);
-    t->guesses = p.guesses;
-    t->attempts = p.attempts;
-    t->clues = p.clues;
-    return CLI_DONE;
-}
-
-/* Makes and formats puzzle first + index (cli_batch.item; --class: sb_generate_class). A
- * puzzle no candidate fits ends the run after the puzzles before it, naming only the
- * constraints that were given. */
+/* Makes and formats puzzle first + index (cli_batch.item): sb_generate_class on 9x9 (--class),
+ * sb_ggenerate on another geometry. A puzzle no candidate fits ends the run after the puzzles
+ * before it, naming only the constraints that were given. */
 static int gen_item(void *wp, uint64_t index, cli_buf *out, cli_buf *err, void *tp)
 {
     const gen_worker *w = wp;
     const gen_run *r = w->r;
     gen_tag *t = tp;
-    sb_generated p;
     const unsigned long long i = r->first + index;
-    if (r->g)
-        return ggen_item(w, i, out, err, t);
-    if (sb_generate_class(w->g, i, r->cls, r->opt.max_attempts, &p) != 1)
+    const uint8_t *puzzle = w->puzzle, *solution = w->solution;
+    sb_ggenerated p;
+    sb_generated q;
+    int st;
+    if (r->g) {
+        st = sb_ggenerate(w->gg, i, w->puzzle, w->solution, &p);
+    } else {
+        st = sb_generate_class(w->g, i, r->cls, r->opt.max_attempts, &q) == 1 ? SB_OK
+                                                                              : SB_GGEN_MISSED;
+        p = (sb_ggenerated){.clues = q.clues, .guesses = q.guesses, .attempts = q.attempts};
+        puzzle = q.puzzle.cell, solution = q.solution.cell;
+    }
+    if (st == SB_ERR_STOPPED)
+        return CLI_STOPPED;
+    if (st == SB_GGEN_MISSED)
         return gave_up(r, i, err);
-    put_generated(out, r->format, i, &p);
+    if (st == SB_ERR_BUDGET) {
+        sb_buf_printf(err, CLI_NAME ": generate: no full grid of %s found in 100000 random "
+                            "fills: it likely has none\n", sb_geometry_name(r->g));
+        return CLI_EXIT_USAGE;
+    }
+    if (st != SB_OK) {
+        sb_buf_printf(err, CLI_NAME ": out of memory\n");
+        return CLI_EXIT_USAGE;
+    }
+    put_generated(out, r, i, puzzle, solution, &p);
     t->guesses = p.guesses;
     t->attempts = p.attempts;
     t->clues = p.clues;
@@ -419,9 +382,7 @@ int cli_generate(int argc, char **argv)
     gen_format f = GF_PUZZLE;
     const char *clues = NULL; /* --clues K as given */
     const cli_shared shared = {"generate", &ob, &threads, &opt.simd, &gopt};
-    optind = 1;
-    opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
-    while ((ch = getopt_long(argc, argv, ":n:t:f:o:h", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt(&shared, argc, argv, ":n:t:f:o:h", longopts)) != -1) {
         switch (ch) {
         case 'n':
             if (cli_parse_whole("generate", "count", optarg, &count))
@@ -480,9 +441,7 @@ int cli_generate(int argc, char **argv)
                    (unsigned long long)d.max_attempts, gen_format_names[GF_PUZZLE]);
             return CLI_EXIT_OK;
         }
-        default:
-            if (cli_shared_option(&shared, ch, optarg, argv))
-                return CLI_EXIT_USAGE;
+        default: return CLI_EXIT_USAGE; /* CLI_OPT_BAD: reported */
         }
     }
     if (optind < argc)
@@ -504,10 +463,16 @@ int cli_generate(int argc, char **argv)
             sb_geometry_free(run.g);
             return rc;
         }
-    } else if (opt.max_clues < CLUES_EASY_FLOOR)
-        fprintf(stderr, CLI_NAME ": note: --clues %d: random digging rarely reaches fewer than "
-                        "%d clues; a puzzle may take up to %llu attempts and then give up\n",
-                opt.max_clues, CLUES_EASY_FLOOR, (unsigned long long)opt.max_attempts);
+    } else {
+        char why[SB_GEO_WHY_LEN];
+        if (opt.max_clues < CLUES_EASY_FLOOR)
+            fprintf(stderr, CLI_NAME ": note: --clues %d: random digging rarely reaches fewer "
+                            "than %d clues; a puzzle may take up to %llu attempts and then give "
+                            "up\n", opt.max_clues, CLUES_EASY_FLOOR,
+                    (unsigned long long)opt.max_attempts);
+        if (sb_geometry_parse("3x3", &run.nine, why, sizeof why) != SB_OK)
+            return cli_oom();
+    }
     run.opt = opt;
     run.first = first;
     run.format = f;
@@ -538,6 +503,7 @@ int cli_generate(int argc, char **argv)
                 secs > 0 ? n / secs : 0.0);
     }
     sb_geometry_free(run.g);
+    sb_geometry_free(run.nine);
     return rc;
 }
 
@@ -561,10 +527,8 @@ static int keep_puzzle(void *ctx, const char *name, const sb_record *rec)
         return 0;
     }
     if ((!s->set && sb_bench_new(s->g, &s->set) != SB_OK) ||
-        sb_bench_add_at(s->set, s->g ? gr->cells : rec->grid.cell, s->g ? gr->form : 0, 0)) {
-        fprintf(stderr, CLI_NAME ": out of memory\n");
-        return CLI_EXIT_USAGE;
-    }
+        sb_bench_add_at(s->set, s->g ? gr->cells : rec->grid.cell, s->g ? gr->form : 0, 0))
+        return cli_oom();
     s->n++;
     return 0;
 }
@@ -596,10 +560,8 @@ static int aug_worker_new(void *ctx, void **out)
     aug_worker *w = calloc(1, sizeof *w);
     *out = w;
     const size_t nc = r->set.g ? (size_t)sb_geometry_cells(r->set.g) : 0;
-    if (!w || (nc && (!(w->in = malloc(nc)) || !(w->cells = malloc(nc))))) {
-        fprintf(stderr, CLI_NAME ": out of memory\n");
-        return CLI_EXIT_USAGE;
-    }
+    if (!w || (nc && (!(w->in = malloc(nc)) || !(w->cells = malloc(nc)))))
+        return cli_oom();
     w->r = r;
     return 0;
 }
@@ -631,7 +593,7 @@ static int aug_item(void *wp, uint64_t index, cli_buf *out, cli_buf *err, void *
         sb_bench_puzzle(set->set, i, w->in);
         sb_gaugment(set->g, r->seed, index, w->in, w->cells);
         cli_put_gcells(out, set->g, w->cells, sb_bench_form(set->set, i));
-        cli_buf_put(out, "\n", 1);
+        sb_buf_put(out, "\n", 1);
         return CLI_DONE;
     }
     sb_transform t;
@@ -682,9 +644,7 @@ int cli_augment(int argc, char **argv)
     unsigned long long count = 0, seed = 0;
     int have_count = 0, stats = 0, ch;
     const cli_shared shared = {"augment", &ob, NULL, NULL, &gopt};
-    optind = 1;
-    opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
-    while ((ch = getopt_long(argc, argv, ":n:o:h", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt(&shared, argc, argv, ":n:o:h", longopts)) != -1) {
         switch (ch) {
         case 'n':
             if (cli_parse_whole("augment", "count", optarg, &count))
@@ -697,9 +657,7 @@ int cli_augment(int argc, char **argv)
             break;
         case 'T': stats = 1; break;
         case 'h': printf(augment_help, 0ULL); return CLI_EXIT_OK;
-        default:
-            if (cli_shared_option(&shared, ch, optarg, argv))
-                return CLI_EXIT_USAGE;
+        default: return CLI_EXIT_USAGE; /* CLI_OPT_BAD: reported */
         }
     }
     if (!have_count)

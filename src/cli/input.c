@@ -32,10 +32,8 @@ int cli_grid_pick(const char *cmd, const cli_grid_opt *o, char *const *files, in
     /* No option: the first puzzle line's cell count decides. */
     const char *path = nfiles > 0 ? files[0] : "-";
     char *buf = malloc(PEEK_MAX);
-    if (!buf) {
-        fprintf(stderr, CLI_NAME ": out of memory\n");
-        return CLI_EXIT_USAGE;
-    }
+    if (!buf)
+        return cli_oom();
     int64_t n = sb_input_peek(path, buf, PEEK_MAX);
     if (!strcmp(path, "-")) { /* MPI: only rank 0 has standard input (mpirun gives the others
                                  /dev/null), so every rank picks from what it saw; one
@@ -51,8 +49,7 @@ int cli_grid_pick(const char *cmd, const cli_grid_opt *o, char *const *files, in
                                               sizeof why)
                          : SB_OK;
     if (st == SB_ERR_NOMEM) {
-        fprintf(stderr, CLI_NAME ": out of memory\n");
-        rc = CLI_EXIT_USAGE;
+        rc = cli_oom();
     } else if (st != SB_OK) {
         char *name = cli_msg_dup(strcmp(path, "-") ? path : "<stdin>");
         const char *say = strstr(why, "say "); /* "say cube:3" names the option's value */
@@ -90,19 +87,17 @@ int cli_engine_check(const char *cmd, const sb_geometry *g, const sb_options *op
         return cli_usage_error(cmd, "--search bfs is for 9x9, not %s", sb_geometry_name(g));
     if (st != SB_OK)
         return cli_solver_error(cmd, st, opt->simd);
+    const char *name = opt->pipeline == SB_PIPELINE_CUSTOM ? opt->spec
+                                                           : sb_pipelines(&np)[opt->pipeline].name;
     if (sb_engine_skipped(e) & (1u << SB_TECH_LOCKED))
         fprintf(stderr, CLI_NAME ": %s: note: %s skips lc on %s: locked candidates need two "
                         "houses meeting in 2 or more cells, and it has none\n",
-                cmd, opt->pipeline == SB_PIPELINE_CUSTOM ? opt->spec
-                                                         : sb_pipelines(&np)[opt->pipeline].name,
-                sb_geometry_name(g));
+                cmd, name, sb_geometry_name(g));
     const unsigned lineless = sb_engine_skipped(e) & ~(1u << SB_TECH_LOCKED);
     if (lineless) { /* fish, sky, kite: the techniques that need rows and columns */
         size_t nt;
         const sb_technique_info *t = sb_techniques(&nt);
-        fprintf(stderr, CLI_NAME ": %s: note: %s skips", cmd,
-                opt->pipeline == SB_PIPELINE_CUSTOM ? opt->spec
-                                                    : sb_pipelines(&np)[opt->pipeline].name);
+        fprintf(stderr, CLI_NAME ": %s: note: %s skips", cmd, name);
         for (size_t k = 0; k < nt; k++)
             if (lineless >> k & 1)
                 fprintf(stderr, " %s", t[k].name);

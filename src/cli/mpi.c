@@ -106,8 +106,6 @@ void cli_mpi_bcast(void *p, size_t size, int root)
 #include <limits.h>
 #include <malloc.h>
 #include <mpi.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -122,21 +120,13 @@ enum {
 };
 
 /* A rank's own writes of its segments' records to -o FILE (direct mode): one segment at a
- * time, in a thread so writing a segment overlaps handling the next one (pwrite), or in
- * place with MPI-IO (mpiio_write says why). */
+ * time through the library's segment writer, in a thread so writing a segment overlaps
+ * handling the next one (pwrite), or in place with MPI-IO (mpiio_write says why). */
 typedef struct writer {
-    int fd;           /* -o FILE: this rank's descriptor (rank 0's standard output) */
-    int mpiio;        /* writes go through MPI-IO (fh, blocking) instead of pwrite (fd, thread) */
-    MPI_File fh;      /* mpiio: -o FILE opened on every rank */
-    pthread_t thread; /* the write in progress, when busy */
-    int busy;         /* a thread runs and must be joined */
-    cli_buf buf;      /* the segment being written (swapped with the sink's records) */
-    long long at;     /* its offset in the file */
-    long long bad;    /* offset of the first segment not wholly written, -1 if none (as
-                         of the last writer_join: the thread does not touch it) */
-    int err;          /* errno of that failure */
-    long long failed; /* the thread's: offset of its segment if it failed, else -1 */
-    int failed_err;   /* the thread's: errno of that failure */
+    int fd;                /* -o FILE: this rank's descriptor (rank 0's standard output) */
+    int mpiio;             /* writes go through MPI-IO (fh, blocking) instead of pwrite (fd) */
+    MPI_File fh;           /* mpiio: -o FILE opened on every rank */
+    sb_segment_writer *sw; /* the writer: pwrite in a thread, or mpiio_write in place */
 } writer;
 
 /* The run's shape and its running state (one per cli_mpi_records/items call). */
@@ -320,10 +310,7 @@ static void commit_local(mpi_run *m)
     sb_stream_sink *s = &m->sink;
     if (!s->n || s->tags.oom || s->input.oom)
         return; /* nothing, or memory ran out: rank 0 reports that from the sink */
-    if (m->b->commit)
-        m->b->commit(m->b->ctx, s->input.len ? (const uint32_t *)(const void *)s->input.data
-                                             : NULL,
-                     (const unsigned char *)s->tags.data, s->n);
+    cli_sink_commit(m->b, s);
     s->tags.len = s->input.len = 0;
     s->n = 0;
 }
@@ -367,27 +354,6 @@ static int recv_sink(sb_stream_sink *s, int r)
     return (int)hdr[5];
 }
 
-/* Thread body of a writer: writes w->buf at w->at, unless an earlier segment failed (the
- * file is cut back to that one anyway). A failure keeps its offset and errno. */
-static void *writer_main(void *arg)
-{
-    writer *w = arg;
-    const char *p = w->buf.data;
-    size_t n = w->buf.len;
-    off_t at = (off_t)w->at;
-    while (n > 0 && w->bad < 0) {
-        const ssize_t k = pwrite(w->fd, p, n, at);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0) {
-            w->failed = w->at, w->failed_err = k < 0 ? errno : EIO;
-            break;
-        }
-        p += k, at += k, n -= (size_t)k;
-    }
-    return NULL;
-}
-
 /* The errno that best describes MPI error code rc of a file operation, for one process's
  * message: from its class, or when the class is the generic MPI_ERR_IO, the errno the call
  * left (err; Open MPI's posix back end writes in the calling thread and leaves the failed
@@ -405,27 +371,29 @@ static int mpiio_errno(int rc, int err)
                                          : EIO;
 }
 
-/* MPI-IO writer: writes w->buf at w->at with blocking writes (Open MPI 4.1's non-blocking
- * MPI_File_iwrite_at crashes in MPI_Wait when the write fails: the request's error handler
- * has no file), so the rank writes between its segments rather than alongside them. A
- * failure keeps its offset and errno. Standard error is closed meanwhile: Open MPI prints
- * its own line about a failed write there, and the run's one message is rank 0's. */
-static void mpiio_write(writer *w)
+/* MPI-IO write of the segment writer (ctx: the writer): n bytes at p to offset at with
+ * blocking writes (Open MPI 4.1's non-blocking MPI_File_iwrite_at crashes in MPI_Wait when
+ * the write fails: the request's error handler has no file), so the rank writes between its
+ * segments rather than alongside them. Standard error is closed meanwhile: Open MPI prints
+ * its own line about a failed write there, and the run's one message is rank 0's. @return
+ * 0, or the errno of the failure. */
+static int mpiio_write(void *ctx, const char *p, size_t n, int64_t at)
 {
+    const writer *w = ctx;
     size_t done = 0;
+    int err = 0;
     const int saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY | O_CLOEXEC);
     if (saved >= 0 && null >= 0)
         dup2(null, STDERR_FILENO);
-    while (done < w->buf.len) {
+    while (done < n) {
         MPI_Status st;
         errno = 0;
-        int more = 0, rc = MPI_File_write_at(w->fh, (MPI_Offset)(w->at + (long long)done),
-                                             w->buf.data + done, (int)(w->buf.len - done),
-                                             MPI_BYTE, &st);
+        int more = 0, rc = MPI_File_write_at(w->fh, (MPI_Offset)(at + (int64_t)done), p + done,
+                                             (int)(n - done), MPI_BYTE, &st);
         if (rc == MPI_SUCCESS && (MPI_Get_count(&st, MPI_BYTE, &more) != MPI_SUCCESS || more <= 0))
             rc = MPI_ERR_IO; /* no progress */
         if (rc != MPI_SUCCESS) {
-            w->failed = w->at, w->failed_err = mpiio_errno(rc, errno);
+            err = mpiio_errno(rc, errno);
             break;
         }
         done += (size_t)more;
@@ -436,47 +404,7 @@ static void mpiio_write(writer *w)
         close(saved);
     if (null >= 0)
         close(null);
-}
-
-/* Waits for the writer's segment to be written (or to fail) and takes in its outcome. */
-static void writer_join(writer *w)
-{
-    if (w->busy)
-        pthread_join(w->thread, NULL);
-    w->busy = 0;
-    if (w->failed >= 0 && w->bad < 0)
-        w->bad = w->failed, w->err = w->failed_err;
-}
-
-/* Hands the records in out to the writer, to go at offset at, after the previous segment
- * is written (so a rank holds at most two segments of records); out gets the writer's
- * emptied buffer back. The thread blocks SIGINT/SIGTERM: only the calling thread takes
- * them (batch.c). Written in place if no thread can be started. */
-static void writer_start(writer *w, cli_buf *out, long long at)
-{
-    writer_join(w);
-    const cli_buf done = w->buf;
-    w->buf = *out;
-    *out = done;
-    out->len = 0;
-    w->at = at;
-    if (!w->buf.len)
-        return;
-    if (w->mpiio) { /* MPI_THREAD_FUNNELED: MPI only from this thread, so no writer thread */
-        if (w->bad < 0) /* else the file is cut back to an earlier segment anyway */
-            mpiio_write(w);
-        writer_join(w); /* takes in a failure */
-        return;
-    }
-    sigset_t block, old;
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &block, &old);
-    w->busy = pthread_create(&w->thread, NULL, writer_main, w) == 0;
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (!w->busy)
-        writer_main(w);
+    return err;
 }
 
 /* Direct mode: the rank whose writer failed at the lowest offset (m->lens), -1 if none. */
@@ -494,7 +422,9 @@ static int direct_failed(const mpi_run *m)
  * the run. */
 static void direct_gather(mpi_run *m)
 {
-    long long mine[3] = {(long long)m->sink.out.len, m->w.bad, m->w.err};
+    int err;
+    const long long bad = sb_segment_writer_failed(m->w.sw, &err);
+    long long mine[3] = {(long long)m->sink.out.len, bad, err};
     MPI_Request rq;
     MPI_Iallgather(mine, 3, MPI_LONG_LONG, m->lens, 3, MPI_LONG_LONG, MPI_COMM_WORLD, &rq);
     wait_for(&rq);
@@ -519,7 +449,7 @@ static void direct_write(mpi_run *m, int keep)
         all += m->lens[3 * r];
     }
     if (m->rank < keep)
-        writer_start(&m->w, &m->sink.out, m->base + before);
+        sb_segment_writer_put(m->w.sw, &m->sink.out, m->base + before);
     m->base += all;
 }
 
@@ -707,7 +637,7 @@ static void direct_init(mpi_run *m)
                                id[4] < 1);
     if (fd >= 0 && m->rank != 0 && !all)
         close(fd);
-    m->w = (writer){.fd = all || m->rank == 0 ? fd : -1, .bad = -1, .failed = -1};
+    m->w = (writer){.fd = all || m->rank == 0 ? fd : -1};
     if (!all) { /* not one node: MPI-IO, if every rank has the file and memory */
         m->w.mpiio = every_rank(m->lens != NULL) && id[4] >= 0 &&
                      every_rank_opens(m, b->out_name, host) &&
@@ -718,6 +648,10 @@ static void direct_init(mpi_run *m)
             return;
         }
     }
+    m->w.sw = m->w.mpiio ? sb_segment_writer_new(-1, mpiio_write, &m->w)
+                         : sb_segment_writer_new(m->w.fd, NULL, NULL);
+    if (!m->w.sw)
+        MPI_Abort(MPI_COMM_WORLD, cli_oom());
     m->direct = 1;
     m->base = id[3];
 }
@@ -729,7 +663,8 @@ static void direct_end(mpi_run *m)
 {
     if (!m->direct)
         return;
-    writer_join(&m->w);
+    int err;
+    sb_segment_writer_wait(m->w.sw, &err);
     m->sink.out.len = 0;
     direct_gather(m);
     const int first = direct_failed(m);
@@ -745,7 +680,7 @@ static void direct_end(mpi_run *m)
     } else if (m->w.fd >= 0) {
         close(m->w.fd);
     }
-    cli_buf_free(&m->w.buf);
+    sb_segment_writer_free(m->w.sw);
     free(m->lens);
     m->lens = NULL;
     m->direct = 0;
@@ -782,7 +717,7 @@ static int run_end(mpi_run *m)
         *m->b->skipped_invalid += m->skip_invalid;
     sb_stream_sink_free(&m->sink);
     sb_stream_sink_free(&m->recv);
-    cli_buf_free(&m->input);
+    sb_buf_free(&m->input);
     if (m->rc == CLI_EXIT_INTERRUPTED && m->rank == 0 && !m->local)
         fprintf(stderr, CLI_NAME ": interrupted after %llu records\n",
                 (unsigned long long)m->written);
@@ -843,10 +778,8 @@ static uint64_t skip_count(mpi_run *m, char *const *files, int nfiles, int i,
     uint64_t n[2] = {0, 0}; /* records of this rank's segment, invalid lines among them */
     uint64_t *all = malloc(2 * (size_t)m->size * sizeof *all), before = 0, total = 0;
     FILE *in = src->has ? src_open(src) : NULL;
-    if (!all || (src->has && !in)) {
-        fprintf(stderr, CLI_NAME ": out of memory\n");
-        MPI_Abort(MPI_COMM_WORLD, CLI_EXIT_USAGE);
-    }
+    if (!all || (src->has && !in))
+        MPI_Abort(MPI_COMM_WORLD, cli_oom());
     if (in) {
         cli_batch count = m->seg;
         count.skip = UINT64_MAX, count.skipped_all = &n[0], count.skipped_invalid = &n[1];
@@ -883,7 +816,7 @@ static void run_segment(mpi_run *m, char *const *files, int nfiles, int i, const
     if (src->has && !whole) {
         FILE *in = src_open(src);
         if (!in) {
-            cli_buf_printf(&m->sink.err, CLI_NAME ": out of memory\n");
+            sb_buf_printf(&m->sink.err, CLI_NAME ": out of memory\n");
             rc = CLI_EXIT_USAGE;
         } else {
             m->seg.line_base = line_base;
@@ -992,7 +925,7 @@ static void deal_stream(mpi_run *m, char *const *files, int nfiles, int i, int f
             more = 0; /* as one process: a read error ends that input */
         bcast_wait(&more, 1, MPI_INT);
     }
-    cli_buf_free(&p.buf);
+    sb_buf_free(&p.buf);
 }
 
 int cli_mpi_records(const cli_batch_ops *eng, const cli_batch *b, char *const *files,
@@ -1002,10 +935,8 @@ int cli_mpi_records(const cli_batch_ops *eng, const cli_batch *b, char *const *f
     run_init(&m, eng, b, local);
     for (int i = 0; i < nfiles && !m.stop; i++) {
         cli_input name;
-        if (cli_input_init(&name, files[i]) != 0) {
-            fprintf(stderr, CLI_NAME ": out of memory\n");
-            MPI_Abort(MPI_COMM_WORLD, CLI_EXIT_USAGE);
-        }
+        if (cli_input_init(&name, files[i]) != 0)
+            MPI_Abort(MPI_COMM_WORLD, cli_oom());
         /* Rank 0 opens first and says what the input is; the others open a regular file
          * too (each reads its own segments) and leave streams to rank 0. */
         const int is_stdin = !strcmp(files[i], "-");

@@ -238,37 +238,6 @@ static char *put_puzzle(char *p, const sb_record *rec)
     return p;
 }
 
-/* Writes row r of a boxed grid (a rule for r % 4 == 0, else grid row r - r/4 - 1) without a
- * line end: 25 characters. */
-static char *put_boxed_row(char *p, const sb_grid *g, int r)
-{
-    static const char rule[] = "+-------+-------+-------+";
-    if (r % 4 == 0)
-        return put_str(p, rule);
-    const uint8_t *row = &g->cell[9 * (r - r / 4 - 1)];
-    for (int c = 0; c < 9; c++) {
-        if (c % 3 == 0) {
-            *p++ = '|';
-            *p++ = ' ';
-        }
-        *p++ = row[c] ? (char)('0' + row[c]) : '.';
-        *p++ = ' ';
-    }
-    *p++ = '|';
-    return p;
-}
-
-char *cli_put_boxed(char *p, const sb_grid *left, const sb_grid *right)
-{
-    for (int r = 0; r < 13; r++) {
-        p = put_boxed_row(p, left, r);
-        if (right)
-            p = put_boxed_row(put_str(p, "   "), right, r);
-        *p++ = '\n';
-    }
-    return p;
-}
-
 /* Writes the file column of a csv record (with its comma) when the run has several inputs. */
 static inline char *put_csv_file(char *p, const cli_input *in)
 {
@@ -399,15 +368,33 @@ static char *put_pretty_cell(char *p, int v, int w)
     return p;
 }
 
-/* Writes printed row r of a pretty grid of g (no line end): boxes drawn with '|' and '+--+'
- * rules when the geometry has them; for a cube the planes x = 1..K side by side. Rows are
- * numbered with the rules: with boxes of R rows, printed row r is a rule when r % (R+1) is 0. */
-static char *put_pretty_row(char *p, const sb_geometry *g, const uint8_t *cells, int r)
-{
+/* How a pretty grid is drawn: its layout, the width of a cell and whether its planes stand
+ * side by side (a cube). */
+typedef struct picture {
     sb_geometry_layout l;
-    sb_geometry_layout_of(g, &l);
-    const int n = sb_geometry_digits(g), w = n <= 35 ? 1 : 2;
-    const int cube = sb_geometry_kind_of(g) == SB_GEO_CUBE;
+    int w, cube;
+} picture;
+
+/* The picture of geometry g; 9x9 (g NULL): nine rows of 3x3 boxes. */
+static picture picture_of(const sb_geometry *g)
+{
+    picture d = {.l = {9, 9, 3, 3}, .w = 1};
+    if (g) {
+        sb_geometry_layout_of(g, &d.l);
+        d.w = sb_geometry_digits(g) <= 35 ? 1 : 2;
+        d.cube = sb_geometry_kind_of(g) == SB_GEO_CUBE;
+    }
+    return d;
+}
+
+/* Writes printed row r of a pretty grid drawn as d (no line end): boxes drawn with '|' and
+ * '+--+' rules when the geometry has them; for a cube the planes x = 1..K side by side. Rows
+ * are numbered with the rules: with boxes of R rows, printed row r is a rule when r % (R+1)
+ * is 0. */
+static char *put_pretty_row(char *p, const picture *d, const uint8_t *cells, int r)
+{
+    const sb_geometry_layout l = d->l;
+    const int w = d->w, cube = d->cube;
     if (l.box_rows) {
         if (r % (l.box_rows + 1) == 0) {
             for (int c = 0; c < l.cols; c++) {
@@ -435,17 +422,16 @@ static char *put_pretty_row(char *p, const sb_geometry *g, const uint8_t *cells,
     return p;
 }
 
-/* Writes the pretty picture of left of g, with right beside it when not NULL. */
+/* Writes the pretty picture of left of g (NULL: 9x9), with right beside it when not NULL. */
 static char *put_gpretty(char *p, const sb_geometry *g, const uint8_t *left,
                          const uint8_t *right)
 {
-    sb_geometry_layout l;
-    sb_geometry_layout_of(g, &l);
-    const int rows = l.box_rows ? l.rows + l.rows / l.box_rows + 1 : l.rows;
+    const picture d = picture_of(g);
+    const int rows = d.l.box_rows ? d.l.rows + d.l.rows / d.l.box_rows + 1 : d.l.rows;
     for (int r = 0; r < rows; r++) {
-        p = put_pretty_row(p, g, left, r);
+        p = put_pretty_row(p, &d, left, r);
         if (right)
-            p = put_pretty_row(put_str(p, "   "), g, right, r);
+            p = put_pretty_row(put_str(p, "   "), &d, right, r);
         *p++ = '\n';
     }
     return p;
@@ -533,11 +519,7 @@ static inline __attribute__((always_inline)) char *put_record(char *p, cli_forma
         p = put_u64(p, guesses);
         /* a grid shows a pencilmark record's givens only: the header says so */
         p = put_str(p, rec->marks ? ", givens of pencilmarks)\n" : ")\n");
-        if (v->g)
-            p = put_gpretty(p, v->g, v->puzzle, solved ? v->solution : NULL);
-        else
-            p = cli_put_boxed(p, &rec->grid, solved ? (const sb_grid *)(const void *)v->solution
-                                                    : NULL);
+        p = put_gpretty(p, v->g, v->g ? v->puzzle : rec->grid.cell, solved ? v->solution : NULL);
         break;
     default: break;
     }
@@ -593,8 +575,7 @@ void cli_format_solution(cli_buf *b, cli_format f, const cli_input *in, uint64_t
     case FMT_PRETTY:
         p = put_u64(put_str(put_pretty_head(p, in, line, "solution"), " "), index);
         *p++ = '\n';
-        p = v->g ? put_gpretty(p, v->g, v->solution, NULL)
-                 : cli_put_boxed(p, (const sb_grid *)(const void *)v->solution, NULL);
+        p = put_gpretty(p, v->g, v->solution, NULL);
         break;
     default: p = put_solution_grid(p, v); break;
     }
@@ -604,6 +585,6 @@ void cli_format_solution(cli_buf *b, cli_format f, const cli_input *in, uint64_t
 
 void cli_format_invalid(cli_buf *b, const char *msg_name, const sb_record *rec)
 {
-    cli_buf_printf(b, CLI_NAME ": %s:%llu:%zu: invalid puzzle: %s\n", msg_name,
-                   (unsigned long long)rec->line, rec->col, rec->why);
+    sb_buf_printf(b, CLI_NAME ": %s:%llu:%zu: invalid puzzle: %s\n", msg_name,
+                  (unsigned long long)rec->line, rec->col, rec->why);
 }

@@ -34,9 +34,7 @@ typedef struct rate_run {
 
 /* One thread's state. */
 typedef struct rate_worker {
-    sb_solver *solver;      /* its own solver (9x9) */
-    sb_engine *eng;        /* its engine (other geometries) */
-    sb_grater *rater;       /* and the geometry's rating (sb_grater_rate) */
+    sb_rsolver *rs;         /* its record solver and rater (the library's, any geometry) */
     const rate_run *run;    /* the shared, read-only run */
 } rate_worker;
 
@@ -80,14 +78,10 @@ static int worker_new(void *ctx, void **out)
     const rate_run *r = ctx;
     rate_worker *w = cli_alloc_lines(sizeof *w);
     *out = w;
-    if (!w) {
-        fprintf(stderr, CLI_NAME ": out of memory\n");
-        return CLI_EXIT_USAGE;
-    }
+    if (!w)
+        return cli_oom();
     w->run = r;
-    int st = r->g ? sb_engine_new(r->g, &r->opt, &w->eng) : sb_solver_new(&w->solver, &r->opt);
-    if (st == SB_OK && r->g)
-        st = sb_grater_new(r->g, &w->rater);
+    const int st = sb_rsolver_new(r->g, &r->opt, 1, &w->rs);
     return st == SB_OK ? 0 : cli_solver_error("rate", st, r->opt.simd);
 }
 
@@ -96,11 +90,8 @@ static void worker_end(void *ctx, void *wp)
 {
     (void)ctx;
     rate_worker *w = wp;
-    if (w) {
-        sb_solver_free(w->solver);
-        sb_engine_free(w->eng);
-        sb_grater_free(w->rater);
-    }
+    if (w)
+        sb_rsolver_free(w->rs);
     free(w);
 }
 
@@ -132,66 +123,66 @@ static void rate_format(const rate_run *r, const cli_input *in, const sb_record 
     const unsigned long long line = (unsigned long long)rec->line;
     if (r->format == RATE_CSV) {
         if (in->with_file) {
-            cli_buf_put(out, in->csv_name, in->csv_len);
-            cli_buf_put(out, ",", 1);
+            sb_buf_put(out, in->csv_name, in->csv_len);
+            sb_buf_put(out, ",", 1);
         }
-        cli_buf_printf(out, "%llu,%s,%s", line, status, rt ? sb_class_name(rt->cls) : "");
+        sb_buf_printf(out, "%llu,%s,%s", line, status, rt ? sb_class_name(rt->cls) : "");
         for (size_t i = 0; i < 2 * nt; i++)
             if (rt)
-                cli_buf_printf(out, ",%llu",
-                               (unsigned long long)(i < nt ? rt->counts[i].eliminations
-                                                           : rt->counts[i - nt].calls));
+                sb_buf_printf(out, ",%llu",
+                              (unsigned long long)(i < nt ? rt->counts[i].eliminations
+                                                          : rt->counts[i - nt].calls));
             else
-                cli_buf_put(out, ",", 1);
-        cli_buf_put(out, "\n", 1);
+                sb_buf_put(out, ",", 1);
+        sb_buf_put(out, "\n", 1);
         return;
     }
-    cli_buf_printf(out, "{\"file\":%s,\"line\":%llu,\"status\":\"%s\"", in->json_name, line,
-                   status);
+    sb_buf_printf(out, "{\"file\":%s,\"line\":%llu,\"status\":\"%s\"", in->json_name, line,
+                  status);
     if (rec->kind == SB_LINE_INVALID) { /* as solve -f json: why and where */
         char why[6 * SB_WHY_LEN + 3];
         cli_json_escape(why, rec->why);
-        cli_buf_printf(out, ",\"error\":%s,\"column\":%zu", why, rec->col);
+        sb_buf_printf(out, ",\"error\":%s,\"column\":%zu", why, rec->col);
     }
     if (rt) {
-        cli_buf_printf(out, ",\"class\":\"%s\",\"counts\":{", sb_class_name(rt->cls));
+        sb_buf_printf(out, ",\"class\":\"%s\",\"counts\":{", sb_class_name(rt->cls));
         for (size_t i = 0; i < nt; i++)
-            cli_buf_printf(out,
-                           "%s\"%s\":{\"applications\":%llu,\"placements\":%llu,"
-                           "\"eliminations\":%llu,\"calls\":%llu}",
-                           i ? "," : "", tech[i].name,
-                           (unsigned long long)rt->counts[i].applications,
-                           (unsigned long long)rt->counts[i].placements,
-                           (unsigned long long)rt->counts[i].eliminations,
-                           (unsigned long long)rt->counts[i].calls);
-        cli_buf_put(out, "}", 1);
+            sb_buf_printf(out,
+                          "%s\"%s\":{\"applications\":%llu,\"placements\":%llu,"
+                          "\"eliminations\":%llu,\"calls\":%llu}",
+                          i ? "," : "", tech[i].name,
+                          (unsigned long long)rt->counts[i].applications,
+                          (unsigned long long)rt->counts[i].placements,
+                          (unsigned long long)rt->counts[i].eliminations,
+                          (unsigned long long)rt->counts[i].calls);
+        sb_buf_put(out, "}", 1);
     }
-    cli_buf_put(out, "}\n", 2);
+    sb_buf_put(out, "}\n", 2);
 }
 
-/* Checks and rates one record of another geometry (rate_record) through its engine and
- * rater. @return as rate_record. */
-static int rate_grecord(rate_worker *w, const cli_input *in, const sb_record *rec, cli_buf *out,
-                        cli_buf *err, rate_tag *t)
+/* Checks, rates and formats one record (cli_batch.record). */
+static int rate_record(void *wp, const cli_input *in, const sb_record *rec, cli_buf *out,
+                       cli_buf *err, void *tp)
 {
+    rate_worker *w = wp;
+    rate_tag *t = tp;
     sb_rating rt;
     int rated = 0;
     t->status = TAG_INVALID;
     t->cls = 0;
     if (rec->kind == SB_LINE_PUZZLE) {
-        sb_gresult res;
-        const int st = sb_engine_solve(w->eng, ((const sb_stream_grec *)rec)->cells, 2, &res, NULL);
+        sb_result res;
+        const int st = sb_rsolver_solve(w->rs, rec, &res);
         if (st == SB_ERR_STOPPED)
             return CLI_STOPPED;
         if (st != SB_OK) { /* the engine's one failure: memory */
-            cli_buf_printf(err, CLI_NAME ": %s:%llu: out of memory\n", in->msg_name,
-                           (unsigned long long)rec->line);
+            sb_buf_printf(err, CLI_NAME ": %s:%llu: out of memory\n", in->msg_name,
+                          (unsigned long long)rec->line);
             return CLI_EXIT_USAGE;
         }
-        t->status = (uint8_t)sb_count_verdict(res.count);
-        /* the record's cells are in range: rating cannot fail */
-        if (t->status == SB_SOLVED && sb_grater_rate(w->rater, ((const sb_stream_grec *)rec)->cells,
-                                                     &rt) == SB_OK) {
+        t->status = (uint8_t)sb_result_verdict(&res);
+        /* a proper puzzle's cells are in range: rating cannot fail */
+        if (t->status == SB_SOLVED && sb_rsolver_rate(w->rs, rec, &rt) == SB_OK) {
             t->cls = (uint8_t)rt.cls;
             rated = 1;
         }
@@ -201,54 +192,17 @@ static int rate_grecord(rate_worker *w, const cli_input *in, const sb_record *re
     return CLI_DONE;
 }
 
-/* Checks, rates and formats one record (cli_batch.record). */
-static int rate_record(void *wp, const cli_input *in, const sb_record *rec, cli_buf *out,
-                       cli_buf *err, void *tp)
-{
-    rate_worker *w = wp;
-    rate_tag *t = tp;
-    if (w->run->g)
-        return rate_grecord(w, in, rec, out, err, t);
-    const char *status = "invalid";
-    sb_rating rt;
-    int rated = 0;
-    (void)err;
-    t->status = TAG_INVALID;
-    t->cls = 0;
-    if (rec->kind == SB_LINE_PUZZLE) {
-        /* A pencilmark record is rated from its candidates: its eliminations count as done */
-        sb_result res;
-        const int st = rec->marks ? sb_solve_candidates(w->solver, rec->cand, &res)
-                                  : sb_solve(w->solver, &rec->grid, &res);
-        if (st == SB_ERR_STOPPED)
-            return CLI_STOPPED;
-        const sb_verdict v = sb_result_verdict(&res);
-        status = cli_verdict_name(v);
-        t->status = (uint8_t)v;
-        if (v == SB_SOLVED) {
-            if (rec->marks)
-                sb_rate_candidates(rec->cand, &rt);
-            else
-                sb_rate(&rec->grid, &rt);
-            t->cls = (uint8_t)rt.cls;
-            rated = 1;
-        }
-    }
-    rate_format(w->run, in, rec, status, rated ? &rt : NULL, out);
-    return CLI_DONE;
-}
-
 /* Prints the class summary of file f to stderr. @return 0, or -1 after "out of memory"
  * (the summary is part of the command's promise: its absence must fail the run). */
 static int summarize(const rate_run *r, int f)
 {
     const file_tally *t = &r->total[f];
-    cli_input in;
-    if (cli_input_init(&in, r->files ? r->files[f] : "-") != 0) {
+    const char *path = r->files ? r->files[f] : "-";
+    char *name = cli_msg_dup(strcmp(path, "-") ? path : "<stdin>");
+    if (!name) {
         fprintf(stderr, CLI_NAME ": out of memory writing the summary\n");
         return -1;
     }
-    const char *name = in.msg_name;
     const unsigned long long proper = t->verdict[SB_SOLVED];
     fprintf(stderr, "rate: %s: %llu puzzles:", name,
             t->verdict[0] + t->verdict[1] + t->verdict[2]);
@@ -257,7 +211,7 @@ static int summarize(const rate_run *r, int f)
                 proper ? 100.0 * (double)t->cls[c] / (double)proper : 0.0);
     fprintf(stderr, "; unsolvable %llu, multiple %llu, invalid lines %llu\n",
             t->verdict[SB_UNSOLVABLE], t->verdict[SB_MULTIPLE], t->invalid);
-    cli_input_free(&in);
+    free(name);
     return 0;
 }
 
@@ -282,9 +236,7 @@ int cli_rate(int argc, char **argv)
     cli_grid_opt gopt = {0};
     const cli_shared shared = {"rate", &b, &b.threads, &r.opt.simd, &gopt};
     b.resume = cli_resume_wanted(argc, argv); /* before -o opens FILE */
-    optind = 1;
-    opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
-    while ((ch = getopt_long(argc, argv, ":f:t:o:h", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt(&shared, argc, argv, ":f:t:o:h", longopts)) != -1) {
         switch (ch) {
         case 'f':
             if (!strcmp(optarg, "csv"))
@@ -295,9 +247,7 @@ int cli_rate(int argc, char **argv)
                 return cli_usage_error("rate", "unknown format '%s' (csv, json)", optarg);
             break;
         case 'h': printf(rate_help, cli_default_threads()); return CLI_EXIT_OK;
-        default:
-            if (cli_shared_option(&shared, ch, optarg, argv))
-                return CLI_EXIT_USAGE;
+        default: return CLI_EXIT_USAGE; /* CLI_OPT_BAD: reported */
         }
     }
     if (cli_output_open("rate", &b, argv + optind, argc - optind, gopt.file))
@@ -330,8 +280,7 @@ static int rate_run_on(rate_run *rp, cli_batch *bp, const sb_geometry *geo, int 
     if (!r.total || !r.opened) {
         free(r.total);
         free(r.opened);
-        fprintf(stderr, CLI_NAME ": out of memory\n");
-        return CLI_EXIT_USAGE;
+        return cli_oom();
     }
     int has_header = 0;
     uint64_t skipped_invalid = 0;

@@ -60,21 +60,12 @@ static uint64_t tally_counts(tally *t, uint64_t *c, int to_counts)
     return t->n[0] + t->n[1] + t->n[2] + t->invalid + t->errors + t->budget;
 }
 
-/* One thread's worker: its own solver, and the results of the chunk it is handling, solved
- * together (sb_solve_many is faster than one sb_solve per puzzle on some kernels). */
+/* One thread's worker: the library's record solver of the run's geometry (which solves a
+ * chunk's 9x9 puzzles together: sb_solve_many is faster than one sb_solve per puzzle). */
 typedef struct worker {
-    sb_solver *solver;        /* this thread's solver context (9x9) */
-    sb_engine *eng;          /* this thread's engine (other geometries) */
+    sb_rsolver *rs;           /* this thread's record solver */
     const sb_geometry *g;     /* copy of run.g */
-    uint8_t *sol;             /* the engine's first solution, sb_geometry_cells bytes */
     cli_format format;        /* copy of run.format, read on every record */
-    uint64_t limit;           /* copy of run.opt.limit (the engine takes it per solve) */
-    size_t cap;               /* entries of the arrays below */
-    size_t ready, next;       /* results solved ahead: entries next .. ready-1 still unused */
-    const sb_record **rec;    /* the record of each entry */
-    sb_grid *grid;            /* its puzzle */
-    sb_result *res;           /* its result */
-    int *st;                  /* its sb_solve status */
 } worker;
 
 static const char solve_help[] =
@@ -147,20 +138,12 @@ static int worker_new(void *ctx, void **out)
 {
     const run *r = ctx;
     worker *w = cli_alloc_lines(sizeof *w);
-    if (!w) {
-        fprintf(stderr, CLI_NAME ": out of memory\n");
-        return CLI_EXIT_USAGE;
-    }
+    if (!w)
+        return cli_oom();
     *out = w;
     w->g = r->g;
     w->format = r->format;
-    w->limit = r->opt.limit;
-    if (r->g && !(w->sol = malloc((size_t)sb_geometry_cells(r->g)))) {
-        fprintf(stderr, CLI_NAME ": out of memory\n");
-        return CLI_EXIT_USAGE;
-    }
-    const int st = r->g ? sb_engine_new(r->g, &r->opt, &w->eng)
-                        : sb_solver_new(&w->solver, &r->opt);
+    const int st = sb_rsolver_new(r->g, &r->opt, 0, &w->rs);
     if (st != SB_OK)
         return cli_solver_error(r->format == FMT_COUNT ? "validate" : "solve", st, r->opt.simd);
     return 0;
@@ -171,66 +154,16 @@ static void worker_end(void *ctx, void *wp)
 {
     (void)ctx;
     worker *w = wp;
-    if (w) {
-        sb_solver_free(w->solver);
-        sb_engine_free(w->eng);
-        free(w->sol);
-        free(w->rec);
-        free(w->grid);
-        free(w->res);
-        free(w->st);
-    }
+    if (w)
+        sb_rsolver_free(w->rs);
     free(w);
 }
 
 /* Solves the puzzles among a chunk's records together (cli_batch.chunk); their results wait
- * for the record handler. Out of memory, it solves nothing ahead (the handler solves). */
+ * for the record handler. */
 static void solve_chunk(void *wp, const sb_record *const *recs, size_t n)
 {
-    worker *w = wp;
-    w->ready = w->next = 0;
-    if (n > w->cap) {
-        free(w->rec);
-        free(w->grid);
-        free(w->res);
-        free(w->st);
-        w->rec = malloc(n * sizeof *w->rec);
-        w->grid = malloc(n * sizeof *w->grid);
-        w->res = malloc(n * sizeof *w->res);
-        w->st = malloc(n * sizeof *w->st);
-        w->cap = w->rec && w->grid && w->res && w->st ? n : 0;
-        if (!w->cap)
-            return;
-    }
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (recs[i]->kind == SB_LINE_PUZZLE && !recs[i]->marks) { /* marks: worker_solve */
-            w->rec[k] = recs[i];
-            w->grid[k++] = recs[i]->grid;
-        }
-    sb_solve_many(w->solver, w->grid, k, w->res, w->st);
-    w->ready = k;
-}
-
-/* The result of record rec: solved ahead by solve_chunk, else now; on another geometry by
- * the engine (res->solution unused: its first solution goes to w->sol). The limit is opt's.
- * @return sb_solve's status. */
-static int worker_solve(worker *w, const sb_record *rec, sb_result *res, uint64_t limit)
-{
-    if (w->g) {
-        sb_gresult gr;
-        const int st = sb_engine_solve(w->eng, ((const sb_stream_grec *)rec)->cells, limit, &gr,
-                                        w->sol);
-        res->count = gr.count;
-        res->guesses = gr.guesses;
-        return st;
-    }
-    if (w->next < w->ready && w->rec[w->next] == rec) {
-        *res = w->res[w->next];
-        return w->st[w->next++];
-    }
-    return rec->marks ? sb_solve_candidates(w->solver, rec->cand, res)
-                      : sb_solve(w->solver, &rec->grid, res);
+    sb_rsolver_ahead(((worker *)wp)->rs, recs, n);
 }
 
 /* Appends the record of rec's result res with status (cli_format_record on 9x9; on another
@@ -243,7 +176,8 @@ static inline void put_result(const worker *w, cli_buf *out, const cli_input *in
         return;
     }
     const sb_stream_grec *gr = (const sb_stream_grec *)rec;
-    const cli_grids v = {.g = w->g, .form = gr->form, .puzzle = gr->cells, .solution = w->sol};
+    const cli_grids v = {.g = w->g, .form = gr->form, .puzzle = gr->cells,
+                         .solution = sb_rsolver_solution(w->rs, res)};
     cli_format_grids(out, w->format, in, rec, &v, res->count, res->guesses, status, 0);
 }
 
@@ -269,15 +203,6 @@ static void commit(void *ctx, const uint32_t *input, const unsigned char *tags, 
     }
 }
 
-/* Points run r and its batch b at geometry geo (NULL: 9x9) as cli_batch_geometry does.
- * @return as cli_batch_geometry. */
-static int geo_begin(const char *cmd, run *r, cli_batch *b, const sb_geometry *geo,
-                     sb_gsource *src)
-{
-    r->g = geo;
-    return cli_batch_geometry(cmd, b, geo, src, &r->opt);
-}
-
 /* Solves one record and formats it (cli_batch.record of solve). */
 static int solve_record(void *wp, const cli_input *in, const sb_record *rec, cli_buf *out,
                         cli_buf *err, void *tp)
@@ -291,7 +216,7 @@ static int solve_record(void *wp, const cli_input *in, const sb_record *rec, cli
         return CLI_DONE;
     }
     sb_result res;
-    const int st = worker_solve(w, rec, &res, w->limit);
+    const int st = sb_rsolver_solve(w->rs, rec, &res);
     if (st == SB_ERR_STOPPED)
         return CLI_STOPPED;
     t->guesses = res.guesses;
@@ -301,8 +226,8 @@ static int solve_record(void *wp, const cli_input *in, const sb_record *rec, cli
         return CLI_DONE;
     }
     if (st != SB_OK && w->g) { /* the engine's one failure: memory */
-        cli_buf_printf(err, CLI_NAME ": %s:%llu: out of memory\n", in->msg_name,
-                       (unsigned long long)rec->line);
+        sb_buf_printf(err, CLI_NAME ": %s:%llu: out of memory\n", in->msg_name,
+                      (unsigned long long)rec->line);
         return CLI_EXIT_USAGE;
     }
     if (st != SB_OK) {
@@ -313,8 +238,8 @@ static int solve_record(void *wp, const cli_input *in, const sb_record *rec, cli
         failed.col = 0;
         snprintf(failed.why, sizeof failed.why, "%s (%s --bfs-cap)", sb_strerror(st),
                  st == SB_ERR_FRONTIER ? "raise" : "lower");
-        cli_buf_printf(err, CLI_NAME ": %s:%llu: %s\n", in->msg_name,
-                       (unsigned long long)rec->line, failed.why);
+        sb_buf_printf(err, CLI_NAME ": %s:%llu: %s\n", in->msg_name,
+                      (unsigned long long)rec->line, failed.why);
         t->kind = TAG_ERROR;
         cli_format_record(out, w->format, in, &failed, NULL, 0);
         return CLI_DONE;
@@ -391,7 +316,7 @@ static int all_record(void *ctx, const char *name, const sb_record *rec)
         a->v.form = r->form;
         a->v.puzzle = r->cells;
         a->line = rec->line;
-        const int sst = sb_engine_each(a->w->eng, r->cells, a->w->limit, all_one, a, &res);
+        const int sst = sb_rsolver_each(a->w->rs, rec, all_one, a, &res);
         if (a->failed)
             return CLI_EXIT_USAGE;
         if (sst == SB_ERR_STOPPED)
@@ -410,7 +335,7 @@ static int all_record(void *ctx, const char *name, const sb_record *rec)
         cli_format_grids(&a->sink.out, a->f, a->in, rec, &a->v, res.count, res.guesses, status,
                          1);
     }
-    cli_buf_put(&a->sink.tags, &t, sizeof t);
+    sb_buf_put(&a->sink.tags, &t, sizeof t);
     a->sink.n++;
     return all_write(a) != 0 ? CLI_EXIT_USAGE : 0;
 }
@@ -420,18 +345,14 @@ static int all_record(void *ctx, const char *name, const sb_record *rec)
  * CLI_EXIT_INTERRUPTED). */
 static int all_run(const cli_batch *b, char *const *files, int nfiles)
 {
-    static char *const stdin_only[] = {"-"};
     const run *ru = b->ctx;
-    if (nfiles == 0) {
-        files = stdin_only;
-        nfiles = 1;
-    }
+    cli_inputs(&files, &nfiles);
     void *wp = NULL;
     sb_stream_grec *r = malloc(b->source->rec_size);
-    int rc = r ? worker_new(b->ctx, &wp) : CLI_EXIT_USAGE;
-    all_ctx a = {.v = {.g = ru->g}, .b = b, .w = wp, .f = ru->format, .last = cli_now_seconds()};
-    if (wp)
-        a.first = ((worker *)wp)->sol;
+    uint8_t *first = malloc((size_t)sb_geometry_cells(ru->g));
+    int rc = r && first ? worker_new(b->ctx, &wp) : CLI_EXIT_USAGE;
+    all_ctx a = {.v = {.g = ru->g}, .b = b, .w = wp, .f = ru->format, .last = cli_now_seconds(),
+                 .first = first};
     cli_stop_state stop;
     cli_stop_begin(&stop);
     for (int i = 0; !rc || rc == CLI_EXIT_USAGE; i++) {
@@ -468,6 +389,7 @@ static int all_run(const cli_batch *b, char *const *files, int nfiles)
     sb_stream_sink_free(&a.sink);
     worker_end(b->ctx, wp);
     free(r);
+    free(first);
     return rc;
 }
 
@@ -499,9 +421,7 @@ int cli_solve(int argc, char **argv)
     char plist[1024];
     size_t np;
     b.resume = cli_resume_wanted(argc, argv); /* before -o opens FILE */
-    optind = 1;
-    opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
-    while ((ch = getopt_long(argc, argv, ":s:l:t:f:o:h", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt(&shared, argc, argv, ":s:l:t:f:o:h", longopts)) != -1) {
         switch (ch) {
         case 's':
             if (cli_parse_pipeline("solve", optarg, &r.opt))
@@ -542,9 +462,7 @@ int cli_solve(int argc, char **argv)
                    cli_format_name(FMT_SOLUTION));
             return CLI_EXIT_OK;
         }
-        default:
-            if (cli_shared_option(&shared, ch, optarg, argv))
-                return CLI_EXIT_USAGE;
+        default: return CLI_EXIT_USAGE; /* CLI_OPT_BAD: reported */
         }
     }
     if (cli_output_open("solve", &b, argv + optind, argc - optind, gopt.file))
@@ -573,7 +491,8 @@ static int solve_run(run *rp, cli_batch *bp, const sb_geometry *geo, const cli_g
     b.ctx = &r;
     if (gopt->all && !gopt->limit_given)
         r.opt.limit = 0; /* --all alone lists every solution */
-    if (geo_begin("solve", &r, &b, geo, &src))
+    r.g = geo;
+    if (cli_batch_geometry("solve", &b, geo, &src, &r.opt))
         return CLI_EXIT_USAGE;
     int has_header = 0;
     uint64_t skipped_invalid = 0;
@@ -647,26 +566,26 @@ static int validate_record(void *wp, const cli_input *in, const sb_record *rec, 
     }
     int a, b;
     if (!w->g && sb_grid_conflict(&rec->grid, &a, &b)) { /* sb_greader refuses clashes */
-        cli_buf_printf(err, CLI_NAME ": %s:%llu: conflicting givens: r%dc%d and r%dc%d are both %d\n",
-                       in->msg_name, line, a / 9 + 1, a % 9 + 1, b / 9 + 1, b % 9 + 1,
-                       rec->grid.cell[a]);
+        sb_buf_printf(err, CLI_NAME ": %s:%llu: conflicting givens: r%dc%d and r%dc%d are both %d\n",
+                      in->msg_name, line, a / 9 + 1, a % 9 + 1, b / 9 + 1, b % 9 + 1,
+                      rec->grid.cell[a]);
         t->kind = SB_UNSOLVABLE;
         return CLI_DONE;
     }
     sb_result res;
-    const int st = worker_solve(w, rec, &res, w->limit);
+    const int st = sb_rsolver_solve(w->rs, rec, &res);
     if (st == SB_ERR_STOPPED)
         return CLI_STOPPED;
     if (st != SB_OK && w->g) {
-        cli_buf_printf(err, CLI_NAME ": %s:%llu: out of memory\n", in->msg_name, line);
+        sb_buf_printf(err, CLI_NAME ": %s:%llu: out of memory\n", in->msg_name, line);
         return CLI_EXIT_USAGE;
     }
     const sb_verdict v = sb_result_verdict(&res);
     t->kind = (uint8_t)v;
     if (v == SB_UNSOLVABLE)
-        cli_buf_printf(err, CLI_NAME ": %s:%llu: no solution\n", in->msg_name, line);
+        sb_buf_printf(err, CLI_NAME ": %s:%llu: no solution\n", in->msg_name, line);
     else if (v == SB_MULTIPLE)
-        cli_buf_printf(err, CLI_NAME ": %s:%llu: multiple solutions\n", in->msg_name, line);
+        sb_buf_printf(err, CLI_NAME ": %s:%llu: multiple solutions\n", in->msg_name, line);
     return CLI_DONE;
 }
 
@@ -690,14 +609,10 @@ int cli_validate(int argc, char **argv)
     const cli_shared shared = {"validate", &b, &b.threads, &r.opt.simd, &gopt};
     int ch;
     b.resume = cli_resume_wanted(argc, argv); /* before -o opens FILE */
-    optind = 1;
-    opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
-    while ((ch = getopt_long(argc, argv, ":t:o:h", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt(&shared, argc, argv, ":t:o:h", longopts)) != -1) {
         switch (ch) {
         case 'h': printf(validate_help, cli_default_threads()); return CLI_EXIT_OK;
-        default:
-            if (cli_shared_option(&shared, ch, optarg, argv))
-                return CLI_EXIT_USAGE;
+        default: return CLI_EXIT_USAGE; /* CLI_OPT_BAD: reported */
         }
     }
     if (cli_output_open("validate", &b, argv + optind, argc - optind, gopt.file))
@@ -706,7 +621,8 @@ int cli_validate(int argc, char **argv)
     if (cli_grid_pick("validate", &gopt, argv + optind, argc - optind, 0, &geo))
         return CLI_EXIT_USAGE;
     sb_gsource src;
-    if (geo_begin("validate", &r, &b, geo, &src)) {
+    r.g = geo;
+    if (cli_batch_geometry("validate", &b, geo, &src, &r.opt)) {
         sb_geometry_free(geo);
         return CLI_EXIT_USAGE;
     }
@@ -733,11 +649,8 @@ int cli_validate(int argc, char **argv)
     printf("%llu puzzles: %llu unique, %llu multiple, %llu unsolvable, %llu invalid lines\n",
            t->n[0] + t->n[1] + t->n[2], t->n[SB_SOLVED], t->n[SB_MULTIPLE], t->n[SB_UNSOLVABLE],
            t->invalid);
-    if (fflush(stdout) != 0) { /* named as a record's write error is: -o FILE or stdout */
-        fprintf(stderr, CLI_NAME ": write error: %s: %s\n",
-                b.out_name ? b.out_name : "standard output", strerror(errno));
+    if (cli_flush_out(&b)) /* named as a record's write error is: -o FILE or stdout */
         return CLI_EXIT_USAGE;
-    }
     if (rc)
         return rc;
     const int final = (t->invalid || t->n[SB_MULTIPLE] || t->n[SB_UNSOLVABLE]) ? CLI_EXIT_INVALID
