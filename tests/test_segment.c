@@ -1,13 +1,15 @@
 /*
  * test_segment.c — the library's segments (sb_segment_*): cuts fall only after lines that
  * leave a reader fresh (never inside a nine-line grid), line counts match a count of the
- * file's own bytes, and the segments' streams and pieces together give back the whole input.
+ * file's own bytes, the segments' streams and pieces together give back the whole input,
+ * and a segment writer puts each piece at its offset, keeping the first failure.
  *
  * The input mixes one-line puzzles, comments, blank lines and nine-line grids; the expected
  * values come from the text the test wrote (where each grid's lines are), not from the code
  * under test.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -232,4 +234,74 @@ Test(segment, text_lines_counts_an_unterminated_last_line)
     cr_assert_eq(sb_text_lines("a\n", 2), 1);
     cr_assert_eq(sb_text_lines("\n\n", 2), 2);
     cr_assert_eq(sb_text_lines("a\nb", 3), 2);
+}
+
+Test(segment, a_writer_puts_each_piece_at_its_offset)
+{
+    char path[] = "/tmp/sb-test-segw-XXXXXX";
+    const int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    sb_segment_writer *w = sb_segment_writer_new(fd, NULL, NULL);
+    cr_assert_not_null(w);
+    /* three pieces handed over out of order of their offsets, as rounds of ranks do */
+    static const char *const piece[3] = {"bbbb", "a", "cc\n"};
+    static const int64_t at[3] = {1, 0, 5};
+    sb_buf out = {0};
+    for (int k = 0; k < 3; k++) {
+        sb_buf_put(&out, piece[k], strlen(piece[k]));
+        sb_segment_writer_put(w, &out, at[k]);
+        cr_assert_eq(out.len, 0, "the buffer handed back is empty");
+    }
+    int err = -1;
+    cr_assert_eq(sb_segment_writer_wait(w, &err), -1, "nothing failed");
+    sb_segment_writer_free(w);
+    sb_buf_free(&out);
+    char got[16] = "";
+    cr_assert_eq(pread(fd, got, sizeof got - 1, 0), 8);
+    cr_assert_str_eq(got, "abbbbcc\n");
+    close(fd);
+    unlink(path);
+}
+
+/* A write of the writer test below: records each call, fails the piece at offset 10. */
+typedef struct calls {
+    int64_t at[8];
+    int n;
+} calls;
+
+static int failing_write(void *ctx, const char *p, size_t n, int64_t at)
+{
+    calls *c = ctx;
+    (void)p, (void)n;
+    cr_assert(c->n < 8);
+    c->at[c->n++] = at;
+    return at == 10 ? ENOSPC : 0;
+}
+
+Test(segment, a_writer_keeps_the_first_failure_and_writes_no_more)
+{
+    calls c = {.n = 0};
+    sb_segment_writer *w = sb_segment_writer_new(-1, failing_write, &c);
+    cr_assert_not_null(w);
+    sb_buf out = {0};
+    static const int64_t at[3] = {0, 10, 20};
+    int err = 0;
+    for (int k = 0; k < 3; k++) {
+        sb_buf_put(&out, "xy", 2);
+        sb_segment_writer_put(w, &out, at[k]);
+        /* in place: each piece is written (or refused) before put returns */
+        cr_assert_eq(sb_segment_writer_failed(w, &err), k ? 10 : -1);
+    }
+    cr_assert_eq(err, ENOSPC);
+    cr_assert_eq(c.n, 2, "the piece after the failure is not written");
+    cr_assert_eq(c.at[0], 0);
+    cr_assert_eq(c.at[1], 10);
+    cr_assert_eq(sb_segment_writer_wait(w, &err), 10);
+    cr_assert_eq(err, ENOSPC);
+    sb_buf_put(&out, "", 0);
+    sb_segment_writer_put(w, &out, 30); /* an empty piece: nothing to write */
+    cr_assert_eq(c.n, 2);
+    sb_segment_writer_free(w);
+    sb_segment_writer_free(NULL);
+    sb_buf_free(&out);
 }
