@@ -350,17 +350,19 @@ static int all_run(const cli_batch *b, char *const *files, int nfiles)
     void *wp = NULL;
     sb_stream_grec *r = malloc(b->source->rec_size);
     uint8_t *first = malloc((size_t)sb_geometry_cells(ru->g));
-    int rc = r && first ? worker_new(b->ctx, &wp) : CLI_EXIT_USAGE;
+    /* made: non-zero when the worker could not be made (its message given): nothing runs */
+    const int made = r && first ? worker_new(b->ctx, &wp) : cli_oom();
+    int rc = made;
     all_ctx a = {.v = {.g = ru->g}, .b = b, .w = wp, .f = ru->format, .last = cli_now_seconds(),
                  .first = first};
     cli_stop_state stop;
     cli_stop_begin(&stop);
     for (int i = 0; !rc || rc == CLI_EXIT_USAGE; i++) {
-        if (i == nfiles || !r || !wp || a.failed)
+        if (i == nfiles || made || a.failed)
             break;
         cli_input in;
         if (cli_input_init(&in, files[i]) != 0) {
-            rc = CLI_EXIT_USAGE;
+            rc = cli_oom();
             break;
         }
         in.with_file = nfiles > 1;

@@ -45,7 +45,7 @@ COMMANDS = [
 ]
 # The other solve formats allocate as csv does.
 MALLOC_COMMANDS = [c for c in COMMANDS if c[0] in ("csv", "rate", "generate", "augment")] + [
-    ("validate", ["validate"], True)]
+    ("validate", ["validate"], True), ("solve --all", ["solve", "--all"], True)]
 
 
 class Suite:
