@@ -11,6 +11,15 @@ TEST_EXTRA += test-slurm
 
 .PHONY: test-slurm
 
-test-slurm: $(BIN) ## MPI under a one-machine Slurm: docs/scale.md's sbatch script and srun line (root; skipped otherwise)
+# The start-up shim (tests/cli/mpi_ready.c): marks each rank that got through MPI_Init, so
+# slurm.sh can tell Open MPI's start-up crash from the program's.
+MPI_READY_SHIM := $(BUILD)/mpi_ready.so
+
+$(MPI_READY_SHIM): tests/cli/mpi_ready.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -Wall -Wextra -fPIC -shared -o $@ $< -ldl
+
+test-slurm: $(BIN) $(MPI_READY_SHIM) ## MPI under a one-machine Slurm: docs/scale.md's sbatch script and srun line (root; skipped otherwise)
 	@if [ -n "$(MPI_SKIP)" ]; then echo "test-slurm: skipped: $(MPI_SKIP)"; else \
-	    $(MAKE) --no-print-directory $(MPI_BIN) && bash tests/cli/slurm.sh $(BIN) $(MPI_BIN); fi
+	    $(MAKE) --no-print-directory $(MPI_BIN) && \
+	    bash tests/cli/slurm.sh $(BIN) $(MPI_BIN) $(abspath $(MPI_READY_SHIM)); fi
