@@ -127,6 +127,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # program's, is never run again.
 READY_SHIM=${3:-}
 READY=$T/ready
+exec 3>&2 # the notes of mpi_job: the script's stderr, not a case's output (tcase fails on that)
 # mpi_job RANKS OUT ERR CMD...: runs CMD (an srun) with stdout to OUT and stderr to ERR, and
 # again when fewer than RANKS ranks got through MPI_Init. @return CMD's exit code.
 mpi_job() {
@@ -141,8 +142,8 @@ mpi_job() {
         fi
         rc=$?
         [ -z "$READY_SHIM" ] || [ "$(ls "$READY" | wc -l)" -ge "$ranks" ] && return "$rc"
-        echo "slurm.sh: $(ls "$READY" | wc -l) of $ranks ranks got through MPI_Init (exit $rc):" \
-            "Open MPI's start-up failed; running the job again" >&2
+        echo "# note: $(ls "$READY" | wc -l) of $ranks ranks got through MPI_Init (exit $rc):" \
+            "Open MPI's start-up failed; running the job again" >&3
     done
     return "$rc"
 }
