@@ -51,6 +51,16 @@ static inline int sbt_pop(uint32_t x)
 #endif
 }
 
+/* Bits set in a 64-bit x (sbt_pop's two halves where there is no popcnt instruction). */
+static inline int sbt_pop64(uint64_t x)
+{
+#ifdef __POPCNT__
+    return __builtin_popcountll(x);
+#else
+    return sbt_pop((uint32_t)x) + sbt_pop((uint32_t)(x >> 32));
+#endif
+}
+
 /* 1 when band set s (three words) has a cell. */
 static inline int sbt_any(const uint32_t *s)
 {
@@ -355,26 +365,49 @@ static int sbt_wing(const uint32_t *w, uint32_t *el, int three)
             for (int j = 0; j < 3; j++)
                 near[j] = bi[j] & sb_band_peers[p][j];
             const uint32_t pm = sbt_cell(w, p);
-            uint32_t nd[SB_DIGITS][3], has = 0; /* near[] holding each digit of the pivot */
-            for (uint32_t m = pm; m; m &= m - 1) {
-                const int a = __builtin_ctz(m);
-                for (int j = 0; j < 3; j++)
-                    nd[a][j] = near[j] & w[4 * a + j];
-                has |= (uint32_t)sbt_any(nd[a]) << a;
-            }
-            if (!three && has != pm)
-                continue; /* xy: both pincers need a pivot digit each */
-            /* z: outside the pivot (xy: always 7) or one of its three (xyz: 3), kept when
-             * near[] has a cell holding z with each other digit (the second test is rarely
-             * reached: a jump measured cheaper than both tests without one) */
-            uint32_t zs = 0;
-            for (uint32_t m = three ? pm : 0x1FFu & ~pm; m; m &= m - 1) {
-                const int z = __builtin_ctz(m);
-                const uint32_t rest = pm & ~(1u << z), *wz = w + 4 * z;
-                const uint32_t *nx = nd[__builtin_ctz(rest)], *ny = nd[31 - __builtin_clz(rest)];
-                zs |= (uint32_t)(((nx[0] & wz[0]) | (nx[1] & wz[1]) | (nx[2] & wz[2])) != 0 &&
-                                 ((ny[0] & wz[0]) | (ny[1] & wz[1]) | (ny[2] & wz[2])) != 0)
-                      << z;
+            uint32_t nd[SB_DIGITS][3], zs = 0; /* nd: near[] holding each digit of the pivot */
+            if (three) {
+                /* xyz: z is one of the pivot's three digits {a, bd, c}; each pair of them is
+                 * tested once for a pincer, and z kept when both pairs with z have one
+                 * (three tests, not six); near[] is split by digit only for a wing */
+                const int a = __builtin_ctz(pm), c = 31 - __builtin_clz(pm),
+                          bd = __builtin_ctz(pm & (pm - 1));
+                const uint32_t *wa = w + 4 * a, *wb = w + 4 * bd, *wc = w + 4 * c;
+                uint32_t ab = 0, ac = 0, bc = 0;
+                for (int j = 0; j < 3; j++) {
+                    const uint32_t na = near[j] & wa[j];
+                    ab |= na & wb[j];
+                    ac |= na & wc[j];
+                    bc |= near[j] & wb[j] & wc[j];
+                }
+                const uint32_t eab = ab != 0, eac = ac != 0, ebc = bc != 0;
+                zs = (eab & eac) << a | (eab & ebc) << bd | (eac & ebc) << c;
+                if (!zs)
+                    continue;
+                for (uint32_t m = pm; m; m &= m - 1)
+                    for (int j = 0; j < 3; j++)
+                        nd[__builtin_ctz(m)][j] = near[j] & w[4 * __builtin_ctz(m) + j];
+            } else {
+                uint32_t has = 0;
+                for (uint32_t m = pm; m; m &= m - 1) {
+                    const int a = __builtin_ctz(m);
+                    for (int j = 0; j < 3; j++)
+                        nd[a][j] = near[j] & w[4 * a + j];
+                    has |= (uint32_t)sbt_any(nd[a]) << a;
+                }
+                if (has != pm)
+                    continue; /* xy: both pincers need a pivot digit each */
+                /* z: any digit outside the pivot, kept when near[] has a cell holding z with
+                 * each pivot digit (the second test is rarely reached: a jump measured
+                 * cheaper than both tests without one) */
+                for (uint32_t m = 0x1FFu & ~pm; m; m &= m - 1) {
+                    const int z = __builtin_ctz(m);
+                    const uint32_t *wz = w + 4 * z;
+                    const uint32_t *nx = nd[__builtin_ctz(pm)], *ny = nd[31 - __builtin_clz(pm)];
+                    zs |= (uint32_t)(((nx[0] & wz[0]) | (nx[1] & wz[1]) | (nx[2] & wz[2])) != 0 &&
+                                     ((ny[0] & wz[0]) | (ny[1] & wz[1]) | (ny[2] & wz[2])) != 0)
+                          << z;
+                }
             }
             for (; zs; zs &= zs - 1) {
                 const int z = __builtin_ctz(zs);
@@ -553,28 +586,56 @@ static int sbt_partners(const uint32_t *w, int d, uint32_t partner[SB_CELLS][4],
     return n > 0;
 }
 
+/* Strong-link tables per digit (sbt_partners' partner and linked), each with the plane it was
+ * built from: a table is built again only when its digit's plane changed. Below a guess most
+ * planes stay the same from one stall to the next, so a search keeps one (sbt_memo) and most
+ * digits' tables are read, not built. key word 3 is 0 in every plane (a key with ~0 there
+ * matches none); partner rows are valid only for the cells of linked, the only ones read. */
+typedef struct sbt_links_memo {
+    uint32_t key[SB_DIGITS][4];
+    uint32_t linked[SB_DIGITS][3];
+    uint32_t partner[SB_DIGITS][SB_CELLS][4];
+} sbt_links_memo;
+
+/* Forgets every table of m (keys that match no plane). */
+static inline void sbt_links_clear(sbt_links_memo *m)
+{
+    memset(m->key, 0xFF, sizeof m->key);
+}
+
+/* Digit d's strong-link tables in m, built from planes w unless its key is d's plane. */
+static inline void sbt_links_get(sbt_links_memo *m, const uint32_t *w, int d)
+{
+    uint64_t a[2], k[2];
+    memcpy(a, w + 4 * d, sizeof a);
+    memcpy(k, m->key[d], sizeof k);
+    if (((a[0] ^ k[0]) | (a[1] ^ k[1])) == 0)
+        return;
+    sbt_partners(w, d, m->partner[d], m->linked[d]);
+    memcpy(m->key[d], w + 4 * d, sizeof m->key[d]);
+}
+
 /* ww on two cells a and b holding exactly {x, y} (dig): for t = 0, 1, a house where dig[t] has
  * exactly two places (neither a nor b), one seeing a and the other b, takes dig[1 - t] from
  * the cells seeing both. Asked with band sets: the partners of the linked cells seeing a (but
- * b) include a cell seeing b (but a); partner tables are built (sbt_partners, into
- * partner[x], linked[x]) the first time a pair needs a digit's (listed). @return
- * applications. */
+ * b) include a cell seeing b (but a); a digit's tables (lm) are looked up (sbt_links_get) the
+ * first time a pair of this call needs them (listed). @return applications. */
 static int sbt_w_pair(const uint32_t *w, uint32_t *el, int a, int b, const int dig[2],
-                      uint32_t (*partner)[SB_CELLS][4], uint32_t (*linked)[3], uint32_t *listed)
+                      sbt_links_memo *lm, uint32_t *listed)
 {
     const uint32_t *pa = sb_band_peers[a], *pb = sb_band_peers[b];
     int apps = 0;
     for (int t = 0; t < 2; t++) {
         const int x = dig[t];
         if (!(*listed >> x & 1u)) {
-            sbt_partners(w, x, partner[x], linked[x]);
+            sbt_links_get(lm, w, x);
             *listed |= 1u << x;
         }
         uint32_t s[3], u[3], hit = 0;
         for (int k = 0; k < 3; k++)
-            s[k] = pa[k] & linked[x][k];
+            s[k] = pa[k] & lm->linked[x][k];
         s[b / 27] &= ~(1u << (b % 27));
-        sbt_union((const uint32_t(*)[4])partner[x], s, u);
+        sbt_union((const uint32_t(*)[4])lm->partner[x], s, u);
         u[a / 27] &= ~(1u << (a % 27));
         for (int k = 0; k < 3; k++)
             hit |= u[k] & pb[k];
@@ -584,36 +645,43 @@ static int sbt_w_pair(const uint32_t *w, uint32_t *el, int a, int b, const int d
     return apps;
 }
 
-/* The digit pairs {x, y} (x < y) as the bits 8x + y - 1 of a 64-bit word, walked as one loop. */
-static const uint8_t sbt_pair_x[36] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2,
-                                       2, 2, 2, 3, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 6, 6, 7};
-static const uint8_t sbt_pair_y[36] = {1, 2, 3, 4, 5, 6, 7, 8, 2, 3, 4, 5, 6, 7, 8, 3, 4, 5,
-                                       6, 7, 8, 4, 5, 6, 7, 8, 5, 6, 7, 8, 6, 7, 8, 7, 8, 8};
-
 /* ww: two cells holding the same two digits {x,y}, and a house where x has exactly two places
  * (neither of them), one seeing each cell: cells seeing both cells lose y. The pairs of equal
  * bivalue cells are found per digit pair as band sets (the bivalue cells holding x and y hold
  * exactly {x, y}), a count per pair and no cell read; a digit's strong links are listed only
  * when a pair of equal cells holds it. @return applications. */
-static int sbt_w_wing(const uint32_t *w, uint32_t *el)
+static int sbt_w_wing(const uint32_t *w, uint32_t *el, sbt_links_memo *lm)
 {
-    uint32_t at[4][3], bx[SB_DIGITS][3];
+    uint32_t at[4][3], bx[SB_DIGITS][3], hi[SB_DIGITS], two = 0;
+    uint64_t lo[SB_DIGITS];
     int apps = 0;
     sbt_counts(w, at);
-    for (int d = 0; d < SB_DIGITS; d++)
+    for (int d = 0; d < SB_DIGITS; d++) {
         for (int k = 0; k < 3; k++)
             bx[d][k] = at[1][k] & ~at[2][k] & w[4 * d + k];
-    /* bit 8x + y - 1 (x < y): two or more bivalue cells hold {x, y} */
+        lo[d] = bx[d][0] | (uint64_t)bx[d][1] << 27; /* two popcounts a pair, not three */
+        hi[d] = bx[d][2];
+        two |= (uint32_t)(sbt_pop64(lo[d]) + sbt_pop(hi[d]) >= 2) << d;
+    }
+    /* bit 8x + y - 1 (x < y): two or more bivalue cells hold {x, y}; only digits held by
+     * two or more bivalue cells are paired */
     uint64_t pairs = 0;
-    for (int i = 0; i < 36; i++) {
-        const uint32_t *x = bx[sbt_pair_x[i]], *y = bx[sbt_pair_y[i]];
-        pairs |= (uint64_t)(sbt_pop(x[0] & y[0]) + sbt_pop(x[1] & y[1]) + sbt_pop(x[2] & y[2]) >=
-                            2)
-                 << (8 * sbt_pair_x[i] + sbt_pair_y[i] - 1);
+    for (uint32_t xm = two; xm; xm &= xm - 1) {
+        const int x = __builtin_ctz(xm);
+        for (uint32_t ym = xm & (xm - 1); ym; ym &= ym - 1) {
+            const int y = __builtin_ctz(ym);
+            pairs |= (uint64_t)(sbt_pop64(lo[x] & lo[y]) + sbt_pop(hi[x] & hi[y]) >= 2)
+                     << (8 * x + y - 1);
+        }
     }
     if (!pairs)
         return 0;
-    uint32_t partner[SB_DIGITS][SB_CELLS][4], linked[SB_DIGITS][3], listed = 0;
+    sbt_links_memo local;
+    if (!lm) {
+        sbt_links_clear(&local);
+        lm = &local;
+    }
+    uint32_t listed = 0;
     for (; pairs; pairs &= pairs - 1) {
         const int i = __builtin_ctzll(pairs), dig[2] = {i / 8, i % 8 + 1};
         int cell[SB_CELLS], n = 0;
@@ -622,7 +690,7 @@ static int sbt_w_wing(const uint32_t *w, uint32_t *el)
                 cell[n++] = 27 * k + __builtin_ctz(c);
         for (int u = 0; u < n; u++)
             for (int v = u + 1; v < n; v++)
-                apps += sbt_w_pair(w, el, cell[u], cell[v], dig, partner, linked, &listed);
+                apps += sbt_w_pair(w, el, cell[u], cell[v], dig, lm, &listed);
     }
     return apps;
 }
@@ -723,12 +791,14 @@ static int sbt_xchain(const uint32_t *w, uint32_t *el, int d, int unused)
  * every slot says "nothing on an empty plane", true. */
 typedef struct sbt_memo {
     uint32_t plane[SB_SPEC_MAX][SBT_WORDS];
+    sbt_links_memo links; /* the strong-link tables, by plane (ww) */
 } sbt_memo;
 
 /* Forgets every plane of m for t's steps (a new search). */
 static inline void sbt_memo_clear(sbt_memo *m, const sb_fast_tech *t)
 {
     memset(m->plane, 0, (size_t)t->nsteps * sizeof m->plane[0]);
+    sbt_links_clear(&m->links);
 }
 
 /* A single-digit technique on digit d of planes w (k: the fish size), eliminations into el. */
@@ -770,9 +840,10 @@ static int sbt_digits(sbt_digit_fn fn, int k, const uint32_t *w, uint32_t *el, u
 }
 
 /* Runs technique t (one of SB_FAST_NATIVE) once on planes w, its eliminations into el (zeroed
- * here; only candidates w holds); memo: its step's slots (sbt_memo), or NULL. @return
- * applications, or SBT_CONTRADICTION. */
-static int sbt_run(int t, const uint32_t *w, uint32_t *el, uint32_t *memo)
+ * here; only candidates w holds); memo: its step's slots (sbt_memo), or NULL; lm: the search's
+ * strong-link tables, or NULL (built here). @return applications, or SBT_CONTRADICTION. */
+static int sbt_run_memo(int t, const uint32_t *w, uint32_t *el, uint32_t *memo,
+                        sbt_links_memo *lm)
 {
     int apps = 0;
     memset(el, 0, SBT_WORDS * sizeof *el);
@@ -784,7 +855,7 @@ static int sbt_run(int t, const uint32_t *w, uint32_t *el, uint32_t *memo)
     case SB_TECH_KITE: apps = sbt_digits(sbt_kite, 0, w, el, memo); break;
     case SB_TECH_XY_WING: apps = sbt_wing(w, el, 0); break;
     case SB_TECH_XYZ_WING: apps = sbt_wing(w, el, 1); break;
-    case SB_TECH_W_WING: apps = sbt_w_wing(w, el); break;
+    case SB_TECH_W_WING: apps = sbt_w_wing(w, el, lm); break;
     case SB_TECH_COLOURING: apps = sbt_digits(sbt_colouring, 0, w, el, memo); break;
     case SB_TECH_XCHAIN: apps = sbt_digits(sbt_xchain, 0, w, el, memo); break;
     case SB_TECH_NAKED_PAIR:
@@ -800,6 +871,12 @@ static int sbt_run(int t, const uint32_t *w, uint32_t *el, uint32_t *memo)
     for (int i = 0; i < SBT_WORDS; i++)
         el[i] &= w[i] & cells[i % 4];
     return apps;
+}
+
+/* sbt_run_memo with no strong-link tables kept (each call builds what it needs). */
+static inline int sbt_run(int t, const uint32_t *w, uint32_t *el, uint32_t *memo)
+{
+    return sbt_run_memo(t, w, el, memo, NULL);
 }
 
 /* Cells of planes w left with exactly one candidate (band sets). */
@@ -846,7 +923,7 @@ static inline int sbt_stall(const sb_fast_tech *t, sbt_memo *memo, sb_board *b)
         for (; i < t->nsteps; i++) {
             if (t->counts)
                 t->counts[t->steps[i]].calls++;
-            apps = sbt_run(t->steps[i], w, el, memo->plane[i]);
+            apps = sbt_run_memo(t->steps[i], w, el, memo->plane[i], &memo->links);
             if (apps < 0)
                 return 0;
             uint32_t any = 0;
