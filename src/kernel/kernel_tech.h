@@ -86,13 +86,25 @@ static inline uint32_t sbt_col(const uint32_t *w, int d, int c)
     return m;
 }
 
-/* Digit d's rows (nine 9-bit column sets) and columns (nine 9-bit row sets). */
+/* Digit d's rows (nine 9-bit column sets) and columns (nine 9-bit row sets). The columns are
+ * the rows transposed: rows 0..7 of columns 0..7 as one 8x8 bit matrix in a 64-bit word
+ * (three swap steps, not a multiply per column and band), row 8 and column 8 apart. */
 static inline void sbt_lines(const uint32_t *w, int d, uint32_t rows[SB_DIGITS],
                              uint32_t cols[SB_DIGITS])
 {
     sbt_rows(w, d, rows);
-    for (int c = 0; c < SB_DIGITS; c++)
-        cols[c] = sbt_col(w, d, c);
+    uint64_t x = 0;
+    for (int r = 0; r < 8; r++)
+        x |= (uint64_t)(rows[r] & 0xFFu) << (8 * r);
+    uint64_t t = (x ^ x >> 7) & 0x00AA00AA00AA00AAull;
+    x ^= t ^ t << 7;
+    t = (x ^ x >> 14) & 0x0000CCCC0000CCCCull;
+    x ^= t ^ t << 14;
+    t = (x ^ x >> 28) & 0x00000000F0F0F0F0ull;
+    x ^= t ^ t << 28;
+    for (int c = 0; c < 8; c++)
+        cols[c] = (uint32_t)(x >> (8 * c) & 0xFFu) | (rows[8] >> c & 1u) << 8;
+    cols[8] = sbt_col(w, d, 8);
 }
 
 /* Column counts of nine row sets, bit-sliced (no column gathered): more[j] = the columns
@@ -114,6 +126,23 @@ static inline uint32_t sbt_rows_within(const uint32_t rows[SB_DIGITS], int k)
     for (int r = 0; r < SB_DIGITS; r++)
         m |= (uint32_t)((unsigned)(sbt_pop(rows[r]) - 2) <= (unsigned)(k - 2)) << r;
     return m;
+}
+
+/* The lines of nine with 2..k places, as a mask, from the lines or from their transpose
+ * (cross): a popcount per line where the stamp has the instruction, else the counts
+ * bit-sliced over the crossing lines (cheaper than nine SWAR sums). */
+static inline uint32_t sbt_lines_within(const uint32_t lines[SB_DIGITS],
+                                        const uint32_t cross[SB_DIGITS], int k)
+{
+#ifdef __POPCNT__
+    (void)cross;
+    return sbt_rows_within(lines, k);
+#else
+    uint32_t more[5];
+    (void)lines;
+    sbt_col_counts(cross, more);
+    return more[1] & ~more[k];
+#endif
 }
 
 /* Digit d's strong lines: its rows, and its columns with exactly two places (the other
@@ -159,11 +188,11 @@ static inline int sbt_common(const uint32_t *w, uint32_t *el, int d, int a, int 
 }
 
 /* The end of a fish search: k base lines (base) whose places lie in the lines of cover, with
- * cross[] / w, d as for sbt_fish_rec. @return 1 when the covers' cells outside the base lines
- * hold the digit (scheduled into out), 0 when they do not or the covers are more than k, or
+ * cross[] as for sbt_fish_rec. @return 1 when the covers' cells outside the base lines hold
+ * the digit (scheduled into out), 0 when they do not or the covers are more than k, or
  * SBT_CONTRADICTION when they are fewer than k. */
 static inline int sbt_fish_leaf(int k, uint32_t base, uint32_t cover, const uint32_t *cross,
-                                uint32_t *out, const uint32_t *w, int d)
+                                uint32_t *out)
 {
     const int nc = sbt_pop(cover);
     if (nc < k)
@@ -173,7 +202,7 @@ static inline int sbt_fish_leaf(int k, uint32_t base, uint32_t cover, const uint
     int found = 0;
     for (uint32_t cv = cover; cv; cv &= cv - 1) {
         const int c = __builtin_ctz(cv);
-        const uint32_t e = (cross ? cross[c] : sbt_col(w, d, c)) & ~base & 0x1FFu;
+        const uint32_t e = cross[c] & ~base & 0x1FFu;
         out[c] |= e;
         found |= e != 0;
     }
@@ -181,31 +210,53 @@ static inline int sbt_fish_leaf(int k, uint32_t base, uint32_t cover, const uint
 }
 
 /* Fish search on one digit's lines: base lines (the set members, line l's places pos[l]) are
- * added, in increasing order, to the chosen ones until k are chosen; then every cover line's
- * cells outside the base lines are scheduled (as line sets, into out[cover line]). The cover
- * lines are cross[], or when cross is NULL digit d's columns of w, gathered only for a fish's
- * covers. The members are a mask, not a list to build; the last line of a pattern is chosen
- * in the loop (sbt_fish_leaf), not by one more call per candidate. @return applications, or
+ * added, in increasing order, to the chosen ones until k (2..4) are chosen; then every cover
+ * line's cells outside the base lines are scheduled (as line sets, into out[cover line]; the
+ * cover lines are cross[]). The members are a mask, not a list to build; the walk is one loop
+ * per level with its counts in registers (no call or stack per line chosen), and the last line
+ * of a pattern is chosen in the loop (sbt_fish_leaf). @return applications, or
  * SBT_CONTRADICTION when k base lines fit in fewer than k covers. */
-static int sbt_fish_rec(const uint32_t *pos, uint32_t members, int k, int depth, uint32_t base,
-                        uint32_t cover, const uint32_t *cross, uint32_t *out, const uint32_t *w,
-                        int d)
+static int sbt_fish_rec(const uint32_t *pos, uint32_t members, int k, const uint32_t *cross,
+                        uint32_t *out)
 {
-    if (depth == k)
-        return sbt_fish_leaf(k, base, cover, cross, out, w, d);
-    int apps = 0, left = sbt_pop(members);
-    for (uint32_t b = members; left >= k - depth; b &= b - 1, left--) {
-        const int l = __builtin_ctz(b);
-        const uint32_t cv = cover | pos[l];
-        if (sbt_pop(cv) > k)
-            continue;
-        const uint32_t bs = base | 1u << l;
-        const int r = depth + 1 == k ? sbt_fish_leaf(k, bs, cv, cross, out, w, d)
-                                     : sbt_fish_rec(pos, b & (b - 1), k, depth + 1, bs, cv, cross,
-                                                    out, w, d);
-        if (r < 0)
-            return r;
-        apps += r;
+    int apps = 0, r;
+    int n0 = sbt_pop(members);
+    /* each level stops when fewer lines are left than the pattern still needs */
+    for (uint32_t b0 = members; n0 >= k; b0 &= b0 - 1, n0--) {
+        const uint32_t s0 = 1u << __builtin_ctz(b0), c0 = pos[__builtin_ctz(b0)];
+        int n1 = n0 - 1;
+        for (uint32_t b1 = b0 & (b0 - 1); n1 >= k - 1; b1 &= b1 - 1, n1--) {
+            const uint32_t s1 = s0 | 1u << __builtin_ctz(b1), c1 = c0 | pos[__builtin_ctz(b1)];
+            if (sbt_pop(c1) > k)
+                continue;
+            if (k == 2) {
+                if ((r = sbt_fish_leaf(k, s1, c1, cross, out)) < 0)
+                    return r;
+                apps += r;
+                continue;
+            }
+            int n2 = n1 - 1;
+            for (uint32_t b2 = b1 & (b1 - 1); n2 >= k - 2; b2 &= b2 - 1, n2--) {
+                const uint32_t s2 = s1 | 1u << __builtin_ctz(b2),
+                               c2 = c1 | pos[__builtin_ctz(b2)];
+                if (sbt_pop(c2) > k)
+                    continue;
+                if (k == 3) {
+                    if ((r = sbt_fish_leaf(k, s2, c2, cross, out)) < 0)
+                        return r;
+                    apps += r;
+                    continue;
+                }
+                for (uint32_t b3 = b2 & (b2 - 1); b3; b3 &= b3 - 1) {
+                    const uint32_t c3 = c2 | pos[__builtin_ctz(b3)];
+                    if (sbt_pop(c3) > k)
+                        continue;
+                    if ((r = sbt_fish_leaf(k, s2 | 1u << __builtin_ctz(b3), c3, cross, out)) < 0)
+                        return r;
+                    apps += r;
+                }
+            }
+        }
     }
     return apps;
 }
@@ -216,22 +267,17 @@ static int sbt_fish_rec(const uint32_t *pos, uint32_t members, int k, int depth,
 static int sbt_fish(const uint32_t *w, uint32_t *el, int d, int k)
 {
     int apps = 0;
-    uint32_t lines[2][SB_DIGITS], out[2][SB_DIGITS], more[5], within[2];
-    /* Only the base lines (2..k places) are read whole: the rows are shifts, the columns are
-     * counted bit-sliced and gathered only when they are base lines (a fish's covers are
-     * gathered by sbt_fish_rec when it finds one). */
-    sbt_rows(w, d, lines[0]);
-    sbt_col_counts(lines[0], more);
-    within[0] = sbt_rows_within(lines[0], k);
-    within[1] = more[1] & ~more[k];
-    for (uint32_t b = within[1]; b; b &= b - 1)
-        lines[1][__builtin_ctz(b)] = sbt_col(w, d, __builtin_ctz(b));
+    uint32_t lines[2][SB_DIGITS], out[2][SB_DIGITS], within[2];
+    /* The rows are shifts and the columns their transpose (sbt_lines); the base lines are
+     * those with 2..k places */
+    sbt_lines(w, d, lines[0], lines[1]);
+    within[0] = sbt_lines_within(lines[0], lines[1], k);
+    within[1] = sbt_lines_within(lines[1], lines[0], k);
     memset(out, 0, sizeof out);
     for (int f = 0; f < 2; f++) {
         if (sbt_pop(within[f]) < k)
             continue;
-        const int r =
-            sbt_fish_rec(lines[f], within[f], k, 0, 0, 0, f ? lines[0] : NULL, out[1 - f], w, d);
+        const int r = sbt_fish_rec(lines[f], within[f], k, lines[1 - f], out[1 - f]);
         if (r < 0)
             return r;
         apps += r;
@@ -537,8 +583,8 @@ static int sbt_tuples(const uint32_t *w, uint32_t *el, int k, int hidden)
         const uint32_t members = hidden ? ~knowns[h] & 0x1FFu : opened;
         if (sbt_pop(members) <= k)
             continue;
-        const int r = sbt_fish_rec(hidden ? places : digits, members, k, 0, 0, 0,
-                                   hidden ? digits : places, out, NULL, 0);
+        const int r =
+            sbt_fish_rec(hidden ? places : digits, members, k, hidden ? digits : places, out);
         if (r < 0)
             return r;
         apps += r > 0;
