@@ -216,8 +216,8 @@ static inline int sbt_fish_leaf(int k, uint32_t base, uint32_t cover, const uint
  * per level with its counts in registers (no call or stack per line chosen), and the last line
  * of a pattern is chosen in the loop (sbt_fish_leaf). @return applications, or
  * SBT_CONTRADICTION when k base lines fit in fewer than k covers. */
-static int sbt_fish_rec(const uint32_t *pos, uint32_t members, int k, const uint32_t *cross,
-                        uint32_t *out)
+static inline __attribute__((always_inline)) int
+sbt_fish_rec(const uint32_t *pos, uint32_t members, int k, const uint32_t *cross, uint32_t *out)
 {
     int apps = 0, r;
     int n0 = sbt_pop(members);
@@ -263,8 +263,10 @@ static int sbt_fish_rec(const uint32_t *pos, uint32_t members, int k, const uint
 
 /* Fish of size k (xw 2, sf 3, jf 4) on digit d, rows as base then columns as base: k lines
  * whose places (2..k each) lie in k crossing lines; those lines' other cells lose the digit.
- * @return applications, or SBT_CONTRADICTION. */
-static int sbt_fish(const uint32_t *w, uint32_t *el, int d, int k)
+ * Inlined into sbt_fish once per size, so each walk has its k as a constant. @return
+ * applications, or SBT_CONTRADICTION. */
+static inline __attribute__((always_inline)) int sbt_fish_k(const uint32_t *w, uint32_t *el,
+                                                            int d, int k)
 {
     int apps = 0;
     uint32_t lines[2][SB_DIGITS], out[2][SB_DIGITS], within[2];
@@ -293,6 +295,13 @@ static int sbt_fish(const uint32_t *w, uint32_t *el, int d, int k)
     for (int r = 0; r < SB_DIGITS; r++)
         el[4 * d + r / 3] |= (out[0][r] | back[r]) << (9 * (r % 3));
     return apps;
+}
+
+/* sbt_fish_k for k = 2, 3 or 4, each size its own code. */
+static int sbt_fish(const uint32_t *w, uint32_t *el, int d, int k)
+{
+    return k == 2 ? sbt_fish_k(w, el, d, 2) : k == 3 ? sbt_fish_k(w, el, d, 3)
+                                                     : sbt_fish_k(w, el, d, 4);
 }
 
 /* sky on digit d: two lines of one family each holding the digit in two cells, one end of
@@ -580,11 +589,14 @@ static int sbt_tuples(const uint32_t *w, uint32_t *el, int k, int hidden)
                 digits[__builtin_ctz(p)] |= 1u << d;
         }
         /* members: digits not known here (hidden), or the unknown cells (naked) */
-        const uint32_t members = hidden ? ~knowns[h] & 0x1FFu : opened;
+        uint32_t members = hidden ? ~knowns[h] & 0x1FFu : opened;
         if (sbt_pop(members) <= k)
             continue;
-        const int r =
-            sbt_fish_rec(hidden ? places : digits, members, k, hidden ? digits : places, out);
+        /* a member spanning more than k is in no tuple: left out of the walk */
+        const uint32_t *spans = hidden ? places : digits;
+        for (uint32_t m = members; m; m &= m - 1)
+            members &= ~((uint32_t)(sbt_pop(spans[__builtin_ctz(m)]) > k) << __builtin_ctz(m));
+        const int r = sbt_fish_rec(spans, members, k, hidden ? digits : places, out);
         if (r < 0)
             return r;
         apps += r > 0;
