@@ -29,9 +29,11 @@
  *     every line; three permutes per register spread a house vector back onto the cells.
  *     A round applies every naked single, hidden single and locked-candidate elimination it
  *     finds at once, until a round changes nothing. Everything of a round landing together
- *     is what makes an easy puzzle a handful of rounds instead of one update per cell
- *     (measured rounds per settle: 4.7 on puzzles of 40 givens, 10.0 on 17-clue, 4.8 on
- *     top1465, 4.2 on forum_hardest_11+).
+ *     is what makes an easy puzzle a handful of rounds instead of one update per cell. A
+ *     guess (and a forced alternative) clears its digit from the cell's peers before the
+ *     first round, so that round already finds the singles the guess makes (measured rounds
+ *     per settle on the sample corpora: 10.8 on 17-clue, 4.0 on top1465, 3.3 on forum
+ *     hardest 11+, 3.6 on datasets/multi; without that clearing 11.2, 4.8, 4.1, 4.2).
  *   Both reach the unique fixpoint of these rules (each rule only removes candidates and
  *     stays valid on any board with fewer), whatever the order, so every stamp branches on
  *     the same boards and makes the same guesses as the scalar reference.
@@ -485,21 +487,40 @@ static inline __mmask32 sbk_lane(int c, int j)
     return (__mmask32)(c >> 5 == j) << (c & 31);
 }
 
+/* Removes digit mask d from the peers of cell c in registers v, where on is all ones (else
+ * nothing changes): c is placed with d. The round that would place c is then not needed: the
+ * settle's first round already sees the peers c makes single (rounds per settle on forum
+ * hardest 11+: 4.15 without this, 3.33 with it). */
+static inline void sbk_clear_peers(__m512i v[3], int c, uint16_t d, uint64_t on)
+{
+    const uint64_t *pm = sb_peer_tables_data.peer_mask[c];
+    const __mmask32 peer[3] = {(__mmask32)(pm[0] & on), (__mmask32)(pm[0] >> 32 & on),
+                               (__mmask32)(pm[1] & on)};
+    const __m512i dv = _mm512_set1_epi16((short)d);
+    for (int j = 0; j < 3; j++)
+        v[j] = _mm512_mask_mov_epi16(v[j], peer[j], _mm512_andnot_si512(dv, v[j]));
+}
+
 static inline int sbk_take(sb_board *b, int c, uint16_t d)
 {
     __m512i v[3];
     sbk_regs(b, v);
     for (int j = 0; j < 3; j++)
         v[j] = _mm512_mask_set1_epi16(v[j], sbk_lane(c, j), (short)d);
+    sbk_clear_peers(v, c, d, ~UINT64_C(0));
     return sbk_settle_regs(b, v);
 }
 
+/* The digit left in c, when one is (the alternative of a bivalue cell, nearly every time), is
+ * placed at once as sbk_take places its digit (no branch: peers masked out otherwise). */
 static inline int sbk_drop(sb_board *b, int c, uint16_t d)
 {
     __m512i v[3];
     sbk_regs(b, v);
+    const uint16_t m = b->cand[c] & (uint16_t)~d;
     for (int j = 0; j < 3; j++)
         v[j] = _mm512_andnot_si512(_mm512_maskz_set1_epi16(sbk_lane(c, j), (short)d), v[j]);
+    sbk_clear_peers(v, c, m, 0 - (uint64_t)((m & (m - 1)) == 0));
     return sbk_settle_regs(b, v);
 }
 #else
