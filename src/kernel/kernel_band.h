@@ -719,6 +719,20 @@ static inline int sbb_load(sb_board *b, const sb_grid *puzzle)
     return sbb_settle(b);
 }
 
+/* Places cell c, whose one candidate is digit index e: e leaves c's peers and c joins the
+ * placed cells, as a naked-singles iteration would do, so the settle's first count already
+ * sees the peers c makes single (one naked iteration fewer per guess and per forced
+ * alternative; 2-3% of the instructions on hard puzzles). The whole-vector update keeps
+ * the settle's first loads forwarded from these stores. */
+static inline void sbb_place(sb_board *b, int c, int e)
+{
+    const sbv4 peer = *(const sbv4 *)(const void *)sb_band_peers[c];
+    sbb_vecs(b)[e / SBB_DPV] &= ~(sbb_wide(peer) & sbb_digit_lanes(e));
+    sbv4 *done = (sbv4 *)(void *)&sbb_words(b)[SBB_DONE];
+    *done |= (sbv4)((sbv4){0, 1, 2, 3} == (uint32_t)(c / 27)) & (1u << (c % 27));
+    sbb_words(b)[SBB_DIRTY] |= SBB_HIDDEN_DIRTY(e) * 0x10001u;
+}
+
 /* Assigns digit mask d to cell c (the board is left to settle). */
 static inline void sbb_take_raw(sb_board *b, int c, uint16_t d)
 {
@@ -736,6 +750,7 @@ static inline void sbb_take_raw(sb_board *b, int c, uint16_t d)
     }
     bv[e / SBB_DPV] |= bit & sbb_digit_lanes(e);
     sbb_words(b)[SBB_DIRTY] |= moved * 0x10001u;
+    sbb_place(b, c, e);
 }
 
 /* Assigns digit mask d to cell c. */
@@ -750,8 +765,11 @@ static inline void sbb_drop_raw(sb_board *b, int c, uint16_t d)
 {
     sbb_word *w = sbb_words(b);
     const int e = __builtin_ctz(d);
+    const uint16_t m = sbb_cell(b, c) & (uint16_t)~d;
     sbb_vecs(b)[e / SBB_DPV] &= ~(sbb_cell_bit(c) & sbb_digit_lanes(e));
     w[SBB_DIRTY] |= (SBB_HIDDEN_DIRTY(__builtin_ctz(d)) * 0x10001u);
+    if ((m & (m - 1)) == 0) /* one digit left (a bivalue cell's alternative, nearly always) */
+        sbb_place(b, c, __builtin_ctz(m));
 }
 
 /* Removes digit mask d from cell c. */
