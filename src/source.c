@@ -123,9 +123,11 @@ static int64_t peek_pipe(char *buf, size_t cap)
         ssize_t m;
         while (k > 0 && n < (size_t)k && (m = read(p[0], buf + n, (size_t)k - n)) > 0)
             n += (size_t)m;
+        /* The writer is done when the pipe hangs up, whatever it still holds: tee() left the
+         * bytes in it, so POLLIN stays set beside POLLHUP (a last line without '\n', or only
+         * blank or comment lines, would otherwise be waited for forever). */
         struct pollfd pf = {.fd = STDIN_FILENO, .events = POLLIN};
-        const int ended = k == 0 || (poll(&pf, 1, 0) > 0 && (pf.revents & POLLHUP) &&
-                                     !(pf.revents & POLLIN));
+        const int ended = k == 0 || (poll(&pf, 1, 0) > 0 && (pf.revents & POLLHUP));
         int whole = 0; /* a puzzle line with its '\n' is in */
         for (size_t i = 0, s = 0; i < n && !whole; i++)
             if (buf[i] == '\n') {

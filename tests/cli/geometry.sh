@@ -134,6 +134,32 @@ t_pick() {
 }
 tcase "geometry from the first line's cell count (file, pipe, redirect); errors name the choices, exit 2" t_pick
 
+# A pipe whose writer closed before a whole puzzle line: the look-ahead sees the hang-up
+# though the bytes are still in the pipe (it once waited for a '\n' forever).
+t_pipe_ended() {
+    local rc
+    printf '%s\n' "$S99" >f99
+    rc=$(sb o1 e solve -f csv f99)
+    printf '%s' "$S99" | timeout "$TIMEOUT" "$BIN" solve -f csv >o2 2>e
+    rc=$?
+    want_rc "$rc" 0 "9x9 line without its newline through a pipe"
+    cmp -s o1 o2 || echo "9x9 without newline through a pipe: output differs from the file's"
+    echo "$S44" >p44
+    printf '%s' "$S44" | timeout "$TIMEOUT" "$BIN" solve -f solution -l 2 >o3 2>e
+    rc=$?
+    want_rc "$rc" 0 "16 cells without a newline through a pipe"
+    "$GCHECK" solve 2x2 p44 <o3
+    printf '\n\n' | timeout "$TIMEOUT" "$BIN" solve -f csv >o4 2>e
+    rc=$?
+    want_rc "$rc" 0 "only blank lines through a pipe"
+    [ "$(cat o4)" = "line,status,count,guesses,solution" ] || echo "blank lines: $(head -c 200 o4)"
+    printf '# just a comment\n' | timeout "$TIMEOUT" "$BIN" validate >o5 2>e
+    rc=$?
+    want_rc "$rc" 0 "only a comment through a pipe"
+    want_grep o5 "0 puzzles"
+}
+tcase "a pipe closed before a whole line (no final newline, blank or comment lines only): read, not waited for" t_pipe_ended
+
 # ---- records against the oracle -----------------------------------------------------------
 # base SPEC [GEOARGS]: a solution of the empty grid via --all -l 1, checked by the rules
 base() {
