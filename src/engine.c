@@ -156,8 +156,9 @@ static int each_nine(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsol
             return SB_ERR_NOMEM;
         if (!e->gg)
             e->gg = e->g3;
-        if ((e->fast ? make_general : make_pipeline)(e) != SB_OK)
-            return SB_ERR_NOMEM; /* the spec passed sb_solver_new already */
+        const int st = (e->fast ? make_general : make_pipeline)(e);
+        if (st != SB_OK)
+            return st;
     }
     return (e->fast ? each_general : each_pipeline)(e, cells, limit, fn, user, res);
 }
@@ -231,10 +232,22 @@ static int new_general(sb_engine *e)
     return st == SB_OK ? sb_gsolver_simd(e->gs, e->level) : st;
 }
 
-/* Makes the generic pipeline of the spec. */
+/* The prefix of the fused kernel with techniques, and the generic order that runs the same
+ * rules: the kernel's propagation (ns, hs, lc), then the techniques T. */
+#define FAST_PLUS "fast+"
+#define FAST_PLUS_GENERIC "restart:ns,hs,lc,"
+
+/* Makes the generic pipeline of the spec; "fast+T" (9x9 enumeration: the 3x3 geometry has no
+ * fused kernel) as its generic order with the same techniques. */
 static int new_pipeline(sb_engine *e)
 {
-    return sb_gpipeline_new(e->gg, e->spec, &e->gp);
+    const size_t n = strlen(FAST_PLUS);
+    if (strncmp(e->spec, FAST_PLUS, n) != 0)
+        return sb_gpipeline_new(e->gg, e->spec, &e->gp);
+    char spec[256];
+    if (snprintf(spec, sizeof spec, FAST_PLUS_GENERIC "%s", e->spec + n) >= (int)sizeof spec)
+        return SB_ERR_PIPELINE;
+    return sb_gpipeline_new(e->gg, spec, &e->gp);
 }
 
 /* Row id's make, solve and each over its engine e->F: new_id, then the caller's budget and

@@ -323,8 +323,8 @@ static int all_record(void *ctx, const char *name, const sb_record *rec)
             return 0;
         if (sst != SB_OK && sst != SB_ERR_BUDGET) {
             all_write(a);
-            fprintf(stderr, CLI_NAME ": %s:%llu: out of memory\n", a->in->msg_name,
-                    (unsigned long long)rec->line);
+            fprintf(stderr, CLI_NAME ": %s:%llu: %s\n", a->in->msg_name,
+                    (unsigned long long)rec->line, sb_strerror(sst));
             return CLI_EXIT_USAGE;
         }
         const int status =

@@ -316,8 +316,15 @@ print(''.join(p))" >p99.txt
     # the same order as the count's first solution: solution 1 is what solve prints at -l 1
     rc=$(sb o1 e solve --grid 3x3 -l 1 p99.txt)
     [ "$(sed -n 1p o | sed 's/.*"solution":"\([^"]*\)".*/\1/')" = "$(cat o1)" ] || echo "9x9: --all's first solution is not solve -l 1's"
+    # "fast+T" lists as its generic order with the same techniques (restart:ns,hs,lc,T)
+    rc=$(sb o e solve --all -s fast+xw,sky p99.txt)
+    want_rc "$rc" 0 "9x9 --all -s fast+xw,sky"
+    [ -s e ] && echo "9x9 --all -s fast+xw,sky: stderr: $(head -c 200 e)"
+    "$GCHECK" all 3x3 p99.txt <o
+    rc=$(sb o2 e solve --all -s restart:ns,hs,lc,xw,sky p99.txt)
+    cmp -s o o2 || echo "9x9 --all: fast+xw,sky differs from restart:ns,hs,lc,xw,sky"
 }
-tcase "--all on 9x9: counts = oracle, -l cap, first solution = solve -l 1 (DFS order)" t_all99
+tcase "--all on 9x9: counts = oracle, -l cap, first solution = solve -l 1 (DFS order), fast+T" t_all99
 
 # ---- pipelines (-s) on geometries ---------------------------------------------------------
 # pipe_case SPEC COUNT SEED GEOARGS...: mutated puzzles; every pipeline of $PIPES records
