@@ -294,6 +294,14 @@ static inline __attribute__((always_inline)) int sbk_settle_regs(sb_board *b, __
         if (_mm512_mask_cmpneq_epi16_mask(houses, once, all) |
             _mm512_test_epi16_mask(clash, clash))
             return 0;
+        if (!_mm512_mask_cmpneq_epi16_mask(houses, placed, all)) {
+            /* Every house has its nine digits placed, none twice: a solution, and so a
+             * fixpoint; the rest of the round would only confirm it. */
+            for (int j = 0; j < 3; j++)
+                _mm512_store_si512((void *)&b->cand[32 * j], v[j]);
+            b->nsolved = SB_CELLS;
+            return 1;
+        }
         const __m512i hidden = _mm512_andnot_si512(_mm512_or_si512(twice, placed), once);
         __m512i locked[3];
         sbk_locked(seg, locked);
