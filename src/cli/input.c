@@ -85,6 +85,10 @@ int cli_engine_check(const char *cmd, const sb_geometry *g, const sb_options *op
     const int st = sb_engine_new(g, opt, &e);
     if (st == SB_ERR_ARG && opt->search == SB_SEARCH_BFS)
         return cli_usage_error(cmd, "--search bfs is for 9x9, not %s", sb_geometry_name(g));
+    if (st == SB_ERR_PIPELINE && opt->spec && !strncmp(opt->spec, "fast+", 5))
+        return cli_usage_error(cmd, "%s runs on the 9x9 fused kernel only, not %s: the same "
+                                    "rules on any geometry are restart:ns,hs,lc,%s",
+                               opt->spec, sb_geometry_name(g), opt->spec + 5);
     if (st != SB_OK)
         return cli_solver_error(cmd, st, opt->simd);
     const char *name = opt->pipeline == SB_PIPELINE_CUSTOM ? opt->spec

@@ -368,6 +368,22 @@ static int count_cells(const char *s, size_t len)
     return n;
 }
 
+/* @return 1 when the line (len bytes) is one run of digits and '.', blanks around it aside:
+ * at 729 cells, the 9x9 pencilmark form rather than a 27x27 grid (whose cells above 9 are
+ * letters, or integers between separators). */
+static int marks_like(const char *s, size_t len)
+{
+    size_t lo = 0, hi = len;
+    while (hi > lo && (s[hi - 1] == '\r' || s[hi - 1] == ' ' || s[hi - 1] == '\t'))
+        hi--;
+    while (lo < hi && (s[lo] == ' ' || s[lo] == '\t'))
+        lo++;
+    for (size_t i = lo; i < hi; i++)
+        if (!(s[i] == '.' || (s[i] >= '0' && s[i] <= '9')))
+            return 0;
+    return 1;
+}
+
 /* Finds the first line of text (len bytes) that is not skipped (blank, comment, the Kaggle
  * header); with whole_only it must end in a '\n'. @return 1 with *line, *n, *lineno set. */
 static int first_puzzle_line(const char *text, size_t len, int whole_only, const char **line,
@@ -427,8 +443,9 @@ int sb_geometry_detect(const char *text, size_t len, int more, sb_geometry **out
         cells = count_cells(s, n);
     if (line)
         *line = no;
-    if (cells == SB_DIGITS) /* a row of a nine-line 9x9 grid: latin:3 must be said */
-        cells = SB_CELLS;
+    if (cells == SB_DIGITS || (cells == SB_CELLS * SB_DIGITS && marks_like(s, n)))
+        cells = SB_CELLS; /* a row of a nine-line 9x9 grid (latin:3 must be said), or 9x9
+                           * pencilmarks with a mark out of place (the 9x9 reader says which) */
     if (cells == SB_CELLS)
         return SB_OK;
     const int st = sb_geometry_for_cells(cells, out, reason, sizeof reason);

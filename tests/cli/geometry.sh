@@ -160,6 +160,29 @@ t_pipe_ended() {
 }
 tcase "a pipe closed before a whole line (no final newline, blank or comment lines only): read, not waited for" t_pipe_ended
 
+# 9x9 pencilmarks with a mark out of place are a garbled 9x9 record, not a 27x27 grid (729
+# cells); fast+T on another geometry is a usage error that names the generic spec.
+t_pick_marks() {
+    local rc
+    python3 -c "
+s='$S99'
+m=''.join('123456789' if c=='0' else ''.join(c if str(d)==c else '.' for d in range(1,10)) for c in s)
+bad=m[:8]+'5'+m[9:] if m[8]=='9' else m[:17]+'5'+m[18:]
+print(bad)
+print(s)" >pm.txt
+    rc=$(sb o e solve -f csv pm.txt)
+    want_rc "$rc" 1 "pencilmarks with a typo, then a good line"
+    want_grep e "pm.txt:1:.*pencilmark '5' in place of digit 9"
+    want_grep o "^2,solved,1,"
+    grep -q "too few cells" e && echo "the good 81-cell line was read as another geometry"
+    echo 000000000000000000000000000000000000 >e36
+    rc=$(sb o e solve --grid 2x3 -s fast+xw e36)
+    want_rc "$rc" 2 "fast+T on 2x3"
+    want_grep e "fast+xw runs on the 9x9 fused kernel only, not 2x3: the same rules on any geometry are restart:ns,hs,lc,xw"
+    want_grep e "Try 'sudokubench solve --help'"
+}
+tcase "9x9 pencilmarks with a typo stay 9x9 (not 27x27); fast+T on 2x3: usage error naming the generic spec" t_pick_marks
+
 # ---- records against the oracle -----------------------------------------------------------
 # base SPEC [GEOARGS]: a solution of the empty grid via --all -l 1, checked by the rules
 base() {
