@@ -255,11 +255,14 @@ static inline void sbk_locked(const __m512i a[3], __m512i out[3])
  * place is a contradiction. Then every open cell loses its houses' placed digits and takes a
  * digit hidden in one of its houses, and every cell loses the locked-candidate eliminations
  * of the segments. Every deduction of a round lands at once, so an easy puzzle needs a
- * handful of rounds rather than one 20-peer update per cell. A round is bound by its
- * dependency chain, not by throughput: locked candidates computed in every round, in parallel
- * with the singles, cost nothing measurable and spare the separate pass they needed once the
- * singles stalled. A round that changes nothing ends the settle: its checks covered this
- * very board. v holds b's three registers on entry (b's stored lanes are not read); b gets
+ * handful of rounds rather than one 20-peer update per cell. Locked candidates are computed
+ * in every round, in parallel with the singles: a separate pass once the singles stalled
+ * cost more rounds than it saved work. On Intel a round is bound by the two ports that run
+ * 512-bit work (llvm-mca: about 80 cycles of their uops against 98 back to back), so a second
+ * board interleaved per thread did not pay (docs/performance.md). A round that changes
+ * nothing ends the settle: its checks covered this very board; so does a round that finds
+ * every house's nine digits placed (a solution, so a fixpoint: the rest of the round and the
+ * next could only confirm it). v holds b's three registers on entry (b's stored lanes are not read); b gets
  * the settled board. @return 0 on contradiction, else 1 (b is a valid solution or stable;
  * nsolved set). Always inlined, as the one-call sbk_settle was: out of line, its registers
  * would pass through memory and each call would cost a vzeroupper. */
