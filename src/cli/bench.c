@@ -519,22 +519,14 @@ static void print_row(const bench_row *row, int nranks)
 }
 
 /* Appends the pipelines of --pipelines LIST (registry names, fast+T with one technique T, or
- * 'all') to names, which holds *n of cap; a fast+T name is kept in store[its index]. A comma
- * separates rows here, so fast+ with several techniques goes to --pipeline.
- * @return 0, or -1 after a message. */
+ * 'all': every registry pipeline at its place in the list) to names, which holds *n of cap;
+ * a fast+T name is kept in store[its index]. A comma separates rows here, so fast+ with
+ * several techniques goes to --pipeline. @return 0, or -1 after a message. */
 static int add_pipelines(const char *arg, const char **names, int *n, int cap,
                          char (*store)[FAST_NAME_MAX])
 {
     size_t np;
     const sb_pipeline_info *reg = sb_pipelines(&np);
-    if (!strcmp(arg, "all")) {
-        for (size_t i = 0; i < np; i++) {
-            if (*n == cap)
-                return cli_usage_error("bench", "more than %d pipelines", cap), -1;
-            names[(*n)++] = reg[i].name;
-        }
-        return 0;
-    }
     for (const char *tok = arg;;) {
         const size_t len = strcspn(tok, ",");
         char name[64];
@@ -542,7 +534,13 @@ static int add_pipelines(const char *arg, const char **names, int *n, int cap,
             return cli_usage_error("bench", "empty pipeline name in --pipelines '%s'", arg), -1;
         snprintf(name, sizeof name, "%.*s", (int)len, tok);
         const int p = len < sizeof name ? sb_pipeline_find(name) : -1;
-        if (p < 0 && !strncmp(name, "fast+", 5) && len < FAST_NAME_MAX &&
+        if (p < 0 && !strcmp(name, "all")) {
+            for (size_t i = 0; i < np; i++) {
+                if (*n == cap)
+                    return cli_usage_error("bench", "more than %d pipelines", cap), -1;
+                names[(*n)++] = reg[i].name;
+            }
+        } else if (p < 0 && !strncmp(name, "fast+", 5) && len < FAST_NAME_MAX &&
             sb_pipeline_check(name) == SB_OK) {
             if (*n == cap)
                 return cli_usage_error("bench", "more than %d pipelines", cap), -1;

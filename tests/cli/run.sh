@@ -923,6 +923,12 @@ if [ "$HAVE_PY" = 1 ]; then
 for r in json.load(open(sys.argv[1]))["rows"]: print(r["pipeline"])' all.json 2>/dev/null)
     [ -n "$names" ] || fail "no pipelines listed by bench --pipelines all --json"
     printf '%s\n' "$names" | grep -qx fast || fail "pipeline list lacks fast: $names"
+    # 'all' inside a list: every registry pipeline at its place, after and before others
+    run bench --pipelines fast+xw,all,list --seconds 0.01 --json mix.json p1.txt
+    expect_rc 0
+    mix=$(python3 -c 'import json, sys
+print(" ".join(r["pipeline"] for r in json.load(open(sys.argv[1]))["rows"]))' mix.json 2>/dev/null)
+    [ "$mix" = "fast+xw $(echo $names) list" ] || fail "--pipelines fast+xw,all,list gives: $mix"
     for p in $names; do
         run solve -s "$p" -f tdoku mixed.txt
         cmp -s "$GOLDEN/mixed.tdoku.out" out || fail "pipeline $p: tdoku output differs:"$'\n'"$(diff "$GOLDEN/mixed.tdoku.out" out | head -n 6)"
