@@ -337,16 +337,24 @@ int sb_greader_next(sb_greader *r, sb_grecord *rec, uint8_t *cells)
 /* The geometry of an input                                                                   */
 /* ------------------------------------------------------------------------------------------ */
 
+/* The line s (len bytes) without its blanks around: s[*lo..*hi) (a '\r' too at the end). */
+static void trim(const char *s, size_t len, size_t *lo, size_t *hi)
+{
+    *lo = 0;
+    *hi = len;
+    while (*hi > *lo && (s[*hi - 1] == '\r' || s[*hi - 1] == ' ' || s[*hi - 1] == '\t'))
+        --*hi;
+    while (*lo < *hi && (s[*lo] == ' ' || s[*lo] == '\t'))
+        ++*lo;
+}
+
 /* Counts the cells of a puzzle line as sb_gparse reads it (integers when a ',' or an inner
  * space or tab is there, else one character per cell), without a geometry. @return the
  * count, or -1 when the line holds anything but cells and separators. */
 static int count_cells(const char *s, size_t len)
 {
-    size_t lo = 0, hi = len;
-    while (hi > lo && (s[hi - 1] == '\r' || s[hi - 1] == ' ' || s[hi - 1] == '\t'))
-        hi--;
-    while (lo < hi && (s[lo] == ' ' || s[lo] == '\t'))
-        lo++;
+    size_t lo, hi;
+    trim(s, len, &lo, &hi);
     const int ints = memchr(s + lo, ',', hi - lo) || memchr(s + lo, ' ', hi - lo) ||
                      memchr(s + lo, '\t', hi - lo);
     for (size_t i = lo; i < hi; i++) {
@@ -368,20 +376,25 @@ static int count_cells(const char *s, size_t len)
     return n;
 }
 
-/* @return 1 when the line (len bytes) is one run of digits and '.', blanks around it aside:
- * at 729 cells, the 9x9 pencilmark form rather than a 27x27 grid (whose cells above 9 are
- * letters, or integers between separators). */
+/* @return 1 when the line (len bytes) reads as 9x9 pencilmarks, even with a mark out of place:
+ * 729 characters of digits and blanks ('.', '0') whose digits nearly all (nine in ten) stand
+ * at their place in a cell's nine (digit d at place d). A 27x27 grid written with digits only
+ * has a given at its place one time in nine, and an empty one has no digit at all. */
 static int marks_like(const char *s, size_t len)
 {
-    size_t lo = 0, hi = len;
-    while (hi > lo && (s[hi - 1] == '\r' || s[hi - 1] == ' ' || s[hi - 1] == '\t'))
-        hi--;
-    while (lo < hi && (s[lo] == ' ' || s[lo] == '\t'))
-        lo++;
-    for (size_t i = lo; i < hi; i++)
-        if (!(s[i] == '.' || (s[i] >= '0' && s[i] <= '9')))
+    size_t lo, hi, digits = 0, placed = 0;
+    trim(s, len, &lo, &hi);
+    if (hi - lo != (size_t)SB_CELLS * SB_DIGITS)
+        return 0;
+    for (size_t i = lo; i < hi; i++) {
+        if (s[i] == '.' || s[i] == '0')
+            continue;
+        if (s[i] < '1' || s[i] > '9')
             return 0;
-    return 1;
+        digits++;
+        placed += (size_t)(s[i] - '0') == (i - lo) % SB_DIGITS + 1;
+    }
+    return digits > 0 && placed * 10 >= digits * 9;
 }
 
 /* Finds the first line of text (len bytes) that is not skipped (blank, comment, the Kaggle
