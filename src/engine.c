@@ -232,21 +232,16 @@ static int new_general(sb_engine *e)
     return st == SB_OK ? sb_gsolver_simd(e->gs, e->level) : st;
 }
 
-/* The prefix of the fused kernel with techniques, and the generic order that runs the same
- * rules: the kernel's propagation (ns, hs, lc), then the techniques T. */
-#define FAST_PLUS "fast+"
-#define FAST_PLUS_GENERIC "restart:ns,hs,lc,"
-
 /* Makes the generic pipeline of the spec; for 9x9 enumeration (on the 3x3 geometry, which has
  * no fused kernel) "fast+T" as its generic order with the same techniques. Other geometries
  * refuse "fast+T": it names the 9x9 kernel. */
 static int new_pipeline(sb_engine *e)
 {
-    const size_t n = strlen(FAST_PLUS);
-    if (strncmp(e->spec, FAST_PLUS, n) != 0 || !is_9x9(e->gg))
+    const size_t n = strlen(SB_FAST_PLUS);
+    if (strncmp(e->spec, SB_FAST_PLUS, n) != 0 || !is_9x9(e->gg))
         return sb_gpipeline_new(e->gg, e->spec, &e->gp);
     char spec[256];
-    if (snprintf(spec, sizeof spec, FAST_PLUS_GENERIC "%s", e->spec + n) >= (int)sizeof spec)
+    if (snprintf(spec, sizeof spec, SB_FAST_GENERIC ",%s", e->spec + n) >= (int)sizeof spec)
         return SB_ERR_PIPELINE;
     return sb_gpipeline_new(e->gg, spec, &e->gp);
 }

@@ -146,6 +146,12 @@ int sb_kernel_bfs_avx512(sb_board **, size_t *, size_t, const sb_grid *, uint64_
 int sb_kernel_bfs_neon(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *);
 int sb_kernel_bfs_base(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *);
 
+/* The prefix of "fast+T[,T...]", and the generic order that runs the same rules where there is
+ * no fused kernel (the kernel's propagation ns, hs, lc, then the techniques T): the fused
+ * kernel's candidate solves (solver.c) and 9x9 enumeration (engine.c). */
+#define SB_FAST_PLUS "fast+"
+#define SB_FAST_GENERIC "restart:ns,hs,lc"
+
 /* "fast+T[,T...]" (kernel_tech.h): the fused kernel with whole-board techniques run on its
  * own board when its propagation stalls. The techniques it runs natively (bit t: sb_technique
  * t): every technique but the singles and locked candidates, which the kernel's own

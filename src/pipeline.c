@@ -169,16 +169,13 @@ int sb_plan_parse(const char *spec, sb_plan *plan)
     return plan_parse(spec, plan, NULL, 0);
 }
 
-/* The prefix of the fused kernel with techniques: "fast+T[,T...]". */
-#define FAST_PLUS "fast+"
-
 int sb_fast_parse(const char *spec, sb_fast_tech *out, char *why, size_t len)
 {
-    if (!spec || strncmp(spec, FAST_PLUS, strlen(FAST_PLUS)))
+    if (!spec || strncmp(spec, SB_FAST_PLUS, strlen(SB_FAST_PLUS)))
         return spec_error(why, len, "not a fast+T[,T...] spec");
     /* The techniques as a restart spec, so the tokens read as everywhere else. */
     char buf[256];
-    if (snprintf(buf, sizeof buf, "restart:%s", spec + strlen(FAST_PLUS)) >= (int)sizeof buf)
+    if (snprintf(buf, sizeof buf, "restart:%s", spec + strlen(SB_FAST_PLUS)) >= (int)sizeof buf)
         return spec_error(why, len, "fast+ spec too long");
     sb_plan plan;
     if (plan_parse(buf, &plan, why, len) != SB_OK)
@@ -203,7 +200,7 @@ int sb_pipeline_check(const char *spec)
 {
     sb_plan plan;
     sb_fast_tech ft;
-    if (spec && !strncmp(spec, FAST_PLUS, strlen(FAST_PLUS)))
+    if (spec && !strncmp(spec, SB_FAST_PLUS, strlen(SB_FAST_PLUS)))
         return sb_fast_parse(spec, &ft, NULL, 0);
     return plan_parse(spec, &plan, NULL, 0);
 }
@@ -215,7 +212,7 @@ int sb_pipeline_explain(const char *spec, char *why, size_t len)
         why[0] = '\0';
     if (sb_pipeline_find(spec) >= 0)
         return SB_OK;
-    if (spec && !strncmp(spec, FAST_PLUS, strlen(FAST_PLUS))) {
+    if (spec && !strncmp(spec, SB_FAST_PLUS, strlen(SB_FAST_PLUS))) {
         sb_fast_tech ft;
         return sb_fast_parse(spec, &ft, why, len);
     }

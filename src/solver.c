@@ -11,9 +11,6 @@
 
 #include "internal.h"
 
-/* The fused kernel loads givens only: candidates beyond them (sb_solve_candidates) are
- * searched by the generic engine with the kernel's techniques, cheapest first. */
-#define FAST_MARKS_SPEC "restart:ns,hs,lc"
 
 /* One row of the dispatch table: the fast kernel stamped for one instruction set. */
 typedef struct kernel_entry {
@@ -65,7 +62,8 @@ struct sb_solver {
     sb_fast_tech ft;                             /* its techniques (counts: this context's) */
     kernel_entry kernel;                         /* kernel_table[opt.simd] */
     sb_plan plan;                                /* the generic pipeline; for "fast",
-                                                    FAST_MARKS_SPEC (candidate solves) */
+                                                    SB_FAST_GENERIC (candidate solves: the fused
+                                                    kernel loads givens only) */
     sb_board *stack;                             /* 2 * SB_STACK_DEPTH boards, 64-byte aligned
                                                     (the second half for a paired search) */
     sb_board *ring;                              /* BFS frontier, allocated on first use */
@@ -129,7 +127,7 @@ int sb_solver_new(sb_solver **out, const sb_options *opt)
     const int tech = spec && sb_fast_parse(spec, &ft, NULL, 0) == SB_OK;
     const int fast = tech || (spec && !strcmp(spec, "fast"));
     sb_plan plan;
-    if (sb_plan_parse(fast ? FAST_MARKS_SPEC : spec, &plan) != SB_OK)
+    if (sb_plan_parse(fast ? SB_FAST_GENERIC : spec, &plan) != SB_OK)
         return SB_ERR_PIPELINE;
     if (tech) { /* candidate solves: the kernel's techniques, then the spec's */
         if (ft.nsteps > SB_SPEC_MAX - FAST_PLUS_MARKS_BASE)
