@@ -399,7 +399,9 @@ static inline __m512i sbk_counts(__m512i v)
 static inline int sbk_best(const sb_board *b, const __m512i v[3], const uint64_t set[2],
                            const uint64_t open_w[2], const uint64_t biv_w[2])
 {
-    int best = -1, best_deg = -1;
+    /* The best so far as one key, score above and 127 - cell below, kept by a max: the
+     * first best in cell order without a jump whose outcome changes cell by cell. */
+    int best = -1;
     for (int w = 0; w < 2; w++)
         for (uint64_t k = set[w]; k; k &= k - 1) {
             const int c = 64 * w + __builtin_ctzll(k);
@@ -412,12 +414,10 @@ static inline int sbk_best(const sb_board *b, const __m512i v[3], const uint64_t
             const int deg = __builtin_popcountll(s0) + __builtin_popcountll(s1) +
                             2 * (__builtin_popcountll(s0 & biv_w[0]) +
                                  __builtin_popcountll(s1 & biv_w[1]));
-            if (deg > best_deg) {
-                best_deg = deg;
-                best = c;
-            }
+            const int key = deg << 7 | (127 - c);
+            best = key > best ? key : best;
         }
-    return best;
+    return best < 0 ? -1 : 127 - (best & 127);
 }
 
 /* branch.h's rule when no cell is bivalue (a few choices in a hundred): the open cells of
