@@ -1729,8 +1729,9 @@ int sb_rsolver_each(sb_rsolver *s, const sb_record *rec, sb_gsolution_fn fn, voi
 /* ------------------------------------------------------------------------------------------ */
 
 /* A run that writes records to FILE can be killed and continued: FILE.resume, written before
- * the first record, names the run (its command, its arguments but --resume, and each input's
- * path, size and modification time); a run resumed with the same identity continues after
+ * the first record, names the run (its command, its arguments but --resume and those that
+ * cannot change FILE's bytes, -t/--threads, --simd and --progress with their values, and each
+ * input's path, size and modification time); a run resumed with the same identity continues after
  * FILE's last whole record. Lines after the identity: "at RECORDS C1 .. Cn" (a run whose
  * output is a summary: its counts over the first RECORDS records), "broken" (an input failed
  * part-way: the records after it do not line up with the input) and "done RC" (finished).

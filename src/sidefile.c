@@ -60,15 +60,66 @@ static int file_replace(const char *path, const char *data, size_t len)
     return SB_OK;
 }
 
-/* Appends the identity of a run to s->id: magic, command, arguments but --resume, inputs
- * with their size and modification time. @return SB_SIDE_FRESH when done, else why not. */
+/* Arguments that take no value (every other option does: "-X V", "-XV", "--NAME V" or
+ * "--NAME=V"), so that the walk in identity() knows which tokens are values. An option
+ * missing here is walked as one with a value: its next token stays in the identity, never
+ * out of it. */
+static const char *const no_value[] = {"--resume", "--help", "-h", "--stats", "--minimal",
+                                       "--all"};
+
+/* Options left out of the identity with their values: they change how a run goes (threads,
+ * the SIMD level, the progress line on stderr), never the bytes of FILE, so a run killed at
+ * -t 64 may go on at -t 2 or on a machine with another level. */
+static const char *const no_bytes[] = {"-t", "--threads", "--simd", "--progress"};
+
+/* @return 1 when the first len bytes of arg are one of the n names in list. */
+static int listed(const char *arg, size_t len, const char *const *list, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strlen(list[i]) == len && !strncmp(arg, list[i], len))
+            return 1;
+    return 0;
+}
+
+/* @return 1 when option arg is one of no_bytes: 2 with its value inside ("-t4",
+ * "--simd=avx2"), 1 with its value in the next token, 0 when it is another. */
+static int no_bytes_option(const char *arg)
+{
+    const char *eq = arg[1] == '-' ? strchr(arg, '=') : NULL;
+    const size_t len = eq ? (size_t)(eq - arg) : arg[1] == '-' ? strlen(arg) : 2;
+    if (!listed(arg, len, no_bytes, sizeof no_bytes / sizeof *no_bytes))
+        return 0;
+    return eq || (arg[1] != '-' && arg[2]) ? 2 : 1;
+}
+
+/* Appends the identity of a run to s->id: magic, command, arguments but --resume and the
+ * no_bytes options (argv as getopt left it: options and their values first, then "--", then
+ * the operands), inputs with their size and modification time. @return SB_SIDE_FRESH when
+ * done, else why not. */
 static int identity(sb_side *s, const char *cmd, int argc, char *const *argv, char *const *files,
                     int nfiles)
 {
     sb_buf_printf(&s->id, "%scommand %s\n", side_magic, cmd);
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--resume"))
-            sb_buf_printf(&s->id, "arg %s\n", argv[i]); /* a '\n' inside stays: compared whole */
+    int operands = 0; /* after "--": every token is kept as it is */
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const int option = !operands && a[0] == '-' && a[1];
+        operands |= option && !strcmp(a, "--");
+        const int skip = option ? no_bytes_option(a) : 0;
+        if (skip) {
+            i += skip == 1; /* its value too */
+            continue;
+        }
+        if (option && !strcmp(a, "--resume"))
+            continue;
+        sb_buf_printf(&s->id, "arg %s\n", a); /* a '\n' inside stays: compared whole */
+        /* The value of an option in the next token is kept as a value, never walked as an
+         * option (an "-o -t" keeps its "-t") */
+        const int valued = !listed(a, strlen(a), no_value, sizeof no_value / sizeof *no_value);
+        if (option && !operands && valued && !strchr(a, '=') && (a[1] == '-' || !a[2]) &&
+            i + 1 < argc)
+            sb_buf_printf(&s->id, "arg %s\n", argv[++i]);
+    }
     s->bad = -1;
     if (nfiles == 0)
         return SB_SIDE_STDIN;

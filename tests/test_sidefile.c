@@ -74,14 +74,14 @@ Test(sidefile, a_fresh_run_is_named_and_found_again)
     scratch s;
     scratch_make(&s, "");
     sb_side side;
-    cr_assert_eq(side_open(&side, &s, "-f"), SB_SIDE_FRESH);
+    cr_assert_eq(side_open(&side, &s, "-fcsv"), SB_SIDE_FRESH);
     sb_side_free(&side);
     char want[512];
     snprintf(want, sizeof want,
-             "sudokubench resume 1\ncommand solve\narg -f\narg %s\ninput %s size 5 mtime ",
+             "sudokubench resume 1\ncommand solve\narg -fcsv\narg %s\ninput %s size 5 mtime ",
              s.in, s.in);
     cr_assert(!strncmp(side_text(&s), want, strlen(want)), "side file: %s", side_text(&s));
-    cr_assert_eq(side_open(&side, &s, "-f"), SB_SIDE_RESUME);
+    cr_assert_eq(side_open(&side, &s, "-fcsv"), SB_SIDE_RESUME);
     uint64_t records = 99, counts[2] = {9, 9};
     cr_assert_eq(sb_side_counts(&side, &records, counts, 2), SB_OK);
     cr_assert_eq(records, 0, "no checkpoint: nothing covered");
@@ -91,7 +91,7 @@ Test(sidefile, a_fresh_run_is_named_and_found_again)
     cr_assert_eq(sb_side_checkpoint(&side, 7, c, 3), SB_OK);
     sb_side_free(&side);
     cr_assert(strstr(side_text(&s), "\nat 7 1 20 300\n") != NULL, "%s", side_text(&s));
-    cr_assert_eq(side_open(&side, &s, "-f"), SB_SIDE_RESUME);
+    cr_assert_eq(side_open(&side, &s, "-fcsv"), SB_SIDE_RESUME);
     uint64_t got[4];
     cr_assert_eq(sb_side_counts(&side, &records, got, 3), SB_OK);
     cr_assert_eq(records, 7);
@@ -99,12 +99,47 @@ Test(sidefile, a_fresh_run_is_named_and_found_again)
     cr_assert_eq(sb_side_counts(&side, &records, got, 4), SB_ERR_ARG, "a count missing");
     sb_side_free(&side);
     /* Other options: another run's output. */
-    cr_assert_eq(side_open(&side, &s, "-t"), SB_SIDE_OTHER);
+    cr_assert_eq(side_open(&side, &s, "-fjson"), SB_SIDE_OTHER);
     sb_side_free(&side);
     /* "done RC": finished. */
     cr_assert_eq(sb_side_append(s.out, "done 1\n", 0), SB_OK);
-    cr_assert_eq(side_open(&side, &s, "-f"), SB_SIDE_DONE);
+    cr_assert_eq(side_open(&side, &s, "-fcsv"), SB_SIDE_DONE);
     cr_assert_eq(side.done_rc, 1);
+    sb_side_free(&side);
+    scratch_free(&s);
+}
+
+/* sb_side_open of "solve" with argv (argc of them, argv[0] the command). */
+static int side_open_argv(sb_side *side, scratch *s, int argc, char **argv)
+{
+    char *files[] = {s->in};
+    return sb_side_open(side, s->out, s->out_fd, "solve", argc, argv, files, 1);
+}
+
+Test(sidefile, threads_simd_and_progress_are_no_part_of_the_identity)
+{
+    scratch s;
+    scratch_make(&s, "");
+    sb_side side;
+    char *first[] = {"solve", "-t", "8", "--simd", "scalar", "-o", "-t", "--progress=always",
+                     "--resume", s.in};
+    cr_assert_eq(side_open_argv(&side, &s, 10, first), SB_SIDE_FRESH);
+    sb_side_free(&side);
+    char want[512];
+    /* "-o -t": the -t is -o's value, kept */
+    snprintf(want, sizeof want, "sudokubench resume 1\ncommand solve\narg -o\narg -t\narg %s\n"
+             "input %s size 5 mtime ", s.in, s.in);
+    cr_assert(!strncmp(side_text(&s), want, strlen(want)), "side file: %s", side_text(&s));
+    char *other_spelling[] = {"solve", "--threads=1", "-o", "-t", "-t2", "--resume",
+                              "--simd=avx2", "--progress", "never", "--threads", "3", s.in};
+    cr_assert_eq(side_open_argv(&side, &s, 12, other_spelling), SB_SIDE_RESUME);
+    sb_side_free(&side);
+    char *other_out[] = {"solve", "-t", "8", "-o", "-u", "--resume", s.in};
+    cr_assert_eq(side_open_argv(&side, &s, 7, other_out), SB_SIDE_OTHER);
+    sb_side_free(&side);
+    /* After "--" a "-t" is an operand: part of the identity */
+    char *operand[] = {"solve", "-o", "-t", "--resume", "--", "-t", s.in};
+    cr_assert_eq(side_open_argv(&side, &s, 7, operand), SB_SIDE_OTHER);
     sb_side_free(&side);
     scratch_free(&s);
 }
@@ -114,7 +149,7 @@ Test(sidefile, a_broken_run_is_refused_and_takes_no_checkpoint)
     scratch s;
     scratch_make(&s, "");
     sb_side side;
-    cr_assert_eq(side_open(&side, &s, "-f"), SB_SIDE_FRESH);
+    cr_assert_eq(side_open(&side, &s, "-fcsv"), SB_SIDE_FRESH);
     cr_assert_eq(sb_side_append(s.out, "broken\n", 1), SB_OK);
     cr_assert_eq(sb_side_append(s.out, "broken\n", 1), SB_OK);
     const char *text = side_text(&s);
@@ -123,7 +158,7 @@ Test(sidefile, a_broken_run_is_refused_and_takes_no_checkpoint)
     const uint64_t c[1] = {5};
     cr_assert_eq(sb_side_checkpoint(&side, 1, c, 1), SB_ERR_STOPPED);
     sb_side_free(&side);
-    cr_assert_eq(side_open(&side, &s, "-f"), SB_SIDE_BROKEN);
+    cr_assert_eq(side_open(&side, &s, "-fcsv"), SB_SIDE_BROKEN);
     sb_side_free(&side);
     scratch_free(&s);
 }
@@ -133,7 +168,7 @@ Test(sidefile, refusals_name_what_is_wrong)
     scratch s;
     scratch_make(&s, "old output\n");
     sb_side side;
-    cr_assert_eq(side_open(&side, &s, "-f"), SB_SIDE_ORPHAN, "output but no side file");
+    cr_assert_eq(side_open(&side, &s, "-fcsv"), SB_SIDE_ORPHAN, "output but no side file");
     sb_side_free(&side);
     char *argv[] = {"rate", "-"}, *files[] = {s.in, "-"};
     cr_assert_eq(sb_side_open(&side, s.out, s.out_fd, "rate", 2, argv, files, 2), SB_SIDE_STDIN);

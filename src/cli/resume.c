@@ -4,7 +4,9 @@
  * an uninterrupted run.
  *
  * A side file FILE.resume, written before the first record, identifies the run: the command,
- * every argument but --resume, and each input's path, size and modification time. Resuming
+ * every argument but --resume, -t, --simd and --progress (the bytes are the same for any of
+ * those: a run killed at -t 64 goes on at -t 2), and each input's path, size and
+ * modification time. Resuming
  * compares it line for line (a mismatch is refused: FILE came from another input or other
  * options), cuts FILE after its last '\n' (a record torn by the kill), counts the whole
  * records in it (lines, less the format's header lines) and has the batch engine read and

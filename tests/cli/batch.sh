@@ -223,6 +223,56 @@ summary_rate() { summary_after_interrupt rate; }
 tcase "validate -t 2, SIGINT: the summary counts exactly the records written" summary_validate
 tcase "rate -t 2, SIGINT: the per-file summary counts exactly the records written" summary_rate
 
+# resume_other_threads CMD FORMAT INPUT OTHER FAULT...: `CMD -o r.out --resume` at -t 2, --simd scalar
+# and --progress always, killed by the fault shim at a point of its work (FAULT: the SB_FAULT_*
+# settings), then resumed at -t 1, the best SIMD level and --progress never (spelt
+# --threads=1 --simd=auto): the options that cannot change FILE's bytes are no part of the side
+# file's identity, so the resume goes on and FILE ends byte-identical to an uninterrupted run,
+# with its exit code. A run that differs in an option that does change the bytes is still
+# refused (OTHER: such an option), with exit 2 and the message.
+resume_other_threads() {
+    local cmd=$1 fmt=$2 in=$3 other=$4 rc want
+    shift 4
+    rm -f r.out r.out.resume
+    want=$(sb r.want r.wante "$cmd" $fmt -t 1 "$in")
+    rc=$(
+        export SUDOKUBENCH_CHECKPOINT_MS=0 SB_FAULT_SIGNAL=KILL "$@"
+        with_shim "$cmd" $fmt -t 2 --simd scalar --progress always -o r.out --resume "$in" \
+            >/dev/null 2>r.err1
+        echo $?
+    )
+    [ "$rc" = 137 ] || { echo "$cmd: the interrupted run exits $rc, not 137: $(tail -n 2 r.err1)"; return; }
+    grep -q '^done' r.out.resume && { echo "$cmd: the run finished before the kill"; return; }
+    # something to resume from: records in FILE, or a checkpoint of counts past record 0
+    [ -s r.out ] || grep -q '^at [1-9]' r.out.resume || echo "$cmd: the kill came before any record was kept"
+    rc=$(sb r.o2 r.err2 "$cmd" $fmt --threads=1 --simd=auto --progress never -o r.out --resume "$in")
+    [ "$rc" = "$want" ] || echo "$cmd: the resume at -t 1 exits $rc, want $want: $(head -n 2 r.err2)"
+    grep -q 'not resuming' r.err2 && echo "$cmd: the resume was refused: $(head -n 1 r.err2)"
+    same r.want r.out
+    rc=$(sb r.o3 r.err3 "$cmd" $other -o r.out --resume "$in")
+    [ "$rc" = 2 ] || echo "$cmd: a resume with $other exits $rc, want 2"
+    [ "$(cat r.err3)" = "sudokubench: --resume: 'r.out' was written by another command, other options or other input (see 'r.out.resume'); not resuming" ] ||
+        echo "$cmd $other resume: stderr '$(cat r.err3)'"
+}
+# rate --help says which options a resume may change (solve's and validate's help: solve.c)
+resume_help() {
+    "$BIN" rate --help | tr -s ' \n' ' ' | grep -qF 'the same arguments but -t, --simd and --progress, and the same inputs' ||
+        echo "rate --help does not say that -t, --simd and --progress may change on a resume"
+}
+tcase "rate --help: a resume may change -t, --simd and --progress" resume_help
+resume_solve() {
+    resume_other_threads solve "-f csv" hard.txt "-f json" SB_FAULT_PATH=/r.out SB_FAULT_SIGNAL_WRITE=400000
+}
+resume_rate() {
+    resume_other_threads rate "-f csv" hard1k.txt "-f json" SB_FAULT_PATH=/r.out SB_FAULT_SIGNAL_WRITE=40000
+}
+resume_validate() {
+    resume_other_threads validate "" easy.txt "--grid 3x3" SB_FAULT_PATH=/easy.txt SB_FAULT_SIGNAL_READ=3000000
+}
+tcase "solve --resume killed at -t 2 --simd scalar, resumed at -t 1: the full run's bytes" resume_solve
+tcase "rate --resume killed at -t 2 --simd scalar, resumed at -t 1: the full run's bytes" resume_rate
+tcase "validate --resume killed mid-input at -t 2, resumed at -t 1: the full run's summary" resume_validate
+
 streaming() {
     local line rc p1 p2 s1
     p1=$(head -n 1 c17.txt)

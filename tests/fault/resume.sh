@@ -203,7 +203,7 @@ validate_more() {
     [ "$rc" = 1 ] || echo "resuming a finished validate: exit $rc, not the run's 1"
     grep -qF "'v.txt' is complete: nothing to resume" e || echo "no 'complete' note: $(cat e)"
     cmp -s v.txt before.txt || echo "a finished file changed"
-    "$BIN" validate -t 1 -o v.txt --resume vin.txt >/dev/null 2>e
+    "$BIN" validate -t 2 --grid 3x3 -o v.txt --resume vin.txt >/dev/null 2>e
     [ $? = 2 ] || echo "other options: exit not 2"
     grep -qF "was written by another command, other options or other input" e || echo "message: $(cat e)"
     cmp -s v.txt before.txt || echo "a refused resume changed the file"
