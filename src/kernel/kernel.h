@@ -402,21 +402,25 @@ static inline int sbk_best(const sb_board *b, const __m512i v[3], const uint64_t
     /* The best so far as one key, score above and 127 - cell below, kept by a max: the
      * first best in cell order without a jump whose outcome changes cell by cell. */
     int best = -1;
-    for (int w = 0; w < 2; w++)
-        for (uint64_t k = set[w]; k; k &= k - 1) {
-            const int c = 64 * w + __builtin_ctzll(k);
-            const uint64_t *pm = sb_peer_tables_data.peer_mask[c];
-            const __m512i m = _mm512_set1_epi16((short)b->cand[c]);
-            const uint64_t s0 = ((uint64_t)_mm512_test_epi16_mask(v[0], m) |
-                                 (uint64_t)_mm512_test_epi16_mask(v[1], m) << 32) &
-                                pm[0] & open_w[0];
-            const uint64_t s1 = (uint64_t)_mm512_test_epi16_mask(v[2], m) & pm[1] & open_w[1];
-            const int deg = __builtin_popcountll(s0) + __builtin_popcountll(s1) +
-                            2 * (__builtin_popcountll(s0 & biv_w[0]) +
-                                 __builtin_popcountll(s1 & biv_w[1]));
-            const int key = deg << 7 | (127 - c);
-            best = key > best ? key : best;
-        }
+    /* One loop over both words: one exit whose trip count varies, not two. */
+    for (uint64_t k0 = set[0], k1 = set[1]; k0 | k1;) {
+        /* tzcnt of an empty word is 64 (BMI1; __builtin_ctzll leaves it undefined) */
+        const uint64_t hi = 0 - (uint64_t)(k0 == 0);
+        const int c = (int)(_tzcnt_u64(k0) + (_tzcnt_u64(k1) & hi));
+        k1 &= (k1 - 1) | ~hi;
+        k0 &= k0 - 1;
+        const uint64_t *pm = sb_peer_tables_data.peer_mask[c];
+        const __m512i m = _mm512_set1_epi16((short)b->cand[c]);
+        const uint64_t s0 = ((uint64_t)_mm512_test_epi16_mask(v[0], m) |
+                             (uint64_t)_mm512_test_epi16_mask(v[1], m) << 32) &
+                            pm[0] & open_w[0];
+        const uint64_t s1 = (uint64_t)_mm512_test_epi16_mask(v[2], m) & pm[1] & open_w[1];
+        const int deg = __builtin_popcountll(s0) + __builtin_popcountll(s1) +
+                        2 * (__builtin_popcountll(s0 & biv_w[0]) +
+                             __builtin_popcountll(s1 & biv_w[1]));
+        const int key = deg << 7 | (127 - c);
+        best = key > best ? key : best;
+    }
     return best < 0 ? -1 : 127 - (best & 127);
 }
 
