@@ -673,6 +673,7 @@ static inline int sbk_elim(sb_board *b, const uint32_t *el)
 #endif
 #define SBK_PLANES sbk_planes
 #define SBK_ELIM sbk_elim
+#define SBK_CELL_MAJOR(b) ((const uint16_t *)(b)->cand) /* both stamps keep cells */
 #endif
 
 #define SBK_LOAD sbk_load

@@ -25,6 +25,16 @@
 #include <string.h>
 
 #include "internal.h"
+#ifndef SBV_BYTES
+#define SBV_BYTES 16 /* a cell-major stamp (kernel.h): only the 16-byte sbv4 is used here */
+#endif
+#include "vec.h"
+
+/* The stamp's board as cell masks (bit d: digit d+1) when it keeps one (kernel.h's stamps
+ * define this), else NULL: the wing pivots' digits are then one load (sbt_cell). */
+#ifndef SBK_CELL_MAJOR
+#define SBK_CELL_MAJOR(b) ((const uint16_t *)NULL)
+#endif
 
 /* Words of a plane board (nine digits of four words). */
 #define SBT_WORDS (4 * SB_DIGITS)
@@ -381,9 +391,12 @@ static inline void sbt_counts(const uint32_t *w, uint32_t at[4][3])
         }
 }
 
-/* The candidate mask of cell c (bit d: digit d+1) read from the planes. */
-static inline uint32_t sbt_cell(const uint32_t *w, int c)
+/* The candidate mask of cell c (bit d: digit d+1): from cm, the stamp's cell-major board,
+ * when it has one (else NULL), or read from the planes. */
+static inline uint32_t sbt_cell(const uint32_t *w, const uint16_t *cm, int c)
 {
+    if (cm)
+        return cm[c]; /* a cell-major stamp's own board: one load, not nine plane reads */
     uint32_t m = 0;
     for (int d = 0; d < SB_DIGITS; d++)
         m |= (w[4 * d + c / 27] >> (c % 27) & 1u) << d;
@@ -394,8 +407,11 @@ static inline uint32_t sbt_cell(const uint32_t *w, int c)
  * bivalue pincers {x,z} and {y,z}: cells seeing both pincers (xyz: and the pivot) lose z.
  * Pincers are found as band sets: the bivalue peers of p holding x (near[x]) and z. A pivot
  * with fewer than two bivalue peers, or none holding one of its digits, has no wing and is
- * left before its digits are read. @return applications. */
-static int sbt_wing(const uint32_t *w, uint32_t *el, int three)
+ * left before its digits are read. Cell sets of the pincer tests are one 16-byte vector
+ * each (a digit's three band words and a zero lane, as the planes lie), so a test is an AND
+ * and an any-bit test, evaluated both ways rather than behind a jump. cm: sbt_cell's.
+ * @return applications. */
+static int sbt_wing(const uint32_t *w, const uint16_t *cm, uint32_t *el, int three)
 {
     uint32_t at[4][3];
     sbt_counts(w, at);
@@ -403,6 +419,8 @@ static int sbt_wing(const uint32_t *w, uint32_t *el, int three)
     if (sbt_pop(bi[0]) + sbt_pop(bi[1]) + sbt_pop(bi[2]) <
         3 - three)
         return 0; /* xy: a pivot and two pincers, all bivalue; xyz: two pincers */
+    const sbv4 bi4 = {bi[0], bi[1], bi[2], 0};
+    const sbv4 *wv = (const sbv4 *)(const void *)w; /* wv[d]: digit d's planes */
     int apps = 0;
     for (int k = 0; k < 3; k++) {
         /* the pivots with two or more bivalue peers, as a mask built without a jump */
@@ -416,52 +434,37 @@ static int sbt_wing(const uint32_t *w, uint32_t *el, int three)
         }
         for (uint32_t pb = piv; pb; pb &= pb - 1) {
             const int p = 27 * k + __builtin_ctz(pb);
-            uint32_t near[3];
-            for (int j = 0; j < 3; j++)
-                near[j] = bi[j] & sb_band_peers[p][j];
-            const uint32_t pm = sbt_cell(w, p);
-            uint32_t nd[SB_DIGITS][3], zs = 0; /* nd: near[] holding each digit of the pivot */
+            const sbv4 near = bi4 & *(const sbv4 *)(const void *)sb_band_peers[p];
+            const uint32_t pm = sbt_cell(w, cm, p);
+            sbv4 nd[SB_DIGITS]; /* near holding each digit of the pivot */
+            uint32_t zs = 0;
             if (three) {
                 /* xyz: z is one of the pivot's three digits {a, bd, c}; each pair of them is
                  * tested once for a pincer, and z kept when both pairs with z have one
-                 * (three tests, not six); near[] is split by digit only for a wing */
+                 * (three tests, not six); near is split by digit only for a wing */
                 const int a = __builtin_ctz(pm), c = 31 - __builtin_clz(pm),
                           bd = __builtin_ctz(pm & (pm - 1));
-                const uint32_t *wa = w + 4 * a, *wb = w + 4 * bd, *wc = w + 4 * c;
-                uint32_t ab = 0, ac = 0, bc = 0;
-                for (int j = 0; j < 3; j++) {
-                    const uint32_t na = near[j] & wa[j];
-                    ab |= na & wb[j];
-                    ac |= na & wc[j];
-                    bc |= near[j] & wb[j] & wc[j];
-                }
-                const uint32_t eab = ab != 0, eac = ac != 0, ebc = bc != 0;
+                const sbv4 na = near & wv[a];
+                const uint32_t eab = (uint32_t)sbv4_any(na & wv[bd]),
+                               eac = (uint32_t)sbv4_any(na & wv[c]),
+                               ebc = (uint32_t)sbv4_any(near & wv[bd] & wv[c]);
                 zs = (eab & eac) << a | (eab & ebc) << bd | (eac & ebc) << c;
                 if (!zs)
                     continue;
-                for (uint32_t m = pm; m; m &= m - 1)
-                    for (int j = 0; j < 3; j++)
-                        nd[__builtin_ctz(m)][j] = near[j] & w[4 * __builtin_ctz(m) + j];
+                nd[a] = na;
+                nd[bd] = near & wv[bd];
+                nd[c] = near & wv[c];
             } else {
-                uint32_t has = 0;
-                for (uint32_t m = pm; m; m &= m - 1) {
-                    const int a = __builtin_ctz(m);
-                    for (int j = 0; j < 3; j++)
-                        nd[a][j] = near[j] & w[4 * a + j];
-                    has |= (uint32_t)sbt_any(nd[a]) << a;
-                }
-                if (has != pm)
+                const int x = __builtin_ctz(pm), y = 31 - __builtin_clz(pm);
+                nd[x] = near & wv[x];
+                nd[y] = near & wv[y];
+                if (!(sbv4_any(nd[x]) & sbv4_any(nd[y])))
                     continue; /* xy: both pincers need a pivot digit each */
-                /* z: any digit outside the pivot, kept when near[] has a cell holding z with
-                 * each pivot digit (the second test is rarely reached: a jump measured
-                 * cheaper than both tests without one) */
+                /* z: any digit outside the pivot, kept when near has a cell holding z with
+                 * each pivot digit */
                 for (uint32_t m = 0x1FFu & ~pm; m; m &= m - 1) {
                     const int z = __builtin_ctz(m);
-                    const uint32_t *wz = w + 4 * z;
-                    const uint32_t *nx = nd[__builtin_ctz(pm)], *ny = nd[31 - __builtin_clz(pm)];
-                    zs |= (uint32_t)(((nx[0] & wz[0]) | (nx[1] & wz[1]) | (nx[2] & wz[2])) != 0 &&
-                                     ((ny[0] & wz[0]) | (ny[1] & wz[1]) | (ny[2] & wz[2])) != 0)
-                          << z;
+                    zs |= (uint32_t)(sbv4_any(nd[x] & wv[z]) & sbv4_any(nd[y] & wv[z])) << z;
                 }
             }
             for (; zs; zs &= zs - 1) {
@@ -898,10 +901,11 @@ static int sbt_digits(sbt_digit_fn fn, int k, const uint32_t *w, uint32_t *el, u
 }
 
 /* Runs technique t (one of SB_FAST_NATIVE) once on planes w, its eliminations into el (zeroed
- * here; only candidates w holds); memo: its step's slots (sbt_memo), or NULL; lm: the search's
+ * here; only candidates w holds); cm: the board as cells when the stamp keeps it so (sbt_cell),
+ * or NULL; memo: its step's slots (sbt_memo), or NULL; lm: the search's
  * strong-link tables, or NULL (built here). @return applications, or SBT_CONTRADICTION. */
-static int sbt_run_memo(int t, const uint32_t *w, uint32_t *el, uint32_t *memo,
-                        sbt_links_memo *lm)
+static int sbt_run_memo(int t, const uint32_t *w, const uint16_t *cm, uint32_t *el,
+                        uint32_t *memo, sbt_links_memo *lm)
 {
     int apps = 0;
     memset(el, 0, SBT_WORDS * sizeof *el);
@@ -911,8 +915,8 @@ static int sbt_run_memo(int t, const uint32_t *w, uint32_t *el, uint32_t *memo,
     case SB_TECH_JELLYFISH: apps = sbt_digits(sbt_fish, 4, w, el, memo); break;
     case SB_TECH_SKYSCRAPER: apps = sbt_digits(sbt_skyscraper, 0, w, el, memo); break;
     case SB_TECH_KITE: apps = sbt_digits(sbt_kite, 0, w, el, memo); break;
-    case SB_TECH_XY_WING: apps = sbt_wing(w, el, 0); break;
-    case SB_TECH_XYZ_WING: apps = sbt_wing(w, el, 1); break;
+    case SB_TECH_XY_WING: apps = sbt_wing(w, cm, el, 0); break;
+    case SB_TECH_XYZ_WING: apps = sbt_wing(w, cm, el, 1); break;
     case SB_TECH_W_WING: apps = sbt_w_wing(w, el, lm); break;
     case SB_TECH_COLOURING: apps = sbt_digits(sbt_colouring, 0, w, el, memo); break;
     case SB_TECH_XCHAIN: apps = sbt_digits(sbt_xchain, 0, w, el, memo); break;
@@ -934,7 +938,7 @@ static int sbt_run_memo(int t, const uint32_t *w, uint32_t *el, uint32_t *memo,
 /* sbt_run_memo with no strong-link tables kept (each call builds what it needs). */
 static inline int sbt_run(int t, const uint32_t *w, uint32_t *el, uint32_t *memo)
 {
-    return sbt_run_memo(t, w, el, memo, NULL);
+    return sbt_run_memo(t, w, NULL, el, memo, NULL);
 }
 
 /* Cells of planes w left with exactly one candidate (band sets). */
@@ -981,7 +985,8 @@ static inline int sbt_stall(const sb_fast_tech *t, sbt_memo *memo, sb_board *b)
         for (; i < t->nsteps; i++) {
             if (t->counts)
                 t->counts[t->steps[i]].calls++;
-            apps = sbt_run_memo(t->steps[i], w, el, memo->plane[i], &memo->links);
+            apps = sbt_run_memo(t->steps[i], w, SBK_CELL_MAJOR(b), el, memo->plane[i],
+                                &memo->links);
             if (apps < 0)
                 return 0;
             uint32_t any = 0;
