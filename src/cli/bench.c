@@ -575,6 +575,19 @@ static int bench_run(sb_options *optp, const sb_geometry *geo, const char *const
                      int npipes, size_t max_puzzles, double seconds, const char *json,
                      int threads, char *const *files, int nfiles);
 
+/* Parses --seconds S: decimal digits with an optional fraction (no sign, exponent, hex, inf
+ * or nan, as the whole-number options take only digits), 0..1000000. @return 0, or -1. */
+static int parse_seconds(const char *arg, double *out)
+{
+    const size_t whole = strspn(arg, "0123456789");
+    const size_t frac = arg[whole] == '.' ? strspn(arg + whole + 1, "0123456789") : 0;
+    const size_t len = whole + (arg[whole] == '.') + frac;
+    if (arg[len] || whole + frac == 0)
+        return -1;
+    *out = strtod(arg, NULL);
+    return *out <= 1e6 ? 0 : -1;
+}
+
 int cli_bench(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -618,13 +631,11 @@ int cli_bench(int argc, char **argv)
             if (cli_parse_limit("bench", optarg, &opt.limit))
                 return CLI_EXIT_USAGE;
             break;
-        case 'D': {
-            char *end;
-            seconds = strtod(optarg, &end);
-            if (*end || end == optarg || !(seconds >= 0) || seconds > 1e6)
-                return cli_usage_error("bench", "bad --seconds '%s' (0..1000000)", optarg);
+        case 'D':
+            if (parse_seconds(optarg, &seconds))
+                return cli_usage_error("bench", "bad --seconds '%s' (a decimal number, "
+                                       "0..1000000)", optarg);
             break;
-        }
         case 'J': json = optarg; break;
         case 'h': {
             sb_options d;

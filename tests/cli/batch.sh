@@ -348,6 +348,26 @@ bench_threads() {
 }
 tcase "bench -t 2: threads in header and JSON, same counts as -t 1" bench_threads
 
+# bench --seconds takes a decimal number only, as the whole-number options take digits only:
+# hex (strtod read 0x10 as 16 seconds), inf, nan, an exponent, a sign or a space is a usage error
+bench_seconds() {
+    head -n 20 c17.txt >s.txt
+    local v rc
+    for v in 0x1p-9 0x0 inf nan 1e-3 +0 -0 ' 0' . 1000001; do
+        rc=$(sb s.out s.err bench --seconds "$v" --pipelines fast s.txt)
+        [ "$rc" = 2 ] || echo "--seconds '$v': exit $rc, want 2"
+        [ "$(cat s.err)" = "sudokubench: bad --seconds '$v' (a decimal number, 0..1000000)
+Try 'sudokubench bench --help'." ] || echo "--seconds '$v': stderr '$(cat s.err)'"
+        [ ! -s s.out ] || echo "--seconds '$v': output on stdout"
+    done
+    for v in 0 0.01 .01 0. 000.010; do
+        rc=$(sb s.out s.err bench --seconds "$v" --pipelines fast s.txt)
+        [ "$rc" = 0 ] || echo "--seconds '$v': exit $rc, want 0: $(head -c 200 s.err)"
+        grep -q '^| s.txt | fast | 20 |' s.out || echo "--seconds '$v': no row for 20 puzzles: $(cat s.out)"
+    done
+}
+tcase "bench --seconds: hex, inf, nan, exponent, sign refused (message, Try line, exit 2)" bench_seconds
+
 bounded_memory() {
     command -v python3 >/dev/null 2>&1 || return 0
     head -n 6000 easy.txt >small.txt
