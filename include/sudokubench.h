@@ -938,7 +938,13 @@ int sb_greader_open(sb_greader **out, const sb_geometry *g, FILE *in);
 /* Reads the next puzzle or invalid line into rec and its cells into cells
  * (sb_geometry_cells bytes; 81 for 9x9; unspecified for an invalid line). Blank lines and
  * '#' comments are skipped, a UTF-8 BOM at the start ignored. A line is parsed as sb_gparse
- * does, and is also invalid when it uses the character form on a geometry of more than 35
+ * does (a line with more cells than g: "too many cells (more than 16)" at the first cell too
+ * many; a '#' after the cells: "unexpected '#': a comment takes its own line" at the '#'); a
+ * tdoku record PUZZLE:COUNT[:SOLUTION] is its puzzle, its tail checked as the 9x9 reader
+ * does; on the 9x9 shape (3x3) the 9x9 reader's other one-line forms (a Kaggle row,
+ * pencilmarks without eliminations beyond their givens) are read too, and a nine-line grid is
+ * one invalid record at its first line. A line is also invalid when it uses the character
+ * form on a geometry of more than 35
  * digits (that form cannot write such a grid back: "one character per cell needs N <= 35,
  * not 36: write integers", at its first cell) or when two givens clash in a house: "3 twice in row 1 (r1c1,
  * r1c5)" (cells r<row>c<col>, a cube's x<x>y<y>z<z>, a house list's "cell K"; houses row,
@@ -966,8 +972,10 @@ void sb_greader_set_stop(sb_greader *r, const volatile sig_atomic_t *stop);
  * sb_gparse counts: characters, or integers when separated): 81 cells, 9 (a row of a
  * nine-line grid), anything the 9x9 reader takes as its first record (a grid, pencilmarks),
  * a line of anything but cells, a count no geometry fits and no line at all are 9x9; another
- * count gives its square boxed geometry (sb_geometry_for_cells).
- * @param line  receives the 1-based number of the deciding line (0: none; may be NULL)
+ * count gives its square boxed geometry (sb_geometry_for_cells). A tdoku tail (':' on) or a
+ * '#' after the cells is not counted.
+ * @param line  receives the 1-based number of the deciding line, the 9x9 reader's first record
+ *              too (0: none, text holds no puzzle line; may be NULL)
  * @param why   receives the reason for SB_ERR_ARG (whylen bytes, e.g. SB_GEO_WHY_LEN; may be
  *              NULL)
  * @return SB_OK with *out a new geometry (free with sb_geometry_free) or NULL for 9x9;

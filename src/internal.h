@@ -40,6 +40,13 @@ static inline int sb_why(int status, char *why, size_t whylen, const char *fmt, 
  * start (sb_threads_check). @return SB_OK, or sb_threads_check's error (errno set). */
 int sb_batch_team(int threads, size_t n, int *team);
 
+/* The count field of a tdoku record PUZZLE:COUNT[:SOLUTION] at line[i..hi) (i just past the
+ * puzzle's ':', i > 0): digits or the word "budget", then the end or ':'; the 9x9 reader's
+ * and sb_greader's one rule. @return the index of its end (hi or the ':'), or 0 with why
+ * (SB_WHY_LEN bytes) and *col set: "bad count field", or "tdoku record of an invalid line"
+ * for "invalid" (the record of an invalid line stays invalid). */
+size_t sb_tdoku_count(const char *line, size_t i, size_t hi, char *why, size_t *col);
+
 /* Records an error a team's thread met in *shared (SB_OK is ignored). With several errors one
  * of them is kept, which one depends on timing: the caller only needs to learn that one did. */
 void sb_batch_error(int *shared, int st);

@@ -83,12 +83,20 @@ static void why_unexpected(char *why, unsigned char ch)
         snprintf(why, SB_WHY_LEN, "unexpected character '\\x%02x'", ch);
 }
 
-/* Checks the end of a tdoku record after "PUZZLE:" from byte i: a count (decimal) or the
- * word "budget", then optionally ':' and an empty or 81-digit solution, which is checked for
- * its form and otherwise ignored (as a Kaggle solution column). The record of an invalid line
- * ("TEXT:invalid:") stays invalid: its text may happen to be 81 cells. */
-static sb_line_kind parse_tdoku_tail(const char *line, size_t i, size_t hi, char *why,
-                                     size_t *col)
+/* A comment after a puzzle's cells (line[i..hi) is blanks, then '#'): why says so and *col
+ * points at the '#', the same message as sb_greader's. @return 1 when it is one, else 0. */
+static int comment_at(const char *line, size_t i, size_t hi, char *why, size_t *col)
+{
+    while (i < hi && (line[i] == ' ' || line[i] == '\t'))
+        i++;
+    if (i == hi || line[i] != '#')
+        return 0;
+    *col = i + 1;
+    snprintf(why, SB_WHY_LEN, "unexpected '#': a comment takes its own line");
+    return 1;
+}
+
+size_t sb_tdoku_count(const char *line, size_t i, size_t hi, char *why, size_t *col)
 {
     const size_t start = i;
     while (i < hi && line[i] >= '0' && line[i] <= '9')
@@ -100,21 +108,34 @@ static sb_line_kind parse_tdoku_tail(const char *line, size_t i, size_t hi, char
         if (wl == 7 && !memcmp(line + start, "invalid", 7)) {
             *col = start + 1;
             snprintf(why, SB_WHY_LEN, "tdoku record of an invalid line");
-            return SB_LINE_INVALID;
+            return 0;
         }
         if (wl != 6 || memcmp(line + start, "budget", 6)) {
             *col = start + 1;
             snprintf(why, SB_WHY_LEN, "bad count field");
-            return SB_LINE_INVALID;
+            return 0;
         }
     }
-    if (i == hi)
-        return SB_LINE_PUZZLE;
-    if (line[i] != ':') {
+    if (i < hi && line[i] != ':') {
         *col = i + 1;
         snprintf(why, SB_WHY_LEN, "bad count field");
-        return SB_LINE_INVALID;
+        return 0;
     }
+    return i;
+}
+
+/* Checks the end of a tdoku record after "PUZZLE:" from byte i: the count (sb_tdoku_count),
+ * then optionally ':' and an empty or 81-digit solution, which is checked for its form and
+ * otherwise ignored (as a Kaggle solution column). The record of an invalid line
+ * ("TEXT:invalid:") stays invalid: its text may happen to be 81 cells. */
+static sb_line_kind parse_tdoku_tail(const char *line, size_t i, size_t hi, char *why,
+                                     size_t *col)
+{
+    i = sb_tdoku_count(line, i, hi, why, col);
+    if (!i)
+        return SB_LINE_INVALID;
+    if (i == hi)
+        return SB_LINE_PUZZLE;
     size_t j = ++i;
     while (j < hi && line[j] >= '1' && line[j] <= '9')
         j++;
@@ -314,6 +335,8 @@ static sb_line_kind parse_line(const char *line, size_t len, sb_grid *grid,
     int n = 0;
     for (; i < hi && n < SB_CELLS; i++, n++) {
         const int v = cell_value((unsigned char)line[i]);
+        if (v < 0 && comment_at(line, i, hi, why, col))
+            return SB_LINE_INVALID;
         if (v < 0) {
             *col = i + 1;
             if (line[i] == ',')
@@ -338,6 +361,8 @@ static sb_line_kind parse_line(const char *line, size_t len, sb_grid *grid,
     }
     if (line[i] == ':')
         return parse_tdoku_tail(line, i + 1, hi, why, col);
+    if (comment_at(line, i, hi, why, col))
+        return SB_LINE_INVALID;
     if (line[i] != ',') {
         *col = i + 1;
         why_unexpected(why, (unsigned char)line[i]);

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../internal.h"
 #include "sudokubench.h"
 
 enum {
@@ -39,6 +40,9 @@ struct sb_greader {
     FILE *in;             /* the input (not ours) */
     int fd;               /* its descriptor (-1: read through stdio, e.g. fmemopen) */
     char *buf;            /* READ_BUF bytes */
+    uint8_t *scratch;     /* a tdoku record's solution cells (sb_geometry_cells bytes) */
+    int grid_rows;        /* after a nine-line grid's message, its rows still to come + 1
+                             (0: none): its lines are one record, whose rules are skipped */
     size_t start, end;    /* unread bytes: buf[start..end) */
     int eof;              /* the input has ended */
     int skipping;         /* inside a line already reported too long: discard up to its '\n' */
@@ -49,6 +53,16 @@ struct sb_greader {
 /* ------------------------------------------------------------------------------------------ */
 /* Lines and the clash message                                                                */
 /* ------------------------------------------------------------------------------------------ */
+
+/* @return how many of s's first len bytes come before the first byte that is not in set
+ * (in 1) or that is in set (in 0); a NUL byte is never in set. */
+static size_t span(const char *s, size_t len, const char *set, int in)
+{
+    size_t i = 0;
+    while (i < len && (s[i] && strchr(set, s[i])) == in)
+        i++;
+    return i;
+}
 
 /* @return 1 when the line (no '\n') is skipped: blank, or a '#' comment after spaces. */
 static int skip_line(const char *s, size_t len)
@@ -148,22 +162,123 @@ static void echo_text(sb_grecord *rec, const char *s, size_t len)
     rec->text[n] = '\0';
 }
 
-/* Fills rec and cells from one puzzle line (no '\n'): the cells, or the reason the line is
- * invalid (a parse error; the character form on a geometry of more than 35 digits, which it
- * cannot write back; two givens clashing in a house, at the second one's column). */
-static void parse_record(const sb_geometry *g, const char *s, size_t len, sb_grecord *rec,
-                         uint8_t *cells)
+static int count_cells(const char *s, size_t len);
+static int marks_like(const char *s, size_t len);
+static void trim(const char *s, size_t len, size_t *lo, size_t *hi);
+
+/* @return 1 when g has the 9x9 shape (3x3 boxes): its reader also takes the 9x9 reader's
+ * other one-line forms (sb_parse_line), so --grid 3x3 and 9x9 `solve --all` read them. */
+static int nine_by_nine(const sb_geometry *g)
 {
+    sb_geometry_layout l;
+    sb_geometry_layout_of(g, &l);
+    return sb_geometry_kind_of(g) == SB_GEO_BOXED && l.box_rows == 3 && l.box_cols == 3;
+}
+
+/* Checks a tdoku record's tail after "PUZZLE:" (s[at..len)) by the 9x9 reader's rules: the
+ * count (sb_tdoku_count), then optionally ':' and an empty solution or a whole one of g (no
+ * blank cell), checked for its form and otherwise ignored. scratch holds the solution's
+ * cells. @return 1 when the tail is good, else 0 with rec->why and rec->col set. */
+static int tdoku_tail(const sb_geometry *g, const char *s, size_t at, size_t len,
+                      uint8_t *scratch, sb_grecord *rec)
+{
+    size_t lo, hi;
+    trim(s, len, &lo, &hi);
+    const size_t i = sb_tdoku_count(s, at, hi, rec->why, &rec->col);
+    size_t col = 0;
+    if (i && i + 1 < hi) { /* a solution: whole, no blank cell */
+        const size_t n = hi - i - 1;
+        const int nc = sb_geometry_cells(g);
+        char why[SB_GEO_WHY_LEN];
+        int form, k = 0;
+        if (sb_gparse(g, s + i + 1, n, scratch, &form, why, sizeof why, &col) == SB_OK) {
+            while (k < nc && scratch[k])
+                k++;
+            col = k < nc ? cell_column(s + i + 1, n, form, k) : 0;
+        }
+        if (col) {
+            rec->col = i + 1 + col;
+            snprintf(rec->why, sizeof rec->why, "bad solution column");
+        }
+    }
+    if (i && !col)
+        return 1;
+    rec->kind = SB_LINE_INVALID;
+    return 0;
+}
+
+/* Takes a line of g's 9x9 shape that sb_gparse refused as the 9x9 reader would: a Kaggle
+ * row, pencilmarks (without eliminations beyond their givens) or '-' blanks give their cells;
+ * a pencilmark line's fault, or a row or rule of a nine-line grid, is said for that form.
+ * @return 1 with cells (a puzzle) or rec (invalid) filled, 0 when the line is none of these. */
+static int as_9x9(const char *s, size_t len, sb_grecord *rec, uint8_t *cells)
+{
+    sb_grid grid;
+    char why[SB_WHY_LEN];
+    size_t col = 0;
+    const sb_line_kind k = sb_parse_line(s, len, &grid, why, &col);
+    if (k == SB_LINE_PUZZLE) {
+        memcpy(cells, grid.cell, SB_CELLS);
+        rec->form = SB_GFORM_CHARS;
+        return 1;
+    }
+    const char *colon = memchr(s, ':', len);
+    if (marks_like(s, colon ? (size_t)(colon - s) : len)) {
+        rec->col = col;
+        snprintf(rec->why, sizeof rec->why, "%s", why);
+    } else if (sb_line_is_grid(s, len)) {
+        rec->col = 1;
+        snprintf(rec->why, sizeof rec->why, "%s",
+                 "nine-line grid: --all and 3x3 read one line a puzzle");
+    } else {
+        return 0;
+    }
+    rec->kind = SB_LINE_INVALID;
+    return 1;
+}
+
+/* Fills rec and cells from one puzzle line (no '\n'): the cells, or the reason the line is
+ * invalid (a parse error, at the first cell past the geometry's count when the line has too
+ * many; a '#' after the cells; a bad tdoku tail; the character form on a geometry of more
+ * than 35 digits, which it cannot write back; two givens clashing in a house, at the second
+ * one's column). A tdoku record PUZZLE:COUNT[:SOLUTION] (`solve -f tdoku` output) is its
+ * puzzle. scratch holds sb_geometry_cells bytes. */
+static void parse_record(const sb_geometry *g, const char *s, size_t len, sb_grecord *rec,
+                         uint8_t *cells, uint8_t *scratch)
+{
+    const char *colon = memchr(s, ':', len); /* a tdoku record's tail: no cell is ':' */
+    const size_t plen = colon ? (size_t)(colon - s) : len;
     echo_text(rec, s, len);
     rec->why[0] = '\0';
     rec->col = 0;
     rec->kind = SB_LINE_PUZZLE;
-    char why[SB_GEO_WHY_LEN];
-    if (sb_gparse(g, s, len, cells, &rec->form, why, sizeof why, &rec->col) != SB_OK) {
+    const char *hash = memchr(s, '#', len); /* never a cell, never in a tdoku tail */
+    if (hash) {
         rec->kind = SB_LINE_INVALID;
-        snprintf(rec->why, sizeof rec->why, "%.*s", (int)sizeof rec->why - 1, why);
+        rec->col = (size_t)(hash - s) + 1;
+        snprintf(rec->why, sizeof rec->why, "unexpected '#': a comment takes its own line");
         return;
     }
+    char why[SB_GEO_WHY_LEN];
+    if (sb_gparse(g, s, plen, cells, &rec->form, why, sizeof why, &rec->col) != SB_OK) {
+        if (nine_by_nine(g) && as_9x9(s, len, rec, cells)) {
+            if (rec->kind == SB_LINE_INVALID)
+                return;
+            colon = NULL; /* sb_parse_line checked the tail */
+        } else {
+            rec->kind = SB_LINE_INVALID;
+            const int nc = sb_geometry_cells(g);
+            if (count_cells(s, plen) > nc) { /* say so rather than what lies past the grid */
+                rec->col = cell_column(s, plen, rec->form, nc);
+                snprintf(rec->why, sizeof rec->why, "too many cells (more than %d)", nc);
+            } else {
+                snprintf(rec->why, sizeof rec->why, "%.*s", (int)sizeof rec->why - 1, why);
+            }
+            return;
+        }
+    }
+    if (colon && !tdoku_tail(g, s, plen + 1, len, scratch, rec))
+        return;
     const int n = sb_geometry_digits(g);
     if (rec->form == SB_GFORM_CHARS && n > ALPHABET_MAX) {
         rec->kind = SB_LINE_INVALID;
@@ -184,6 +299,13 @@ static void parse_record(const sb_geometry *g, const char *s, size_t len, sb_gre
         snprintf(rec->why, sizeof rec->why, "%d twice in %.14s (%.12s, %.12s)", cells[b], hn,
                  ca, cb);
     }
+}
+
+/* @return 1 when a line of a nine-line grid (sb_line_is_grid) is a rule, not a row: it holds
+ * no cell, only '-', '+', '=', '|' and blanks (a row of nine '-' blanks counts as a rule). */
+static int rule_line(const char *s, size_t len)
+{
+    return span(s, len, "-+=| \t\r", 1) == len;
 }
 
 /* Fills rec as the record of a line longer than SB_GEO_MAX_LINE (its first line). */
@@ -212,9 +334,13 @@ int sb_greader_open(sb_greader **out, const sb_geometry *g, FILE *in)
     r->g = g;
     r->in = in;
     r->fd = fileno(in);
-    const int st = g ? ((r->buf = malloc(READ_BUF)) ? SB_OK : SB_ERR_NOMEM)
-                     : sb_reader_open(&r->r9, in);
+    const int st = !g ? sb_reader_open(&r->r9, in)
+                   : (r->buf = malloc(READ_BUF)) &&
+                             (r->scratch = malloc((size_t)sb_geometry_cells(g)))
+                         ? SB_OK
+                         : SB_ERR_NOMEM;
     if (st != SB_OK) {
+        free(r->buf);
         free(r);
         return st;
     }
@@ -228,6 +354,7 @@ void sb_greader_close(sb_greader *r)
         return;
     sb_reader_close(r->r9);
     free(r->buf);
+    free(r->scratch);
     free(r);
 }
 
@@ -325,10 +452,19 @@ int sb_greader_next(sb_greader *r, sb_grecord *rec, uint8_t *cells)
             s += 3; /* a UTF-8 byte order mark */
             len -= 3;
         }
-        if (skip_line(s, len))
+        if (skip_line(s, len)) {
+            r->grid_rows = 0;
             continue;
+        }
+        if (r->grid_rows && (r->grid_rows > 1 || rule_line(s, len)) && sb_line_is_grid(s, len)) {
+            r->grid_rows -= !rule_line(s, len); /* the rest of a grid already reported */
+            continue;
+        }
+        r->grid_rows = 0;
         rec->line = r->line;
-        parse_record(r->g, s, len, rec, cells);
+        parse_record(r->g, s, len, rec, cells, r->scratch);
+        if (rec->kind == SB_LINE_INVALID && nine_by_nine(r->g) && sb_line_is_grid(s, len))
+            r->grid_rows = SB_DIGITS + 1 - !rule_line(s, len); /* rows to come, + 1 */
         return 1;
     }
 }
@@ -452,8 +588,10 @@ int sb_geometry_detect(const char *text, size_t len, int more, sb_geometry **out
     int cells = SB_CELLS;
     /* Only a line of cells and nothing else can name another geometry: anything the 9x9
      * reader takes, or a garbled line, is 9x9 (whose reader reports it). */
-    if (len > 0 && !first_is_9x9(text, len) && first_puzzle_line(text, len, more, &s, &n, &no))
+    if (len > 0 && first_puzzle_line(text, len, more, &s, &n, &no) && !first_is_9x9(text, len)) {
+        n = span(s, n, ":#", 0); /* the cells: not a tdoku tail, nor a comment after them */
         cells = count_cells(s, n);
+    }
     if (line)
         *line = no;
     if (cells == SB_DIGITS || (cells == SB_CELLS * SB_DIGITS && marks_like(s, n)))

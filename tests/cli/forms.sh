@@ -235,5 +235,80 @@ mixed_forms_one_record_each() {
 }
 check "forms mixed in one file: one record per puzzle, in order" mixed_forms_one_record_each
 
+# Other geometries: `-f tdoku` output reads back (the puzzle before the first ':'), with the
+# 9x9 reader's rules for COUNT and SOLUTION; `-f pretty` output does not (docs/cli.md).
+geometry_tdoku_round_trip() {
+    local g q6
+    q6=$("$BIN" generate --grid 2x3 -n 1 --seed 14)
+    for g in 2x3 3x4 cube:3; do
+        "$BIN" generate --grid "$g" -n 4 --seed 11 > g.txt 2> /dev/null
+        run 0 g.tdoku e1 solve --grid "$g" -f tdoku g.txt
+        run 0 g2.tdoku e2 solve --grid "$g" -f tdoku g.tdoku
+        differ g.tdoku g2.tdoku
+        run 0 g.csv e3 solve --grid "$g" -f csv g.txt
+        run 0 g2.csv e4 solve --grid "$g" -f csv g.tdoku
+        differ g.csv g2.csv
+    done
+    # an invalid line's record (two givens clash) stays one invalid record
+    echo "11${q6:2}" > bad6.txt
+    run 1 b.tdoku e6 solve -f tdoku bad6.txt
+    [ "$(cat b.tdoku)" = "11${q6:2}:invalid:" ] || { echo "the invalid line's record:"; cat b.tdoku; }
+    run 1 b2.tdoku e7 solve -f tdoku b.tdoku
+    grep -q "^sudokubench: b.tdoku:1:38: invalid puzzle: tdoku record of an invalid line$" e7 ||
+        { echo "the invalid line's record:"; cat e7; }
+    # without --grid the tdoku records pick the geometry from their puzzles' cell count
+    "$BIN" generate --grid 2x3 -n 3 --seed 12 -f tdoku > a.tdoku
+    run 0 a2.tdoku e5 solve -f tdoku a.tdoku
+    differ a.tdoku a2.tdoku
+}
+check "other geometries: -f tdoku output reads back to the same records (2x3, 3x4, cube:3; picked without --grid)" geometry_tdoku_round_trip
+
+geometry_tdoku_errors() {
+    local q s
+    q=$("$BIN" generate --grid 2x3 -n 1 --seed 13)
+    s=$("$BIN" solve "$(echo "$q" > q6.txt; echo q6.txt)")
+    printf '%s\n' "$q:invalid:" "$q:x1:" "$q:1:${s}6" "$q:1:${s:0:5}.${s:6}" "$q:budget:" "$q:0" "$q:1:" > td6.txt
+    run 1 td6.out td6.err solve -f tdoku td6.txt
+    printf '%s\n' "sudokubench: td6.txt:1:38: invalid puzzle: tdoku record of an invalid line" \
+        "sudokubench: td6.txt:2:38: invalid puzzle: bad count field" \
+        "sudokubench: td6.txt:3:76: invalid puzzle: bad solution column" \
+        "sudokubench: td6.txt:4:45: invalid puzzle: bad solution column" > want.err
+    differ want.err td6.err
+    [ "$(cut -d: -f2 td6.out | tr '\n' ' ')" = "invalid invalid invalid invalid 1 1 1 " ] || { echo "records:"; cat td6.out; }
+}
+check "other geometries: tdoku records with an invalid-line record, a bad count or solution are refused as on 9x9" geometry_tdoku_errors
+
+# 9x9 --all lists through the 3x3 geometry: a Kaggle row, a tdoku record and pencilmarks (one
+# line each) list their solutions as the 81-cell line does; a nine-line grid is one invalid
+# record naming the limitation at its first line; pencilmarks beyond their givens say so.
+all_forms() {
+    local s1
+    sed -n 1p p.tdoku | cut -d: -f3 > s1.txt
+    s1=$(cat s1.txt)
+    { echo "$P,$s1"; sed -n 1p p.tdoku; pencil "$P"; echo "$P"; } > af.txt
+    run 0 af.out e1 solve --all -f solution af.txt
+    printf '%s\n1\n' "$s1" "$s1" "$s1" "$s1" > want.out
+    differ want.out af.out
+    echo "$P" > q1.txt
+    "$BIN" solve -f pretty q1.txt > q1.pretty
+    { cat q1.pretty; rows; echo; echo "$P"; } > ag.txt
+    run 1 ag.out ag.err solve --all -f csv ag.txt
+    # the pretty record: its comment, then 13 lines from line 2; then a blank line, bare rows
+    # from line 16, a blank line and the one-line puzzle at line 26
+    printf '%s\n' "sudokubench: ag.txt:2:1: invalid puzzle: nine-line grid: --all and 3x3 read one line a puzzle" \
+        "sudokubench: ag.txt:16:1: invalid puzzle: nine-line grid: --all and 3x3 read one line a puzzle" > want.err
+    differ want.err ag.err
+    [ "$(cut -d, -f1,2 ag.out | tr '\n' ' ')" = "line,status 2,invalid 16,invalid 26,solution 26,solved " ] ||
+        { echo "records:"; cat ag.out; }
+    head -n 10 p.txt > p10.txt
+    head -n 10 a.sol > s10.txt
+    pencil_extra p10.txt s10.txt > px3.txt
+    head -n 1 px3.txt > px1.txt
+    run 1 px.out px.err solve --all px1.txt
+    grep -q "^sudokubench: px1.txt:1:[0-9]*: invalid puzzle: pencilmarks: elimination beyond the givens" px.err ||
+        { echo "pencilmarks beyond the givens under --all:"; cat px.err; }
+}
+check "9x9 --all: a Kaggle row, tdoku record and pencilmarks list as the line does; a nine-line grid is one record naming the limitation" all_forms
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

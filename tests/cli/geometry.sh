@@ -183,6 +183,34 @@ print(s)" >pm.txt
 }
 tcase "9x9 pencilmarks with a typo stay 9x9 (not 27x27); fast+T on 2x3: usage error naming the generic spec" t_pick_marks
 
+# A line with more cells than the geometry says so, at the first cell too many (not what a
+# digit past the grid is); '#' after the cells is pointed at, on 9x9 with the same words.
+t_line_faults() {
+    local rc
+    printf '%s\n' "$S44" "$S99" "$S44 # s44" "$S44" >mix
+    rc=$(sb o e solve -f csv mix)
+    want_rc "$rc" 1 "16 cells, 81 cells, a comment after the cells"
+    want_text e "sudokubench: mix:2:17: invalid puzzle: too many cells (more than 16)
+sudokubench: mix:3:18: invalid puzzle: unexpected '#': a comment takes its own line"
+    [ "$(cut -d, -f1,2 o | tr '\n' ' ')" = "line,status 1,solved 2,invalid 3,invalid 4,solved " ] ||
+        { echo "records:"; cat o; }
+    printf '%s\n' "$S44" "1,2,3,4,0,0,0,0,0,0,0,0,0,0,0,0,1,2" >ints
+    rc=$(sb o e solve ints)
+    want_rc "$rc" 1 "integers: 18 cells on 2x2"
+    want_text e "sudokubench: ints:2:33: invalid puzzle: too many cells (more than 16)"
+    # the first line decides with its comment: 2x2, and the comment is the fault
+    printf '%s\n' "$S44 # s44" >c44
+    rc=$(sb o e solve c44)
+    want_rc "$rc" 1 "a first 16-cell line with a comment after it"
+    want_text e "sudokubench: c44:1:18: invalid puzzle: unexpected '#': a comment takes its own line"
+    printf '%s\n' "$S99  # s99" "$S99#" >c99
+    rc=$(sb o e solve c99)
+    want_rc "$rc" 1 "9x9 lines with a comment after them"
+    want_text e "sudokubench: c99:1:84: invalid puzzle: unexpected '#': a comment takes its own line
+sudokubench: c99:2:82: invalid puzzle: unexpected '#': a comment takes its own line"
+}
+tcase "too many cells said at the first cell too many (16-cell file, 81-cell line); '#' after the cells pointed at, 9x9 alike" t_line_faults
+
 # ---- records against the oracle -----------------------------------------------------------
 # base SPEC [GEOARGS]: a solution of the empty grid via --all -l 1, checked by the rules
 base() {
