@@ -1690,9 +1690,10 @@ typedef struct sb_gsource {
 void sb_gsource_init(sb_gsource *s, const sb_geometry *g, const volatile sig_atomic_t *stop);
 
 /* Reads up to cap bytes from the start of input path ("-": standard input) without consuming
- * them: a regular file by pread, a pipe at standard input by tee (waiting for a whole
- * non-blank, non-comment line, the end, or a full pipe). @return the bytes read, or -1 when
- * the input cannot be looked at ahead (a terminal, a socket, a named pipe, a missing file). */
+ * them: a regular file by pread, a pipe at standard input or by name (<(...), /dev/fd/N) by
+ * tee (waiting for a whole non-blank, non-comment line, the end, or a full pipe). @return the
+ * bytes read, or -1 when the input cannot be looked at ahead (a terminal, a socket, a missing
+ * file, a FIFO made by mkfifo: only the reader's own open may take what it holds). */
 int64_t sb_input_peek(const char *path, char *buf, size_t cap);
 
 /* ------------------------------------------------------------------------------------------ */

@@ -7,11 +7,13 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <poll.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "sudokubench.h"
@@ -106,17 +108,17 @@ static int has_content(const char *s, size_t len)
     return 0;
 }
 
-/* sb_input_peek on a pipe at standard input: tee() copies what it holds into a pipe of ours
- * without consuming it. Waits until a whole puzzle line is there, the writer is done, or the
- * pipe is full. */
-static int64_t peek_pipe(char *buf, size_t cap)
+/* sb_input_peek on a pipe (fd): tee() copies what it holds into a pipe of ours without
+ * consuming it. Waits until a whole puzzle line is there, the writer is done, or the pipe is
+ * full. */
+static int64_t peek_pipe(int fd, char *buf, size_t cap)
 {
     int p[2];
     if (pipe(p) != 0)
         return -1;
     int64_t got = -1;
     for (;;) {
-        const ssize_t k = tee(STDIN_FILENO, p[1], cap, SPLICE_F_NONBLOCK);
+        const ssize_t k = tee(fd, p[1], cap, SPLICE_F_NONBLOCK);
         if (k < 0 && errno != EAGAIN)
             break;
         size_t n = 0;
@@ -126,7 +128,7 @@ static int64_t peek_pipe(char *buf, size_t cap)
         /* The writer is done when the pipe hangs up, whatever it still holds: tee() left the
          * bytes in it, so POLLIN stays set beside POLLHUP (a last line without '\n', or only
          * blank or comment lines, would otherwise be waited for forever). */
-        struct pollfd pf = {.fd = STDIN_FILENO, .events = POLLIN};
+        struct pollfd pf = {.fd = fd, .events = POLLIN};
         const int ended = k == 0 || (poll(&pf, 1, 0) > 0 && (pf.revents & POLLHUP));
         int whole = 0; /* a puzzle line with its '\n' is in */
         for (size_t i = 0, s = 0; i < n && !whole; i++)
@@ -150,8 +152,22 @@ static int64_t peek_pipe(char *buf, size_t cap)
 int64_t sb_input_peek(const char *path, char *buf, size_t cap)
 {
     struct stat st;
+    struct statfs fs;
     const int named = strcmp(path, "-") != 0;
-    /* O_NONBLOCK: a named FIFO must not hold the open; only regular files are read ahead */
+    if (named && stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) {
+        /* A pipe by name: an anonymous one (<(...), /dev/fd/N) opens again onto the same
+         * pipe, which the name's holder keeps open, so a look by tee() takes nothing from it.
+         * A FIFO's open would have to be kept for the reading: closed, what its writer
+         * already left would go, and the reader's open would wait for a writer for ever. */
+        if (statfs(path, &fs) != 0 || fs.f_type != PIPEFS_MAGIC)
+            return -1;
+        const int fd = open(path, O_RDONLY | O_NONBLOCK);
+        const int64_t got = fd < 0 ? -1 : peek_pipe(fd, buf, cap);
+        if (fd >= 0)
+            close(fd);
+        return got;
+    }
+    /* O_NONBLOCK: a FIFO that appeared since the stat must not hold the open */
     const int fd = named ? open(path, O_RDONLY | O_NONBLOCK) : STDIN_FILENO;
     if (fd < 0)
         return -1;
@@ -161,7 +177,7 @@ int64_t sb_input_peek(const char *path, char *buf, size_t cap)
         return -1;
     }
     if (!S_ISREG(st.st_mode))
-        return S_ISFIFO(st.st_mode) ? peek_pipe(buf, cap) : -1;
+        return S_ISFIFO(st.st_mode) ? peek_pipe(fd, buf, cap) : -1;
     const off_t at = named ? 0 : lseek(fd, 0, SEEK_CUR);
     size_t got = 0;
     ssize_t k = 0;

@@ -183,6 +183,59 @@ print(s)" >pm.txt
 }
 tcase "9x9 pencilmarks with a typo stay 9x9 (not 27x27); fast+T on 2x3: usage error naming the generic spec" t_pick_marks
 
+# The inputs of a run share one geometry: when the first cannot be opened or holds no puzzle
+# line, the next one's first puzzle line decides (it was 9x9 then, every 6x6 line invalid). A
+# pipe by name (process substitution, /dev/fd/N) is looked at like a piped stdin; a FIFO made
+# by mkfifo is read once, so it is not looked at: a note says it is read as 9x9.
+t_pick_next() {
+    local rc
+    "$BIN" generate --grid 2x3 -n 4 --seed 7 >g6
+    "$BIN" solve -f solution -l 2 g6 >want6
+    "$GCHECK" solve 2x3 g6 <want6
+    printf '# only a comment\n\n   \n' >co
+    rc=$(sb o e solve -f solution -l 2 nosuch.txt g6)
+    want_rc "$rc" 2 "a missing first input, then 6x6 puzzles"
+    want_text e "sudokubench: cannot open 'nosuch.txt': No such file or directory"
+    cmp -s o want6 || { echo "missing first input: records differ"; head -n 3 o; }
+    rc=$(sb o e solve -f solution -l 2 co g6)
+    want_rc "$rc" 0 "a comment-only first input, then 6x6 puzzles"
+    [ -s e ] && { echo "comment-only first input: stderr"; head -n 3 e; }
+    cmp -s o want6 || { echo "comment-only first input: records differ"; head -n 3 o; }
+    printf '%s\n' "$S99" >f99
+    rc=$(sb o e validate co f99)
+    want_rc "$rc" 0 "a comment-only first input, then a 9x9 puzzle"
+    want_grep o "1 puzzles"
+    timeout "$TIMEOUT" "$BIN" solve -f solution -l 2 <(cat g6) >o 2>e
+    want_rc "$?" 0 "6x6 through a process substitution"
+    [ -s e ] && { echo "process substitution: stderr"; head -n 3 e; }
+    cmp -s o want6 || { echo "process substitution: records differ"; head -n 3 o; }
+    timeout "$TIMEOUT" "$BIN" solve -f solution -l 2 /dev/fd/3 3<g6 >o 2>e
+    want_rc "$?" 0 "6x6 through /dev/fd/3 (a file)"
+    cmp -s o want6 || { echo "/dev/fd/3: records differ"; head -n 3 o; }
+    cat g6 | timeout "$TIMEOUT" "$BIN" solve -f solution -l 2 /dev/fd/3 3<&0 >o 2>e
+    want_rc "$?" 0 "6x6 through /dev/fd/3 (a pipe)"
+    cmp -s o want6 || { echo "/dev/fd/3 on a pipe: records differ"; head -n 3 o; }
+    # a FIFO: 9x9 still runs through it, with the note; --grid reads another geometry
+    rm -f ff && mkfifo ff
+    { cat f99 >ff & } 2>/dev/null
+    rc=$(sb o e solve -f csv ff)
+    want_rc "$rc" 0 "9x9 through a FIFO"
+    want_grep o "^1,solved,1,"
+    want_text e "sudokubench: solve: note: 'ff' is a FIFO, which can be read only once: read as 9x9 (say --grid SPEC for another geometry)"
+    { cat g6 >ff & } 2>/dev/null
+    rc=$(sb o e solve -f solution -l 2 --grid 2x3 ff)
+    want_rc "$rc" 0 "6x6 through a FIFO with --grid"
+    [ -s e ] && { echo "FIFO with --grid: stderr"; head -n 3 e; }
+    cmp -s o want6 || { echo "FIFO with --grid: records differ"; head -n 3 o; }
+    # a FIFO after a file that decides: no note, the FIFO read as the file's geometry
+    { cat g6 >ff & } 2>/dev/null
+    rc=$(sb o e solve -f solution -l 2 g6 ff)
+    want_rc "$rc" 0 "6x6 file, then a FIFO"
+    [ -s e ] && { echo "file then FIFO: stderr"; head -n 3 e; }
+    cmp -s o <(cat want6 want6) || { echo "file then FIFO: records differ"; head -n 3 o; }
+}
+tcase "geometry from the next input when the first cannot be opened or has no puzzle line; <(...) and /dev/fd/N looked at; a FIFO noted" t_pick_next
+
 # A line with more cells than the geometry says so, at the first cell too many (not what a
 # digit past the grid is); '#' after the cells is pointed at, on 9x9 with the same words.
 t_line_faults() {
