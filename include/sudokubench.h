@@ -1228,7 +1228,10 @@ void sb_gpipeline_counts_reset(sb_gpipeline *p);
  * Puzzle i of a seed: a random full grid (a quarter of the cells given random digits their
  * peers allow, then the general solver's first solution under a small guess budget; a stuck
  * seed is redrawn), then its givens removed in a random order while one solution remains, so
- * the puzzle is unique and minimal (removing any given leaves 2+ solutions). Everything is a
+ * the puzzle is unique and minimal (removing any given leaves 2+ solutions). Each check has a
+ * guess budget, far above what geometries of up to 16 digits need; above (5x5, latin:36) a
+ * check of a sparse grid that runs out keeps its given, and after 32 such checks the rest are
+ * kept: unique still, minimal but for those givens (sb_ggenerated.undecided). Everything is a
  * function of (geometry, seed, i): thread count and call order do not change a puzzle.
  *
  * Thread rules: a geometry is shared read-only by any number of threads; an sb_ggenerator is
@@ -1242,6 +1245,7 @@ typedef struct sb_ggenerated {
     int clues;         /* givens in the puzzle */
     uint64_t guesses;  /* sb_gsolve guesses on the puzzle with limit 2 */
     uint64_t attempts; /* candidates made for it (1 unless max_clues made some miss) */
+    int undecided;     /* givens kept unchecked or with a check out of guesses (0: minimal) */
 } sb_ggenerated;
 
 /* What a generator on any geometry makes besides the defaults (sb_ggen_options_default, then

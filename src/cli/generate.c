@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,7 @@ typedef struct gen_stats {
     unsigned long long clues;    /* sum of clue counts */
     unsigned long long guesses;  /* sum of guess counts */
     unsigned long long attempts; /* sum of candidates made */
+    unsigned long long undecided; /* sum of givens kept undecided (sb_ggenerated.undecided) */
     int min_clues, max_clues;    /* range of clue counts */
 } gen_stats;
 
@@ -129,10 +131,16 @@ static const char generate_help[] =
     "  -f, --format FMT     puzzle (81 chars), tdoku (puzzle:1:solution), csv, json,\n"
     "                       kaggle (quizzes,solutions), pretty (default %s)\n"
     "      --simd LEVEL     auto, scalar, sse4, avx2, avx512, neon (default auto; same output on all)\n"
-    "      --stats          print a summary line to stderr at the end\n"
+    "      --stats          print a summary line to stderr at the end: puzzles (geometry),\n"
+    "                       clues/puzzle (MIN..MAX), guesses/puzzle, attempts/puzzle,\n"
+    "                       undecided clues (kept when a check ran out of guesses: 5x5 and\n"
+    "                       other geometries above 16 digits), threads, seconds, puzzles/s\n"
+    "      --progress WHEN  progress line of puzzles made on stderr: auto, always, never\n"
+    "                       (default auto: when stderr is a terminal)\n"
     "  -o, --output FILE    write standard output to FILE (the same bytes)\n"
     "      --grid SPEC      another geometry (RxC, latin:N, cube:K, x:RxC): unique, minimal\n"
-    "                       puzzles; --guesses, --class and -f kaggle are 9x9 only\n"
+    "                       puzzles (above 16 digits minimal but for the undecided clues);\n"
+    "                       --guesses, --class and -f kaggle are 9x9 only\n"
     "      --geometry FILE  a geometry from a file, as --grid\n"
     "  -h, --help           show this help\n\n"
     "csv columns: index,puzzle,clues,guesses,solution; json keys in the same order.\n"
@@ -166,6 +174,7 @@ typedef struct gen_tag {
     uint64_t guesses;  /* its guesses */
     uint64_t attempts; /* candidates it took */
     int clues;         /* its clues */
+    int undecided;     /* givens kept undecided (0 on 9x9) */
 } gen_tag;
 
 /* One thread's state: its generator and the shared, read-only run. */
@@ -252,7 +261,8 @@ static int gen_item(void *wp, uint64_t index, cli_buf *out, cli_buf *err, void *
     } else {
         st = sb_generate_class(w->g, i, r->cls, r->opt.max_attempts, &q) == 1 ? SB_OK
                                                                               : SB_GGEN_MISSED;
-        p = (sb_ggenerated){.clues = q.clues, .guesses = q.guesses, .attempts = q.attempts};
+        p = (sb_ggenerated){.clues = q.clues, .guesses = q.guesses, .attempts = q.attempts,
+                            .undecided = 0}; /* every 9x9 check runs to its end */
         puzzle = q.puzzle.cell, solution = q.solution.cell;
     }
     if (st == SB_ERR_STOPPED)
@@ -272,6 +282,7 @@ static int gen_item(void *wp, uint64_t index, cli_buf *out, cli_buf *err, void *
     t->guesses = p.guesses;
     t->attempts = p.attempts;
     t->clues = p.clues;
+    t->undecided = p.undecided;
     return CLI_DONE;
 }
 
@@ -286,6 +297,7 @@ static void gen_commit(void *ctx, const uint32_t *input, const unsigned char *ta
         r->st.clues += (unsigned long long)t[i].clues;
         r->st.guesses += t[i].guesses;
         r->st.attempts += t[i].attempts;
+        r->st.undecided += (unsigned long long)t[i].undecided;
         if (t[i].clues < r->st.min_clues)
             r->st.min_clues = t[i].clues;
         if (t[i].clues > r->st.max_clues)
@@ -371,10 +383,12 @@ int cli_generate(int argc, char **argv)
         {"simd", required_argument, 0, 'S'},     {"stats", no_argument, 0, 'T'},
         {"class", required_argument, 0, 'C'},    {"difficulty", required_argument, 0, 'C'},
         {"help", no_argument, 0, 'h'},           CLI_OUTPUT_LONGOPT,
-        CLI_GRID_LONGOPTS,                       {0, 0, 0, 0}};
+        {"progress", required_argument, 0, 'P'}, CLI_GRID_LONGOPTS,
+        {0, 0, 0, 0}};
     cli_grid_opt gopt = {0};
-    cli_batch ob = {.out = stdout}; /* -o FILE: its name (standard output is pointed at it) */
-    gen_run run = {.format = GF_PUZZLE, .st = {.min_clues = SB_CELLS}, .cls = -1};
+    /* -o FILE: its name (standard output is pointed at it); --progress */
+    cli_batch ob = {.out = stdout, .progress = CLI_PROGRESS_AUTO};
+    gen_run run = {.format = GF_PUZZLE, .st = {.min_clues = INT_MAX}, .cls = -1};
     sb_gen_options_default(&run.opt);
     sb_gen_options opt = run.opt; /* filled by the options, then copied into run */
     unsigned long long count = 0, first = 0, v;
@@ -480,7 +494,7 @@ int cli_generate(int argc, char **argv)
         fputs("index,puzzle,clues,guesses,solution\n", stdout);
     else if (f == GF_KAGGLE)
         fputs("quizzes,solutions\n", stdout);
-    cli_batch b = {.threads = threads, .progress = CLI_PROGRESS_NEVER, .unit = "puzzles",
+    cli_batch b = {.threads = threads, .progress = ob.progress, .unit = "puzzles",
                    .out = stdout, .ctx = &run, .tag_size = sizeof(gen_tag),
                    .worker_new = gen_worker_new, .worker_end = gen_worker_end,
                    .item = gen_item, .commit = gen_commit, .out_name = ob.out_name};
@@ -488,19 +502,14 @@ int cli_generate(int argc, char **argv)
     const int rc = cli_batch_items(&b, count);
     const double secs = cli_now_seconds() - t0;
     const gen_stats *st = &run.st;
-    if (stats && st->made && run.g) {
-        fprintf(stderr, "stats: %llu puzzles (%s), %.2f clues/puzzle, %.3f guesses/puzzle, "
-                        "%d threads, %.3f s, %.1f puzzles/s\n",
-                st->made, sb_geometry_name(run.g), (double)st->clues / (double)st->made,
-                (double)st->guesses / (double)st->made, threads, secs,
-                secs > 0 ? (double)st->made / secs : 0.0);
-    } else if (stats && st->made) {
+    if (stats && st->made) { /* one layout for every geometry (docs/cli.md) */
         const double n = (double)st->made;
-        fprintf(stderr, "stats: %llu puzzles, %.2f clues/puzzle (%d..%d), %.3f guesses/puzzle, "
-                        "%.2f attempts/puzzle, %d threads, %.3f s, %.0f puzzles/s\n",
-                st->made, (double)st->clues / n, st->min_clues, st->max_clues,
-                (double)st->guesses / n, (double)st->attempts / n, threads, secs,
-                secs > 0 ? n / secs : 0.0);
+        fprintf(stderr, "stats: %llu puzzles (%s), %.2f clues/puzzle (%d..%d), %.3f "
+                        "guesses/puzzle, %.2f attempts/puzzle, %llu undecided clues, %d threads, "
+                        "%.3f s, %.1f puzzles/s\n",
+                st->made, run.g ? sb_geometry_name(run.g) : "9x9", (double)st->clues / n,
+                st->min_clues, st->max_clues, (double)st->guesses / n, (double)st->attempts / n,
+                st->undecided, threads, secs, secs > 0 ? n / secs : 0.0);
     }
     sb_geometry_free(run.g);
     sb_geometry_free(run.nine);

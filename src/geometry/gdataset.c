@@ -14,7 +14,12 @@
  * their peers allow, then the general solver's first solution under a small guess budget; a
  * seed that is stuck or over the budget is thrown away), then its givens removed in a random
  * order while the puzzle keeps one solution. Removing more givens never removes solutions, so
- * a given kept once stays needed: the result is minimal. Options (sb_ggen_options) change the
+ * a given kept once stays needed: the result is minimal. Each uniqueness check has a guess
+ * budget (dig_budget: far above what geometries up to 16 digits need; 10,000 above, where a
+ * check of a sparse 25x25 or latin:36 grid can take minutes): a check that runs out keeps its
+ * given, and after DIG_MAX_HITS such checks the rest of the givens are kept unchecked. The
+ * puzzle is unique all the same, and minimal but for those givens (sb_ggenerated.undecided
+ * counts them). Options (sb_ggen_options) change the
  * digging only: under a symmetry the givens go one orbit at a time (with none every cell is
  * its own orbit and the orbits are the cells in order, so the draws are the ones above), and a
  * clue bound drops a candidate once its necessary givens pass it and draws the next candidate
@@ -38,6 +43,13 @@ enum {
     FILL_BUDGET = 1000,     /* guesses a random fill may take before it is thrown away */
     EMPTY_BUDGET = 1000,    /* guesses sb_ggenerator_new spends on the empty grid */
     GEN_MAX_FILLS = 100000, /* failed fills in a row before sb_ggenerate gives up */
+    /* Guesses one uniqueness check of the digging may take: up to 16 digits far above any
+     * check seen (x:4x4 48,910, 4x4 2,890, 3x5 1,067, the rest under 300), so their puzzles
+     * stay as they were; above, where a check of a sparse grid can take minutes (5x5,
+     * latin:36), a check that runs out keeps its given (unique still, perhaps not minimal) */
+    DIG_BUDGET_SMALL = 1000000,
+    DIG_BUDGET_LARGE = 10000,
+    DIG_MAX_HITS = 32, /* checks of one puzzle out of guesses before the rest is kept unchecked */
     AUG_RUN = 64            /* augment rows between two looks at the stop flag */
 };
 
@@ -82,6 +94,7 @@ struct sb_ggenerator {
     uint8_t *grid;                     /* the full grid being dug */
     uint8_t *puzzle;                   /* the puzzle being dug */
     int *order;                        /* a permutation of the cells */
+    uint64_t dig_budget;               /* guesses a uniqueness check of dig may take */
 };
 
 /* @return 1 when the generator's stop flag is raised. */
@@ -212,6 +225,12 @@ int sb_gsymmetry_check(const sb_geometry *g, int sym, char *why, size_t whylen)
     return st;
 }
 
+/* @return the guesses one uniqueness check of dig may take on a geometry of n digits. */
+static uint64_t dig_budget(int n)
+{
+    return n <= 16 ? DIG_BUDGET_SMALL : DIG_BUDGET_LARGE;
+}
+
 /* Splits the cells into the orbits of gen->opt.symmetry (orbit_at, orbit_cells), in the
  * order of their lowest cells: with no symmetry orbit o is cell o. @return SB_OK or
  * SB_ERR_NOMEM. */
@@ -306,6 +325,7 @@ int sb_ggenerator_new_opts(const sb_geometry *g, const sb_ggen_options *opt,
     if (st == SB_OK) {
         gen->nc = sb_geometry_cells(g);
         gen->n = sb_geometry_digits(g);
+        gen->dig_budget = dig_budget(gen->n);
         gen->grid = calloc((size_t)gen->nc, 1);
         gen->puzzle = calloc((size_t)gen->nc, 1);
         gen->order = malloc((size_t)gen->nc * sizeof *gen->order);
@@ -410,24 +430,34 @@ static int set_orbit(sb_ggenerator *gen, int o, int on)
 }
 
 /* Digs gen->grid (copied into gen->puzzle) down to a minimal puzzle, orbits in an order drawn
- * from r. bound (0: none) drops the candidate once its necessary givens pass it.
+ * from r, but for the givens whose check ran out of guesses (*undecided of them; see the file
+ * comment). bound (0: none) drops the candidate once its kept givens pass it.
  * @return SB_OK with *clues set; SB_GGEN_MISSED when dropped; SB_ERR_STOPPED; SB_ERR_NOMEM. */
-static int dig(sb_ggenerator *gen, sb_rng *r, int bound, int *clues)
+static int dig(sb_ggenerator *gen, sb_rng *r, int bound, int *clues, int *undecided)
 {
+    *undecided = 0;
     memcpy(gen->puzzle, gen->grid, (size_t)gen->nc);
     random_perm(gen->order, gen->norbits, r);
     sb_gresult res = {0};
-    int kept = 0, st;
+    int kept = 0, st, hits = 0;
     for (int i = 0; i < gen->norbits; i++) {
         /* The solver reads the flag inside a check too (sb_ggenerator_stop). */
         if (gen_stopped(gen))
             return SB_ERR_STOPPED;
         const int o = gen->order[i], size = set_orbit(gen, o, 0);
-        if ((st = gen_solve(gen, 2, &res, NULL)) != SB_OK)
+        if (hits < DIG_MAX_HITS) {
+            sb_engine_budget(gen->engine, gen->dig_budget);
+            st = gen_solve(gen, 2, &res, NULL);
+            sb_engine_budget(gen->engine, UINT64_MAX);
+            hits += st == SB_ERR_BUDGET;
+        } else
+            st = SB_ERR_BUDGET; /* too sparse to decide in time: the rest stays */
+        if (st != SB_OK && st != SB_ERR_BUDGET)
             return st;
-        if (res.count == 1)
+        if (st == SB_OK && res.count == 1)
             continue;
         set_orbit(gen, o, 1);
+        *undecided += st == SB_ERR_BUDGET ? size : 0; /* kept: unique, perhaps not needed */
         /* Necessary for good: removing more givens only adds solutions. */
         if ((kept += size) > bound && bound)
             return SB_GGEN_MISSED;
@@ -443,14 +473,15 @@ int sb_ggenerate(sb_ggenerator *gen, uint64_t index, uint8_t *puzzle, uint8_t *s
         return SB_ERR_ARG;
     const int nc = gen->nc;
     sb_rng r = {.state = gen->seed ^ (index * INDEX_MIX)};
-    int st = SB_GGEN_MISSED, clues = 0;
+    int st = SB_GGEN_MISSED, clues = 0, undecided = 0;
     uint64_t attempt = 0;
     while (st == SB_GGEN_MISSED && attempt < gen->opt.max_attempts) {
         attempt++;
         if ((st = fill(gen, &r)) != SB_OK)
             return st;
         /* The last candidate is dug to the end: a missed index still gets a proper puzzle. */
-        st = dig(gen, &r, attempt < gen->opt.max_attempts ? gen->opt.max_clues : 0, &clues);
+        st = dig(gen, &r, attempt < gen->opt.max_attempts ? gen->opt.max_clues : 0, &clues,
+                 &undecided);
         if (st == SB_OK && gen->opt.max_clues && clues > gen->opt.max_clues)
             st = SB_GGEN_MISSED;
         if (st != SB_OK && st != SB_GGEN_MISSED)
@@ -468,6 +499,7 @@ int sb_ggenerate(sb_ggenerator *gen, uint64_t index, uint8_t *puzzle, uint8_t *s
         info->clues = clues;
         info->guesses = res.guesses;
         info->attempts = attempt;
+        info->undecided = undecided;
     }
     return st;
 }

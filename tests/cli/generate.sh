@@ -336,6 +336,70 @@ expect_usage_error generate
 expect_err_line "sudokubench: -f kaggle is for 9x9 only (81-cell columns), not for 2x2"
 end
 
+# gen_stats_check FILE GEO N: the --stats line in err of a `generate -f csv` run that wrote FILE
+# has the one layout of every geometry, its puzzles GEO and N, and clues (mean, MIN..MAX) and
+# guesses/puzzle as counted from FILE's csv columns; sets UNDECIDED to its undecided clues.
+gen_stats_check() {
+    local num='[0-9]+\.[0-9]+' line want
+    UNDECIDED=
+    line=$(grep '^stats: ' err)
+    [[ $line =~ ^stats:\ ([0-9]+)\ puzzles\ \((.+)\),\ ($num)\ clues/puzzle\ \(([0-9]+)\.\.([0-9]+)\),\ ($num)\ guesses/puzzle,\ ($num)\ attempts/puzzle,\ ([0-9]+)\ undecided\ clues,\ [0-9]+\ threads,\ $num\ s,\ $num\ puzzles/s$ ]] ||
+        { fail "$2: stats line '$line'"; return; }
+    want=$(awk -F, -v n="$3" 'NR > 1 { c += $3; g += $4; if (min == "" || $3 < min) min = $3; if ($3 > max) max = $3 }
+        END { printf "%d %s %.2f %d %d %.3f", n, geo, c / n, min, max, g / n }' geo="$2" "$1")
+    [ "${BASH_REMATCH[1]} ${BASH_REMATCH[2]} ${BASH_REMATCH[3]} ${BASH_REMATCH[4]} ${BASH_REMATCH[5]} ${BASH_REMATCH[6]}" = "$want" ] ||
+        fail "$2: stats '$line', counted from the csv: $want"
+    [ "${BASH_REMATCH[7]}" = 1.00 ] || fail "$2: attempts/puzzle ${BASH_REMATCH[7]} without --clues"
+    UNDECIDED=${BASH_REMATCH[8]}
+}
+
+begin "generate --stats: one layout on 9x9 and every geometry, its counts those of the csv; up to 16 digits no clue is undecided"
+for c in "9x9 20" "2x3 20" "3x4 5"; do
+    read -r geo n <<<"$c"
+    grid=(--grid "$geo")
+    [ "$geo" = 9x9 ] && grid=()
+    run generate "${grid[@]}" -n "$n" --seed 7 -f csv -t 2
+    cp out plain.csv
+    run generate "${grid[@]}" -n "$n" --seed 7 -f csv -t 2 --stats
+    expect_rc 0
+    cmp -s out plain.csv || fail "$geo: --stats changed stdout"
+    [ "$(wc -l <err)" = 1 ] || fail "$geo: stderr is not one stats line"$'\n'"$(show err)"
+    gen_stats_check out "$geo" "$n"
+    [ -z "$UNDECIDED" ] || [ "$UNDECIDED" = 0 ] || fail "$geo: $UNDECIDED undecided clues (its checks must all end)"
+done
+end
+
+begin "generate --grid 5x5 -n 1 ends: a uniqueness check out of guesses keeps its clue (unique, counted as undecided)"
+run generate --grid 5x5 -n 1 -f csv -t 1 --stats
+expect_rc 0
+expect_records 2
+gen_stats_check out 5x5 1
+c=$(awk -F, 'NR == 2 { print $3 }' out)
+[ "${UNDECIDED:-0}" -gt 0 ] && [ "$UNDECIDED" -le "${c:-0}" ] ||
+    fail "5x5: ${UNDECIDED:-no} undecided clues of ${c:-no} clues (a sparse 25x25 check runs out of guesses)"
+awk -F, 'NR == 2 { print $2 }' out >g55.txt
+gvalid 5x5 g55.txt 1
+# the solution column solves the puzzle: every given in place
+awk -F, 'NR == 2 { for (i = 1; i <= length($2); i++) { p = substr($2, i, 1); if (p != "." && p != substr($5, i, 1)) { print "cell " i; exit } } }' out | grep -q . &&
+    fail "5x5: a given differs from the solution column"
+[ "$(awk -F, 'NR == 2 { n = gsub(/[^.]/, "", $2); print n }' out)" = "$c" ] || fail "5x5: the clues column does not count the givens"
+end
+
+begin "generate --progress: the line of puzzles made on stderr, stdout unchanged; a bad WHEN is a usage error"
+run generate --grid 2x3 -n 300 --seed 1 --progress never
+cp out never.txt
+expect_err_empty
+run generate --grid 2x3 -n 300 --seed 1 --progress always
+expect_rc 0
+cmp -s out never.txt || fail "--progress always changed stdout"
+last=$(tr '\r' '\n' <err | tail -n 1)
+[[ $last =~ ^sudokubench:\ 300\ puzzles,\ [0-9]+/s,\ [0-9]+:[0-9][0-9]$ ]] || fail "last progress line '$last'"
+[ "$(tail -c 1 err | od -An -c | tr -d ' ')" = '\n' ] || fail "the progress line does not end with a newline"
+run generate -n 3 --progress sometimes
+expect_usage_error generate
+expect_err_line "sudokubench: bad --progress 'sometimes' (auto, always, never)"
+end
+
 # ---- augment ------------------------------------------------------------------------------
 # Inputs of all three kinds: proper puzzles, several solutions (a minimal puzzle minus a
 # clue) and none (two equal givens in a row).
