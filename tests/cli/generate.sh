@@ -369,8 +369,10 @@ for c in "9x9 20" "2x3 20" "3x4 5"; do
 done
 end
 
+# Seed 3's puzzle is the cheaper of the first few (the work is a count of guesses, the same on
+# every machine; the previous binary did not end in 30 s on it, nor in 5 minutes on seed 0)
 begin "generate --grid 5x5 -n 1 ends: a uniqueness check out of guesses keeps its clue (unique, counted as undecided)"
-run generate --grid 5x5 -n 1 -f csv -t 1 --stats
+run generate --grid 5x5 -n 1 --seed 3 -f csv -t 1 --stats
 expect_rc 0
 expect_records 2
 gen_stats_check out 5x5 1
