@@ -1700,6 +1700,15 @@ void sb_gsource_init(sb_gsource *s, const sb_geometry *g, const volatile sig_ato
  * file, a FIFO made by mkfifo: only the reader's own open may take what it holds). */
 int64_t sb_input_peek(const char *path, char *buf, size_t cap);
 
+/* The input of paths[0..n) (n 0: standard input) whose start tells a run's geometry, as
+ * sb_input_peek reads it into buf: the first that can be looked at and shows a puzzle line
+ * (sb_geometry_detect), or cap bytes of one; an input that cannot be opened or holds only
+ * blank and comment lines passes to the next, as every input of a run has one geometry.
+ * *at gets its index, *fifo the first FIFO made by mkfifo passed over (-1: none).
+ * @return its bytes in buf, or -1 when none could tell (*at 0: the run is 9x9). */
+int64_t sb_input_pick(const char *const *paths, int n, char *buf, size_t cap, int *at,
+                      int *fifo);
+
 /* ------------------------------------------------------------------------------------------ */
 /* Record solvers: the records of any geometry solved and rated by one call (recsolve.c)      */
 /* ------------------------------------------------------------------------------------------ */

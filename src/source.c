@@ -187,3 +187,28 @@ int64_t sb_input_peek(const char *path, char *buf, size_t cap)
         close(fd);
     return at < 0 || k < 0 ? -1 : (int64_t)got;
 }
+
+int64_t sb_input_pick(const char *const *paths, int n, char *buf, size_t cap, int *at,
+                      int *fifo)
+{
+    *at = 0;
+    *fifo = -1;
+    for (int i = 0; i < (n > 0 ? n : 1); i++) {
+        const char *path = n > 0 ? paths[i] : "-";
+        struct stat st;
+        const int64_t k = sb_input_peek(path, buf, cap);
+        if (k < 0 && *fifo < 0 && strcmp(path, "-") && !stat(path, &st) && S_ISFIFO(st.st_mode))
+            *fifo = i;
+        uint64_t line = 0;
+        sb_geometry *g = NULL;
+        /* the whole input seen (k < cap) and no puzzle line in it: the next decides */
+        if (k < 0 || ((uint64_t)k < cap &&
+                      sb_geometry_detect(buf, (size_t)k, 0, &g, &line, NULL, 0) == SB_OK &&
+                      !g && !line))
+            continue;
+        sb_geometry_free(g);
+        *at = i;
+        return k;
+    }
+    return -1;
+}

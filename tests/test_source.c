@@ -1,8 +1,9 @@
 /*
  * test_source.c — the library's record sources (sb_gsource) and its look ahead at an input
- * (sb_input_peek): a source of any geometry gives each puzzle line's cells and line number
- * and each invalid line's kind, through the same sb_stream_source calls the stream engine
- * makes; a look ahead returns an input's first bytes and leaves them to be read.
+ * (sb_input_peek; sb_input_pick over several): a source of any geometry gives each puzzle
+ * line's cells and line number and each invalid line's kind, through the same
+ * sb_stream_source calls the stream engine makes; a look ahead returns an input's first
+ * bytes and leaves them to be read, and the pick passes over inputs that cannot tell.
  *
  * The expected cells are written out by hand from the test's own text (one digit a cell).
  */
@@ -148,4 +149,37 @@ Test(source, peek_refuses_a_named_pipe)
     char buf[8];
     cr_assert_eq(sb_input_peek(path, buf, sizeof buf), -1, "a named pipe is not read ahead");
     unlink(path);
+}
+
+Test(source, pick_passes_over_inputs_that_cannot_tell)
+{
+    char missing[32], comments[32], six[32], fifo[40], buf[256];
+    static const char SIX[] = "# a 2x3\n12..34............................\n";
+    const int fc = temp_file(comments, "# only a comment\n\n");
+    const int fs = temp_file(six, SIX);
+    const int fm = temp_file(missing, "");
+    close(fm);
+    unlink(missing);
+    snprintf(fifo, sizeof fifo, "%s.fifo", missing);
+    cr_assert_eq(mkfifo(fifo, 0600), 0);
+    int at = -1, ff = -2;
+    /* a missing file, a FIFO (not opened: it could be read only once) and a file of comments
+     * only pass the turn; the 2x3 file decides */
+    const char *paths[] = {missing, fifo, comments, six};
+    cr_assert_eq(sb_input_pick(paths, 4, buf, sizeof buf, &at, &ff), (int64_t)strlen(SIX));
+    cr_assert_eq(at, 3);
+    cr_assert_eq(ff, 1, "the FIFO passed over");
+    cr_assert(!memcmp(buf, SIX, strlen(SIX)));
+    /* none decides: -1, input 0 (the run is 9x9), the FIFO named */
+    cr_assert_eq(sb_input_pick(paths, 3, buf, sizeof buf, &at, &ff), -1);
+    cr_assert_eq(at, 0);
+    cr_assert_eq(ff, 1);
+    const char *only[] = {comments};
+    cr_assert_eq(sb_input_pick(only, 1, buf, sizeof buf, &at, &ff), -1);
+    cr_assert_eq(ff, -1, "no FIFO");
+    close(fc);
+    close(fs);
+    unlink(comments);
+    unlink(six);
+    unlink(fifo);
 }

@@ -1,51 +1,15 @@
 /*
  * input.c — what a run reads, on any geometry (docs/geometry.md "Command line"): the geometry
  * options, the geometry picked from --grid, --geometry or the first puzzle line
- * (sb_geometry_detect on the bytes sb_input_peek looks at ahead without consuming them), and
+ * (sb_geometry_detect on the bytes sb_input_pick looks at ahead without consuming them), and
  * the batch engine pointed at the library's record source of any geometry (sb_gsource), so
  * the engine's windows, threads, ordered output and interrupts hold on every geometry.
  */
 #include <stdlib.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 
 enum { PEEK_MAX = 1 << 16 /* bytes looked at ahead to find the first puzzle line */ };
-
-/* Looks ahead at the inputs (rank 0 only) for the first puzzle line: an input that cannot be
- * looked at or opened, or that holds none (blank and comment lines only), passes the turn to
- * the next, as every input of a run has one geometry. A FIFO made by mkfifo is not looked at
- * (sb_input_peek): a note says so when no other input decides. @return the bytes of input
- * *at in buf (-1: none could be looked at, 9x9). */
-static int64_t pick_input(const char *cmd, char *const *files, int nfiles, char *buf, int *at)
-{
-    int fifo = -1; /* the first FIFO passed over */
-    *at = 0;
-    for (int i = 0; cli_mpi_rank() == 0 && i < (nfiles > 0 ? nfiles : 1); i++) {
-        const char *path = nfiles > 0 ? files[i] : "-";
-        struct stat st;
-        const int64_t k = sb_input_peek(path, buf, PEEK_MAX);
-        if (k < 0 && fifo < 0 && strcmp(path, "-") && !stat(path, &st) && S_ISFIFO(st.st_mode))
-            fifo = i;
-        uint64_t line = 0;
-        sb_geometry *g = NULL;
-        /* the whole input seen (k < PEEK_MAX) and no puzzle line in it: the next decides */
-        if (k < 0 || (k < PEEK_MAX && sb_geometry_detect(buf, (size_t)k, 0, &g, &line, NULL,
-                                                         0) == SB_OK && !g && !line))
-            continue;
-        sb_geometry_free(g);
-        *at = i;
-        return k;
-    }
-    if (fifo >= 0) {
-        char *name = cli_msg_dup(files[fifo]);
-        fprintf(stderr, CLI_NAME ": %s: note: '%s' is a FIFO, which can be read only once: "
-                        "read as 9x9 (say --grid SPEC for another geometry)\n", cmd,
-                name ? name : files[fifo]);
-        free(name);
-    }
-    return -1;
-}
 
 int cli_grid_pick(const char *cmd, const cli_grid_opt *o, char *const *files, int nfiles,
                   int need_geometry, sb_geometry **g)
@@ -69,8 +33,17 @@ int cli_grid_pick(const char *cmd, const cli_grid_opt *o, char *const *files, in
     char *buf = malloc(PEEK_MAX);
     if (!buf)
         return cli_oom();
-    int at = 0;
-    int64_t n = pick_input(cmd, files, nfiles, buf, &at);
+    int at = 0, fifo = -1;
+    int64_t n = cli_mpi_rank() == 0
+                    ? sb_input_pick((const char *const *)files, nfiles, buf, PEEK_MAX, &at, &fifo)
+                    : -1;
+    if (n < 0 && fifo >= 0) { /* a FIFO is not looked at (sb_input_peek) and none decided */
+        char *name = cli_msg_dup(files[fifo]);
+        fprintf(stderr, CLI_NAME ": %s: note: '%s' is a FIFO, which can be read only once: "
+                        "read as 9x9 (say --grid SPEC for another geometry)\n", cmd,
+                name ? name : files[fifo]);
+        free(name);
+    }
     /* MPI: rank 0 looks (only it has standard input: mpirun gives the others /dev/null, and
      * a pipe by name is its own), every rank picks from what it saw; one process: no-op */
     cli_mpi_bcast(&n, sizeof n, 0);
