@@ -47,6 +47,9 @@ int sb_batch_team(int threads, size_t n, int *team);
  * for "invalid" (the record of an invalid line stays invalid). */
 size_t sb_tdoku_count(const char *line, size_t i, size_t hi, char *why, size_t *col);
 
+/* Both readers' message for a '#' after a puzzle's cells (at the '#'). */
+#define SB_WHY_COMMENT "unexpected '#': a comment takes its own line"
+
 /* Records an error a team's thread met in *shared (SB_OK is ignored). With several errors one
  * of them is kept, which one depends on timing: the caller only needs to learn that one did. */
 void sb_batch_error(int *shared, int st);

@@ -92,7 +92,7 @@ static int comment_at(const char *line, size_t i, size_t hi, char *why, size_t *
     if (i == hi || line[i] != '#')
         return 0;
     *col = i + 1;
-    snprintf(why, SB_WHY_LEN, "unexpected '#': a comment takes its own line");
+    snprintf(why, SB_WHY_LEN, "%s", SB_WHY_COMMENT);
     return 1;
 }
 

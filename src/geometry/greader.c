@@ -256,7 +256,7 @@ static void parse_record(const sb_geometry *g, const char *s, size_t len, sb_gre
     if (hash) {
         rec->kind = SB_LINE_INVALID;
         rec->col = (size_t)(hash - s) + 1;
-        snprintf(rec->why, sizeof rec->why, "unexpected '#': a comment takes its own line");
+        snprintf(rec->why, sizeof rec->why, "%s", SB_WHY_COMMENT);
         return;
     }
     char why[SB_GEO_WHY_LEN];
