@@ -687,7 +687,12 @@ static int sbt_w_pair(const uint32_t *w, uint32_t *el, int a, int b, const int d
     const uint32_t *pa = sb_band_peers[a], *pb = sb_band_peers[b];
     int apps = 0;
     for (int t = 0; t < 2; t++) {
-        const int x = dig[t];
+        const int x = dig[t], y = dig[1 - t];
+        /* the cells that would lose y (seeing a and b, holding y) first: most pairs have
+         * none, and then the link test, the dearest part, cannot add anything */
+        if (!((pa[0] & pb[0] & w[4 * y]) | (pa[1] & pb[1] & w[4 * y + 1]) |
+              (pa[2] & pb[2] & w[4 * y + 2])))
+            continue;
         if (!(*listed >> x & 1u)) {
             sbt_links_get(lm, w, x);
             *listed |= 1u << x;
@@ -701,7 +706,7 @@ static int sbt_w_pair(const uint32_t *w, uint32_t *el, int a, int b, const int d
         for (int k = 0; k < 3; k++)
             hit |= u[k] & pb[k];
         if (hit)
-            apps += sbt_common(w, el, dig[1 - t], a, b, -1);
+            apps += sbt_common(w, el, y, a, b, -1);
     }
     return apps;
 }
