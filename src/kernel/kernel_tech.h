@@ -138,21 +138,57 @@ static inline uint32_t sbt_rows_within(const uint32_t rows[SB_DIGITS], int k)
     return m;
 }
 
-/* The lines of nine with 2..k places, as a mask, from the lines or from their transpose
- * (cross): a popcount per line where the stamp has the instruction, else the counts
- * bit-sliced over the crossing lines (cheaper than nine SWAR sums). */
-static inline uint32_t sbt_lines_within(const uint32_t lines[SB_DIGITS],
-                                        const uint32_t cross[SB_DIGITS], int k)
+/* Per byte of x: its bits set (0..8), SWAR. */
+static inline uint64_t sbt_byte_counts(uint64_t x)
 {
-#ifdef __POPCNT__
-    (void)cross;
-    return sbt_rows_within(lines, k);
-#else
-    uint32_t more[5];
-    (void)lines;
-    sbt_col_counts(cross, more);
-    return more[1] & ~more[k];
-#endif
+    x -= x >> 1 & 0x5555555555555555ull;
+    x = (x & 0x3333333333333333ull) + (x >> 2 & 0x3333333333333333ull);
+    return (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+}
+
+/* The bytes of counts (each 0..9) holding 2..k, as a mask (bit i: byte i): two byte-wise
+ * compares by the top bit of a sum (no byte overflows), gathered by one multiply (the
+ * partial products land on distinct bits). */
+static inline uint32_t sbt_bytes_within(uint64_t counts, int k)
+{
+    const uint64_t lo = 0x0101010101010101ull, hi = lo << 7;
+    const uint64_t ge2 = (counts + (0x80u - 2u) * lo) & hi,
+                   gtk = (counts + (uint64_t)(0x80 - (k + 1)) * lo) & hi;
+    return (uint32_t)((((ge2 & ~gtk) >> 7) * 0x0102040810204080ull) >> 56);
+}
+
+/* sbt_lines with the lines of 2..k places of each family (within[0] rows, within[1]
+ * columns): the counts of lines 0..7 are byte counts of the 8x8 matrix before and after its
+ * transpose (plus the bit each has in line 8 of the other family), line 8 a popcount; a
+ * dozen word operations a family instead of nine popcounts and compares. */
+static inline void sbt_fish_lines(const uint32_t *w, int d, int k, uint32_t rows[SB_DIGITS],
+                                  uint32_t cols[SB_DIGITS], uint32_t within[2])
+{
+    const uint64_t lo = 0x0101010101010101ull, hi = lo << 7;
+    sbt_rows(w, d, rows);
+    uint64_t x = 0, r8 = 0;
+    for (int r = 0; r < 8; r++) {
+        x |= (uint64_t)(rows[r] & 0xFFu) << (8 * r);
+        r8 |= (uint64_t)(rows[r] >> 8) << (8 * r);
+    }
+    const uint64_t rcount = sbt_byte_counts(x) + r8;
+    uint64_t t = (x ^ x >> 7) & 0x00AA00AA00AA00AAull;
+    x ^= t ^ t << 7;
+    t = (x ^ x >> 14) & 0x0000CCCC0000CCCCull;
+    x ^= t ^ t << 14;
+    t = (x ^ x >> 28) & 0x00000000F0F0F0F0ull;
+    x ^= t ^ t << 28;
+    for (int c = 0; c < 8; c++)
+        cols[c] = (uint32_t)(x >> (8 * c) & 0xFFu) | (rows[8] >> c & 1u) << 8;
+    cols[8] = sbt_col(w, d, 8);
+    /* row 8's place in column c as byte c's 1: bit c of the byte replicated, picked, set */
+    uint64_t c8 = (uint64_t)(rows[8] & 0xFFu) * lo & 0x8040201008040201ull;
+    c8 = ((((c8 & ~hi) + (lo * 0x7Fu)) | c8) & hi) >> 7;
+    const uint64_t ccount = sbt_byte_counts(x) + c8;
+    within[0] = sbt_bytes_within(rcount, k) |
+                (uint32_t)((unsigned)(sbt_pop(rows[8]) - 2) <= (unsigned)(k - 2)) << 8;
+    within[1] = sbt_bytes_within(ccount, k) |
+                (uint32_t)((unsigned)(sbt_pop(cols[8]) - 2) <= (unsigned)(k - 2)) << 8;
 }
 
 /* Digit d's strong lines: its rows, and its columns with exactly two places (the other
@@ -280,11 +316,9 @@ static inline __attribute__((always_inline)) int sbt_fish_k(const uint32_t *w, u
 {
     int apps = 0;
     uint32_t lines[2][SB_DIGITS], out[2][SB_DIGITS], within[2];
-    /* The rows are shifts and the columns their transpose (sbt_lines); the base lines are
+    /* The rows are shifts and the columns their transpose (sbt_fish_lines); the base lines are
      * those with 2..k places */
-    sbt_lines(w, d, lines[0], lines[1]);
-    within[0] = sbt_lines_within(lines[0], lines[1], k);
-    within[1] = sbt_lines_within(lines[1], lines[0], k);
+    sbt_fish_lines(w, d, k, lines[0], lines[1], within);
     memset(out, 0, sizeof out);
     for (int f = 0; f < 2; f++) {
         if (sbt_pop(within[f]) < k)
@@ -685,13 +719,16 @@ static int sbt_w_pair(const uint32_t *w, uint32_t *el, int a, int b, const int d
                       sbt_links_memo *lm, uint32_t *listed)
 {
     const uint32_t *pa = sb_band_peers[a], *pb = sb_band_peers[b];
+    /* the cells seeing both, read once: el's stores below could alias the table */
+    const uint32_t ab[3] = {pa[0] & pb[0], pa[1] & pb[1], pa[2] & pb[2]};
+    const int ka = a / 27, kb = b / 27;
+    const uint32_t bita = 1u << (a % 27), bitb = 1u << (b % 27);
     int apps = 0;
     for (int t = 0; t < 2; t++) {
         const int x = dig[t], y = dig[1 - t];
         /* the cells that would lose y (seeing a and b, holding y) first: most pairs have
          * none, and then the link test, the dearest part, cannot add anything */
-        if (!((pa[0] & pb[0] & w[4 * y]) | (pa[1] & pb[1] & w[4 * y + 1]) |
-              (pa[2] & pb[2] & w[4 * y + 2])))
+        if (!((ab[0] & w[4 * y]) | (ab[1] & w[4 * y + 1]) | (ab[2] & w[4 * y + 2])))
             continue;
         if (!(*listed >> x & 1u)) {
             sbt_links_get(lm, w, x);
@@ -700,9 +737,9 @@ static int sbt_w_pair(const uint32_t *w, uint32_t *el, int a, int b, const int d
         uint32_t s[3], u[3], hit = 0;
         for (int k = 0; k < 3; k++)
             s[k] = pa[k] & lm->linked[x][k];
-        s[b / 27] &= ~(1u << (b % 27));
+        s[kb] &= ~bitb;
         sbt_union((const uint32_t(*)[4])lm->partner[x], s, u);
-        u[a / 27] &= ~(1u << (a % 27));
+        u[ka] &= ~bita;
         for (int k = 0; k < 3; k++)
             hit |= u[k] & pb[k];
         if (hit)
@@ -887,15 +924,37 @@ static inline uint32_t sbt_changed(const uint32_t *w, const uint32_t *memo)
     return todo;
 }
 
+/* Digit d's rows with two or more places in planes w, on a board where every row has a
+ * place (a stable board: sbt_digits' idle): per band word, each row field's lowest place
+ * taken off by one subtraction (no field is empty, so none borrows from the next), and the
+ * fields still holding one counted. */
+static inline int sbt_open_rows(const uint32_t *wd)
+{
+    uint32_t h = 0;
+    for (int k = 0; k < 3; k++) {
+        const uint32_t y = wd[k] & (wd[k] - 0x40201u);
+        h |= ((((y & 0x3FDFEFFu) + 0x3FDFEFFu) | y) & 0x4020100u) >> (8 - k);
+    }
+    return sbt_pop(h);
+}
+
 /* Runs a single-digit technique on every digit whose plane is not remembered in memo (its
- * step's slots; NULL: none), and remembers the planes where it found nothing. @return
- * applications, or SBT_CONTRADICTION. */
-static int sbt_digits(sbt_digit_fn fn, int k, const uint32_t *w, uint32_t *el, uint32_t *memo)
+ * step's slots; NULL: none), and remembers the planes where it found nothing. idle > 0 (a
+ * fish of size k on a stable board, idle = k + 1): a digit with idle or fewer open rows is
+ * not searched. On a stable board every line of a digit either holds it placed (one place,
+ * the placed cell, its crossing line the same) or has two or more places, so m open rows
+ * face m open columns; k base lines of such a digit covered by k lines leave the other
+ * m - k <= 1 lines of each family, and an open column outside the covers would have its
+ * places in at most one row: no fish fits, none falls short of its covers, nothing is
+ * removed (a fish in one family is one of m - k in the other, which needs m - k >= 2).
+ * @return applications, or SBT_CONTRADICTION. */
+static int sbt_digits(sbt_digit_fn fn, int k, int idle, const uint32_t *w, uint32_t *el,
+                      uint32_t *memo)
 {
     int apps = 0;
     for (uint32_t todo = sbt_changed(w, memo); todo; todo &= todo - 1) {
         const int d = __builtin_ctz(todo);
-        const int r = fn(w, el, d, k);
+        const int r = idle && sbt_open_rows(w + 4 * d) <= idle ? 0 : fn(w, el, d, k);
         if (r < 0)
             return r;
         apps += r;
@@ -908,23 +967,26 @@ static int sbt_digits(sbt_digit_fn fn, int k, const uint32_t *w, uint32_t *el, u
 /* Runs technique t (one of SB_FAST_NATIVE) once on planes w, its eliminations into el (zeroed
  * here; only candidates w holds); cm: the board as cells when the stamp keeps it so (sbt_cell),
  * or NULL; memo: its step's slots (sbt_memo), or NULL; lm: the search's
- * strong-link tables, or NULL (built here). @return applications, or SBT_CONTRADICTION. */
+ * strong-link tables, or NULL (built here); stable: 1 when w is a board the kernel's
+ * propagation left stable (no single left, no empty house: sbt_stall's), which lets the
+ * fish leave digits that cannot hold one (sbt_digits' idle); 0 for any planes.
+ * @return applications, or SBT_CONTRADICTION. */
 static int sbt_run_memo(int t, const uint32_t *w, const uint16_t *cm, uint32_t *el,
-                        uint32_t *memo, sbt_links_memo *lm)
+                        uint32_t *memo, sbt_links_memo *lm, int stable)
 {
     int apps = 0;
     memset(el, 0, SBT_WORDS * sizeof *el);
     switch (t) {
-    case SB_TECH_XWING: apps = sbt_digits(sbt_fish, 2, w, el, memo); break;
-    case SB_TECH_SWORDFISH: apps = sbt_digits(sbt_fish, 3, w, el, memo); break;
-    case SB_TECH_JELLYFISH: apps = sbt_digits(sbt_fish, 4, w, el, memo); break;
-    case SB_TECH_SKYSCRAPER: apps = sbt_digits(sbt_skyscraper, 0, w, el, memo); break;
-    case SB_TECH_KITE: apps = sbt_digits(sbt_kite, 0, w, el, memo); break;
+    case SB_TECH_XWING: apps = sbt_digits(sbt_fish, 2, stable ? 3 : 0, w, el, memo); break;
+    case SB_TECH_SWORDFISH: apps = sbt_digits(sbt_fish, 3, stable ? 4 : 0, w, el, memo); break;
+    case SB_TECH_JELLYFISH: apps = sbt_digits(sbt_fish, 4, stable ? 5 : 0, w, el, memo); break;
+    case SB_TECH_SKYSCRAPER: apps = sbt_digits(sbt_skyscraper, 0, 0, w, el, memo); break;
+    case SB_TECH_KITE: apps = sbt_digits(sbt_kite, 0, 0, w, el, memo); break;
     case SB_TECH_XY_WING: apps = sbt_wing(w, cm, el, 0); break;
     case SB_TECH_XYZ_WING: apps = sbt_wing(w, cm, el, 1); break;
     case SB_TECH_W_WING: apps = sbt_w_wing(w, el, lm); break;
-    case SB_TECH_COLOURING: apps = sbt_digits(sbt_colouring, 0, w, el, memo); break;
-    case SB_TECH_XCHAIN: apps = sbt_digits(sbt_xchain, 0, w, el, memo); break;
+    case SB_TECH_COLOURING: apps = sbt_digits(sbt_colouring, 0, 0, w, el, memo); break;
+    case SB_TECH_XCHAIN: apps = sbt_digits(sbt_xchain, 0, 0, w, el, memo); break;
     case SB_TECH_NAKED_PAIR:
     case SB_TECH_NAKED_TRIPLE:
     case SB_TECH_NAKED_QUAD: apps = sbt_tuples(w, el, t - SB_TECH_NAKED_PAIR + 2, 0); break;
@@ -943,7 +1005,7 @@ static int sbt_run_memo(int t, const uint32_t *w, const uint16_t *cm, uint32_t *
 /* sbt_run_memo with no strong-link tables kept (each call builds what it needs). */
 static inline int sbt_run(int t, const uint32_t *w, uint32_t *el, uint32_t *memo)
 {
-    return sbt_run_memo(t, w, NULL, el, memo, NULL);
+    return sbt_run_memo(t, w, NULL, el, memo, NULL, 0);
 }
 
 /* Cells of planes w left with exactly one candidate (band sets). */
@@ -991,7 +1053,7 @@ static inline int sbt_stall(const sb_fast_tech *t, sbt_memo *memo, sb_board *b)
             if (t->counts)
                 t->counts[t->steps[i]].calls++;
             apps = sbt_run_memo(t->steps[i], w, SBK_CELL_MAJOR(b), el, memo->plane[i],
-                                &memo->links);
+                                &memo->links, 1);
             if (apps < 0)
                 return 0;
             uint32_t any = 0;
