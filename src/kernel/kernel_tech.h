@@ -98,20 +98,23 @@ static inline uint32_t sbt_col(const uint32_t *w, int d, int c)
 
 /* Digit d's rows (nine 9-bit column sets) and columns (nine 9-bit row sets). The columns are
  * the rows transposed: rows 0..7 of columns 0..7 as one 8x8 bit matrix in a 64-bit word
- * (three swap steps, not a multiply per column and band), row 8 and column 8 apart. */
+ * (three swap steps, not a multiply per column and band), row 8 and column 8 apart. mat:
+ * that matrix before (byte r: row r) and after (byte c: column c) the transpose. */
 static inline void sbt_lines(const uint32_t *w, int d, uint32_t rows[SB_DIGITS],
-                             uint32_t cols[SB_DIGITS])
+                             uint32_t cols[SB_DIGITS], uint64_t mat[2])
 {
     sbt_rows(w, d, rows);
     uint64_t x = 0;
     for (int r = 0; r < 8; r++)
         x |= (uint64_t)(rows[r] & 0xFFu) << (8 * r);
+    mat[0] = x;
     uint64_t t = (x ^ x >> 7) & 0x00AA00AA00AA00AAull;
     x ^= t ^ t << 7;
     t = (x ^ x >> 14) & 0x0000CCCC0000CCCCull;
     x ^= t ^ t << 14;
     t = (x ^ x >> 28) & 0x00000000F0F0F0F0ull;
     x ^= t ^ t << 28;
+    mat[1] = x;
     for (int c = 0; c < 8; c++)
         cols[c] = (uint32_t)(x >> (8 * c) & 0xFFu) | (rows[8] >> c & 1u) << 8;
     cols[8] = sbt_col(w, d, 8);
@@ -165,26 +168,16 @@ static inline void sbt_fish_lines(const uint32_t *w, int d, int k, uint32_t rows
                                   uint32_t cols[SB_DIGITS], uint32_t within[2])
 {
     const uint64_t lo = 0x0101010101010101ull, hi = lo << 7;
-    sbt_rows(w, d, rows);
-    uint64_t x = 0, r8 = 0;
-    for (int r = 0; r < 8; r++) {
-        x |= (uint64_t)(rows[r] & 0xFFu) << (8 * r);
-        r8 |= (uint64_t)(rows[r] >> 8) << (8 * r);
-    }
-    const uint64_t rcount = sbt_byte_counts(x) + r8;
-    uint64_t t = (x ^ x >> 7) & 0x00AA00AA00AA00AAull;
-    x ^= t ^ t << 7;
-    t = (x ^ x >> 14) & 0x0000CCCC0000CCCCull;
-    x ^= t ^ t << 14;
-    t = (x ^ x >> 28) & 0x00000000F0F0F0F0ull;
-    x ^= t ^ t << 28;
-    for (int c = 0; c < 8; c++)
-        cols[c] = (uint32_t)(x >> (8 * c) & 0xFFu) | (rows[8] >> c & 1u) << 8;
-    cols[8] = sbt_col(w, d, 8);
-    /* row 8's place in column c as byte c's 1: bit c of the byte replicated, picked, set */
-    uint64_t c8 = (uint64_t)(rows[8] & 0xFFu) * lo & 0x8040201008040201ull;
+    uint64_t mat[2];
+    sbt_lines(w, d, rows, cols, mat);
+    /* line 8's place in line i of the other family as byte i's 1: bit i of the byte
+     * replicated, picked, set */
+    uint64_t r8 = (uint64_t)(cols[8] & 0xFFu) * lo & 0x8040201008040201ull,
+             c8 = (uint64_t)(rows[8] & 0xFFu) * lo & 0x8040201008040201ull;
+    r8 = ((((r8 & ~hi) + (lo * 0x7Fu)) | r8) & hi) >> 7;
     c8 = ((((c8 & ~hi) + (lo * 0x7Fu)) | c8) & hi) >> 7;
-    const uint64_t ccount = sbt_byte_counts(x) + c8;
+    const uint64_t rcount = sbt_byte_counts(mat[0]) + r8;
+    const uint64_t ccount = sbt_byte_counts(mat[1]) + c8;
     within[0] = sbt_bytes_within(rcount, k) |
                 (uint32_t)((unsigned)(sbt_pop(rows[8]) - 2) <= (unsigned)(k - 2)) << 8;
     within[1] = sbt_bytes_within(ccount, k) |
@@ -558,7 +551,8 @@ static int sbt_links(const uint32_t *w, int d, int ends[2 * SB_HOUSES])
  * as 9-bit sets: bit i is the house's i-th cell (a line along, a box row by row). */
 static inline void sbt_houses(const uint32_t *w, int d, uint32_t sets[SB_HOUSES])
 {
-    sbt_lines(w, d, sets, sets + SB_DIGITS);
+    uint64_t mat[2];
+    sbt_lines(w, d, sets, sets + SB_DIGITS, mat);
     for (int b = 0; b < SB_DIGITS; b++) {
         const uint32_t x = w[4 * d + b / 3] >> (3 * (b % 3));
         sets[2 * SB_DIGITS + b] = (x & 7u) | (x >> 6 & 0x38u) | (x >> 12 & 0x1C0u);
