@@ -404,18 +404,26 @@ static int sbt_kite(const uint32_t *w, uint32_t *el, int d, int unused)
     return apps;
 }
 
-/* Cells with at least one, two, three and four candidates (band sets), from the planes. */
+/* Cells with at least one, two, three and four candidates (band sets), from the planes: a
+ * digit's four words are one 16-byte vector (the fourth word 0), so each level is one
+ * vector AND and OR a digit instead of three word operations. */
 static inline void sbt_counts(const uint32_t *w, uint32_t at[4][3])
 {
-    memset(at, 0, 4 * 3 * sizeof at[0][0]);
-    for (int d = 0; d < SB_DIGITS; d++)
-        for (int k = 0; k < 3; k++) {
-            const uint32_t x = w[4 * d + k];
-            at[3][k] |= at[2][k] & x;
-            at[2][k] |= at[1][k] & x;
-            at[1][k] |= at[0][k] & x;
-            at[0][k] |= x;
-        }
+    sbv4 a0 = {0, 0, 0, 0}, a1 = a0, a2 = a0, a3 = a0;
+    for (int d = 0; d < SB_DIGITS; d++) {
+        sbv4 x;
+        memcpy(&x, w + 4 * d, sizeof x); /* the planes need not be 16-byte aligned */
+        a3 |= a2 & x;
+        a2 |= a1 & x;
+        a1 |= a0 & x;
+        a0 |= x;
+    }
+    for (int k = 0; k < 3; k++) {
+        at[0][k] = a0[k];
+        at[1][k] = a1[k];
+        at[2][k] = a2[k];
+        at[3][k] = a3[k];
+    }
 }
 
 /* The candidate mask of cell c (bit d: digit d+1): from cm, the stamp's cell-major board,
