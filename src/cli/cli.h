@@ -367,6 +367,12 @@ int cli_getopt(const cli_shared *s, int argc, char **argv, const char *opts,
 int cli_output_open(const char *cmd, cli_batch *b, char *const *files, int nfiles,
                     const char *extra);
 
+/* The start of every command that reads puzzle files: cli_output_open for the inputs (and
+ * --geometry FILE), then cli_grid_pick. @return 0 with *g set, or CLI_EXIT_USAGE after a
+ * message. */
+int cli_output_and_grid(const char *cmd, cli_batch *b, const cli_grid_opt *o,
+                        char *const *files, int nfiles, int need_geometry, sb_geometry **g);
+
 enum { CLI_CACHE_LINE = 64 /* bytes of a cache line (x86-64; a safe bound elsewhere) */ };
 
 /* Allocates size bytes, zeroed, aligned to and padded to whole cache lines (free() frees

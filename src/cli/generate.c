@@ -671,10 +671,8 @@ int cli_augment(int argc, char **argv)
     }
     if (!have_count)
         return cli_usage_error("augment", "missing -n COUNT");
-    if (cli_output_open("augment", &ob, argv + optind, argc - optind, gopt.file))
-        return CLI_EXIT_USAGE;
     sb_geometry *geo;
-    if (cli_grid_pick("augment", &gopt, argv + optind, argc - optind, 0, &geo))
+    if (cli_output_and_grid("augment", &ob, &gopt, argv + optind, argc - optind, 0, &geo))
         return CLI_EXIT_USAGE;
     aug_run run = {.seed = seed, .set = {.g = geo}};
     /* The handlers go in before the inputs are read: a signal during a long read must end

@@ -251,10 +251,8 @@ int cli_rate(int argc, char **argv)
         default: return CLI_EXIT_USAGE; /* CLI_OPT_BAD: reported */
         }
     }
-    if (cli_output_open("rate", &b, argv + optind, argc - optind, gopt.file))
-        return CLI_EXIT_USAGE;
     sb_geometry *geo;
-    if (cli_grid_pick("rate", &gopt, argv + optind, argc - optind, 0, &geo))
+    if (cli_output_and_grid("rate", &b, &gopt, argv + optind, argc - optind, 0, &geo))
         return CLI_EXIT_USAGE;
     const int rc = rate_run_on(&r, &b, geo, argc, argv);
     sb_geometry_free(geo);

@@ -468,10 +468,8 @@ int cli_solve(int argc, char **argv)
         default: return CLI_EXIT_USAGE; /* CLI_OPT_BAD: reported */
         }
     }
-    if (cli_output_open("solve", &b, argv + optind, argc - optind, gopt.file))
-        return CLI_EXIT_USAGE;
     sb_geometry *geo;
-    if (cli_grid_pick("solve", &gopt, argv + optind, argc - optind, gopt.all, &geo))
+    if (cli_output_and_grid("solve", &b, &gopt, argv + optind, argc - optind, gopt.all, &geo))
         return CLI_EXIT_USAGE;
     if (gopt.all && b.resume) { /* resume.c counts records: --all writes many per puzzle */
         sb_geometry_free(geo);
@@ -620,10 +618,8 @@ int cli_validate(int argc, char **argv)
         default: return CLI_EXIT_USAGE; /* CLI_OPT_BAD: reported */
         }
     }
-    if (cli_output_open("validate", &b, argv + optind, argc - optind, gopt.file))
-        return CLI_EXIT_USAGE;
     sb_geometry *geo;
-    if (cli_grid_pick("validate", &gopt, argv + optind, argc - optind, 0, &geo))
+    if (cli_output_and_grid("validate", &b, &gopt, argv + optind, argc - optind, 0, &geo))
         return CLI_EXIT_USAGE;
     sb_gsource src;
     r.g = geo;
