@@ -517,11 +517,3 @@ int cli_batch_items(const cli_batch *b, uint64_t count)
 #endif
     return batch_items(b, count);
 }
-
-int cli_output_and_grid(const char *cmd, cli_batch *b, const cli_grid_opt *o,
-                        char *const *files, int nfiles, int need_geometry, sb_geometry **g)
-{
-    if (cli_output_open(cmd, b, files, nfiles, o->file))
-        return CLI_EXIT_USAGE;
-    return cli_grid_pick(cmd, o, files, nfiles, need_geometry, g);
-}

@@ -329,11 +329,15 @@ typedef struct cli_batch {
     uint64_t item_base;    /* run-wide index of the segment's item 0 */
 } cli_batch;
 
-/* Points batch b of cmd at geometry g (NULL: 9x9, nothing to do): records from g's source,
- * which src (the caller's, outliving the run) becomes, one at a time (no 9x9 chunks, no
- * pencilmarks); cli_engine_check on opt. @return as cli_engine_check. */
-int cli_batch_geometry(const char *cmd, cli_batch *b, const sb_geometry *g, sb_gsource *src,
-                       const sb_options *opt);
+/* The last step before a batch command runs: points batch b of cmd at geometry g (NULL:
+ * 9x9, the chunks of sb_records) with records from g's source, which src (the caller's,
+ * outliving the run) becomes, one at a time (no 9x9 chunks, no pencilmarks); checks that a
+ * solver for opt can be made (cli_engine_check; on 9x9 sb_solver_new: a SIMD level this CPU
+ * lacks); then opens -o FILE (cli_output_open against the inputs files, nfiles and extra).
+ * So every usage error is found before FILE is truncated. @return 0, or CLI_EXIT_USAGE
+ * after a message. */
+int cli_batch_ready(const char *cmd, cli_batch *b, const sb_geometry *g, sb_gsource *src,
+                    const sb_options *opt, char *const *files, int nfiles, const char *extra);
 
 /* Where the options several commands share go; a member left NULL is an option the command
  * does not take (its getopt table lacks it too). */
@@ -366,12 +370,6 @@ int cli_getopt(const cli_shared *s, int argc, char **argv, const char *opts,
  * after a message. */
 int cli_output_open(const char *cmd, cli_batch *b, char *const *files, int nfiles,
                     const char *extra);
-
-/* The start of every command that reads puzzle files: cli_output_open for the inputs (and
- * --geometry FILE), then cli_grid_pick. @return 0 with *g set, or CLI_EXIT_USAGE after a
- * message. */
-int cli_output_and_grid(const char *cmd, cli_batch *b, const cli_grid_opt *o,
-                        char *const *files, int nfiles, int need_geometry, sb_geometry **g);
 
 enum { CLI_CACHE_LINE = 64 /* bytes of a cache line (x86-64; a safe bound elsewhere) */ };
 

@@ -75,16 +75,24 @@ int cli_grid_pick(const char *cmd, const cli_grid_opt *o, char *const *files, in
     return rc;
 }
 
-int cli_batch_geometry(const char *cmd, cli_batch *b, const sb_geometry *g, sb_gsource *src,
-                       const sb_options *opt)
+int cli_batch_ready(const char *cmd, cli_batch *b, const sb_geometry *g, sb_gsource *src,
+                    const sb_options *opt, char *const *files, int nfiles, const char *extra)
 {
-    if (!g)
-        return 0;
-    sb_gsource_init(src, g, cli_stop_flag());
-    b->source = &src->source;
-    b->chunk = NULL; /* the 9x9 solve's chunks of sb_records */
-    b->marks = 0;
-    return cli_engine_check(cmd, g, opt);
+    if (g) {
+        sb_gsource_init(src, g, cli_stop_flag());
+        b->source = &src->source;
+        b->chunk = NULL; /* the 9x9 solve's chunks of sb_records */
+        b->marks = 0;
+        if (cli_engine_check(cmd, g, opt))
+            return CLI_EXIT_USAGE;
+    } else {
+        sb_solver *s;
+        const int st = sb_solver_new(&s, opt);
+        if (st != SB_OK)
+            return cli_solver_error(cmd, st, opt->simd);
+        sb_solver_free(s);
+    }
+    return cli_output_open(cmd, b, files, nfiles, extra);
 }
 
 int cli_engine_check(const char *cmd, const sb_geometry *g, const sb_options *opt)

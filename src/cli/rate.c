@@ -216,8 +216,8 @@ static int summarize(const rate_run *r, int f)
     return 0;
 }
 
-static int rate_run_on(rate_run *rp, cli_batch *bp, const sb_geometry *geo, int argc,
-                       char **argv);
+static int rate_run_on(rate_run *rp, cli_batch *bp, const sb_geometry *geo,
+                       const char *geometry_file, int argc, char **argv);
 
 int cli_rate(int argc, char **argv)
 {
@@ -252,24 +252,25 @@ int cli_rate(int argc, char **argv)
         }
     }
     sb_geometry *geo;
-    if (cli_output_and_grid("rate", &b, &gopt, argv + optind, argc - optind, 0, &geo))
+    if (cli_grid_pick("rate", &gopt, argv + optind, argc - optind, 0, &geo))
         return CLI_EXIT_USAGE;
-    const int rc = rate_run_on(&r, &b, geo, argc, argv);
+    const int rc = rate_run_on(&r, &b, geo, gopt.file, argc, argv);
     sb_geometry_free(geo);
     return rc;
 }
 
 /* Runs rate over the inputs (argv from optind) on geometry geo (NULL: 9x9) once the options
- * are read. @return the exit code. */
-static int rate_run_on(rate_run *rp, cli_batch *bp, const sb_geometry *geo, int argc,
-                       char **argv)
+ * are read; geometry_file: --geometry FILE, an input too (or NULL). @return the exit code. */
+static int rate_run_on(rate_run *rp, cli_batch *bp, const sb_geometry *geo,
+                       const char *geometry_file, int argc, char **argv)
 {
     rate_run r = *rp;
     cli_batch b = *bp;
     sb_gsource src;
     b.ctx = &r;
     r.g = geo;
-    if (cli_batch_geometry("rate", &b, geo, &src, &r.opt))
+    if (cli_batch_ready("rate", &b, geo, &src, &r.opt, argv + optind, argc - optind,
+                        geometry_file))
         return CLI_EXIT_USAGE;
     r.nfiles = argc - optind > 0 ? argc - optind : 1;
     r.files = argc - optind > 0 ? argv + optind : NULL;

@@ -469,7 +469,7 @@ int cli_solve(int argc, char **argv)
         }
     }
     sb_geometry *geo;
-    if (cli_output_and_grid("solve", &b, &gopt, argv + optind, argc - optind, gopt.all, &geo))
+    if (cli_grid_pick("solve", &gopt, argv + optind, argc - optind, gopt.all, &geo))
         return CLI_EXIT_USAGE;
     if (gopt.all && b.resume) { /* resume.c counts records: --all writes many per puzzle */
         sb_geometry_free(geo);
@@ -493,7 +493,8 @@ static int solve_run(run *rp, cli_batch *bp, const sb_geometry *geo, const cli_g
     if (gopt->all && !gopt->limit_given)
         r.opt.limit = 0; /* --all alone lists every solution */
     r.g = geo;
-    if (cli_batch_geometry("solve", &b, geo, &src, &r.opt))
+    if (cli_batch_ready("solve", &b, geo, &src, &r.opt, argv + optind, argc - optind,
+                        gopt->file))
         return CLI_EXIT_USAGE;
     int has_header = 0;
     uint64_t skipped_invalid = 0;
@@ -619,11 +620,12 @@ int cli_validate(int argc, char **argv)
         }
     }
     sb_geometry *geo;
-    if (cli_output_and_grid("validate", &b, &gopt, argv + optind, argc - optind, 0, &geo))
+    if (cli_grid_pick("validate", &gopt, argv + optind, argc - optind, 0, &geo))
         return CLI_EXIT_USAGE;
     sb_gsource src;
     r.g = geo;
-    if (cli_batch_geometry("validate", &b, geo, &src, &r.opt)) {
+    if (cli_batch_ready("validate", &b, geo, &src, &r.opt, argv + optind, argc - optind,
+                        gopt.file)) {
         sb_geometry_free(geo);
         return CLI_EXIT_USAGE;
     }

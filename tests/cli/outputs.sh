@@ -135,6 +135,45 @@ expect_rc 0
 expect_records 2 gen.txt
 end
 
+# ---- 1b. a usage error leaves -o FILE as it was -----------------------------------------
+# Every check of the options comes before -o FILE is opened (and so truncated): a bad --grid,
+# a missing --geometry FILE, a SIMD level this CPU lacks (by --simd and by SUDOKUBENCH_SIMD),
+# and the options refused on the geometry picked (generate --symmetry/--class/-f kaggle on
+# 2x3, solve --search bfs on 2x3). A FILE that did not exist is not created.
+NOSIMD=
+for level in neon avx512 avx2 sse4; do # the first level the CPU lacks (neon on x86-64)
+    timeout "$TIMEOUT" "$BIN" solve --simd "$level" in.txt >/dev/null 2>&1
+    [ $? -eq 2 ] && { NOSIMD=$level; break; }
+done
+begin "a usage error leaves -o FILE as it was (solve, validate, rate, generate, augment)"
+printf 'precious\n' >keep.orig
+check_kept() { # CMD ARGS...: exit 2, keep.txt intact, fresh.txt not created
+    local cmd=$1
+    cp keep.orig keep.txt
+    rm -f fresh.txt
+    run "$@" -o keep.txt
+    expect_usage_error "$cmd"
+    intact keep.txt keep.orig
+    run "$@" -o fresh.txt
+    expect_usage_error "$cmd"
+    [ ! -e fresh.txt ] || fail "$* -o fresh.txt created fresh.txt"
+}
+for cmd in solve validate rate; do
+    check_kept $cmd --grid 3y in.txt
+    check_kept $cmd --geometry no-such.geo in.txt
+    [ -z "$NOSIMD" ] || check_kept $cmd --simd "$NOSIMD" in.txt
+done
+check_kept solve --grid 2x3 --search bfs in.txt
+[ -z "$NOSIMD" ] || SUDOKUBENCH_SIMD=$NOSIMD check_kept solve in.txt
+check_kept augment -n 1 --grid 3y in.txt
+check_kept generate -n 1 --grid 3y
+check_kept generate -n 1 --grid 2x3 --symmetry rot90
+check_kept generate -n 1 --grid 2x3 --class singles
+check_kept generate -n 1 --grid 2x3 -f kaggle
+[ -z "$NOSIMD" ] || check_kept generate -n 1 --simd "$NOSIMD"
+[ -z "$NOSIMD" ] || check_kept generate -n 1 --grid 2x3 --simd "$NOSIMD"
+end
+
 # ---- 2. generate on another geometry: --clues is spoken of in that geometry's terms ---------
 begin "generate --grid 2x2 --clues: the bounds are 2x2's (3..16), not 9x9's 17..81"
 for order in "--grid 2x2 --clues 2" "--clues 2 --grid 2x2"; do
