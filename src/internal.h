@@ -47,6 +47,14 @@ int sb_batch_team(int threads, size_t n, int *team);
  * for "invalid" (the record of an invalid line stays invalid). */
 size_t sb_tdoku_count(const char *line, size_t i, size_t hi, char *why, size_t *col);
 
+/* 1 when line (blanks and a '\r' around it trimmed) is the Kaggle header "quizzes,solutions",
+ * which both readers skip on 9x9 (sb_greader on the 3x3 geometry too). */
+int sb_kaggle_header(const char *line, size_t len);
+
+/* 1 when line is a rule line of a nine-line grid (only '-', '+', '=', '|' and blanks, and not
+ * nine '-': that is a row of blanks), for both readers. */
+int sb_grid_rule_line(const char *line, size_t len);
+
 /* Both readers' message for a '#' after a puzzle's cells (at the '#'). */
 #define SB_WHY_COMMENT "unexpected '#': a comment takes its own line"
 

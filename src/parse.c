@@ -258,6 +258,24 @@ static grid_line classify_grid_line(const char *s, size_t len, uint8_t row[SB_DI
     return GRID_NONE;
 }
 
+int sb_kaggle_header(const char *line, size_t len)
+{
+    size_t lo = 0, hi = len;
+    while (hi > lo && (line[hi - 1] == '\r' || line[hi - 1] == ' ' || line[hi - 1] == '\t'))
+        hi--;
+    while (lo < hi && (line[lo] == ' ' || line[lo] == '\t'))
+        lo++;
+    return hi - lo == sizeof kaggle_header - 1 && !memcmp(line + lo, kaggle_header, hi - lo);
+}
+
+int sb_grid_rule_line(const char *line, size_t len)
+{
+    uint8_t row[SB_DIGITS];
+    char why[SB_WHY_LEN];
+    size_t col;
+    return classify_grid_line(line, len, row, why, &col) == GRID_RULE;
+}
+
 int sb_line_is_grid(const char *line, size_t len)
 {
     uint8_t row[SB_DIGITS];
@@ -316,7 +334,7 @@ static sb_line_kind parse_line(const char *line, size_t len, sb_grid *grid,
         lo++;
     if (lo == hi || line[lo] == '#')
         return SB_LINE_SKIP;
-    if (hi - lo == sizeof kaggle_header - 1 && !memcmp(line + lo, kaggle_header, hi - lo))
+    if (sb_kaggle_header(line + lo, hi - lo))
         return SB_LINE_SKIP;
 
     /* A pencilmark line, alone or as the puzzle of a tdoku record (`solve -f tdoku` output

@@ -16,7 +16,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -396,7 +395,7 @@ int cli_generate(int argc, char **argv)
     sb_gen_options_default(&run.opt);
     sb_gen_options opt = run.opt; /* filled by the options, then copied into run */
     unsigned long long count = 0, first = 0, v;
-    int have_count = 0, stats = 0, threads = omp_get_max_threads(), ch;
+    int have_count = 0, stats = 0, threads = cli_default_threads(), ch;
     gen_format f = GF_PUZZLE;
     const char *clues = NULL; /* --clues K as given */
     const cli_shared shared = {"generate", &ob, &threads, &opt.simd, &gopt};
@@ -454,7 +453,7 @@ int cli_generate(int argc, char **argv)
         case 'h': {
             sb_gen_options d;
             sb_gen_options_default(&d);
-            printf(generate_help, (unsigned long long)d.seed, omp_get_max_threads(),
+            printf(generate_help, (unsigned long long)d.seed, cli_default_threads(),
                    SB_MIN_CLUES, CLUES_EASY_FLOOR, sb_symmetry_name(d.symmetry),
                    (unsigned long long)d.max_attempts, gen_format_names[GF_PUZZLE]);
             return CLI_EXIT_OK;
@@ -509,6 +508,8 @@ int cli_generate(int argc, char **argv)
         fputs("index,puzzle,clues,guesses,solution\n", stdout);
     else if (f == GF_KAGGLE)
         fputs("quizzes,solutions\n", stdout);
+    if (count > 0 && (uint64_t)threads > count)
+        threads = (int)count; /* a worker (its generator) per puzzle at most */
     cli_batch b = {.threads = threads, .progress = ob.progress, .unit = "puzzles",
                    .out = stdout, .ctx = &run, .tag_size = sizeof(gen_tag),
                    .worker_new = gen_worker_new, .worker_end = gen_worker_end,

@@ -37,6 +37,15 @@ static int at_col(size_t *col, size_t at)
 /* An error at byte at: its column into *col, the reason into why. @return SB_ERR_ARG. */
 #define fail(col, at, why, whylen, ...) sb_why(at_col(col, at), why, whylen, __VA_ARGS__)
 
+/* fail() for byte ch at i: printable as itself, else as \xHH (as the 9x9 reader says it: a
+ * '?' would read as a literal question mark). */
+static int unexpected(size_t *col, size_t i, char *why, size_t whylen, unsigned char ch)
+{
+    if (ch >= 0x20 && ch < 0x7F)
+        return fail(col, i, why, whylen, "unexpected character '%c'", ch);
+    return fail(col, i, why, whylen, "unexpected character '\\x%02x'", ch);
+}
+
 int sb_gparse(const sb_geometry *g, const char *line, size_t len, uint8_t *cells, int *form,
               char *why, size_t whylen, size_t *col)
 {
@@ -63,8 +72,7 @@ int sb_gparse(const sb_geometry *g, const char *line, size_t len, uint8_t *cells
             const unsigned char ch = (unsigned char)line[i];
             const int v = char_value(ch);
             if (v < 0)
-                return fail(col, i, why, whylen, "unexpected character '%c'",
-                            ch >= 0x20 && ch < 0x7F ? ch : '?');
+                return unexpected(col, i, why, whylen, ch);
             if (v > n)
                 return fail(col, i, why, whylen, "digit '%c' out of range 1..%d", ch, n);
             if (k == nc)
@@ -103,8 +111,7 @@ int sb_gparse(const sb_geometry *g, const char *line, size_t len, uint8_t *cells
                 i++;
             }
             if (i < hi && (line[i] < '0' || line[i] > '9') && line[i] != '.')
-                return fail(col, i, why, whylen, "unexpected character '%c'",
-                            line[i] >= 0x20 && line[i] < 0x7F ? line[i] : '?');
+                return unexpected(col, i, why, whylen, (unsigned char)line[i]);
         }
     }
     if (k < nc)

@@ -301,11 +301,12 @@ static void parse_record(const sb_geometry *g, const char *s, size_t len, sb_gre
     }
 }
 
-/* @return 1 when a line of a nine-line grid (sb_line_is_grid) is a rule, not a row: it holds
- * no cell, only '-', '+', '=', '|' and blanks (a row of nine '-' blanks counts as a rule). */
+/* @return 1 when a line of a nine-line grid (sb_line_is_grid) is a rule, not a row: the 9x9
+ * reader's rule (sb_grid_rule_line: a row of nine '-' blanks is a row), so both readers
+ * split a file of grids into the same records. */
 static int rule_line(const char *s, size_t len)
 {
-    return span(s, len, "-+=| \t\r", 1) == len;
+    return sb_grid_rule_line(s, len);
 }
 
 /* Fills rec as the record of a line longer than SB_GEO_MAX_LINE (its first line). */
@@ -452,8 +453,8 @@ int sb_greader_next(sb_greader *r, sb_grecord *rec, uint8_t *cells)
             s += 3; /* a UTF-8 byte order mark */
             len -= 3;
         }
-        if (skip_line(s, len)) {
-            r->grid_rows = 0;
+        if (skip_line(s, len) || (nine_by_nine(r->g) && sb_kaggle_header(s, len))) {
+            r->grid_rows = 0; /* the Kaggle header too, as the 9x9 reader skips it */
             continue;
         }
         if (r->grid_rows && (r->grid_rows > 1 || rule_line(s, len)) && sb_line_is_grid(s, len)) {

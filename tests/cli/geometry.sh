@@ -430,6 +430,42 @@ print(''.join(p))" >p99.txt
 }
 tcase "--all on 9x9: counts = oracle, -l cap, first solution = solve -l 1 (DFS order), fast+T" t_all99
 
+# The one-line readers of 9x9 (--all, --grid 3x3) agree with solve's reader on three
+# things: the Kaggle header `quizzes,solutions` is skipped (`generate -f kaggle` reads back,
+# exit 0), a row of nine '-' in a nine-line grid is a row of blanks, not a rule (the grids of
+# a file start where solve's do), and a byte that is not printable is said as '\xHH' (on
+# every geometry: a '?' would read as a literal question mark).
+t_readers_agree() {
+    local rc
+    "$BIN" generate -n 2 --seed 4 -f kaggle >kag.csv
+    rc=$(sb o e solve --all -l 1 -f csv kag.csv)
+    want_rc "$rc" 0 "--all on a Kaggle file"
+    [ "$(grep -c ',solved,1,' o)" = 2 ] || echo "--all on a Kaggle file: not 2 puzzles solved: $(head -c 300 o)"
+    grep -q '^1,' o && echo "--all: the Kaggle header made a record"
+    for cmd in solve validate rate; do
+        rc=$(sb o e $cmd --grid 3x3 kag.csv)
+        want_rc "$rc" 0 "$cmd --grid 3x3 on a Kaggle file"
+        grep -q 'invalid puzzle' e && echo "$cmd --grid 3x3 kag.csv: $(head -c 200 e)"
+    done
+    # two nine-line grids, the first closed by a row of nine '-' (blanks)
+    printf '%s\n' 4...3.... ...6..8.. ........1 ....5..9. .8....6.. .7.2..... ...1.27.. 5.3....4. \
+        --------- 4...3.... ...6..8.. ........1 ....5..9. .8....6.. .7.2..... ...1.27.. \
+        5.3....4. 9........ >grids.txt
+    rc=$(sb o e solve -f csv grids.txt)
+    cut -d, -f1-3 o >o3
+    want_text o3 "line,status,count
+1,multiple,2
+10,solved,1"
+    rc=$(sb o e solve --all -f csv grids.txt)
+    want_rc "$rc" 1 "--all on nine-line grids"
+    [ "$(cut -d, -f1 o | tr '\n' ' ')" = "line 1 10 " ] || echo "--all: grids start at lines $(cut -d, -f1 o | tr '\n' ' '), want 1 10"
+    printf '4..6.5\001.....\n' >ctl.txt
+    rc=$(sb o e solve --grid 2x3 ctl.txt)
+    want_rc "$rc" 1 "a control byte on 2x3"
+    want_grep e "ctl.txt:1:7: invalid puzzle: unexpected character '\\\\x01'"
+}
+tcase "9x9's one-line readers (--all, --grid 3x3): Kaggle header skipped, nine '-' a row, '\\xHH' on every geometry" t_readers_agree
+
 # ---- pipelines (-s) on geometries ---------------------------------------------------------
 # pipe_case SPEC COUNT SEED GEOARGS...: mutated puzzles; every pipeline of $PIPES records
 # agree with the oracle (GCHECK) and its verdicts and counts with the general solver's
