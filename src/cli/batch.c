@@ -93,6 +93,10 @@ int cli_output_open(const char *cmd, cli_batch *b, char *const *files, int nfile
     /* every rank checks, so all of them refuse together */
     if (cli_output_refuse(cmd, "-o", path, files, nfiles, extra))
         return CLI_EXIT_USAGE;
+    char side[SB_SIDE_PATH]; /* --resume writes FILE.resume: not an input either */
+    if (b->resume && sb_side_path(path, side) == SB_OK &&
+        cli_output_refuse(cmd, "--resume", side, files, nfiles, extra))
+        return CLI_EXIT_USAGE;
     /* Rank 0 writes every rank's output, so it alone opens FILE; every rank then returns its
      * answer, so a FILE that cannot be opened ends all of them here together, with rank 0's
      * one message and exit code, as one process ends (no rank goes on into the batch). */

@@ -82,7 +82,8 @@ typedef struct rank_row {
 
 /* One row of the results table. */
 typedef struct bench_row {
-    const char *dataset;  /* the file's base name */
+    const char *dataset;  /* the file's base name, control bytes as \xHH (table, messages) */
+    const char *name;     /* the file's base name as it is (JSON escapes it its own way) */
     const char *pipeline; /* the pipeline's registry name or custom spec */
     int simd;             /* level that ran */
     size_t puzzles;       /* puzzles per pass */
@@ -432,7 +433,7 @@ static int write_json(FILE *f, const char *path, const sb_geometry *geo, const b
     for (size_t i = 0; i < n; i++) {
         const bench_row *r = &rows[i];
         fprintf(f, "%s\n{\"dataset\":", i ? "," : "");
-        cli_json_string(f, r->dataset);
+        cli_json_string(f, r->name);
         fputs(",\"pipeline\":", f);
         cli_json_string(f, r->pipeline);
         fprintf(f, ",\"threads\":%d,\"simd\":\"%s\",\"puzzles\":%zu,"
@@ -563,12 +564,18 @@ static int add_pipelines(const char *arg, const char **names, int *n, int cap,
     }
 }
 
-/* The name a dataset row shows: the file's base name, "<stdin>" for '-', control bytes
- * escaped so the table keeps one row per line. @return a malloc'd string, or NULL. */
-static char *dataset_name(const char *path)
+/* A dataset's name: the file's base name, "<stdin>" for '-'. */
+static const char *dataset_base(const char *path)
 {
     const char *base = strrchr(path, '/');
-    return cli_msg_dup(strcmp(path, "-") ? base ? base + 1 : path : "<stdin>");
+    return strcmp(path, "-") ? base ? base + 1 : path : "<stdin>";
+}
+
+/* The name a dataset row shows: dataset_base with control bytes escaped, so the table keeps
+ * one row per line. @return a malloc'd string, or NULL. */
+static char *dataset_name(const char *path)
+{
+    return cli_msg_dup(dataset_base(path));
 }
 
 static int bench_run(sb_options *optp, const sb_geometry *geo, const char *const *pipes,
@@ -728,6 +735,7 @@ static int bench_run(sb_options *optp, const sb_geometry *geo, const char *const
         for (int p = 0; p < npipes && !rc && !lrc; p++) {
             bench_row *row = &rows[nrows];
             row->dataset = names[fi];
+            row->name = dataset_base(files[fi]);
             row->pipeline = pipes[p];
             sb_options_pipeline(&opt, pipes[p]); /* checked when parsed */
             rc = bench_one(&d, &opt, threads, seconds, row);

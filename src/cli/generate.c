@@ -655,7 +655,7 @@ static const char augment_help[] =
     "  -h, --help           show this help\n\n"
     "Invalid input lines are reported and skipped.\n"
     "Exit: 0 every input line was a puzzle, 1 some were invalid, 2 usage or I/O error (or no\n"
-    "valid puzzle to transform).\n";
+    "valid puzzle to transform), 130 interrupted (SIGINT/SIGTERM: the copies made so far).\n";
 
 int cli_augment(int argc, char **argv)
 {

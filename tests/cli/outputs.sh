@@ -174,6 +174,29 @@ check_kept generate -n 1 --grid 2x3 -f kaggle
 [ -z "$NOSIMD" ] || check_kept generate -n 1 --grid 2x3 --simd "$NOSIMD"
 end
 
+begin "same file: --resume's side file FILE.resume as an input: exit 2 naming it, no FILE made"
+rm -f side.out side.out.resume
+cp in.txt side.out.resume
+run solve -o side.out --resume side.out.resume
+expect_usage_error solve
+expect_err_line "sudokubench: cannot open 'side.out.resume' for --resume: it is also the input 'side.out.resume'"
+[ ! -e side.out ] || fail "side.out was created"
+intact side.out.resume in.orig
+end
+
+begin "bench --json: a dataset name with a control byte is the name itself, JSON-escaped (the table shows \\xHH)"
+if [ "$HAVE_PY" = 1 ]; then
+    cp in.txt $'ctl\x01.txt'
+    run bench --seconds 0 --pipelines fast --json ctl.json $'ctl\x01.txt'
+    expect_rc 0 # in.txt holds a puzzle with several solutions: noted on stderr
+    grep -q '| ctl\\x01.txt | fast |' out || fail "table row: $(grep fast out)"
+    python3 -c "import json,sys; d=json.load(open('ctl.json'))['rows'][0]['dataset']; sys.exit(0 if d=='ctl\x01.txt' else 'dataset %r' % d)" ||
+        fail "bench --json dataset is not the file's name"
+else
+    skip "python3 not available"
+fi
+end
+
 # ---- 2. generate on another geometry: --clues is spoken of in that geometry's terms ---------
 begin "generate --grid 2x2 --clues: the bounds are 2x2's (3..16), not 9x9's 17..81"
 for order in "--grid 2x2 --clues 2" "--clues 2 --grid 2x2"; do
