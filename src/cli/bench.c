@@ -564,18 +564,12 @@ static int add_pipelines(const char *arg, const char **names, int *n, int cap,
     }
 }
 
-/* A dataset's name: the file's base name, "<stdin>" for '-'. */
+/* A dataset's name: the file's base name, "<stdin>" for '-' (the table shows it through
+ * cli_msg_dup, so a control byte cannot split its row). */
 static const char *dataset_base(const char *path)
 {
     const char *base = strrchr(path, '/');
     return strcmp(path, "-") ? base ? base + 1 : path : "<stdin>";
-}
-
-/* The name a dataset row shows: dataset_base with control bytes escaped, so the table keeps
- * one row per line. @return a malloc'd string, or NULL. */
-static char *dataset_name(const char *path)
-{
-    return cli_msg_dup(dataset_base(path));
 }
 
 static int bench_run(sb_options *optp, const sb_geometry *geo, const char *const *pipes,
@@ -729,7 +723,7 @@ static int bench_run(sb_options *optp, const sb_geometry *geo, const char *const
         } else if (lrc) {
             failed = 1; /* reported (cannot open, read error); the other files still run */
         }
-        if (!rc && !lrc && !(names[fi] = dataset_name(files[fi])))
+        if (!rc && !lrc && !(names[fi] = cli_msg_dup(dataset_base(files[fi]))))
             rc = cli_oom();
         rc = agree(rc);
         for (int p = 0; p < npipes && !rc && !lrc; p++) {

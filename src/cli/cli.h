@@ -332,8 +332,8 @@ typedef struct cli_batch {
 /* The last step before a batch command runs: points batch b of cmd at geometry g (NULL:
  * 9x9, the chunks of sb_records) with records from g's source, which src (the caller's,
  * outliving the run) becomes, one at a time (no 9x9 chunks, no pencilmarks); checks that a
- * solver for opt can be made (cli_engine_check; on 9x9 sb_solver_new: a SIMD level this CPU
- * lacks); then opens -o FILE (cli_output_open against the inputs files, nfiles and extra).
+ * solver for opt can be made (cli_engine_check; on 9x9 the SIMD level: one this CPU lacks);
+ * then opens -o FILE (cli_output_open against the inputs files, nfiles and extra).
  * So every usage error is found before FILE is truncated. @return 0, or CLI_EXIT_USAGE
  * after a message. */
 int cli_batch_ready(const char *cmd, cli_batch *b, const sb_geometry *g, sb_gsource *src,

@@ -339,10 +339,6 @@ static int generate_grid(const cli_grid_opt *gopt, const sb_gen_options *opt, ge
     run->gopt.symmetry = opt->symmetry;
     run->gopt.max_attempts = opt->max_attempts;
     run->form = n <= 35 ? SB_GFORM_CHARS : SB_GFORM_INTS;
-    /* the digging's solver picks no level here, but a level this CPU lacks is refused as on
-     * 9x9 and by solve on the same geometry */
-    if (sb_simd_resolve(opt->simd) < 0)
-        return cli_solver_error("generate", SB_ERR_SIMD, opt->simd);
     if (run->guesses_arg)
         return cli_usage_error("generate", "--guesses is for 9x9 only: the generator of %s "
                                "bounds clues, not guesses", name);
@@ -472,6 +468,8 @@ int cli_generate(int argc, char **argv)
     const int other = gopt.spec || gopt.file; /* another geometry: sb_ggenerate */
     if (clues && !other && parse_clues(clues, &opt))
         return CLI_EXIT_USAGE;
+    if (sb_simd_resolve(opt.simd) < 0) /* a level this CPU lacks, on every geometry as solve */
+        return cli_solver_error("generate", SB_ERR_SIMD, opt.simd);
     if (other) {
         const int rc = generate_grid(&gopt, &opt, &run, f, clues);
         if (rc) {
@@ -487,13 +485,6 @@ int cli_generate(int argc, char **argv)
                     (unsigned long long)opt.max_attempts);
         if (sb_geometry_parse("3x3", &run.nine, why, sizeof why) != SB_OK)
             return cli_oom();
-        sb_generator *probe; /* a SIMD level this CPU lacks: a usage error before any output */
-        const int st = sb_generator_new(&probe, &opt);
-        if (st != SB_OK) {
-            sb_geometry_free(run.nine);
-            return cli_solver_error("generate", st, opt.simd);
-        }
-        sb_generator_free(probe);
     }
     /* -o FILE only once every option is known good: a usage error leaves FILE as it was */
     if (cli_output_open("generate", &ob, NULL, 0, gopt.file)) { /* --geometry FILE: an input */

@@ -85,12 +85,8 @@ int cli_batch_ready(const char *cmd, cli_batch *b, const sb_geometry *g, sb_gsou
         b->marks = 0;
         if (cli_engine_check(cmd, g, opt))
             return CLI_EXIT_USAGE;
-    } else {
-        sb_solver *s;
-        const int st = sb_solver_new(&s, opt);
-        if (st != SB_OK)
-            return cli_solver_error(cmd, st, opt->simd);
-        sb_solver_free(s);
+    } else if (sb_simd_resolve(opt->simd) < 0) { /* what sb_solver_new would refuse */
+        return cli_solver_error(cmd, SB_ERR_SIMD, opt->simd);
     }
     return cli_output_open(cmd, b, files, nfiles, extra);
 }
