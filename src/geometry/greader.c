@@ -301,14 +301,6 @@ static void parse_record(const sb_geometry *g, const char *s, size_t len, sb_gre
     }
 }
 
-/* @return 1 when a line of a nine-line grid (sb_line_is_grid) is a rule, not a row: the 9x9
- * reader's rule (sb_grid_rule_line: a row of nine '-' blanks is a row), so both readers
- * split a file of grids into the same records. */
-static int rule_line(const char *s, size_t len)
-{
-    return sb_grid_rule_line(s, len);
-}
-
 /* Fills rec as the record of a line longer than SB_GEO_MAX_LINE (its first line). */
 static void too_long(sb_grecord *rec, uint64_t line)
 {
@@ -457,15 +449,16 @@ int sb_greader_next(sb_greader *r, sb_grecord *rec, uint8_t *cells)
             r->grid_rows = 0; /* the Kaggle header too, as the 9x9 reader skips it */
             continue;
         }
-        if (r->grid_rows && (r->grid_rows > 1 || rule_line(s, len)) && sb_line_is_grid(s, len)) {
-            r->grid_rows -= !rule_line(s, len); /* the rest of a grid already reported */
+        if (r->grid_rows && (r->grid_rows > 1 || sb_grid_rule_line(s, len)) &&
+            sb_line_is_grid(s, len)) {
+            r->grid_rows -= !sb_grid_rule_line(s, len); /* the rest of a grid already reported */
             continue;
         }
         r->grid_rows = 0;
         rec->line = r->line;
         parse_record(r->g, s, len, rec, cells, r->scratch);
         if (rec->kind == SB_LINE_INVALID && nine_by_nine(r->g) && sb_line_is_grid(s, len))
-            r->grid_rows = SB_DIGITS + 1 - !rule_line(s, len); /* rows to come, + 1 */
+            r->grid_rows = SB_DIGITS + 1 - !sb_grid_rule_line(s, len); /* rows to come, + 1 */
         return 1;
     }
 }

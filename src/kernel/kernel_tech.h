@@ -160,6 +160,15 @@ static inline uint32_t sbt_bytes_within(uint64_t counts, int k)
     return (uint32_t)((((ge2 & ~gtk) >> 7) * 0x0102040810204080ull) >> 56);
 }
 
+/* Bit i of b (i < 8) as byte i's value 0 or 1: b replicated into every byte, bit i picked
+ * in byte i, and each nonzero byte set to 1 by the top bit of a sum. */
+static inline uint64_t sbt_bits_to_bytes(uint32_t b)
+{
+    const uint64_t lo = 0x0101010101010101ull, hi = lo << 7;
+    const uint64_t x = (uint64_t)(b & 0xFFu) * lo & 0x8040201008040201ull;
+    return ((((x & ~hi) + (lo * 0x7Fu)) | x) & hi) >> 7;
+}
+
 /* sbt_lines with the lines of 2..k places of each family (within[0] rows, within[1]
  * columns): the counts of lines 0..7 are byte counts of the 8x8 matrix before and after its
  * transpose (plus the bit each has in line 8 of the other family), line 8 a popcount; a
@@ -167,17 +176,11 @@ static inline uint32_t sbt_bytes_within(uint64_t counts, int k)
 static inline void sbt_fish_lines(const uint32_t *w, int d, int k, uint32_t rows[SB_DIGITS],
                                   uint32_t cols[SB_DIGITS], uint32_t within[2])
 {
-    const uint64_t lo = 0x0101010101010101ull, hi = lo << 7;
     uint64_t mat[2];
     sbt_lines(w, d, rows, cols, mat);
-    /* line 8's place in line i of the other family as byte i's 1: bit i of the byte
-     * replicated, picked, set */
-    uint64_t r8 = (uint64_t)(cols[8] & 0xFFu) * lo & 0x8040201008040201ull,
-             c8 = (uint64_t)(rows[8] & 0xFFu) * lo & 0x8040201008040201ull;
-    r8 = ((((r8 & ~hi) + (lo * 0x7Fu)) | r8) & hi) >> 7;
-    c8 = ((((c8 & ~hi) + (lo * 0x7Fu)) | c8) & hi) >> 7;
-    const uint64_t rcount = sbt_byte_counts(mat[0]) + r8;
-    const uint64_t ccount = sbt_byte_counts(mat[1]) + c8;
+    /* each line's place in line 8 of the other family adds 1 to its byte */
+    const uint64_t rcount = sbt_byte_counts(mat[0]) + sbt_bits_to_bytes(cols[8]);
+    const uint64_t ccount = sbt_byte_counts(mat[1]) + sbt_bits_to_bytes(rows[8]);
     within[0] = sbt_bytes_within(rcount, k) |
                 (uint32_t)((unsigned)(sbt_pop(rows[8]) - 2) <= (unsigned)(k - 2)) << 8;
     within[1] = sbt_bytes_within(ccount, k) |
