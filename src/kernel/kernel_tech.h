@@ -686,15 +686,50 @@ static int sbt_partners(const uint32_t *w, int d, uint32_t partner[SB_CELLS][4],
     return n > 0;
 }
 
-/* Strong-link tables per digit (sbt_partners' partner and linked), each with the plane it was
- * built from: a table is built again only when its digit's plane changed. Below a guess most
- * planes stay the same from one stall to the next, so a search keeps one (sbt_memo) and most
- * digits' tables are read, not built. key word 3 is 0 in every plane (a key with ~0 there
- * matches none); partner rows are valid only for the cells of linked, the only ones read. */
+/* Digit d's strong houses (exactly two places) as band sets, what ww's link test reads:
+ * row = the places of its strong rows and box = those of its strong boxes, both as the
+ * planes lie; col = those of its strong columns transposed (word k: columns 3k..3k+2, bit
+ * 9i + r = row r of column 3k + i), so columns are tested as rows are. */
+typedef struct sbt_strong {
+    sbv4 row, col, box;
+} sbt_strong;
+
+/* The three 9-bit fields of a band word picked by the low three bits of m, all ones. */
+static inline uint32_t sbt_row_fields(uint32_t m)
+{
+    return ((m & 1u) | (m & 2u) << 8 | (m & 4u) << 16) * 0x1FFu;
+}
+
+/* The three boxes of a band word picked by the low three bits of m, all ones. */
+static inline uint32_t sbt_box_fields(uint32_t m)
+{
+    return ((m & 1u) | (m & 2u) << 2 | (m & 4u) << 4) * 7u * 0x40201u;
+}
+
+/* Digit d's strong houses of planes w (sbt_strong), without a jump: the lines' counts are
+ * sbt_fish_lines' byte counts, the boxes' a popcount each. */
+static inline void sbt_strong_sets(const uint32_t *w, int d, sbt_strong *s)
+{
+    uint32_t rows[SB_DIGITS], cols[SB_DIGITS], two[2], boxes = 0;
+    sbt_fish_lines(w, d, 2, rows, cols, two);
+    for (int b = 0; b < SB_DIGITS; b++)
+        boxes |= (uint32_t)(sbt_pop(w[4 * d + b / 3] & 0x1C0E07u << (3 * (b % 3))) == 2) << b;
+    for (int k = 0; k < 3; k++) {
+        s->row[k] = w[4 * d + k] & sbt_row_fields(two[0] >> (3 * k));
+        s->col[k] = (cols[3 * k] | cols[3 * k + 1] << 9 | cols[3 * k + 2] << 18) &
+                    sbt_row_fields(two[1] >> (3 * k));
+        s->box[k] = w[4 * d + k] & sbt_box_fields(boxes >> (3 * k));
+    }
+    s->row[3] = s->col[3] = s->box[3] = 0;
+}
+
+/* Strong houses per digit (sbt_strong), each with the plane it was built from: built again
+ * only when its digit's plane changed. Below a guess most planes stay the same from one
+ * stall to the next, so a search keeps one (sbt_memo). key word 3 is 0 in every plane (a key
+ * with ~0 there matches none). */
 typedef struct sbt_links_memo {
     uint32_t key[SB_DIGITS][4];
-    uint32_t linked[SB_DIGITS][3];
-    uint32_t partner[SB_DIGITS][SB_CELLS][4];
+    sbt_strong strong[SB_DIGITS];
 } sbt_links_memo;
 
 /* Forgets every table of m (keys that match no plane). */
@@ -703,51 +738,84 @@ static inline void sbt_links_clear(sbt_links_memo *m)
     memset(m->key, 0xFF, sizeof m->key);
 }
 
-/* Digit d's strong-link tables in m, built from planes w unless its key is d's plane. */
-static inline void sbt_links_get(sbt_links_memo *m, const uint32_t *w, int d)
+/* Digit d's strong houses in m, built from planes w unless its key is d's plane. */
+static inline const sbt_strong *sbt_links_get(sbt_links_memo *m, const uint32_t *w, int d)
 {
     uint64_t a[2], k[2];
     memcpy(a, w + 4 * d, sizeof a);
     memcpy(k, m->key[d], sizeof k);
-    if (((a[0] ^ k[0]) | (a[1] ^ k[1])) == 0)
-        return;
-    sbt_partners(w, d, m->partner[d], m->linked[d]);
-    memcpy(m->key[d], w + 4 * d, sizeof m->key[d]);
+    if (((a[0] ^ k[0]) | (a[1] ^ k[1])) != 0) {
+        sbt_strong_sets(w, d, &m->strong[d]);
+        memcpy(m->key[d], w + 4 * d, sizeof m->key[d]);
+    }
+    return &m->strong[d];
+}
+
+/* Per 9-bit field of x (rows as the planes lie, or columns transposed): bit 8 set when the
+ * field has a bit. Bits 0..7 plus 0xFF carry into bit 8, never out of the field. */
+static inline sbv4 sbt_nz_lines(sbv4 x)
+{
+    const uint32_t lo = 0x3FDFEFFu;
+    return (((x & lo) + lo) | x) & 0x4020100u;
+}
+
+/* Per box of a band word x: bit 3i + 2 set when box i has a bit (its three rows folded into
+ * one 3-bit field each, then as sbt_nz_lines). */
+static inline sbv4 sbt_nz_boxes(sbv4 x)
+{
+    const sbv4 g = x | x >> 9 | x >> 18;
+    return (((g & 0xDBu) + 0xDBu) | g) & 0x124u;
+}
+
+/* The houses of nz (sbt_nz_lines or sbt_nz_boxes) where set h has places pa seeing one
+ * cell and pb seeing the other, and none seeing neither: a house of exactly two places
+ * {p, q} with p in pa and q in pb, or the other way. */
+#define SBT_LINK_HOUSES(nz, h, pa, pb) (nz((h) & (pa)) & nz((h) & (pb)) & ~nz((h) & ~((pa) | (pb))))
+
+/* Cell c as a band set. */
+static inline sbv4 sbt_cell_set(int c)
+{
+    const sbv4 lane = {0, 1, 2, 3};
+    return (sbv4)(lane == (uint32_t)(c / 27)) & (1u << (c % 27));
+}
+
+/* The transposed cell of c (row and column exchanged). */
+static inline int sbt_transposed(int c)
+{
+    return 9 * (c % 9) + c / 9;
 }
 
 /* ww on two cells a and b holding exactly {x, y} (dig): for t = 0, 1, a house where dig[t] has
  * exactly two places (neither a nor b), one seeing a and the other b, takes dig[1 - t] from
- * the cells seeing both. Asked with band sets: the partners of the linked cells seeing a (but
- * b) include a cell seeing b (but a); a digit's tables (lm) are looked up (sbt_links_get) the
- * first time a pair of this call needs them (listed). @return applications. */
+ * the cells seeing both. Asked of the three kinds of house at once with band sets: a's peers
+ * but b (pa, and qa transposed) and b's but a hold the two places of such a house, and the
+ * house is left when it holds a or b (they see neither set). A digit's strong houses (lm)
+ * are looked up (sbt_links_get) only when the pair would remove something. @return
+ * applications. */
 static int sbt_w_pair(const uint32_t *w, uint32_t *el, int a, int b, const int dig[2],
-                      sbt_links_memo *lm, uint32_t *listed)
+                      sbt_links_memo *lm)
 {
-    const uint32_t *pa = sb_band_peers[a], *pb = sb_band_peers[b];
+    const sbv4 peers_a = *(const sbv4 *)(const void *)sb_band_peers[a],
+               peers_b = *(const sbv4 *)(const void *)sb_band_peers[b];
+    const sbv4 *wv = (const sbv4 *)(const void *)w;
     /* the cells seeing both, read once: el's stores below could alias the table */
-    const uint32_t ab[3] = {pa[0] & pb[0], pa[1] & pb[1], pa[2] & pb[2]};
-    const int ka = a / 27, kb = b / 27;
-    const uint32_t bita = 1u << (a % 27), bitb = 1u << (b % 27);
+    const sbv4 ab = peers_a & peers_b;
     int apps = 0;
     for (int t = 0; t < 2; t++) {
         const int x = dig[t], y = dig[1 - t];
         /* the cells that would lose y (seeing a and b, holding y) first: most pairs have
-         * none, and then the link test, the dearest part, cannot add anything */
-        if (!((ab[0] & w[4 * y]) | (ab[1] & w[4 * y + 1]) | (ab[2] & w[4 * y + 2])))
+         * none, and then the link test cannot add anything */
+        if (!sbv4_any(ab & wv[y]))
             continue;
-        if (!(*listed >> x & 1u)) {
-            sbt_links_get(lm, w, x);
-            *listed |= 1u << x;
-        }
-        uint32_t s[3], u[3], hit = 0;
-        for (int k = 0; k < 3; k++)
-            s[k] = pa[k] & lm->linked[x][k];
-        s[kb] &= ~bitb;
-        sbt_union((const uint32_t(*)[4])lm->partner[x], s, u);
-        u[ka] &= ~bita;
-        for (int k = 0; k < 3; k++)
-            hit |= u[k] & pb[k];
-        if (hit)
+        const sbt_strong *s = sbt_links_get(lm, w, x);
+        const int ta = sbt_transposed(a), tb = sbt_transposed(b);
+        const sbv4 pa = peers_a & ~sbt_cell_set(b), pb = peers_b & ~sbt_cell_set(a),
+                   qa = *(const sbv4 *)(const void *)sb_band_peers[ta] & ~sbt_cell_set(tb),
+                   qb = *(const sbv4 *)(const void *)sb_band_peers[tb] & ~sbt_cell_set(ta);
+        const sbv4 hit = SBT_LINK_HOUSES(sbt_nz_lines, s->row, pa, pb) |
+                         SBT_LINK_HOUSES(sbt_nz_lines, s->col, qa, qb) |
+                         SBT_LINK_HOUSES(sbt_nz_boxes, s->box, pa, pb);
+        if (sbv4_any(hit))
             apps += sbt_common(w, el, y, a, b, -1);
     }
     return apps;
@@ -756,8 +824,8 @@ static int sbt_w_pair(const uint32_t *w, uint32_t *el, int a, int b, const int d
 /* ww: two cells holding the same two digits {x,y}, and a house where x has exactly two places
  * (neither of them), one seeing each cell: cells seeing both cells lose y. The pairs of equal
  * bivalue cells are found per digit pair as band sets (the bivalue cells holding x and y hold
- * exactly {x, y}), a count per pair and no cell read; a digit's strong links are listed only
- * when a pair of equal cells holds it. @return applications. */
+ * exactly {x, y}), a count per pair and no cell read; a digit's strong houses are looked up
+ * only when a pair of equal cells would remove something. @return applications. */
 static int sbt_w_wing(const uint32_t *w, uint32_t *el, sbt_links_memo *lm)
 {
     uint32_t at[4][3], bx[SB_DIGITS][3], hi[SB_DIGITS], two = 0;
@@ -789,7 +857,6 @@ static int sbt_w_wing(const uint32_t *w, uint32_t *el, sbt_links_memo *lm)
         sbt_links_clear(&local);
         lm = &local;
     }
-    uint32_t listed = 0;
     for (; pairs; pairs &= pairs - 1) {
         const int i = __builtin_ctzll(pairs), dig[2] = {i / 8, i % 8 + 1};
         int cell[SB_CELLS], n = 0;
@@ -798,7 +865,7 @@ static int sbt_w_wing(const uint32_t *w, uint32_t *el, sbt_links_memo *lm)
                 cell[n++] = 27 * k + __builtin_ctz(c);
         for (int u = 0; u < n; u++)
             for (int v = u + 1; v < n; v++)
-                apps += sbt_w_pair(w, el, cell[u], cell[v], dig, lm, &listed);
+                apps += sbt_w_pair(w, el, cell[u], cell[v], dig, lm);
     }
     return apps;
 }
@@ -899,7 +966,7 @@ static int sbt_xchain(const uint32_t *w, uint32_t *el, int d, int unused)
  * every slot says "nothing on an empty plane", true. */
 typedef struct sbt_memo {
     uint32_t plane[SB_SPEC_MAX][SBT_WORDS];
-    sbt_links_memo links; /* the strong-link tables, by plane (ww) */
+    sbt_links_memo links; /* the strong houses, by plane (ww) */
 } sbt_memo;
 
 /* Forgets every plane of m for t's steps (a new search). */
@@ -972,7 +1039,7 @@ static int sbt_digits(sbt_digit_fn fn, int k, int idle, const uint32_t *w, uint3
 /* Runs technique t (one of SB_FAST_NATIVE) once on planes w, its eliminations into el (zeroed
  * here; only candidates w holds); cm: the board as cells when the stamp keeps it so (sbt_cell),
  * or NULL; memo: its step's slots (sbt_memo), or NULL; lm: the search's
- * strong-link tables, or NULL (built here); stable: 1 when w is a board the kernel's
+ * strong houses (ww), or NULL (built here); stable: 1 when w is a board the kernel's
  * propagation left stable (no single left, no empty house: sbt_stall's), which lets the
  * fish leave digits that cannot hold one (sbt_digits' idle); 0 for any planes.
  * @return applications, or SBT_CONTRADICTION. */
@@ -1007,7 +1074,7 @@ static int sbt_run_memo(int t, const uint32_t *w, const uint16_t *cm, uint32_t *
     return apps;
 }
 
-/* sbt_run_memo with no strong-link tables kept (each call builds what it needs). */
+/* sbt_run_memo with no strong houses kept (each call builds what it needs). */
 static inline int sbt_run(int t, const uint32_t *w, uint32_t *el, uint32_t *memo)
 {
     return sbt_run_memo(t, w, NULL, el, memo, NULL, 0);
