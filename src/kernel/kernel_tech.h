@@ -859,10 +859,21 @@ static int sbt_w_wing(const uint32_t *w, uint32_t *el, sbt_links_memo *lm)
     }
     for (; pairs; pairs &= pairs - 1) {
         const int i = __builtin_ctzll(pairs), dig[2] = {i / 8, i % 8 + 1};
+        /* the cells holding {x, y} as 81 bits, lo then hi: bit c is cell c */
+        const uint64_t l = lo[dig[0]] & lo[dig[1]];
+        const uint32_t h = hi[dig[0]] & hi[dig[1]];
+        if (sbt_pop64(l) + sbt_pop(h) == 2) {
+            /* nearly always two cells: the first and the last, found without a loop */
+            const int f = __builtin_ctzll(l | 1ull << 63), e = 31 - __builtin_clz(h | 1u);
+            apps += sbt_w_pair(w, el, f < 54 ? f : 54 + __builtin_ctz(h),
+                               h ? 54 + e : 63 - __builtin_clzll(l), dig, lm);
+            continue;
+        }
         int cell[SB_CELLS], n = 0;
-        for (int k = 0; k < 3; k++)
-            for (uint32_t c = bx[dig[0]][k] & bx[dig[1]][k]; c; c &= c - 1)
-                cell[n++] = 27 * k + __builtin_ctz(c);
+        for (uint64_t c = l; c; c &= c - 1)
+            cell[n++] = __builtin_ctzll(c);
+        for (uint32_t c = h; c; c &= c - 1)
+            cell[n++] = 54 + __builtin_ctz(c);
         for (int u = 0; u < n; u++)
             for (int v = u + 1; v < n; v++)
                 apps += sbt_w_pair(w, el, cell[u], cell[v], dig, lm);
