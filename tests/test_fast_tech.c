@@ -608,6 +608,61 @@ Test(fast_tech, random_boards_follow_the_rule)
                      (unsigned long long)fired[techs[i]]);
 }
 
+/* The wings follow the registry's rule on random boards rich in bivalue cells (xy, xyz, ww:
+ * the boards above rarely hold two equal ones), and ww's strong houses kept across calls (the
+ * search's sbt_links_memo, built only when a digit's plane changed) give the answers built
+ * afresh give: the boards form walks (a few candidates dropped at a time, now and then back
+ * to the walk's start), so most planes repeat from one call to the next. */
+Test(fast_tech, wings_on_random_boards_follow_the_rule)
+{
+    static const int techs[] = {SB_TECH_XY_WING, SB_TECH_XYZ_WING, SB_TECH_W_WING};
+    enum { NT = sizeof techs / sizeof techs[0] };
+    static sbt_links_memo links;
+    uint64_t seed = 4242, fired[NT] = {0};
+    uint16_t start[SB_CELLS], cand[SB_CELLS];
+    sbt_links_clear(&links);
+    for (int n = 0; n < 4000; n++) {
+        if (n % 20 == 0) /* a new walk: cells of two digits out of four, or of two..five */
+            for (int c = 0; c < SB_CELLS; c++) {
+                seed = seed * 6364136223846793005u + 1442695040888963407u;
+                const unsigned roll = (unsigned)(seed >> 33);
+                const int a = roll % 4, b = (a + 1 + roll / 4 % 3) % 4;
+                start[c] = (uint16_t)(1u << (a + n / 20 % 6) | 1u << (b + n / 20 % 6));
+                if (roll / 16 % 8 >= 5)
+                    for (int k = 0; k < 3; k++)
+                        start[c] |= (uint16_t)(1u << (roll >> (8 + 4 * k)) % 9);
+            }
+        seed = seed * 6364136223846793005u + 1442695040888963407u;
+        if (n % 20 == 0 || (seed >> 40) % 4 == 0)
+            memcpy(cand, start, sizeof cand);
+        else /* drop a candidate from a few cells that keep two or more */
+            for (int k = 0; k < 3; k++) {
+                seed = seed * 6364136223846793005u + 1442695040888963407u;
+                const int c = (int)((seed >> 33) % SB_CELLS);
+                const uint16_t m = cand[c];
+                if (m & (m - 1))
+                    cand[c] = (uint16_t)(m & ~(1u << __builtin_ctz(m)));
+            }
+        uint32_t w[SBT_WORDS] __attribute__((aligned(16))), el[SBT_WORDS], kept[SBT_WORDS];
+        planes_of(cand, w);
+        for (int i = 0; i < NT; i++) {
+            const int r = sbt_run(techs[i], w, el, NULL);
+            rule_check(techs[i], r, w, el);
+            fired[i] += r > 0;
+            if (techs[i] != SB_TECH_W_WING)
+                continue;
+            const int rk = sbt_run_memo(techs[i], w, NULL, kept, NULL, &links, 0);
+            cr_assert_eq(rk, r, "board %d: ww with kept strong houses %d applications, %d "
+                                "built afresh", n, rk, r);
+            cr_assert(!memcmp(kept, el, sizeof el),
+                      "board %d: ww with kept strong houses removes other candidates", n);
+        }
+    }
+    for (int i = 0; i < NT; i++)
+        cr_assert_gt(fired[i], 100, "technique %d fired on %llu boards", techs[i],
+                     (unsigned long long)fired[i]);
+}
+
 /* The memo (sbt_memo) never changes an answer: along a walk of related boards (a few
  * candidates dropped at a time, now and then back to the walk's start, as a search descends
  * and backtracks, so most digit planes repeat; half the digits of a walk fill the board, the
