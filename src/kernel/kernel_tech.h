@@ -770,7 +770,8 @@ static inline sbv4 sbt_nz_boxes(sbv4 x)
 /* The houses of nz (sbt_nz_lines or sbt_nz_boxes) where set h has places pa seeing one
  * cell and pb seeing the other, and none seeing neither: a house of exactly two places
  * {p, q} with p in pa and q in pb, or the other way. */
-#define SBT_LINK_HOUSES(nz, h, pa, pb) (nz((h) & (pa)) & nz((h) & (pb)) & ~nz((h) & ~((pa) | (pb))))
+#define SBT_LINK_HOUSES(nz, h, pa, pb) \
+    (nz((h) & (pa)) & nz((h) & (pb)) & ~nz((h) & ~((pa) | (pb))))
 
 /* Cell c as a band set. */
 static inline sbv4 sbt_cell_set(int c)
