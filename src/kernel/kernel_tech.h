@@ -521,35 +521,6 @@ static int sbt_wing(const uint32_t *w, const uint16_t *cm, uint32_t *el, int thr
     return apps;
 }
 
-/* The two cells of each house where digit d has exactly two places (rows, columns, boxes):
- * into ends[2i], ends[2i+1]. @return how many. */
-static int sbt_links(const uint32_t *w, int d, int ends[2 * SB_HOUSES])
-{
-    uint32_t rows[SB_DIGITS], cols[SB_DIGITS], two[2], boxes = 0;
-    int n = 0;
-    sbt_strong_lines(w, d, rows, cols, two);
-    for (int b = 0; b < SB_DIGITS; b++) /* the boxes with two places, as a mask */
-        boxes |= (uint32_t)(sbt_pop(w[4 * d + b / 3] & 0x1C0E07u << (3 * (b % 3))) == 2) << b;
-    /* only the strong houses are visited (rows, columns, boxes: the order is never read) */
-    for (uint32_t m = two[0]; m; m &= m - 1) {
-        const int l = __builtin_ctz(m);
-        ends[n++] = 9 * l + __builtin_ctz(rows[l]);
-        ends[n++] = 9 * l + 31 - __builtin_clz(rows[l]);
-    }
-    for (uint32_t m = two[1]; m; m &= m - 1) {
-        const int l = __builtin_ctz(m);
-        ends[n++] = 9 * __builtin_ctz(cols[l]) + l;
-        ends[n++] = 9 * (31 - __builtin_clz(cols[l])) + l;
-    }
-    for (uint32_t m = boxes; m; m &= m - 1) {
-        const int l = __builtin_ctz(m);
-        const uint32_t box = w[4 * d + l / 3] & 0x1C0E07u << (3 * (l % 3));
-        ends[n++] = 27 * (l / 3) + __builtin_ctz(box);
-        ends[n++] = 27 * (l / 3) + 31 - __builtin_clz(box);
-    }
-    return n / 2;
-}
-
 /* ------------------------------------------------------------------------------------------ */
 /* Tuples (nt2..nt4, ht2..ht4), colouring (col), X-chains (xc)                                */
 /* ------------------------------------------------------------------------------------------ */
@@ -666,26 +637,6 @@ static inline void sbt_union(const uint32_t (*sets)[4], const uint32_t *s, uint3
         }
 }
 
-/* Digit d's strong links (a house where d has exactly two places: one holds it) as band sets:
- * partner[c] = the cells linked to c (set only for the cells of linked, the only ones read),
- * linked = the cells with a link. @return 1 when d has a strong link, else 0. */
-static int sbt_partners(const uint32_t *w, int d, uint32_t partner[SB_CELLS][4], uint32_t *linked)
-{
-    int ends[2 * SB_HOUSES];
-    const int n = sbt_links(w, d, ends);
-    for (int i = 0; i < 2 * n; i++) /* a few stores, not the whole table cleared */
-        memset(partner[ends[i]], 0, sizeof partner[0]);
-    linked[0] = linked[1] = linked[2] = 0;
-    for (int i = 0; i < n; i++) {
-        const int a = ends[2 * i], b = ends[2 * i + 1];
-        partner[a][b / 27] |= 1u << (b % 27);
-        partner[b][a / 27] |= 1u << (a % 27);
-        linked[a / 27] |= 1u << (a % 27);
-        linked[b / 27] |= 1u << (b % 27);
-    }
-    return n > 0;
-}
-
 /* Digit d's strong houses (exactly two places) as band sets, what ww's link test reads:
  * row = the places of its strong rows and box = those of its strong boxes, both as the
  * planes lie; col = those of its strong columns transposed (word k: columns 3k..3k+2, bit
@@ -706,21 +657,40 @@ static inline uint32_t sbt_box_fields(uint32_t m)
     return ((m & 1u) | (m & 2u) << 2 | (m & 4u) << 4) * 7u * 0x40201u;
 }
 
-/* Digit d's strong houses of planes w (sbt_strong), without a jump: the lines' counts are
- * sbt_fish_lines' byte counts, the boxes' a popcount each. */
-static inline void sbt_strong_sets(const uint32_t *w, int d, sbt_strong *s)
+/* Digit d's strong houses (exactly two places) as band sets laid as the planes, found
+ * without a jump (the lines' counts are sbt_fish_lines' byte counts, the boxes' a popcount
+ * each): st[0] the places of its strong rows, st[1] of its strong columns, st[2] of its
+ * strong boxes; *tcols, unless NULL, the strong columns' places transposed (sbt_strong's col).
+ * @return the cells with a strong link (the union). */
+static inline sbv4 sbt_strong_planes(const uint32_t *w, int d, sbv4 st[3], sbv4 *tcols)
 {
     uint32_t rows[SB_DIGITS], cols[SB_DIGITS], two[2], boxes = 0;
     sbt_fish_lines(w, d, 2, rows, cols, two);
     for (int b = 0; b < SB_DIGITS; b++)
         boxes |= (uint32_t)(sbt_pop(w[4 * d + b / 3] & 0x1C0E07u << (3 * (b % 3))) == 2) << b;
-    for (int k = 0; k < 3; k++) {
-        s->row[k] = w[4 * d + k] & sbt_row_fields(two[0] >> (3 * k));
-        s->col[k] = (cols[3 * k] | cols[3 * k + 1] << 9 | cols[3 * k + 2] << 18) &
-                    sbt_row_fields(two[1] >> (3 * k));
-        s->box[k] = w[4 * d + k] & sbt_box_fields(boxes >> (3 * k));
+    const sbv4 wd = *(const sbv4 *)(const void *)(w + 4 * d);
+    st[0] = wd & (sbv4){sbt_row_fields(two[0]), sbt_row_fields(two[0] >> 3),
+                        sbt_row_fields(two[0] >> 6), 0};
+    st[1] = wd & (two[1] * 0x40201u);
+    st[2] = wd & (sbv4){sbt_box_fields(boxes), sbt_box_fields(boxes >> 3),
+                        sbt_box_fields(boxes >> 6), 0};
+    if (tcols) {
+        sbv4 t = {0};
+        for (int k = 0; k < 3; k++)
+            t[k] = cols[3 * k] | cols[3 * k + 1] << 9 | cols[3 * k + 2] << 18;
+        *tcols = t & (sbv4){sbt_row_fields(two[1]), sbt_row_fields(two[1] >> 3),
+                            sbt_row_fields(two[1] >> 6), 0};
     }
-    s->row[3] = s->col[3] = s->box[3] = 0;
+    return st[0] | st[1] | st[2];
+}
+
+/* Digit d's strong houses of planes w as ww reads them (sbt_strong). */
+static inline void sbt_strong_sets(const uint32_t *w, int d, sbt_strong *s)
+{
+    sbv4 st[3];
+    sbt_strong_planes(w, d, st, &s->col);
+    s->row = st[0];
+    s->box = st[2];
 }
 
 /* Strong houses per digit (sbt_strong), each with the plane it was built from: built again
@@ -882,32 +852,74 @@ static int sbt_w_wing(const uint32_t *w, uint32_t *el, sbt_links_memo *lm)
     return apps;
 }
 
+/* The fields of sbt_nz_lines' flags nz, all ones. */
+static inline sbv4 sbt_fill_lines(sbv4 nz)
+{
+    return (nz >> 8) * 0x1FFu;
+}
+
+/* The boxes of sbt_nz_boxes' flags nz, all ones. */
+static inline sbv4 sbt_fill_boxes(sbv4 nz)
+{
+    return ((nz >> 2) & 0x49u) * 7u * 0x40201u;
+}
+
+/* The columns of band set x with a bit, as a 9-bit set. */
+static inline uint32_t sbt_col_mask(sbv4 x)
+{
+    const uint32_t t = x[0] | x[1] | x[2];
+    return (t | t >> 9 | t >> 18) & 0x1FFu;
+}
+
+/* The cells linked to a cell of s by a strong house of st (sbt_strong_planes): in a house of
+ * two places, the other place when s holds one, both when s holds both. Per kind of house,
+ * the houses s touches and those it fills are flags per field, so there is no jump. */
+static inline sbv4 sbt_linked_to(const sbv4 st[3], sbv4 s)
+{
+    sbv4 a = s & st[0];
+    sbv4 occ = sbt_nz_lines(a), full = occ & ~sbt_nz_lines(st[0] & ~a);
+    sbv4 p = (st[0] & sbt_fill_lines(occ) & ~a) | (a & sbt_fill_lines(full));
+    a = s & st[2];
+    occ = sbt_nz_boxes(a);
+    full = occ & ~sbt_nz_boxes(st[2] & ~a);
+    p |= (st[2] & sbt_fill_boxes(occ) & ~a) | (a & sbt_fill_boxes(full));
+    a = s & st[1];
+    const uint32_t oc = sbt_col_mask(a), fc = oc & ~sbt_col_mask(st[1] & ~a);
+    return p | (st[1] & (oc * 0x40201u) & ~a) | (a & (fc * 0x40201u));
+}
+
 /* col: simple colouring on digit d, per cluster of strong links (technique_board.h's rule):
  * alternating colours, one colour holding the digit everywhere in every solution. Wrap: the
  * cells of a colour seeing itself lose it; trap (no wrap): the cells outside the cluster that
- * see both colours lose it. Colours are flooded as band sets. @return clusters that removed
+ * see both colours lose it. Colours are flooded as band sets, a step's strong links all at
+ * once (sbt_linked_to). @return clusters that removed
  * something, or SBT_CONTRADICTION on an odd cycle or when both colours see themselves (the
  * generic stamp then wraps the first it meets, and its next pass finds the dead board). */
 static int sbt_colouring(const uint32_t *w, uint32_t *el, int d, int unused)
 {
     (void)unused;
-    uint32_t partner[SB_CELLS][4], left[3];
+    sbv4 st[3];
+    uint32_t left[3];
     int apps = 0;
-    if (!sbt_partners(w, d, partner, left))
-        return 0;
+    const sbv4 linked = sbt_strong_planes(w, d, st, NULL);
+    left[0] = linked[0];
+    left[1] = linked[1];
+    left[2] = linked[2];
     while (sbt_any(left)) {
         const int k0 = left[0] ? 0 : left[1] ? 1 : 2;
-        uint32_t col[2][3] = {{0}}, front[2][3] = {{0}}, next[2][3], see[2][3], e[3];
-        col[0][k0] = front[0][k0] = left[k0] & -left[k0];
-        while (sbt_any(front[0]) || sbt_any(front[1])) {
-            for (int c = 0; c < 2; c++)
-                sbt_union((const uint32_t(*)[4])partner, front[c], next[1 - c]);
-            for (int c = 0; c < 2; c++)
-                for (int k = 0; k < 3; k++) {
-                    front[c][k] = next[c][k] & ~col[c][k];
-                    col[c][k] |= front[c][k];
-                }
+        uint32_t col[2][3] = {{0}}, see[2][3], e[3];
+        sbv4 cv[2] = {{0}, {0}}, front[2] = {{0}, {0}};
+        cv[0][k0] = front[0][k0] = left[k0] & -left[k0];
+        while (sbv4_any(front[0] | front[1])) {
+            const sbv4 n0 = sbt_linked_to(st, front[1]), n1 = sbt_linked_to(st, front[0]);
+            front[0] = n0 & ~cv[0];
+            front[1] = n1 & ~cv[1];
+            cv[0] |= front[0];
+            cv[1] |= front[1];
         }
+        for (int c = 0; c < 2; c++)
+            for (int k = 0; k < 3; k++)
+                col[c][k] = cv[c][k];
         int wrap[2];
         for (int c = 0; c < 2; c++) {
             sbt_union(sb_band_peers, col[c], see[c]);
@@ -936,15 +948,15 @@ static int sbt_colouring(const uint32_t *w, uint32_t *el, int d, int unused)
  * cap): a breadth-first walk over states "lacks the digit" (a strong link follows: its
  * partner holds it) and "holds it" (a weak link follows: a peer with a strong link lacks it),
  * at most SBT_XC_MAX_LINKS links from "s lacks". Each cell v > s reached as "holds": s or v
- * holds the digit, so the cells seeing both lose it. The walk's levels are band sets.
- * @return the pairs (s, v) that removed something. */
+ * holds the digit, so the cells seeing both lose it. The walk's levels are band sets, its
+ * strong steps taken all at once (sbt_linked_to). @return the pairs (s, v) that removed something. */
 static int sbt_xchain(const uint32_t *w, uint32_t *el, int d, int unused)
 {
     (void)unused;
-    uint32_t partner[SB_CELLS][4], linked[3];
+    sbv4 st[3];
     int apps = 0;
-    if (!sbt_partners(w, d, partner, linked))
-        return 0;
+    const sbv4 lv = sbt_strong_planes(w, d, st, NULL);
+    const uint32_t linked[3] = {lv[0], lv[1], lv[2]};
     for (int ks = 0; ks < 3; ks++)
         for (uint32_t sb = linked[ks]; sb; sb &= sb - 1) {
             const int s = 27 * ks + __builtin_ctz(sb);
@@ -952,7 +964,13 @@ static int sbt_xchain(const uint32_t *w, uint32_t *el, int d, int unused)
             lacks[ks] = front[ks] = sb & -sb;
             for (int depth = 0; depth < SBT_XC_MAX_LINKS && sbt_any(front); depth++) {
                 const int strong = !(depth & 1); /* from "lacks" states */
-                sbt_union(strong ? (const uint32_t(*)[4])partner : sb_band_peers, front, next);
+                if (strong) {
+                    const sbv4 n = sbt_linked_to(st, (sbv4){front[0], front[1], front[2], 0});
+                    next[0] = n[0];
+                    next[1] = n[1];
+                    next[2] = n[2];
+                } else
+                    sbt_union(sb_band_peers, front, next);
                 uint32_t *seen = strong ? holds : lacks;
                 for (int k = 0; k < 3; k++) {
                     front[k] = next[k] & ~seen[k] & (strong ? ~0u : linked[k]);
