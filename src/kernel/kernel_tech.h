@@ -892,22 +892,18 @@ static inline sbv4 sbt_linked_to(const sbv4 st[3], sbv4 s)
  * alternating colours, one colour holding the digit everywhere in every solution. Wrap: the
  * cells of a colour seeing itself lose it; trap (no wrap): the cells outside the cluster that
  * see both colours lose it. Colours are flooded as band sets, a step's strong links all at
- * once (sbt_linked_to). @return clusters that removed
- * something, or SBT_CONTRADICTION on an odd cycle or when both colours see themselves (the
- * generic stamp then wraps the first it meets, and its next pass finds the dead board). */
+ * once (sbt_linked_to). @return clusters that removed something, or SBT_CONTRADICTION on an
+ * odd cycle or when both colours see themselves (the generic stamp then wraps the first it
+ * meets, and its next pass finds the dead board). */
 static int sbt_colouring(const uint32_t *w, uint32_t *el, int d, int unused)
 {
     (void)unused;
     sbv4 st[3];
-    uint32_t left[3];
     int apps = 0;
-    const sbv4 linked = sbt_strong_planes(w, d, st, NULL);
-    left[0] = linked[0];
-    left[1] = linked[1];
-    left[2] = linked[2];
-    while (sbt_any(left)) {
+    sbv4 left = sbt_strong_planes(w, d, st, NULL);
+    while (sbv4_any(left)) {
         const int k0 = left[0] ? 0 : left[1] ? 1 : 2;
-        uint32_t col[2][3] = {{0}}, see[2][3], e[3];
+        uint32_t see[2][3], e[3];
         sbv4 cv[2] = {{0}, {0}}, front[2] = {{0}, {0}};
         cv[0][k0] = front[0][k0] = left[k0] & -left[k0];
         while (sbv4_any(front[0] | front[1])) {
@@ -917,20 +913,15 @@ static int sbt_colouring(const uint32_t *w, uint32_t *el, int d, int unused)
             cv[0] |= front[0];
             cv[1] |= front[1];
         }
-        for (int c = 0; c < 2; c++)
-            for (int k = 0; k < 3; k++)
-                col[c][k] = cv[c][k];
+        const uint32_t(*col)[4] = (const uint32_t(*)[4])(const void *)cv; /* as band words */
         int wrap[2];
         for (int c = 0; c < 2; c++) {
             sbt_union(sb_band_peers, col[c], see[c]);
             wrap[c] = ((see[c][0] & col[c][0]) | (see[c][1] & col[c][1]) |
                        (see[c][2] & col[c][2])) != 0;
         }
-        uint32_t both = 0;
-        for (int k = 0; k < 3; k++) {
-            both |= col[0][k] & col[1][k]; /* a cell of both colours: an odd cycle */
-            left[k] &= ~(col[0][k] | col[1][k]);
-        }
+        const int both = sbv4_any(cv[0] & cv[1]); /* a cell of both colours: an odd cycle */
+        left &= ~(cv[0] | cv[1]);
         if (both || (wrap[0] && wrap[1]))
             return SBT_CONTRADICTION;
         for (int k = 0; k < 3; k++)
@@ -949,7 +940,8 @@ static int sbt_colouring(const uint32_t *w, uint32_t *el, int d, int unused)
  * partner holds it) and "holds it" (a weak link follows: a peer with a strong link lacks it),
  * at most SBT_XC_MAX_LINKS links from "s lacks". Each cell v > s reached as "holds": s or v
  * holds the digit, so the cells seeing both lose it. The walk's levels are band sets, its
- * strong steps taken all at once (sbt_linked_to). @return the pairs (s, v) that removed something. */
+ * strong steps taken all at once (sbt_linked_to). @return the pairs (s, v) that removed
+ * something. */
 static int sbt_xchain(const uint32_t *w, uint32_t *el, int d, int unused)
 {
     (void)unused;
@@ -966,11 +958,10 @@ static int sbt_xchain(const uint32_t *w, uint32_t *el, int d, int unused)
                 const int strong = !(depth & 1); /* from "lacks" states */
                 if (strong) {
                     const sbv4 n = sbt_linked_to(st, (sbv4){front[0], front[1], front[2], 0});
-                    next[0] = n[0];
-                    next[1] = n[1];
-                    next[2] = n[2];
-                } else
+                    memcpy(next, &n, sizeof next);
+                } else {
                     sbt_union(sb_band_peers, front, next);
+                }
                 uint32_t *seen = strong ? holds : lacks;
                 for (int k = 0; k < 3; k++) {
                     front[k] = next[k] & ~seen[k] & (strong ? ~0u : linked[k]);
