@@ -54,12 +54,14 @@ TARGET_ARCH_NAME := $(shell $(CC) -dumpmachine 2>/dev/null)
 ifneq ($(findstring x86_64,$(TARGET_ARCH_NAME)),)
 KERNEL_FLAGS_sse4   := -msse4.1 -mpopcnt
 KERNEL_FLAGS_avx2   := -mavx2 -mbmi -mbmi2 -mpopcnt -mlzcnt
-KERNEL_FLAGS_avx512 := -mavx512f -mavx512bw -mavx512vl -mavx512vpopcntdq -mavx512vbmi $(KERNEL_FLAGS_avx2)
+KERNEL_FLAGS_avx512bw := -mavx512f -mavx512bw -mavx512vl $(KERNEL_FLAGS_avx2)
+KERNEL_FLAGS_avx512 := $(KERNEL_FLAGS_avx512bw) -mavx512vpopcntdq -mavx512vbmi
 KERNEL_FLAGS_box16_avx2 := $(KERNEL_FLAGS_avx2)
 # The "fast+T" stamps (kernel_<level>_tech.c): the same flags as their level.
 KERNEL_FLAGS_sse4_tech   := $(KERNEL_FLAGS_sse4)
 KERNEL_FLAGS_avx2_tech   := $(KERNEL_FLAGS_avx2)
 KERNEL_FLAGS_avx512_tech := $(KERNEL_FLAGS_avx512)
+KERNEL_FLAGS_avx512bw_tech := $(KERNEL_FLAGS_avx512bw)
 endif
 LIB_SRCS := $(filter-out src/gen_tables.c,$(LIB_SRCS))
 CLI_SRCS := $(wildcard src/cli/*.c)

@@ -12,7 +12,7 @@
  * Usage: perf_driver PIPELINE SIMD N FILE
  *        perf_driver --list
  *   PIPELINE  a registry name (sb_pipelines()) or a custom spec
- *   SIMD      scalar, sse4, avx2, avx512 or neon (never auto: the measured level must be explicit)
+ *   SIMD      scalar, sse4, avx2, avx512bw, avx512 or neon (never auto: the measured level must be explicit)
  *   N         puzzles to take from the start of FILE (0: all)
  * Output: {"pipeline":P,"simd":S,"puzzles":N,"solved":A,"unsolvable":B,"multiple":C,
  *          "guesses":G}; exit 0, or 2 on a usage error, an unreadable file, a wrong answer.

@@ -179,13 +179,17 @@ typedef enum sb_simd {
                              reference) */
     SB_SIMD_SSE4 = 1,     /* x86-64: SSE4.1 + POPCNT (128-bit vectors) */
     SB_SIMD_AVX2 = 2,     /* x86-64: AVX2 + BMI1/2 + POPCNT + LZCNT (256-bit vectors) */
-    SB_SIMD_AVX512 = 3,   /* x86-64: AVX-512 F/BW/VL/VPOPCNTDQ/VBMI */
+    SB_SIMD_AVX512 = 3,   /* x86-64: AVX-512 F/BW/VL/VPOPCNTDQ/VBMI (Ice Lake, Zen 4 and later) */
     SB_SIMD_NEON = 4,     /* aarch64: Advanced SIMD (128-bit vectors) */
-    SB_SIMD_LEVELS = 5    /* number of levels */
+    SB_SIMD_AVX512BW = 5, /* x86-64: AVX-512 F/BW/VL without VBMI or VPOPCNTDQ (Skylake-SP,
+                             Cascade Lake, Cooper Lake): the avx512 kernel with word permutes.
+                             Numbered after neon so that the older levels keep their values;
+                             auto prefers avx512, then avx512bw, then avx2 */
+    SB_SIMD_LEVELS = 6    /* number of levels */
 } sb_simd;
 
-/* Returns the level's name ("scalar", "sse4", "avx2", "avx512", "neon"), or "?" if out of
- * range. */
+/* Returns the level's name ("scalar", "sse4", "avx2", "avx512", "neon", "avx512bw"), or "?"
+ * if out of range. */
 const char *sb_simd_name(int level);
 
 /* Parses a level name ("auto" gives SB_SIMD_AUTO). @return the level, or SB_ERR_SIMD. */

@@ -5,8 +5,8 @@ Reads RAW/meta.tsv (key<TAB>value lines) and RAW/runs.tsv (round, corpus, kind, 
 file: tdoku's CSV output or sudokubench's bench JSON), writes the JSON (every run and the
 medians) and the Markdown (one table per corpus), and prints the Markdown.
 
-Ratio: sudokubench puzzles/s over the tdoku build of the same vector width — avx512 vs tdoku
-native (-march=native: AVX-512 where the CPU has it), avx2 vs tdoku avx2, sse4 vs tdoku sse4.2,
+Ratio: sudokubench puzzles/s over the tdoku build of the same vector width — avx512 and
+avx512bw vs tdoku native (-march=native: AVX-512 where the CPU has it), avx2 vs tdoku avx2, sse4 vs tdoku sse4.2,
 scalar vs tdoku sse4.2 (tdoku has no scalar build; its lowest is the fair floor); neon has no
 peer (tdoku is x86-only).
 """
@@ -16,12 +16,14 @@ import json
 import os
 import statistics
 
-PEER = {"avx512": "native", "avx2": "avx2", "sse4": "sse4.2", "scalar": "sse4.2"}
+PEER = {"avx512": "native", "avx512bw": "native", "avx2": "avx2", "sse4": "sse4.2",
+        "scalar": "sse4.2"}
 # The levels below each one (same architecture), for "auto at least as fast as every lower one".
-LOWER = {"avx512": ["avx2", "sse4", "scalar"], "avx2": ["sse4", "scalar"], "sse4": ["scalar"],
+LOWER = {"avx512": ["avx512bw", "avx2", "sse4", "scalar"], "avx512bw": ["avx2", "sse4", "scalar"],
+         "avx2": ["sse4", "scalar"], "sse4": ["scalar"],
          "scalar": [], "neon": ["scalar"]}
 TD_ORDER = ["native", "avx2", "sse4.2"]
-SB_ORDER = ["avx512", "avx2", "sse4", "scalar", "neon"]
+SB_ORDER = ["avx512", "avx512bw", "avx2", "sse4", "scalar", "neon"]
 
 
 def read_meta(path):
@@ -148,8 +150,8 @@ def main():
               "validating warm-up); medians over the rounds, min-max beside them"
               % (meta.get("rounds"), meta.get("seconds"), meta.get("seconds"), meta.get("seconds")))
     md.append("- ratio: sudokubench puzzles/s over the tdoku build of the same vector width "
-              "(avx512 vs tdoku native, avx2 vs tdoku avx2, sse4 vs tdoku sse4.2); scalar is "
-              "against tdoku sse4.2 (tdoku has no scalar build); neon has no peer")
+              "(avx512 and avx512bw vs tdoku native, avx2 vs tdoku avx2, sse4 vs tdoku sse4.2); "
+              "scalar is against tdoku sse4.2 (tdoku has no scalar build); neon has no peer")
     for s in meta["skipped"]:
         md.append("- skipped: " + s)
     md.append("")

@@ -81,7 +81,7 @@ meta() { printf '%s\t%s\n' "$1" "$2" >>"$META"; }
 # --- sudokubench levels: every level the CPU runs; unsupported ones exit 2 with a message --
 probe=${FILES[0]}
 SB_LEVELS=()
-for level in avx512 avx2 sse4 scalar neon; do
+for level in avx512 avx512bw avx2 sse4 scalar neon; do
     rc=0
     "$BIN" bench -t 1 -l 2 --simd "$level" --pipelines fast -n 1 --seconds 0 "$probe" \
         >/dev/null 2>"$RAW/probe.err" || rc=$?

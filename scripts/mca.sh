@@ -5,11 +5,13 @@
 #   scripts/mca.sh [BUILD]        (BUILD: a build dir whose gen/ holds the tables; default build)
 #
 # Regions (marked in temporary copies of the kernel headers; the tree is never touched):
-#   avx512-round  one whole-board round of the AVX-512 kernel's settle (kernel.h)
+#   avx512-round  one whole-board round of the AVX-512 kernel's settle (kernel.h), stamped
+#                 with VBMI (avx512: byte permutes) and without (avx512bw: word permutes)
 #   band-hidden   one digit vector of the band kernel's hidden-singles pass (kernel_band.h),
 #                 stamped at avx2 (32-byte) and sse4 (16-byte)
 # CPUs: LLVM 14's sapphirerapids and icelake-server (both run its Skylake-server port model),
-# znver3 (its newest AMD model: no AVX-512, so only the band stamps run there).
+# cascadelake (the avx512bw level's CPUs: no VBMI), znver3 (its newest AMD model: no AVX-512,
+# so only the band stamps run there).
 # Prints per region and CPU: cycles per iteration (steady state of 200 back-to-back bodies,
 # an upper bound on throughput since a settle round depends on the one before), uops, and the
 # busiest port with its cycles. A model, not a measurement: docs/performance.md says which
@@ -42,7 +44,8 @@ mark kernel.h "/* Per house: once (digits with a place)" "changed |= _mm512_cmpn
 mark kernel_band.h "hid[k] = sbb_hidden_of(bv[k], &none);" "hid1 |= hid[k];"
 
 x86="-mavx2 -mbmi -mbmi2 -mpopcnt -mlzcnt"
-avx512="-mavx512f -mavx512bw -mavx512vl -mavx512vpopcntdq -mavx512vbmi $x86"
+avx512bw="-mavx512f -mavx512bw -mavx512vl $x86"
+avx512="$avx512bw -mavx512vpopcntdq -mavx512vbmi"
 # region NAME STAMP FLAGS CPUS...: compile STAMP's .c, cut the first marked region, model it.
 region() {
     name=$1 stamp=$2 flags=$3
@@ -65,5 +68,6 @@ region() {
     done
 }
 region avx512-round avx512 "$avx512" sapphirerapids icelake-server
+region avx512bw-round avx512bw "$avx512bw" sapphirerapids cascadelake
 region band-hidden-avx2 avx2 "$x86" sapphirerapids znver3
 region band-hidden-sse4 sse4 "-msse4.1 -mpopcnt" sapphirerapids znver3

@@ -79,7 +79,7 @@ def main(out):
     for path in sorted(glob.glob(os.path.join(data, "simd_*.json"))):
         for r in load_rows(path):
             simd[(short(r["dataset"]), r["simd"])] = r
-    levels = [lv for lv in ("scalar", "sse4", "avx2", "avx512", "neon") if any(k[1] == lv for k in simd)]
+    levels = [lv for lv in ("scalar", "sse4", "avx2", "avx512bw", "avx512", "neon") if any(k[1] == lv for k in simd)]
     full = ordered(k[0] for k in simd)
     write_dat(os.path.join(out, "simd.dat"), "dataset", full, levels,
               lambda d, lv: simd[(d, lv)]["puzzles_per_sec"] if (d, lv) in simd else None)

@@ -62,7 +62,7 @@ done
 # The SIMD levels this CPU runs: the ones solve accepts.
 LEVELS=()
 one=${SLICES[0]}
-for level in scalar sse4 avx2 avx512 neon; do
+for level in scalar sse4 avx2 avx512bw avx512 neon; do
     if "$BIN" solve --simd "$level" --progress never "$one" >/dev/null 2>&1; then
         LEVELS+=("$level")
     fi

@@ -155,12 +155,14 @@ void sb_kernel_dfs_scalar(sb_board *, const sb_grid *, uint64_t, sb_result *);
 void sb_kernel_dfs_sse4(sb_board *, const sb_grid *, uint64_t, sb_result *);
 void sb_kernel_dfs_avx2(sb_board *, const sb_grid *, uint64_t, sb_result *);
 void sb_kernel_dfs_avx512(sb_board *, const sb_grid *, uint64_t, sb_result *);
+void sb_kernel_dfs_avx512bw(sb_board *, const sb_grid *, uint64_t, sb_result *);
 void sb_kernel_dfs_neon(sb_board *, const sb_grid *, uint64_t, sb_result *);
 void sb_kernel_dfs_base(sb_board *, const sb_grid *, uint64_t, sb_result *);
 int sb_kernel_bfs_scalar(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *);
 int sb_kernel_bfs_sse4(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *);
 int sb_kernel_bfs_avx2(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *);
 int sb_kernel_bfs_avx512(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *);
+int sb_kernel_bfs_avx512bw(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *);
 int sb_kernel_bfs_neon(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *);
 int sb_kernel_bfs_base(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *);
 
@@ -204,6 +206,8 @@ void sb_tkernel_dfs_scalar(sb_board *, const sb_grid *, uint64_t, sb_result *, c
 void sb_tkernel_dfs_sse4(sb_board *, const sb_grid *, uint64_t, sb_result *, const sb_fast_tech *);
 void sb_tkernel_dfs_avx2(sb_board *, const sb_grid *, uint64_t, sb_result *, const sb_fast_tech *);
 void sb_tkernel_dfs_avx512(sb_board *, const sb_grid *, uint64_t, sb_result *, const sb_fast_tech *);
+void sb_tkernel_dfs_avx512bw(sb_board *, const sb_grid *, uint64_t, sb_result *,
+                             const sb_fast_tech *);
 void sb_tkernel_dfs_neon(sb_board *, const sb_grid *, uint64_t, sb_result *, const sb_fast_tech *);
 int sb_tkernel_bfs_scalar(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *,
                           const sb_fast_tech *);
@@ -213,6 +217,8 @@ int sb_tkernel_bfs_avx2(sb_board **, size_t *, size_t, const sb_grid *, uint64_t
                         const sb_fast_tech *);
 int sb_tkernel_bfs_avx512(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *,
                           const sb_fast_tech *);
+int sb_tkernel_bfs_avx512bw(sb_board **, size_t *, size_t, const sb_grid *, uint64_t,
+                            sb_result *, const sb_fast_tech *);
 int sb_tkernel_bfs_neon(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *,
                         const sb_fast_tech *);
 void sb_tkernel_dfs_base(sb_board *, const sb_grid *, uint64_t, sb_result *, const sb_fast_tech *);

@@ -48,6 +48,8 @@ static const kernel_entry kernel_table[SB_SIMD_LEVELS] = {
                         sb_tkernel_bfs_avx512},
     [SB_SIMD_NEON] = {sb_kernel_dfs_neon, sb_kernel_bfs_neon, NULL, sb_tkernel_dfs_neon,
                       sb_tkernel_bfs_neon},
+    [SB_SIMD_AVX512BW] = {sb_kernel_dfs_avx512bw, sb_kernel_bfs_avx512bw, NULL,
+                          sb_tkernel_dfs_avx512bw, sb_tkernel_bfs_avx512bw},
 };
 
 /* Candidates beyond the givens under "fast+T": the generic restart order, the kernel's

@@ -327,7 +327,7 @@ Test(fast_tech, every_application_keeps_the_solution)
     static const tdfs entry[SB_SIMD_LEVELS] = {
         [SB_SIMD_SCALAR] = sb_tkernel_dfs_scalar, [SB_SIMD_SSE4] = sb_tkernel_dfs_sse4,
         [SB_SIMD_AVX2] = sb_tkernel_dfs_avx2,     [SB_SIMD_AVX512] = sb_tkernel_dfs_avx512,
-        [SB_SIMD_NEON] = sb_tkernel_dfs_neon};
+        [SB_SIMD_NEON] = sb_tkernel_dfs_neon,     [SB_SIMD_AVX512BW] = sb_tkernel_dfs_avx512bw};
     corpus *c = build();
     int levels[SB_SIMD_LEVELS];
     const int nl = tu_supported_levels(levels);

@@ -671,7 +671,8 @@ Test(api, strerror_names)
 
 Test(api, simd_names)
 {
-    const char *const names[SB_SIMD_LEVELS] = {"scalar", "sse4", "avx2", "avx512", "neon"};
+    const char *const names[SB_SIMD_LEVELS] = {"scalar", "sse4",  "avx2",
+                                               "avx512", "neon", "avx512bw"};
     for (int l = 0; l < SB_SIMD_LEVELS; l++) {
         cr_assert_str_eq(sb_simd_name(l), names[l]);
         cr_assert_eq(sb_simd_parse(sb_simd_name(l)), l);
@@ -697,12 +698,28 @@ Test(api, simd_support_and_resolve)
 }
 
 /* Each test runs in its own process, so changing the environment here is contained. */
+/* The x86-64 levels nest: a CPU with avx512 has avx512bw, one with avx512bw has avx2, one with
+ * avx2 has sse4 (each level's feature list contains the next one's). */
+Test(api, simd_levels_nest)
+{
+    if (sb_simd_supported(SB_SIMD_AVX512))
+        cr_assert_eq(sb_simd_supported(SB_SIMD_AVX512BW), 1);
+    if (sb_simd_supported(SB_SIMD_AVX512BW))
+        cr_assert_eq(sb_simd_supported(SB_SIMD_AVX2), 1);
+    if (sb_simd_supported(SB_SIMD_AVX2))
+        cr_assert_eq(sb_simd_supported(SB_SIMD_SSE4), 1);
+}
+
 Test(api, simd_auto_and_environment)
 {
+    /* auto: the first supported level in this order (the enum's numbering is not it: avx512bw
+     * came after neon). */
+    static const int order[] = {SB_SIMD_AVX512, SB_SIMD_AVX512BW, SB_SIMD_AVX2, SB_SIMD_SSE4,
+                                SB_SIMD_NEON};
     int best = SB_SIMD_SCALAR;
-    for (int l = 0; l < SB_SIMD_LEVELS; l++)
-        if (sb_simd_supported(l))
-            best = l;
+    for (int i = (int)(sizeof order / sizeof order[0]) - 1; i >= 0; i--)
+        if (sb_simd_supported(order[i]))
+            best = order[i];
 
     cr_assert_eq(unsetenv("SUDOKUBENCH_SIMD"), 0);
     cr_assert_eq(sb_simd_resolve(SB_SIMD_AUTO), best);

@@ -113,7 +113,7 @@ static const char bench_help[] =
     "  -l, --limit N         solutions to count per puzzle (default %llu: uniqueness check)\n"
     "  -t, --threads N       threads solving each pass together (default %d: every core)\n"
     "      --seconds S       minimum timed seconds per row, at least one pass (default %.1f)\n"
-    "      --simd LEVEL      auto, scalar, sse4, avx2, avx512, neon (default auto)\n"
+    "      --simd LEVEL      auto, scalar, sse4, avx2, avx512bw, avx512, neon (default auto)\n"
     "      --json OUT        also write the rows as JSON to OUT (opened before the run)\n"
     "      --grid SPEC       another geometry (default: from the first line's cell count):\n"
     "                        the same table and JSON, naming it; pipelines default to fast,\n"

@@ -133,7 +133,7 @@ static int parse_simd(const char *cmd, const char *arg, int *level)
     const int l = sb_simd_parse(arg);
     if (l == SB_ERR_SIMD)
         return cli_usage_error(cmd, "unknown SIMD level '%s' (auto, scalar, sse4, avx2, "
-                                    "avx512, neon)", arg);
+                                    "avx512bw, avx512, neon)", arg);
     *level = l;
     return 0;
 }
@@ -211,7 +211,8 @@ int cli_solver_error(const char *cmd, int status, int simd)
         const char *env = getenv("SUDOKUBENCH_SIMD");
         if (simd == SB_SIMD_AUTO && env && *env)
             return cli_usage_error(cmd, "SUDOKUBENCH_SIMD=%s: unknown level or not supported "
-                                        "by this CPU (scalar, sse4, avx2, avx512, neon)", env);
+                                        "by this CPU (scalar, sse4, avx2, avx512bw, avx512, "
+                                        "neon)", env);
         return cli_usage_error(cmd, "SIMD level '%s' is not supported by this CPU",
                                sb_simd_name(simd));
     }

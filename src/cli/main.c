@@ -34,7 +34,8 @@ static void usage(FILE *out)
                  "and blank lines skipped; Kaggle CSV accepted; also, per record, nine-line grids\n"
                  "(as -f pretty draws them), tdoku records PUZZLE:COUNT:SOLUTION and 729-character\n"
                  "pencilmark lines (docs/cli.md \"Other input forms\"); other geometries: --grid.\n"
-                 "Environment: SUDOKUBENCH_SIMD=scalar|sse4|avx2|avx512|neon forces a kernel level.\n"
+                 "Environment: SUDOKUBENCH_SIMD=scalar|sse4|avx2|avx512bw|avx512|neon forces a kernel\n"
+                 "level.\n"
                  "Run '" CLI_NAME " COMMAND --help' for a command's options;\n"
                  "'" CLI_NAME " --version' prints the version.\n");
 }

@@ -76,7 +76,8 @@ void sb_box16_free(sb_box16 *k)
 
 sb_box16_fn sb_box16_stamp(int level)
 {
-    const int avx2 = level == SB_SIMD_AVX2 || level == SB_SIMD_AVX512;
+    const int avx2 =
+        level == SB_SIMD_AVX2 || level == SB_SIMD_AVX512 || level == SB_SIMD_AVX512BW;
     return avx2 ? sb_box16_search_avx2 : sb_box16_search_base;
 }
 

@@ -4,8 +4,10 @@
  *
  * Included by kernel_<level>.c, compiled with that level's -m flags (Makefile), after it
  * defines SB_KERNEL_DFS / SB_KERNEL_BFS (the exported entries), SB_KERNEL_POPCNT (1 when the
- * POPCNT instruction may be used) and, for AVX-512, SB_KERNEL_AVX512. Everything here is
- * static: each stamp is self-contained.
+ * POPCNT instruction may be used) and, for AVX-512, SB_KERNEL_AVX512. The AVX-512 stamp comes
+ * twice: with VBMI and VPOPCNTDQ (level avx512) and without them (avx512bw: word permutes and
+ * byte-table popcounts, for Skylake-SP to Cooper Lake); the -m flags choose. Everything here
+ * is static: each stamp is self-contained.
  *
  * Data layout (see sb_board in internal.h)
  *   cand[c]   9-bit candidate mask of cell c (bit d-1 = digit d still possible), c = 9*row+col,
@@ -189,31 +191,48 @@ static inline int sbk_locked_dir(sb_board *b, int line_step, int pos_step, uint8
 #endif /* !SB_KERNEL_AVX512 */
 
 #if SB_KERNEL_AVX512
+/* Lane moves over the byte-pair lane tables of internal.h (lane w holds bytes 2w', 2w'+1 of
+ * its source lane w'). With VBMI they are byte permutes: Intel runs vpermw as 2 uops and
+ * vpermt2w as 3, all on port 5, where vpermb and vpermt2b are one uop each. Without VBMI
+ * (avx512bw) the same tables halved are word indexes: the low byte 2w' becomes w' in bits
+ * 0..5, which is all vpermw and vpermt2w read; the masks keep every other bit. */
+#if defined(__AVX512VBMI__)
+#define SBK_IDX(p) _mm512_load_si512((const void *)(p))
+#define SBK_PERM(idx, x) _mm512_permutexvar_epi8((idx), (x))
+#define SBK_PERM2(a, idx, b) _mm512_permutex2var_epi8((a), (idx), (b))
+#define SBK_MASK_PERM(src, m, idx, x)                                                         \
+    _mm512_mask_permutexvar_epi8((src), (__mmask64)(m), (idx), (x))
+#else
+#define SBK_IDX(p) _mm512_srli_epi16(_mm512_load_si512((const void *)(p)), 1)
+#define SBK_PERM(idx, x) _mm512_permutexvar_epi16((idx), (x))
+#define SBK_PERM2(a, idx, b) _mm512_permutex2var_epi16((a), (idx), (b))
+#define SBK_MASK_PERM(src, m, idx, x)                                                         \
+    _mm512_mask_permutexvar_epi16((src), (__mmask32)_pext_u64((m), 0x5555555555555555ull),   \
+                                  (idx), (x))
+#endif
+
 /* The cell lanes of each 32-lane board register (lanes 81..95 are padding). */
 static const __mmask32 sbk_cells[3] = {0xFFFFFFFFu, 0xFFFFFFFFu, (1u << (SB_CELLS - 64)) - 1};
 
-/* Every 16-bit lane move below is a VBMI byte permute over byte-pair tables (internal.h):
- * Intel runs vpermw as 2 uops and vpermt2w as 3, both on port 5 only, where vpermb and
- * vpermt2b are one uop each; a round is some sixty such moves (docs/performance.md). */
+/* A round is some sixty lane moves (SBK_PERM and the like; docs/performance.md). */
 
 /* Gathers position i of all 27 houses into lanes 0..26 (lanes 27..31 read the zero lane). */
 static inline __m512i sbk_gather(const __m512i v[3], int i)
 {
-    const __m512i idx = _mm512_load_si512((const void *)sb_house_lanes[i]);
-    const __m512i g = _mm512_permutex2var_epi8(v[0], idx, v[1]);
-    return _mm512_mask_permutexvar_epi8(g, (__mmask64)sb_house_hi[i], idx, v[2]);
+    const __m512i idx = SBK_IDX(sb_house_lanes[i]);
+    const __m512i g = SBK_PERM2(v[0], idx, v[1]);
+    return SBK_MASK_PERM(g, sb_house_hi[i], idx, v[2]);
 }
 
 /* Spreads a 27-lane house vector back to the board lanes of register j: each cell lane gets
  * the OR of its row, column and box lanes. */
 static inline __m512i sbk_spread(__m512i house, int j)
 {
-    const __m512i r = _mm512_load_si512((const void *)&sb_cell_house_lanes[0][64 * j]);
-    const __m512i c = _mm512_load_si512((const void *)&sb_cell_house_lanes[1][64 * j]);
-    const __m512i x = _mm512_load_si512((const void *)&sb_cell_house_lanes[2][64 * j]);
-    return _mm512_ternarylogic_epi32(_mm512_permutexvar_epi8(r, house),
-                                     _mm512_permutexvar_epi8(c, house),
-                                     _mm512_permutexvar_epi8(x, house), 0xFE);
+    const __m512i r = SBK_IDX(&sb_cell_house_lanes[0][64 * j]);
+    const __m512i c = SBK_IDX(&sb_cell_house_lanes[1][64 * j]);
+    const __m512i x = SBK_IDX(&sb_cell_house_lanes[2][64 * j]);
+    return _mm512_ternarylogic_epi32(SBK_PERM(r, house), SBK_PERM(c, house), SBK_PERM(x, house),
+                                     0xFE);
 }
 
 /* Locked candidates for every box-line pair at once, from the segment vectors a[k] a round
@@ -224,27 +243,26 @@ static inline __m512i sbk_spread(__m512i house, int j)
  * (12 permutes of rotation, 12 of scatter; all off the round's critical path). */
 static inline void sbk_locked(const __m512i a[3], __m512i out[3])
 {
-    const __m512i r1 = _mm512_load_si512((const void *)sb_locked_lanes.rot[0]);
-    const __m512i r2 = _mm512_load_si512((const void *)sb_locked_lanes.rot[1]);
+    const __m512i r1 = SBK_IDX(sb_locked_lanes.rot[0]);
+    const __m512i r2 = SBK_IDX(sb_locked_lanes.rot[1]);
     __m512i point[3], claim[3], elim[3];
     for (int k = 0; k < 3; k++) {
         /* rot1/rot2 bring in the other two lines of the band (stack): the rest of the box. */
-        point[k] = _mm512_andnot_si512(_mm512_or_si512(_mm512_permutexvar_epi8(r1, a[k]),
-                                                       _mm512_permutexvar_epi8(r2, a[k])),
+        point[k] = _mm512_andnot_si512(_mm512_or_si512(SBK_PERM(r1, a[k]), SBK_PERM(r2, a[k])),
                                        a[k]);
         claim[k] = _mm512_andnot_si512(_mm512_or_si512(a[(k + 1) % 3], a[(k + 2) % 3]), a[k]);
     }
     for (int k = 0; k < 3; k++)
         elim[k] = _mm512_ternarylogic_epi32(
             _mm512_or_si512(point[(k + 1) % 3], point[(k + 2) % 3]),
-            _mm512_permutexvar_epi8(r1, claim[k]), _mm512_permutexvar_epi8(r2, claim[k]), 0xFE);
+            SBK_PERM(r1, claim[k]), SBK_PERM(r2, claim[k]), 0xFE);
     for (int j = 0; j < 3; j++) {
-        const __m512i ri = _mm512_load_si512((const void *)&sb_locked_lanes.row[64 * j]);
-        const __m512i ci = _mm512_load_si512((const void *)&sb_locked_lanes.col[64 * j]);
-        const __m512i er = _mm512_mask_permutexvar_epi8(
-            _mm512_permutex2var_epi8(elim[0], ri, elim[1]), sb_locked_lanes.row_hi[j], ri, elim[2]);
-        const __m512i ec = _mm512_mask_permutexvar_epi8(
-            _mm512_permutex2var_epi8(elim[0], ci, elim[1]), sb_locked_lanes.col_hi[j], ci, elim[2]);
+        const __m512i ri = SBK_IDX(&sb_locked_lanes.row[64 * j]);
+        const __m512i ci = SBK_IDX(&sb_locked_lanes.col[64 * j]);
+        const __m512i er = SBK_MASK_PERM(SBK_PERM2(elim[0], ri, elim[1]), sb_locked_lanes.row_hi[j],
+                                         ri, elim[2]);
+        const __m512i ec = SBK_MASK_PERM(SBK_PERM2(elim[0], ci, elim[1]), sb_locked_lanes.col_hi[j],
+                                         ci, elim[2]);
         out[j] = _mm512_or_si512(er, ec);
     }
 }
@@ -383,12 +401,21 @@ static inline int sbk_propagate(sb_board *b, uint8_t *q, int qn, uint32_t dirty)
 #include "branch.h"
 
 #if SB_KERNEL_AVX512
-/* Candidate counts of the 16-bit lanes of v, as two 32-bit popcounts (VPOPCNTDQ has no
- * 16-bit form). */
+/* Candidate counts of the 16-bit lanes of v: as two 32-bit popcounts (VPOPCNTDQ has no
+ * 16-bit form), or without VPOPCNTDQ (avx512bw) per nibble from a 16-entry byte table, the
+ * two bytes of a lane then summed. */
 static inline __m512i sbk_counts(__m512i v)
 {
+#if defined(__AVX512VPOPCNTDQ__)
     const __m512i lo = _mm512_popcnt_epi32(_mm512_and_si512(v, _mm512_set1_epi32(0xFFFF)));
     return _mm512_or_si512(lo, _mm512_slli_epi32(_mm512_popcnt_epi32(_mm512_srli_epi32(v, 16)), 16));
+#else
+    const __m512i nib = _mm512_set1_epi8(0x0F);
+    const __m512i tab = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4));
+    const __m512i b = _mm512_add_epi8(_mm512_shuffle_epi8(tab, _mm512_and_si512(v, nib)),
+                                      _mm512_shuffle_epi8(tab, _mm512_and_si512(_mm512_srli_epi16(v, 4), nib)));
+    return _mm512_add_epi16(_mm512_and_si512(b, _mm512_set1_epi16(0xFF)), _mm512_srli_epi16(b, 8));
+#endif
 }
 
 /* The best-scoring cell of set (two words as the peer tables hold them: word 0 cells 0..63,

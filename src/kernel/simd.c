@@ -12,7 +12,12 @@
 #include <cpuid.h>
 #endif
 
-static const char *const level_names[SB_SIMD_LEVELS] = {"scalar", "sse4", "avx2", "avx512", "neon"};
+static const char *const level_names[SB_SIMD_LEVELS] = {"scalar", "sse4",  "avx2",
+                                                        "avx512", "neon", "avx512bw"};
+
+/* The order auto tries the levels in, best first (the numbering keeps old levels' values). */
+static const int auto_order[SB_SIMD_LEVELS - 1] = {SB_SIMD_AVX512, SB_SIMD_AVX512BW, SB_SIMD_AVX2,
+                                                   SB_SIMD_SSE4, SB_SIMD_NEON};
 
 const char *sb_simd_name(int level)
 {
@@ -72,8 +77,11 @@ int sb_simd_supported(int level)
     const int has_avx2 = avx2 && bmi1 && bmi2 && lzcnt;
     if (level == SB_SIMD_AVX2)
         return has_avx2;
-    return has_avx2 && avx512f && avx512bw && avx512vl && vpopcntdq && vbmi &&
-           (xcr0 & XCR0_AVX512) == XCR0_AVX512;
+    const int has_bw = has_avx2 && avx512f && avx512bw && avx512vl &&
+                       (xcr0 & XCR0_AVX512) == XCR0_AVX512;
+    if (level == SB_SIMD_AVX512BW)
+        return has_bw;
+    return has_bw && vpopcntdq && vbmi;
 }
 #elif defined(__aarch64__)
 /* Advanced SIMD (NEON) is mandatory in AArch64. */
@@ -99,9 +107,9 @@ int sb_simd_resolve(int level)
         }
     }
     if (level == SB_SIMD_AUTO) {
-        for (int l = SB_SIMD_LEVELS - 1; l > SB_SIMD_SCALAR; l--)
-            if (sb_simd_supported(l))
-                return l;
+        for (int i = 0; i < SB_SIMD_LEVELS - 1; i++)
+            if (sb_simd_supported(auto_order[i]))
+                return auto_order[i];
         return SB_SIMD_SCALAR;
     }
     return sb_simd_supported(level) ? level : SB_ERR_SIMD;

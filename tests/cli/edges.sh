@@ -271,7 +271,7 @@ begin "messages: a bad SUDOKUBENCH_SIMD is a usage error with the Try line"
 SUDOKUBENCH_SIMD=bogus timeout "$TIMEOUT" "$BIN" validate two.txt >out 2>err
 RC=$?
 expect_rc 2
-expect_err_line "sudokubench: SUDOKUBENCH_SIMD=bogus: unknown level or not supported by this CPU (scalar, sse4, avx2, avx512, neon)"
+expect_err_line "sudokubench: SUDOKUBENCH_SIMD=bogus: unknown level or not supported by this CPU (scalar, sse4, avx2, avx512bw, avx512, neon)"
 expect_err_line "Try 'sudokubench validate --help'."
 end
 begin "messages: a number past 2^64-1 is 'too large', not 'not a whole number'"

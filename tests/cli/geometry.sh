@@ -845,7 +845,7 @@ t_simd16() {
     s=$(base 4x4 --grid 4x4)
     [ -n "$s" ] || { echo "4x4: no base solution"; return; }
     mutate "$s" 16 25 41 ints | "$GCHECK" clean 4x4 >p.txt 2>/dev/null
-    for l in scalar sse4 avx2 avx512 neon; do
+    for l in scalar sse4 avx2 avx512bw avx512 neon; do
         rc=$(sb c.$l e solve --grid 4x4 --simd $l -l 3 -f csv p.txt)
         if [ "$rc" = 2 ]; then
             want_grep e "SIMD level '$l' is not supported by this CPU"

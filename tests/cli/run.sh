@@ -759,7 +759,7 @@ NUM='[0-9]+(\.[0-9]+)?'
 begin "bench: table header, columns and a fast row"
 run bench -t 1 --seconds 0.05 bench.txt
 expect_rc 0
-expect_out_re "^# sudokubench 0\\.1\\.0 \\| compiler .+ \\| flags .* \\| simd (scalar|sse4|avx2|avx512|neon) \\| threads 1 \\| limit 2\$"
+expect_out_re "^# sudokubench 0\\.1\\.0 \\| compiler .+ \\| flags .* \\| simd (scalar|sse4|avx2|avx512bw|avx512|neon) \\| threads 1 \\| limit 2\$"
 grep -qxF '| dataset | pipeline | puzzles | puzzles/sec | usec/puzzle | %no_guess | guesses/puzzle |' out ||
     fail "table header row missing:"$'\n'"$(show out)"
 grep -qxF '|---|---|---:|---:|---:|---:|---:|' out || fail "table separator row missing"
@@ -797,7 +797,7 @@ if r["seconds"] <= 0 or r["puzzles_per_sec"] <= 0:
     sys.exit("seconds and puzzles_per_sec must be positive")
 if not 0 <= r["no_guess_pct"] <= 100:
     sys.exit("no_guess_pct out of range: %r" % r["no_guess_pct"])
-if r["simd"] not in ("scalar", "sse4", "avx2", "avx512", "neon"):
+if r["simd"] not in ("scalar", "sse4", "avx2", "avx512bw", "avx512", "neon"):
     sys.exit("simd is %r" % r["simd"])
 EOF
     fi
@@ -885,7 +885,7 @@ cp out simd_ref.tdoku
 run validate --simd scalar mixed.txt
 cp out simd_ref.val
 cp err simd_ref.valerr
-for lvl in scalar sse4 avx2 avx512 neon; do
+for lvl in scalar sse4 avx2 avx512bw avx512 neon; do
     begin "simd: --simd $lvl gives identical output"
     run solve --simd "$lvl" -f csv mixed.txt
     if [ "$RC" = 2 ] && [ "$lvl" != scalar ]; then
