@@ -4,6 +4,7 @@
  */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -34,13 +35,30 @@ static void usage(FILE *out)
                  "and blank lines skipped; Kaggle CSV accepted; also, per record, nine-line grids\n"
                  "(as -f pretty draws them), tdoku records PUZZLE:COUNT:SOLUTION and 729-character\n"
                  "pencilmark lines (docs/cli.md \"Other input forms\"); other geometries: --grid.\n"
-                 "Environment: SUDOKUBENCH_SIMD=scalar|sse4|avx2|avx512bw|avx512|neon forces a kernel\n"
-                 "level.\n"
+                 "Environment: SUDOKUBENCH_SIMD=scalar|sse4|avx2|avx512bw|avx512|neon forces a level.\n"
                  "Run '" CLI_NAME " COMMAND --help' for a command's options;\n"
-                 "'" CLI_NAME " --version' prints the version.\n");
+                 "'" CLI_NAME " --version' prints the version and the SIMD levels.\n");
 }
 
 /* The program without MPI's start and end: dispatches argv[1]. @return the exit code. */
+/* The --version line on kernels: the level auto runs here (CPUID, or $SUDOKUBENCH_SIMD) and
+ * every level this CPU supports, so that a user sees which kernel a run will use. */
+static void print_simd(void)
+{
+    const int level = sb_simd_resolve(SB_SIMD_AUTO);
+    const char *env = getenv("SUDOKUBENCH_SIMD");
+    if (level == SB_ERR_SIMD)
+        printf("simd: SUDOKUBENCH_SIMD=%s is not a level this CPU supports;", env ? env : "");
+    else
+        printf("simd: %s (%s);", sb_simd_name(level),
+               env && *env ? "SUDOKUBENCH_SIMD" : "auto: the best this CPU supports");
+    printf(" supported:");
+    for (int l = 0; l < SB_SIMD_LEVELS; l++)
+        if (sb_simd_supported(l))
+            printf(" %s", sb_simd_name(l));
+    printf("\n");
+}
+
 static int run_main(int argc, char **argv)
 {
     if (argc < 2)
@@ -56,6 +74,7 @@ static int run_main(int argc, char **argv)
     }
     if (version) {
         printf(CLI_NAME " %s\n", SB_VERSION);
+        print_simd();
         return cli_close_stdout(CLI_EXIT_OK);
     }
     /* Whole-line output for pipes; the terminal keeps line buffering. */

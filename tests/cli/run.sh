@@ -636,6 +636,28 @@ run --version
 expect_rc 0
 grep -qF '0.1.0' out || fail "stdout does not show version 0.1.0:"$'\n'"$(show out)"
 end
+begin "version: the simd line names the level a run uses, and every level solve accepts"
+run bench -t 1 --pipelines fast --seconds 0 p1.txt
+used=$(sed -n '1s/.*| simd \([a-z0-9]*\) |.*/\1/p' out)
+run --version
+expect_rc 0
+grep -qx "simd: $used (auto: the best this CPU supports); supported:.*" out ||
+    fail "--version does not name bench's level '$used':"$'\n'"$(show out)"
+for lvl in scalar sse4 avx2 avx512bw avx512 neon; do
+    listed=no
+    grep -q "supported:.* $lvl\( \|\$\)" out && listed=yes
+    accepted=no
+    "$BIN" solve --simd "$lvl" p1.txt >/dev/null 2>&1 && accepted=yes
+    [ "$listed" = "$accepted" ] || fail "$lvl: listed by --version: $listed, accepted by solve: $accepted"
+done
+SUDOKUBENCH_SIMD=scalar run --version
+grep -qx "simd: scalar (SUDOKUBENCH_SIMD); supported: scalar.*" out ||
+    fail "SUDOKUBENCH_SIMD=scalar not shown:"$'\n'"$(show out)"
+SUDOKUBENCH_SIMD=bogus run --version
+expect_rc 0
+grep -qx "simd: SUDOKUBENCH_SIMD=bogus is not a level this CPU supports; supported: scalar.*" out ||
+    fail "SUDOKUBENCH_SIMD=bogus not shown:"$'\n'"$(show out)"
+end
 
 # ------------------------------------------------------------------------------------------
 # 6. validate
