@@ -202,14 +202,16 @@ int main(int argc, char **argv)
     const unsigned long long nb = (target + V - 1) / V, total = nb * V;
 
     config cfg[MAX_CONFIGS];
-    int ncfg = 0, best = SB_SIMD_SCALAR;
+    int ncfg = 0;
     for (int l = 0; l < SB_SIMD_LEVELS; l++)
         if (sb_simd_supported(l)) {
             cfg[ncfg] = (config){.pipeline = 0, .simd = l, .search = SB_SEARCH_DFS, .every = 1};
             snprintf(cfg[ncfg].name, sizeof cfg[ncfg].name, "fast/%s/dfs", sb_simd_name(l));
             ncfg++;
-            best = l;
         }
+    /* The level auto picks (the numbering is not the preference: avx512bw came after neon). */
+    const int auto_level = sb_simd_resolve(SB_SIMD_AUTO);
+    const int best = auto_level == SB_ERR_SIMD ? SB_SIMD_SCALAR : auto_level;
     cfg[ncfg] = (config){.pipeline = 0, .simd = best, .search = SB_SEARCH_BFS, .every = 1};
     snprintf(cfg[ncfg].name, sizeof cfg[ncfg].name, "fast/%s/bfs", sb_simd_name(best));
     ncfg++;
