@@ -73,7 +73,8 @@ LIB      := $(BUILD)/libsudokubench.a
 BIN      := $(BUILD)/sudokubench
 UNIT     := $(BUILD)/tests/unit
 TABLES   := $(BUILD)/gen/tables.inc $(BUILD)/gen/house_lanes.inc $(BUILD)/gen/cell_house_lanes.inc \
-            $(BUILD)/gen/house_hi.inc $(BUILD)/gen/locked_lanes.inc
+            $(BUILD)/gen/house_hi.inc $(BUILD)/gen/locked_lanes.inc \
+            $(patsubst %,$(BUILD)/gen/%_w.inc,house_lanes cell_house_lanes house_hi locked_lanes)
 
 # Cross builds (CROSS=...): the tests run under qemu user-mode emulation (scripts/qemu-run;
 # BIN_RUN is a generated wrapper for scripts that take a binary path), and the unit tests link
@@ -202,6 +203,19 @@ $(BUILD)/gen/house_hi.inc: $(BUILD)/gen/gen_tables
 
 $(BUILD)/gen/locked_lanes.inc: $(BUILD)/gen/gen_tables
 	$< locked > $@.tmp && mv $@.tmp $@
+
+# The word forms of the four lane tables (gen_tables ... w), for the avx512bw stamp.
+$(BUILD)/gen/house_lanes_w.inc: $(BUILD)/gen/gen_tables
+	$< lanes w > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/cell_house_lanes_w.inc: $(BUILD)/gen/gen_tables
+	$< cells w > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/house_hi_w.inc: $(BUILD)/gen/gen_tables
+	$< hi w > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/locked_lanes_w.inc: $(BUILD)/gen/gen_tables
+	$< locked w > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/obj/src/kernel/kernel_%.o: src/kernel/kernel_%.c $(TABLES) $(wildcard include/*.h src/*.h src/kernel/*.h)
 	@mkdir -p $(dir $@)

@@ -28,21 +28,30 @@ static void print_mask(const int *cells, int n)
     printf("{0x%016llxULL, 0x%016llxULL}", w[0], w[1]);
 }
 
+/* 1 for the word form of the lane tables (argument "w"): the avx512bw stamp moves its lanes
+ * with word permutes (no VBMI), which read one 16-bit index per lane and one mask bit. */
+static int word_form;
+
 /* Prints word lane w as the two byte lanes holding it ("2w,2w+1"), sep after: the AVX-512
  * kernel moves its 16-bit lanes with byte permutes (VBMI), which Intel runs as one uop
- * where a word permute takes two or three (docs/performance.md, seventh session). */
+ * where a word permute takes two or three (docs/performance.md, seventh session). In the
+ * word form, w itself. */
 static void print_word_lane(int w, const char *sep)
 {
-    printf("%d,%d%s", 2 * w, 2 * w + 1, sep);
+    if (word_form)
+        printf("%d%s", w, sep);
+    else
+        printf("%d,%d%s", 2 * w, 2 * w + 1, sep);
 }
 
-/* Prints a mask of 32 word lanes as the 64-bit mask of their byte lanes (each bit doubled). */
+/* Prints a mask of 32 word lanes as the 64-bit mask of their byte lanes (each bit doubled),
+ * or in the word form as it is. */
 static void print_word_mask(unsigned long m, const char *sep)
 {
     unsigned long long b = 0;
     for (int i = 0; i < 32; i++)
         if (m >> i & 1)
-            b |= 3ULL << (2 * i);
+            b |= (word_form ? 1ULL : 3ULL) << ((word_form ? 1 : 2) * i);
     printf("0x%016llxULL%s", b, sep);
 }
 
@@ -138,6 +147,7 @@ static void print_cell_house_lanes(void)
 
 int main(int argc, char **argv)
 {
+    word_form = argc > 2 && !strcmp(argv[2], "w");
     if (argc > 1 && !strcmp(argv[1], "locked")) {
         print_locked_lanes();
         return 0;

@@ -269,7 +269,8 @@ extern const uint32_t sb_cell_house_bits[SB_CELLS];
 
 /* The AVX-512 lane tables below address 16-bit lanes as byte pairs (word lane w is bytes
  * 2w, 2w+1; a mask has each lane's bit doubled), because the kernel moves words with VBMI
- * byte permutes: one uop on Intel where a word permute takes two or three. */
+ * byte permutes: one uop on Intel where a word permute takes two or three. The avx512bw
+ * stamp (no VBMI) keeps its own copies in word form (kernel.h, gen_tables ... w). */
 
 /* For each position i of a house, the board lane of cell i of every house (lane h of the
  * row = house h; lanes 27..31 read the always-zero lane 81): the AVX-512 round gathers all

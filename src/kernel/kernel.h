@@ -191,25 +191,50 @@ static inline int sbk_locked_dir(sb_board *b, int line_step, int pos_step, uint8
 #endif /* !SB_KERNEL_AVX512 */
 
 #if SB_KERNEL_AVX512
-/* Lane moves over the byte-pair lane tables of internal.h (lane w holds bytes 2w', 2w'+1 of
- * its source lane w'). With VBMI they are byte permutes: Intel runs vpermw as 2 uops and
- * vpermt2w as 3, all on port 5, where vpermb and vpermt2b are one uop each. Without VBMI
- * (avx512bw) the same tables halved are word indexes: the low byte 2w' becomes w' in bits
- * 0..5, which is all vpermw and vpermt2w read; the masks keep every other bit. */
+/* Lane moves and their tables. With VBMI: byte permutes over internal.h's byte-pair tables
+ * (Intel runs vpermw as 2 uops and vpermt2w as 3, all on port 5, where vpermb and vpermt2b
+ * are one uop each). Without VBMI (avx512bw): word permutes over this stamp's own copies of
+ * the same tables in word form (gen_tables ... w: one 16-bit index and one mask bit a lane),
+ * so that no index is converted in a round. */
 #if defined(__AVX512VBMI__)
-#define SBK_IDX(p) _mm512_load_si512((const void *)(p))
 #define SBK_PERM(idx, x) _mm512_permutexvar_epi8((idx), (x))
 #define SBK_PERM2(a, idx, b) _mm512_permutex2var_epi8((a), (idx), (b))
 #define SBK_MASK_PERM(src, m, idx, x)                                                         \
     _mm512_mask_permutexvar_epi8((src), (__mmask64)(m), (idx), (x))
+#define SBK_HOUSE_LANES(i) sb_house_lanes[i]
+#define SBK_HOUSE_HI(i) sb_house_hi[i]
+#define SBK_CELL_HOUSE_LANES(k, j) (&sb_cell_house_lanes[k][64 * (j)])
+#define SBK_LOCKED sb_locked_lanes
+#define SBK_LOCKED_REG(f, j) (&sb_locked_lanes.f[64 * (j)])
 #else
-#define SBK_IDX(p) _mm512_srli_epi16(_mm512_load_si512((const void *)(p)), 1)
 #define SBK_PERM(idx, x) _mm512_permutexvar_epi16((idx), (x))
 #define SBK_PERM2(a, idx, b) _mm512_permutex2var_epi16((a), (idx), (b))
 #define SBK_MASK_PERM(src, m, idx, x)                                                         \
-    _mm512_mask_permutexvar_epi16((src), (__mmask32)_pext_u64((m), 0x5555555555555555ull),   \
-                                  (idx), (x))
+    _mm512_mask_permutexvar_epi16((src), (__mmask32)(m), (idx), (x))
+static const uint16_t sbk_house_lanes_w[SB_DIGITS][32] __attribute__((aligned(64))) =
+#include "house_lanes_w.inc"
+    ;
+static const uint64_t sbk_house_hi_w[SB_DIGITS] =
+#include "house_hi_w.inc"
+    ;
+static const uint16_t sbk_cell_house_lanes_w[3][SB_LANES] __attribute__((aligned(64))) =
+#include "cell_house_lanes_w.inc"
+    ;
+static const struct {
+    uint16_t rot[2][32] __attribute__((aligned(64)));
+    uint16_t row[SB_LANES] __attribute__((aligned(64)));
+    uint16_t col[SB_LANES] __attribute__((aligned(64)));
+    uint64_t row_hi[3], col_hi[3];
+} sbk_locked_lanes_w =
+#include "locked_lanes_w.inc"
+    ;
+#define SBK_HOUSE_LANES(i) sbk_house_lanes_w[i]
+#define SBK_HOUSE_HI(i) sbk_house_hi_w[i]
+#define SBK_CELL_HOUSE_LANES(k, j) (&sbk_cell_house_lanes_w[k][32 * (j)])
+#define SBK_LOCKED sbk_locked_lanes_w
+#define SBK_LOCKED_REG(f, j) (&sbk_locked_lanes_w.f[32 * (j)])
 #endif
+#define SBK_IDX(p) _mm512_load_si512((const void *)(p))
 
 /* The cell lanes of each 32-lane board register (lanes 81..95 are padding). */
 static const __mmask32 sbk_cells[3] = {0xFFFFFFFFu, 0xFFFFFFFFu, (1u << (SB_CELLS - 64)) - 1};
@@ -219,18 +244,18 @@ static const __mmask32 sbk_cells[3] = {0xFFFFFFFFu, 0xFFFFFFFFu, (1u << (SB_CELL
 /* Gathers position i of all 27 houses into lanes 0..26 (lanes 27..31 read the zero lane). */
 static inline __m512i sbk_gather(const __m512i v[3], int i)
 {
-    const __m512i idx = SBK_IDX(sb_house_lanes[i]);
+    const __m512i idx = SBK_IDX(SBK_HOUSE_LANES(i));
     const __m512i g = SBK_PERM2(v[0], idx, v[1]);
-    return SBK_MASK_PERM(g, sb_house_hi[i], idx, v[2]);
+    return SBK_MASK_PERM(g, SBK_HOUSE_HI(i), idx, v[2]);
 }
 
 /* Spreads a 27-lane house vector back to the board lanes of register j: each cell lane gets
  * the OR of its row, column and box lanes. */
 static inline __m512i sbk_spread(__m512i house, int j)
 {
-    const __m512i r = SBK_IDX(&sb_cell_house_lanes[0][64 * j]);
-    const __m512i c = SBK_IDX(&sb_cell_house_lanes[1][64 * j]);
-    const __m512i x = SBK_IDX(&sb_cell_house_lanes[2][64 * j]);
+    const __m512i r = SBK_IDX(SBK_CELL_HOUSE_LANES(0, j));
+    const __m512i c = SBK_IDX(SBK_CELL_HOUSE_LANES(1, j));
+    const __m512i x = SBK_IDX(SBK_CELL_HOUSE_LANES(2, j));
     return _mm512_ternarylogic_epi32(SBK_PERM(r, house), SBK_PERM(c, house), SBK_PERM(x, house),
                                      0xFE);
 }
@@ -243,8 +268,8 @@ static inline __m512i sbk_spread(__m512i house, int j)
  * (12 permutes of rotation, 12 of scatter; all off the round's critical path). */
 static inline void sbk_locked(const __m512i a[3], __m512i out[3])
 {
-    const __m512i r1 = SBK_IDX(sb_locked_lanes.rot[0]);
-    const __m512i r2 = SBK_IDX(sb_locked_lanes.rot[1]);
+    const __m512i r1 = SBK_IDX(SBK_LOCKED.rot[0]);
+    const __m512i r2 = SBK_IDX(SBK_LOCKED.rot[1]);
     __m512i point[3], claim[3], elim[3];
     for (int k = 0; k < 3; k++) {
         /* rot1/rot2 bring in the other two lines of the band (stack): the rest of the box. */
@@ -257,12 +282,12 @@ static inline void sbk_locked(const __m512i a[3], __m512i out[3])
             _mm512_or_si512(point[(k + 1) % 3], point[(k + 2) % 3]),
             SBK_PERM(r1, claim[k]), SBK_PERM(r2, claim[k]), 0xFE);
     for (int j = 0; j < 3; j++) {
-        const __m512i ri = SBK_IDX(&sb_locked_lanes.row[64 * j]);
-        const __m512i ci = SBK_IDX(&sb_locked_lanes.col[64 * j]);
-        const __m512i er = SBK_MASK_PERM(SBK_PERM2(elim[0], ri, elim[1]), sb_locked_lanes.row_hi[j],
-                                         ri, elim[2]);
-        const __m512i ec = SBK_MASK_PERM(SBK_PERM2(elim[0], ci, elim[1]), sb_locked_lanes.col_hi[j],
-                                         ci, elim[2]);
+        const __m512i ri = SBK_IDX(SBK_LOCKED_REG(row, j));
+        const __m512i ci = SBK_IDX(SBK_LOCKED_REG(col, j));
+        const __m512i er = SBK_MASK_PERM(SBK_PERM2(elim[0], ri, elim[1]), SBK_LOCKED.row_hi[j], ri,
+                                         elim[2]);
+        const __m512i ec = SBK_MASK_PERM(SBK_PERM2(elim[0], ci, elim[1]), SBK_LOCKED.col_hi[j], ci,
+                                         elim[2]);
         out[j] = _mm512_or_si512(er, ec);
     }
 }
