@@ -436,9 +436,11 @@ static inline __m512i sbk_counts(__m512i v)
     return _mm512_or_si512(lo, _mm512_slli_epi32(_mm512_popcnt_epi32(_mm512_srli_epi32(v, 16)), 16));
 #else
     const __m512i nib = _mm512_set1_epi8(0x0F);
-    const __m512i tab = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4));
-    const __m512i b = _mm512_add_epi8(_mm512_shuffle_epi8(tab, _mm512_and_si512(v, nib)),
-                                      _mm512_shuffle_epi8(tab, _mm512_and_si512(_mm512_srli_epi16(v, 4), nib)));
+    const __m512i tab =
+        _mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4));
+    const __m512i lo = _mm512_shuffle_epi8(tab, _mm512_and_si512(v, nib));
+    const __m512i hi = _mm512_shuffle_epi8(tab, _mm512_and_si512(_mm512_srli_epi16(v, 4), nib));
+    const __m512i b = _mm512_add_epi8(lo, hi); /* per byte: at most 8 */
     return _mm512_add_epi16(_mm512_and_si512(b, _mm512_set1_epi16(0xFF)), _mm512_srli_epi16(b, 8));
 #endif
 }
