@@ -72,9 +72,16 @@ TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/obj/%.o)
 LIB      := $(BUILD)/libsudokubench.a
 BIN      := $(BUILD)/sudokubench
 UNIT     := $(BUILD)/tests/unit
-TABLES   := $(BUILD)/gen/tables.inc $(BUILD)/gen/house_lanes.inc $(BUILD)/gen/cell_house_lanes.inc \
-            $(BUILD)/gen/house_hi.inc $(BUILD)/gen/locked_lanes.inc \
-            $(patsubst %,$(BUILD)/gen/%_w.inc,house_lanes cell_house_lanes house_hi locked_lanes)
+# The AVX-512 lane tables, each made by gen_tables in its mode (GEN_MODE_name): NAME.inc in
+# byte-pair form (VBMI byte permutes), NAME_w.inc in word form (gen_tables MODE w: the
+# avx512bw stamp's word permutes).
+LANE_TABLES := house_lanes cell_house_lanes house_hi locked_lanes
+GEN_MODE_house_lanes      := lanes
+GEN_MODE_cell_house_lanes := cells
+GEN_MODE_house_hi         := hi
+GEN_MODE_locked_lanes     := locked
+TABLES   := $(BUILD)/gen/tables.inc $(LANE_TABLES:%=$(BUILD)/gen/%.inc) \
+            $(LANE_TABLES:%=$(BUILD)/gen/%_w.inc)
 
 # Cross builds (CROSS=...): the tests run under qemu user-mode emulation (scripts/qemu-run;
 # BIN_RUN is a generated wrapper for scripts that take a binary path), and the unit tests link
@@ -192,30 +199,11 @@ $(BUILD)/gen/gen_tables: src/gen_tables.c include/sudokubench.h
 $(BUILD)/gen/tables.inc: $(BUILD)/gen/gen_tables
 	$< > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/gen/house_lanes.inc: $(BUILD)/gen/gen_tables
-	$< lanes > $@.tmp && mv $@.tmp $@
+$(LANE_TABLES:%=$(BUILD)/gen/%.inc): $(BUILD)/gen/%.inc: $(BUILD)/gen/gen_tables
+	$< $(GEN_MODE_$*) > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/gen/cell_house_lanes.inc: $(BUILD)/gen/gen_tables
-	$< cells > $@.tmp && mv $@.tmp $@
-
-$(BUILD)/gen/house_hi.inc: $(BUILD)/gen/gen_tables
-	$< hi > $@.tmp && mv $@.tmp $@
-
-$(BUILD)/gen/locked_lanes.inc: $(BUILD)/gen/gen_tables
-	$< locked > $@.tmp && mv $@.tmp $@
-
-# The word forms of the four lane tables (gen_tables ... w), for the avx512bw stamp.
-$(BUILD)/gen/house_lanes_w.inc: $(BUILD)/gen/gen_tables
-	$< lanes w > $@.tmp && mv $@.tmp $@
-
-$(BUILD)/gen/cell_house_lanes_w.inc: $(BUILD)/gen/gen_tables
-	$< cells w > $@.tmp && mv $@.tmp $@
-
-$(BUILD)/gen/house_hi_w.inc: $(BUILD)/gen/gen_tables
-	$< hi w > $@.tmp && mv $@.tmp $@
-
-$(BUILD)/gen/locked_lanes_w.inc: $(BUILD)/gen/gen_tables
-	$< locked w > $@.tmp && mv $@.tmp $@
+$(LANE_TABLES:%=$(BUILD)/gen/%_w.inc): $(BUILD)/gen/%_w.inc: $(BUILD)/gen/gen_tables
+	$< $(GEN_MODE_$*) w > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/obj/src/kernel/kernel_%.o: src/kernel/kernel_%.c $(TABLES) $(wildcard include/*.h src/*.h src/kernel/*.h)
 	@mkdir -p $(dir $@)

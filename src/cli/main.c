@@ -40,7 +40,6 @@ static void usage(FILE *out)
                  "'" CLI_NAME " --version' prints the version and the SIMD levels.\n");
 }
 
-/* The program without MPI's start and end: dispatches argv[1]. @return the exit code. */
 /* The --version line on kernels: the level auto runs here (CPUID, or $SUDOKUBENCH_SIMD) and
  * every level this CPU supports, so that a user sees which kernel a run will use. */
 static void print_simd(void)
@@ -59,6 +58,7 @@ static void print_simd(void)
     printf("\n");
 }
 
+/* The program without MPI's start and end: dispatches argv[1]. @return the exit code. */
 static int run_main(int argc, char **argv)
 {
     if (argc < 2)
