@@ -387,6 +387,21 @@ static int refill(sb_greader *r)
     return SB_OK;
 }
 
+/* Whether line s is part of the nine-line grid r last reported as one record (r->grid_rows):
+ * its rows and rule lines while rows are still to come, and, once a row of it was read, any
+ * line solve's reader refuses as a one-line puzzle, which that reader counts as a bad row of
+ * the grid (so a grid with a typo stays one record here too); after its ninth row only its
+ * bottom rule. */
+static int in_reported_grid(const sb_greader *r, const char *s, size_t len)
+{
+    sb_grid grid;
+    if (r->grid_rows > 1 && sb_line_is_grid(s, len))
+        return 1;
+    if (r->grid_rows > 1 && r->grid_rows <= SB_DIGITS)
+        return sb_parse_line(s, len, &grid, NULL, NULL) == SB_LINE_INVALID;
+    return r->grid_rows == 1 && sb_grid_rule_line(s, len) && sb_line_is_grid(s, len);
+}
+
 /* sb_greader_next on 9x9: the 9x9 reader's record, its grid as the cells. */
 static int next_9x9(sb_greader *r, sb_grecord *rec, uint8_t *cells)
 {
@@ -449,8 +464,7 @@ int sb_greader_next(sb_greader *r, sb_grecord *rec, uint8_t *cells)
             r->grid_rows = 0; /* the Kaggle header too, as the 9x9 reader skips it */
             continue;
         }
-        if (r->grid_rows && (r->grid_rows > 1 || sb_grid_rule_line(s, len)) &&
-            sb_line_is_grid(s, len)) {
+        if (in_reported_grid(r, s, len)) {
             r->grid_rows -= !sb_grid_rule_line(s, len); /* the rest of a grid already reported */
             continue;
         }

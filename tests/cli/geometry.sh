@@ -433,8 +433,8 @@ tcase "--all on 9x9: counts = oracle, -l cap, first solution = solve -l 1 (DFS o
 # The one-line readers of 9x9 (--all, --grid 3x3) agree with solve's reader on three
 # things: the Kaggle header `quizzes,solutions` is skipped (`generate -f kaggle` reads back,
 # exit 0), a row of nine '-' in a nine-line grid is a row of blanks, not a rule (the grids of
-# a file start where solve's do), and a byte that is not printable is said as '\xHH' (on
-# every geometry: a '?' would read as a literal question mark).
+# a file start where solve's do, a bad row inside one included), and a byte that is not
+# printable is said as '\xHH' (on every geometry: a '?' would read as a literal question mark).
 t_readers_agree() {
     local rc
     "$BIN" generate -n 2 --seed 4 -f kaggle >kag.csv
@@ -459,6 +459,22 @@ t_readers_agree() {
     rc=$(sb o e solve --all -f csv grids.txt)
     want_rc "$rc" 1 "--all on nine-line grids"
     [ "$(cut -d, -f1 o | tr '\n' ' ')" = "line 1 10 " ] || echo "--all: grids start at lines $(cut -d, -f1 o | tr '\n' ' '), want 1 10"
+    # a grid with a bad row is one record, as for solve: a grid from line 1 (row 8 holds an
+    # 'x'), one from line 10, then a one-line puzzle at line 19
+    { sed -e '8s/^.../.x./' grids.txt | head -n 9; sed -n '10,18p' grids.txt; sed -n 1,9p grids.txt | tr -d '\n'; echo; } >badrow.txt
+    rc=$(sb o e solve -f csv badrow.txt)
+    [ "$(cut -d, -f1,2 o | tr '\n' ' ')" = "line,status 8,invalid 10,solved 19,multiple " ] ||
+        echo "solve on a grid with a bad row: records $(cut -d, -f1,2 o | tr '\n' ' ')"
+    rc=$(sb o e solve --grid 3x3 -f csv badrow.txt)
+    want_rc "$rc" 1 "--grid 3x3 on a grid with a bad row"
+    [ "$(cut -d, -f1,2 o | tr '\n' ' ')" = "line,status 1,invalid 10,invalid 19,multiple " ] ||
+        echo "--grid 3x3: a grid with a bad row gave records $(cut -d, -f1,2 o | tr '\n' ' ')"
+    [ "$(grep -c 'invalid puzzle' e)" = 2 ] || echo "--grid 3x3: not 2 messages for 2 grids: $(cat e)"
+    want_grep e "badrow.txt:1:1: invalid puzzle: nine-line grid: --all and 3x3 read one line a puzzle"
+    rc=$(sb o e solve --all -l 1 -f csv badrow.txt)
+    want_rc "$rc" 1 "--all on a grid with a bad row"
+    [ "$(cut -d, -f1,2 o | tr '\n' ' ')" = "line,status 1,invalid 10,invalid 19,solution 19,solved " ] ||
+        echo "--all: a grid with a bad row gave records $(cut -d, -f1,2 o | tr '\n' ' ')"
     printf '4..6.5\001.....\n' >ctl.txt
     rc=$(sb o e solve --grid 2x3 ctl.txt)
     want_rc "$rc" 1 "a control byte on 2x3"
