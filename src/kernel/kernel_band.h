@@ -36,6 +36,8 @@
  *   Whole-board rounds of every rule (as the AVX-512 stamp runs them) were measured 1.7x
  *   slower here: a band round is bound by throughput (every digit's SWAR work), the naked
  *   chain by latency (docs/performance.md, third session).
+ * load: the givens leave their peers and are placed in one pass of house flags per digit
+ *   vector (sbb_place_givens), the settle then starts from the singles they leave.
  * search: search.h's DFS/BFS through entries.h; the branch rule (branch.h's) is computed on
  *   the bitboards.
  */
@@ -709,10 +711,11 @@ static inline sbv sbb_digit_lanes(int e)
 /* Board b, loaded (every blank holding every digit, every given its own), with its givens
  * placed: each given's digit leaves its peers and the given joins the placed cells, a whole
  * vector of digits at a time from the house flags of its givens (given4: the given cells),
- * instead of as the first settle's naked singles one by one (17 to 26 of them, at some 70
- * instructions each: a twentieth of a 17-clue puzzle's instructions). A vector with a digit
- * given twice in a house is left as it is: the settle finds that clash as it always did.
- * Out of line: once a puzzle, and inlined it grew the AVX2 paired search's loop (-1..-6%). */
+ * instead of as the first settle's naked singles one by one (17 to 26 of them, a fifth to a
+ * quarter of the singles of an easy or a multi-solution puzzle; +1-3% on those at sse4 and
+ * avx2). A vector with a digit given twice in a house is left as it is: the settle finds that
+ * clash as it always did. Out of line: it runs once a puzzle, and inlined it grew the AVX2
+ * paired search's loop (-1..-6% there). */
 static __attribute__((noinline)) void sbb_place_givens(sb_board *b, sbv4 given4)
 {
     sbb_word *w = sbb_words(b);
