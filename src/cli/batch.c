@@ -276,6 +276,8 @@ static void input_failed(void *ctx, int i, sb_stream_fail why, int status, int e
         sb_buf_printf(msg, CLI_NAME ": %s: %s\n", name, sb_strerror(status));
     else
         sb_buf_printf(msg, CLI_NAME ": %s: read error: %s\n", name, strerror(err));
+    if (r->job->opened) /* not read to its end: no summary line (rate's) claims it was */
+        r->job->opened[i] = 0;
     if (r->job->resume && !r->job->sink)
         cli_resume_broken(r->job);
 }

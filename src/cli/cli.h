@@ -287,8 +287,9 @@ typedef struct cli_batch {
     FILE *out;             /* where records go: flushed first, then written by descriptor */
     void *ctx;             /* the command's shared state (read-only for the workers) */
     size_t tag_size;       /* bytes of statistics per record handed to commit (0: none) */
-    unsigned char *opened; /* optional, one per input: set to 1 when the input is opened, so
-                              summaries leave out inputs that could not be read */
+    unsigned char *opened; /* optional, one per input: 1 once the input is opened, back to 0
+                              on a read error, so summaries leave out inputs that could not
+                              be read (a directory opens, then fails its first read) */
     const sb_stream_source *source; /* optional: where records come from (NULL: sb_reader);
                               another geometry's records (sb_gsource) are one line each,
                               so the MPI build (mpi.c) may cut an input after any line */

@@ -200,6 +200,14 @@ expect_err_line "sudokubench: cannot open 'missing.txt': No such file or directo
 expect_err_re '^rate: two\.txt: 2 puzzles:'
 grep -q '^rate: missing\.txt' err && fail "a summary for the file that could not be opened"
 end
+begin "multi-file: rate A DIR: a directory opens, fails its first read, and gets no summary"
+mkdir -p adir
+run rate two.txt adir
+expect_rc 2
+expect_err_line "sudokubench: adir: read error: Is a directory"
+expect_err_re '^rate: two\.txt: 2 puzzles:'
+grep -q '^rate: adir' err && fail "a summary for the directory that could not be read"
+end
 
 # ---- 6. outputs are opened before the work -------------------------------------------------
 begin "early failure: bench --json /no/such/dir/o.json fails before measuring, naming the path"
