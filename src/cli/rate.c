@@ -54,7 +54,7 @@ static const char rate_help[] =
     "  < fish (+xw, sf, jf) < wings (+xy, xyz, ww) < chains (+sky, kite, col, xc) < search\n"
     "with the candidates each technique eliminated at that level. Puzzles that are not\n"
     "proper (no solution, several) get that status and no class. A summary per file goes\n"
-    "to stderr.\n\n"
+    "to stderr (none for a file that could not be opened or read).\n\n"
     "  -f, --format FMT     csv or json (default csv)\n"
     "  -t, --threads N      worker threads (default %d: every core)\n"
     "  -o, --output FILE    write standard output to FILE (records in order, as -t any)\n"

@@ -395,10 +395,10 @@ static int refill(sb_greader *r)
 static int in_reported_grid(const sb_greader *r, const char *s, size_t len)
 {
     sb_grid grid;
-    if (r->grid_rows > 1 && sb_line_is_grid(s, len))
-        return 1;
-    if (r->grid_rows > 1 && r->grid_rows <= SB_DIGITS)
+    if (r->grid_rows > 1 && r->grid_rows <= SB_DIGITS) /* a row read: grid text or a bad row */
         return sb_parse_line(s, len, &grid, NULL, NULL) == SB_LINE_INVALID;
+    if (r->grid_rows > SB_DIGITS) /* its top rule only so far */
+        return sb_line_is_grid(s, len);
     return r->grid_rows == 1 && sb_grid_rule_line(s, len) && sb_line_is_grid(s, len);
 }
 
