@@ -64,6 +64,18 @@ def read_sudokubench(path):
     return out
 
 
+def write_reports(doc, text, json_path, md_path):
+    """Writes doc as JSON to json_path and the Markdown text to md_path, then prints text."""
+    for path in (json_path, md_path):
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with open(json_path, "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+    with open(md_path, "w") as f:
+        f.write(text)
+    print(text, end="")
+
+
 def fmt_rate(x):
     return "{:,.0f}".format(x)
 
@@ -146,9 +158,11 @@ def main():
     md.append("- date: %s" % meta.get("date", "?"))
     md.append("- method: 1 thread, limit 2 (uniqueness check); %s round(s), each running every "
               "configuration once per corpus (rotating order); %s s timed per run (tdoku "
-              "`-t %s -w 1 -c 1`, sudokubench `bench --seconds %s --pipelines fast` after its "
-              "validating warm-up); medians over the rounds, min-max beside them"
+              "`-t %s -w 1 -c 1 -r 0`, sudokubench `bench --seconds %s --pipelines fast` after "
+              "its validating warm-up); medians over the rounds, min-max beside them"
               % (meta.get("rounds"), meta.get("seconds"), meta.get("seconds"), meta.get("seconds")))
+    md.append("- puzzles: the same file for both solvers, %s (tdoku's own random transform "
+              "of each puzzle, its default -r 1, is off)" % meta.get("orientation", "as given"))
     md.append("- ratio: sudokubench puzzles/s over the tdoku build of the same vector width "
               "(avx512 and avx512bw vs tdoku native, avx2 vs tdoku avx2, sse4 vs tdoku sse4.2); "
               "scalar is against tdoku sse4.2 (tdoku has no scalar build); neon has no peer")
@@ -184,15 +198,8 @@ def main():
                 m["guesses_per_puzzle"], m.get("peer") or "", ratio))
     text = "\n".join(md) + "\n"
 
-    doc = {"meta": meta, "auto": auto_checks, "medians": medians, "runs": runs}
-    for path in (args.json, args.md):
-        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    with open(args.json, "w") as f:
-        json.dump(doc, f, indent=1)
-        f.write("\n")
-    with open(args.md, "w") as f:
-        f.write(text)
-    print(text, end="")
+    write_reports({"meta": meta, "auto": auto_checks, "medians": medians, "runs": runs}, text,
+                  args.json, args.md)
 
 
 if __name__ == "__main__":

@@ -8,13 +8,20 @@
 # runs every configuration once per corpus (the starting configuration rotates each round),
 # and the table reports medians over the rounds.
 #
-#   tdoku:        run_benchmark -s tdoku -t SECONDS -w 1 -c 1 FILE   (its CSV row)
+#   tdoku:        run_benchmark -s tdoku -t SECONDS -w 1 -c 1 -r 0 FILE   (its CSV row)
+#
+# Both solvers get the same puzzles. tdoku's benchmark by default puts every puzzle under a
+# random transform of its own (-r 1), which changes the guesses a puzzle takes (forum hardest
+# 11+: tdoku 64.4 on the puzzles as given, 70.8 transformed), so -r 0 here. With
+# COMPARE_SHUFFLE=SEED each corpus is first transformed once per puzzle by `sudokubench
+# augment --seed SEED` and both solvers run that file: the ratio then averages over
+# orientations instead of taking the corpus's own.
 #   sudokubench:  sudokubench bench -t 1 -l 2 --simd LEVEL --pipelines fast
 #                   --seconds SECONDS --json OUT FILE
 #
-# Output: the Markdown table per corpus on stdout and in BUILD/reports/compare.md; every run
-# and the medians in BUILD/reports/compare.json; each run's raw output in
-# BUILD/reports/compare-runs/. Without ../shared/peers it says so and runs sudokubench alone.
+# Output: the Markdown table per corpus on stdout and in BUILD/reports/NAME.md; every run and
+# the medians in BUILD/reports/NAME.json; each run's raw output in BUILD/reports/NAME-runs/
+# (NAME: COMPARE_NAME). Without ../shared/peers it says so and runs sudokubench alone.
 #
 # Usage: scripts/compare.sh [BINARY [FILE...]]
 #   BINARY  default BUILD/sudokubench, built with make first when not given
@@ -28,6 +35,9 @@
 #                    20 s each on forum_hardest_11+ whatever SECONDS is, as bench validates
 #                    every puzzle in its warm-up and times at least one full pass.
 #   COMPARE_PEERS    the peers directory (default ../shared/peers)
+#   COMPARE_SHUFFLE  a seed: run both solvers on each corpus transformed (default: as given)
+#   COMPARE_NAME     the reports' name (default compare; scripts/compare_ir.sh times its
+#                    slices as compare-ir-timed)
 #   BUILD            build directory (default build)
 
 set -euo pipefail
@@ -41,9 +51,15 @@ BUILD=${BUILD:-build}
 ROUNDS=${COMPARE_ROUNDS:-3}
 SECS=${COMPARE_SECONDS:-2}
 PEERS=${COMPARE_PEERS:-../shared/peers}
+NAME=${COMPARE_NAME:-compare}
+SHUFFLE=${COMPARE_SHUFFLE:-}
 REPORTS=$BUILD/reports
-RAW=$REPORTS/compare-runs
+RAW=$REPORTS/$NAME-runs
 
+[[ $NAME =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] ||
+    die "COMPARE_NAME must be a plain file name (letters, digits, . _ -), not '$NAME'"
+[ -z "$SHUFFLE" ] || [[ $SHUFFLE =~ ^[0-9]+$ ]] ||
+    die "COMPARE_SHUFFLE must be a seed (a whole number), not '$SHUFFLE'"
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "COMPARE_ROUNDS must be a whole number >= 1, not '$ROUNDS'"
 [[ $SECS =~ ^[1-9][0-9]*$ ]] ||
     die "COMPARE_SECONDS must be a whole number >= 1 (tdoku's -t takes whole seconds), not '$SECS'"
@@ -105,43 +121,9 @@ meta auto "$AUTO"
 note "sudokubench levels: ${SB_LEVELS[*]} (auto chooses $AUTO)"
 
 # --- tdoku builds: native, avx2, sse4.2 — those this CPU runs; built once, then reused ------
-TD_LEVELS=()
-if [ -d "$PEERS/tdoku" ] && [ -f "$PEERS/build-tdoku.sh" ]; then
-    meta peers "$PEERS"
-    if [ "$(uname -m)" != x86_64 ]; then
-        note "tdoku needs x86-64 (it includes immintrin.h); this is $(uname -m): sudokubench alone"
-        meta skipped "tdoku: not built on $(uname -m) (x86-64 only)"
-    else
-        for tool in cmake g++ make; do
-            command -v "$tool" >/dev/null ||
-                die "$tool is needed to build tdoku from $PEERS (apt-get install $tool)"
-        done
-        for level in native avx2 sse4.2; do
-            flag=${level/./_}
-            if [ "$level" != native ] && ! grep -qw "$flag" /proc/cpuinfo; then
-                note "tdoku $level: this CPU has no $flag, skipped"
-                meta skipped "tdoku $level: CPU has no $flag"
-                continue
-            fi
-            exe=$BUILD/peers/tdoku-$level/run_benchmark
-            if [ -x "$exe" ]; then
-                note "tdoku $level: reusing $exe (rm -rf $BUILD/peers to rebuild)"
-            else
-                note "tdoku $level: building into $BUILD/peers/tdoku-$level (cmake + g++, about a minute)"
-                if ! sh "$PEERS/build-tdoku.sh" "$BUILD/peers" "$level" >/dev/null; then
-                    note "tdoku $level: build failed (logs in $BUILD/peers/tdoku-$level/), skipped"
-                    meta skipped "tdoku $level: build failed"
-                    continue
-                fi
-                [ -x "$exe" ] || die "build-tdoku.sh reported success but $exe is missing"
-            fi
-            TD_LEVELS+=("$level")
-        done
-    fi
-else
-    note "no peers at $PEERS (../shared/peers beside the checkout): running sudokubench alone"
-    meta skipped "tdoku: no peers directory at $PEERS"
-fi
+# shellcheck source=scripts/peers.sh
+. scripts/peers.sh
+tdoku_builds "$PEERS" "$BUILD" native avx2 sse4.2
 
 CONFIGS=()
 for level in "${TD_LEVELS[@]}"; do CONFIGS+=("tdoku:$level"); done
@@ -156,6 +138,27 @@ meta seconds "$SECS"
 meta version "$("$BIN" --version)"
 meta commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 
+# --- the puzzles both solvers get: each corpus as given, or with COMPARE_SHUFFLE every puzzle
+# under one transform drawn from the seed (sudokubench augment: one output per valid input) -
+if [ -n "$SHUFFLE" ]; then
+    mkdir -p "$RAW/shuffled"
+    for i in "${!FILES[@]}"; do
+        f=${FILES[$i]} out=$RAW/shuffled/$(basename "${FILES[$i]}")
+        rc=0
+        "$BIN" augment -n 1 --stats -o /dev/null "$f" 2>"$out.err" || rc=$?
+        [ "$rc" -le 1 ] || die "augment of $f failed (exit $rc): $(head -3 "$out.err")"
+        p=$(sed -n 's/^stats: .* from \([0-9][0-9]*\) inputs.*/\1/p' "$out.err")
+        [ -n "$p" ] || die "augment --stats named no input count for $f: $(tail -1 "$out.err")"
+        "$BIN" augment -n "$p" --seed "$SHUFFLE" -o "$out" "$f" 2>>"$out.err" || rc=$?
+        [ "$rc" -le 1 ] || die "augment of $f failed (exit $rc): $(tail -3 "$out.err")"
+        FILES[i]=$out
+    done
+    meta orientation "shuffled: every puzzle under one transform, sudokubench augment --seed $SHUFFLE"
+    note "corpora transformed (augment --seed $SHUFFLE): both solvers run the files in $RAW/shuffled"
+else
+    meta orientation "as given"
+fi
+
 # --- the runs: rounds x corpora x configurations (rotated each round) ----------------------
 n=${#CONFIGS[@]}
 note "${#FILES[@]} corpora x $n configurations x $ROUNDS rounds, ${SECS}s each run"
@@ -168,7 +171,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
             out=$RAW/r$r-$name-$kind-$level
             rc=0
             if [ "$kind" = tdoku ]; then
-                "$BUILD/peers/tdoku-$level/run_benchmark" -s tdoku -t "$SECS" -w 1 -c 1 "$f" \
+                "$BUILD/peers/tdoku-$level/run_benchmark" -s tdoku -t "$SECS" -w 1 -c 1 -r 0 "$f" \
                     >"$out.csv" 2>&1 || rc=$?
                 [ "$rc" -eq 0 ] ||
                     die "tdoku $level failed on $f (exit $rc): $(tail -3 "$out.csv")"
@@ -193,5 +196,5 @@ for ((r = 1; r <= ROUNDS; r++)); do
     done
 done
 
-python3 scripts/compare.py --raw "$RAW" --json "$REPORTS/compare.json" --md "$REPORTS/compare.md"
-note "wrote $REPORTS/compare.md and $REPORTS/compare.json"
+python3 scripts/compare.py --raw "$RAW" --json "$REPORTS/$NAME.json" --md "$REPORTS/$NAME.md"
+note "wrote $REPORTS/$NAME.md and $REPORTS/$NAME.json"
