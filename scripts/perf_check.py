@@ -148,12 +148,13 @@ def run(cmd, **kw):
     return p
 
 
-def parse_callgrind(path, function=MEASURED_FUNCTION):
-    """Returns (inclusive Ir of every call to `function`, total Ir) from a callgrind profile
-    written with --compress-strings=no --compress-pos=no. The inclusive cost of a call is the
-    cost line that follows its `calls=` line under `cfn=function`; summing those over all
-    callers is exact as long as the function does not call itself (sb_solve does not)."""
-    events, total, inclusive = None, None, 0
+def parse_callgrind_calls(path, function=MEASURED_FUNCTION):
+    """Returns (inclusive Ir of every call to `function`, the number of those calls, total Ir)
+    from a callgrind profile written with --compress-strings=no --compress-pos=no. The
+    inclusive cost of a call is the cost line that follows its `calls=` line under
+    `cfn=function`; summing those over all callers is exact as long as the function does not
+    call itself (sb_solve, sb_solve_many and tdoku's solver entry do not)."""
+    events, total, inclusive, calls = None, None, 0, 0
     positions = 1  # "positions: line" unless the profile says otherwise
     called = None
     expect_cost = False
@@ -176,11 +177,19 @@ def parse_callgrind(path, function=MEASURED_FUNCTION):
             elif line.startswith("fn="):
                 called = None
             elif line.startswith("calls=") and called == function:
+                calls += int(line[6:].split()[0])
                 expect_cost = True
     if events is None or total is None:
         raise PerfError("%s: not a complete callgrind profile" % path)
     if "Ir" not in events:
         raise PerfError("%s: the profile has no Ir event" % path)
+    return inclusive, calls, total
+
+
+def parse_callgrind(path, function=MEASURED_FUNCTION):
+    """Returns (inclusive Ir of every call to `function`, total Ir): parse_callgrind_calls
+    without the call count."""
+    inclusive, _, total = parse_callgrind_calls(path, function)
     return inclusive, total
 
 
