@@ -12,7 +12,7 @@
 #
 # Both solvers get the same puzzles. tdoku's benchmark by default puts every puzzle under a
 # random transform of its own (-r 1), which changes the guesses a puzzle takes (forum hardest
-# 11+: tdoku 64.4 on the puzzles as given, 70.8 transformed), so -r 0 here. With
+# 11+: tdoku 61.7 a puzzle on the file as given, 65.0 under its transforms), so -r 0 here. With
 # COMPARE_SHUFFLE=SEED each corpus is first transformed once per puzzle by `sudokubench
 # augment --seed SEED` and both solvers run that file: the ratio then averages over
 # orientations instead of taking the corpus's own.
@@ -144,6 +144,7 @@ if [ -n "$SHUFFLE" ]; then
     mkdir -p "$RAW/shuffled"
     for i in "${!FILES[@]}"; do
         f=${FILES[$i]} out=$RAW/shuffled/$(basename "${FILES[$i]}")
+        [ ! -e "$out" ] || die "two corpora are named $(basename "$f"): the reports could not tell them apart"
         rc=0
         "$BIN" augment -n 1 --stats -o /dev/null "$f" 2>"$out.err" || rc=$?
         [ "$rc" -le 1 ] || die "augment of $f failed (exit $rc): $(head -3 "$out.err")"
