@@ -347,7 +347,7 @@ compare: $(BIN) ## tdoku vs every SIMD level, same run, medians of COMPARE_ROUND
 # COMPARE_IR_PUZZLES puzzles of the committed samples (docs/performance.md, sixteenth session).
 COMPARE_IR_PUZZLES ?= 300
 .PHONY: compare-ir
-compare-ir: $(BIN) $(PERF_DRIVER) ## instructions/puzzle and instructions/s vs tdoku at each width, 300-puzzle slices (~6 min): build/reports/compare-ir.md
+compare-ir: $(BIN) $(PERF_DRIVER) ## instructions/puzzle and instructions/s vs tdoku at each width, 300-puzzle slices (~5 min): build/reports/compare-ir.md
 	BUILD=$(BUILD) COMPARE_ROUNDS=$(COMPARE_ROUNDS) COMPARE_SECONDS=$(COMPARE_SECONDS) \
 	  COMPARE_IR_PUZZLES=$(COMPARE_IR_PUZZLES) bash scripts/compare_ir.sh $(BIN) $(PERF_DRIVER)
 
