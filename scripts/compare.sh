@@ -121,9 +121,43 @@ meta auto "$AUTO"
 note "sudokubench levels: ${SB_LEVELS[*]} (auto chooses $AUTO)"
 
 # --- tdoku builds: native, avx2, sse4.2 — those this CPU runs; built once, then reused ------
-# shellcheck source=scripts/peers.sh
-. scripts/peers.sh
-tdoku_builds "$PEERS" "$BUILD" native avx2 sse4.2
+TD_LEVELS=()
+if [ -d "$PEERS/tdoku" ] && [ -f "$PEERS/build-tdoku.sh" ]; then
+    meta peers "$PEERS"
+    if [ "$(uname -m)" != x86_64 ]; then
+        note "tdoku needs x86-64 (it includes immintrin.h); this is $(uname -m): sudokubench alone"
+        meta skipped "tdoku: not built on $(uname -m) (x86-64 only)"
+    else
+        for tool in cmake g++ make; do
+            command -v "$tool" >/dev/null ||
+                die "$tool is needed to build tdoku from $PEERS (apt-get install $tool)"
+        done
+        for level in native avx2 sse4.2; do
+            flag=${level/./_}
+            if [ "$level" != native ] && ! grep -qw "$flag" /proc/cpuinfo; then
+                note "tdoku $level: this CPU has no $flag, skipped"
+                meta skipped "tdoku $level: CPU has no $flag"
+                continue
+            fi
+            exe=$BUILD/peers/tdoku-$level/run_benchmark
+            if [ -x "$exe" ]; then
+                note "tdoku $level: reusing $exe (rm -rf $BUILD/peers to rebuild)"
+            else
+                note "tdoku $level: building into $BUILD/peers/tdoku-$level (cmake + g++, about a minute)"
+                if ! sh "$PEERS/build-tdoku.sh" "$BUILD/peers" "$level" >/dev/null; then
+                    note "tdoku $level: build failed (logs in $BUILD/peers/tdoku-$level/), skipped"
+                    meta skipped "tdoku $level: build failed"
+                    continue
+                fi
+                [ -x "$exe" ] || die "build-tdoku.sh reported success but $exe is missing"
+            fi
+            TD_LEVELS+=("$level")
+        done
+    fi
+else
+    note "no peers at $PEERS (../shared/peers beside the checkout): running sudokubench alone"
+    meta skipped "tdoku: no peers directory at $PEERS"
+fi
 
 CONFIGS=()
 for level in "${TD_LEVELS[@]}"; do CONFIGS+=("tdoku:$level"); done

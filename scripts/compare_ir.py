@@ -108,9 +108,9 @@ def markdown(meta, rows):
         meta.get("cpu", "?"), meta.get("cpus", "?"), meta.get("version", "?"),
         meta.get("commit", "?")))
     md.append("- timed: %s round(s) of %s s per run, medians (compare-ir-timed.md); counted: "
-              "callgrind on the same slices, %s inside `%s` over the puzzles, tdoku inside "
-              "`%s` over its calls" % (meta.get("rounds"), meta.get("seconds"),
-                                       "sudokubench", SB_FUNCTION, TD_FUNCTION))
+              "callgrind on the same slices, sudokubench inside `%s` over the puzzles, tdoku "
+              "inside `%s` over its calls" % (meta.get("rounds"), meta.get("seconds"),
+                                             SB_FUNCTION, TD_FUNCTION))
     md.append("- puzzles: the same slice for both solvers, %s (tdoku -r 0)"
               % meta.get("orientation", "as given"))
     md.append("- instr ratio: the peer's instructions a puzzle over ours (above 1: fewer "
