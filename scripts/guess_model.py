@@ -1,0 +1,303 @@
+#!/usr/bin/env python3
+"""guess_model.py — an independent model of the fast pipeline's search, in plain Python.
+
+It reimplements, from their documented rules and nothing of the C code, what decides the
+guesses of `sudokubench solve -s fast` (at every SIMD level) and of the generic pipelines
+with the same techniques (`list:ns,hs,lc`, `array:...`, `restart:...`):
+
+  propagation   naked singles, hidden singles and locked candidates (pointing and claiming,
+                rows and columns) to their fixpoint; the fixpoint of these rules does not
+                depend on their order, so neither does anything below;
+  branch rule   src/kernel/branch.h: among the open cells with the fewest candidates, the one
+                whose digits reach the most open peers, bivalue peers counted three times,
+                the first in cell order on a tie;
+  search        src/search.h's DFS: take the cell's lowest digit (one guess, one board
+                pushed), and when that subtree is done drop the digit and propagate again,
+                then choose afresh; count solutions up to the limit.
+
+So `make test-guesses` can hold every kernel's per-puzzle guess count and solution count to
+it (tests/guesses/check.sh). It is also the study tool of issue 28 (docs/performance.md,
+"Seventeenth session"): which stronger rules and which branching would cut the guesses, in
+minutes and before any kernel is written:
+
+  --triad naked|hidden|both   add the triad rules to the propagation (a triad is the three
+                cells where a row or column crosses a box: it holds exactly three digits);
+                naked: three digits left in a triad leave the rest of its line and box;
+                hidden: three digits confined to the triad by its line or by its box leave
+                its cells no other digit (more than three is a contradiction);
+  --branch band  branch as tdoku does, on one digit's configuration in a band (the row, or
+                column, it takes in each of the band's three boxes): the band with the fewest
+                configurations over its digits, then its digit with the fewest (two or more),
+                each configuration one child (k configurations cost k - 1 guesses). tdoku
+                keeps configurations as its state, so its "not this configuration" branch is
+                stronger than any cell elimination; this counts one child per configuration.
+
+Output: one line `count guesses` a puzzle with --per-puzzle, then a summary on stderr (or
+JSON on stdout with --json). Input: 81-character lines ('.' or '0' blank, '1'-'9' given),
+'#' comments and blank lines skipped; anything else is an error naming file and line.
+"""
+import argparse
+import itertools
+import json
+import sys
+
+ALL = 0x1FF
+POP = [bin(i).count("1") for i in range(1 << 9)]
+ROWS = [[r * 9 + c for c in range(9)] for r in range(9)]
+COLS = [[r * 9 + c for r in range(9)] for c in range(9)]
+BOXES = [[(3 * (b // 3) + i) * 9 + 3 * (b % 3) + j for i in range(3) for j in range(3)]
+         for b in range(9)]
+HOUSES = ROWS + COLS + BOXES
+PEERS = [sorted({x for h in HOUSES if c in h for x in h} - {c}) for c in range(81)]
+
+
+def _triads():
+    """Every triad as (its 3 cells, the rest of its line, the rest of its box)."""
+    out = []
+    for b, box in enumerate(BOXES):
+        for k in range(3):
+            for line in (ROWS[3 * (b // 3) + k], COLS[3 * (b % 3) + k]):
+                cells = [x for x in line if x in box]
+                out.append((cells, [x for x in line if x not in cells],
+                            [x for x in box if x not in cells]))
+    return out
+
+
+TRIADS = _triads()
+
+
+def _bands():
+    """Every band (3 horizontal, then 3 vertical) as tri[box][line] = that triad's cells."""
+    out = []
+    for lines in (ROWS, COLS):
+        for i in range(3):
+            tri = []
+            for k in range(3):
+                box = BOXES[3 * i + k] if lines is ROWS else BOXES[3 * k + i]
+                tri.append([[x for x in lines[3 * i + l] if x in box] for l in range(3)])
+            out.append(tri)
+    return out
+
+
+BANDS = _bands()
+PERMS = list(itertools.permutations(range(3)))  # configuration: box k takes line p[k]
+
+
+def settle(b, triad):
+    """Propagates board b (81 candidate masks, bit d = digit d+1) in place to the fixpoint.
+    @return False on a contradiction (an empty cell, a digit without a place in a house, a
+    triad with more than three digits it must hold or fewer than three in all)."""
+    placed = [False] * 81
+    while True:
+        changed = False
+        for c in range(81):  # naked singles: a one-digit cell's digit leaves its peers
+            m = b[c]
+            if m == 0:
+                return False
+            if not placed[c] and m & (m - 1) == 0:
+                placed[c] = True
+                for p in PEERS[c]:
+                    if b[p] & m:
+                        b[p] &= ~m
+                        changed = True
+        if changed:
+            continue
+        for h in HOUSES:  # hidden singles
+            for d in range(9):
+                bit = 1 << d
+                places = [c for c in h if b[c] & bit]
+                if not places:
+                    return False
+                if len(places) == 1 and b[places[0]] != bit:
+                    b[places[0]] = bit
+                    changed = True
+        if changed:
+            continue
+        for cells, line, box in TRIADS:  # locked candidates, then the triad rules
+            u = b[cells[0]] | b[cells[1]] | b[cells[2]]
+            rest_line = rest_box = 0
+            for x in line:
+                rest_line |= b[x]
+            for x in box:
+                rest_box |= b[x]
+            pointing = u & ~rest_box  # confined to the triad in its box: leaves the line
+            claiming = u & ~rest_line  # confined to the triad in its line: leaves the box
+            if triad != "none":
+                must = pointing | claiming
+                if POP[u] < 3 or POP[must] > 3:
+                    return False
+                if triad in ("naked", "both") and POP[u] == 3:
+                    pointing |= u
+                    claiming |= u
+                if triad in ("hidden", "both") and POP[must] == 3:
+                    for x in cells:
+                        if b[x] & ~must:
+                            b[x] &= must
+                            changed = True
+            for x in line:
+                if b[x] & pointing:
+                    b[x] &= ~pointing
+                    changed = True
+            for x in box:
+                if b[x] & claiming:
+                    b[x] &= ~claiming
+                    changed = True
+        if not changed:
+            return all(b)
+
+
+def branch_cell(b):
+    """branch.h's rule: the fewest candidates, then the best open-peer score, first wins."""
+    fewest = min(POP[m] for m in b if m & (m - 1))
+    best, best_score = -1, -1
+    for c, m in enumerate(b):
+        if POP[m] != fewest:
+            continue
+        score = 0
+        for p in PEERS[c]:
+            q = b[p]
+            if q & m and q & (q - 1):
+                score += 3 if POP[q] == 2 else 1
+        if score > best_score:
+            best, best_score = c, score
+    return best
+
+
+def configurations(b, tri, d):
+    """Digit d's configurations in band tri: permutations p with a place for d in every
+    triad (box k, line p[k])."""
+    bit = 1 << d
+    has = [[any(b[x] & bit for x in tri[k][l]) for l in range(3)] for k in range(3)]
+    return [p for p in PERMS if has[0][p[0]] and has[1][p[1]] and has[2][p[2]]]
+
+
+def branch_band(b):
+    """(band, digit, its configurations): the band with the fewest configurations over its
+    digits among those not fixed, then its digit with the fewest (two or more), first wins."""
+    best = None
+    for tri in BANDS:
+        confs = [configurations(b, tri, d) for d in range(9)]
+        total = sum(len(x) for x in confs)
+        if total > 9 and (best is None or total < best[0]):
+            best = (total, tri, confs)
+    _, tri, confs = best
+    d = min((d for d in range(9) if len(confs[d]) >= 2), key=lambda d: len(confs[d]))
+    return tri, d, confs[d]
+
+
+def take_configuration(b, tri, d, p):
+    """Digit d leaves every triad of band tri that configuration p does not use."""
+    for k in range(3):
+        for l in range(3):
+            if l != p[k]:
+                for x in tri[k][l]:
+                    b[x] &= ~(1 << d)
+
+
+class Search:
+    """One puzzle's search: solutions counted up to limit (0 = all), guesses as search.h."""
+
+    def __init__(self, limit, triad, branch):
+        self.limit, self.triad, self.branch = limit, triad, branch
+        self.count = self.guesses = 0
+
+    def done(self):
+        return self.limit and self.count >= self.limit
+
+    def run(self, b):
+        """Searches the settled board b (which it may change)."""
+        while True:
+            if all(m & (m - 1) == 0 for m in b):
+                self.count += 1
+                return
+            if self.branch == "band":
+                tri, d, confs = branch_band(b)
+                self.guesses += len(confs) - 1
+                for p in confs:
+                    child = b[:]
+                    take_configuration(child, tri, d, p)
+                    if settle(child, self.triad):
+                        self.run(child)
+                        if self.done():
+                            return
+                return
+            c = branch_cell(b)
+            digit = b[c] & -b[c]
+            child = b[:]
+            child[c] = digit
+            self.guesses += 1
+            if settle(child, self.triad):
+                self.run(child)
+                if self.done():
+                    return
+            b[c] &= ~digit
+            if not settle(b, self.triad):
+                return
+
+
+def parse(path):
+    """Yields (line number, board) of every puzzle line of path."""
+    with open(path, encoding="ascii", errors="replace") as f:
+        for n, line in enumerate(f, 1):
+            s = line.strip()
+            if not s or s.startswith("#"):
+                continue
+            if len(s) != 81 or any(ch not in ".0123456789" for ch in s):
+                raise ValueError(f"{path}:{n}: not an 81-cell puzzle line")
+            yield n, [ALL if ch in ".0" else 1 << (int(ch) - 1) for ch in s]
+
+
+def solve(b, limit=2, triad="none", branch="cell"):
+    """(solutions counted up to limit, guesses) for the puzzle board b."""
+    s = Search(limit, triad, branch)
+    if settle(b, triad):
+        s.run(b)
+    return s.count, s.guesses
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("files", nargs="+", metavar="FILE")
+    ap.add_argument("-l", "--limit", type=int, default=2,
+                    help="count solutions up to N, 0 = all (default %(default)s)")
+    ap.add_argument("-n", "--max", type=int, default=0,
+                    help="the first N puzzles of each file only (default all)")
+    ap.add_argument("--triad", choices=["none", "naked", "hidden", "both"], default="none",
+                    help="triad rules added to the propagation (default %(default)s)")
+    ap.add_argument("--branch", choices=["cell", "band"], default="cell",
+                    help="branching: branch.h's cell rule or a digit's band configuration "
+                         "(default %(default)s)")
+    ap.add_argument("--per-puzzle", action="store_true",
+                    help="print `count guesses` for every puzzle")
+    ap.add_argument("--json", action="store_true", help="the summary as JSON on stdout")
+    a = ap.parse_args()
+    summary = []
+    try:
+        for path in a.files:
+            puzzles = guesses = 0
+            for _, b in parse(path):
+                if a.max and puzzles >= a.max:
+                    break
+                count, g = solve(b, a.limit, a.triad, a.branch)
+                if a.per_puzzle:
+                    print(count, g)
+                puzzles += 1
+                guesses += g
+            summary.append({"file": path, "puzzles": puzzles, "guesses": guesses,
+                            "guesses_per_puzzle": guesses / puzzles if puzzles else 0.0,
+                            "triad": a.triad, "branch": a.branch, "limit": a.limit})
+    except (OSError, ValueError) as e:
+        sys.exit(f"guess_model.py: {e}")
+    if a.json:
+        json.dump(summary, sys.stdout, indent=1)
+        print()
+    else:
+        for s in summary:
+            print(f"{s['file']}: {s['puzzles']} puzzles, {s['guesses_per_puzzle']:.2f} guesses a "
+                  f"puzzle (triad {s['triad']}, branch {s['branch']}, limit {s['limit']})",
+                  file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# tests/guesses/check.sh — every fast kernel's guesses against an independent model of its
+# rules (scripts/guess_model.py: Python, written from branch.h's and search.h's contracts,
+# no code shared with the library).
+#
+# Usage: tests/guesses/check.sh BINARY   (run from the repo root; `make test-guesses`)
+#
+# The model's per-puzzle solution count (to 2) and guess count are computed once, on the
+# first puzzles of each committed corpus (the slices below: unique, hard, easy and
+# multi-solution puzzles, and puzzles whose givens already clash). Then `solve -f csv` must
+# print the same two numbers for every puzzle at every SIMD level this CPU runs (the
+# --version line names them; under qemu, the guest's) and through the generic pipelines with
+# the same techniques. Same guesses at every level is the contract the speed comparisons rest
+# on (docs/performance.md); this holds it to the documented rule, not just to each other.
+
+set -u
+BIN=${1:-build/sudokubench}
+ROOT=$PWD
+case $BIN in /*) ;; *) BIN=$ROOT/$BIN ;; esac
+TIMEOUT=${SUDOKUBENCH_TEST_TIMEOUT:-300}
+MODEL=$ROOT/scripts/guess_model.py
+. "$ROOT/tests/cli/harness.sh" guesses
+
+# slice NAME FILE N: the first N puzzle lines of FILE as NAME.txt
+slice() { grep -v '^#' "$2" | head -n "$3" >"$1.txt"; }
+slice hardest "$ROOT/datasets/samples/hardest_11plus_1000.txt" 40
+slice top "$ROOT/datasets/samples/top1465.txt" 150
+slice clue17 "$ROOT/datasets/samples/17_clue_2000.txt" 150
+slice multi "$ROOT/datasets/multi/multi_2000_seed1.txt" 200
+# Clashing givens (two 5s in row 1; two 7s in box 1) and an empty grid (counted to 2 at once).
+{
+    echo "5...5............................................................................"
+    echo "7.........7......................................................................"
+    echo "................................................................................."
+} >bad.txt
+SETS="hardest top clue17 multi bad"
+
+t_model() {
+    for s in $SETS; do
+        timeout "$TIMEOUT" python3 "$MODEL" --per-puzzle "$s.txt" >"$s.want" 2>/dev/null ||
+            echo "$s: guess_model.py exit $?"
+    done
+    # The model's own sanity: the clashes count 0 with no guess, the empty grid 2.
+    [ "$(awk '{ print $1 }' bad.want | tr '\n' ' ')" = "0 0 2 " ] || echo "bad.txt: model counts $(awk '{ print $1 }' bad.want | tr '\n' ' ')"
+    [ "$(awk 'NR < 3 { print $2 }' bad.want | tr '\n' ' ')" = "0 0 " ] || echo "bad.txt: the model guesses on clashing givens"
+    [ "$(awk '$1 != 1' hardest.want top.want clue17.want | wc -l)" = 0 ] ||
+        echo "the model counts other than 1 solution on a unique-solution corpus"
+    [ "$(awk '$1 != 2' multi.want | wc -l)" = 0 ] || echo "the model counts fewer than 2 on multi"
+}
+tcase "model: counts 1 on the unique corpora, 2 on multi and the empty grid, 0 without a guess on clashing givens" t_model
+
+# check LABEL ARGS...: solve every slice with ARGS; count and guesses per puzzle = the model's
+check() {
+    local label=$1 s
+    shift
+    for s in $SETS; do
+        timeout "$TIMEOUT" "$BIN" solve -f csv -t 1 "$@" "$s.txt" >out.csv 2>err ||
+            { echo "$label $s: exit $? ($(head -c 200 err))"; continue; }
+        awk -F, 'NR > 1 { print $3, $4 }' out.csv >got
+        if ! cmp -s "$s.want" got; then
+            paste -d' ' "$s.want" got | awk -v l="$label" -v s="$s" '
+                $1 != $3 || $2 != $4 { print l " " s " puzzle " NR ": model count " $1 " guesses " $2 ", solve " $3 " " $4; exit }'
+            [ "$(wc -l <got)" = "$(wc -l <"$s.want")" ] || echo "$label $s: $(wc -l <got) records"
+        fi
+    done
+}
+
+LEVELS=$(timeout "$TIMEOUT" "$BIN" --version | sed -n 's/^simd: .*; supported: //p')
+[ -n "$LEVELS" ] || echo "no supported SIMD levels in --version" >&2
+for lvl in $LEVELS; do
+    t_level() { check "--simd $lvl" -s fast --simd "$lvl"; }
+    tcase "fast at $lvl: per-puzzle counts and guesses = the model's" t_level
+done
+for spec in list:ns,hs,lc array:ns,hs,lc restart:ns,hs,lc; do
+    t_spec() { check "-s $spec" -s "$spec"; }
+    tcase "$spec: per-puzzle counts and guesses = the model's" t_spec
+done
+
+t_levels_named() { [ -n "$LEVELS" ] || echo "--version names no SIMD level"; }
+tcase "--version names the levels checked: $LEVELS" t_levels_named
+
+echo "$NPASS passed, $NFAIL failed"
+[ "$NFAIL" = 0 ]
