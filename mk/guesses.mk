@@ -12,5 +12,5 @@
 .PHONY: test-guesses
 TEST_EXTRA += test-guesses
 
-test-guesses: $(BIN) $(BIN_RUN)
+test-guesses: $(BIN) $(BIN_RUN) ## every SIMD level's per-puzzle counts and guesses against scripts/guess_model.py, an independent model of the search (part of make test)
 	bash tests/guesses/check.sh $(BIN_RUN)

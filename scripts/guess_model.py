@@ -256,7 +256,8 @@ def solve(b, limit=2, triad="none", branch="cell"):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+    head, _, rest = __doc__.partition("\n\n")
+    ap = argparse.ArgumentParser(description=head, epilog=rest,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="+", metavar="FILE")
     ap.add_argument("-l", "--limit", type=int, default=2,
