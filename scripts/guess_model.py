@@ -32,6 +32,11 @@ minutes and before any kernel is written:
                 keeps configurations as its state, so its "not this configuration" branch is
                 stronger than any cell elimination; this counts one child per configuration.
 
+  --study       every combination above that the tables of docs/performance.md show (seven
+                searches) on every FILE, in parallel, as one Markdown table on stdout;
+                --tdoku EXE adds tdoku's own guesses (its run_benchmark, -r 0: the puzzles as
+                given), --json OUT all rows as JSON (`make guess-study`).
+
 Output: one line `count guesses` a puzzle with --per-puzzle, then a summary on stderr (or
 JSON on stdout with --json). Input: 81-character lines ('.' or '0' blank, '1'-'9' given),
 '#' comments and blank lines skipped; anything else is an error naming file and line.
@@ -39,7 +44,11 @@ JSON on stdout with --json). Input: 81-character lines ('.' or '0' blank, '1'-'9
 import argparse
 import itertools
 import json
+import os
+import subprocess
 import sys
+import tempfile
+from concurrent.futures import ProcessPoolExecutor
 
 ALL = 0x1FF
 POP = [bin(i).count("1") for i in range(1 << 9)]
@@ -255,6 +264,85 @@ def solve(b, limit=2, triad="none", branch="cell"):
     return s.count, s.guesses
 
 
+def run_file(path, limit=2, triad="none", branch="cell", most=0, per_puzzle=False):
+    """One search over the puzzles of path: its summary row (and the per-puzzle lines)."""
+    puzzles = guesses = 0
+    lines = []
+    for _, b in parse(path):
+        if most and puzzles >= most:
+            break
+        count, g = solve(b, limit, triad, branch)
+        if per_puzzle:
+            lines.append(f"{count} {g}")
+        puzzles += 1
+        guesses += g
+    return {"file": path, "puzzles": puzzles, "guesses": guesses,
+            "guesses_per_puzzle": guesses / puzzles if puzzles else 0.0,
+            "triad": triad, "branch": branch, "limit": limit}, lines
+
+
+# The study's searches, in the order of its table: (label, triad, branch).
+STUDY = [
+    ("cell rule, no triads (fast)", "none", "cell"),
+    ("cell rule + naked triads", "naked", "cell"),
+    ("cell rule + hidden triads", "hidden", "cell"),
+    ("cell rule + both", "both", "cell"),
+    ("band branching, no triads", "none", "band"),
+    ("band branching + hidden triads", "hidden", "band"),
+    ("band branching + both", "both", "band"),
+]
+
+
+def tdoku_guesses(exe, path, most):
+    """Guesses a puzzle of tdoku's run_benchmark on path as given (-r 0), its CSV's last field;
+    on the first `most` puzzles (0 = all) as the model's rows, through a temporary file."""
+    with tempfile.NamedTemporaryFile("w", suffix=".txt") as tmp:
+        if most:
+            n = 0
+            with open(path) as f:
+                for line in f:
+                    s = line.strip()
+                    if s and not s.startswith("#") and n < most:
+                        tmp.write(s + "\n")
+                        n += 1
+            tmp.flush()
+        out = subprocess.run([exe, "-s", "tdoku", "-t", "1", "-w", "1", "-c", "1", "-r", "0",
+                              tmp.name if most else path],
+                             capture_output=True, text=True, check=True).stdout
+    return float(out.strip().splitlines()[-1].split(",")[-1])
+
+
+def study(files, limit, most, tdoku):
+    """The STUDY table over files (Markdown lines) and its rows."""
+    jobs = [(f, label, triad, branch) for label, triad, branch in STUDY for f in files]
+    with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        futures = [pool.submit(run_file, f, limit, triad, branch, most)
+                   for f, _, triad, branch in jobs]
+        rows = []
+        for (f, label, _, _), fut in zip(jobs, futures):
+            row = fut.result()[0]
+            row["search"] = label
+            rows.append(row)
+    names = [os.path.basename(f) for f in files]
+    md = ["| search | " + " | ".join(names) + " |", "|---|" + "---:|" * len(files)]
+    for label, _, _ in STUDY:
+        got = {r["file"]: r for r in rows if r["search"] == label}
+        md.append(f"| {label} | " +
+                  " | ".join(f"{got[f]['guesses_per_puzzle']:.2f}" for f in files) + " |")
+    if tdoku:
+        peer = []
+        for f in files:
+            g = tdoku_guesses(tdoku, f, most)
+            peer.append(f"{g:.2f}")
+            rows.append({"file": f, "search": "tdoku", "exe": tdoku, "guesses_per_puzzle": g})
+        md.append("| tdoku (run_benchmark -r 0) | " + " | ".join(peer) + " |")
+    puzzles = {r["file"]: r["puzzles"] for r in rows if "puzzles" in r}
+    md.append("")
+    md.append("Guesses a puzzle, limit " + str(limit) + "; puzzles: " +
+              ", ".join(f"{os.path.basename(f)} {puzzles[f]}" for f in files) + ".")
+    return md, rows
+
+
 def main():
     head, _, rest = __doc__.partition("\n\n")
     ap = argparse.ArgumentParser(description=head, epilog=rest,
@@ -271,24 +359,38 @@ def main():
                          "(default %(default)s)")
     ap.add_argument("--per-puzzle", action="store_true",
                     help="print `count guesses` for every puzzle")
-    ap.add_argument("--json", action="store_true", help="the summary as JSON on stdout")
+    ap.add_argument("--json", nargs="?", const="-", metavar="OUT",
+                    help="the summary as JSON on stdout, or into OUT with --study")
+    ap.add_argument("--study", action="store_true",
+                    help="the seven searches of the study on every FILE, as a Markdown table")
+    ap.add_argument("--tdoku", metavar="EXE",
+                    help="with --study: tdoku's run_benchmark, whose guesses make one more row")
     a = ap.parse_args()
+    if a.tdoku and not a.study:
+        ap.error("--tdoku goes with --study")
+    if a.tdoku and not os.access(a.tdoku, os.X_OK):
+        ap.error(f"--tdoku {a.tdoku}: not an executable file")
+    if a.study and a.json == "-":
+        ap.error("--study writes its JSON into a file: --json OUT")
     summary = []
     try:
+        if a.study:
+            for path in a.files:  # every file readable and well formed before the long run
+                for _ in parse(path):
+                    pass
+            md, rows = study(a.files, a.limit, a.max, a.tdoku)
+            print("\n".join(md))
+            if a.json:
+                with open(a.json, "w") as f:
+                    json.dump(rows, f, indent=1)
+                    f.write("\n")
+            return
         for path in a.files:
-            puzzles = guesses = 0
-            for _, b in parse(path):
-                if a.max and puzzles >= a.max:
-                    break
-                count, g = solve(b, a.limit, a.triad, a.branch)
-                if a.per_puzzle:
-                    print(count, g)
-                puzzles += 1
-                guesses += g
-            summary.append({"file": path, "puzzles": puzzles, "guesses": guesses,
-                            "guesses_per_puzzle": guesses / puzzles if puzzles else 0.0,
-                            "triad": a.triad, "branch": a.branch, "limit": a.limit})
-    except (OSError, ValueError) as e:
+            row, lines = run_file(path, a.limit, a.triad, a.branch, a.max, a.per_puzzle)
+            if lines:
+                print("\n".join(lines))
+            summary.append(row)
+    except (OSError, ValueError, subprocess.CalledProcessError) as e:
         sys.exit(f"guess_model.py: {e}")
     if a.json:
         json.dump(summary, sys.stdout, indent=1)

@@ -76,6 +76,26 @@ for spec in list:ns,hs,lc array:ns,hs,lc restart:ns,hs,lc; do
     tcase "$spec: per-puzzle counts and guesses = the model's" t_spec
 done
 
+# The study mode: seven searches a file; its first row is the plain model's mean.
+t_study() {
+    timeout "$TIMEOUT" python3 "$MODEL" --study -n 5 --json study.json hardest.txt multi.txt >study.md 2>err ||
+        { echo "--study exit $? ($(head -c 200 err))"; return; }
+    local n want
+    n=$(grep -c -e '^| cell rule' -e '^| band branching' study.md)
+    [ "$n" = 7 ] || echo "want 7 search rows, got $n"
+    want=$(head -n 5 hardest.want | awk '{ g += $2 } END { printf "%.2f", g / 5 }')
+    grep -q "^| cell rule, no triads (fast) | $want | " study.md ||
+        echo "first row is not the per-puzzle mean $want: $(grep '^| cell rule, no' study.md)"
+    python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); sys.exit(len(r) != 14)' study.json ||
+        echo "study.json: want 14 rows (7 searches x 2 files)"
+    python3 "$MODEL" --study --tdoku ./nonexistent hardest.txt >/dev/null 2>err && echo "--tdoku ./nonexistent: exit 0"
+    grep -q "not an executable file" err || echo "--tdoku ./nonexistent: $(cat err)"
+    printf '12345\n' >short.txt
+    python3 "$MODEL" short.txt 2>err && echo "a short line: exit 0"
+    grep -q "short.txt:1: not an 81-cell puzzle line" err || echo "a short line: $(cat err)"
+}
+tcase "guess_model --study: 7 searches a file, the first the plain mean; bad --tdoku and bad lines refused by name" t_study
+
 t_levels_named() { [ -n "$LEVELS" ] || echo "--version names no SIMD level"; }
 tcase "--version names the levels checked: $LEVELS" t_levels_named
 
