@@ -42,15 +42,21 @@ def read_meta(path):
     return meta
 
 
-def read_tdoku(path):
-    """tdoku's -c 1 row: compiler id, version, flags, file, solver, then four numbers."""
-    with open(path) as f:
-        row = f.read().strip().splitlines()[-1].split(",")
+def parse_tdoku(text):
+    """tdoku's -c 1 row (the last line of text): compiler id, version, flags, file, solver,
+    then four numbers."""
+    row = text.strip().splitlines()[-1].split(",")
     pps, usec, no_guess, guesses = (float(x) for x in row[-4:])
     return {
         "puzzles_per_sec": pps, "usec_per_puzzle": usec, "no_guess_pct": no_guess,
         "guesses_per_puzzle": guesses, "build": " ".join(" ".join(row[:3]).split()),
     }
+
+
+def read_tdoku(path):
+    """parse_tdoku on the file path."""
+    with open(path) as f:
+        return parse_tdoku(f.read())
 
 
 def read_sudokubench(path):

@@ -50,6 +50,8 @@ import sys
 import tempfile
 from concurrent.futures import ProcessPoolExecutor
 
+from compare import parse_tdoku  # scripts/compare.py: tdoku's CSV row, read once for both
+
 ALL = 0x1FF
 POP = [bin(i).count("1") for i in range(1 << 9)]
 ROWS = [[r * 9 + c for c in range(9)] for r in range(9)]
@@ -244,8 +246,8 @@ class Search:
                 return
 
 
-def parse(path):
-    """Yields (line number, board) of every puzzle line of path."""
+def puzzle_lines(path):
+    """Yields (line number, text) of every puzzle line of path, checked."""
     with open(path, encoding="ascii", errors="replace") as f:
         for n, line in enumerate(f, 1):
             s = line.strip()
@@ -253,7 +255,13 @@ def parse(path):
                 continue
             if len(s) != 81 or any(ch not in ".0123456789" for ch in s):
                 raise ValueError(f"{path}:{n}: not an 81-cell puzzle line")
-            yield n, [ALL if ch in ".0" else 1 << (int(ch) - 1) for ch in s]
+            yield n, s
+
+
+def parse(path):
+    """Yields (line number, board) of every puzzle line of path."""
+    for n, s in puzzle_lines(path):
+        yield n, [ALL if ch in ".0" else 1 << (int(ch) - 1) for ch in s]
 
 
 def solve(b, limit=2, triad="none", branch="cell"):
@@ -298,18 +306,13 @@ def tdoku_guesses(exe, path, most):
     on the first `most` puzzles (0 = all) as the model's rows, through a temporary file."""
     with tempfile.NamedTemporaryFile("w", suffix=".txt") as tmp:
         if most:
-            n = 0
-            with open(path) as f:
-                for line in f:
-                    s = line.strip()
-                    if s and not s.startswith("#") and n < most:
-                        tmp.write(s + "\n")
-                        n += 1
+            for _, s in itertools.islice(puzzle_lines(path), most):
+                tmp.write(s + "\n")
             tmp.flush()
         out = subprocess.run([exe, "-s", "tdoku", "-t", "1", "-w", "1", "-c", "1", "-r", "0",
                               tmp.name if most else path],
                              capture_output=True, text=True, check=True).stdout
-    return float(out.strip().splitlines()[-1].split(",")[-1])
+    return parse_tdoku(out)["guesses_per_puzzle"]
 
 
 def study(files, limit, most, tdoku):
