@@ -25,6 +25,9 @@ minutes and before any kernel is written:
                 naked: three digits left in a triad leave the rest of its line and box;
                 hidden: three digits confined to the triad by its line or by its box leave
                 its cells no other digit (more than three is a contradiction);
+  --triad-depth N|root  the triad rules only on boards at most N guesses deep, or on the
+                root alone: where in the tree a stronger rule pays (eighteenth session); the
+                summary counts the settles and those that ran the triad rules (the cost side);
   --branch band  branch as tdoku does, on one digit's configuration in a band (the row, or
                 column, it takes in each of the band's three boxes): the band with the fewest
                 configurations over its digits, then its digit with the fewest (two or more),
@@ -32,7 +35,7 @@ minutes and before any kernel is written:
                 keeps configurations as its state, so its "not this configuration" branch is
                 stronger than any cell elimination; this counts one child per configuration.
 
-  --study       every combination above that the tables of docs/performance.md show (seven
+  --study       every combination above that the tables of docs/performance.md show (eight
                 searches) on every FILE, in parallel, as one Markdown table on stdout;
                 --tdoku EXE adds tdoku's own guesses (its run_benchmark, -r 0: the puzzles as
                 given), --json OUT all rows as JSON (`make guess-study`).
@@ -206,17 +209,35 @@ def take_configuration(b, tri, d, p):
 
 
 class Search:
-    """One puzzle's search: solutions counted up to limit (0 = all), guesses as search.h."""
+    """One puzzle's search: solutions counted up to limit (0 = all), guesses as search.h.
+    depth: None (the triad rules, if any, on every board), "root" (on the root only) or N
+    (on the boards at most N guesses deep; the root is depth 0, a guess's child one deeper,
+    the board that drops the guessed digit as deep as the board it was taken from)."""
 
-    def __init__(self, limit, triad, branch):
-        self.limit, self.triad, self.branch = limit, triad, branch
-        self.count = self.guesses = 0
+    def __init__(self, limit, triad, branch, depth=None):
+        self.limit, self.triad, self.branch, self.depth = limit, triad, branch, depth
+        self.count = self.guesses = self.settles = self.triad_settles = 0
 
     def done(self):
         return self.limit and self.count >= self.limit
 
-    def run(self, b):
-        """Searches the settled board b (which it may change)."""
+    def rule(self, depth):
+        """The triad rule of a board depth guesses deep, or of the root ("root")."""
+        if self.depth is None:
+            return self.triad
+        if self.depth == "root":
+            return self.triad if depth == "root" else "none"
+        return self.triad if depth == "root" or depth <= self.depth else "none"
+
+    def settle(self, b, depth):
+        """settle() with the triad rule of depth, counted (the cost side of a depth study)."""
+        rule = self.rule(depth)
+        self.settles += 1
+        self.triad_settles += rule != "none"
+        return settle(b, rule)
+
+    def run(self, b, depth=0):
+        """Searches the settled board b (which it may change), depth guesses deep."""
         while True:
             if all(m & (m - 1) == 0 for m in b):
                 self.count += 1
@@ -227,8 +248,8 @@ class Search:
                 for p in confs:
                     child = b[:]
                     take_configuration(child, tri, d, p)
-                    if settle(child, self.triad):
-                        self.run(child)
+                    if self.settle(child, depth + 1):
+                        self.run(child, depth + 1)
                         if self.done():
                             return
                 return
@@ -237,12 +258,12 @@ class Search:
             child = b[:]
             child[c] = digit
             self.guesses += 1
-            if settle(child, self.triad):
-                self.run(child)
+            if self.settle(child, depth + 1):
+                self.run(child, depth + 1)
                 if self.done():
                     return
             b[c] &= ~digit
-            if not settle(b, self.triad):
+            if not self.settle(b, depth):
                 return
 
 
@@ -264,40 +285,47 @@ def parse(path):
         yield n, [ALL if ch in ".0" else 1 << (int(ch) - 1) for ch in s]
 
 
-def solve(b, limit=2, triad="none", branch="cell"):
-    """(solutions counted up to limit, guesses) for the puzzle board b."""
-    s = Search(limit, triad, branch)
-    if settle(b, triad):
+def solve(b, limit=2, triad="none", branch="cell", depth=None):
+    """The finished Search of the puzzle board b (count up to limit, guesses, settles); depth
+    as Search's."""
+    s = Search(limit, triad, branch, depth)
+    if s.settle(b, "root"):
         s.run(b)
-    return s.count, s.guesses
+    return s
 
 
-def run_file(path, limit=2, triad="none", branch="cell", most=0, per_puzzle=False):
+def run_file(path, limit=2, triad="none", branch="cell", most=0, per_puzzle=False, depth=None):
     """One search over the puzzles of path: its summary row (and the per-puzzle lines)."""
-    puzzles = guesses = 0
+    puzzles = guesses = settles = triad_settles = 0
     lines = []
     for _, b in parse(path):
         if most and puzzles >= most:
             break
-        count, g = solve(b, limit, triad, branch)
+        s = solve(b, limit, triad, branch, depth)
         if per_puzzle:
-            lines.append(f"{count} {g}")
+            lines.append(f"{s.count} {s.guesses}")
         puzzles += 1
-        guesses += g
+        guesses += s.guesses
+        settles += s.settles
+        triad_settles += s.triad_settles
+    n = puzzles or 1
     return {"file": path, "puzzles": puzzles, "guesses": guesses,
-            "guesses_per_puzzle": guesses / puzzles if puzzles else 0.0,
-            "triad": triad, "branch": branch, "limit": limit}, lines
+            "guesses_per_puzzle": guesses / n, "settles_per_puzzle": settles / n,
+            "triad_settles_per_puzzle": triad_settles / n,
+            "triad": triad, "triad_depth": "all" if depth is None else depth, "branch": branch,
+            "limit": limit}, lines
 
 
-# The study's searches, in the order of its table: (label, triad, branch).
+# The study's searches, in the order of its table: (label, triad, branch, triad depth).
 STUDY = [
-    ("cell rule, no triads (fast)", "none", "cell"),
-    ("cell rule + naked triads", "naked", "cell"),
-    ("cell rule + hidden triads", "hidden", "cell"),
-    ("cell rule + both", "both", "cell"),
-    ("band branching, no triads", "none", "band"),
-    ("band branching + hidden triads", "hidden", "band"),
-    ("band branching + both", "both", "band"),
+    ("cell rule, no triads (fast)", "none", "cell", None),
+    ("cell rule + both at the root", "both", "cell", "root"),
+    ("cell rule + naked triads", "naked", "cell", None),
+    ("cell rule + hidden triads", "hidden", "cell", None),
+    ("cell rule + both", "both", "cell", None),
+    ("band branching, no triads", "none", "band", None),
+    ("band branching + hidden triads", "hidden", "band", None),
+    ("band branching + both", "both", "band", None),
 ]
 
 
@@ -317,18 +345,19 @@ def tdoku_guesses(exe, path, most):
 
 def study(files, limit, most, tdoku):
     """The STUDY table over files (Markdown lines) and its rows."""
-    jobs = [(f, label, triad, branch) for label, triad, branch in STUDY for f in files]
+    jobs = [(f, label, triad, branch, depth) for label, triad, branch, depth in STUDY
+            for f in files]
     with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        futures = [pool.submit(run_file, f, limit, triad, branch, most)
-                   for f, _, triad, branch in jobs]
+        futures = [pool.submit(run_file, f, limit, triad, branch, most, False, depth)
+                   for f, _, triad, branch, depth in jobs]
         rows = []
-        for (f, label, _, _), fut in zip(jobs, futures):
+        for (f, label, _, _, _), fut in zip(jobs, futures):
             row = fut.result()[0]
             row["search"] = label
             rows.append(row)
     names = [os.path.basename(f) for f in files]
     md = ["| search | " + " | ".join(names) + " |", "|---|" + "---:|" * len(files)]
-    for label, _, _ in STUDY:
+    for label, _, _, _ in STUDY:
         got = {r["file"]: r for r in rows if r["search"] == label}
         md.append(f"| {label} | " +
                   " | ".join(f"{got[f]['guesses_per_puzzle']:.2f}" for f in files) + " |")
@@ -357,6 +386,10 @@ def main():
                     help="the first N puzzles of each file only (default all)")
     ap.add_argument("--triad", choices=["none", "naked", "hidden", "both"], default="none",
                     help="triad rules added to the propagation (default %(default)s)")
+    ap.add_argument("--triad-depth", metavar="N|root",
+                    help="with --triad: the rules only on boards at most N guesses deep (0: the "
+                         "root and the boards that drop its guessed digits), or on the root "
+                         "alone (default every board)")
     ap.add_argument("--branch", choices=["cell", "band"], default="cell",
                     help="branching: branch.h's cell rule or a digit's band configuration "
                          "(default %(default)s)")
@@ -365,7 +398,7 @@ def main():
     ap.add_argument("--json", nargs="?", const="-", metavar="OUT",
                     help="the summary as JSON on stdout, or into OUT with --study")
     ap.add_argument("--study", action="store_true",
-                    help="the seven searches of the study on every FILE, as a Markdown table")
+                    help="the eight searches of the study on every FILE, as a Markdown table")
     ap.add_argument("--tdoku", metavar="EXE",
                     help="with --study: tdoku's run_benchmark, whose guesses make one more row")
     a = ap.parse_args()
@@ -373,6 +406,16 @@ def main():
         ap.error("--tdoku goes with --study")
     if a.tdoku and not os.access(a.tdoku, os.X_OK):
         ap.error(f"--tdoku {a.tdoku}: not an executable file")
+    depth = None
+    if a.triad_depth is not None:
+        if a.triad == "none":
+            ap.error("--triad-depth goes with --triad")
+        if a.triad_depth == "root":
+            depth = "root"
+        elif a.triad_depth.isdigit():
+            depth = int(a.triad_depth)
+        else:
+            ap.error(f"--triad-depth {a.triad_depth}: not a depth (0, 1, ...) or root")
     if a.study and a.json == "-":
         ap.error("--study writes its JSON into a file: --json OUT")
     summary = []
@@ -389,7 +432,7 @@ def main():
                     f.write("\n")
             return
         for path in a.files:
-            row, lines = run_file(path, a.limit, a.triad, a.branch, a.max, a.per_puzzle)
+            row, lines = run_file(path, a.limit, a.triad, a.branch, a.max, a.per_puzzle, depth)
             if lines:
                 print("\n".join(lines))
             summary.append(row)
@@ -401,7 +444,10 @@ def main():
     else:
         for s in summary:
             print(f"{s['file']}: {s['puzzles']} puzzles, {s['guesses_per_puzzle']:.2f} guesses a "
-                  f"puzzle (triad {s['triad']}, branch {s['branch']}, limit {s['limit']})",
+                  f"puzzle, {s['settles_per_puzzle']:.2f} settles ({s['triad_settles_per_puzzle']:.2f} "
+                  f"with triads; triad {s['triad']}"
+                  + (f" at depth {s['triad_depth']}" if s['triad'] != "none" else "")
+                  + f", branch {s['branch']}, limit {s['limit']})",
                   file=sys.stderr)
 
 
