@@ -55,7 +55,7 @@ ifneq ($(findstring x86_64,$(TARGET_ARCH_NAME)),)
 KERNEL_FLAGS_sse4   := -msse4.1 -mpopcnt
 KERNEL_FLAGS_avx2   := -mavx2 -mbmi -mbmi2 -mpopcnt -mlzcnt
 KERNEL_FLAGS_avx512bw := -mavx512f -mavx512bw -mavx512vl $(KERNEL_FLAGS_avx2)
-KERNEL_FLAGS_avx512 := $(KERNEL_FLAGS_avx512bw) -mavx512vpopcntdq -mavx512vbmi
+KERNEL_FLAGS_avx512 := $(KERNEL_FLAGS_avx512bw) -mavx512vpopcntdq -mavx512vbmi -mavx512bitalg
 KERNEL_FLAGS_box16_avx2 := $(KERNEL_FLAGS_avx2)
 # The "fast+T" stamps (kernel_<level>_tech.c): the same flags as their level.
 KERNEL_FLAGS_sse4_tech   := $(KERNEL_FLAGS_sse4)

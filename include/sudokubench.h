@@ -179,7 +179,8 @@ typedef enum sb_simd {
                              reference) */
     SB_SIMD_SSE4 = 1,     /* x86-64: SSE4.1 + POPCNT (128-bit vectors) */
     SB_SIMD_AVX2 = 2,     /* x86-64: AVX2 + BMI1/2 + POPCNT + LZCNT (256-bit vectors) */
-    SB_SIMD_AVX512 = 3,   /* x86-64: AVX-512 F/BW/VL/VPOPCNTDQ/VBMI (Ice Lake, Zen 4 and later) */
+    SB_SIMD_AVX512 = 3,   /* x86-64: AVX-512 F/BW/VL/VPOPCNTDQ/VBMI/BITALG (Ice Lake, Zen 4
+                             and later) */
     SB_SIMD_NEON = 4,     /* aarch64: Advanced SIMD (128-bit vectors) */
     SB_SIMD_AVX512BW = 5, /* x86-64: AVX-512 F/BW/VL without VBMI or VPOPCNTDQ (Skylake-SP,
                              Cascade Lake, Cooper Lake): the avx512 kernel with word permutes.

@@ -2,8 +2,9 @@
 """guess_model.py — an independent model of the fast pipeline's search, in plain Python.
 
 It reimplements, from their documented rules and nothing of the C code, what decides the
-guesses of `sudokubench solve -s fast` (at every SIMD level) and of the generic pipelines
-with the same techniques (`list:ns,hs,lc`, `array:...`, `restart:...`):
+guesses of the generic pipelines `list:ns,hs,lc`, `array:...` and `restart:...`, and with
+`--triad both --triad-depth root` those of `sudokubench solve -s fast` at every SIMD level
+(fast adds the triad rules at the root, src/kernel/triad.h):
 
   propagation   naked singles, hidden singles and locked candidates (pointing and claiming,
                 rows and columns) to their fixpoint; the fixpoint of these rules does not
@@ -318,8 +319,8 @@ def run_file(path, limit=2, triad="none", branch="cell", most=0, per_puzzle=Fals
 
 # The study's searches, in the order of its table: (label, triad, branch, triad depth).
 STUDY = [
-    ("cell rule, no triads (fast)", "none", "cell", None),
-    ("cell rule + both at the root", "both", "cell", "root"),
+    ("cell rule, no triads (ns,hs,lc)", "none", "cell", None),
+    ("cell rule + both at the root (fast)", "both", "cell", "root"),
     ("cell rule + naked triads", "naked", "cell", None),
     ("cell rule + hidden triads", "hidden", "cell", None),
     ("cell rule + both", "both", "cell", None),

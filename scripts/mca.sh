@@ -45,7 +45,7 @@ mark kernel_band.h "hid[k] = sbb_hidden_of(bv[k], &none);" "hid1 |= hid[k];"
 
 x86="-mavx2 -mbmi -mbmi2 -mpopcnt -mlzcnt"
 avx512bw="-mavx512f -mavx512bw -mavx512vl $x86"
-avx512="$avx512bw -mavx512vpopcntdq -mavx512vbmi"
+avx512="$avx512bw -mavx512vpopcntdq -mavx512vbmi -mavx512bitalg"
 # region NAME STAMP FLAGS CPUS...: compile STAMP's .c, cut the first marked region, model it.
 region() {
     name=$1 stamp=$2 flags=$3

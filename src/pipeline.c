@@ -58,7 +58,9 @@ const sb_technique_info *sb_techniques(size_t *count)
 /* The pipeline registry: one row per pipeline. The CLI, tests and benchmarks iterate it;
  * every row but "fast" is a spec run by the generic engine (technique.h). */
 static const sb_pipeline_info pipeline_table[] = {
-    {"fast", "fused SIMD kernel: naked + hidden singles, locked candidates; the default",
+    {"fast",
+     "fused SIMD kernel: naked + hidden singles, locked candidates, triads at the root; the "
+     "default",
      "fast", "tuned freely (tdoku-style levers on a cell-bitmask board)"},
     {"list", "technique-major; each sweep reads one snapshot, eliminations land together",
      "list:ns,hs,lc,nt,ht", "seed 000, list version (immutable rows, transposes)"},

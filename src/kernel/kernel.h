@@ -36,6 +36,8 @@
  *     first round, so that round already finds the singles the guess makes (measured rounds
  *     per settle on the sample corpora: 10.8 on 17-clue, 4.0 on top1465, 3.3 on forum
  *     hardest 11+, 3.6 on datasets/multi; without that clearing 11.2, 4.8, 4.1, 4.2).
+ *   root: the root board also takes the triad rules (triad.h; the AVX-512 stamp inside the
+ *     load's rounds, the scalar reference after its load), so every stamp's root is the same.
  *   Both reach the unique fixpoint of these rules (each rule only removes candidates and
  *     stays valid on any board with fewer), whatever the order, so every stamp branches on
  *     the same boards and makes the same guesses as the scalar reference.
@@ -47,6 +49,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "triad.h"
 
 #if SB_KERNEL_AVX512
 #include <immintrin.h>
@@ -260,13 +263,33 @@ static inline __m512i sbk_spread(__m512i house, int j)
                                      0xFE);
 }
 
+/* Candidate counts of the 16-bit lanes of v: as two 32-bit popcounts (VPOPCNTDQ has no
+ * 16-bit form), or without VPOPCNTDQ (avx512bw) per nibble from a 16-entry byte table, the
+ * two bytes of a lane then summed. */
+static inline __m512i sbk_counts(__m512i v)
+{
+#if defined(__AVX512VPOPCNTDQ__)
+    const __m512i lo = _mm512_popcnt_epi32(_mm512_and_si512(v, _mm512_set1_epi32(0xFFFF)));
+    return _mm512_or_si512(lo, _mm512_slli_epi32(_mm512_popcnt_epi32(_mm512_srli_epi32(v, 16)), 16));
+#else
+    const __m512i nib = _mm512_set1_epi8(0x0F);
+    const __m512i tab =
+        _mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4));
+    const __m512i lo = _mm512_shuffle_epi8(tab, _mm512_and_si512(v, nib));
+    const __m512i hi = _mm512_shuffle_epi8(tab, _mm512_and_si512(_mm512_srli_epi16(v, 4), nib));
+    const __m512i b = _mm512_add_epi8(lo, hi); /* per byte: at most 8 */
+    return _mm512_add_epi16(_mm512_and_si512(b, _mm512_set1_epi16(0xFF)), _mm512_srli_epi16(b, 8));
+#endif
+}
+
 /* Locked candidates for every box-line pair at once, from the segment vectors a[k] a round
  * gathered (lane r: row r within stack k; lane 9+c: column c within band k). A digit of a
  * segment absent from the other two segments of its box (pointing) leaves the other segments
  * of its line; one absent from the other two segments of its line (claiming) leaves the other
  * segments of its box. out[j] gets the digits to remove from each lane of board register j
  * (12 permutes of rotation, 12 of scatter; all off the round's critical path). */
-static inline void sbk_locked(const __m512i a[3], __m512i out[3])
+static inline __attribute__((always_inline)) __mmask32 sbk_locked(const __m512i a[3],
+                                                                   __m512i out[3], const int root)
 {
     const __m512i r1 = SBK_IDX(SBK_LOCKED.rot[0]);
     const __m512i r2 = SBK_IDX(SBK_LOCKED.rot[1]);
@@ -277,10 +300,39 @@ static inline void sbk_locked(const __m512i a[3], __m512i out[3])
                                        a[k]);
         claim[k] = _mm512_andnot_si512(_mm512_or_si512(a[(k + 1) % 3], a[(k + 2) % 3]), a[k]);
     }
-    for (int k = 0; k < 3; k++)
+    /* At the root, the triad rules (triad.h): a segment is a triad, its pointing and claiming
+     * digits are the ones confined to it. Fewer than three digits, or more than three
+     * confined, is a contradiction (returned as segment flags); three digits left leave the
+     * rest of its line and box (as pointing and claiming digits do); three confined leave
+     * its cells no other digit (ORed into its own eliminations). */
+    __mmask32 bad = 0;
+    __m512i own[3];
+    if (root) {
+        const __m512i three = _mm512_set1_epi16(3), all = _mm512_set1_epi16(SB_ALL_DIGITS);
+        const __mmask32 segs = (1u << 18) - 1;
+        for (int k = 0; k < 3; k++) {
+            const __m512i must = _mm512_or_si512(point[k], claim[k]);
+#if defined(__AVX512BITALG__) /* the avx512 level: one instruction a count */
+            const __m512i pm = _mm512_popcnt_epi16(must), pu = _mm512_popcnt_epi16(a[k]);
+#else /* avx512bw: Skylake-SP to Cooper Lake have no BITALG */
+            const __m512i pm = sbk_counts(must), pu = sbk_counts(a[k]);
+#endif
+            bad |= _mm512_mask_cmpgt_epi16_mask(segs, pm, three) |
+                   _mm512_mask_cmplt_epi16_mask(segs, pu, three);
+            const __mmask32 h3 = _mm512_mask_cmpeq_epi16_mask(segs, pm, three);
+            own[k] = _mm512_maskz_mov_epi16(h3, _mm512_andnot_si512(must, all));
+            const __mmask32 n3 = _mm512_mask_cmpeq_epi16_mask(segs, pu, three);
+            point[k] = _mm512_mask_mov_epi16(point[k], n3, a[k]);
+            claim[k] = _mm512_mask_mov_epi16(claim[k], n3, a[k]);
+        }
+    }
+    for (int k = 0; k < 3; k++) {
         elim[k] = _mm512_ternarylogic_epi32(
             _mm512_or_si512(point[(k + 1) % 3], point[(k + 2) % 3]),
             SBK_PERM(r1, claim[k]), SBK_PERM(r2, claim[k]), 0xFE);
+        if (root)
+            elim[k] = _mm512_or_si512(elim[k], own[k]);
+    }
     for (int j = 0; j < 3; j++) {
         const __m512i ri = SBK_IDX(SBK_LOCKED_REG(row, j));
         const __m512i ci = SBK_IDX(SBK_LOCKED_REG(col, j));
@@ -290,9 +342,11 @@ static inline void sbk_locked(const __m512i a[3], __m512i out[3])
                                          elim[2]);
         out[j] = _mm512_or_si512(er, ec);
     }
+    return bad;
 }
 
-/* Propagates to the fixpoint in whole-board rounds. Each round gathers all 27 houses (nine
+/* Propagates to the fixpoint in whole-board rounds (at the root, root = 1, with the triad
+ * rules in every round's locked candidates: sbk_locked). Each round gathers all 27 houses (nine
  * permutes: position i of every house side by side): the digits placed in each, those with
  * one place, and per line the candidates of each box segment; a digit placed twice or with no
  * place is a contradiction. Then every open cell loses its houses' placed digits and takes a
@@ -309,7 +363,8 @@ static inline void sbk_locked(const __m512i a[3], __m512i out[3])
  * the settled board. @return 0 on contradiction, else 1 (b is a valid solution or stable;
  * nsolved set). Always inlined, as the one-call sbk_settle was: out of line, its registers
  * would pass through memory and each call would cost a vzeroupper. */
-static inline __attribute__((always_inline)) int sbk_settle_regs(sb_board *b, __m512i v[3])
+static inline __attribute__((always_inline)) int sbk_settle_at(sb_board *b, __m512i v[3],
+                                                              const int root)
 {
     const __m512i one = _mm512_set1_epi16(1), all = _mm512_set1_epi16(SB_ALL_DIGITS);
     const __mmask32 houses = (1u << SB_HOUSES) - 1;
@@ -350,7 +405,8 @@ static inline __attribute__((always_inline)) int sbk_settle_regs(sb_board *b, __
         }
         const __m512i hidden = _mm512_andnot_si512(_mm512_or_si512(twice, placed), once);
         __m512i locked[3];
-        sbk_locked(seg, locked);
+        if (sbk_locked(seg, locked, root))
+            return 0; /* a triad with fewer than three digits or more than three confined */
         __mmask32 changed = 0;
         for (int j = 0; j < 3; j++) {
             const __m512i w = _mm512_and_si512(v[j], _mm512_sub_epi16(v[j], one));
@@ -386,6 +442,12 @@ static inline void sbk_regs(const sb_board *b, __m512i v[3])
 {
     for (int j = 0; j < 3; j++)
         v[j] = _mm512_load_si512((const void *)&b->cand[32 * j]);
+}
+
+/* The settle of every board but the root. */
+static inline __attribute__((always_inline)) int sbk_settle_regs(sb_board *b, __m512i v[3])
+{
+    return sbk_settle_at(b, v, 0);
 }
 
 /* sbk_settle_regs on board b as stored. */
@@ -426,25 +488,6 @@ static inline int sbk_propagate(sb_board *b, uint8_t *q, int qn, uint32_t dirty)
 #include "branch.h"
 
 #if SB_KERNEL_AVX512
-/* Candidate counts of the 16-bit lanes of v: as two 32-bit popcounts (VPOPCNTDQ has no
- * 16-bit form), or without VPOPCNTDQ (avx512bw) per nibble from a 16-entry byte table, the
- * two bytes of a lane then summed. */
-static inline __m512i sbk_counts(__m512i v)
-{
-#if defined(__AVX512VPOPCNTDQ__)
-    const __m512i lo = _mm512_popcnt_epi32(_mm512_and_si512(v, _mm512_set1_epi32(0xFFFF)));
-    return _mm512_or_si512(lo, _mm512_slli_epi32(_mm512_popcnt_epi32(_mm512_srli_epi32(v, 16)), 16));
-#else
-    const __m512i nib = _mm512_set1_epi8(0x0F);
-    const __m512i tab =
-        _mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4));
-    const __m512i lo = _mm512_shuffle_epi8(tab, _mm512_and_si512(v, nib));
-    const __m512i hi = _mm512_shuffle_epi8(tab, _mm512_and_si512(_mm512_srli_epi16(v, 4), nib));
-    const __m512i b = _mm512_add_epi8(lo, hi); /* per byte: at most 8 */
-    return _mm512_add_epi16(_mm512_and_si512(b, _mm512_set1_epi16(0xFF)), _mm512_srli_epi16(b, 8));
-#endif
-}
-
 /* The best-scoring cell of set (two words as the peer tables hold them: word 0 cells 0..63,
  * word 1 cells 64..80) by branch.h's rule, board registers v: a cell's open peers sharing a
  * digit are three vector tests moved out to general registers, then ANDs and popcounts
@@ -545,7 +588,9 @@ static inline int sbk_load(sb_board *b, const sb_grid *puzzle)
         const __mmask32 blank = _mm512_mask_testn_epi16_mask(cells, d, d);
         _mm512_store_si512((void *)&b->cand[32 * j], _mm512_mask_blend_epi16(blank, bit, all));
     }
-    return sbk_settle(b);
+    __m512i v[3];
+    sbk_regs(b, v);
+    return sbk_settle_at(b, v, 1); /* the root: with the triad rules */
 }
 
 /* Cell c's lane in board register j (none when c lies in another register). A guess and a
@@ -595,7 +640,7 @@ static inline int sbk_drop(sb_board *b, int c, uint16_t d)
 #else
 /* Every given is set first and assigned after, so equal givens in a house meet as an emptied
  * cell. */
-static inline int sbk_load(sb_board *b, const sb_grid *puzzle)
+static inline int sbk_load_settle(sb_board *b, const sb_grid *puzzle)
 {
     uint8_t q[SB_CELLS];
     int qn = 0;
@@ -650,8 +695,9 @@ static inline void sbk_solution(const sb_board *b, sb_grid *out)
 #define SBK_SOLUTION sbk_solution
 #endif
 
-#if SB_KERNEL_TECH
-/* "fast+T" (kernel_tech.h): the board as digit planes and eliminations back from them. */
+#if SB_KERNEL_TECH || !SB_KERNEL_AVX512
+/* The board as digit planes and eliminations back from them: "fast+T" (kernel_tech.h), and
+ * the scalar reference's triad rules at the root (triad.h). */
 #if SB_KERNEL_AVX512
 /* Cell sets as three 32-cell masks per digit (one vptestmw per register), regrouped into the
  * planes' three 27-cell band words. */
@@ -728,6 +774,27 @@ static inline int sbk_elim(sb_board *b, const uint32_t *el)
 #define SBK_PLANES sbk_planes
 #define SBK_ELIM sbk_elim
 #define SBK_CELL_MAJOR(b) ((const uint16_t *)(b)->cand) /* both stamps keep cells */
+#endif
+
+#if !SB_KERNEL_AVX512
+/* The root: settled, then the triad rules (triad.h) and the settle again until they find
+ * nothing (the AVX-512 stamps run them inside the load's rounds). */
+static inline int sbk_load(sb_board *b, const sb_grid *puzzle)
+{
+    if (!sbk_load_settle(b, puzzle))
+        return 0;
+    uint32_t w[4 * SB_DIGITS] __attribute__((aligned(16)));
+    uint32_t el[4 * SB_DIGITS] __attribute__((aligned(16)));
+    while (b->nsolved < SB_CELLS) {
+        sbk_planes(b, w);
+        const int r = sbt3_rules(w, el);
+        if (r <= 0)
+            return r == 0;
+        if (!sbk_elim(b, el))
+            return 0;
+    }
+    return 1;
+}
 #endif
 
 #define SBK_LOAD sbk_load

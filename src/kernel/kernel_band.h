@@ -37,13 +37,15 @@
  *   slower here: a band round is bound by throughput (every digit's SWAR work), the naked
  *   chain by latency (docs/performance.md, third session).
  * load: the givens leave their peers and are placed in one pass of house flags per digit
- *   vector (sbb_place_givens), the settle then starts from the singles they leave.
+ *   vector (sbb_place_givens), the settle then starts from the singles they leave; the root's
+ *   settle also runs the triad rules once locked candidates stall (triad.h).
  * search: search.h's DFS/BFS through entries.h; the branch rule (branch.h's) is computed on
  *   the bitboards.
  */
 #include <string.h>
 
 #include "internal.h"
+#include "triad.h"
 #include "vec.h"
 
 #define SBB_DPV (SBV_LANES / 4)                           /* digits per vector */
@@ -519,12 +521,34 @@ static inline uint16_t sbb_placed(const sbb_word *done)
 #endif
 }
 
+/* The triad rules (triad.h) on board b, whose words are its planes: the eliminations leave
+ * the board and their digits turn dirty. @return -1 on contradiction, 1 when a candidate
+ * went, else 0. */
+static inline int sbb_triads(sb_board *b)
+{
+    sbb_word *w = sbb_words(b);
+    uint32_t el[4 * SB_DIGITS] SBB_ALIGNED;
+    const int r = sbt3_rules(w, el);
+    if (r <= 0)
+        return r;
+    uint32_t moved = 0;
+    for (int d = 0; d < SB_DIGITS; d++) {
+        const sbv4 e = *(const sbv4 *)(const void *)&el[4 * d];
+        *(sbv4 *)(void *)&w[4 * d] &= ~e;
+        moved |= (uint32_t)sbv4_any(e) << d;
+    }
+    w[SBB_DIRTY] |= moved * 0x10001u;
+    return 1;
+}
+
 /* Propagates board b to the fixpoint of the reference's rules: naked singles until they
  * stall, then one whole-board hidden-singles round, and locked candidates when that changes
- * nothing; any change goes back to the naked singles. The final board passed every check
- * (an emptied cell, a house without a digit, a cell hidden twice; a clash empties a cell).
+ * nothing; any change goes back to the naked singles. At the root (root = 1) the triad rules
+ * run too, once locked candidates stall (triad.h). The final board passed every check (an
+ * emptied cell, a house without a digit, a cell hidden twice, a triad with fewer than three
+ * digits or more than three confined; a clash empties a cell).
  * @return 0 on contradiction, else 1 (b is stable or solved; nsolved set). */
-static inline int sbb_settle(sb_board *b)
+static inline int sbb_settle_at(sb_board *b, int root)
 {
     const sbb_word *done = &sbb_words(b)[SBB_DONE];
     for (;;) {
@@ -539,9 +563,22 @@ static inline int sbb_settle(sb_board *b)
             return 0;
         if (changed || sbb_locked_pass(b))
             continue;
+        if (root) {
+            const int t = sbb_triads(b);
+            if (t < 0)
+                return 0;
+            if (t)
+                continue;
+        }
         b->nsolved = sbb_placed(done);
         return 1;
     }
+}
+
+/* The settle of every board but the root. */
+static inline int sbb_settle(sb_board *b)
+{
+    return sbb_settle_at(b, 0);
 }
 
 /* The candidate mask of cell c (bit d-1 = digit d). */
@@ -762,10 +799,11 @@ static inline void sbb_load_raw(sb_board *b, const sb_grid *puzzle)
     w[SBB_DIRTY] = SBB_ALL_DIRTY; /* after the placed cells: their vector store spans it */
 }
 
+/* The root: loaded, then settled with the triad rules too. */
 static inline int sbb_load(sb_board *b, const sb_grid *puzzle)
 {
     sbb_load_raw(b, puzzle);
-    return sbb_settle(b);
+    return sbb_settle_at(b, 1);
 }
 
 /* Places cell c, whose one candidate is digit index e: e leaves c's peers and c joins the

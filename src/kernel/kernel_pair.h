@@ -207,6 +207,7 @@ static inline unsigned sbp_locked(sbp_state *st, unsigned on)
 typedef struct sbp_lane {
     sb_board *stack;                     /* SB_STACK_DEPTH boards */
     int depth;                           /* level of the board being settled */
+    int root;                            /* 1 until the root board has settled */
     uint8_t cell[SB_STACK_DEPTH];        /* cell of each alternative on the stack */
     uint16_t digit[SB_STACK_DEPTH];      /* digit that alternative must drop */
     sb_search_run *run;                  /* the puzzle's result, NULL when the lane is idle */
@@ -240,6 +241,7 @@ static int sbp_start(sbp_lane *L, sbp_feed *f)
         L->run = run;
         L->poll_at = run->max_guesses < SB_SEARCH_POLL ? run->max_guesses : SB_SEARCH_POLL;
         L->depth = 0;
+        L->root = 1;
         sbb_load_raw(&L->stack[0], &f->puzzles[i]);
         return 1;
     }
@@ -254,6 +256,10 @@ static int sbp_advance(sbp_lane *L, sbp_feed *f, int ok)
 {
     sb_result *res = &L->run->res;
     sb_board *b = &L->stack[L->depth];
+    if (L->root) { /* the root takes the triad rules too, settled by the one-board kernel */
+        L->root = 0;
+        ok = ok && sbb_settle_at(b, 1);
+    }
     if (ok && b->nsolved == SB_CELLS) {
         if (res->count++ == 0)
             sbb_solution(b, &res->solution);

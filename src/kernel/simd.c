@@ -71,7 +71,7 @@ int sb_simd_supported(int level)
         return 0;
     const int avx2 = (b >> 5) & 1, bmi1 = (b >> 3) & 1, bmi2 = (b >> 8) & 1;
     const int avx512f = (b >> 16) & 1, avx512bw = (b >> 30) & 1, avx512vl = (b >> 31) & 1;
-    const int vpopcntdq = (c >> 14) & 1, vbmi = (c >> 1) & 1;
+    const int vpopcntdq = (c >> 14) & 1, vbmi = (c >> 1) & 1, bitalg = (c >> 12) & 1;
     unsigned a8, b8, c8, d8;
     const int lzcnt = __get_cpuid(0x80000001, &a8, &b8, &c8, &d8) && ((c8 >> 5) & 1);
     const int has_avx2 = avx2 && bmi1 && bmi2 && lzcnt;
@@ -81,7 +81,9 @@ int sb_simd_supported(int level)
                        (xcr0 & XCR0_AVX512) == XCR0_AVX512;
     if (level == SB_SIMD_AVX512BW)
         return has_bw;
-    return has_bw && vpopcntdq && vbmi;
+    /* BITALG's 16-bit popcount counts the root's triad digits in the round (kernel.h); every
+     * CPU with VBMI and VPOPCNTDQ has it (Ice Lake and later, Zen 4 and later). */
+    return has_bw && vpopcntdq && vbmi && bitalg;
 }
 #elif defined(__aarch64__)
 /* Advanced SIMD (NEON) is mandatory in AArch64. */

@@ -9,8 +9,9 @@
 # first puzzles of each committed corpus (the slices below: unique, hard, easy and
 # multi-solution puzzles, and puzzles whose givens already clash). Then `solve -f csv` must
 # print the same two numbers for every puzzle at every SIMD level this CPU runs (the
-# --version line names them; under qemu, the guest's) and through the generic pipelines with
-# the same techniques. Same guesses at every level is the contract the speed comparisons rest
+# --version line names them; under qemu, the guest's), against the model with the triad
+# rules at the root (what fast adds, src/kernel/triad.h), and through the generic pipelines
+# with the same techniques, against the model without them. Same guesses at every level is the contract the speed comparisons rest
 # on (docs/performance.md); this holds it to the documented rule, not just to each other.
 
 set -u
@@ -37,30 +38,36 @@ SETS="hardest top clue17 multi bad"
 
 t_model() {
     for s in $SETS; do
-        timeout "$TIMEOUT" python3 "$MODEL" --per-puzzle "$s.txt" >"$s.want" 2>/dev/null ||
+        timeout "$TIMEOUT" python3 "$MODEL" --per-puzzle "$s.txt" >"$s.plain" 2>/dev/null ||
             echo "$s: guess_model.py exit $?"
+        timeout "$TIMEOUT" python3 "$MODEL" --per-puzzle --triad both --triad-depth root "$s.txt" \
+            >"$s.fast" 2>/dev/null || echo "$s: guess_model.py --triad-depth root exit $?"
     done
     # The model's own sanity: the clashes count 0 with no guess, the empty grid 2.
-    [ "$(awk '{ print $1 }' bad.want | tr '\n' ' ')" = "0 0 2 " ] || echo "bad.txt: model counts $(awk '{ print $1 }' bad.want | tr '\n' ' ')"
-    [ "$(awk 'NR < 3 { print $2 }' bad.want | tr '\n' ' ')" = "0 0 " ] || echo "bad.txt: the model guesses on clashing givens"
-    [ "$(awk '$1 != 1' hardest.want top.want clue17.want | wc -l)" = 0 ] ||
-        echo "the model counts other than 1 solution on a unique-solution corpus"
-    [ "$(awk '$1 != 2' multi.want | wc -l)" = 0 ] || echo "the model counts fewer than 2 on multi"
+    local w
+    for w in plain fast; do
+        [ "$(awk '{ print $1 }' bad.$w | tr '\n' ' ')" = "0 0 2 " ] || echo "bad.txt: $w model counts $(awk '{ print $1 }' bad.$w | tr '\n' ' ')"
+        [ "$(awk 'NR < 3 { print $2 }' bad.$w | tr '\n' ' ')" = "0 0 " ] || echo "bad.txt: the $w model guesses on clashing givens"
+        [ "$(awk '$1 != 1' hardest.$w top.$w clue17.$w | wc -l)" = 0 ] ||
+            echo "the $w model counts other than 1 solution on a unique-solution corpus"
+        [ "$(awk '$1 != 2' multi.$w | wc -l)" = 0 ] || echo "the $w model counts fewer than 2 on multi"
+    done
 }
 tcase "model: counts 1 on the unique corpora, 2 on multi and the empty grid, 0 without a guess on clashing givens" t_model
 
-# check LABEL ARGS...: solve every slice with ARGS; count and guesses per puzzle = the model's
+# check WANT LABEL ARGS...: solve every slice with ARGS; count and guesses per puzzle = the
+# model's (WANT: fast, with the triad rules at the root, or plain)
 check() {
-    local label=$1 s
-    shift
+    local want=$1 label=$2 s
+    shift 2
     for s in $SETS; do
         timeout "$TIMEOUT" "$BIN" solve -f csv -t 1 "$@" "$s.txt" >out.csv 2>err ||
             { echo "$label $s: exit $? ($(head -c 200 err))"; continue; }
         awk -F, 'NR > 1 { print $3, $4 }' out.csv >got
-        if ! cmp -s "$s.want" got; then
-            paste -d' ' "$s.want" got | awk -v l="$label" -v s="$s" '
+        if ! cmp -s "$s.$want" got; then
+            paste -d' ' "$s.$want" got | awk -v l="$label" -v s="$s" '
                 $1 != $3 || $2 != $4 { print l " " s " puzzle " NR ": model count " $1 " guesses " $2 ", solve " $3 " " $4; exit }'
-            [ "$(wc -l <got)" = "$(wc -l <"$s.want")" ] || echo "$label $s: $(wc -l <got) records"
+            [ "$(wc -l <got)" = "$(wc -l <"$s.$want")" ] || echo "$label $s: $(wc -l <got) records"
         fi
     done
 }
@@ -68,24 +75,29 @@ check() {
 LEVELS=$(timeout "$TIMEOUT" "$BIN" --version | sed -n 's/^simd: .*; supported: //p')
 [ -n "$LEVELS" ] || echo "no supported SIMD levels in --version" >&2
 for lvl in $LEVELS; do
-    t_level() { check "--simd $lvl" -s fast --simd "$lvl"; }
-    tcase "fast at $lvl: per-puzzle counts and guesses = the model's" t_level
+    t_level() { check fast "--simd $lvl" -s fast --simd "$lvl"; }
+    tcase "fast at $lvl: per-puzzle counts and guesses = the model's, triads at the root" t_level
 done
 for spec in list:ns,hs,lc array:ns,hs,lc restart:ns,hs,lc; do
-    t_spec() { check "-s $spec" -s "$spec"; }
+    t_spec() { check plain "-s $spec" -s "$spec"; }
     tcase "$spec: per-puzzle counts and guesses = the model's" t_spec
 done
 
-# The study mode: eight searches a file; its first row is the plain model's mean.
+# The study mode: eight searches a file; its first two rows are the plain and fast means.
 t_study() {
     timeout "$TIMEOUT" python3 "$MODEL" --study -n 5 --json study.json hardest.txt multi.txt >study.md 2>err ||
         { echo "--study exit $? ($(head -c 200 err))"; return; }
     local n want
     n=$(grep -c -e '^| cell rule' -e '^| band branching' study.md)
     [ "$n" = 8 ] || echo "want 8 search rows, got $n"
-    want=$(head -n 5 hardest.want | awk '{ g += $2 } END { printf "%.2f", g / 5 }')
-    grep -q "^| cell rule, no triads (fast) | $want | " study.md ||
-        echo "first row is not the per-puzzle mean $want: $(grep '^| cell rule, no' study.md)"
+    local w label
+    for w in plain fast; do
+        want=$(head -n 5 hardest.$w | awk '{ g += $2 } END { printf "%.2f", g / 5 }')
+        label="cell rule, no triads (ns,hs,lc)"
+        [ $w = fast ] && label="cell rule + both at the root (fast)"
+        grep -q -F "| $label | $want | " study.md ||
+            echo "the $label row is not the per-puzzle mean $want: $(grep -F "| $label" study.md)"
+    done
     python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); sys.exit(len(r) != 16)' study.json ||
         echo "study.json: want 16 rows (8 searches x 2 files)"
     python3 "$MODEL" --study --tdoku ./nonexistent hardest.txt >/dev/null 2>err && echo "--tdoku ./nonexistent: exit 0"
@@ -94,7 +106,7 @@ t_study() {
     python3 "$MODEL" short.txt 2>err && echo "a short line: exit 0"
     grep -q "short.txt:1: not an 81-cell puzzle line" err || echo "a short line: $(cat err)"
 }
-tcase "guess_model --study: 8 searches a file, the first the plain mean; bad --tdoku and bad lines refused by name" t_study
+tcase "guess_model --study: 8 searches a file, the first two the plain and fast means; bad --tdoku and bad lines refused by name" t_study
 
 # --triad-depth: deeper than any search goes is the rule on every board; root runs the rule
 # in exactly one settle a puzzle, and it saves guesses on the top1465 slice (7.05 against 8.27
@@ -111,7 +123,7 @@ t_depth() {
     python3 -c '
 import json, sys
 root, every = json.load(open("root.json"))[0], json.load(open("all.json"))[0]
-plain = sum(int(line.split()[1]) for line in open("top.want"))
+plain = sum(int(line.split()[1]) for line in open("top.plain"))
 if not root["guesses"] < plain:
     print("root: %d guesses, not fewer than the plain model'"'"'s %d" % (root["guesses"], plain))
 if root["triad_settles_per_puzzle"] != 1.0:
