@@ -53,9 +53,9 @@
 
 /* Bit patterns of a band word. */
 #define SBB_CELLS 0x7FFFFFFu /* the 27 cells */
-#define SBB_TRIAD 0x1249249u /* first cell of each triad (3 cells of a row in one box) */
+#define SBB_TRIAD SBT3_TRIAD  /* first cell of each triad (3 cells of a row in one box) */
 #define SBB_ROW 0x0040201u   /* first cell of each row */
-#define SBB_COL 0x00001FFu   /* the first row: one bit per column */
+#define SBB_COL SBT3_COL      /* the first row: one bit per column */
 #define SBB_BOX 0x0000049u   /* first column of each box, first row */
 
 typedef uint32_t sbb_word __attribute__((may_alias)); /* a board word, aliasing sb_board */
@@ -122,29 +122,29 @@ static inline sbv sbb_fill_triads(sbv x)
  * (cyclically), rot_box2 two boxes; rot_row1/rot_row2 move it to the row before in its box. */
 static inline sbv sbb_rot_box1(sbv x)
 {
-    return ((x >> 3) & sbv_splat(0x0241209u)) | ((x << 6) & sbv_splat(0x1008040u));
+    return SBT3_BOX1(x);
 }
 static inline sbv sbb_rot_box2(sbv x)
 {
-    return ((x >> 6) & sbv_splat(SBB_ROW)) | ((x << 3) & sbv_splat(0x1209048u));
+    return SBT3_BOX2(x);
 }
 static inline sbv sbb_rot_row1(sbv x)
 {
-    return ((x >> 9) | (x << 18)) & sbv_splat(SBB_TRIAD);
+    return SBT3_ROW1(x);
 }
 static inline sbv sbb_rot_row2(sbv x)
 {
-    return ((x >> 18) | (x << 9)) & sbv_splat(SBB_TRIAD);
+    return SBT3_ROW2(x);
 }
 
 /* Column-segment rotations within each box (groups of three columns, first row). */
 static inline sbv sbb_rot_col1(sbv x)
 {
-    return ((x >> 1) & sbv_splat(0x0DBu)) | ((x << 2) & sbv_splat(0x124u));
+    return SBT3_COL1(x);
 }
 static inline sbv sbb_rot_col2(sbv x)
 {
-    return ((x >> 2) & sbv_splat(0x049u)) | ((x << 1) & sbv_splat(0x1B6u));
+    return SBT3_COL2(x);
 }
 
 /* Locked candidates of one digit vector w, given its triad flags to and column segments cb
@@ -521,24 +521,30 @@ static inline uint16_t sbb_placed(const sbb_word *done)
 #endif
 }
 
-/* The triad rules (triad.h) on board b, whose words are its planes: the eliminations leave
- * the board and their digits turn dirty. @return -1 on contradiction, 1 when a candidate
- * went, else 0. */
-static inline int sbb_triads(sb_board *b)
+/* Removes eliminations el (planes: word 4*d + k, band k of digit d+1) from b and marks their
+ * digits dirty for both passes (the board is left to settle). */
+static inline void sbb_remove(sb_board *b, const uint32_t *el)
 {
     sbb_word *w = sbb_words(b);
-    uint32_t el[4 * SB_DIGITS] SBB_ALIGNED;
-    const int r = sbt3_rules(w, el);
-    if (r <= 0)
-        return r;
     uint32_t moved = 0;
     for (int d = 0; d < SB_DIGITS; d++) {
-        const sbv4 e = *(const sbv4 *)(const void *)&el[4 * d];
-        *(sbv4 *)(void *)&w[4 * d] &= ~e;
-        moved |= (uint32_t)sbv4_any(e) << d;
+        const uint32_t any = el[4 * d] | el[4 * d + 1] | el[4 * d + 2];
+        for (int k = 0; k < 3; k++)
+            w[4 * d + k] &= ~el[4 * d + k];
+        moved |= (uint32_t)(any != 0) << d;
     }
     w[SBB_DIRTY] |= moved * 0x10001u;
-    return 1;
+}
+
+/* The triad rules (triad.h) on board b, whose words are its planes: the eliminations leave
+ * the board (sbb_remove). @return -1 on contradiction, 1 when a candidate went, else 0. */
+static inline int sbb_triads(sb_board *b)
+{
+    uint32_t el[4 * SB_DIGITS] SBB_ALIGNED;
+    const int r = sbt3_rules(sbb_words(b), el);
+    if (r > 0)
+        sbb_remove(b, el);
+    return r;
 }
 
 /* Propagates board b to the fixpoint of the reference's rules: naked singles until they
@@ -877,15 +883,7 @@ static inline void sbb_planes(sb_board *b, uint32_t *w)
  * settles. @return 0 on contradiction, else 1. */
 static inline int sbb_elim(sb_board *b, const uint32_t *el)
 {
-    sbb_word *w = sbb_words(b);
-    uint32_t moved = 0;
-    for (int d = 0; d < SB_DIGITS; d++) {
-        const uint32_t any = el[4 * d] | el[4 * d + 1] | el[4 * d + 2];
-        for (int k = 0; k < 3; k++)
-            w[4 * d + k] &= ~el[4 * d + k];
-        moved |= (uint32_t)(any != 0) << d;
-    }
-    w[SBB_DIRTY] |= moved * 0x10001u;
+    sbb_remove(b, el);
     return sbb_settle(b);
 }
 #define SBK_PLANES sbb_planes

@@ -40,33 +40,16 @@
 /* Lanes a, b, c, d of x (one digit's bands). */
 #define SBT3_SHUF(x, a, b, c, d) SBV4_SHUF2((x), (x), a, b, c, d)
 
-/* Row-triad flags moved to the same row of the box before (box1) or two before (box2), and
- * to the row before in the same box (row1, row2); column flags to the column before in the
- * same box (col1, col2). */
-static inline sbv4 sbt3_box1(sbv4 x)
-{
-    return ((x >> 3) & 0x0241209u) | ((x << 6) & 0x1008040u);
-}
-static inline sbv4 sbt3_box2(sbv4 x)
-{
-    return ((x >> 6) & 0x0040201u) | ((x << 3) & 0x1209048u);
-}
-static inline sbv4 sbt3_row1(sbv4 x)
-{
-    return ((x >> 9) | (x << 18)) & SBT3_TRIAD;
-}
-static inline sbv4 sbt3_row2(sbv4 x)
-{
-    return ((x >> 18) | (x << 9)) & SBT3_TRIAD;
-}
-static inline sbv4 sbt3_col1(sbv4 x)
-{
-    return ((x >> 1) & 0x0DBu) | ((x << 2) & 0x124u);
-}
-static inline sbv4 sbt3_col2(sbv4 x)
-{
-    return ((x >> 2) & 0x049u) | ((x << 1) & 0x1B6u);
-}
+/* Row-triad flags moved to the same row of the box before (BOX1) or two before (BOX2), and
+ * to the row before in the same box (ROW1, ROW2); column flags to the column before in the
+ * same box (COL1, COL2). Macros over any vector of band words (a 16-byte sbv4 here, the
+ * stamp's own width in kernel_band.h's sbb_rot_*). */
+#define SBT3_BOX1(x) ((((x) >> 3) & 0x0241209u) | (((x) << 6) & 0x1008040u))
+#define SBT3_BOX2(x) ((((x) >> 6) & 0x0040201u) | (((x) << 3) & 0x1209048u))
+#define SBT3_ROW1(x) ((((x) >> 9) | ((x) << 18)) & SBT3_TRIAD)
+#define SBT3_ROW2(x) ((((x) >> 18) | ((x) << 9)) & SBT3_TRIAD)
+#define SBT3_COL1(x) ((((x) >> 1) & 0x0DBu) | (((x) << 2) & 0x124u))
+#define SBT3_COL2(x) ((((x) >> 2) & 0x049u) | (((x) << 1) & 0x1B6u))
 
 /* Saturating counters of flags over the digits: at[k] = flagged for at least k + 1 digits. */
 typedef struct sbt3_count {
@@ -94,8 +77,8 @@ static inline int sbt3_rules(const uint32_t *w, uint32_t *el)
         const sbv4 t = (v | v >> 1 | v >> 2) & SBT3_TRIAD; /* row triads holding d */
         const sbv4 c = (v | v >> 9 | v >> 18) & SBT3_COL;  /* column triads holding d */
         /* Confined: pointing (not in the box's other triads) or claiming (not in the line's). */
-        mr[d] = t & ~((sbt3_row1(t) | sbt3_row2(t)) & (sbt3_box1(t) | sbt3_box2(t)));
-        mc[d] = c & ~((sbt3_col1(c) | sbt3_col2(c)) &
+        mr[d] = t & ~((SBT3_ROW1(t) | SBT3_ROW2(t)) & (SBT3_BOX1(t) | SBT3_BOX2(t)));
+        mc[d] = c & ~((SBT3_COL1(c) | SBT3_COL2(c)) &
                       (SBT3_SHUF(c, 1, 2, 0, 3) | SBT3_SHUF(c, 2, 0, 1, 3)));
         to[d] = t;
         co[d] = c;
@@ -114,10 +97,10 @@ static inline int sbt3_rules(const uint32_t *w, uint32_t *el)
     sbv4 any = {0};
     for (int d = 0; d < SB_DIGITS; d++) {
         const sbv4 nr = n3r & to[d], nc = n3c & co[d];
-        const sbv4 er = (h3r & ~mr[d]) | sbt3_box1(nr) | sbt3_box2(nr) | sbt3_row1(nr) |
-                        sbt3_row2(nr);
+        const sbv4 er = (h3r & ~mr[d]) | SBT3_BOX1(nr) | SBT3_BOX2(nr) | SBT3_ROW1(nr) |
+                        SBT3_ROW2(nr);
         const sbv4 ec = (h3c & ~mc[d]) | SBT3_SHUF(nc, 1, 2, 0, 3) | SBT3_SHUF(nc, 2, 0, 1, 3) |
-                        sbt3_col1(nc) | sbt3_col2(nc);
+                        SBT3_COL1(nc) | SBT3_COL2(nc);
         const sbv4 e = x[d] & (((er << 3) - er) | ec | ec << 9 | ec << 18);
         *(sbv4 *)(void *)&el[4 * d] = e;
         any |= e;
