@@ -2,7 +2,7 @@
 # scripts/compare.sh — same-run comparison with the tdoku peer (`make compare`).
 #
 # Measures sudokubench at every SIMD level the CPU runs and tdoku (../shared/peers, built by
-# ../shared/peers/build-tdoku.sh into BUILD/peers at levels native, avx2, sse4.2) on the same
+# ../shared/peers/build-tdoku.sh into BUILD/peers at levels native, avx512, avx2, sse4.2) on the same
 # machine, in the same run, on the same corpora: 1 thread, uniqueness check (limit 2).
 # The machine is shared and noisy, so the runs are interleaved: COMPARE_ROUNDS rounds, each
 # runs every configuration once per corpus (the starting configuration rotates each round),
@@ -120,7 +120,7 @@ AUTO=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["rows"][0
 meta auto "$AUTO"
 note "sudokubench levels: ${SB_LEVELS[*]} (auto chooses $AUTO)"
 
-# --- tdoku builds: native, avx2, sse4.2 — those this CPU runs; built once, then reused ------
+# --- tdoku builds: native, avx512, avx2, sse4.2 — those this CPU runs; built once, reused -
 TD_LEVELS=()
 if [ -d "$PEERS/tdoku" ] && [ -f "$PEERS/build-tdoku.sh" ]; then
     meta peers "$PEERS"
@@ -132,11 +132,22 @@ if [ -d "$PEERS/tdoku" ] && [ -f "$PEERS/build-tdoku.sh" ]; then
             command -v "$tool" >/dev/null ||
                 die "$tool is needed to build tdoku from $PEERS (apt-get install $tool)"
         done
-        for level in native avx2 sse4.2; do
-            flag=${level/./_}
-            if [ "$level" != native ] && ! grep -qw "$flag" /proc/cpuinfo; then
-                note "tdoku $level: this CPU has no $flag, skipped"
-                meta skipped "tdoku $level: CPU has no $flag"
+        for level in native avx512 avx2 sse4.2; do
+            # The CPU flags each build needs (tdoku's AVX512 option is -mavx512vl
+            # -mavx512bitalg). avx512 is built beside native because -march=native need not
+            # enable AVX-512: gcc 12 on Zen 5 takes it for znver3, which has none.
+            case $level in
+                native) flags= ;;
+                avx512) flags="avx512vl avx512_bitalg" ;;
+                *) flags=${level/./_} ;;
+            esac
+            missing=
+            for flag in $flags; do
+                grep -qw "$flag" /proc/cpuinfo || missing="$missing $flag"
+            done
+            if [ -n "$missing" ]; then
+                note "tdoku $level: this CPU has no${missing}, skipped"
+                meta skipped "tdoku $level: CPU has no${missing}"
                 continue
             fi
             exe=$BUILD/peers/tdoku-$level/run_benchmark

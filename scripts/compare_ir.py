@@ -8,7 +8,7 @@ scripts/compare_ir.sh drives it:
                      of the timed comparison (scripts/compare.sh's JSON) that valgrind runs,
                      on the same slices, and writes the table: instructions a puzzle,
                      median puzzles/s, their product (instructions a second), and for each
-                     sudokubench level the ratios to its tdoku peer (compare.py's PEER):
+                     sudokubench level the ratios to its tdoku peer (compare.py's fastest_peer):
                      fewer instructions (peer's / ours), speed (ours / peer's) and rate.
 
 Counting (one callgrind process per configuration and slice, as many at once as CPUs):
@@ -30,7 +30,7 @@ import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in scripts/ from the two imports below
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import compare  # noqa: E402  (PEER: the pairing of levels with tdoku builds; the writer)
+import compare  # noqa: E402  (fastest_peer: the pairing of levels with tdoku builds; the writer)
 import perf_check  # noqa: E402  (callgrind parsing, the driver's registry, puzzle lines)
 
 SB_FUNCTION = "sb_solve_many"
@@ -90,10 +90,10 @@ def join_rows(medians, counts):
     for r in rows:
         if r["solver"] != "sudokubench":
             continue
-        peer = compare.PEER.get(r["level"])
-        p = next((q for q in rows if q["corpus"] == r["corpus"] and q["solver"] == "tdoku"
-                  and q["level"] == peer), None)
-        r["peer"] = "tdoku " + peer if p else None
+        p = compare.fastest_peer(r["level"], lambda level: next(
+            (q for q in rows if q["corpus"] == r["corpus"] and q["solver"] == "tdoku"
+             and q["level"] == level), None))
+        r["peer"] = "tdoku " + p["level"] if p else None
         r["speed_ratio"] = r["puzzles_per_sec"] / p["puzzles_per_sec"] if p else None
         both = p and r["instr_per_puzzle"] and p["instr_per_puzzle"]
         r["instr_ratio"] = p["instr_per_puzzle"] / r["instr_per_puzzle"] if both else None
