@@ -296,14 +296,17 @@ $(GBENCH): bench/gbench.cc $(LIB)
 ifneq ($(CROSS),)
 test-perf:
 	python3 tests/perf/test_perf_check.py
+	python3 tests/perf/test_compare.py
 	@echo "test-perf: callgrind checks skipped for CROSS=$(CROSS) (valgrind runs only host binaries)"
 else ifeq ($(SAN),1)
 test-perf:
 	python3 tests/perf/test_perf_check.py
+	python3 tests/perf/test_compare.py
 	@echo "test-perf: callgrind check skipped under SAN=1 (valgrind cannot run ASan builds)"
 else
 test-perf: $(PERF_DRIVER) $(PERF_SLOW)
 	python3 tests/perf/test_perf_check.py
+	python3 tests/perf/test_compare.py
 	bash tests/perf/real_check.sh $(PERF_DRIVER) $(PERF_SLOW)
 endif
 
