@@ -7,8 +7,8 @@ medians) and the Markdown (one table per corpus), and prints the Markdown.
 
 Ratio: sudokubench puzzles/s over the tdoku build of the same vector width — avx512 and
 avx512bw vs the faster (per corpus, medians) of tdoku native and tdoku avx512 (-mavx512vl
--mavx512bitalg: -march=native need not enable AVX-512, as with gcc 12 on Zen 5, which it takes
-for znver3), avx2 vs tdoku avx2, sse4 vs tdoku sse4.2, scalar vs tdoku sse4.2 (tdoku has no
+-mavx512bitalg: tdoku's AVX-512 path whatever -march=native makes of the CPU, which depends on
+the compiler), avx2 vs tdoku avx2, sse4 vs tdoku sse4.2, scalar vs tdoku sse4.2 (tdoku has no
 scalar build; its lowest is the fair floor); neon has no peer (tdoku is x86-only).
 """
 

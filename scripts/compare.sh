@@ -134,8 +134,9 @@ if [ -d "$PEERS/tdoku" ] && [ -f "$PEERS/build-tdoku.sh" ]; then
         done
         for level in native avx512 avx2 sse4.2; do
             # The CPU flags each build needs (tdoku's AVX512 option is -mavx512vl
-            # -mavx512bitalg). avx512 is built beside native because -march=native need not
-            # enable AVX-512: gcc 12 on Zen 5 takes it for znver3, which has none.
+            # -mavx512bitalg). avx512 is built beside native so that tdoku's AVX-512 path is
+            # measured whatever -march=native makes of the CPU (that depends on the compiler:
+            # gcc 12 names Zen 5 znver3, tuning for Zen 3, though it enables the AVX-512 it finds).
             case $level in
                 native) flags= ;;
                 avx512) flags="avx512vl avx512_bitalg" ;;

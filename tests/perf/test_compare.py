@@ -5,8 +5,8 @@ medians over the rounds, and each level divided by the right tdoku build. Part o
 
 What it holds compare.py to:
   - avx512 and avx512bw are divided by the faster (median) of tdoku native and tdoku avx512,
-    per corpus, and the peer column names that build (gcc 12 builds native without AVX-512
-    on Zen 5, so native alone could be the weaker peer);
+    per corpus, and the peer column names that build (what -march=native makes of a CPU
+    depends on the compiler, so native alone could be the weaker peer);
   - with only tdoku native measured, native is the peer;
   - avx2 by tdoku avx2, sse4 and scalar by tdoku sse4.2, never by a faster build;
   - the median is over the rounds (an outlier round does not move it).
@@ -60,7 +60,7 @@ class CompareTables(unittest.TestCase):
 
     def test_avx512_levels_take_the_faster_of_native_and_avx512(self):
         m = self.run_compare({
-            # corpus a: tdoku's AVX-512 build is the faster (native without AVX-512)
+            # corpus a: tdoku's AVX-512 build is the faster
             ("a", "tdoku", "native"): [100.0, 101.0, 99.0],
             ("a", "tdoku", "avx512"): [150.0, 1.0, 160.0],   # median 150: the outlier is out
             ("a", "tdoku", "avx2"): [90.0, 90.0, 90.0],
