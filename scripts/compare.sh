@@ -30,8 +30,9 @@
 # Environment:
 #   COMPARE_ROUNDS   rounds (default 3)
 #   COMPARE_SECONDS  timed seconds per run, a whole number >= 1 as tdoku's -t takes
-#                    (default 2). A round of the three standard corpora takes about 2
-#                    minutes on a Zen 4 core: the slow levels (scalar, sse4, avx2) need about
+#                    (default 2). A round of the three standard corpora and datasets/multi
+#                    takes about 2.5 minutes on a Zen 5 core with nine configurations (four
+#                    tdoku builds, five levels): the slow levels (scalar, sse4, avx2) need about
 #                    20 s each on forum_hardest_11+ whatever SECONDS is, as bench validates
 #                    every puzzle in its warm-up and times at least one full pass.
 #   COMPARE_PEERS    the peers directory (default ../shared/peers)
