@@ -293,20 +293,20 @@ $(GBENCH): bench/gbench.cc $(LIB)
 	@mkdir -p $(dir $@)
 	$(CXX) -std=c++17 $(OPT) -g $(WARN) -Iinclude -o $@ $< $(LIB) -lbenchmark -lpthread $(LDLIBS)
 
+# The perf scripts' own tests (synthetic data, no solver runs): every test-perf variant runs them.
+PERF_UNIT := python3 tests/perf/test_perf_check.py && python3 tests/perf/test_compare.py
+
 ifneq ($(CROSS),)
 test-perf:
-	python3 tests/perf/test_perf_check.py
-	python3 tests/perf/test_compare.py
+	$(PERF_UNIT)
 	@echo "test-perf: callgrind checks skipped for CROSS=$(CROSS) (valgrind runs only host binaries)"
 else ifeq ($(SAN),1)
 test-perf:
-	python3 tests/perf/test_perf_check.py
-	python3 tests/perf/test_compare.py
+	$(PERF_UNIT)
 	@echo "test-perf: callgrind check skipped under SAN=1 (valgrind cannot run ASan builds)"
 else
 test-perf: $(PERF_DRIVER) $(PERF_SLOW)
-	python3 tests/perf/test_perf_check.py
-	python3 tests/perf/test_compare.py
+	$(PERF_UNIT)
 	bash tests/perf/real_check.sh $(PERF_DRIVER) $(PERF_SLOW)
 endif
 

@@ -58,6 +58,13 @@ class CompareTables(unittest.TestCase):
                 doc = json.load(f)
         return {(m["dataset"], m["solver"], m["level"]): m for m in doc["medians"]}
 
+    def assert_peers(self, medians, expected):
+        """Each (corpus, sudokubench level, peer, ratio) of expected is what medians hold."""
+        for corpus, level, peer, ratio in expected:
+            row = medians[(corpus, "sudokubench", level)]
+            self.assertEqual(row["peer"], peer, (corpus, level))
+            self.assertAlmostEqual(row["ratio"], ratio, msg=(corpus, level))
+
     def test_avx512_levels_take_the_faster_of_native_and_avx512(self):
         m = self.run_compare({
             # corpus a: tdoku's AVX-512 build is the faster
@@ -76,19 +83,13 @@ class CompareTables(unittest.TestCase):
             ("b", "sudokubench", "scalar"): [120.0, 120.0, 120.0],
         })
         self.assertEqual(m[("a", "tdoku", "avx512")]["puzzles_per_sec"], 150.0)
-        self.assertEqual(m[("a", "sudokubench", "avx512")]["peer"], "tdoku avx512")
-        self.assertAlmostEqual(m[("a", "sudokubench", "avx512")]["ratio"], 4.0)
-        self.assertEqual(m[("a", "sudokubench", "avx512bw")]["peer"], "tdoku avx512")
-        self.assertAlmostEqual(m[("a", "sudokubench", "avx512bw")]["ratio"], 3.0)
-        self.assertEqual(m[("a", "sudokubench", "avx2")]["peer"], "tdoku avx2")
-        self.assertAlmostEqual(m[("a", "sudokubench", "avx2")]["ratio"], 3.0)
-        self.assertEqual(m[("b", "sudokubench", "avx512")]["peer"], "tdoku native")
-        self.assertAlmostEqual(m[("b", "sudokubench", "avx512")]["ratio"], 2.5)
-        # sse4 and scalar against sse4.2 even though faster builds were measured
-        self.assertEqual(m[("b", "sudokubench", "sse4")]["peer"], "tdoku sse4.2")
-        self.assertAlmostEqual(m[("b", "sudokubench", "sse4")]["ratio"], 1.5)
-        self.assertEqual(m[("b", "sudokubench", "scalar")]["peer"], "tdoku sse4.2")
-        self.assertAlmostEqual(m[("b", "sudokubench", "scalar")]["ratio"], 1.2)
+        self.assert_peers(m, [("a", "avx512", "tdoku avx512", 4.0),
+                              ("a", "avx512bw", "tdoku avx512", 3.0),
+                              ("a", "avx2", "tdoku avx2", 3.0),
+                              ("b", "avx512", "tdoku native", 2.5),
+                              # sse4 and scalar against sse4.2 though faster builds were measured
+                              ("b", "sse4", "tdoku sse4.2", 1.5),
+                              ("b", "scalar", "tdoku sse4.2", 1.2)])
 
     def test_native_alone_is_the_peer_and_a_missing_peer_gives_no_ratio(self):
         m = self.run_compare({
@@ -96,8 +97,7 @@ class CompareTables(unittest.TestCase):
             ("a", "sudokubench", "avx512"): [300.0, 300.0, 300.0],
             ("a", "sudokubench", "avx2"): [200.0, 200.0, 200.0],  # no tdoku avx2 measured
         })
-        self.assertEqual(m[("a", "sudokubench", "avx512")]["peer"], "tdoku native")
-        self.assertAlmostEqual(m[("a", "sudokubench", "avx512")]["ratio"], 3.0)
+        self.assert_peers(m, [("a", "avx512", "tdoku native", 3.0)])
         self.assertIsNone(m[("a", "sudokubench", "avx2")]["peer"])
         self.assertIsNone(m[("a", "sudokubench", "avx2")]["ratio"])
 
