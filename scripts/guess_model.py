@@ -3,8 +3,9 @@
 
 It reimplements, from their documented rules and nothing of the C code, what decides the
 guesses of the generic pipelines `list:ns,hs,lc`, `array:...` and `restart:...`, and with
-`--triad both --triad-depth root` those of `sudokubench solve -s fast` at every SIMD level
-(fast adds the triad rules at the root, src/kernel/triad.h):
+`--triad both --triad-depth root --triad-open 50` those of `sudokubench solve -s fast` at
+every SIMD level (fast adds the triad rules at the root when its other rules leave at least
+SBT3_OPEN = 50 cells open, src/kernel/triad.h):
 
   propagation   naked singles, hidden singles and locked candidates (pointing and claiming,
                 rows and columns) to their fixpoint; the fixpoint of these rules does not
@@ -29,6 +30,8 @@ minutes and before any kernel is written:
   --triad-depth N|root  the triad rules only on boards at most N guesses deep, or on the
                 root alone: where in the tree a stronger rule pays (eighteenth session); the
                 summary counts the settles and those that ran the triad rules (the cost side);
+  --triad-open N  the root settles without the triad rules first, and goes on with them only
+                when at least N cells are still open (twentieth session);
   --branch band  branch as tdoku does, on one digit's configuration in a band (the row, or
                 column, it takes in each of the band's three boxes): the band with the fewest
                 configurations over its digits, then its digit with the fewest (two or more),
@@ -213,10 +216,13 @@ class Search:
     """One puzzle's search: solutions counted up to limit (0 = all), guesses as search.h.
     depth: None (the triad rules, if any, on every board), "root" (on the root only) or N
     (on the boards at most N guesses deep; the root is depth 0, a guess's child one deeper,
-    the board that drops the guessed digit as deep as the board it was taken from)."""
+    the board that drops the guessed digit as deep as the board it was taken from). opening:
+    the root takes the triad rules only when at least that many cells are open at the
+    fixpoint of the other rules (0: always)."""
 
-    def __init__(self, limit, triad, branch, depth=None):
+    def __init__(self, limit, triad, branch, depth=None, opening=0):
         self.limit, self.triad, self.branch, self.depth = limit, triad, branch, depth
+        self.opening = opening
         self.count = self.guesses = self.settles = self.triad_settles = 0
 
     def done(self):
@@ -234,6 +240,11 @@ class Search:
         """settle() with the triad rule of depth, counted (the cost side of a depth study)."""
         rule = self.rule(depth)
         self.settles += 1
+        if depth == "root" and rule != "none" and self.opening:
+            if not settle(b, "none"):
+                return False
+            if sum(m & (m - 1) != 0 for m in b) < self.opening:
+                return True
         self.triad_settles += rule != "none"
         return settle(b, rule)
 
@@ -286,23 +297,24 @@ def parse(path):
         yield n, [ALL if ch in ".0" else 1 << (int(ch) - 1) for ch in s]
 
 
-def solve(b, limit=2, triad="none", branch="cell", depth=None):
+def solve(b, limit=2, triad="none", branch="cell", depth=None, opening=0):
     """The finished Search of the puzzle board b (count up to limit, guesses, settles); depth
-    as Search's."""
-    s = Search(limit, triad, branch, depth)
+    and opening as Search's."""
+    s = Search(limit, triad, branch, depth, opening)
     if s.settle(b, "root"):
         s.run(b)
     return s
 
 
-def run_file(path, limit=2, triad="none", branch="cell", most=0, per_puzzle=False, depth=None):
+def run_file(path, limit=2, triad="none", branch="cell", most=0, per_puzzle=False, depth=None,
+             opening=0):
     """One search over the puzzles of path: its summary row (and the per-puzzle lines)."""
     puzzles = guesses = settles = triad_settles = 0
     lines = []
     for _, b in parse(path):
         if most and puzzles >= most:
             break
-        s = solve(b, limit, triad, branch, depth)
+        s = solve(b, limit, triad, branch, depth, opening)
         if per_puzzle:
             lines.append(f"{s.count} {s.guesses}")
         puzzles += 1
@@ -313,20 +325,24 @@ def run_file(path, limit=2, triad="none", branch="cell", most=0, per_puzzle=Fals
     return {"file": path, "puzzles": puzzles, "guesses": guesses,
             "guesses_per_puzzle": guesses / n, "settles_per_puzzle": settles / n,
             "triad_settles_per_puzzle": triad_settles / n,
-            "triad": triad, "triad_depth": "all" if depth is None else depth, "branch": branch,
-            "limit": limit}, lines
+            "triad": triad, "triad_depth": "all" if depth is None else depth,
+            "triad_open": opening, "branch": branch, "limit": limit}, lines
 
 
-# The study's searches, in the order of its table: (label, triad, branch, triad depth).
+# fast's gate: src/kernel/triad.h's SBT3_OPEN (make test-guesses runs the model with the
+# header's value and holds the study's fast row to it).
+FAST_OPEN = 50
+
+# The study's searches, in the order of its table: (label, triad, branch, triad depth, open).
 STUDY = [
-    ("cell rule, no triads (ns,hs,lc)", "none", "cell", None),
-    ("cell rule + both at the root (fast)", "both", "cell", "root"),
-    ("cell rule + naked triads", "naked", "cell", None),
-    ("cell rule + hidden triads", "hidden", "cell", None),
-    ("cell rule + both", "both", "cell", None),
-    ("band branching, no triads", "none", "band", None),
-    ("band branching + hidden triads", "hidden", "band", None),
-    ("band branching + both", "both", "band", None),
+    ("cell rule, no triads (ns,hs,lc)", "none", "cell", None, 0),
+    ("cell rule + both at the root (fast)", "both", "cell", "root", FAST_OPEN),
+    ("cell rule + naked triads", "naked", "cell", None, 0),
+    ("cell rule + hidden triads", "hidden", "cell", None, 0),
+    ("cell rule + both", "both", "cell", None, 0),
+    ("band branching, no triads", "none", "band", None, 0),
+    ("band branching + hidden triads", "hidden", "band", None, 0),
+    ("band branching + both", "both", "band", None, 0),
 ]
 
 
@@ -346,19 +362,19 @@ def tdoku_guesses(exe, path, most):
 
 def study(files, limit, most, tdoku):
     """The STUDY table over files (Markdown lines) and its rows."""
-    jobs = [(f, label, triad, branch, depth) for label, triad, branch, depth in STUDY
-            for f in files]
+    jobs = [(f, label, triad, branch, depth, opening)
+            for label, triad, branch, depth, opening in STUDY for f in files]
     with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        futures = [pool.submit(run_file, f, limit, triad, branch, most, False, depth)
-                   for f, _, triad, branch, depth in jobs]
+        futures = [pool.submit(run_file, f, limit, triad, branch, most, False, depth, opening)
+                   for f, _, triad, branch, depth, opening in jobs]
         rows = []
-        for (f, label, _, _, _), fut in zip(jobs, futures):
+        for (f, label, _, _, _, _), fut in zip(jobs, futures):
             row = fut.result()[0]
             row["search"] = label
             rows.append(row)
     names = [os.path.basename(f) for f in files]
     md = ["| search | " + " | ".join(names) + " |", "|---|" + "---:|" * len(files)]
-    for label, _, _, _ in STUDY:
+    for label, _, _, _, _ in STUDY:
         got = {r["file"]: r for r in rows if r["search"] == label}
         md.append(f"| {label} | " +
                   " | ".join(f"{got[f]['guesses_per_puzzle']:.2f}" for f in files) + " |")
@@ -391,6 +407,10 @@ def main():
                     help="with --triad: the rules only on boards at most N guesses deep (0: the "
                          "root and the boards that drop its guessed digits), or on the root "
                          "alone (default every board)")
+    ap.add_argument("--triad-open", metavar="N", type=int, default=0,
+                    help="with --triad: the root settles without the triad rules first and "
+                         "takes them only when at least N cells are still open (fast: "
+                         f"{FAST_OPEN}; default %(default)s, always)")
     ap.add_argument("--branch", choices=["cell", "band"], default="cell",
                     help="branching: branch.h's cell rule or a digit's band configuration "
                          "(default %(default)s)")
@@ -417,6 +437,10 @@ def main():
             depth = int(a.triad_depth)
         else:
             ap.error(f"--triad-depth {a.triad_depth}: not a depth (0, 1, ...) or root")
+    if a.triad_open and a.triad == "none":
+        ap.error("--triad-open goes with --triad")
+    if not 0 <= a.triad_open <= 82:
+        ap.error(f"--triad-open {a.triad_open}: not a cell count (0 to 82)")
     if a.study and a.json == "-":
         ap.error("--study writes its JSON into a file: --json OUT")
     summary = []
@@ -433,7 +457,8 @@ def main():
                     f.write("\n")
             return
         for path in a.files:
-            row, lines = run_file(path, a.limit, a.triad, a.branch, a.max, a.per_puzzle, depth)
+            row, lines = run_file(path, a.limit, a.triad, a.branch, a.max, a.per_puzzle, depth,
+                                  a.triad_open)
             if lines:
                 print("\n".join(lines))
             summary.append(row)
@@ -448,6 +473,7 @@ def main():
                   f"puzzle, {s['settles_per_puzzle']:.2f} settles ({s['triad_settles_per_puzzle']:.2f} "
                   f"with triads; triad {s['triad']}"
                   + (f" at depth {s['triad_depth']}" if s['triad'] != "none" else "")
+                  + (f", {s['triad_open']}+ open" if s['triad_open'] else "")
                   + f", branch {s['branch']}, limit {s['limit']})",
                   file=sys.stderr)
 

@@ -36,8 +36,9 @@
  *     first round, so that round already finds the singles the guess makes (measured rounds
  *     per settle on the sample corpora: 10.8 on 17-clue, 4.0 on top1465, 3.3 on forum
  *     hardest 11+, 3.6 on datasets/multi; without that clearing 11.2, 4.8, 4.1, 4.2).
- *   root: the root board also takes the triad rules (triad.h; the AVX-512 stamp inside the
- *     load's rounds, the scalar reference after its load), so every stamp's root is the same.
+ *   root: the root board also takes the triad rules when the other rules' fixpoint leaves at
+ *     least SBT3_OPEN cells open (triad.h; the AVX-512 stamp inside a second settle's rounds,
+ *     the scalar reference after its load), so every stamp's root is the same.
  *   Both reach the unique fixpoint of these rules (each rule only removes candidates and
  *     stays valid on any board with fewer), whatever the order, so every stamp branches on
  *     the same boards and makes the same guesses as the scalar reference.
@@ -590,7 +591,14 @@ static inline int sbk_load(sb_board *b, const sb_grid *puzzle)
     }
     __m512i v[3];
     sbk_regs(b, v);
-    return sbk_settle_at(b, v, 1); /* the root: with the triad rules */
+    /* The root: the triad rules only past the other rules' fixpoint, when it leaves at least
+     * SBT3_OPEN cells open (triad.h); they run inside the next settle's rounds. */
+    if (!sbk_settle_regs(b, v))
+        return 0;
+    if (b->nsolved > SB_CELLS - SBT3_OPEN)
+        return 1;
+    sbk_regs(b, v);
+    return sbk_settle_at(b, v, 1);
 }
 
 /* Cell c's lane in board register j (none when c lies in another register). A guess and a
@@ -777,12 +785,15 @@ static inline int sbk_elim(sb_board *b, const uint32_t *el)
 #endif
 
 #if !SB_KERNEL_AVX512
-/* The root: settled, then the triad rules (triad.h) and the settle again until they find
- * nothing (the AVX-512 stamps run them inside the load's rounds). */
+/* The root: settled, then, when at least SBT3_OPEN cells are open, the triad rules (triad.h)
+ * and the settle again until they find nothing (the AVX-512 stamps run them inside the
+ * rounds of a second settle). */
 static inline int sbk_load(sb_board *b, const sb_grid *puzzle)
 {
     if (!sbk_load_settle(b, puzzle))
         return 0;
+    if (b->nsolved > SB_CELLS - SBT3_OPEN) /* the gate (triad.h) */
+        return 1;
     uint32_t w[4 * SB_DIGITS] __attribute__((aligned(16)));
     uint32_t el[4 * SB_DIGITS] __attribute__((aligned(16)));
     while (b->nsolved < SB_CELLS) {

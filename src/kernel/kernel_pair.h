@@ -256,9 +256,9 @@ static int sbp_advance(sbp_lane *L, sbp_feed *f, int ok)
 {
     sb_result *res = &L->run->res;
     sb_board *b = &L->stack[L->depth];
-    if (L->root) { /* the root takes the triad rules too, settled by the one-board kernel */
+    if (L->root) { /* the root may take the triad rules too, settled by the one-board kernel */
         L->root = 0;
-        ok = ok && sbb_settle_at(b, 1);
+        ok = ok && sbb_settle_root(b);
     }
     if (ok && b->nsolved == SB_CELLS) {
         if (res->count++ == 0)

@@ -10,7 +10,8 @@
 # multi-solution puzzles, and puzzles whose givens already clash). Then `solve -f csv` must
 # print the same two numbers for every puzzle at every SIMD level this CPU runs (the
 # --version line names them; under qemu, the guest's), against the model with the triad
-# rules at the root (what fast adds, src/kernel/triad.h), and through the generic pipelines
+# rules at the root when SBT3_OPEN cells are open there (what fast adds, src/kernel/triad.h:
+# its value is read from the header), and through the generic pipelines
 # with the same techniques, against the model without them. Same guesses at every level is the contract the speed comparisons rest
 # on (docs/performance.md); this holds it to the documented rule, not just to each other.
 
@@ -20,7 +21,9 @@ ROOT=$PWD
 case $BIN in /*) ;; *) BIN=$ROOT/$BIN ;; esac
 TIMEOUT=${SUDOKUBENCH_TEST_TIMEOUT:-300}
 MODEL=$ROOT/scripts/guess_model.py
+OPEN=$(sed -n 's/^#define SBT3_OPEN \([0-9][0-9]*\).*/\1/p' "$ROOT/src/kernel/triad.h")
 . "$ROOT/tests/cli/harness.sh" guesses
+[ -n "$OPEN" ] || echo "no SBT3_OPEN in src/kernel/triad.h" >&2
 
 # slice NAME FILE N: the first N puzzle lines of FILE as NAME.txt
 slice() { grep -v '^#' "$2" | head -n "$3" >"$1.txt"; }
@@ -40,8 +43,9 @@ t_model() {
     for s in $SETS; do
         timeout "$TIMEOUT" python3 "$MODEL" --per-puzzle "$s.txt" >"$s.plain" 2>/dev/null ||
             echo "$s: guess_model.py exit $?"
-        timeout "$TIMEOUT" python3 "$MODEL" --per-puzzle --triad both --triad-depth root "$s.txt" \
-            >"$s.fast" 2>/dev/null || echo "$s: guess_model.py --triad-depth root exit $?"
+        timeout "$TIMEOUT" python3 "$MODEL" --per-puzzle --triad both --triad-depth root \
+            --triad-open "$OPEN" "$s.txt" >"$s.fast" 2>/dev/null ||
+            echo "$s: guess_model.py --triad-depth root --triad-open $OPEN exit $?"
     done
     # The model's own sanity: the clashes count 0 with no guess, the empty grid 2.
     local w
@@ -83,23 +87,30 @@ for spec in list:ns,hs,lc array:ns,hs,lc restart:ns,hs,lc; do
     tcase "$spec: per-puzzle counts and guesses = the model's" t_spec
 done
 
-# The study mode: eight searches a file; its first two rows are the plain and fast means.
+# The study mode: eight searches a file; its first two rows are the plain and fast means, and
+# the fast rows' gate (the model's FAST_OPEN) is the header's SBT3_OPEN.
 t_study() {
     timeout "$TIMEOUT" python3 "$MODEL" --study -n 5 --json study.json hardest.txt multi.txt >study.md 2>err ||
         { echo "--study exit $? ($(head -c 200 err))"; return; }
     local n want
     n=$(grep -c -e '^| cell rule' -e '^| band branching' study.md)
     [ "$n" = 8 ] || echo "want 8 search rows, got $n"
-    local w label
+    local w label hard
     for w in plain fast; do
-        want=$(head -n 5 hardest.$w | awk '{ g += $2 } END { printf "%.2f", g / 5 }')
+        hard=$(head -n 5 hardest.$w | awk '{ g += $2 } END { printf "%.2f", g / 5 }')
+        want=$(head -n 5 multi.$w | awk '{ g += $2 } END { printf "%.2f", g / 5 }')
         label="cell rule, no triads (ns,hs,lc)"
         [ $w = fast ] && label="cell rule + both at the root (fast)"
-        grep -q -F "| $label | $want | " study.md ||
-            echo "the $label row is not the per-puzzle mean $want: $(grep -F "| $label" study.md)"
+        grep -q -F "| $label | $hard | $want |" study.md ||
+            echo "the $label row is not the per-puzzle means $hard, $want: $(grep -F "| $label" study.md)"
     done
     python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); sys.exit(len(r) != 16)' study.json ||
         echo "study.json: want 16 rows (8 searches x 2 files)"
+    python3 -c '
+import json, sys
+gates = {r["triad_open"] for r in json.load(open("study.json")) if r["search"].endswith("(fast)")}
+if gates != {int(sys.argv[1])}:
+    print("the study'"'"'s fast rows gate at %r, the header at %s" % (sorted(gates), sys.argv[1]))' "$OPEN"
     python3 "$MODEL" --study --tdoku ./nonexistent hardest.txt >/dev/null 2>err && echo "--tdoku ./nonexistent: exit 0"
     grep -q "not an executable file" err || echo "--tdoku ./nonexistent: $(cat err)"
     printf '12345\n' >short.txt
@@ -138,6 +149,32 @@ if root["triad_depth"] != "root" or every["triad_depth"] != "all":
     grep -q -- "--triad-depth x: not a depth" err || echo "--triad-depth x: $(tail -1 err)"
 }
 tcase "guess_model --triad-depth: 81 = every board, root = one triad settle a puzzle and fewer guesses; bad values refused" t_depth
+
+# --triad-open: 0 is the ungated root, past 81 the root never takes the rules (= no triads),
+# and the gate at SBT3_OPEN skips them on some multi puzzles (fewer triad settles than
+# puzzles); a bad count or no --triad is refused.
+t_open() {
+    local ungated never
+    ungated=$(timeout "$TIMEOUT" python3 "$MODEL" --per-puzzle --triad both --triad-depth root --triad-open 0 multi.txt 2>/dev/null)
+    [ -n "$ungated" ] && [ "$ungated" = "$(timeout "$TIMEOUT" python3 "$MODEL" --per-puzzle --triad both --triad-depth root multi.txt 2>/dev/null)" ] ||
+        echo "--triad-open 0 differs from the ungated root"
+    never=$(timeout "$TIMEOUT" python3 "$MODEL" --per-puzzle --triad both --triad-depth root --triad-open 82 multi.txt 2>/dev/null)
+    [ -n "$never" ] && [ "$never" = "$(cat multi.plain)" ] || echo "--triad-open 82 differs from the model without triads"
+    timeout "$TIMEOUT" python3 "$MODEL" --json --triad both --triad-depth root --triad-open "$OPEN" multi.txt >open.json 2>err ||
+        { echo "--triad-open $OPEN: exit $? ($(head -c 200 err))"; return; }
+    python3 -c '
+import json, sys
+r = json.load(open("open.json"))[0]
+if not 0 < r["triad_settles_per_puzzle"] < 1:
+    print("gated root: %r triad settles a puzzle, want between 0 and 1" % r["triad_settles_per_puzzle"])
+if r["triad_open"] != int(sys.argv[1]):
+    print("triad_open key: %r" % r["triad_open"])' "$OPEN"
+    python3 "$MODEL" --triad-open 50 top.txt 2>err && echo "--triad-open without --triad: exit 0"
+    grep -q -- "--triad-open goes with --triad" err || echo "--triad-open without --triad: $(tail -1 err)"
+    python3 "$MODEL" --triad both --triad-open 99 top.txt 2>err && echo "--triad-open 99: exit 0"
+    grep -q -- "--triad-open 99: not a cell count" err || echo "--triad-open 99: $(tail -1 err)"
+}
+tcase "guess_model --triad-open: 0 = ungated, 82 = no triads, $OPEN skips some multi roots; bad values refused" t_open
 
 t_levels_named() { [ -n "$LEVELS" ] || echo "--version names no SIMD level"; }
 tcase "--version names the levels checked: $LEVELS" t_levels_named
