@@ -59,8 +59,8 @@ const sb_technique_info *sb_techniques(size_t *count)
  * every row but "fast" is a spec run by the generic engine (technique.h). */
 static const sb_pipeline_info pipeline_table[] = {
     {"fast",
-     "fused SIMD kernel: naked + hidden singles, locked candidates, triads at the root; the "
-     "default",
+     "fused SIMD kernel: naked + hidden singles, locked candidates, triads at a root with 50+ "
+     "open cells; the default",
      "fast", "tuned freely (tdoku-style levers on a cell-bitmask board)"},
     {"list", "technique-major; each sweep reads one snapshot, eliminations land together",
      "list:ns,hs,lc,nt,ht", "seed 000, list version (immutable rows, transposes)"},

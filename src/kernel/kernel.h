@@ -595,7 +595,7 @@ static inline int sbk_load(sb_board *b, const sb_grid *puzzle)
      * SBT3_OPEN cells open (triad.h); they run inside the next settle's rounds. */
     if (!sbk_settle_regs(b, v))
         return 0;
-    if (b->nsolved > SB_CELLS - SBT3_OPEN)
+    if (!sbt3_gate(b->nsolved))
         return 1;
     sbk_regs(b, v);
     return sbk_settle_at(b, v, 1);
@@ -792,7 +792,7 @@ static inline int sbk_load(sb_board *b, const sb_grid *puzzle)
 {
     if (!sbk_load_settle(b, puzzle))
         return 0;
-    if (b->nsolved > SB_CELLS - SBT3_OPEN) /* the gate (triad.h) */
+    if (!sbt3_gate(b->nsolved))
         return 1;
     uint32_t w[4 * SB_DIGITS] __attribute__((aligned(16)));
     uint32_t el[4 * SB_DIGITS] __attribute__((aligned(16)));

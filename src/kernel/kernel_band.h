@@ -572,7 +572,7 @@ static inline __attribute__((always_inline)) int sbb_settle_at(sb_board *b, int 
         if (changed || sbb_locked_pass(b))
             continue;
         if (root == 1) /* the root's first stall: the gate, kept to the fixpoint */
-            root = sbb_placed(done) <= SB_CELLS - SBT3_OPEN ? 2 : 0;
+            root = sbt3_gate(sbb_placed(done)) ? 2 : 0;
         if (root) {
             const int t = sbb_triads(b);
             if (t < 0)

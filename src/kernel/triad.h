@@ -45,6 +45,13 @@
  * the other rules (scripts/guess_model.py --triad-open, make test-guesses). */
 #define SBT3_OPEN 50
 
+/* Whether a root at the other rules' fixpoint, with `placed` cells placed, takes the triad
+ * rules: at least SBT3_OPEN cells open. */
+static inline int sbt3_gate(int placed)
+{
+    return placed <= SB_CELLS - SBT3_OPEN;
+}
+
 /* Band-word patterns: the first cell of each row triad, the first row (a bit a column). */
 #define SBT3_TRIAD 0x1249249u
 #define SBT3_COL 0x00001FFu
