@@ -37,8 +37,9 @@
  *     per settle on the sample corpora: 10.8 on 17-clue, 4.0 on top1465, 3.3 on forum
  *     hardest 11+, 3.6 on datasets/multi; without that clearing 11.2, 4.8, 4.1, 4.2).
  *   root: the root board also takes the triad rules when the other rules' fixpoint leaves at
- *     least SBT3_OPEN cells open (triad.h; the AVX-512 stamp inside a second settle's rounds,
- *     the scalar reference after its load), so every stamp's root is the same.
+ *     least SBT3_OPEN cells open (triad.h; the AVX-512 stamp from the segments of its fixpoint
+ *     round, then inside the rounds: SBK_GATED; the scalar reference after its load), so
+ *     every stamp's root is the same.
  *   Both reach the unique fixpoint of these rules (each rule only removes candidates and
  *     stays valid on any board with fewer), whatever the order, so every stamp branches on
  *     the same boards and makes the same guesses as the scalar reference.
@@ -346,24 +347,32 @@ static inline __attribute__((always_inline)) __mmask32 sbk_locked(const __m512i 
     return bad;
 }
 
-/* Propagates to the fixpoint in whole-board rounds (at the root, root = 1, with the triad
- * rules in every round's locked candidates: sbk_locked). Each round gathers all 27 houses (nine
- * permutes: position i of every house side by side): the digits placed in each, those with
- * one place, and per line the candidates of each box segment; a digit placed twice or with no
- * place is a contradiction. Then every open cell loses its houses' placed digits and takes a
- * digit hidden in one of its houses, and every cell loses the locked-candidate eliminations
- * of the segments. Every deduction of a round lands at once, so an easy puzzle needs a
- * handful of rounds rather than one 20-peer update per cell. Locked candidates are computed
- * in every round, in parallel with the singles: a separate pass once the singles stalled
- * cost more rounds than it saved work. On Intel a round is bound by the two ports that run
- * 512-bit work (llvm-mca: about 80 cycles of their uops against 98 back to back), so a second
- * board interleaved per thread did not pay (docs/performance.md). A round that changes
- * nothing ends the settle: its checks covered this very board; so does a round that finds
- * every house's nine digits placed (a solution, so a fixpoint: the rest of the round and the
- * next could only confirm it). v holds b's three registers on entry (b's stored lanes are not read); b gets
- * the settled board. @return 0 on contradiction, else 1 (b is a valid solution or stable;
- * nsolved set). Always inlined, as the one-call sbk_settle was: out of line, its registers
- * would pass through memory and each call would cost a vzeroupper. */
+/* What a settle's rounds run: the search's rules (SBK_PLAIN); those and the triad rules in
+ * every round's locked candidates (SBK_TRIADS, sbk_locked); or the root's gate (SBK_GATED):
+ * the search's rules to their fixpoint, then, if sbt3_gate lets the root take the triad rules,
+ * their eliminations from that last round's segments, so that the gate costs no round of its
+ * own. */
+enum { SBK_PLAIN, SBK_TRIADS, SBK_GATED };
+
+/* Propagates to the fixpoint in whole-board rounds (the rules as root says). Each round
+ * gathers all 27 houses (nine permutes: position i of every house side by side): the digits
+ * placed in each, those with one place, and per line the candidates of each box segment; a
+ * digit placed twice or with no place is a contradiction. Then every open cell loses its
+ * houses' placed digits and takes a digit hidden in one of its houses, and every cell loses
+ * the locked-candidate eliminations of the segments. Every deduction of a round lands at once,
+ * so an easy puzzle needs a handful of rounds rather than one 20-peer update per cell. Locked
+ * candidates are computed in every round, in parallel with the singles: a separate pass once
+ * the singles stalled cost more rounds than it saved work. On Intel a round is bound by the
+ * two ports that run 512-bit work (llvm-mca: about 80 cycles of their uops against 98 back to
+ * back), so a second board interleaved per thread did not pay (docs/performance.md). A round
+ * that changes nothing ends the settle: its checks covered this very board; so does a round
+ * that finds every house's nine digits placed (a solution, so a fixpoint: the rest of the
+ * round and the next could only confirm it). v holds b's three registers on entry (b's stored
+ * lanes are not read); b gets the settled board. @return 0 on contradiction, else 1 (b is a
+ * valid solution or stable; nsolved set), or at SBK_GATED 2 when the triad rules changed v:
+ * the caller goes on with an SBK_TRIADS settle of v. Always inlined, as the one-call
+ * sbk_settle was: out of line, its registers would pass through memory and each call would
+ * cost a vzeroupper. */
 static inline __attribute__((always_inline)) int sbk_settle_at(sb_board *b, __m512i v[3],
                                                               const int root)
 {
@@ -406,7 +415,7 @@ static inline __attribute__((always_inline)) int sbk_settle_at(sb_board *b, __m5
         }
         const __m512i hidden = _mm512_andnot_si512(_mm512_or_si512(twice, placed), once);
         __m512i locked[3];
-        if (sbk_locked(seg, locked, root))
+        if (sbk_locked(seg, locked, root == SBK_TRIADS))
             return 0; /* a triad with fewer than three digits or more than three confined */
         __mmask32 changed = 0;
         for (int j = 0; j < 3; j++) {
@@ -434,7 +443,22 @@ static inline __attribute__((always_inline)) int sbk_settle_at(sb_board *b, __m5
                 _mm512_mask_testn_epi16_mask(sbk_cells[j], v[j], _mm512_sub_epi16(v[j], one)));
         }
         b->nsolved = (uint16_t)nsolved;
-        return 1;
+        if (root != SBK_GATED || !sbt3_gate(nsolved))
+            return 1;
+        /* The gate is open: this round's segments are the fixpoint's, so the triad rules'
+         * eliminations come from them without a round of gathers (the search's rules, their
+         * other part, change nothing here). */
+        if (sbk_locked(seg, locked, 1))
+            return 0;
+        changed = 0;
+        for (int j = 0; j < 3; j++) {
+            const __m512i nv = _mm512_andnot_si512(locked[j], v[j]);
+            if (_mm512_mask_testn_epi16_mask(sbk_cells[j], nv, nv))
+                return 0; /* an empty cell */
+            changed |= _mm512_cmpneq_epi16_mask(nv, v[j]);
+            v[j] = nv;
+        }
+        return changed ? 2 : 1;
     }
 }
 
@@ -448,7 +472,7 @@ static inline void sbk_regs(const sb_board *b, __m512i v[3])
 /* The settle of every board but the root. */
 static inline __attribute__((always_inline)) int sbk_settle_regs(sb_board *b, __m512i v[3])
 {
-    return sbk_settle_at(b, v, 0);
+    return sbk_settle_at(b, v, SBK_PLAIN);
 }
 
 /* sbk_settle_regs on board b as stored. */
@@ -592,13 +616,10 @@ static inline int sbk_load(sb_board *b, const sb_grid *puzzle)
     __m512i v[3];
     sbk_regs(b, v);
     /* The root: the triad rules only past the other rules' fixpoint, when it leaves at least
-     * SBT3_OPEN cells open (triad.h); they run inside the next settle's rounds. */
-    if (!sbk_settle_regs(b, v))
-        return 0;
-    if (!sbt3_gate(b->nsolved))
-        return 1;
-    sbk_regs(b, v);
-    return sbk_settle_at(b, v, 1);
+     * SBT3_OPEN cells open (triad.h); from their first eliminations on, they run inside the
+     * rounds. */
+    const int r = sbk_settle_at(b, v, SBK_GATED);
+    return r == 2 ? sbk_settle_at(b, v, SBK_TRIADS) : r;
 }
 
 /* Cell c's lane in board register j (none when c lies in another register). A guess and a
