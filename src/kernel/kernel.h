@@ -807,8 +807,8 @@ static inline int sbk_elim(sb_board *b, const uint32_t *el)
 
 #if !SB_KERNEL_AVX512
 /* The root: settled, then, when at least SBT3_OPEN cells are open, the triad rules (triad.h)
- * and the settle again until they find nothing (the AVX-512 stamps run them inside the
- * rounds of a second settle). */
+ * and the settle again until they find nothing (the AVX-512 stamps run them from their
+ * fixpoint round's segments, then inside the rounds: SBK_GATED). */
 static inline int sbk_load(sb_board *b, const sb_grid *puzzle)
 {
     if (!sbk_load_settle(b, puzzle))
