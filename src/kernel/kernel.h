@@ -351,8 +351,10 @@ static inline __attribute__((always_inline)) __mmask32 sbk_locked(const __m512i 
  * every round's locked candidates (SBK_TRIADS, sbk_locked); or the root's gate (SBK_GATED):
  * the search's rules to their fixpoint, then, if sbt3_gate lets the root take the triad rules,
  * their eliminations from that last round's segments, so that the gate costs no round of its
- * own. */
+ * own. SBK_GO_TRIADS is the gated settle's third result: the triad rules changed the board,
+ * which an SBK_TRIADS settle takes on from there. */
 enum { SBK_PLAIN, SBK_TRIADS, SBK_GATED };
+enum { SBK_GO_TRIADS = 2 };
 
 /* Propagates to the fixpoint in whole-board rounds (the rules as root says). Each round
  * gathers all 27 houses (nine permutes: position i of every house side by side): the digits
@@ -369,8 +371,8 @@ enum { SBK_PLAIN, SBK_TRIADS, SBK_GATED };
  * that finds every house's nine digits placed (a solution, so a fixpoint: the rest of the
  * round and the next could only confirm it). v holds b's three registers on entry (b's stored
  * lanes are not read); b gets the settled board. @return 0 on contradiction, else 1 (b is a
- * valid solution or stable; nsolved set), or at SBK_GATED 2 when the triad rules changed v:
- * the caller goes on with an SBK_TRIADS settle of v. Always inlined, as the one-call
+ * valid solution or stable; nsolved set), or at SBK_GATED SBK_GO_TRIADS when the triad rules
+ * changed v: the caller goes on with an SBK_TRIADS settle of v. Always inlined, as the one-call
  * sbk_settle was: out of line, its registers would pass through memory and each call would
  * cost a vzeroupper. */
 static inline __attribute__((always_inline)) int sbk_settle_at(sb_board *b, __m512i v[3],
@@ -458,7 +460,7 @@ static inline __attribute__((always_inline)) int sbk_settle_at(sb_board *b, __m5
             changed |= _mm512_cmpneq_epi16_mask(nv, v[j]);
             v[j] = nv;
         }
-        return changed ? 2 : 1;
+        return changed ? SBK_GO_TRIADS : 1;
     }
 }
 
@@ -619,7 +621,7 @@ static inline int sbk_load(sb_board *b, const sb_grid *puzzle)
      * SBT3_OPEN cells open (triad.h); from their first eliminations on, they run inside the
      * rounds. */
     const int r = sbk_settle_at(b, v, SBK_GATED);
-    return r == 2 ? sbk_settle_at(b, v, SBK_TRIADS) : r;
+    return r == SBK_GO_TRIADS ? sbk_settle_at(b, v, SBK_TRIADS) : r;
 }
 
 /* Cell c's lane in board register j (none when c lies in another register). A guess and a
