@@ -97,31 +97,6 @@ static inline sbv sbp_join(sbv4 lo, sbv4 hi)
 
 SBB_COUNT_CELLS(sbp_count_cells, sbv)
 
-/* The digits whose band words a pass changed, gathered per lane over the pass and reduced
- * once (sbp_moved), where a mask move and the bit inserts of both boards per digit took
- * about nine operations. sbp_same_next takes digits from the highest down: each shifts the
- * earlier ones up and adds 1 where nv equals v, so after digit 0 bit d of a lane is set
- * when digit d left it unchanged (two operations and the compare). sbp_changed takes
- * digits in any order: bit d where nv differs from v. */
-static inline sbv sbp_same_next(sbv same, sbv nv, sbv v)
-{
-    return same + same - (sbv)(nv == v);
-}
-
-static inline sbv sbp_changed(sbv nv, sbv v, int d)
-{
-    return (sbv_splat(1) << d) & ~(sbv)(nv == v);
-}
-
-/* Per board l, the OR of half l's lanes of changed (its padding lane is 0). */
-static inline void sbp_moved(sbv changed, uint32_t moved[2])
-{
-    const sbv t = changed | SBV_SHUF4(changed, 1, 0, 3, 2);
-    const sbv u = t | SBV_SHUF4(t, 2, 3, 0, 1);
-    moved[0] = u[0];
-    moved[1] = u[4];
-}
-
 /* kernel_band.h's one-hot digit selectors, per half: a single of board l selects its digit's
  * word in half l only. */
 static const sbv sbp_one_hot[2][2 * SB_DIGITS - 1] = {
@@ -189,15 +164,14 @@ static inline unsigned sbp_hidden(sbp_state *st, unsigned on, unsigned *bad_lane
     uint32_t moved[2] = {0, 0};
     /* A placed cell shows as hidden for its own digit and loses nothing: when every hidden
      * cell is placed (43% of the passes on hardest_11plus) the nine words stay as they are. */
-    if (sbv_any(hid1 & ~st->done)) {
-        sbv same = {0};
-        for (int d = SB_DIGITS - 1; d >= 0; d--) {
+    if (sbv_any(hid1 & ~st->done))
+        for (int d = 0; d < SB_DIGITS; d++) {
             const sbv nv = st->v[d] & ~(hid1 & ~hid[d]);
-            same = sbp_same_next(same, nv, st->v[d]);
+            const unsigned m = sbp_halves(nv ^ st->v[d]);
+            moved[0] |= (m & 1u) << d;
+            moved[1] |= (m >> 1) << d;
             st->v[d] = nv;
         }
-        sbp_moved(~same & sbv_splat(0x1FF), moved);
-    }
     for (int l = 0; l < 2; l++) {
         const uint32_t m = 0u - (on >> l & 1); /* selects, not branches: they mispredicted */
         st->dirty[l] = ((moved[l] | ((st->dirty[l] >> 16 | moved[l]) << 16)) & m) |
@@ -211,17 +185,17 @@ static inline unsigned sbp_hidden(sbp_state *st, unsigned on, unsigned *bad_lane
 static inline unsigned sbp_locked(sbp_state *st, unsigned on)
 {
     const sbv keep = sbp_keep(on);
-    sbv acc = {0};
+    uint32_t moved[2] = {0, 0};
     const uint32_t dirt = (st->dirty[0] & (0u - (on & 1))) | (st->dirty[1] & (0u - (on >> 1 & 1)));
     for (uint32_t todo = (dirt >> 16) & 0x1FFu; todo; todo &= todo - 1) {
         const int d = __builtin_ctz(todo);
         const sbv w = st->v[d];
         const sbv nv = (sbb_locked_of(w) & keep) | (w & ~keep);
-        acc |= sbp_changed(nv, w, d);
+        const unsigned m = sbp_halves(nv ^ w);
+        moved[0] |= (m & 1u) << d;
+        moved[1] |= (m >> 1) << d;
         st->v[d] = nv;
     }
-    uint32_t moved[2];
-    sbp_moved(acc, moved);
     for (int l = 0; l < 2; l++) { /* moved[l] is 0 for a lane not in on */
         st->dirty[l] |= moved[l] | moved[l] << 16;
         st->dirty[l] &= 0xFFFFu | moved[l] << 16 | (0u - (~on >> l & 1));
