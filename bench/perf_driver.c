@@ -73,6 +73,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "perf_driver: SIMD level must be scalar, avx2 or avx512\n");
         return 2;
     }
+    /* sb_solve_many's gate is the paired kernel's (sb_solve's gate, baseline.json, holds the
+     * one-board search): SB_PAIR_AUTO would hand hard slices to one board after their first
+     * block, and $SUDOKUBENCH_PAIR must not move a gate either. */
+    opt.pair = SB_PAIR_ON;
     char *end;
     errno = 0;
     const unsigned long long want = strtoull(argv[3], &end, 10);

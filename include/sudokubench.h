@@ -338,7 +338,30 @@ typedef struct sb_options {
     const volatile sig_atomic_t *stop; /* polled every few thousand guesses while a search
                              runs; when it reads non-zero sb_solve returns SB_ERR_STOPPED.
                              NULL (default): never. Lets Ctrl-C end a long search */
+    int pair;         /* an sb_pair policy for sb_solve_many; default SB_PAIR_AUTO */
 } sb_options;
+
+/* When sb_solve_many runs a paired kernel (the fast pipeline's AVX2 search: two puzzles side
+ * by side) rather than one search per puzzle. The answers are the same either way; only the
+ * speed differs. The pair wins where the work is long settles of roots with few guesses
+ * (17-clue), the one-board search where guessing dominates (docs/performance.md). */
+typedef enum sb_pair {
+    SB_PAIR_AUTO = 0, /* by the guesses a puzzle of the solver's recent blocks: paired while
+                         they average at most SB_PAIR_GUESSES, else one board (deterministic:
+                         the choice follows the puzzles, never the clock) */
+    SB_PAIR_ON = 1,   /* always paired where a paired kernel exists */
+    SB_PAIR_OFF = 2   /* never: one search per puzzle */
+} sb_pair;
+
+enum { SB_PAIR_GUESSES = 2 /* SB_PAIR_AUTO's bound on the recent guesses a puzzle */ };
+
+/* Returns the policy's name ("auto", "on", "off"), or "?" if out of range. */
+const char *sb_pair_name(int policy);
+
+/* Resolves SB_PAIR_AUTO: $SUDOKUBENCH_PAIR (auto, on or off) when set, else SB_PAIR_AUTO.
+ * @return the policy in effect, or SB_ERR_ARG when the environment names none (or policy is
+ * out of range). */
+int sb_pair_resolve(int policy);
 
 enum { SB_BFS_CAP = 1 << 18 /* default BFS frontier cap: 256Ki boards of 192 bytes (48 MiB) */ };
 
@@ -375,8 +398,8 @@ sb_verdict sb_count_verdict(uint64_t count);
 typedef struct sb_solver sb_solver;
 
 /* Creates a solver. @return SB_OK; SB_ERR_PIPELINE for a bad pipeline index; SB_ERR_SIMD
- * when the requested (or environment-forced) level is unknown or unsupported here;
- * SB_ERR_NOMEM. */
+ * when the requested (or environment-forced) level is unknown or unsupported here; SB_ERR_ARG
+ * for a bad search mode or pair policy (sb_pair_resolve); SB_ERR_NOMEM. */
 int sb_solver_new(sb_solver **out, const sb_options *opt);
 
 /* Frees a solver (NULL is allowed). */
@@ -394,6 +417,10 @@ void sb_solver_counts(const sb_solver *s, sb_technique_counts out[SB_TECH_COUNT]
 /* Zeroes the technique counters. */
 void sb_solver_counts_reset(sb_solver *s);
 
+/* @return the puzzles sb_solve_many handed to a paired kernel since the solver was made (the
+ * rest ran one sb_solve each): what SB_PAIR_AUTO chose. */
+uint64_t sb_solver_paired(const sb_solver *s);
+
 /* Solves (counts) one puzzle up to the solver's limit. Conflicting givens give count 0.
  * With limit 0 the count can exceed what is practical to enumerate: that is the caller's
  * choice. @return SB_OK; SB_ERR_ARG for NULL arguments or cell values above 9;
@@ -407,7 +434,8 @@ int sb_solve(sb_solver *s, const sb_grid *puzzle, sb_result *res);
 /* Solves puzzles[0..n) as n calls of sb_solve would: res[i] and status[i] (sb_solve's return
  * value for puzzle i) are the same, solutions and guesses included. Faster where the kernel
  * can work on several puzzles at once: the fast pipeline's AVX2 kernel searches two puzzles
- * side by side, one in each half of its vectors (docs/performance.md); elsewhere it is a loop.
+ * side by side, one in each half of its vectors (docs/performance.md), in blocks of up to 256
+ * puzzles chosen by the solver's pair policy (sb_options.pair); elsewhere it is a loop.
  * The stop flag is also looked at before each puzzle: once it is raised, the puzzles not yet
  * started get SB_ERR_STOPPED and a zero result (as does a puzzle refused with SB_ERR_ARG).
  * @return SB_OK, or SB_ERR_ARG for a NULL solver or (when n > 0) NULL arrays. */

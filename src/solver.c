@@ -71,6 +71,9 @@ struct sb_solver {
     sb_board *ring;                              /* BFS frontier, allocated on first use */
     size_t ring_len;                             /* boards in ring */
     sb_technique_counts counts[SB_TECH_COUNT];   /* technique work since made or reset */
+    uint64_t recent_n, recent_guesses;           /* SB_PAIR_AUTO's window: puzzles of the
+                                                    latest paired-kernel blocks, their guesses */
+    uint64_t paired;                             /* puzzles handed to the paired kernel */
 };
 
 void sb_options_default(sb_options *opt)
@@ -84,6 +87,27 @@ void sb_options_default(sb_options *opt)
     opt->bfs_cap = SB_BFS_CAP;
     opt->max_guesses = UINT64_MAX;
     opt->stop = NULL;
+    opt->pair = SB_PAIR_AUTO;
+}
+
+static const char *const pair_names[] = {"auto", "on", "off"};
+
+const char *sb_pair_name(int policy)
+{
+    return policy >= 0 && policy < 3 ? pair_names[policy] : "?";
+}
+
+int sb_pair_resolve(int policy)
+{
+    if (policy < 0 || policy >= 3)
+        return SB_ERR_ARG;
+    const char *env = policy == SB_PAIR_AUTO ? getenv("SUDOKUBENCH_PAIR") : NULL;
+    if (!env || !*env)
+        return policy;
+    for (int p = 0; p < 3; p++)
+        if (!strcmp(env, pair_names[p]))
+            return p;
+    return SB_ERR_ARG;
 }
 
 int sb_options_pipeline(sb_options *opt, const char *name_or_spec)
@@ -139,6 +163,9 @@ int sb_solver_new(sb_solver **out, const sb_options *opt)
     }
     if (opt->search != SB_SEARCH_DFS && opt->search != SB_SEARCH_BFS)
         return SB_ERR_ARG;
+    const int pair = sb_pair_resolve(opt->pair);
+    if (pair < 0)
+        return SB_ERR_ARG;
     const int level = sb_simd_resolve(opt->simd);
     if (level < 0)
         return SB_ERR_SIMD;
@@ -152,6 +179,7 @@ int sb_solver_new(sb_solver **out, const sb_options *opt)
     }
     s->opt = *opt;
     s->opt.simd = level;
+    s->opt.pair = pair;
     s->opt.spec = NULL; /* the plan holds what it said */
     if (s->opt.bfs_cap == 0)
         s->opt.bfs_cap = SB_BFS_CAP;
@@ -187,6 +215,11 @@ void sb_solver_counts(const sb_solver *s, sb_technique_counts out[SB_TECH_COUNT]
 void sb_solver_counts_reset(sb_solver *s)
 {
     memset(s->counts, 0, sizeof s->counts);
+}
+
+uint64_t sb_solver_paired(const sb_solver *s)
+{
+    return s->paired;
 }
 
 /* Runs the solver's search from the givens of puzzle, or from the candidate masks marks when
@@ -260,17 +293,40 @@ int sb_solve_candidates(sb_solver *s, const uint16_t cand[SB_CELLS], sb_result *
  * of a block (one puzzle left alone) is negligible at this size. */
 #define PAIR_BLOCK 256
 
+/* SB_PAIR_AUTO's window: once it holds more puzzles than this, both of its sums are halved,
+ * so the choice follows the latest few hundred puzzles and a block of 64 (the bench's and the
+ * batch's chunk) moves it. */
+#define PAIR_WINDOW 512
+
+/* One sb_solve per puzzle, the stop flag looked at before each, as in the paired search. */
+static void solve_each(sb_solver *s, const sb_grid *puzzles, size_t n, sb_result *res,
+                       int *status)
+{
+    for (size_t i = 0; i < n; i++) {
+        memset(&res[i], 0, sizeof res[i]); /* what a refused or unstarted puzzle gets */
+        status[i] = s->opt.stop && *s->opt.stop ? SB_ERR_STOPPED
+                                                : sb_solve(s, &puzzles[i], &res[i]);
+    }
+}
+
+/* Whether the next block goes to the paired kernel under the solver's policy. The pair
+ * overlaps two boards' settles and wins where roots settle long with few guesses; where
+ * guesses dominate its lane bookkeeping costs more than sharing the passes saves (the
+ * one-board AVX2 search runs 8-10% fewer instructions there: docs/performance.md). */
+static int pair_next(const sb_solver *s)
+{
+    return s->opt.pair == SB_PAIR_ON ||
+           (s->opt.pair == SB_PAIR_AUTO &&
+            s->recent_guesses <= (uint64_t)SB_PAIR_GUESSES * s->recent_n);
+}
+
 int sb_solve_many(sb_solver *s, const sb_grid *puzzles, size_t n, sb_result *res, int *status)
 {
     if (!s || (n && (!puzzles || !res || !status)))
         return SB_ERR_ARG;
-    if (!(s->fast && s->opt.search == SB_SEARCH_DFS && s->kernel.pair)) {
-        for (size_t i = 0; i < n; i++) {
-            memset(&res[i], 0, sizeof res[i]); /* what a refused or unstarted puzzle gets */
-            /* The stop flag is looked at before each puzzle, as in the paired search. */
-            status[i] = s->opt.stop && *s->opt.stop ? SB_ERR_STOPPED
-                                                    : sb_solve(s, &puzzles[i], &res[i]);
-        }
+    if (!(s->fast && s->opt.search == SB_SEARCH_DFS && s->kernel.pair) ||
+        s->opt.pair == SB_PAIR_OFF) {
+        solve_each(s, puzzles, n, res, status);
         return SB_OK;
     }
     sb_grid grid[PAIR_BLOCK];
@@ -278,24 +334,38 @@ int sb_solve_many(sb_solver *s, const sb_grid *puzzles, size_t n, sb_result *res
     size_t at[PAIR_BLOCK];
     for (size_t lo = 0; lo < n; lo += PAIR_BLOCK) {
         const size_t hi = n - lo < PAIR_BLOCK ? n : lo + PAIR_BLOCK;
-        size_t k = 0;
-        for (size_t i = lo; i < hi; i++) {
-            uint8_t over = 0;
-            for (int c = 0; c < SB_CELLS; c++)
-                over |= puzzles[i].cell[c] > 9;
-            if (over) {
-                memset(&res[i], 0, sizeof res[i]);
-                status[i] = SB_ERR_ARG;
-                continue;
+        if (pair_next(s)) {
+            size_t k = 0;
+            for (size_t i = lo; i < hi; i++) {
+                uint8_t over = 0;
+                for (int c = 0; c < SB_CELLS; c++)
+                    over |= puzzles[i].cell[c] > 9;
+                if (over) {
+                    memset(&res[i], 0, sizeof res[i]);
+                    status[i] = SB_ERR_ARG;
+                    continue;
+                }
+                grid[k] = puzzles[i];
+                run[k] = (sb_search_run){.max_guesses = s->opt.max_guesses, .stop = s->opt.stop};
+                at[k++] = i;
             }
-            grid[k] = puzzles[i];
-            run[k] = (sb_search_run){.max_guesses = s->opt.max_guesses, .stop = s->opt.stop};
-            at[k++] = i;
+            s->kernel.pair(s->stack, grid, k, s->opt.limit, run);
+            for (size_t j = 0; j < k; j++) {
+                res[at[j]] = run[j].res;
+                status[at[j]] = run[j].status;
+            }
+            s->paired += k;
+        } else {
+            solve_each(s, puzzles + lo, hi - lo, res + lo, status + lo);
         }
-        s->kernel.pair(s->stack, grid, k, s->opt.limit, run);
-        for (size_t j = 0; j < k; j++) {
-            res[at[j]] = run[j].res;
-            status[at[j]] = run[j].status;
+        /* The window counts every puzzle of the block, refused or stopped ones with their
+         * zero guesses: a few such among hundreds do not move the choice. */
+        for (size_t i = lo; i < hi; i++)
+            s->recent_guesses += res[i].guesses;
+        s->recent_n += hi - lo;
+        while (s->recent_n > PAIR_WINDOW) {
+            s->recent_n /= 2;
+            s->recent_guesses /= 2;
         }
     }
     return SB_OK;

@@ -68,23 +68,32 @@ static sb_grid *corpus(int *n_out)
     return g;
 }
 
-/* Makes a solver for SIMD level `level` with the given limit and guess budget. */
-static sb_solver *mk(int level, uint64_t limit, uint64_t budget)
+/* Makes a solver for SIMD level `level` with the given limit, guess budget and pair policy. */
+static sb_solver *mk_pair(int level, uint64_t limit, uint64_t budget, int pair)
 {
     sb_options opt;
     sb_options_default(&opt);
     opt.simd = level;
     opt.limit = limit;
     opt.max_guesses = budget;
+    opt.pair = pair;
     sb_solver *s = NULL;
     cr_assert_eq(sb_solver_new(&s, &opt), SB_OK, "level %s", sb_simd_name(level));
     return s;
 }
 
-/* sb_solve_many on puzzles g[0..n) equals one sb_solve per puzzle, field by field. */
-static void same_as_single(int level, uint64_t limit, uint64_t budget, const sb_grid *g, int n)
+/* The same with the default policy (SB_PAIR_AUTO). */
+static sb_solver *mk(int level, uint64_t limit, uint64_t budget)
 {
-    sb_solver *a = mk(level, limit, budget), *b = mk(level, limit, budget);
+    return mk_pair(level, limit, budget, SB_PAIR_AUTO);
+}
+
+/* sb_solve_many on puzzles g[0..n) under a pair policy equals one sb_solve per puzzle, field
+ * by field. */
+static void same_as_single_pair(int level, uint64_t limit, uint64_t budget, const sb_grid *g,
+                                int n, int pair)
+{
+    sb_solver *a = mk(level, limit, budget), *b = mk_pair(level, limit, budget, pair);
     sb_result *res = calloc((size_t)n, sizeof *res);
     int *st = calloc((size_t)n, sizeof *st);
     cr_assert(res && st);
@@ -112,6 +121,12 @@ static void same_as_single(int level, uint64_t limit, uint64_t budget, const sb_
     free(st);
     sb_solver_free(a);
     sb_solver_free(b);
+}
+
+/* The same under the default policy. */
+static void same_as_single(int level, uint64_t limit, uint64_t budget, const sb_grid *g, int n)
+{
+    same_as_single_pair(level, limit, budget, g, n, SB_PAIR_AUTO);
 }
 
 Test(solve_many, equals_sb_solve_on_every_level)
@@ -234,4 +249,128 @@ Test(solve_many, stop_flag_stops_every_puzzle)
         sb_solver_free(s);
     }
     free(g);
+}
+
+/* Every policy gives sb_solve's answers on every level (auto switches within this corpus:
+ * its first block is paired, the hardest puzzles then send the next ones to one board). */
+Test(solve_many, every_pair_policy_equals_sb_solve)
+{
+    int n;
+    sb_grid *g = corpus(&n);
+    int levels[SB_SIMD_LEVELS];
+    const int nl = tu_supported_levels(levels);
+    for (int l = 0; l < nl; l++)
+        for (int pair = SB_PAIR_AUTO; pair <= SB_PAIR_OFF; pair++)
+            same_as_single_pair(levels[l], 2, UINT64_MAX, g, n, pair);
+    free(g);
+}
+
+/* Solves blocks of 64 puzzles at a time through s, the answers checked against sb_solve on
+ * ref; @return the puzzles s handed to its paired kernel during these calls. */
+static uint64_t paired_in(sb_solver *s, sb_solver *ref, const sb_grid *g, int blocks,
+                          uint64_t *guesses)
+{
+    enum { B = 64 };
+    sb_result res[B];
+    int st[B];
+    const uint64_t before = sb_solver_paired(s);
+    *guesses = 0;
+    for (int b = 0; b < blocks; b++) {
+        cr_assert_eq(sb_solve_many(s, g, B, res, st), SB_OK);
+        for (int i = 0; i < B; i++) {
+            sb_result one;
+            cr_assert_eq(st[i], sb_solve(ref, &g[i], &one));
+            cr_assert_eq(res[i].count, one.count, "puzzle %d: count %llu vs %llu", i,
+                         (unsigned long long)res[i].count, (unsigned long long)one.count);
+            cr_assert_eq(res[i].guesses, one.guesses);
+            cr_assert_arr_eq(res[i].solution.cell, one.solution.cell, 81);
+            *guesses += res[i].guesses;
+        }
+    }
+    return sb_solver_paired(s) - before;
+}
+
+/* SB_PAIR_AUTO follows the puzzles: easy ones (no guess) go to the pair, a run of hard ones
+ * (dozens of guesses each) to one board, and enough easy ones bring the pair back. ON pairs
+ * everything, OFF nothing; levels without a paired kernel never pair. */
+Test(solve_many, auto_pair_follows_the_guesses)
+{
+    enum { B = 64 };
+    int n;
+    sb_grid *hard = corpus(&n); /* its first 300: the hardest sample */
+    sb_grid easy[B];
+    ref_rng r;
+    ref_rng_seed(&r, UINT64_C(0xEA5E));
+    for (int i = 0; i < B; i++) { /* solved grids less eight cells: singles only */
+        uint8_t full[81];
+        ref_random_full_grid(&r, full);
+        for (int k = 0; k < 8; k++)
+            full[ref_rng_below(&r, 81)] = 0;
+        easy[i] = tu_from_cells(full);
+    }
+    int levels[SB_SIMD_LEVELS];
+    const int nl = tu_supported_levels(levels);
+    for (int l = 0; l < nl; l++) {
+        const int lv = levels[l];
+        const int has_pair = lv == SB_SIMD_AVX2; /* the header: the AVX2 kernel pairs */
+        sb_solver *ref = mk_pair(lv, 2, UINT64_MAX, SB_PAIR_OFF);
+        uint64_t ge, gh;
+        sb_solver *s = mk_pair(lv, 2, UINT64_MAX, SB_PAIR_AUTO);
+        /* An empty window pairs; easy puzzles keep it so. */
+        cr_assert_eq(paired_in(s, ref, easy, 4, &ge), has_pair ? 4 * B : 0, "%s",
+                     sb_simd_name(lv));
+        cr_assert_eq(ge, 0, "easy puzzles take no guess: %llu", (unsigned long long)ge);
+        /* Hard puzzles: the first block still pairs (the window held easy ones only)... */
+        cr_assert_eq(paired_in(s, ref, hard, 1, &gh), has_pair ? B : 0, "%s", sb_simd_name(lv));
+        cr_assert_gt(gh, (uint64_t)SB_PAIR_GUESSES * 4 * B * 2, "hard puzzles: %llu guesses",
+                     (unsigned long long)gh);
+        /* ...and once they outweigh the easy ones the blocks go to one board. */
+        (void)paired_in(s, ref, hard, 3, &gh);
+        cr_assert_eq(paired_in(s, ref, hard, 4, &gh), 0, "%s", sb_simd_name(lv));
+        /* Easy puzzles first run one board, then bring the pair back. */
+        cr_assert_eq(paired_in(s, ref, easy, 1, &ge), 0, "%s", sb_simd_name(lv));
+        (void)paired_in(s, ref, easy, 32, &ge);
+        cr_assert_eq(paired_in(s, ref, easy, 1, &ge), has_pair ? B : 0, "%s", sb_simd_name(lv));
+        sb_solver_free(s);
+        /* ON and OFF ignore the guesses. */
+        s = mk_pair(lv, 2, UINT64_MAX, SB_PAIR_ON);
+        cr_assert_eq(paired_in(s, ref, hard, 2, &gh), has_pair ? 2 * B : 0, "%s",
+                     sb_simd_name(lv));
+        sb_solver_free(s);
+        s = mk_pair(lv, 2, UINT64_MAX, SB_PAIR_OFF);
+        cr_assert_eq(paired_in(s, ref, easy, 2, &ge), 0, "%s", sb_simd_name(lv));
+        sb_solver_free(s);
+        sb_solver_free(ref);
+    }
+    free(hard);
+}
+
+/* $SUDOKUBENCH_PAIR overrides SB_PAIR_AUTO only; a value that names no policy is refused. */
+Test(solve_many, pair_policy_from_the_environment)
+{
+    cr_assert_eq(unsetenv("SUDOKUBENCH_PAIR"), 0);
+    cr_assert_eq(sb_pair_resolve(SB_PAIR_AUTO), SB_PAIR_AUTO);
+    cr_assert_eq(sb_pair_resolve(3), SB_ERR_ARG);
+    cr_assert_eq(sb_pair_resolve(-1), SB_ERR_ARG);
+    const char *names[] = {"auto", "on", "off"};
+    for (int p = 0; p < 3; p++) {
+        cr_assert_str_eq(sb_pair_name(p), names[p]);
+        cr_assert_eq(setenv("SUDOKUBENCH_PAIR", names[p], 1), 0);
+        cr_assert_eq(sb_pair_resolve(SB_PAIR_AUTO), p);
+        cr_assert_eq(sb_pair_resolve(SB_PAIR_OFF), SB_PAIR_OFF, "an explicit policy wins");
+    }
+    cr_assert_str_eq(sb_pair_name(3), "?");
+    cr_assert_eq(setenv("SUDOKUBENCH_PAIR", "yes", 1), 0);
+    cr_assert_eq(sb_pair_resolve(SB_PAIR_AUTO), SB_ERR_ARG);
+    sb_options opt;
+    sb_options_default(&opt);
+    cr_assert_eq(opt.pair, SB_PAIR_AUTO);
+    sb_solver *s = NULL;
+    cr_assert_eq(sb_solver_new(&s, &opt), SB_ERR_ARG);
+    cr_assert_null(s);
+    opt.pair = SB_PAIR_ON; /* explicit: the environment is not read */
+    cr_assert_eq(sb_solver_new(&s, &opt), SB_OK);
+    sb_solver_free(s);
+    opt.pair = 7;
+    cr_assert_eq(sb_solver_new(&s, &opt), SB_ERR_ARG);
 }
