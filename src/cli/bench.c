@@ -423,6 +423,8 @@ static int write_json(FILE *f, const char *path, const sb_geometry *geo, const b
     cli_json_string(f, SB_BUILD_FLAGS);
     fprintf(f, ",\"simd\":\"%s\",\"threads\":%d,\"limit\":%llu", sb_simd_name(simd), threads,
             limit);
+    if (!geo && simd == SB_SIMD_AVX2) /* the level with a paired kernel: its policy */
+        fprintf(f, ",\"pair\":\"%s\"", sb_pair_name(sb_pair_resolve(SB_PAIR_AUTO)));
     if (nranks) /* MPI: threads are per rank */
         fprintf(f, ",\"ranks\":%d", nranks);
     if (geo) { /* another geometry than the 9x9 fast path: named as --grid names it */
@@ -487,6 +489,8 @@ static void print_header(const sb_geometry *geo, int simd, int threads,
            SB_VERSION, CLI_COMPILER, SB_BUILD_FLAGS, sb_simd_name(simd), threads, limit);
     if (geo)
         printf(" | grid %s", sb_geometry_name(geo));
+    else if (simd == SB_SIMD_AVX2) /* the level with a paired kernel: its policy */
+        printf(" | pair %s", sb_pair_name(sb_pair_resolve(SB_PAIR_AUTO)));
     if (!nranks) {
         printf("\n| dataset | pipeline | puzzles | puzzles/sec | usec/puzzle | %%no_guess "
                "| guesses/puzzle |\n|---|---|---:|---:|---:|---:|---:|\n");

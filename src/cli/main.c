@@ -35,7 +35,8 @@ static void usage(FILE *out)
                  "and blank lines skipped; Kaggle CSV accepted; also, per record, nine-line grids\n"
                  "(as -f pretty draws them), tdoku records PUZZLE:COUNT:SOLUTION and 729-character\n"
                  "pencilmark lines (docs/cli.md \"Other input forms\"); other geometries: --grid.\n"
-                 "Environment: SUDOKUBENCH_SIMD=scalar|sse4|avx2|avx512bw|avx512|neon forces a level.\n"
+                 "Environment: SUDOKUBENCH_SIMD=scalar|sse4|avx2|avx512bw|avx512|neon forces a level;\n"
+                 "SUDOKUBENCH_PAIR=auto|on|off sets when avx2 searches two puzzles side by side.\n"
                  "Run '" CLI_NAME " COMMAND --help' for a command's options;\n"
                  "'" CLI_NAME " --version' prints the version and the SIMD levels.\n");
 }
@@ -58,6 +59,20 @@ static void print_simd(void)
     printf("\n");
 }
 
+/* The --version line on the pair policy (sb_pair): what sb_solve_many does at avx2. */
+static void print_pair(void)
+{
+    const int policy = sb_pair_resolve(SB_PAIR_AUTO);
+    if (policy < 0)
+        printf("pair: SUDOKUBENCH_PAIR=%s is not a policy (auto, on, off)\n",
+               getenv("SUDOKUBENCH_PAIR"));
+    else if (policy == SB_PAIR_AUTO)
+        printf("pair: auto (avx2 searches two puzzles side by side while recent puzzles take "
+               "at most %d guesses each on average, else one at a time)\n", SB_PAIR_GUESSES);
+    else
+        printf("pair: %s (SUDOKUBENCH_PAIR)\n", sb_pair_name(policy));
+}
+
 /* The program without MPI's start and end: dispatches argv[1]. @return the exit code. */
 static int run_main(int argc, char **argv)
 {
@@ -75,8 +90,12 @@ static int run_main(int argc, char **argv)
     if (version) {
         printf(CLI_NAME " %s\n", SB_VERSION);
         print_simd();
+        print_pair();
         return cli_close_stdout(CLI_EXIT_OK);
     }
+    if (sb_pair_resolve(SB_PAIR_AUTO) < 0) /* before any work, as a bad option would be */
+        return cli_usage_error(NULL, "SUDOKUBENCH_PAIR=%s: not a pair policy (auto, on, off)",
+                               getenv("SUDOKUBENCH_PAIR"));
     /* Whole-line output for pipes; the terminal keeps line buffering. */
     static char outbuf[1 << 16];
     setvbuf(stdout, outbuf, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, sizeof outbuf);

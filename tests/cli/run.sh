@@ -781,7 +781,7 @@ NUM='[0-9]+(\.[0-9]+)?'
 begin "bench: table header, columns and a fast row"
 run bench -t 1 --seconds 0.05 bench.txt
 expect_rc 0
-expect_out_re "^# sudokubench 0\\.1\\.0 \\| compiler .+ \\| flags .* \\| simd (scalar|sse4|avx2|avx512bw|avx512|neon) \\| threads 1 \\| limit 2\$"
+expect_out_re "^# sudokubench 0\\.1\\.0 \\| compiler .+ \\| flags .* \\| simd (scalar|sse4|avx2|avx512bw|avx512|neon) \\| threads 1 \\| limit 2( \\| pair auto)?\$"
 grep -qxF '| dataset | pipeline | puzzles | puzzles/sec | usec/puzzle | %no_guess | guesses/puzzle |' out ||
     fail "table header row missing:"$'\n'"$(show out)"
 grep -qxF '|---|---|---:|---:|---:|---:|---:|' out || fail "table separator row missing"
@@ -792,7 +792,7 @@ begin "bench: --json OUT is valid JSON with every documented key"
 if [ "$HAVE_PY" = 1 ]; then
     run bench --pipelines fast -l 1 --seconds 0.05 --json bench.json bench.txt
     expect_rc 0
-    expect_out_re "\\| limit 1\$"
+    expect_out_re "\\| limit 1( \\| pair auto)?\$"
     if [ ! -s bench.json ]; then
         fail "bench.json not written"
     else
@@ -926,6 +926,47 @@ for lvl in scalar sse4 avx2 avx512bw avx512 neon; do
     fi
     end
 done
+begin "pair: every SUDOKUBENCH_PAIR policy gives identical output at avx2"
+run solve --simd avx2 -f csv mixed.txt
+if [ "$RC" = 2 ]; then
+    skip "binary rejects avx2 here: $(head -n 1 err)"
+else
+    for policy in on off auto; do
+        SUDOKUBENCH_PAIR=$policy run solve --simd avx2 -f csv mixed.txt
+        expect_rc 1
+        expect_file simd_ref.csv out
+        SUDOKUBENCH_PAIR=$policy run solve --simd avx2 -l 0 -f tdoku multi.txt l1.txt many.txt
+        expect_file simd_ref.tdoku out
+        SUDOKUBENCH_PAIR=$policy run bench --simd avx2 -t 1 --pipelines fast --seconds 0 --json pair.json bench.txt
+        expect_rc 0
+        expect_out_re "\\| simd avx2 \\| threads 1 \\| limit 2 \\| pair $policy\$"
+        if [ "$HAVE_PY" = 1 ]; then
+            python3 -c 'import json,sys; b=json.load(open("pair.json"))["build"]; sys.exit(None if b.get("pair")==sys.argv[1] else "build pair %r" % b.get("pair"))' "$policy" 2>py.txt ||
+                fail "$(cat py.txt)"
+        fi
+    done
+    run bench --simd sse4 -t 1 --pipelines fast --seconds 0 bench.txt
+    expect_out_re "\\| simd sse4 \\| threads 1 \\| limit 2\$"
+fi
+end
+begin "pair: --version names the policy, a bad SUDOKUBENCH_PAIR stops every command"
+run --version
+expect_rc 0
+grep -qx "pair: auto (avx2 searches two puzzles side by side while recent puzzles take at most [0-9]* guesses each on average, else one at a time)" out ||
+    fail "--version does not show the auto policy:"$'\n'"$(show out)"
+SUDOKUBENCH_PAIR=off run --version
+grep -qx "pair: off (SUDOKUBENCH_PAIR)" out || fail "SUDOKUBENCH_PAIR=off not shown:"$'\n'"$(show out)"
+SUDOKUBENCH_PAIR=bogus run --version
+expect_rc 0
+grep -qx "pair: SUDOKUBENCH_PAIR=bogus is not a policy (auto, on, off)" out ||
+    fail "SUDOKUBENCH_PAIR=bogus not shown:"$'\n'"$(show out)"
+for cmd in solve validate bench; do
+    SUDOKUBENCH_PAIR=bogus run $cmd mixed.txt
+    expect_rc 2
+    expect_out_empty
+    expect_err_line "sudokubench: SUDOKUBENCH_PAIR=bogus: not a pair policy (auto, on, off)"
+done
+end
 begin "simd: scalar reference matches the golden csv"
 norm_csv simd_ref.csv >got.txt
 expect_file "$GOLDEN/mixed.csv.out" got.txt
