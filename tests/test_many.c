@@ -2,8 +2,8 @@
  * test_many.c — sb_solve_many against sb_solve: on every SIMD level the machine has (the AVX2
  * level runs its paired search, two puzzles side by side), the results and statuses must be
  * those of one sb_solve call per puzzle, solutions and guesses included; counts are checked
- * against the independent reference (reference.c). Also: budgets, the stop flag, bad cells
- * and odd sizes.
+ * against the independent reference (reference.c). Also: budgets, the stop flag, bad cells,
+ * odd sizes, and the pair policy (sb_pair: which blocks auto gives the paired kernel).
  */
 #define _POSIX_C_SOURCE 200809L
 
