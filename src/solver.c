@@ -72,7 +72,8 @@ struct sb_solver {
     size_t ring_len;                             /* boards in ring */
     sb_technique_counts counts[SB_TECH_COUNT];   /* technique work since made or reset */
     uint64_t recent_n, recent_guesses;           /* SB_PAIR_AUTO's window: puzzles of the
-                                                    latest paired-kernel blocks, their guesses */
+                                                    latest blocks (paired or not), their
+                                                    guesses */
     uint64_t paired;                             /* puzzles handed to the paired kernel */
 };
 
@@ -358,6 +359,8 @@ int sb_solve_many(sb_solver *s, const sb_grid *puzzles, size_t n, sb_result *res
         } else {
             solve_each(s, puzzles + lo, hi - lo, res + lo, status + lo);
         }
+        if (s->opt.pair != SB_PAIR_AUTO)
+            continue;
         /* The window counts every puzzle of the block, refused or stopped ones with their
          * zero guesses: a few such among hundreds do not move the choice. */
         for (size_t i = lo; i < hi; i++)
