@@ -399,10 +399,13 @@ def test_ctrl_c_stops_a_long_geometry_call(op):
     never after a sleep; the timeout only guards against a hang."""
     if op == "ggenerate" and not sb._HAVE_GDATASET:
         pytest.skip("the library has no generator for other geometries (sb_ggenerate_batch)")
-    p = subprocess.run([sys.executable, str(Path(__file__).with_name("interrupt_child.py")), op,
+    p = subprocess.run([sys.executable, "-X", "faulthandler",
+                        str(Path(__file__).with_name("interrupt_child.py")), op,
                         "10"], capture_output=True, text=True, timeout=300,
                        env=dict(os.environ, OPENBLAS_NUM_THREADS="1"), check=False)
-    assert p.returncode == 0, p.stderr
+    # A crash shows every thread's Python stack (faulthandler) and how far the child got:
+    # once (clang build, ggenerate) it died by SIGSEGV after printing its result.
+    assert p.returncode == 0, f"exit {p.returncode}, stdout {p.stdout!r}, stderr:\n{p.stderr}"
     res = json.loads(p.stdout.strip().splitlines()[-1])
     assert res["interrupted"], f"{op} ran to its end: {res}"
     assert GEO_INTERRUPT[op] in res["frames"], res["frames"]
