@@ -325,8 +325,7 @@ int sb_solve_many(sb_solver *s, const sb_grid *puzzles, size_t n, sb_result *res
 {
     if (!s || (n && (!puzzles || !res || !status)))
         return SB_ERR_ARG;
-    if (!(s->fast && s->opt.search == SB_SEARCH_DFS && s->kernel.pair) ||
-        s->opt.pair == SB_PAIR_OFF) {
+    if (!(s->fast && s->opt.search == SB_SEARCH_DFS && s->kernel.pair)) {
         solve_each(s, puzzles, n, res, status);
         return SB_OK;
     }
