@@ -9,6 +9,9 @@
 #                 with VBMI (avx512: byte permutes) and without (avx512bw: word permutes)
 #   band-hidden   one digit vector of the band kernel's hidden-singles pass (kernel_band.h),
 #                 stamped at avx2 (32-byte) and sse4 (16-byte)
+#   band-naked    one naked-singles iteration of the band kernel that places one single (the
+#                 cell count, the index planes, the single's digit and its peers' update),
+#                 at avx2 and sse4: the chain a settle waits on, each iteration on the last
 # CPUs: LLVM 14's sapphirerapids and icelake-server (both run its Skylake-server port model),
 # cascadelake (the avx512bw level's CPUs: no VBMI), znver3 (its newest AMD model: no AVX-512,
 # so only the band stamps run there).
@@ -24,10 +27,15 @@ command -v "$MCA" >/dev/null || { echo "mca.sh: $MCA not found (Debian package l
 [ -d "$BUILD/gen" ] || { echo "mca.sh: $BUILD/gen missing: run make BUILD=$BUILD first" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# One copy of the kernel sources per set of marks (a region is the first marked one a stamp
+# compiles to): naked/ holds the naked-singles marks, the top copy the others.
 cp src/kernel/*.h src/kernel/*.c "$tmp"/
+mkdir "$tmp/naked"
+cp src/kernel/*.h src/kernel/*.c "$tmp/naked"/
 
 # mark FILE START END: put LLVM-MCA markers before the first line containing START and after
-# the first later line containing END (both must exist: a moved loop fails loudly).
+# the first later line containing END (both must exist: a moved loop fails loudly). FILE is
+# relative to $tmp.
 mark() {
     python3 - "$tmp/$1" "$2" "$3" <<'EOF'
 import sys
@@ -42,16 +50,20 @@ EOF
 }
 mark kernel.h "/* Per house: once (digits with a place)" "changed |= _mm512_cmpneq_epi16_mask(nv, v[j]);"
 mark kernel_band.h "hid[k] = sbb_hidden_of(bv[k], &none);" "hid1 |= hid[k];"
+mark naked/kernel_band.h "sbv4 once, twice;" "dirty |= SBB_HIDDEN_DIRTY(d);"
 
 x86="-mavx2 -mbmi -mbmi2 -mpopcnt -mlzcnt"
 avx512bw="-mavx512f -mavx512bw -mavx512vl $x86"
 avx512="$avx512bw -mavx512vpopcntdq -mavx512vbmi -mavx512bitalg"
-# region NAME STAMP FLAGS CPUS...: compile STAMP's .c, cut the first marked region, model it.
+# region NAME STAMP FLAGS CPUS...: compile STAMP's .c, cut the first marked region, model it
+# (from the naked/ copy when NAME starts with band-naked).
 region() {
     name=$1 stamp=$2 flags=$3
     shift 3
-    $CC -std=c11 -D_GNU_SOURCE -O3 -Iinclude -Isrc -I"$tmp" -I"$BUILD/gen" $flags -S \
-        -o "$tmp/$name.s" "$tmp/kernel_$stamp.c"
+    src=$tmp
+    case $name in band-naked*) src=$tmp/naked ;; esac
+    $CC -std=c11 -D_GNU_SOURCE -O3 -Iinclude -Isrc -I"$src" -I"$BUILD/gen" $flags -S \
+        -o "$tmp/$name.s" "$src/kernel_$stamp.c"
     awk '/LLVM-MCA-BEGIN/{f=1} f{print} /LLVM-MCA-END/{exit}' "$tmp/$name.s" |
         grep -v '^[[:space:]]*\.' >"$tmp/$name.r.s"
     for cpu in "$@"; do
@@ -71,3 +83,5 @@ region avx512-round avx512 "$avx512" sapphirerapids icelake-server
 region avx512bw-round avx512bw "$avx512bw" sapphirerapids cascadelake
 region band-hidden-avx2 avx2 "$x86" sapphirerapids znver3
 region band-hidden-sse4 sse4 "-msse4.1 -mpopcnt" sapphirerapids znver3
+region band-naked-avx2 avx2 "$x86" sapphirerapids znver3
+region band-naked-sse4 sse4 "-msse4.1 -mpopcnt" sapphirerapids znver3

@@ -26,8 +26,9 @@
  *
  * Algorithm (settle): the reference's rules, so its fixpoint and its guesses:
  *   - naked singles, cell by cell until they stall: a new single's digit word loses the
- *     cell's 20 peers (one 16-byte AND with sb_band_peers), then the cells are recounted; a
- *     clash (two singles of a digit in a house) empties one of them;
+ *     cell's 20 peers (the 16-byte sb_band_peers mask ANDed into its digit's word, the board
+ *     kept in registers as nine 16-byte words or AVX2's five 32-byte vectors), then the cells
+ *     are recounted; a clash (two singles of a digit in a house) empties one of them;
  *   - then one hidden-singles pass over the whole board (the dirty digits): a digit with one
  *     place in a house is set there; no place, or a cell hidden for two digits, is a
  *     contradiction;
@@ -216,17 +217,18 @@ static inline sbv sbb_wide(sbv4 x)
 #if SBB_DPV == 1
     return x;
 #else
-    return (sbv){x[0], x[1], x[2], x[3], x[0], x[1], x[2], x[3]};
+    return sbv_dup(x);
 #endif
 }
 
 /* One-hot digit selectors: entry SB_DIGITS - 1 is all ones, every other entry zero, so
  * that &sbb_one_hot[SB_DIGITS - 1 - d] indexed by e is all ones exactly when e == d. A naked
  * single's elimination then ANDs each digit word with a loaded mask instead of building it
- * by a compare (one instruction fewer per digit, and no broadcast of the digit). */
+ * by a compare (one instruction fewer per digit, and no broadcast of the digit). The last
+ * entry (zero) lets the AVX2 stamp read 32 bytes (digit indexes 2k and 2k+1) for any d. */
 #define SBB_ONE_HOT(...)                                                                       \
     {{0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}, {__VA_ARGS__}, {0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}}
-static const sbv4 sbb_one_hot[2 * SB_DIGITS - 1] = SBB_ONE_HOT(~0u, ~0u, ~0u, ~0u);
+static const sbv4 sbb_one_hot[2 * SB_DIGITS] = SBB_ONE_HOT(~0u, ~0u, ~0u, ~0u);
 
 #if defined(__SSE2__) && !defined(__AVX__)
 /* Without VEX's three-operand forms (the sse4 and baseline stamps), v & ~(peer & sel) costs
@@ -291,23 +293,40 @@ static inline uint32_t sbb_digit_at(uint64_t q01, uint64_t q23, int s)
  * that digit removed from its 20 peers (sb_band_peers, masked to the digit's word by
  * sbb_one_hot, so the board stays in registers across iterations), then the cells are counted
  * again, until no new single appears. A clash (two singles of one digit in a house) empties
- * one of them. This chain is latency-bound, so it works on 16-byte digit words at every
- * width (at 32 bytes the halves would have to be folded in every iteration); the board goes
- * back as whole vectors, so the passes' wider loads forward from these stores.
+ * one of them. At 16 bytes the board is nine digit words; the AVX2 stamp keeps it as its five
+ * 32-byte vectors (two digits each), so a single's update is five ANDs, not nine, and the
+ * count folds the halves once an iteration: 11% fewer instructions and 5-8% faster on Zen 5
+ * than nine 16-byte words (docs/performance.md, twenty-fourth session).
  * @return 0 on an empty cell, else 1. */
 static inline int sbb_naked(sb_board *b)
 {
     sbb_word *w = sbb_words(b);
     sbv4 *donep = (sbv4 *)(void *)&w[SBB_DONE];
     const sbv4 cells = {SBB_CELLS, SBB_CELLS, SBB_CELLS, 0};
+    sbv *bv = sbb_vecs(b);
+#if SBB_DPV == 2
+    sbv v[SBB_NV];
+    for (int k = 0; k < SBB_NV; k++)
+        v[k] = bv[k];
+#else
     sbv4 v[SB_DIGITS];
     for (int d = 0; d < SB_DIGITS; d++)
         v[d] = *(const sbv4 *)(const void *)&w[4 * d];
+#endif
     sbv4 done = *donep;
     uint32_t dirty = 0;
     for (;;) {
         sbv4 once, twice;
+#if SBB_DPV == 2
+        /* Counted per half (the even digits, the odd ones and the empty phantom), then folded. */
+        const sbv o01 = v[0] | v[1], t01 = v[0] & v[1], o23 = v[2] | v[3], t23 = v[2] & v[3];
+        const sbv o03 = o01 | o23, t03 = t01 | t23 | (o01 & o23);
+        const sbv o = o03 | v[4], t = t03 | (o03 & v[4]);
+        once = sbv_lo(o) | sbv_hi(o);
+        twice = sbv_lo(t) | sbv_hi(t) | (sbv_lo(o) & sbv_hi(o));
+#else
         sbb_count_cells(v, &once, &twice);
+#endif
         if (sbv4_any(cells & ~once))
             return 0;
         const sbv4 fresh = once & ~twice & ~done;
@@ -317,19 +336,31 @@ static inline int sbb_naked(sb_board *b)
         /* The four bit planes of each cell's digit index (exact for the cells with one digit),
          * one vector per band (lane k: plane k), so that a single's digit is one shift and one
          * mask move (sbb_lane_bits); fw the new singles, stored as band words. */
+#if SBB_DPV == 2
+        const sbv p1 = v[1] | v[3];
+        const sbv4 planes[4] = {sbv_hi(o03), sbv_lo(p1) | sbv_hi(p1), sbv_lo(o23) | sbv_hi(o23),
+                                sbv_lo(v[4])};
+#else
         const sbv4 planes[4] = {v[1] | v[3] | v[5] | v[7], v[2] | v[3] | v[6] | v[7],
                                 v[4] | v[5] | v[6] | v[7], v[8]};
+#endif
         sbv4 pt[3];
         sbb_transpose(planes, pt);
         uint32_t fw[4] SBB_ALIGNED;
         *(sbv4 *)(void *)fw = fresh;
         unsigned nz = sbb_bands_set(fresh);
         do { /* one loop over the three bands: one hard-to-predict exit, not three */
-            const int j = __builtin_ctz(nz), s = __builtin_ctz(fw[j]);
+            const int j = __builtin_ctz(nz), s = __builtin_ctz(fw[j]), c = 27 * j + s;
             fw[j] &= fw[j] - 1;
             nz &= ~((unsigned)(fw[j] == 0) << j);
             const uint32_t d = sbb_lane_bits(pt[j], s);
-            const sbv4 peer = *(const sbv4 *)(const void *)sb_band_peers[27 * j + s];
+#if SBB_DPV == 2
+            const sbv peer = sbv_dup(*(const sbv4 *)(const void *)sb_band_peers[c]);
+            const sbv4 *sel = &sbb_one_hot[SB_DIGITS - 1 - d];
+            for (int k = 0; k < SBB_NV; k++)
+                v[k] &= ~(peer & sbv_loadu(&sel[2 * k]));
+#else
+            const sbv4 peer = *(const sbv4 *)(const void *)sb_band_peers[c];
 #ifdef SBB_ONE_COLD
             const sbv4 keep = ~peer, *cold = &sbb_one_cold[SB_DIGITS - 1 - d];
             for (int e = 0; e < SB_DIGITS; e++)
@@ -339,19 +370,12 @@ static inline int sbb_naked(sb_board *b)
             for (int e = 0; e < SB_DIGITS; e++)
                 v[e] &= ~(peer & sel[e]);
 #endif
+#endif
             dirty |= SBB_HIDDEN_DIRTY(d);
         } while (nz);
     }
-    sbv *bv = sbb_vecs(b);
-#if SBB_DPV == 1
-    for (int d = 0; d < SB_DIGITS; d++)
-        bv[d] = v[d];
-#else
-    for (int k = 0; k < SBB_NV; k++) {
-        const sbv4 lo = v[2 * k], hi = 2 * k + 1 < SB_DIGITS ? v[2 * k + 1] : (sbv4){0};
-        bv[k] = (sbv){lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]};
-    }
-#endif
+    for (int k = 0; k < (int)(sizeof v / sizeof v[0]); k++)
+        bv[k] = (sbv)v[k];
     *donep = done;
     w[SBB_DIRTY] |= dirty | dirty << 16;
     return 1;

@@ -12,6 +12,7 @@
 #define SB_KERNEL_VEC_H
 
 #include <stdint.h>
+#include <string.h>
 
 #if SBV_BYTES != 16 && SBV_BYTES != 32
 #error "SBV_BYTES must be 16 or 32"
@@ -67,6 +68,44 @@ static inline sbv sbv_swap_halves(sbv x)
 #endif
 }
 #endif
+
+#if SBV_BYTES == 32
+/* The low and the high 16-byte half of x. */
+static inline sbv4 sbv_lo(sbv x)
+{
+#if defined(__AVX2__)
+    return (sbv4)_mm256_castsi256_si128((__m256i)x);
+#else
+    return (sbv4){x[0], x[1], x[2], x[3]};
+#endif
+}
+static inline sbv4 sbv_hi(sbv x)
+{
+#if defined(__AVX2__)
+    return (sbv4)_mm256_extracti128_si256((__m256i)x, 1);
+#else
+    return (sbv4){x[4], x[5], x[6], x[7]};
+#endif
+}
+
+/* x in both halves. */
+static inline sbv sbv_dup(sbv4 x)
+{
+#if defined(__AVX2__)
+    return (sbv)_mm256_broadcastsi128_si256((__m128i)x);
+#else
+    return (sbv){x[0], x[1], x[2], x[3], x[0], x[1], x[2], x[3]};
+#endif
+}
+#endif
+
+/* The vector at p, which need only be aligned as its lanes are. */
+static inline sbv sbv_loadu(const void *p)
+{
+    sbv x;
+    memcpy(&x, p, sizeof x);
+    return x;
+}
 
 /* @return 1 if any bit of x is set, else 0. */
 static inline int sbv4_any(sbv4 x)
