@@ -343,8 +343,9 @@ typedef struct sb_options {
 
 /* When sb_solve_many runs a paired kernel (the fast pipeline's AVX2 search: two puzzles side
  * by side) rather than one search per puzzle. The answers are the same either way; only the
- * speed differs. The pair wins where the work is long settles of roots with few guesses
- * (17-clue), the one-board search where guessing dominates (docs/performance.md). */
+ * speed differs. The pair can win only where the work is long settles of roots with few
+ * guesses (17-clue: level with one board on AMD Zen 5 today, ahead on Intel when last
+ * measured), the one-board search where guessing dominates (docs/performance.md). */
 typedef enum sb_pair {
     SB_PAIR_AUTO = 0, /* by the guesses a puzzle of the solver's recent blocks: paired while
                          they average at most SB_PAIR_GUESSES, else one board (deterministic:
