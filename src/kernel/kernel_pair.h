@@ -9,9 +9,9 @@
  *
  * Why: the single-board settle is bound by the latency of the naked-singles chain and by
  * branch mispredictions, and the second 16-byte half of an AVX2 vector bought it little
- * (docs/performance.md, third session). Two independent searches side by side fill that half: every vector
- * instruction of a settle (the cell counts, the hidden-singles and locked-candidates passes)
- * works for both boards at once, and one loop exit serves both.
+ * (docs/performance.md, third session). Two independent searches side by side fill that
+ * half: every vector instruction of a settle (the cell counts, the hidden-singles and
+ * locked-candidates passes) works for both boards at once, and one loop exit serves both.
  *
  * Data layout (sbp_state, local to the search; the boards on the stacks stay sb_boards)
  *   v[d]      digit d+1 of both boards: lanes 0..2 board 0's three band words, lane 3 zero,
