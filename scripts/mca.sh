@@ -72,7 +72,8 @@ region() {
                 /^Instructions:/ { n = $2 / 200 }
                 /^Total Cycles:/ { c = $3 / 200 }
                 /^Total uOps:/ { u = $3 / 200 }
-                /^\[[0-9]+\] +- / { res[substr($1, 2, length($1) - 2)] = $3 }
+                /^\[[0-9.]+\] +- / { res[nres++] = $3 }  # in column order: units of a
+                                                         # group ([12.0], [12.1]) count too
                 /^Resource pressure per iteration:/ { getline; getline; for (i = 1; i <= NF; i++)
                     if ($i != "-" && $i + 0 > best) { best = $i + 0; port = res[i - 1] } }
                 END { printf "%-13s %-15s %7.1f cycles %6.1f instr %6.1f uops  busiest %s %.1f\n",
