@@ -87,6 +87,7 @@ static inline sbv sbb_valid(int k)
 #define SBB_ON ~0u, ~0u, ~0u, 0
 static const sbv sbb_valid_lanes[SBB_NV] = {{SBB_ON, SBB_ON}, {SBB_ON, SBB_ON}, {SBB_ON, SBB_ON},
                                             {SBB_ON, SBB_ON}, {SBB_ON, 0, 0, 0, 0}};
+#undef SBB_ON
 static inline sbv sbb_valid(int k)
 {
     return sbb_valid_lanes[k];
@@ -823,8 +824,7 @@ static __attribute__((noinline)) void sbb_place_givens(sb_board *b, sbv4 given4)
 #if SBB_DPV == 1
     *(sbv4 *)(void *)&w[SBB_DONE] = placed;
 #else
-    *(sbv4 *)(void *)&w[SBB_DONE] = (sbv4){placed[0] | placed[4], placed[1] | placed[5],
-                                           placed[2] | placed[6], 0};
+    *(sbv4 *)(void *)&w[SBB_DONE] = sbv_lo(placed) | sbv_hi(placed); /* lanes 3, 7 are 0 */
 #endif
 }
 

@@ -91,12 +91,6 @@ static inline sbv sbp_keep(unsigned live)
     return (sbv){lo, lo, lo, lo, hi, hi, hi, hi};
 }
 
-/* The 32-byte pair vector of two 16-byte groups. */
-static inline sbv sbp_join(sbv4 lo, sbv4 hi)
-{
-    return (sbv){lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]};
-}
-
 SBB_COUNT_CELLS(sbp_count_cells, sbv)
 
 /* kernel_band.h's one-hot digit selectors, per half: a single of board l selects its digit's
@@ -120,10 +114,10 @@ static inline void sbp_get(sbp_state *st, int l, const sb_board *b)
     const sbv keep = keeps[l]; /* the other half */
     for (int d = 0; d < SB_DIGITS; d++) {
         const sbv4 x = *(const sbv4 *)(const void *)&w[4 * d];
-        st->v[d] = (st->v[d] & keep) | (sbp_join(x, x) & ~keep);
+        st->v[d] = (st->v[d] & keep) | (sbv_dup(x) & ~keep);
     }
     const sbv4 x = *(const sbv4 *)(const void *)&w[SBB_DONE];
-    st->done = (st->done & keep) | (sbp_join(x, x) & ~keep);
+    st->done = (st->done & keep) | (sbv_dup(x) & ~keep);
     st->dirty[l] = w[SBB_DIRTY];
 }
 
@@ -305,7 +299,7 @@ static int sbp_advance(sbp_lane *L, sbp_feed *f, int ok)
 void SB_KERNEL_PAIR(sb_board *stacks, const sb_grid *puzzles, size_t n, uint64_t limit,
                     sb_search_run *runs)
 {
-    const sbv cells = sbp_join((sbv4){SBB_CELLS, SBB_CELLS, SBB_CELLS, 0},
+    const sbv cells = sbv_join((sbv4){SBB_CELLS, SBB_CELLS, SBB_CELLS, 0},
                                (sbv4){SBB_CELLS, SBB_CELLS, SBB_CELLS, 0});
     sbp_feed f = {puzzles, runs, n, 0, limit};
     sbp_lane lane[2];
@@ -348,7 +342,7 @@ void SB_KERNEL_PAIR(sb_board *stacks, const sb_grid *puzzles, size_t n, uint64_t
                 const uint32_t d = sbb_digit_at(q01[j], q23[j], s);
                 const int l = j >> 2, c = 27 * (j & 3) + s;
                 const sbv4 p4 = *(const sbv4 *)(const void *)sb_band_peers[c];
-                const sbv peer = sbp_join(p4, p4);
+                const sbv peer = sbv_dup(p4);
                 const sbv *sel = &sbp_one_hot[l][SB_DIGITS - 1 - d];
                 for (int e = 0; e < SB_DIGITS; e++)
                     st.v[e] &= ~(peer & sel[e]);

@@ -88,13 +88,19 @@ static inline sbv4 sbv_hi(sbv x)
 #endif
 }
 
-/* x in both halves. */
+/* The 32-byte vector of halves lo and hi. */
+static inline sbv sbv_join(sbv4 lo, sbv4 hi)
+{
+    return (sbv){lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]};
+}
+
+/* x in both halves (one broadcast, from memory when x is loaded). */
 static inline sbv sbv_dup(sbv4 x)
 {
 #if defined(__AVX2__)
     return (sbv)_mm256_broadcastsi128_si256((__m128i)x);
 #else
-    return (sbv){x[0], x[1], x[2], x[3], x[0], x[1], x[2], x[3]};
+    return sbv_join(x, x);
 #endif
 }
 #endif
