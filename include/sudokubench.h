@@ -1413,6 +1413,8 @@ typedef struct sb_bench_warmup {
     uint64_t guesses;     /* guesses over the pass */
     uint64_t no_guess;    /* puzzles solved without a guess */
     uint64_t verdicts[3]; /* puzzles per sb_verdict */
+    uint64_t paired;      /* puzzles the pass handed to a paired kernel (sb_solver_paired):
+                             what the row's pair policy chose; 0 where none exists */
     size_t wrong;         /* the first puzzle whose first solution broke the givens or the
                              rules (on another geometry: or whose engine ran out of memory);
                              sb_bench_size when none */

@@ -269,10 +269,20 @@ static int stopped(const sb_bench *b)
     return b->opt.stop && *b->opt.stop;
 }
 
+/* @return the puzzles the prepared row's solvers have handed to a paired kernel so far. */
+static uint64_t paired_so_far(const sb_bench *b)
+{
+    uint64_t n = 0;
+    for (int t = 0; !b->g && t < b->threads; t++)
+        n += sb_solver_paired(b->s[t].s);
+    return n;
+}
+
 int sb_bench_warm(sb_bench *b, uint8_t *verdicts, sb_bench_warmup *out)
 {
     memset(out, 0, sizeof *out);
     out->wrong = b->n;
+    const uint64_t paired = paired_so_far(b);
     uint64_t guesses = 0, no_guess = 0, vc[3] = {0, 0, 0};
     size_t wrong = b->n;
     int oom = 0;
@@ -308,6 +318,7 @@ int sb_bench_warm(sb_bench *b, uint8_t *verdicts, sb_bench_warmup *out)
     out->no_guess = no_guess;
     memcpy(out->verdicts, vc, sizeof vc);
     out->wrong = wrong;
+    out->paired = paired_so_far(b) - paired;
     for (int t = 0; t < b->threads; t++) {
         sb_technique_counts c[SB_TECH_COUNT];
         if (b->g)

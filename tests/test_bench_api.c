@@ -97,3 +97,68 @@ Test(bench_api, other_geometry_keeps_cells_and_checks_solutions)
     sb_bench_free(b);
     sb_geometry_free(g);
 }
+
+/* The warm-up's paired count is what the row's solvers handed to a paired kernel: with one
+ * thread the blocks go in file order, so one solver of the same options fed the same blocks
+ * through sb_solve_many must hand over as many; ON pairs every puzzle where a paired kernel
+ * exists (the fast pipeline at avx2), OFF none, and other pipelines and levels never pair. */
+Test(bench_api, warmup_counts_the_puzzles_the_pair_policy_paired)
+{
+    enum { M = 300, BLOCK = 64 }; /* BLOCK: bench_api.c's BENCH_CHUNK, the blocks it hands out */
+    static uint8_t cells[M * SB_CELLS], verdicts[M];
+    tu_load_cells("datasets/samples/17_clue_2000.txt", cells, M / 2); /* easy: pairs */
+    tu_load_cells("datasets/samples/hardest_11plus_1000.txt", cells + M / 2 * SB_CELLS, M / 2);
+    int levels[SB_SIMD_LEVELS];
+    const int nl = tu_supported_levels(levels);
+    for (int pipe = 0; pipe < 2; pipe++) {
+        /* A generic pipeline (slow on hard puzzles) runs the easy half, ON alone: the policy
+         * that would pair it if anything did. */
+        const size_t m = pipe ? M / 2 : M;
+        sb_bench *b;
+        cr_assert_eq(sb_bench_new(NULL, &b), SB_OK);
+        for (size_t i = 0; i < m; i++)
+            cr_assert_eq(sb_bench_add(b, cells + i * SB_CELLS), SB_OK);
+        for (int l = 0; l < nl; l++)
+            for (int pair = pipe ? SB_PAIR_ON : SB_PAIR_AUTO; pair <= SB_PAIR_ON + !pipe;
+                 pair++) {
+                sb_options opt;
+                sb_options_default(&opt);
+                opt.simd = levels[l];
+                opt.pair = pair;
+                if (pipe)
+                    opt.pipeline = sb_pipeline_find("array");
+                sb_solver *s;
+                cr_assert_eq(sb_solver_new(&s, &opt), SB_OK);
+                for (size_t lo = 0; lo < m; lo += BLOCK) {
+                    sb_grid g[BLOCK];
+                    sb_result res[BLOCK];
+                    int st[BLOCK];
+                    const size_t n = m - lo < BLOCK ? m - lo : BLOCK;
+                    memcpy(g, cells + lo * SB_CELLS, n * SB_CELLS);
+                    sb_solve_many(s, g, n, res, st);
+                }
+                const uint64_t want = sb_solver_paired(s);
+                sb_solver_free(s);
+                const int pairs = !pipe && levels[l] == SB_SIMD_AVX2;
+                const char *what = sb_simd_name(levels[l]);
+                if (pair == SB_PAIR_ON)
+                    cr_assert_eq(want, pairs ? m : 0, "%s on, pipeline %d", what, pipe);
+                if (pair == SB_PAIR_OFF || !pairs)
+                    cr_assert_eq(want, 0, "%s pair %d pipeline %d", what, pair, pipe);
+                if (pair == SB_PAIR_AUTO && pairs) /* the easy half pairs, not the hard */
+                    cr_assert(want >= BLOCK && want < m, "%s auto: %llu", what,
+                              (unsigned long long)want);
+                cr_assert_eq(sb_bench_prepare(b, &opt, 1), SB_OK);
+                sb_bench_warmup w;
+                cr_assert_eq(sb_bench_warm(b, verdicts, &w), SB_OK);
+                cr_assert_eq(w.paired, want, "%s pair %d pipeline %d: %llu paired, want %llu",
+                             what, pair, pipe, (unsigned long long)w.paired,
+                             (unsigned long long)want);
+                /* A second warm-up on the same solvers counts its own pass only. */
+                cr_assert_eq(sb_bench_warm(b, verdicts, &w), SB_OK);
+                if (pair != SB_PAIR_AUTO)
+                    cr_assert_eq(w.paired, want, "%s pair %d: second pass", what, pair);
+            }
+        sb_bench_free(b);
+    }
+}

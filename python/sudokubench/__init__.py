@@ -44,7 +44,7 @@ from ._sb import ffi, lib
 __all__ = ["solve", "validate", "rate", "generate", "augment", "bench", "read", "parse",
            "detect", "to_strings", "Geometry", "ParseError", "SudokuError", "SolveResult",
            "GenerateResult", "RateResult", "BenchResult", "VERDICTS", "CLASSES", "PIPELINES", "SYMMETRIES", "TECHNIQUES",
-           "__version__"]
+           "PAIR_POLICIES", "__version__"]
 
 __version__ = "0.1.0"
 CELLS = lib.SB_CELLS  # the 9x9 path's cells (grid=None)
@@ -71,7 +71,7 @@ RateResult.__doc__ = """rate(..., counters=True)'s result: classes (int8, n) as 
 eliminations (uint64, (n, len(TECHNIQUES))): what each technique removed in the rating run."""
 BenchResult = namedtuple(
     "BenchResult", "verdicts verdict_counts guesses no_guess eliminations passes seconds "
-    "puzzles_per_second simd calls")
+    "puzzles_per_second simd calls paired")
 BenchResult.__doc__ = """bench()'s result, what `sudokubench bench` reports for one row:
 verdicts (uint8, n: each puzzle's VERDICTS index from the checked warm-up pass),
 verdict_counts (uint64, 3: puzzles per verdict), guesses and no_guess (over the warm-up pass:
@@ -79,7 +79,12 @@ guesses, puzzles solved without one), eliminations (uint64, len(TECHNIQUES): wha
 technique removed in the warm-up pass), passes and seconds (the timed passes, monotonic
 clock), puzzles_per_second (passes * n / seconds), simd (the level that ran) and calls
 (uint64, len(TECHNIQUES): how many times each technique ran in the warm-up pass, whether or not
-it found anything: the CLI's `calls`; last, so the fields before keep their places)."""
+it found anything: the CLI's `calls`) and paired (how many puzzles of the warm-up pass went to
+a paired kernel, two searched side by side: what the pair policy chose; 0 where no paired
+kernel exists; the CLI's `paired_pct` as a count). New fields come last, so the fields before
+keep their places."""
+#: the pair policies solve(pair=) and bench(pair=) take (the library's sb_pair order)
+PAIR_POLICIES = tuple(ffi.string(lib.sb_pair_name(p)).decode() for p in range(3))
 #: bench() verdicts index this tuple (the library's sb_verdict order)
 VERDICTS = ("unsolvable", "unique", "multiple")
 
@@ -597,7 +602,13 @@ def _simd(simd):
     return level
 
 
-def _options(limit, pipeline, simd):
+def _pair(pair):
+    if pair not in PAIR_POLICIES:
+        raise ValueError(f"unknown pair policy {pair!r} (policies: {', '.join(PAIR_POLICIES)})")
+    return PAIR_POLICIES.index(pair)
+
+
+def _options(limit, pipeline, simd, pair="auto"):
     """Builds sb_options from Python arguments, raising ValueError for a bad one."""
     opt = ffi.new("sb_options *")
     lib.sb_options_default(opt)
@@ -609,18 +620,22 @@ def _options(limit, pipeline, simd):
         raise ValueError(f"unknown pipeline {pipeline!r} (names: {', '.join(PIPELINES)}, "
                          "or a spec ORDER:T1,T2,...)")
     opt.simd = _simd(simd)
+    opt.pair = _pair(pair)
     return opt, spec  # spec must stay alive while opt is used
 
 
-def solve(puzzles, limit=2, pipeline="fast", threads=0, simd="auto", grid=None):
+def solve(puzzles, limit=2, pipeline="fast", threads=0, simd="auto", grid=None, pair="auto"):
     """Solves (counts) every puzzle: limit 1 first solution, 2 uniqueness (default), 0 all.
     Returns SolveResult(counts, guesses, solutions) as numpy arrays; the work runs on
     `threads` threads (0: every core) without the GIL. On another geometry (grid=) "fast" is
     the general solver and the other pipelines its generic ones, as `sudokubench solve
-    --grid` runs them: the same counts, guesses and solutions."""
+    --grid` runs them: the same counts, guesses and solutions. pair (PAIR_POLICIES) is
+    whether the fast pipeline's avx2 search takes two puzzles side by side: "auto" (by the
+    guesses of recent puzzles, or $SUDOKUBENCH_PAIR when set), "on" or "off"; every policy
+    gives the same results, only the speed differs."""
     cells, g = _input(puzzles, grid)
     n = len(cells)
-    opt, spec = _options(limit, pipeline, simd)
+    opt, spec = _options(limit, pipeline, simd, pair)
     nc = g.cells if g is not None else CELLS
     counts = np.zeros(n, dtype=np.uint64)
     guesses = np.zeros(n, dtype=np.uint64)
@@ -714,20 +729,22 @@ def rate(puzzles, threads=0, grid=None, counters=False):
     return RateResult(classes, elim) if counters else classes
 
 
-def bench(puzzles, pipeline="fast", threads=0, simd="auto", grid=None, seconds=1.0, limit=2):
+def bench(puzzles, pipeline="fast", threads=0, simd="auto", grid=None, seconds=1.0, limit=2,
+          pair="auto"):
     """Measures throughput as `sudokubench bench` does, with the library's sb_bench calls:
     every puzzle solved once on `threads` threads (0: OpenMP's default team) with each first
     solution checked against its givens and the rules (the warm-up pass), then whole passes
     over the puzzles without checks until `seconds` have elapsed (at least one pass; 0: one).
-    limit as solve()'s (2: uniqueness, as the CLI's bench). Returns a BenchResult; raises
-    SudokuError when a first solution was wrong, ValueError for a bad argument."""
+    limit and pair as solve()'s (limit 2: uniqueness, as the CLI's bench). Returns a
+    BenchResult; raises SudokuError when a first solution was wrong, ValueError for a bad
+    argument."""
     cells, g = _input(puzzles, grid)
     n = len(cells)
     if n == 0:  # a pass over nothing measures nothing
         raise ValueError("bench needs at least one puzzle")
     if not isinstance(seconds, (int, float, np.integer, np.floating)) or not seconds >= 0:
         raise ValueError(f"seconds must be a number >= 0, not {seconds!r}")
-    opt, spec = _options(limit, pipeline, simd)
+    opt, spec = _options(limit, pipeline, simd, pair)
     stop = ffi.new("sig_atomic_t *")
     opt.stop = stop
     team = _threads(threads) or lib.omp_get_max_threads()
@@ -762,7 +779,8 @@ def bench(puzzles, pipeline="fast", threads=0, simd="auto", grid=None, seconds=1
                        int(warm.guesses), int(warm.no_guess), elim, int(passes[0]),
                        float(took[0]),
                        passes[0] * n / took[0] if took[0] > 0 else 0.0,
-                       ffi.string(lib.sb_simd_name(lib.sb_bench_simd(b))).decode(), calls)
+                       ffi.string(lib.sb_simd_name(lib.sb_bench_simd(b))).decode(), calls,
+                       int(warm.paired))
 
 
 def _need_gdataset(what):

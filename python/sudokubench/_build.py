@@ -23,7 +23,7 @@ typedef struct {
 typedef int... sig_atomic_t;
 typedef struct {
     uint64_t limit; int pipeline; const char *spec; int simd; uint64_t max_guesses;
-    const volatile sig_atomic_t *stop; ...;
+    const volatile sig_atomic_t *stop; int pair; ...;
 } sb_options;
 typedef struct {
     uint64_t seed; int minimal; int max_clues; int symmetry; uint64_t min_guesses;
@@ -105,11 +105,12 @@ int sb_gsolve_batch(const sb_geometry *g, const sb_options *opt, const uint8_t *
 int sb_threads_check(int threads, char *why, size_t whylen);
 int omp_get_max_threads(void);
 const char *sb_simd_name(int level);
+const char *sb_pair_name(int policy);
 typedef struct { uint64_t applications; uint64_t placements; uint64_t eliminations;
                  uint64_t calls; ...; } sb_technique_counts;
 typedef struct sb_bench sb_bench;
 typedef struct {
-    uint64_t guesses; uint64_t no_guess; uint64_t verdicts[3]; size_t wrong;
+    uint64_t guesses; uint64_t no_guess; uint64_t verdicts[3]; uint64_t paired; size_t wrong;
     sb_technique_counts counts[...]; ...;
 } sb_bench_warmup;
 static const int SB_CELLS;

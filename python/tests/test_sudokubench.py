@@ -351,6 +351,50 @@ def test_bench_counts_technique_calls(tmp_path):
     assert not sb.bench(puzzles, pipeline="fast", threads=1, seconds=0).calls.any()
 
 
+def test_pair_policies_give_the_same_results_and_bench_counts_what_they_paired(tmp_path,
+                                                                           monkeypatch):
+    """pair= ("auto", "on", "off") changes how the fast pipeline's avx2 search is scheduled,
+    never what it finds: counts, guesses and solutions equal the scalar reference's at every
+    level this CPU runs. bench().paired counts the puzzles handed to the paired kernel: every
+    one under "on" at avx2, none under "off" or at another level, and under "auto" as many as
+    the CLI's bench reports (paired_pct) on the same puzzles."""
+    monkeypatch.delenv("SUDOKUBENCH_PAIR", raising=False)  # "auto" would read it
+    assert sb.PAIR_POLICIES == ("auto", "on", "off")
+    puzzles = np.concatenate([sample("17_clue_2000.txt", 130),
+                              sample("hardest_11plus_1000.txt", 70)])
+    n = len(puzzles)
+    ref = sb.solve(puzzles, threads=1, simd="scalar", pair="off")
+    for level in ("sse4", "avx2", "avx512bw", "avx512", "neon"):
+        try:
+            sb.solve([PUZZLE], simd=level)
+        except sb.SudokuError:
+            continue  # not on this CPU
+        for pair in sb.PAIR_POLICIES:
+            got = sb.solve(puzzles, threads=1, simd=level, pair=pair)
+            what = f"{level} pair={pair}"
+            assert got.counts.tolist() == ref.counts.tolist(), what
+            assert got.guesses.tolist() == ref.guesses.tolist(), what
+            assert np.array_equal(got.solutions, ref.solutions), what
+            r = sb.bench(puzzles, threads=1, simd=level, pair=pair, seconds=0)
+            assert r.guesses == int(ref.guesses.sum()), what
+            if level != "avx2" or pair == "off":
+                assert r.paired == 0, what
+            elif pair == "on":
+                assert r.paired == n, what
+            else:
+                path = tmp_path / "p.txt"
+                path.write_text("\n".join(sb.to_strings(puzzles)) + "\n")
+                cli("bench", "-t", "1", "--seconds", "0", "--simd", "avx2", "--pipelines",
+                    "fast", "--json", str(tmp_path / "b.json"), str(path))
+                row = json.loads((tmp_path / "b.json").read_text())["rows"][0]
+                assert 0 < r.paired < n, what  # the 17-clue blocks pair, the hardest not
+                assert abs(row["paired_pct"] - 100 * r.paired / n) < 5e-4, what
+    with pytest.raises(ValueError, match="unknown pair policy 'yes'"):
+        sb.solve([PUZZLE], pair="yes")
+    with pytest.raises(ValueError, match="unknown pair policy"):
+        sb.bench([PUZZLE], pair=None)
+
+
 def test_bench_refuses_bad_arguments():
     with pytest.raises(ValueError, match="at least one puzzle"):
         sb.bench(np.zeros((0, 81), np.uint8))

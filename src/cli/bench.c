@@ -76,6 +76,7 @@ typedef struct rank_row {
     uint64_t guesses;   /* guesses over the warm-up pass */
     uint64_t no_guess;  /* puzzles solved without a guess */
     uint64_t verdicts[3]; /* puzzles per sb_verdict */
+    uint64_t paired;    /* puzzles the warm-up handed to a paired kernel */
     double seconds;     /* timed seconds */
     double pps;         /* puzzles per second */
 } rank_row;
@@ -91,6 +92,7 @@ typedef struct bench_row {
     double pps;           /* puzzles per second */
     double no_guess_pct;  /* % of puzzles solved without a guess */
     double guesses;       /* guesses per puzzle */
+    double paired_pct;    /* % of puzzles the warm-up handed to a paired kernel */
     size_t solved;        /* puzzles with verdict solved (one solution; with -l 1, any) */
     size_t unsolvable;    /* puzzles with no solution (conflicting givens included) */
     size_t multiple;      /* puzzles with two or more solutions (never with -l 1) */
@@ -291,6 +293,7 @@ static void row_totals(bench_row *row, const rank_row *r, int n)
     rank_row t = r[0];
     for (int k = 1; k < n; k++) {
         t.puzzles += r[k].puzzles, t.guesses += r[k].guesses, t.no_guess += r[k].no_guess;
+        t.paired += r[k].paired;
         for (int v = 0; v < 3; v++)
             t.verdicts[v] += r[k].verdicts[v];
         t.seconds = r[k].seconds > t.seconds ? r[k].seconds : t.seconds;
@@ -301,6 +304,7 @@ static void row_totals(bench_row *row, const rank_row *r, int n)
     row->pps = t.pps;
     row->no_guess_pct = t.puzzles ? 100.0 * (double)t.no_guess / (double)t.puzzles : 0.0;
     row->guesses = t.puzzles ? (double)t.guesses / (double)t.puzzles : 0.0;
+    row->paired_pct = t.puzzles ? 100.0 * (double)t.paired / (double)t.puzzles : 0.0;
     row->solved = (size_t)t.verdicts[SB_SOLVED];
     row->unsolvable = (size_t)t.verdicts[SB_UNSOLVABLE];
     row->multiple = (size_t)t.verdicts[SB_MULTIPLE];
@@ -338,7 +342,8 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
         rc = CLI_EXIT_INTERRUPTED; /* the verdicts are partial: no check, no row */
     rc = agree(rc);
     rank_row mine = {.puzzles = d->n, .guesses = w.guesses, .no_guess = w.no_guess,
-                     .verdicts = {w.verdicts[0], w.verdicts[1], w.verdicts[2]}};
+                     .verdicts = {w.verdicts[0], w.verdicts[1], w.verdicts[2]},
+                     .paired = w.paired};
     first_hit wrong = {w.wrong, 0}, disagree = {d->n, 0};
     if (!rc) {
         /* The technique counts (four uint64_t each) and the warm-up's figures, summed over
@@ -346,11 +351,11 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
         _Static_assert(sizeof w.counts == 4 * SB_TECH_COUNT * sizeof(uint64_t), "counts");
         memcpy(row->counts, w.counts, sizeof row->counts);
         cli_mpi_reduce((uint64_t *)(void *)row->counts, 4 * SB_TECH_COUNT, CLI_MPI_SUM);
-        uint64_t v[6] = {mine.puzzles, mine.guesses, mine.no_guess, mine.verdicts[0],
-                         mine.verdicts[1], mine.verdicts[2]};
-        cli_mpi_reduce(v, 6, CLI_MPI_SUM);
+        uint64_t v[7] = {mine.puzzles, mine.guesses, mine.no_guess, mine.verdicts[0],
+                         mine.verdicts[1], mine.verdicts[2], mine.paired};
+        cli_mpi_reduce(v, 7, CLI_MPI_SUM);
         const rank_row all = {.puzzles = v[0], .guesses = v[1], .no_guess = v[2],
-                              .verdicts = {v[3], v[4], v[5]}};
+                              .verdicts = {v[3], v[4], v[5]}, .paired = v[6]};
         row_totals(row, &all, 1);
         if (first) {
             d->verdict = verdict;
@@ -412,6 +417,14 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
     return 0;
 }
 
+/* @return whether a row at simd on geo (NULL: 9x9) may run a paired kernel, so that the
+ * build info names the pair policy and the rows show what it chose: the fast pipeline's
+ * AVX2 search on 9x9 is the one there is. */
+static int pair_shown(const sb_geometry *geo, int simd)
+{
+    return !geo && simd == SB_SIMD_AVX2;
+}
+
 /* Writes the rows and build info as JSON to f, opened before the run, and closes it.
  * @return 0, or CLI_EXIT_USAGE after a message naming path. */
 static int write_json(FILE *f, const char *path, const sb_geometry *geo, const bench_row *rows,
@@ -423,7 +436,8 @@ static int write_json(FILE *f, const char *path, const sb_geometry *geo, const b
     cli_json_string(f, SB_BUILD_FLAGS);
     fprintf(f, ",\"simd\":\"%s\",\"threads\":%d,\"limit\":%llu", sb_simd_name(simd), threads,
             limit);
-    if (!geo && simd == SB_SIMD_AVX2) /* the level with a paired kernel: its policy */
+    const int pair = pair_shown(geo, simd);
+    if (pair)
         fprintf(f, ",\"pair\":\"%s\"", sb_pair_name(sb_pair_resolve(SB_PAIR_AUTO)));
     if (nranks) /* MPI: threads are per rank */
         fprintf(f, ",\"ranks\":%d", nranks);
@@ -441,10 +455,13 @@ static int write_json(FILE *f, const char *path, const sb_geometry *geo, const b
         fprintf(f, ",\"threads\":%d,\"simd\":\"%s\",\"puzzles\":%zu,"
                    "\"seconds\":%.6f,\"puzzles_per_sec\":%.1f,\"usec_per_puzzle\":%.4f,"
                    "\"no_guess_pct\":%.3f,\"guesses_per_puzzle\":%.4f,\"solved\":%zu,"
-                   "\"unsolvable\":%zu,\"multiple\":%zu,\"techniques\":{",
+                   "\"unsolvable\":%zu,\"multiple\":%zu,",
                 threads, sb_simd_name(r->simd), r->puzzles, r->seconds, r->pps,
                 r->pps > 0 ? 1e6 / r->pps : 0.0, r->no_guess_pct, r->guesses, r->solved,
                 r->unsolvable, r->multiple);
+        if (pair)
+            fprintf(f, "\"paired_pct\":%.3f,", r->paired_pct);
+        fputs("\"techniques\":{", f);
         size_t nt;
         const sb_technique_info *t = sb_techniques(&nt);
         for (size_t k = 0; k < nt; k++)
@@ -460,10 +477,13 @@ static int write_json(FILE *f, const char *path, const sb_geometry *geo, const b
             row_totals(&q, &r->ranks[k], 1);
             fprintf(f, "%s{\"rank\":%d,\"puzzles\":%zu,\"seconds\":%.6f,\"puzzles_per_sec\":%.1f,"
                        "\"usec_per_puzzle\":%.4f,\"no_guess_pct\":%.3f,\"guesses_per_puzzle\":%.4f,"
-                       "\"solved\":%zu,\"unsolvable\":%zu,\"multiple\":%zu}%s",
+                       "\"solved\":%zu,\"unsolvable\":%zu,\"multiple\":%zu",
                     k ? "," : ",\"per_rank\":[", k, q.puzzles, q.seconds, q.pps,
                     q.pps > 0 ? 1e6 / q.pps : 0.0, q.no_guess_pct, q.guesses, q.solved,
-                    q.unsolvable, q.multiple, k + 1 < nranks ? "" : "]");
+                    q.unsolvable, q.multiple);
+            if (pair)
+                fprintf(f, ",\"paired_pct\":%.3f", q.paired_pct);
+            fputs(k + 1 < nranks ? "}" : "}]", f);
         }
         fputc('}', f);
     }
@@ -481,33 +501,37 @@ static int write_json(FILE *f, const char *path, const sb_geometry *geo, const b
 }
 
 /* Prints the table's build line (naming geo, NULL: 9x9) and column heads; under MPI
- * (nranks > 0) with the ranks, a rank column and a seconds column. */
+ * (nranks > 0) with the ranks, a rank column and a seconds column; where a paired kernel may
+ * run (pair_shown), the pair policy and a last column, %paired. */
 static void print_header(const sb_geometry *geo, int simd, int threads,
                          unsigned long long limit, int nranks)
 {
+    const int pair = pair_shown(geo, simd);
     printf("# %s %s | compiler %s | flags %s | simd %s | threads %d | limit %llu", CLI_NAME,
            SB_VERSION, CLI_COMPILER, SB_BUILD_FLAGS, sb_simd_name(simd), threads, limit);
     if (geo)
         printf(" | grid %s", sb_geometry_name(geo));
-    else if (simd == SB_SIMD_AVX2) /* the level with a paired kernel: its policy */
+    if (pair)
         printf(" | pair %s", sb_pair_name(sb_pair_resolve(SB_PAIR_AUTO)));
-    if (!nranks) {
-        printf("\n| dataset | pipeline | puzzles | puzzles/sec | usec/puzzle | %%no_guess "
-               "| guesses/puzzle |\n|---|---|---:|---:|---:|---:|---:|\n");
-        return;
-    }
-    printf(" | ranks %d (threads per rank)\n| rank | dataset | pipeline | puzzles | seconds | "
-           "puzzles/sec | usec/puzzle | %%no_guess | guesses/puzzle |\n"
-           "|---|---|---|---:|---:|---:|---:|---:|---:|\n", nranks);
+    if (nranks)
+        printf(" | ranks %d (threads per rank)", nranks);
+    printf("\n%s| dataset | pipeline | puzzles |%s puzzles/sec | usec/puzzle | %%no_guess | "
+           "guesses/puzzle |%s\n|%s---|---|---:|%s---:|---:|---:|---:|%s\n",
+           nranks ? "| rank " : "", nranks ? " seconds |" : "", pair ? " %paired |" : "",
+           nranks ? "---|" : "", nranks ? "---:|" : "", pair ? "---:|" : "");
 }
 
-/* Prints a row of the table; under MPI its totals ("all") and then each rank's part. */
-static void print_row(const bench_row *row, int nranks)
+/* Prints a row of the table (with %paired where print_header put that column); under MPI
+ * its totals ("all") and then each rank's part. */
+static void print_row(const bench_row *row, int nranks, int pair)
 {
+    char paired[32] = "";
+    if (pair)
+        snprintf(paired, sizeof paired, " %.1f |", row->paired_pct);
     if (!nranks) {
-        printf("| %s | %s | %zu | %.1f | %.3f | %.1f | %.3f |\n", row->dataset, row->pipeline,
-               row->puzzles, row->pps, row->pps > 0 ? 1e6 / row->pps : 0.0, row->no_guess_pct,
-               row->guesses);
+        printf("| %s | %s | %zu | %.1f | %.3f | %.1f | %.3f |%s\n", row->dataset,
+               row->pipeline, row->puzzles, row->pps, row->pps > 0 ? 1e6 / row->pps : 0.0,
+               row->no_guess_pct, row->guesses, paired);
         return;
     }
     for (int k = -1; k < (row->ranks ? nranks : 0); k++) {
@@ -516,10 +540,12 @@ static void print_row(const bench_row *row, int nranks)
         if (k >= 0) {
             row_totals(&r, &row->ranks[k], 1);
             snprintf(label, sizeof label, "%d", k);
+            if (pair)
+                snprintf(paired, sizeof paired, " %.1f |", r.paired_pct);
         }
-        printf("| %s | %s | %s | %zu | %.3f | %.1f | %.3f | %.1f | %.3f |\n", label, r.dataset,
-               r.pipeline, r.puzzles, r.seconds, r.pps, r.pps > 0 ? 1e6 / r.pps : 0.0,
-               r.no_guess_pct, r.guesses);
+        printf("| %s | %s | %s | %zu | %.3f | %.1f | %.3f | %.1f | %.3f |%s\n", label,
+               r.dataset, r.pipeline, r.puzzles, r.seconds, r.pps, r.pps > 0 ? 1e6 / r.pps : 0.0,
+               r.no_guess_pct, r.guesses, paired);
     }
 }
 
@@ -743,7 +769,7 @@ static int bench_run(sb_options *optp, const sb_geometry *geo, const char *const
                 print_header(geo, row->simd, threads, (unsigned long long)opt.limit, nranks);
                 header = 1;
             }
-            print_row(row, nranks);
+            print_row(row, nranks, pair_shown(geo, row->simd));
             if (fflush(stdout) != 0) { /* a full disk now, not after every row has run */
                 fprintf(stderr, CLI_NAME ": write error: standard output: %s\n",
                         strerror(errno));

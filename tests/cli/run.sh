@@ -782,10 +782,16 @@ begin "bench: table header, columns and a fast row"
 run bench -t 1 --seconds 0.05 bench.txt
 expect_rc 0
 expect_out_re "^# sudokubench 0\\.1\\.0 \\| compiler .+ \\| flags .* \\| simd (scalar|sse4|avx2|avx512bw|avx512|neon) \\| threads 1 \\| limit 2( \\| pair auto)?\$"
-grep -qxF '| dataset | pipeline | puzzles | puzzles/sec | usec/puzzle | %no_guess | guesses/puzzle |' out ||
-    fail "table header row missing:"$'\n'"$(show out)"
-grep -qxF '|---|---|---:|---:|---:|---:|---:|' out || fail "table separator row missing"
-expect_out_re "^\\| [^|]*bench[^|]* \\| fast \\| 3 \\| $NUM \\| $NUM \\| $NUM \\| $NUM \\|\$"
+# Where auto is avx2 the build line names the pair policy and the table ends in %paired.
+head_row='| dataset | pipeline | puzzles | puzzles/sec | usec/puzzle | %no_guess | guesses/puzzle |'
+sep_row='|---|---|---:|---:|---:|---:|---:|'
+row_re="^\\| [^|]*bench[^|]* \\| fast \\| 3 \\| $NUM \\| $NUM \\| $NUM \\| $NUM \\|"
+if grep -q ' | pair auto$' out; then
+    head_row="$head_row %paired |" sep_row="$sep_row---:|" row_re="$row_re $NUM \\|"
+fi
+grep -qxF "$head_row" out || fail "table header row missing:"$'\n'"$(show out)"
+grep -qxF "$sep_row" out || fail "table separator row missing"
+expect_out_re "$row_re\$"
 end
 
 begin "bench: --json OUT is valid JSON with every documented key"
@@ -940,13 +946,26 @@ else
         SUDOKUBENCH_PAIR=$policy run bench --simd avx2 -t 1 --pipelines fast --seconds 0 --json pair.json bench.txt
         expect_rc 0
         expect_out_re "\\| simd avx2 \\| threads 1 \\| limit 2 \\| pair $policy\$"
+        grep -qxF '| dataset | pipeline | puzzles | puzzles/sec | usec/puzzle | %no_guess | guesses/puzzle | %paired |' out ||
+            fail "no %paired column at avx2:"$'\n'"$(show out)"
+        # bench.txt's three puzzles are easy: auto pairs them as on does (an empty window
+        # pairs), off pairs none.
+        want=100.0
+        [ "$policy" = off ] && want=0.0
+        expect_out_re "^\\| bench\\.txt \\| fast \\| 3 \\| $NUM \\| $NUM \\| $NUM \\| $NUM \\| $want \\|\$"
         if [ "$HAVE_PY" = 1 ]; then
-            python3 -c 'import json,sys; b=json.load(open("pair.json"))["build"]; sys.exit(None if b.get("pair")==sys.argv[1] else "build pair %r" % b.get("pair"))' "$policy" 2>py.txt ||
+            python3 -c 'import json,sys; d=json.load(open("pair.json")); b=d["build"]; p=d["rows"][0].get("paired_pct"); sys.exit(None if b.get("pair")==sys.argv[1] and p==float(sys.argv[2]) else "build pair %r, paired_pct %r" % (b.get("pair"), p))' "$policy" "$want" 2>py.txt ||
                 fail "$(cat py.txt)"
         fi
     done
-    run bench --simd sse4 -t 1 --pipelines fast --seconds 0 bench.txt
+    run bench --simd sse4 -t 1 --pipelines fast --seconds 0 --json pair.json bench.txt
     expect_out_re "\\| simd sse4 \\| threads 1 \\| limit 2\$"
+    grep -qxF '| dataset | pipeline | puzzles | puzzles/sec | usec/puzzle | %no_guess | guesses/puzzle |' out ||
+        fail "a %paired column where no kernel pairs:"$'\n'"$(show out)"
+    if [ "$HAVE_PY" = 1 ]; then
+        python3 -c 'import json,sys; r=json.load(open("pair.json"))["rows"][0]; sys.exit("paired_pct at sse4" if "paired_pct" in r else None)' 2>py.txt ||
+            fail "$(cat py.txt)"
+    fi
 fi
 end
 begin "pair: --version names the policy, a bad SUDOKUBENCH_PAIR stops every command"
