@@ -145,8 +145,10 @@ int sb_reader_open(sb_reader **out, FILE *in);
 
 /* Reads the next puzzle or invalid line, skipping comments, blank lines and a Kaggle header.
  * Lines longer than SB_MAX_LINE bytes are reported invalid ("line too long") and consumed
- * without being buffered. @return 1 with *rec filled, 0 at end of input, SB_ERR_IO on a
- * read error, SB_ERR_STOPPED when the stop flag was raised (sb_reader_set_stop). */
+ * without being buffered, except comment lines (a '#' first after spaces or tabs, within the
+ * first SB_MAX_LINE bytes), which are skipped whatever their length. @return 1 with *rec filled, 0 at end of input, SB_ERR_IO on a
+ * read error, SB_ERR_STOPPED when the stop flag was raised (sb_reader_set_stop), SB_ERR_ARG
+ * for NULL r or rec. */
 int sb_reader_next(sb_reader *r, sb_record *rec);
 
 /* Frees a reader (NULL is allowed). */
@@ -985,7 +987,9 @@ int sb_greader_open(sb_greader **out, const sb_geometry *g, FILE *in);
  * column, box, region, main diagonal, anti-diagonal, plane x=K, house K), at the second
  * cell's column. A line longer than SB_GEO_MAX_LINE bytes is invalid ("line too long",
  * column SB_GEO_MAX_LINE+1), reported as soon as that much of it is in, and the rest of it
- * discarded without being kept. 9x9 (g NULL) reads as sb_reader_next: every 9x9 form,
+ * discarded without being kept; a comment line ('#' first after blanks, within its first
+ * SB_GEO_MAX_LINE bytes) is skipped whatever its length, its bytes discarded as they come.
+ * 9x9 (g NULL) reads as sb_reader_next: every 9x9 form,
  * SB_MAX_LINE, pencilmarks beyond their givens refused, clashing givens a puzzle (count 0).
  * @return 1 with *rec filled; 0 at the end of input; SB_ERR_IO on a read error (errno set;
  * EINTR: nothing consumed, call again); SB_ERR_STOPPED when the stop flag was raised while a
@@ -1781,6 +1785,33 @@ int sb_rsolver_rate(sb_rsolver *s, const sb_record *rec, sb_rating *out);
  * SB_ERR_ARG on 9x9 (enumerate it as the 3x3 geometry). */
 int sb_rsolver_each(sb_rsolver *s, const sb_record *rec, sb_gsolution_fn fn, void *user,
                     sb_gresult *res);
+
+/* Where the bytes sb_input_pick_head found stand in their input. */
+typedef struct sb_input_head {
+    uint64_t skipped; /* the lines before them: comment and blank lines the readers skip */
+    int more;         /* 1: the input goes on past them (their last line may be cut) */
+    int at;           /* the index of their input in paths (0 when none could tell) */
+    int fifo;         /* the first FIFO made by mkfifo passed over (-1: none) */
+} sb_input_head;
+
+/* sb_input_pick, looking past the comment and blank lines that open an input however many
+ * there are: buf gets up to cap bytes from the first line of it that is not one (a comment
+ * of any length, '#' first after spaces or tabs within its first SB_MAX_LINE bytes, or a
+ * blank line of at most SB_MAX_LINE bytes), and h->skipped the lines before it, so that a
+ * line number in buf plus h->skipped is one in the input. A regular file is read ahead with
+ * pread, nothing consumed. A pipe at standard input or named by /dev/stdin, /dev/fd/N or
+ * /proc/self/fd/N (this process's descriptor N) is looked at by tee() first; when the lines
+ * before the first one that is read fill all it holds (more than cap bytes of them), they are
+ * read off it, and descriptor N (0 for standard input) is given another pipe, fed by a
+ * thread with every signal blocked: an empty line for each line read off, then the rest of
+ * the input to its end (a reader skips an empty line as it does a comment, so every record,
+ * byte and line number after them is as in the input). Another process's pipe by name is not
+ * read from: its look ends when it is full. Memory: cap bytes, whatever the input.
+ * @return the bytes in buf, or -1 when no input could tell (h->at 0: the run is 9x9); a NULL
+ * path passes to the next. -1 with errno EINVAL for NULL h, NULL paths with n > 0 or NULL buf
+ * with cap > 0. */
+int64_t sb_input_pick_head(const char *const *paths, int n, char *buf, size_t cap,
+                           sb_input_head *h);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Resumable outputs: the side file FILE.resume of a run writing FILE (sidefile.c)            */

@@ -3,7 +3,8 @@
  *
  * The reader keeps one fixed buffer (READ_BUF bytes) whatever the input: a line longer than
  * SB_MAX_LINE is reported as invalid and skipped without being stored, so memory stays
- * constant for any input size or shape. Input order and physical line numbers are kept.
+ * constant for any input size or shape; a comment line of any length is skipped without a
+ * record, as a short one is. Input order and physical line numbers are kept.
  *
  * Speed: batch runs parse millions of lines a second, nearly all of them plain 81-character
  * puzzles, so sb_parse_line first tries a branch-free pass over exactly 81 cells (compiled to
@@ -293,6 +294,13 @@ static sb_line_kind parse_line(const char *line, size_t len, sb_grid *grid,
 
 sb_line_kind sb_parse_line(const char *line, size_t len, sb_grid *grid, char *why, size_t *col)
 {
+    if (!line || !grid) {
+        if (why)
+            snprintf(why, SB_WHY_LEN, "no line or no grid");
+        if (col)
+            *col = 0;
+        return SB_LINE_INVALID;
+    }
     return parse_line(line, len, grid, NULL, why, col);
 }
 
@@ -480,6 +488,26 @@ static void echo_text(sb_record *rec, const char *s, size_t len)
     rec->text[n] = '\0';
 }
 
+/* @return 1 when a line longer than SB_MAX_LINE (s: its first len bytes, BOM removed) is a
+ * comment: its first byte other than a space or tab is '#', within its first SB_MAX_LINE
+ * bytes. Such a line is skipped whatever its length, as a short one is; any other long line
+ * is "line too long". Looking no further than SB_MAX_LINE bytes keeps the answer the same
+ * however the line arrives (whole in one read or in pieces). */
+static int long_comment(const char *s, size_t len)
+{
+    const size_t n = len < SB_MAX_LINE ? len : SB_MAX_LINE;
+    size_t i = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    return i < n && s[i] == '#';
+}
+
+/* The length of a UTF-8 byte order mark at s (avail bytes) when s starts line 1, else 0. */
+static size_t bom_at(const sb_reader *r, const char *s, size_t avail)
+{
+    return r->line == 0 && avail >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3) ? 3 : 0;
+}
+
 /* Discards input up to and including the next '\n' (or to end of input), then clears
  * r->skipping. On a read error or a stop request r->skipping stays set, so a later call
  * resumes the skip. The stop flag is read once per buffer: a line may never end. */
@@ -573,6 +601,8 @@ static int grid_take(sb_reader *r, const char *s, size_t len, sb_record *rec)
 
 int sb_reader_next(sb_reader *r, sb_record *rec)
 {
+    if (!r || !rec)
+        return SB_ERR_ARG;
     if (r->skipping) {
         const int st = skip_rest_of_line(r);
         if (st != SB_OK)
@@ -591,7 +621,20 @@ int sb_reader_next(sb_reader *r, sb_record *rec)
         } else if (avail > SB_MAX_LINE) {
             if (cut)
                 return grid_cut(r, rec), 1;
+            const size_t bom = bom_at(r, s, avail);
             r->line++;
+            if (long_comment(s + bom, avail - bom)) {
+                /* a comment: no record, its bytes discarded as they come; as a short one,
+                 * it ends a grid begun by a rule alone (one with rows was cut above) */
+                r->start = r->end;
+                r->skipping = 1;
+                r->grid_open = 0;
+                r->after_grid = 0;
+                const int st = skip_rest_of_line(r);
+                if (st != SB_OK)
+                    return st;
+                continue;
+            }
             rec->line = r->line;
             rec->kind = SB_LINE_INVALID;
             rec->col = SB_MAX_LINE + 1;
@@ -615,16 +658,17 @@ int sb_reader_next(sb_reader *r, sb_record *rec)
         } else {
             len = avail; /* last line without a final newline */
         }
-        if (len > SB_MAX_LINE && cut)
+        const size_t bom = bom_at(r, s, len);
+        /* a comment line of any length is parsed (skipped) as a short one */
+        const int too_long = len - bom > SB_MAX_LINE && !long_comment(s + bom, len - bom);
+        if (too_long && cut)
             return grid_cut(r, rec), 1;
         const size_t start = r->start;
         r->start += nl ? len + 1 : len;
         r->line++;
-        if (r->line == 1 && len >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3)) {
-            s += 3; /* UTF-8 byte order mark */
-            len -= 3;
-        }
-        if (len > SB_MAX_LINE) {
+        s += bom; /* UTF-8 byte order mark */
+        len -= bom;
+        if (too_long) {
             rec->line = r->line;
             rec->kind = SB_LINE_INVALID;
             rec->col = SB_MAX_LINE + 1;

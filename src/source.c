@@ -7,9 +7,14 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/magic.h>
 #include <poll.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -85,6 +90,8 @@ static void greader_close(void *r)
 
 void sb_gsource_init(sb_gsource *s, const sb_geometry *g, const volatile sig_atomic_t *stop)
 {
+    if (!s)
+        return;
     s->g = g;
     s->stop = stop;
     if (!g) {
@@ -99,26 +106,320 @@ void sb_gsource_init(sb_gsource *s, const sb_geometry *g, const volatile sig_ato
         .ctx = s, .open = greader_open, .next = greader_next, .close = greader_close};
 }
 
-/* @return 1 when a line (no '\n') holds something to read: it is not blank, not a comment. */
-static int has_content(const char *s, size_t len)
+/* ---- looking at the start of an input ---- */
+
+/* How far a look has passed over the lines every reader skips at the start of an input. */
+typedef struct skim {
+    uint64_t lines; /* lines passed over whole */
+    int in_comment; /* inside a comment line whose end has not come yet */
+} skim;
+
+/* Passes over the lines at the start of s (n bytes, continuing k; end: the input ends there)
+ * that every reader skips whatever their length: comment lines ('#' first after spaces or
+ * tabs, within the line's first SB_MAX_LINE bytes: the 9x9 reader's rule, which sb_greader's
+ * takes in) and blank lines (spaces, tabs, '\r') of at most SB_MAX_LINE bytes (a longer one
+ * is "line too long" to the 9x9 reader, so it is read). A UTF-8 BOM opening line 1 is part of
+ * the line. @return the bytes passed over; *found is 1 when a line that is read starts there,
+ * 0 when s ends before that is known (in a comment line, or in a short line of blanks). */
+static size_t skim_lines(const char *s, size_t n, int end, skim *k, int *found)
 {
-    for (size_t i = 0; i < len; i++)
-        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
-            return s[i] != '#';
+    size_t i = 0;
+    *found = 0;
+    while (i < n) {
+        const char *nl = memchr(s + i, '\n', n - i);
+        const size_t e = nl ? (size_t)(nl - s) : n; /* the line's end, or what is in of it */
+        if (k->in_comment) {
+            if (!nl)
+                return n;
+            k->in_comment = 0;
+            k->lines++;
+            i = e + 1;
+            continue;
+        }
+        const size_t j =
+            i + (k->lines == 0 && e - i >= 3 && !memcmp(s + i, "\xEF\xBB\xBF", 3) ? 3 : 0);
+        size_t c = j; /* the first byte that is no space or tab */
+        while (c < e && (s[c] == ' ' || s[c] == '\t'))
+            c++;
+        if (c < e && c - j < SB_MAX_LINE && s[c] == '#') {
+            k->in_comment = 1; /* the next round finds its end */
+            continue;
+        }
+        size_t b = c; /* the first byte that is not blank */
+        while (b < e && (s[b] == ' ' || s[b] == '\t' || s[b] == '\r'))
+            b++;
+        if (b < e || e - j > SB_MAX_LINE) {
+            *found = 1;
+            return i;
+        }
+        if (!nl && !end)
+            return i; /* blanks so far: the line may go on */
+        k->lines++;
+        i = nl ? e + 1 : e;
+    }
+    return i;
+}
+
+/* Reads up to cap bytes of fd from offset at. @return the bytes read (fewer than cap only at
+ * the end of the file), or -1 (errno set). */
+static int64_t read_from(int fd, char *buf, size_t cap, off_t at)
+{
+    size_t got = 0;
+    while (got < cap) {
+        const ssize_t k = pread(fd, buf + got, cap - got, at + (off_t)got);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0)
+            return -1;
+        if (k == 0)
+            break;
+        got += (size_t)k;
+    }
+    return (int64_t)got;
+}
+
+/* sb_input_pick_head on a regular file (fd, from offset at): passes over the lines skipped at
+ * its start, however many (pread: nothing is consumed), then reads cap bytes from the first
+ * line that is read. */
+static int64_t head_file(int fd, off_t at, char *buf, size_t cap, sb_input_head *h)
+{
+    skim k = {0, 0};
+    for (;;) {
+        const int64_t got = read_from(fd, buf, cap, at);
+        if (got < 0)
+            return -1;
+        const int end = (size_t)got < cap;
+        int found;
+        const size_t pass = skim_lines(buf, (size_t)got, end, &k, &found);
+        at += (off_t)pass;
+        if (found || end || pass == 0) /* pass 0: blanks as long as buf, never with a usual cap */
+            break;
+    }
+    const int64_t got = read_from(fd, buf, cap, at);
+    char next;
+    h->skipped = k.lines;
+    h->more = got == (int64_t)cap && pread(fd, &next, 1, at + (off_t)cap) == 1;
+    return got;
+}
+
+/* The thread that gives an input's pipe back after a look read the start of it: it writes
+ * into a pipe of ours, which takes the input's descriptor number, one empty line for each
+ * comment or blank line read off (every reader skips an empty line as it does those, so
+ * every later record and line number stays as it was), then the bytes read from the first
+ * line that is read on, then moves everything else the input brings, to its end. */
+typedef struct feeder {
+    int from;       /* the input's pipe (a descriptor of the feeder's own) */
+    int to;         /* the write end of the pipe put in its place */
+    int out;        /* that pipe's read end, until it takes the input's number */
+    uint64_t lines; /* the lines read off and skipped, set before go is posted */
+    char *head;     /* the bytes read off from the first line that is read (cap bytes) */
+    size_t n;       /* how many, set before go is posted */
+    sem_t go;       /* posted when lines, head and n are set */
+} feeder;
+
+/* Writes n bytes of s to fd. @return 0, or -1 (the reader is gone: EPIPE, SIGPIPE blocked). */
+static int put_all(int fd, const char *s, size_t n)
+{
+    while (n > 0) {
+        const ssize_t k = write(fd, s, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
+        s += k;
+        n -= (size_t)k;
+    }
     return 0;
 }
 
-/* sb_input_peek on a pipe (fd): tee() copies what it holds into a pipe of ours without
- * consuming it. Waits until a whole puzzle line is there, the writer is done, or the pipe is
- * full. */
-static int64_t peek_pipe(int fd, char *buf, size_t cap)
+static void *feed(void *arg)
+{
+    feeder *f = arg;
+    char nl[4096];
+    memset(nl, '\n', sizeof nl);
+    while (sem_wait(&f->go) != 0)
+        ;
+    int ok = 1;
+    for (uint64_t left = f->lines; ok && left > 0;) {
+        const size_t k = left < sizeof nl ? (size_t)left : sizeof nl;
+        ok = put_all(f->to, nl, k) == 0;
+        left -= k;
+    }
+    ok = ok && put_all(f->to, f->head, f->n) == 0;
+    while (ok) { /* until the input ends, or its reader is gone */
+        const ssize_t k = splice(f->from, NULL, f->to, NULL, 1 << 16, SPLICE_F_MOVE);
+        if (k < 0 && errno == EAGAIN) { /* a descriptor opened non-blocking */
+            struct pollfd pf = {.fd = f->from, .events = POLLIN};
+            poll(&pf, 1, -1);
+        } else {
+            ok = k > 0 || (k < 0 && errno == EINTR);
+        }
+    }
+    close(f->to);
+    close(f->from);
+    sem_destroy(&f->go);
+    free(f->head);
+    free(f);
+    return NULL;
+}
+
+/* Starts the feeder of pipe descriptor target (holding up to cap bytes of it), waiting for
+ * what to give back first (feeder_go), before a look reads anything off the pipe: once
+ * something is read, nothing can fail. @return it, or NULL (then nothing may be read). */
+static feeder *feeder_start(int target, size_t cap)
+{
+    feeder *f = calloc(1, sizeof *f);
+    int q[2];
+    if (!f || !(f->head = malloc(cap ? cap : 1)) || pipe2(q, O_CLOEXEC) != 0) {
+        if (f)
+            free(f->head);
+        free(f);
+        return NULL;
+    }
+    f->from = fcntl(target, F_DUPFD_CLOEXEC, 0);
+    f->to = q[1];
+    f->out = q[0];
+    int e = f->from < 0 || sem_init(&f->go, 0, 0) != 0;
+    if (!e) {
+        /* every signal is blocked in the feeder: a stop request reaches the reading thread,
+         * whose read() it must interrupt, and a reader gone is EPIPE, not SIGPIPE */
+        sigset_t all, old;
+        pthread_t t;
+        sigfillset(&all);
+        pthread_sigmask(SIG_SETMASK, &all, &old);
+        e = pthread_create(&t, NULL, feed, f) != 0;
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        if (!e)
+            pthread_detach(t);
+        else
+            sem_destroy(&f->go);
+    }
+    if (e) {
+        if (f->from >= 0)
+            close(f->from);
+        close(q[0]);
+        close(q[1]);
+        free(f->head);
+        free(f);
+        return NULL;
+    }
+    return f;
+}
+
+/* Lets the feeder go with the lines skipped and the n bytes of head read off, and puts its
+ * pipe in place of target. */
+static void feeder_go(feeder *f, int target, uint64_t lines, const char *head, size_t n)
+{
+    const int out = f->out;
+    f->lines = lines;
+    memcpy(f->head, head, n);
+    f->n = n;
+    sem_post(&f->go); /* f is the feeder's from here on */
+    while (dup2(out, target) < 0 && (errno == EINTR || errno == EBUSY))
+        ;
+    close(out);
+}
+
+/* Reads the start of pipe fd, whose feeder f gives it back: passes over its comment and blank
+ * lines, however many, keeping only their count, then reads into buf (cap bytes) from the
+ * first line that is read until that line is whole, buf is full or the input ends. Reading
+ * blocks as the readers' reads do; a descriptor opened non-blocking is polled. @return the
+ * bytes in buf (h->skipped and h->more set). */
+static int64_t read_head(int fd, feeder *f, int target, char *buf, size_t cap, sb_input_head *h)
+{
+    skim k = {0, 0};
+    size_t n = 0;
+    int ended = 0;
+    for (;;) {
+        int found;
+        const size_t pass = skim_lines(buf, n, ended, &k, &found);
+        memmove(buf, buf + pass, n - pass);
+        n -= pass;
+        if ((found && memchr(buf, '\n', n)) || ended || n == cap)
+            break;
+        const ssize_t got = read(fd, buf + n, cap - n);
+        if (got > 0) {
+            n += (size_t)got;
+        } else if (got == 0) {
+            ended = 1;
+        } else if (errno == EAGAIN) {
+            struct pollfd pf = {.fd = fd, .events = POLLIN};
+            poll(&pf, 1, -1);
+        } else if (errno != EINTR) {
+            break; /* what was read is given back all the same */
+        }
+    }
+    h->skipped = k.lines;
+    h->more = !ended;
+    feeder_go(f, target, k.lines, buf, n);
+    return (int64_t)n;
+}
+
+/* The descriptor of this process that path names (/dev/stdin, /dev/fd/N, /proc/self/fd/N),
+ * when it reads the pipe st describes: a look may take lines off that pipe and put a feeder
+ * in its place. @return it, or -1 (another process's pipe: nothing is taken). */
+static int own_fd(const char *path, const struct stat *st)
+{
+    const char *num = !strcmp(path, "/dev/stdin")              ? "0"
+                      : !strncmp(path, "/dev/fd/", 8)          ? path + 8
+                      : !strncmp(path, "/proc/self/fd/", 14) ? path + 14
+                                                               : NULL;
+    if (!num || *num < '0' || *num > '9')
+        return -1;
+    char *end;
+    const long v = strtol(num, &end, 10);
+    struct stat fs;
+    if (*end || v > INT_MAX || fstat((int)v, &fs) != 0 || fs.st_dev != st->st_dev ||
+        fs.st_ino != st->st_ino || (fcntl((int)v, F_GETFL) & O_ACCMODE) != O_RDONLY)
+        return -1;
+    return (int)v;
+}
+
+/* @return 1 when pipe fd has no room left (its writer, if writing, waits for a reader), so a
+ * look at it cannot grow. Asked through a write end opened for the question (poll: POLLOUT
+ * unset), since how many bytes fill a pipe depends on its writer's write sizes (a write that
+ * does not fit the last page starts another); 0 when that cannot be asked. */
+static int pipe_full(int fd)
+{
+    char path[48];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    const int w = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (w < 0)
+        return 0;
+    struct pollfd pf = {.fd = w, .events = POLLOUT};
+    const int full = poll(&pf, 1, 0) == 0;
+    close(w);
+    return full;
+}
+
+/* A look at a pipe (fd): tee() copies what it holds into a pipe of ours without consuming
+ * it. Waits until a whole line that is read is there (past the comment and blank lines that
+ * open the input), the writer is done, or the look is full (cap bytes, or all the pipe can
+ * hold). Without h (sb_input_peek) buf gets the bytes from the start. With h
+ * (sb_input_pick_head) it gets them from the first line that is read; when the lines before
+ * that line fill the look and target is this process's descriptor of the pipe (-1: none),
+ * the pipe is read instead (read_head), and given back whole by a feeder put in target's
+ * place. Memory: cap bytes (twice when read). */
+static int64_t peek_pipe(int fd, int target, char *buf, size_t cap, sb_input_head *h)
 {
     int p[2];
-    if (pipe(p) != 0)
+    if (pipe2(p, O_CLOEXEC) != 0)
         return -1;
+    /* ours holds as much as the input's, so a full look is a full pipe */
+    const int size = fcntl(fd, F_GETPIPE_SZ);
+    if (size > 0)
+        fcntl(p[1], F_SETPIPE_SZ, size);
+    const int ours = fcntl(p[1], F_GETPIPE_SZ);
+    size_t view = cap;
+    if (size > 0 && (size_t)size < view)
+        view = (size_t)size;
+    if (ours > 0 && (size_t)ours < view)
+        view = (size_t)ours;
+    feeder *f = NULL;
     int64_t got = -1;
     for (;;) {
-        const ssize_t k = tee(fd, p[1], cap, SPLICE_F_NONBLOCK);
+        const int stuck = pipe_full(fd); /* asked first: then the tee sees all it holds */
+        const ssize_t k = tee(fd, p[1], view, SPLICE_F_NONBLOCK);
         if (k < 0 && errno != EAGAIN)
             break;
         size_t n = 0;
@@ -130,13 +431,21 @@ static int64_t peek_pipe(int fd, char *buf, size_t cap)
          * blank or comment lines, would otherwise be waited for forever). */
         struct pollfd pf = {.fd = fd, .events = POLLIN};
         const int ended = k == 0 || (poll(&pf, 1, 0) > 0 && (pf.revents & POLLHUP));
-        int whole = 0; /* a puzzle line with its '\n' is in */
-        for (size_t i = 0, s = 0; i < n && !whole; i++)
-            if (buf[i] == '\n') {
-                whole = has_content(buf + s, i - s);
-                s = i + 1;
+        skim look = {0, 0};
+        int found;
+        const size_t pass = skim_lines(buf, n, ended, &look, &found);
+        const int whole = found && memchr(buf + pass, '\n', n - pass); /* a line read is in */
+        const int full = n >= view || stuck;
+        if (h && full && !whole && !ended && pass > 0 && target >= 0 &&
+            (f = feeder_start(target, cap)) != NULL)
+            break; /* the look is full of lines skipped: read on past them */
+        if (whole || ended || full) {
+            if (h) {
+                h->skipped = look.lines;
+                h->more = !ended;
+                memmove(buf, buf + pass, n - pass);
+                n -= pass;
             }
-        if (whole || ended || n >= cap || k == 0) {
             got = (int64_t)n;
             break;
         }
@@ -146,10 +455,11 @@ static int64_t peek_pipe(int fd, char *buf, size_t cap)
     }
     close(p[0]);
     close(p[1]);
-    return got;
+    return f ? read_head(fd, f, target, buf, cap, h) : got;
 }
 
-int64_t sb_input_peek(const char *path, char *buf, size_t cap)
+/* sb_input_peek (h NULL), or the look at one input of sb_input_pick_head. */
+static int64_t look(const char *path, char *buf, size_t cap, sb_input_head *h)
 {
     struct stat st;
     struct statfs fs;
@@ -161,14 +471,14 @@ int64_t sb_input_peek(const char *path, char *buf, size_t cap)
          * already left would go, and the reader's open would wait for a writer for ever. */
         if (statfs(path, &fs) != 0 || fs.f_type != PIPEFS_MAGIC)
             return -1;
-        const int fd = open(path, O_RDONLY | O_NONBLOCK);
-        const int64_t got = fd < 0 ? -1 : peek_pipe(fd, buf, cap);
+        const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+        const int64_t got = fd < 0 ? -1 : peek_pipe(fd, h ? own_fd(path, &st) : -1, buf, cap, h);
         if (fd >= 0)
             close(fd);
         return got;
     }
     /* O_NONBLOCK: a FIFO that appeared since the stat must not hold the open */
-    const int fd = named ? open(path, O_RDONLY | O_NONBLOCK) : STDIN_FILENO;
+    const int fd = named ? open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : STDIN_FILENO;
     if (fd < 0)
         return -1;
     if (fstat(fd, &st) != 0 || (named && !S_ISREG(st.st_mode))) {
@@ -177,24 +487,42 @@ int64_t sb_input_peek(const char *path, char *buf, size_t cap)
         return -1;
     }
     if (!S_ISREG(st.st_mode))
-        return S_ISFIFO(st.st_mode) ? peek_pipe(fd, buf, cap) : -1;
+        return S_ISFIFO(st.st_mode) ? peek_pipe(fd, h ? STDIN_FILENO : -1, buf, cap, h) : -1;
     const off_t at = named ? 0 : lseek(fd, 0, SEEK_CUR);
-    size_t got = 0;
-    ssize_t k = 0;
-    while (at >= 0 && got < cap && (k = pread(fd, buf + got, cap - got, at + (off_t)got)) > 0)
-        got += (size_t)k;
+    const int64_t got = at < 0 ? -1
+                        : h    ? head_file(fd, at, buf, cap, h)
+                               : read_from(fd, buf, cap, at);
     if (named)
         close(fd);
-    return at < 0 || k < 0 ? -1 : (int64_t)got;
+    return got;
+}
+
+int64_t sb_input_peek(const char *path, char *buf, size_t cap)
+{
+    if (!path || (!buf && cap)) {
+        errno = EINVAL;
+        return -1;
+    }
+    return look(path, buf, cap, NULL);
 }
 
 int64_t sb_input_pick(const char *const *paths, int n, char *buf, size_t cap, int *at,
                       int *fifo)
 {
+    if (!at || !fifo || (!paths && n > 0) || (!buf && cap)) {
+        if (at)
+            *at = 0;
+        if (fifo)
+            *fifo = -1;
+        errno = EINVAL;
+        return -1;
+    }
     *at = 0;
     *fifo = -1;
     for (int i = 0; i < (n > 0 ? n : 1); i++) {
         const char *path = n > 0 ? paths[i] : "-";
+        if (!path)
+            continue; /* no input there: the next may tell */
         struct stat st;
         const int64_t k = sb_input_peek(path, buf, cap);
         if (k < 0 && *fifo < 0 && strcmp(path, "-") && !stat(path, &st) && S_ISFIFO(st.st_mode))
@@ -208,6 +536,40 @@ int64_t sb_input_pick(const char *const *paths, int n, char *buf, size_t cap, in
             continue;
         sb_geometry_free(g);
         *at = i;
+        return k;
+    }
+    return -1;
+}
+
+int64_t sb_input_pick_head(const char *const *paths, int n, char *buf, size_t cap,
+                           sb_input_head *h)
+{
+    if (!h || (!paths && n > 0) || (!buf && cap)) {
+        if (h)
+            *h = (sb_input_head){.fifo = -1};
+        errno = EINVAL;
+        return -1;
+    }
+    *h = (sb_input_head){.fifo = -1};
+    for (int i = 0; i < (n > 0 ? n : 1); i++) {
+        const char *path = n > 0 ? paths[i] : "-";
+        sb_input_head one = {.fifo = -1};
+        struct stat st;
+        const int64_t k = path ? look(path, buf, cap, &one) : -1;
+        if (k < 0 && h->fifo < 0 && path && strcmp(path, "-") && !stat(path, &st) &&
+            S_ISFIFO(st.st_mode))
+            h->fifo = i;
+        uint64_t line = 0;
+        sb_geometry *g = NULL;
+        /* the whole input seen and no puzzle line in it: the next decides */
+        if (k < 0 || (!one.more && sb_geometry_detect(buf, (size_t)k, 0, &g, &line, NULL, 0) ==
+                                       SB_OK &&
+                      !g && !line))
+            continue;
+        sb_geometry_free(g);
+        h->skipped = one.skipped;
+        h->more = one.more;
+        h->at = i;
         return k;
     }
     return -1;

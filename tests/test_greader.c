@@ -215,7 +215,7 @@ Test(greader, long_lines_are_refused_without_being_kept)
     memset(text, '1', big);
     size_t n = big;
     n += (size_t)sprintf(text + n, "\n%s\n", S44);
-    memset(text + n, '#', over);
+    memset(text + n, '2', over); /* not '#': a comment line is skipped at any length */
     n += over;
     sprintf(text + n, "\n%s\n", S44);
     for (int fd = 0; fd < 2; fd++) {

@@ -1,15 +1,18 @@
 /*
  * input.c — what a run reads, on any geometry (docs/geometry.md "Command line"): the geometry
  * options, the geometry picked from --grid, --geometry or the first puzzle line
- * (sb_geometry_detect on the bytes sb_input_pick looks at ahead without consuming them), and
- * the batch engine pointed at the library's record source of any geometry (sb_gsource), so
- * the engine's windows, threads, ordered output and interrupts hold on every geometry.
+ * (sb_geometry_detect on the bytes sb_input_pick_head finds ahead, from that line on, with
+ * nothing of the input lost), and the batch engine pointed at the library's record source of
+ * any geometry (sb_gsource), so the engine's windows, threads, ordered output and interrupts
+ * hold on every geometry.
  */
 #include <stdlib.h>
 
 #include "cli.h"
 
-enum { PEEK_MAX = 1 << 16 /* bytes looked at ahead to find the first puzzle line */ };
+/* bytes kept of an input from its first puzzle line on, for telling its geometry: the comment
+ * and blank lines before that line are passed over, however many (sb_input_pick_head) */
+enum { PEEK_MAX = 1 << 16 };
 
 int cli_grid_pick(const char *cmd, const cli_grid_opt *o, char *const *files, int nfiles,
                   int need_geometry, sb_geometry **g)
@@ -33,10 +36,11 @@ int cli_grid_pick(const char *cmd, const cli_grid_opt *o, char *const *files, in
     char *buf = malloc(PEEK_MAX);
     if (!buf)
         return cli_oom();
-    int at = 0, fifo = -1;
-    int64_t n = cli_mpi_rank() == 0
-                    ? sb_input_pick((const char *const *)files, nfiles, buf, PEEK_MAX, &at, &fifo)
-                    : -1;
+    sb_input_head head = {.fifo = -1};
+    int64_t n = cli_mpi_rank() == 0 ? sb_input_pick_head((const char *const *)files, nfiles, buf,
+                                                         PEEK_MAX, &head)
+                                    : -1;
+    const int fifo = head.fifo;
     if (n < 0 && fifo >= 0) { /* a FIFO is not looked at (sb_input_peek) and none decided */
         char *name = cli_msg_dup(files[fifo]);
         fprintf(stderr, CLI_NAME ": %s: note: '%s' is a FIFO, which can be read only once: "
@@ -47,16 +51,17 @@ int cli_grid_pick(const char *cmd, const cli_grid_opt *o, char *const *files, in
     /* MPI: rank 0 looks (only it has standard input: mpirun gives the others /dev/null, and
      * a pipe by name is its own), every rank picks from what it saw; one process: no-op */
     cli_mpi_bcast(&n, sizeof n, 0);
-    cli_mpi_bcast(&at, sizeof at, 0);
+    cli_mpi_bcast(&head, sizeof head, 0);
     if (n > 0)
         cli_mpi_bcast(buf, (size_t)n, 0);
-    const char *path = nfiles > 0 ? files[at] : "-";
+    const char *path = nfiles > 0 ? files[head.at] : "-";
     /* 9x9 (*g NULL) when nothing could be looked at: the 9x9 path reports the input */
     uint64_t lineno = 0;
     int rc = 0;
-    const int st = n > 0 ? sb_geometry_detect(buf, (size_t)n, n == PEEK_MAX, g, &lineno, why,
+    const int st = n > 0 ? sb_geometry_detect(buf, (size_t)n, head.more, g, &lineno, why,
                                               sizeof why)
                          : SB_OK;
+    lineno += lineno ? head.skipped : 0; /* buf starts after the lines skipped */
     if (st == SB_ERR_NOMEM) {
         rc = cli_oom();
     } else if (st != SB_OK) {

@@ -5,7 +5,8 @@
  *
  * The reader keeps one fixed buffer whatever the input: a line longer than SB_GEO_MAX_LINE
  * is reported ("line too long") and the rest of it discarded as it arrives, so memory stays
- * bounded for any input (/dev/zero included); the stop flag is polled while discarding,
+ * bounded for any input (/dev/zero included); a comment line of any length is discarded the
+ * same way without a record, as a short one is skipped; the stop flag is polled while discarding,
  * because such a line may never end. Each line is parsed for the geometry (sb_gparse) and
  * checked for givens that clash in a house, so a record reaching a solver is a puzzle whose
  * only possible fault is having no solution; the clash message names both cells and the
@@ -71,6 +72,22 @@ static int skip_line(const char *s, size_t len)
     while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
         i++;
     return i == len || s[i] == '#';
+}
+
+/* @return 1 when a line longer than SB_GEO_MAX_LINE (s: its first len bytes; first: it is
+ * line 1, whose UTF-8 BOM is passed over) is a comment, which is skipped whatever its length
+ * as a short one is: its first byte after the blanks skip_line passes over is '#', within its
+ * first SB_GEO_MAX_LINE bytes (so the answer does not depend on how the line arrives). */
+static int long_comment(const char *s, size_t len, int first)
+{
+    if (first && len >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3)) {
+        s += 3;
+        len -= 3;
+    }
+    if (len > SB_GEO_MAX_LINE)
+        len = SB_GEO_MAX_LINE;
+    const size_t i = span(s, len, " \t\r", 1);
+    return i < len && s[i] == '#';
 }
 
 /* The 1-based column of cell k of a line sb_gparse accepted in form. */
@@ -429,11 +446,16 @@ int sb_greader_next(sb_greader *r, sb_grecord *rec, uint8_t *cells)
         const char *nl = memchr(r->buf + r->start, '\n', r->end - r->start);
         if (!nl && !r->eof) {
             if (r->end - r->start > SB_GEO_MAX_LINE) { /* too long: drop what is buffered */
+                const int comment = !r->skipping && long_comment(r->buf + r->start,
+                                                                 r->end - r->start, r->line == 0);
                 r->start = r->end;
                 if (!r->skipping) { /* reported now, before its end arrives */
                     r->skipping = 1;
-                    too_long(rec, ++r->line);
-                    return 1;
+                    ++r->line;
+                    if (comment)
+                        r->grid_rows = 0; /* no record, as for a short comment */
+                    else
+                        return too_long(rec, r->line), 1;
                 }
             }
             if (r->skipping && r->stop && *r->stop)
@@ -452,7 +474,8 @@ int sb_greader_next(sb_greader *r, sb_grecord *rec, uint8_t *cells)
             continue;
         }
         r->line++;
-        if (len > SB_GEO_MAX_LINE) { /* whole in the buffer, refused all the same */
+        if (len > SB_GEO_MAX_LINE && !long_comment(s, len, r->line == 1)) {
+            /* whole in the buffer, refused all the same */
             too_long(rec, r->line);
             return 1;
         }

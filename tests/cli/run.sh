@@ -1045,5 +1045,6 @@ end
 . "$HERE/edges.sh" # the contract at its edges: signals, write errors, messages (issue 17)
 . "$HERE/threads.sh" # threads that cannot start: a message and exit 2, never the runtime's exit
 . "$HERE/outputs.sh" # an output that is an input is refused; a file size limit is a write error
+. "$HERE/bounds.sh" # comment lines of any length; the geometry told past any number of them
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]
