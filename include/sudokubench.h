@@ -58,7 +58,8 @@ typedef enum sb_status {
                                    nothing was done (sb_threads_check) */
 } sb_status;
 
-/* Returns a constant, human-readable name for a status code. */
+/* Returns a constant, human-readable name for a status code ("unknown status" for any other
+ * value). */
 const char *sb_strerror(int status);
 
 /* ------------------------------------------------------------------------------------------ */
@@ -82,20 +83,24 @@ typedef struct sb_peer_tables {
 /* Returns the peer tables (never NULL). */
 const sb_peer_tables *sb_tables(void);
 
-/* Writes the grid as 81 characters plus NUL into out: digits, '.' for blanks. */
+/* Writes the grid as 81 characters plus NUL into out: digits, '.' for blanks, '?' for a cell
+ * above 9. NULL grid or out: nothing is written. */
 void sb_grid_format(const sb_grid *grid, char out[SB_GRID_TEXT]);
 
 /* Fills cand with each cell's candidates implied by the givens alone (no propagation):
  * a given cell gets its own digit, a blank cell every digit not given among its peers.
- * This is the "hypothesis set" of seed 004. */
+ * This is the "hypothesis set" of seed 004. Cells above 9 count as blanks; NULL grid or cand:
+ * nothing is written. */
 void sb_grid_candidates(const sb_grid *grid, uint16_t cand[SB_CELLS]);
 
 /* Finds two givens with the same digit in one house.
- * @return 1 and sets *a < *b to the two cells (first conflict in cell order), or 0 if none. */
+ * @return 1 and sets *a < *b to the two cells (first conflict in cell order; a and b may be
+ * NULL), or 0 if none or grid is NULL. */
 int sb_grid_conflict(const sb_grid *grid, int *a, int *b);
 
 /* Checks a solution against a puzzle: every cell 1..9, every house a permutation of 1..9,
- * every given of the puzzle kept. @return 1 if it is a valid solution of puzzle, else 0. */
+ * every given of the puzzle kept. @return 1 if it is a valid solution of puzzle, else 0 (also
+ * for a NULL argument). */
 int sb_solution_check(const sb_grid *puzzle, const sb_grid *solution);
 
 /* ------------------------------------------------------------------------------------------ */
@@ -117,7 +122,8 @@ enum { SB_WHY_LEN = 64 /* room for the reason a line is invalid, NUL included */
  * for its form and otherwise ignored). Surrounding spaces and tabs are ignored.
  * @param why  receives the reason when the line is invalid (SB_WHY_LEN bytes; may be NULL)
  * @param col  set to the 1-based column of the first offending byte when invalid (may be NULL)
- * @return the kind of line. */
+ * @return the kind of line; SB_LINE_INVALID with why "no line or no grid" and col 0 for NULL
+ * line or grid. */
 sb_line_kind sb_parse_line(const char *line, size_t len, sb_grid *grid, char *why,
                            size_t *col);
 
@@ -140,7 +146,7 @@ typedef struct sb_record {
 typedef struct sb_reader sb_reader;
 
 /* Creates a reader over an open stream (not closed by the reader). A UTF-8 BOM at the start
- * is skipped. @return SB_OK, or SB_ERR_NOMEM / SB_ERR_ARG. */
+ * is skipped. @return SB_OK, or SB_ERR_NOMEM / SB_ERR_ARG (NULL out or in). */
 int sb_reader_open(sb_reader **out, FILE *in);
 
 /* Reads the next puzzle or invalid line, skipping comments, blank lines and a Kaggle header.
@@ -157,13 +163,14 @@ void sb_reader_close(sb_reader *r);
 /* Makes the reader poll *stop (a flag a signal handler or another thread sets; NULL: none)
  * while it discards an over-long line, once per read of up to 64 KiB, so a line without end
  * (/dev/zero) cannot hold the caller: sb_reader_next then returns SB_ERR_STOPPED and a
- * later call resumes the skip. */
+ * later call resumes the skip. NULL r: nothing. */
 void sb_reader_set_stop(sb_reader *r, const volatile sig_atomic_t *stop);
 
 /* Lets pencilmark lines eliminate more than their givens imply (on = 1): such a record is a
  * puzzle with marks set and must be solved from rec->cand (sb_solve_candidates), as its grid
  * alone is a different puzzle. Off (the default) they are invalid records ("elimination
- * beyond the givens"), so a caller that reads only rec->grid is never misled. */
+ * beyond the givens"), so a caller that reads only rec->grid is never misled. NULL r:
+ * nothing. */
 void sb_reader_set_marks(sb_reader *r, int on);
 
 enum { SB_MAX_LINE = 1024 /* longest accepted line in bytes, '\n' excluded */ };
@@ -195,11 +202,12 @@ typedef enum sb_simd {
  * if out of range. */
 const char *sb_simd_name(int level);
 
-/* Parses a level name ("auto" gives SB_SIMD_AUTO). @return the level, or SB_ERR_SIMD. */
+/* Parses a level name ("auto" gives SB_SIMD_AUTO). @return the level, or SB_ERR_SIMD (also
+ * for NULL). */
 int sb_simd_parse(const char *name);
 
 /* @return 1 if this CPU and OS support the level (x86-64: CPUID + XGETBV; aarch64: scalar and
- * neon), else 0. */
+ * neon), else 0 (also for any value that is no level). */
 int sb_simd_supported(int level);
 
 /* Resolves SB_SIMD_AUTO: $SUDOKUBENCH_SIMD when set, else the best supported level.
@@ -245,7 +253,7 @@ typedef struct sb_technique_info {
     const char *description; /* one line for --help and reports */
 } sb_technique_info;
 
-/* Returns the technique registry (SB_TECH_COUNT rows) and sets *count. */
+/* Returns the technique registry (SB_TECH_COUNT rows) and sets *count (count may be NULL). */
 const sb_technique_info *sb_techniques(size_t *count);
 
 /* What a technique did, summed over solves. */
@@ -272,7 +280,7 @@ typedef enum sb_step {
  * all rows, then all columns, then all boxes, in place (a whole-board technique, xw .. xc:
  * one look at the board, its eliminations landing together). Cells with a single candidate are
  * "known". Adds its work to *counts (may be NULL). @return an sb_step, or SB_ERR_ARG for a
- * bad technique. */
+ * bad technique, NULL cand or a mask with bits above digit 9 (cand untouched). */
 int sb_technique_step(int technique, uint16_t cand[SB_CELLS], sb_technique_counts *counts);
 
 /* How a pipeline walks its techniques at every search node. */
@@ -295,11 +303,11 @@ typedef struct sb_pipeline_info {
     const char *source;      /* where the order comes from (seed document) */
 } sb_pipeline_info;
 
-/* Returns the registry and sets *count to its length. The CLI, tests and benchmarks all
- * iterate this table. */
+/* Returns the registry and sets *count to its length (count may be NULL). The CLI, tests and
+ * benchmarks all iterate this table. */
 const sb_pipeline_info *sb_pipelines(size_t *count);
 
-/* @return the index of the pipeline with this name, or SB_ERR_PIPELINE. */
+/* @return the index of the pipeline with this name, or SB_ERR_PIPELINE (also for NULL). */
 int sb_pipeline_find(const char *name);
 
 /* Marks a custom pipeline in sb_options.pipeline (the spec is in sb_options.spec). */
@@ -311,13 +319,13 @@ enum { SB_SPEC_MAX = 32 };
 /* Checks a custom pipeline spec: "ORDER:T1,T2,..." with ORDER one of list, array, restart
  * and each T a technique token (ns hs lc nt2 nt3 nt4 ht2 ht3 ht4, or nt = nt2,nt3,nt4 and
  * ht = ht2,ht3,ht4); "ORDER:" alone (no technique) is allowed. @return SB_OK or
- * SB_ERR_PIPELINE. */
+ * SB_ERR_PIPELINE (also for NULL). */
 int sb_pipeline_check(const char *spec);
 
 /* Checks a registry name or a custom spec as sb_options_pipeline would take it, and when it
  * is refused writes into why (len bytes, e.g. SB_WHY_LEN * 2) what is wrong: the unknown
- * order or technique token with the valid ones, an empty token, or too many steps.
- * @return SB_OK or SB_ERR_PIPELINE. */
+ * order or technique token with the valid ones, an empty token, or too many steps (why may
+ * be NULL). @return SB_OK or SB_ERR_PIPELINE (also for a NULL spec). */
 int sb_pipeline_explain(const char *spec, char *why, size_t len);
 
 /* Search modes. Both count solutions the same way and share the branching rule. */
@@ -369,11 +377,12 @@ int sb_pair_resolve(int policy);
 enum { SB_BFS_CAP = 1 << 18 /* default BFS frontier cap: 256Ki boards of 192 bytes (48 MiB) */ };
 
 /* Sets the defaults: limit 2, pipeline "fast", SIMD auto, DFS, BFS cap SB_BFS_CAP, no guess
- * budget, no stop flag. */
+ * budget, no stop flag. NULL opt: nothing. */
 void sb_options_default(sb_options *opt);
 
 /* Sets opt->pipeline (and opt->spec) from a registry name or a custom spec; spec must outlive
- * the sb_solver_new call. @return SB_OK or SB_ERR_PIPELINE. */
+ * the sb_solver_new call. @return SB_OK or SB_ERR_PIPELINE; SB_ERR_ARG for NULL opt or
+ * name_or_spec. */
 int sb_options_pipeline(sb_options *opt, const char *name_or_spec);
 
 /* What one solve found. */
@@ -390,7 +399,7 @@ typedef enum sb_verdict {
     SB_MULTIPLE = 2      /* two or more solutions */
 } sb_verdict;
 
-/* @return the verdict for a result: 0 solutions, 1, or more. */
+/* @return the verdict for a result: 0 solutions, 1, or more; SB_UNSOLVABLE for NULL. */
 sb_verdict sb_result_verdict(const sb_result *res);
 
 /* @return the verdict for a solution count of any geometry (sb_gresult.count, sb_result.count):
@@ -400,7 +409,8 @@ sb_verdict sb_count_verdict(uint64_t count);
 /* A solver context: search stack and scratch state for one thread. */
 typedef struct sb_solver sb_solver;
 
-/* Creates a solver. @return SB_OK; SB_ERR_PIPELINE for a bad pipeline index; SB_ERR_SIMD
+/* Creates a solver. @return SB_OK; SB_ERR_ARG for NULL out or opt; SB_ERR_PIPELINE for a bad
+ * pipeline index; SB_ERR_SIMD
  * when the requested (or environment-forced) level is unknown or unsupported here; SB_ERR_ARG
  * for a bad search mode or pair policy (sb_pair_resolve); SB_ERR_NOMEM. */
 int sb_solver_new(sb_solver **out, const sb_options *opt);
@@ -409,19 +419,19 @@ int sb_solver_new(sb_solver **out, const sb_options *opt);
 void sb_solver_free(sb_solver *s);
 
 /* Returns the SIMD level the solver runs (never SB_SIMD_AUTO). The generic pipelines (all
- * but "fast") are portable C and run the same code at every level. */
+ * but "fast") are portable C and run the same code at every level. SB_ERR_ARG for NULL. */
 int sb_solver_simd(const sb_solver *s);
 
 /* Copies the technique counters summed over the solver's solves since it was made or last
  * reset (SB_TECH_COUNT entries, indexed by sb_technique). The fused "fast" kernel keeps no
- * counters (its hot path stays lean): its entries stay 0. */
+ * counters (its hot path stays lean): its entries stay 0. NULL s or out: nothing. */
 void sb_solver_counts(const sb_solver *s, sb_technique_counts out[SB_TECH_COUNT]);
 
-/* Zeroes the technique counters. */
+/* Zeroes the technique counters (NULL s: nothing). */
 void sb_solver_counts_reset(sb_solver *s);
 
 /* @return the puzzles sb_solve_many handed to a paired kernel since the solver was made (the
- * rest ran one sb_solve each): what SB_PAIR_AUTO chose. */
+ * rest ran one sb_solve each): what SB_PAIR_AUTO chose. 0 for NULL. */
 uint64_t sb_solver_paired(const sb_solver *s);
 
 /* Solves (counts) one puzzle up to the solver's limit. Conflicting givens give count 0.
@@ -486,13 +496,14 @@ typedef struct sb_rating {
 /* Rates a puzzle: runs each class's technique set (restart order, cheapest first) from the
  * givens without guessing and reports the first that completes the grid. Meant for proper
  * puzzles; a contradiction or multiple solutions end as SB_CLASS_SEARCH. Needs no solver and
- * keeps no state. @return SB_OK or SB_ERR_ARG. */
+ * keeps no state. @return SB_OK, or SB_ERR_ARG for NULL arguments or a cell above 9. */
 int sb_rate(const sb_grid *puzzle, sb_rating *out);
 
 /* Rates from candidate masks (as sb_solve_candidates takes them) instead of givens: the same
  * classes, run from those candidates (a pencilmark line's eliminations count as done; its
  * cells with one candidate are givens). Candidates that keep every digit their givens allow
- * rate exactly as sb_rate of those givens. @return SB_OK, or SB_ERR_ARG for NULL arguments. */
+ * rate exactly as sb_rate of those givens. @return SB_OK, or SB_ERR_ARG for NULL arguments or
+ * a mask with bits above digit 9. */
 int sb_rate_candidates(const uint16_t cand[SB_CELLS], sb_rating *out);
 
 /* ------------------------------------------------------------------------------------------ */
@@ -506,13 +517,14 @@ typedef struct sb_rng {
 } sb_rng;
 
 /* Seeds rng with stream number `stream` of `seed`. Streams of one seed are independent, so
- * item i of a batch can be made from (seed, i) alone, whatever the thread count. */
+ * item i of a batch can be made from (seed, i) alone, whatever the thread count. NULL rng:
+ * nothing. */
 void sb_rng_seed(sb_rng *rng, uint64_t seed, uint64_t stream);
 
-/* @return the next 64 random bits. */
+/* @return the next 64 random bits (0 for NULL rng). */
 uint64_t sb_rng_next(sb_rng *rng);
 
-/* @return an exactly uniform integer in [0, n); 0 when n is 0. */
+/* @return an exactly uniform integer in [0, n); 0 when n is 0 or rng is NULL. */
 uint64_t sb_rng_below(sb_rng *rng, uint64_t n);
 
 /* The number of validity-preserving transforms: 9! digit relabellings x 6^4 row orders
@@ -528,21 +540,24 @@ typedef struct sb_transform {
     uint8_t digit[SB_DIGITS + 1]; /* digit d becomes digit[d]; digit[0] = 0 keeps blanks */
 } sb_transform;
 
-/* Sets the identity transform (index 0). */
+/* Sets the identity transform (index 0). NULL t: nothing. */
 void sb_transform_identity(sb_transform *t);
 
 /* Sets transform number index (0 .. SB_TRANSFORMS-1); distinct indices give distinct
- * transforms. @return SB_OK, or SB_ERR_ARG when index is out of range. */
+ * transforms. @return SB_OK, or SB_ERR_ARG when t is NULL or index is out of range. */
 int sb_transform_from_index(sb_transform *t, uint64_t index);
 
-/* Sets a uniformly random transform drawn from rng. */
+/* Sets a uniformly random transform drawn from rng. NULL t or rng: nothing. */
 void sb_transform_random(sb_transform *t, sb_rng *rng);
 
-/* Writes the transformed grid into out (out must not alias in; cells must be 0..9). */
+/* Writes the transformed grid into out (out must not alias in; cells must be 0..9). A NULL
+ * argument, out == in, a cell above 9 or a t that is no transform (a cell index above 80,
+ * digit[0] not 0, a digit outside 1..9): out is left untouched. */
 void sb_transform_apply(const sb_transform *t, const sb_grid *in, sb_grid *out);
 
 /* Writes the transformed grid as 81 characters (digits, '.' for blanks), no NUL: the bulk
- * writer's form, one pass with no intermediate grid (cells must be 0..9). */
+ * writer's form, one pass with no intermediate grid (cells must be 0..9). Refusals as
+ * sb_transform_apply: out is left untouched. */
 void sb_transform_format(const sb_transform *t, const sb_grid *in, char out[SB_CELLS]);
 
 /* Clue-pattern symmetries of generated puzzles: a clue's images are clues too. */
@@ -558,13 +573,14 @@ typedef enum sb_symmetry {
 /* Returns the symmetry's name ("none", "rot180", "rot90", "mirror", "diagonal"), or "?". */
 const char *sb_symmetry_name(int sym);
 
-/* Parses a symmetry name. @return the sb_symmetry, or SB_ERR_ARG when unknown. */
+/* Parses a symmetry name. @return the sb_symmetry, or SB_ERR_ARG when unknown or NULL. */
 int sb_symmetry_parse(const char *name);
 
 /* @return the cell that cell (row-major on an n x n grid, 0..n*n-1) goes to under one
  * application of symmetry sym (rot90: a quarter turn clockwise); cell itself for
  * SB_SYM_NONE or an unknown sym. The 9x9 generator uses it with n = 9, the generator of any
- * geometry (sb_ggen_options) with the geometry's own N. */
+ * geometry (sb_ggen_options) with the geometry's own N. SB_ERR_ARG when n is outside
+ * 1..SB_GEO_MAX_DIGITS or cell outside 0..n*n-1. */
 int sb_symmetry_image(int sym, int n, int cell);
 
 enum {
@@ -599,7 +615,7 @@ typedef struct sb_gen_options {
                             * gives the same puzzles */
 } sb_gen_options;
 
-/* Sets the defaults (see the field comments). */
+/* Sets the defaults (see the field comments). NULL opt: nothing. */
 void sb_gen_options_default(sb_gen_options *opt);
 
 /* One generated puzzle. */
@@ -614,7 +630,7 @@ typedef struct sb_generated {
 /* A generator context: a solver context and the symmetry orbits. One per thread. */
 typedef struct sb_generator sb_generator;
 
-/* Creates a generator. @return SB_OK; SB_ERR_ARG when max_clues is outside
+/* Creates a generator. @return SB_OK; SB_ERR_ARG for NULL out or opt, or when max_clues is outside
  * SB_MIN_CLUES..81 (fewer than 17 clues never give one solution), min_guesses > max_guesses,
  * max_attempts is 0 or the symmetry is unknown; SB_ERR_SIMD or SB_ERR_NOMEM as sb_solver_new. */
 int sb_generator_new(sb_generator **out, const sb_gen_options *opt);
@@ -631,7 +647,8 @@ int sb_generate(sb_generator *g, uint64_t index, sb_generated *out);
  * sb_generate): candidate 0 is sb_generate's puzzle for index, candidate k > 0 its puzzle for
  * a splitmix64 mix of (index, k), at most tries candidates; one that misses max_clues or the
  * guess range ends the search. out->attempts sums the attempts of every candidate.
- * @return 1 with *out filled; 0 when no candidate fitted; SB_ERR_ARG for NULL arguments. */
+ * @return 1 with *out filled; 0 when no candidate fitted; SB_ERR_ARG for NULL arguments or cls
+ * outside -1..SB_CLASS_COUNT-1. */
 int sb_generate_class(sb_generator *g, uint64_t index, int cls, uint64_t tries,
                       sb_generated *out);
 
@@ -683,41 +700,46 @@ typedef struct sb_geometry sb_geometry;
 /* Makes a geometry from a built-in spec ("3x3", "4x4", "latin:5", "cube:3", "x:3x3", ...).
  * @param why  receives the reason on failure (whylen bytes, e.g. SB_GEO_WHY_LEN; may be NULL)
  * @return SB_OK with *out set (free with sb_geometry_free), SB_ERR_ARG for a bad spec (the
- * reason names the valid forms), SB_ERR_NOMEM. */
+ * reason names the valid forms) or NULL spec or out, SB_ERR_NOMEM. */
 int sb_geometry_parse(const char *spec, sb_geometry **out, char *why, size_t whylen);
 
 /* Makes the square boxed geometry for a cell count: N*N cells with N = R*C, R <= C and C - R
  * smallest (16 -> 2x2, 36 -> 2x3, 64 -> 2x4, 81 -> 3x3, 144 -> 3x4, 256 -> 4x4, 625 -> 5x5).
  * @return SB_OK with *out set; SB_ERR_ARG when no boxed geometry has that many cells (not a
- * square, or N prime, or N > 64), with why naming what does fit (latin:N, cube:K). */
+ * square, or N prime, or N > 64), with why naming what does fit (latin:N, cube:K), or for
+ * NULL out. */
 int sb_geometry_for_cells(int ncells, sb_geometry **out, char *why, size_t whylen);
 
 /* Makes a geometry from an explicit house list: house h is cells[h*ndigits .. +ndigits).
  * Checks every cell index is below ncells, the cells of a house are distinct, and every cell
  * lies in at least one house. name is copied (may be NULL: "houses").
- * @return SB_OK with *out set; SB_ERR_ARG with why; SB_ERR_NOMEM. */
+ * @return SB_OK with *out set; SB_ERR_ARG with why (also for NULL cells or out, or counts
+ * outside 1..SB_GEO_MAX_CELLS cells, 1..SB_GEO_MAX_DIGITS digits, 1..65536 houses);
+ * SB_ERR_NOMEM. */
 int sb_geometry_from_houses(int ncells, int ndigits, int nhouses, const int *cells,
                             const char *name, sb_geometry **out, char *why, size_t whylen);
 
 /* Reads a geometry file from an open stream (format in docs/geometry.md: "jigsaw N" followed
  * by N lines of N region characters, or "houses CELLS N" followed by one house per line as
  * cell indices; '#' comments and blank lines anywhere). source names the input in messages.
- * @return SB_OK with *out set; SB_ERR_ARG with why "SOURCE:LINE: reason"; SB_ERR_IO;
- * SB_ERR_NOMEM. */
+ * @return SB_OK with *out set; SB_ERR_ARG with why "SOURCE:LINE: reason" (why "no input" for
+ * NULL in or out); SB_ERR_IO; SB_ERR_NOMEM. */
 int sb_geometry_read(FILE *in, const char *source, sb_geometry **out, char *why,
                      size_t whylen);
 
 /* Opens path and reads it as sb_geometry_read does. @return as sb_geometry_read; SB_ERR_IO
- * (why says the file cannot be opened) when it cannot be opened. */
+ * (why says the file cannot be opened) when it cannot be opened; SB_ERR_ARG (why "no geometry
+ * file named") for NULL path or out. */
 int sb_geometry_load(const char *path, sb_geometry **out, char *why, size_t whylen);
 
 /* Frees a geometry (NULL is allowed). */
 void sb_geometry_free(sb_geometry *g);
 
-/* @return the geometry's name: its spec ("4x4", "cube:3") or "jigsaw:N" / "houses". */
+/* @return the geometry's name: its spec ("4x4", "cube:3") or "jigsaw:N" / "houses"; NULL for
+ * NULL. */
 const char *sb_geometry_name(const sb_geometry *g);
 
-/* @return its kind (an sb_geometry_kind). */
+/* @return its kind (an sb_geometry_kind); SB_ERR_ARG for NULL, as the counts below. */
 int sb_geometry_kind_of(const sb_geometry *g);
 
 /* @return the number of cells. */
@@ -729,14 +751,16 @@ int sb_geometry_digits(const sb_geometry *g);
 /* @return the number of houses. */
 int sb_geometry_houses(const sb_geometry *g);
 
-/* @return the N cells of house h, ascending (h must be below sb_geometry_houses). */
+/* @return the N cells of house h, ascending; NULL for NULL g or h outside
+ * 0..sb_geometry_houses-1. */
 const uint16_t *sb_geometry_house(const sb_geometry *g, int h);
 
-/* Sets *count and @return the houses of cell c, ascending. */
+/* Sets *count and @return the houses of cell c, ascending; NULL with *count 0 for NULL g or
+ * count, or c outside 0..sb_geometry_cells-1. */
 const uint16_t *sb_geometry_cell_houses(const sb_geometry *g, int c, int *count);
 
 /* Sets *count and @return the peers of cell c (cells sharing a house with it, c excluded),
- * ascending. */
+ * ascending; NULL with *count 0 for NULL g or count, or c out of range. */
 const uint16_t *sb_geometry_peers(const sb_geometry *g, int c, int *count);
 
 /* The 2-D layout for printing. Square grids: rows = cols = N, cell = N*row + column, boxes of
@@ -750,11 +774,12 @@ typedef struct sb_geometry_layout {
     int box_cols;  /* columns per box, 0 without boxes */
 } sb_geometry_layout;
 
-/* Fills *out with the geometry's printing layout. */
+/* Fills *out with the geometry's printing layout (all 0 for NULL g; NULL out: nothing). */
 void sb_geometry_layout_of(const sb_geometry *g, sb_geometry_layout *out);
 
 /* Checks a solution: every cell 1..N, every given of puzzle kept (puzzle may be NULL: none),
- * every house holding each digit once. @return 1 if valid, else 0. */
+ * every house holding each digit once. @return 1 if valid, else 0 (also for NULL g or
+ * solution). */
 int sb_gsolution_check(const sb_geometry *g, const uint8_t *puzzle, const uint8_t *solution);
 
 /* ---- text codec ---- */
@@ -778,8 +803,9 @@ int sb_gparse(const sb_geometry *g, const char *line, size_t len, uint8_t *cells
               char *why, size_t whylen, size_t *col);
 
 /* Writes cells as text in form (no newline) into out, NUL-terminated when it fits.
- * @return the length the text needs (excluding NUL), like snprintf; SB_ERR_ARG when form is
- * SB_GFORM_CHARS and N > 35 or a cell is above N. */
+ * @return the length the text needs (excluding NUL), like snprintf (out may be NULL when
+ * outlen is 0); SB_ERR_ARG for NULL g or cells, NULL out with outlen > 0, an unknown form,
+ * SB_GFORM_CHARS with N > 35 or a cell above N. */
 int sb_gformat(const sb_geometry *g, const uint8_t *cells, int form, char *out, size_t outlen);
 
 /* ---- the general solver ---- */
@@ -808,18 +834,20 @@ void sb_gsolver_free(sb_gsolver *s);
  * 2x8, 8x2) run it at that level (AVX2 for avx2 and avx512, 128-bit vectors otherwise);
  * SB_SIMD_SCALAR, and every other geometry, run the per-cell engine, the reference the
  * kernel is tested against. Both find the same counts, guesses and order of solutions.
- * @return SB_OK, or SB_ERR_SIMD for a level this CPU lacks (the setting is unchanged). */
+ * @return SB_OK, or SB_ERR_SIMD for a level this CPU lacks (the setting is unchanged);
+ * SB_ERR_ARG for NULL s. */
 int sb_gsolver_simd(sb_gsolver *s, int level);
 
 /* Sets the guess budget of every later solve (UINT64_MAX, the default: none): a search that
- * would push more states stops with SB_ERR_BUDGET, deterministically, as sb_options.max_guesses. */
+ * would push more states stops with SB_ERR_BUDGET, deterministically, as sb_options.max_guesses.
+ * NULL s: nothing. */
 void sb_gsolver_budget(sb_gsolver *s, uint64_t max_guesses);
 
 /* Makes every later solve poll *stop (a flag a signal handler or another thread raises; NULL,
  * the default: none), as sb_options.stop does on 9x9: read at the first guess of a solve and
  * then every few hundred to few thousand guesses (fewer on larger boards), one compare per
  * guess otherwise; once it reads non-zero the solve returns SB_ERR_STOPPED, res holding what
- * was found so far. Lets Ctrl-C end a long search on any geometry. */
+ * was found so far. Lets Ctrl-C end a long search on any geometry. NULL s: nothing. */
 void sb_gsolver_stop(sb_gsolver *s, const volatile sig_atomic_t *stop);
 
 /* Counts the solutions of cells up to limit (0 = all) and copies the first into first
@@ -849,7 +877,8 @@ int sb_gsolve_each(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gsolu
  * sb_solve_batch's rows; opt->limit, max_guesses and stop as for one solve (stop also read
  * before each puzzle). Rows of sb_geometry_cells(g) bytes (81 for 9x9); outputs as
  * sb_solve_batch's (each may be NULL; status[i] what the solve of puzzle i returned).
- * @return SB_OK; SB_ERR_ARG for NULL opt or cells, or what sb_engine_new refuses: BFS search
+ * @return SB_OK; SB_ERR_ARG for NULL opt or cells (n > 0), n rows whose bytes would pass
+ * SIZE_MAX, or what sb_engine_new refuses: BFS search
  * on a geometry other than 9x9, SB_ERR_PIPELINE or SB_ERR_SIMD (nothing solved);
  * SB_ERR_THREADS (errno set; nothing solved); SB_ERR_STOPPED; SB_ERR_NOMEM when a thread
  * could not make its engine. */
@@ -890,7 +919,7 @@ typedef struct sb_engine_info {
     const char *about; /* one line: what it serves and what runs */
 } sb_engine_info;
 
-/* Returns the engine table's rows in match order and sets *count. */
+/* Returns the engine table's rows in match order and sets *count (count may be NULL). */
 const sb_engine_info *sb_engines(size_t *count);
 
 /* Makes the engine for geometry g (NULL: 9x9; g must outlive the engine) and *opt: pipeline
@@ -906,14 +935,16 @@ int sb_engine_new(const sb_geometry *g, const sb_options *opt, sb_engine **out);
 /* Frees an engine (NULL is allowed). */
 void sb_engine_free(sb_engine *e);
 
-/* @return the name of the row the engine runs (sb_engine_info.name), for build info. */
+/* @return the name of the row the engine runs (sb_engine_info.name), for build info; NULL for
+ * NULL. */
 const char *sb_engine_name(const sb_engine *e);
 
 /* Sets the guess budget of every later solve and enumeration (UINT64_MAX: none), as
- * opt->max_guesses at sb_engine_new. */
+ * opt->max_guesses at sb_engine_new. NULL e: nothing. */
 void sb_engine_budget(sb_engine *e, uint64_t max_guesses);
 
-/* Sets the stop flag every later solve and enumeration polls (NULL: none), as opt->stop. */
+/* Sets the stop flag every later solve and enumeration polls (NULL: none), as opt->stop. NULL
+ * e: nothing. */
 void sb_engine_stop(sb_engine *e, const volatile sig_atomic_t *stop);
 
 /* Counts the solutions of cells (sb_geometry_cells bytes, 81 for 9x9) up to limit (0 = all)
@@ -931,14 +962,15 @@ int sb_engine_each(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolut
                    void *user, sb_gresult *res);
 
 /* @return the techniques of the pipeline that have nothing to work on in this geometry, bit t
- * for sb_technique t, as sb_gpipeline_skipped (0 for "fast" and for 9x9). */
+ * for sb_technique t, as sb_gpipeline_skipped (0 for "fast" and for 9x9, and for NULL). */
 unsigned sb_engine_skipped(const sb_engine *e);
 
 /* Copies the technique counters summed since the engine was made or reset (SB_TECH_COUNT
- * entries, as sb_solver_counts); "fast" keeps none on any row (all 0). */
+ * entries, as sb_solver_counts); "fast" keeps none on any row (all 0). NULL e or out:
+ * nothing. */
 void sb_engine_counts(const sb_engine *e, sb_technique_counts out[SB_TECH_COUNT]);
 
-/* Zeroes the technique counters. */
+/* Zeroes the technique counters (NULL e: nothing). */
 void sb_engine_counts_reset(sb_engine *e);
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1000,7 +1032,8 @@ int sb_greader_next(sb_greader *r, sb_grecord *rec, uint8_t *cells);
 void sb_greader_close(sb_greader *r);
 
 /* Makes the reader poll *stop (NULL: none) before each read while it discards a long line,
- * as sb_reader_set_stop: a line without end (/dev/zero) cannot hold the caller. */
+ * as sb_reader_set_stop: a line without end (/dev/zero) cannot hold the caller. NULL r:
+ * nothing. */
 void sb_greader_set_stop(sb_greader *r, const volatile sig_atomic_t *stop);
 
 /* Picks the geometry of an input from its first record, as the command line does without
@@ -1018,7 +1051,8 @@ void sb_greader_set_stop(sb_greader *r, const volatile sig_atomic_t *stop);
  *              NULL)
  * @return SB_OK with *out a new geometry (free with sb_geometry_free) or NULL for 9x9;
  * SB_ERR_ARG when the count fits no boxed geometry but another shape, which the caller must
- * name (why: "27 cells is not an N x N grid: say cube:3"), or for NULL out; SB_ERR_NOMEM. */
+ * name (why: "27 cells is not an N x N grid: say cube:3"), or for NULL out (or NULL text with
+ * len > 0); SB_ERR_NOMEM. */
 int sb_geometry_detect(const char *text, size_t len, int more, sb_geometry **out,
                        uint64_t *line, char *why, size_t whylen);
 
@@ -1052,9 +1086,10 @@ int sb_grate(const sb_geometry *g, const uint8_t *cells, sb_rating *out);
  * puzzle i was refused (a cell above N); eliminations (may be NULL; n*SB_TECH_COUNT entries)
  * row i = the eliminations of each sb_technique in that rating (0 when refused). *stop (NULL:
  * never) is read before each puzzle; rows not begun once it is raised are left untouched.
- * @return SB_OK; SB_ERR_ARG for NULL arrays or when some puzzle was refused; SB_ERR_THREADS
- * (errno set; nothing rated); SB_ERR_STOPPED when the flag ended the batch (wins over
- * SB_ERR_ARG); SB_ERR_NOMEM when a thread could not make its rater (its rows untouched). */
+ * @return SB_OK; SB_ERR_ARG for NULL arrays, n rows whose bytes would pass SIZE_MAX, or when
+ * some puzzle was refused; SB_ERR_THREADS (errno set; nothing rated); SB_ERR_STOPPED when the
+ * flag ended the batch (wins over SB_ERR_ARG); SB_ERR_NOMEM when a thread could not make its
+ * rater (its rows untouched). */
 int sb_grate_batch(const sb_geometry *g, const uint8_t *cells, size_t n, int threads,
                    int8_t *classes, uint64_t *eliminations, const volatile sig_atomic_t *stop);
 
@@ -1063,7 +1098,8 @@ int sb_grate_batch(const sb_geometry *g, const uint8_t *cells, size_t n, int thr
 /* ------------------------------------------------------------------------------------------ */
 
 /* Arrays hold puzzle i in bytes [i*SB_CELLS, (i+1)*SB_CELLS), one byte per cell as in sb_grid
- * (0 blank, 1..9). Each call runs an OpenMP team of `threads` threads (0: the OpenMP default,
+ * (0 blank, 1..9); a count of rows (n, n_in, max) above SIZE_MAX / SB_CELLS, whose array could
+ * not exist, is refused with SB_ERR_ARG. Each call runs an OpenMP team of `threads` threads (0: the OpenMP default,
  * every core; never more than the items), one solver or generator per thread, and writes
  * row i of each output from item i alone: the results are the same for any thread count.
  * The calls are reentrant (no state outside the arguments).
@@ -1088,8 +1124,8 @@ int sb_grate_batch(const sb_geometry *g, const uint8_t *cells, size_t n, int thr
  * @param why  receives "cannot start N threads: REASON" on failure ("out of memory" when
  *             the check's own list of threads cannot be allocated; whylen bytes, e.g.
  *             SB_WHY_LEN * 2, room for any; may be NULL)
- * @return SB_OK; SB_ERR_THREADS with errno = the error of pthread_create (the N threads are
- * the team size checked); SB_ERR_NOMEM. */
+ * @return SB_OK (also for threads <= 1: nothing to check); SB_ERR_THREADS with errno = the
+ * error of pthread_create (the N threads are the team size checked); SB_ERR_NOMEM. */
 int sb_threads_check(int threads, char *why, size_t whylen);
 
 /* Solves n puzzles with the options *opt (limit, pipeline, SIMD level, budget, stop flag).
@@ -1147,7 +1183,8 @@ int sb_augment_batch_stop(const uint8_t *in, size_t n_in, uint64_t seed, uint64_
  * *n to how many it stored, so a binding fills an array in one call per chunk. Stops at an
  * invalid record, copied into *bad (may be NULL). @return 1 when max puzzles were stored (more
  * may follow), 0 at the end of input, 2 at an invalid record (the puzzles before it are
- * stored; the next call goes on after it), or an error of sb_reader_next. */
+ * stored; the next call goes on after it), or an error of sb_reader_next; SB_ERR_ARG for NULL
+ * r or n, or NULL cells with max > 0. */
 int sb_reader_read_cells(sb_reader *r, uint8_t *cells, size_t max, size_t *n, sb_record *bad);
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1177,7 +1214,8 @@ int sb_reader_read_cells(sb_reader *r, uint8_t *cells, size_t max, size_t *n, sb
  *     the line number of its first line (a row or its top rule). */
 
 /* @return 1 when line is a row or a rule line of the nine-line grid form (a line the
- * one-line forms refuse and sb_reader_next gathers into a grid), else 0. Lets a caller that
+ * one-line forms refuse and sb_reader_next gathers into a grid), else 0 (also for NULL line).
+ * Lets a caller that
  * sniffs the first line of an input (which geometry is it?) recognise this form. */
 int sb_line_is_grid(const char *line, size_t len);
 
@@ -1192,7 +1230,7 @@ enum {
 
 /* Sets the techniques later solves propagate with (SB_GTECH_* bits; default SB_GTECH_ALL).
  * Fewer techniques never change a count, only the guesses: `rate` uses them with a guess
- * budget of 0 to find the weakest set that solves a puzzle. */
+ * budget of 0 to find the weakest set that solves a puzzle. NULL s: nothing. */
 void sb_gsolver_techniques(sb_gsolver *s, unsigned mask);
 
 /* ---- the generic pipelines on any geometry ---- */
@@ -1221,17 +1259,18 @@ int sb_gpipeline_new(const sb_geometry *g, const char *name_or_spec, sb_gpipelin
 /* Frees a pipeline (NULL is allowed). */
 void sb_gpipeline_free(sb_gpipeline *p);
 
-/* Sets the guess budget of every later solve, as sb_gsolver_budget. */
+/* Sets the guess budget of every later solve, as sb_gsolver_budget (NULL p: nothing). */
 void sb_gpipeline_budget(sb_gpipeline *p, uint64_t max_guesses);
 
 /* Sets the stop flag every later solve polls, as sb_gsolver_stop (NULL: none), here at every
  * guess and before each technique sweep (one propagation of a large board can take seconds);
- * sb_gpipeline_root does not poll it. */
+ * sb_gpipeline_root does not poll it. NULL p: nothing. */
 void sb_gpipeline_stop(sb_gpipeline *p, const volatile sig_atomic_t *stop);
 
 /* @return the techniques of the plan that have nothing to work on in this geometry, bit t
  * for sb_technique t: SB_TECH_LOCKED when no two houses meet in 2..N-1 cells (latin:N);
- * xw, sf, jf, sky and kite when no two runs of disjoint houses cross as rows and columns. */
+ * xw, sf, jf, sky and kite when no two runs of disjoint houses cross as rows and columns; 0
+ * for NULL. */
 unsigned sb_gpipeline_skipped(const sb_gpipeline *p);
 
 /* Counts the solutions of cells up to limit (0 = all) and copies the first into first (may
@@ -1251,10 +1290,10 @@ int sb_gpipeline_each(sb_gpipeline *p, const uint8_t *cells, uint64_t limit,
 int sb_gpipeline_root(sb_gpipeline *p, const uint8_t *cells);
 
 /* Copies the technique counters summed since the pipeline was made or reset (SB_TECH_COUNT
- * entries, as sb_solver_counts). */
+ * entries, as sb_solver_counts). NULL p or out: nothing. */
 void sb_gpipeline_counts(const sb_gpipeline *p, sb_technique_counts out[SB_TECH_COUNT]);
 
-/* Zeroes the technique counters. */
+/* Zeroes the technique counters (NULL p: nothing). */
 void sb_gpipeline_counts_reset(sb_gpipeline *p);
 
 /* ---- datasets on any geometry: the generator and the augmenter ---- */
@@ -1309,7 +1348,7 @@ typedef struct sb_ggen_options {
     uint64_t max_attempts; /* candidates per index before giving up (default 100000) */
 } sb_ggen_options;
 
-/* Sets the defaults (see the field comments). */
+/* Sets the defaults (see the field comments). NULL opt: nothing. */
 void sb_ggen_options_default(sb_ggen_options *opt);
 
 /* Checks that symmetry sym suits geometry g (NULL: 9x9, where every sb_symmetry does).
@@ -1340,10 +1379,11 @@ void sb_ggenerator_free(sb_ggenerator *gen);
 
 /* Makes later sb_ggenerate calls poll *stop (a flag a signal handler or another thread
  * raises; NULL: none, the default) before every solver call (between random fills and
- * between the uniqueness checks of the digging) and inside each, as sb_gsolver_stop. */
+ * between the uniqueness checks of the digging) and inside each, as sb_gsolver_stop. NULL gen:
+ * nothing. */
 void sb_ggenerator_stop(sb_ggenerator *gen, const volatile sig_atomic_t *stop);
 
-/* @return the generator's geometry (the 3x3 one it made when given NULL). */
+/* @return the generator's geometry (the 3x3 one it made when given NULL); NULL for NULL gen. */
 const sb_geometry *sb_ggenerator_geometry(const sb_ggenerator *gen);
 
 enum {
@@ -1369,7 +1409,7 @@ int sb_ggenerate(sb_ggenerator *gen, uint64_t index, uint8_t *puzzle, uint8_t *s
  * list (digits only). The transform depends on (g, seed, index), not on in: the same call on a
  * puzzle's solution gives the transformed puzzle's solution, and the solution count is kept.
  * What `sudokubench augment --grid` writes as line index. @return SB_OK; SB_ERR_ARG for NULL
- * or aliased arrays or a cell above N. */
+ * or overlapping arrays or a cell above N. */
 int sb_gaugment(const sb_geometry *g, uint64_t seed, uint64_t index, const uint8_t *in,
                 uint8_t *out);
 
@@ -1381,7 +1421,7 @@ int sb_gaugment(const sb_geometry *g, uint64_t seed, uint64_t index, const uint8
 
 /* Makes puzzles first .. first+n-1 of (g, seed) (sb_ggenerate) into puzzles, and when not
  * NULL their solutions and guess counts. @return SB_OK; SB_ERR_ARG for a NULL array, indices
- * passing UINT64_MAX or what sb_ggenerator_new refuses (call it for the reason: a geometry
+ * passing UINT64_MAX, n rows whose bytes would pass SIZE_MAX or what sb_ggenerator_new refuses (call it for the reason: a geometry
  * with no full grid); SB_ERR_THREADS (errno set; nothing made); SB_ERR_STOPPED; SB_ERR_BUDGET
  * when some row found no full grid (that row untouched); SB_ERR_NOMEM. */
 int sb_ggenerate_batch(const sb_geometry *g, uint64_t seed, uint64_t first, size_t n,
@@ -1398,7 +1438,8 @@ int sb_ggenerate_batch_opts(const sb_geometry *g, const sb_ggen_options *opt, ui
 
 /* Writes n augmented puzzles into out: row i is input puzzle (first+i) mod n_in of in under
  * the transform sb_gaugment draws for index first+i. @return SB_OK; SB_ERR_ARG for NULL
- * arrays, n_in 0, an input cell above N or indices passing UINT64_MAX; SB_ERR_THREADS (errno
+ * arrays, n_in 0, an input cell above N, indices passing UINT64_MAX or n or n_in rows whose
+ * bytes would pass SIZE_MAX; SB_ERR_THREADS (errno
  * set; nothing written); SB_ERR_STOPPED. */
 int sb_gaugment_batch(const sb_geometry *g, const uint8_t *in, size_t n_in, uint64_t seed,
                       uint64_t first, size_t n, int threads, uint8_t *out,
@@ -1426,61 +1467,72 @@ typedef struct sb_bench_warmup {
 } sb_bench_warmup;
 
 /* Makes an empty set for geometry g (NULL: 9x9; g must outlive the set). @return SB_OK or
- * SB_ERR_NOMEM (*out NULL). */
+ * SB_ERR_NOMEM (*out NULL); SB_ERR_ARG for NULL out. */
 int sb_bench_new(const sb_geometry *g, sb_bench **out);
 
 /* Frees a set and its solvers (NULL allowed). */
 void sb_bench_free(sb_bench *b);
 
-/* Appends a puzzle of sb_geometry_cells cells (9x9: SB_CELLS). @return SB_OK or SB_ERR_NOMEM. */
+/* Appends a puzzle of sb_geometry_cells cells (9x9: SB_CELLS). @return SB_OK or SB_ERR_NOMEM;
+ * SB_ERR_ARG for NULL b or cells, or a cell above N (9x9: 9). */
 int sb_bench_add(sb_bench *b, const uint8_t *cells);
 
-/* @return the puzzles the set holds. */
+/* @return the puzzles the set holds (0 for NULL). */
 size_t sb_bench_size(const sb_bench *b);
 
-/* Keeps the first n puzzles (nothing to do when it holds no more). */
+/* Keeps the first n puzzles (nothing to do when it holds no more, or for NULL b). */
 void sb_bench_truncate(sb_bench *b, size_t n);
 
-/* Copies puzzle i into cells (sb_geometry_cells bytes; 9x9: SB_CELLS). */
+/* Copies puzzle i into cells (sb_geometry_cells bytes; 9x9: SB_CELLS). NULL b or cells, or i
+ * not below sb_bench_size: cells untouched. */
 void sb_bench_puzzle(const sb_bench *b, size_t i, uint8_t *cells);
 
 /* Appends a puzzle as sb_bench_add, with the sb_gform its line was written in (kept on other
  * geometries) and its input line (0: none; kept from the first non-zero one on, so a set read
  * in parts by several processes can place its puzzles in the whole file). @return as
- * sb_bench_add. */
+ * sb_bench_add; SB_ERR_ARG also for a form that is no sb_gform on another geometry (9x9
+ * keeps no form and ignores it). */
 int sb_bench_add_at(sb_bench *b, const uint8_t *cells, int form, uint64_t line);
 
 /* Writes puzzle i as text in the form it was written in (9x9: 81 characters) into text (cap
- * bytes), NUL-terminated. @return its length, or 0 with text "" when it does not fit. */
+ * bytes), NUL-terminated. @return its length, or 0 with text "" when it does not fit, b is NULL
+ * or i is not below sb_bench_size (0 and text untouched for NULL text). */
 size_t sb_bench_text(const sb_bench *b, size_t i, char *text, size_t cap);
 
-/* @return the sb_gform puzzle i was written in (sb_bench_add_at; 9x9: SB_GFORM_CHARS). */
+/* @return the sb_gform puzzle i was written in (sb_bench_add_at; 9x9: SB_GFORM_CHARS);
+ * SB_ERR_ARG for NULL b or i not below sb_bench_size. */
 int sb_bench_form(const sb_bench *b, size_t i);
 
-/* @return puzzle i's input line (sb_bench_add_at), 0 when the set keeps none. */
+/* @return puzzle i's input line (sb_bench_add_at), 0 when the set keeps none (or for NULL b
+ * or i not below sb_bench_size). */
 uint64_t sb_bench_line(const sb_bench *b, size_t i);
 
 /* @return the puzzles whose input line is below line (lines rising in the set; 0 when the set
- * keeps none). */
+ * keeps none, or for NULL b). */
 size_t sb_bench_before(const sb_bench *b, uint64_t line);
 
 /* Makes the row's solvers for *opt (its stop flag polled by both passes), one per thread
  * (threads >= 1; check the team with sb_threads_check). @return SB_OK, or what sb_solver_new
- * (9x9) or sb_engine_new returns. */
+ * (9x9) or sb_engine_new returns, the set then unprepared (as before the first call);
+ * SB_ERR_ARG for NULL b or opt or threads < 1 (the set left as it was). */
 int sb_bench_prepare(sb_bench *b, const sb_options *opt, int threads);
 
-/* @return the SIMD level the prepared row runs. */
+/* @return the SIMD level the prepared row runs; SB_ERR_ARG for NULL b or an unprepared set. */
 int sb_bench_simd(const sb_bench *b);
 
 /* Solves every puzzle once on the row's threads, each first solution checked: verdicts[i]
  * (sb_bench_size bytes) gets puzzle i's sb_verdict, *out the pass's figures. @return SB_OK;
- * SB_ERR_STOPPED once the stop flag was raised (some verdicts unset); SB_ERR_NOMEM. */
+ * SB_ERR_STOPPED once the stop flag was raised (some verdicts unset); SB_ERR_NOMEM; SB_ERR_ARG
+ * for NULL b or out, NULL verdicts with puzzles in the set, or an unprepared set. */
 int sb_bench_warm(sb_bench *b, uint8_t *verdicts, sb_bench_warmup *out);
 
 /* Times whole passes over the set without checks until min_seconds have elapsed (at least
  * one pass): *passes and *seconds (monotonic clock). @return SB_OK; SB_ERR_STOPPED once the
- * stop flag was raised (a cut pass is no measurement); SB_ERR_NOMEM. */
+ * stop flag was raised (a cut pass is no measurement); SB_ERR_NOMEM; SB_ERR_ARG for NULL
+ * arguments, an unprepared set, or min_seconds NaN or outside 0..SB_BENCH_MAX_SECONDS. */
 int sb_bench_time(sb_bench *b, double min_seconds, uint64_t *passes, double *seconds);
+
+enum { SB_BENCH_MAX_SECONDS = 1000000 /* most seconds sb_bench_time takes (about 11.6 days) */ };
 
 /* ------------------------------------------------------------------------------------------ */
 /* Streams: a batch over whole inputs on every core, output in input order (src/stream.c)     */
@@ -1504,16 +1556,17 @@ typedef struct sb_buf {
 } sb_buf;
 
 /* Makes room for n more bytes. @return where they go (commit with b->len += used), or NULL
- * (b->oom set) when memory ran out. */
+ * (b->oom set) when memory ran out or the size would pass SIZE_MAX; NULL for NULL b, and for
+ * n 0 on a buffer that holds no memory yet. */
 char *sb_buf_reserve(sb_buf *b, size_t n);
 
-/* Appends n bytes at p (b->oom set when memory ran out). */
+/* Appends n bytes at p (b->oom set when memory ran out). NULL b or p: nothing. */
 void sb_buf_put(sb_buf *b, const void *p, size_t n);
 
-/* Appends formatted text. */
+/* Appends formatted text. NULL b or fmt: nothing. */
 void sb_buf_printf(sb_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Frees b's memory and empties it. */
+/* Frees b's memory and empties it (NULL b: nothing). */
 void sb_buf_free(sb_buf *b);
 
 /* A record source other than sb_reader: records of rec_size bytes, each starting with an
@@ -1554,10 +1607,11 @@ typedef struct sb_stream_sink {
     uint64_t n;   /* items written */
 } sb_stream_sink;
 
-/* Empties a sink, keeping its memory and its oom flags (a dropped append stays known). */
+/* Empties a sink, keeping its memory and its oom flags (a dropped append stays known). NULL s:
+ * nothing. */
 void sb_stream_sink_clear(sb_stream_sink *s);
 
-/* Frees a sink's memory and empties it. */
+/* Frees a sink's memory and empties it (NULL s: nothing). */
 void sb_stream_sink_free(sb_stream_sink *s);
 
 /* A stream job: the callbacks and what they share. Fields left zero are unused. */
@@ -1623,16 +1677,22 @@ typedef struct sb_stream_stats {
 } sb_stream_stats;
 
 /* Creates the workers and windows of job (kept by pointer: it must outlive the stream).
- * @return SB_OK, SB_ERR_NOMEM, or worker_new's code. */
+ * @return SB_OK, SB_ERR_NOMEM, or worker_new's code; SB_ERR_ARG for NULL out or job, or a job
+ * that lacks a callback the run calls (worker_new, worker_end, error; write and message
+ * without a sink; record and input_error with files, item with items), has a NULL name among
+ * files[first..nfiles-1], first outside 0..nfiles (with given: 0..nfiles-1), a source without
+ * its three hooks or with rec_size outside sizeof(sb_record)..16 MiB, or tag_size above 16 MiB
+ * (given is closed all the same). */
 int sb_stream_new(sb_stream **out, const sb_stream_job *job);
 
 /* Runs the job to its end, the stop flag or a failure. Worker threads block SIGINT and
  * SIGTERM, so those signals interrupt the calling thread's reads. @return SB_OK (inputs may
  * have failed: sb_stream_stats.failed), SB_ERR_STOPPED, SB_ERR_IO (write failed),
- * SB_ERR_NOMEM or SB_ERR_THREADS (after error), or a handler's positive code. */
+ * SB_ERR_NOMEM or SB_ERR_THREADS (after error), or a handler's positive code; SB_ERR_ARG for
+ * NULL. */
 int sb_stream_run(sb_stream *s);
 
-/* Fills *st (from the progress callback: on the calling thread). */
+/* Fills *st (from the progress callback: on the calling thread). NULL s or st: nothing. */
 void sb_stream_progress(const sb_stream *s, sb_stream_stats *st);
 
 /* Frees the stream: ends the workers, closes what is open (NULL is allowed). */
@@ -1650,22 +1710,24 @@ void sb_stream_free(sb_stream *s);
 
 /* @return where a cut near byte pos of regular file fd (size bytes) goes: the end of the
  * first cut line starting at or after pos (0 for pos <= 0, size at the end), or -1 after a
- * read error (errno set). */
+ * read error (errno set) or for size < 0 (errno EINVAL). */
 int64_t sb_segment_cut(int fd, int64_t pos, int64_t size, int each_line);
 
-/* @return the lines of bytes [start, end) of fd, or -1 after a read error. */
+/* @return the lines of bytes [start, end) of fd (0 for end <= start), or -1 after a read error
+ * (a negative start: EINVAL). */
 int64_t sb_segment_lines(int fd, int64_t start, int64_t end);
 
-/* @return the lines of the n bytes at s. */
+/* @return the lines of the n bytes at s (0 for NULL s). */
 uint64_t sb_text_lines(const char *s, size_t n);
 
 /* Reads [start, end) of fd into b (emptied first) when that is at most max bytes.
  * @return 1 when read, 0 when it is larger or memory ran out (stream it with
- * sb_segment_open instead), -1 after a read error (errno set). */
+ * sb_segment_open instead), -1 after a read error (errno set) or for NULL b, start < 0 or
+ * end < start (errno EINVAL). */
 int sb_segment_read(sb_buf *b, int fd, int64_t start, int64_t end, int64_t max);
 
 /* @return a read stream over [start, end) of fd (read with pread; fclose leaves fd open), or
- * NULL when memory ran out. */
+ * NULL when memory ran out or for start < 0 or end < start (errno EINVAL). */
 FILE *sb_segment_open(int fd, int64_t start, int64_t end);
 
 /* A stream that cannot be read at an offset (a pipe), read ahead into line-aligned pieces. */
@@ -1677,11 +1739,12 @@ typedef struct sb_segment_piece {
 
 /* Reads fd until p->buf holds want bytes or more with a cut line among them, or the stream
  * ends. @return the length of the piece at the start of p->buf, up to its last cut line (take
- * it with sb_segment_take): whole lines, never part of a grid. */
+ * it with sb_segment_take): whole lines, never part of a grid. 0 for NULL p. */
 size_t sb_segment_fill(sb_segment_piece *p, int fd, size_t want, int each_line,
                        const volatile sig_atomic_t *stop);
 
-/* Drops the first n bytes of p->buf (a piece that was handed on). */
+/* Drops the first n bytes of p->buf (a piece that was handed on). NULL p, or n above
+ * p->buf.len: nothing is dropped. */
 void sb_segment_take(sb_segment_piece *p, size_t n);
 
 /* Writes pieces of output at their offsets in one file, a piece at a time, each written while
@@ -1697,14 +1760,17 @@ typedef int (*sb_segment_write_fn)(void *ctx, const char *p, size_t n, int64_t a
 sb_segment_writer *sb_segment_writer_new(int fd, sb_segment_write_fn fn, void *ctx);
 
 /* Hands over out's bytes to go at offset at once the previous piece is written (so at most
- * two pieces are held); out gets an emptied buffer back. Without a thread, written now. */
+ * two pieces are held); out gets an emptied buffer back. Without a thread, written now. NULL w
+ * or out: nothing. */
 void sb_segment_writer_put(sb_segment_writer *w, sb_buf *out, int64_t at);
 
 /* Waits for the piece being written. @return the offset of the first piece not wholly
- * written (*err its errno), or -1 when none failed. */
+ * written (*err its errno; err may be NULL), or -1 when none failed; 0 with *err EINVAL for
+ * NULL w (nothing was written). */
 int64_t sb_segment_writer_wait(sb_segment_writer *w, int *err);
 
-/* @return what sb_segment_writer_wait returned last, without waiting (*err as there). */
+/* @return what sb_segment_writer_wait returned last, without waiting (*err and NULL w as
+ * there). */
 int64_t sb_segment_writer_failed(const sb_segment_writer *w, int *err);
 
 /* Waits for the writes and frees the writer (NULL is allowed). */
@@ -1730,14 +1796,15 @@ typedef struct sb_gsource {
     const volatile sig_atomic_t *stop; /* handed to every reader */
 } sb_gsource;
 
-/* Fills *s for geometry g (NULL: 9x9) and stop flag stop. */
+/* Fills *s for geometry g (NULL: 9x9) and stop flag stop. NULL s: nothing. */
 void sb_gsource_init(sb_gsource *s, const sb_geometry *g, const volatile sig_atomic_t *stop);
 
 /* Reads up to cap bytes from the start of input path ("-": standard input) without consuming
  * them: a regular file by pread, a pipe at standard input or by name (<(...), /dev/fd/N) by
  * tee (waiting for a whole non-blank, non-comment line, the end, or a full pipe). @return the
  * bytes read, or -1 when the input cannot be looked at ahead (a terminal, a socket, a missing
- * file, a FIFO made by mkfifo: only the reader's own open may take what it holds). */
+ * file, a FIFO made by mkfifo: only the reader's own open may take what it holds); -1 with
+ * errno EINVAL for NULL path, or NULL buf with cap > 0. */
 int64_t sb_input_peek(const char *path, char *buf, size_t cap);
 
 /* The input of paths[0..n) (n 0: standard input) whose start tells a run's geometry, as
@@ -1745,46 +1812,11 @@ int64_t sb_input_peek(const char *path, char *buf, size_t cap);
  * (sb_geometry_detect), or cap bytes of one; an input that cannot be opened or holds only
  * blank and comment lines passes to the next, as every input of a run has one geometry.
  * *at gets its index, *fifo the first FIFO made by mkfifo passed over (-1: none).
- * @return its bytes in buf, or -1 when none could tell (*at 0: the run is 9x9). */
+ * @return its bytes in buf, or -1 when none could tell (*at 0: the run is 9x9); a NULL path
+ * passes to the next. -1 with errno EINVAL for NULL at or fifo, NULL paths with n > 0 or NULL
+ * buf with cap > 0. */
 int64_t sb_input_pick(const char *const *paths, int n, char *buf, size_t cap, int *at,
                       int *fifo);
-
-/* ------------------------------------------------------------------------------------------ */
-/* Record solvers: the records of any geometry solved and rated by one call (recsolve.c)      */
-/* ------------------------------------------------------------------------------------------ */
-
-/* One thread's solver of the records an sb_gsource of geometry g gives: 9x9 sb_records (givens
- * or pencilmarks) through an sb_solver, which may solve a chunk of them ahead (sb_solve_many),
- * and another geometry's sb_stream_grecs through its sb_engine. One per thread. */
-typedef struct sb_rsolver sb_rsolver;
-
-/* Makes a record solver for geometry g (NULL: 9x9; g must outlive it) with opt (its limit
- * for every record); rate: also a rater for sb_rsolver_rate. @return SB_OK (*out set even on
- * failure: free it), SB_ERR_NOMEM, or what sb_solver_new / sb_engine_new return. */
-int sb_rsolver_new(const sb_geometry *g, const sb_options *opt, int rate, sb_rsolver **out);
-
-/* Frees a record solver (NULL is allowed). */
-void sb_rsolver_free(sb_rsolver *s);
-
-/* Solves the 9x9 puzzles among recs[0..n-1] together; sb_rsolver_solve then hands their
- * results out in that order (nothing ahead on another geometry or when memory runs out). */
-void sb_rsolver_ahead(sb_rsolver *s, const sb_record *const *recs, size_t n);
-
-/* Solves puzzle record rec into res (count and guesses; the first solution: see
- * sb_rsolver_solution). @return as sb_solve (sb_engine_solve on another geometry). */
-int sb_rsolver_solve(sb_rsolver *s, const sb_record *rec, sb_result *res);
-
-/* @return the cells of the first solution of the last sb_rsolver_solve that gave res. */
-const uint8_t *sb_rsolver_solution(const sb_rsolver *s, const sb_result *res);
-
-/* Rates puzzle record rec (sb_rate, from its candidates for pencilmarks; sb_grater_rate on
- * another geometry). @return SB_OK; SB_ERR_ARG without a rater (sb_rsolver_new's rate 0). */
-int sb_rsolver_rate(sb_rsolver *s, const sb_record *rec, sb_rating *out);
-
-/* Lists rec's solutions as sb_engine_each does, up to the limit. @return as sb_engine_each;
- * SB_ERR_ARG on 9x9 (enumerate it as the 3x3 geometry). */
-int sb_rsolver_each(sb_rsolver *s, const sb_record *rec, sb_gsolution_fn fn, void *user,
-                    sb_gresult *res);
 
 /* Where the bytes sb_input_pick_head found stand in their input. */
 typedef struct sb_input_head {
@@ -1812,6 +1844,48 @@ typedef struct sb_input_head {
  * with cap > 0. */
 int64_t sb_input_pick_head(const char *const *paths, int n, char *buf, size_t cap,
                            sb_input_head *h);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Record solvers: the records of any geometry solved and rated by one call (recsolve.c)      */
+/* ------------------------------------------------------------------------------------------ */
+
+/* One thread's solver of the records an sb_gsource of geometry g gives: 9x9 sb_records (givens
+ * or pencilmarks) through an sb_solver, which may solve a chunk of them ahead (sb_solve_many),
+ * and another geometry's sb_stream_grecs through its sb_engine. One per thread. */
+typedef struct sb_rsolver sb_rsolver;
+
+/* Makes a record solver for geometry g (NULL: 9x9; g must outlive it) with opt (its limit
+ * for every record); rate: also a rater for sb_rsolver_rate. @return SB_OK (*out set even on
+ * failure: free it), SB_ERR_NOMEM, or what sb_solver_new / sb_engine_new return; SB_ERR_ARG
+ * for NULL out or opt (*out NULL). */
+int sb_rsolver_new(const sb_geometry *g, const sb_options *opt, int rate, sb_rsolver **out);
+
+/* Frees a record solver (NULL is allowed). */
+void sb_rsolver_free(sb_rsolver *s);
+
+/* Solves the 9x9 puzzles among recs[0..n-1] together; sb_rsolver_solve then hands their
+ * results out in that order (nothing ahead on another geometry or when memory runs out; nor
+ * for NULL s or recs, or a solver whose making failed; NULL entries are passed over). */
+void sb_rsolver_ahead(sb_rsolver *s, const sb_record *const *recs, size_t n);
+
+/* Solves puzzle record rec into res (count and guesses; the first solution: see
+ * sb_rsolver_solution). @return as sb_solve (sb_engine_solve on another geometry); SB_ERR_ARG
+ * for NULL arguments. */
+int sb_rsolver_solve(sb_rsolver *s, const sb_record *rec, sb_result *res);
+
+/* @return the cells of the first solution of the last sb_rsolver_solve that gave res; NULL for
+ * NULL s, or NULL res on 9x9. */
+const uint8_t *sb_rsolver_solution(const sb_rsolver *s, const sb_result *res);
+
+/* Rates puzzle record rec (sb_rate, from its candidates for pencilmarks; sb_grater_rate on
+ * another geometry). @return SB_OK; SB_ERR_ARG without a rater (sb_rsolver_new's rate 0) or
+ * for NULL arguments. */
+int sb_rsolver_rate(sb_rsolver *s, const sb_record *rec, sb_rating *out);
+
+/* Lists rec's solutions as sb_engine_each does, up to the limit. @return as sb_engine_each;
+ * SB_ERR_ARG on 9x9 (enumerate it as the 3x3 geometry) or for NULL s or rec. */
+int sb_rsolver_each(sb_rsolver *s, const sb_record *rec, sb_gsolution_fn fn, void *user,
+                    sb_gresult *res);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Resumable outputs: the side file FILE.resume of a run writing FILE (sidefile.c)            */
@@ -1855,39 +1929,45 @@ typedef struct sb_side {
     int done_rc;             /* SB_SIDE_DONE: the finished run's exit code */
 } sb_side;
 
-/* Writes out's side file path into path. @return SB_OK, or SB_ERR_ARG when it is too long. */
+/* Writes out's side file path into path. @return SB_OK, or SB_ERR_ARG when it is too long or
+ * out or path is NULL. */
 int sb_side_path(const char *out, char path[SB_SIDE_PATH]);
 
 /* Fills *s for the run of command cmd (its arguments argv[1..argc-1], its inputs files,
  * nfiles of them) writing FILE out, open as out_fd: builds the identity, then compares it
  * with FILE.resume, or writes FILE.resume when there is none and FILE is empty. @return an
- * sb_side_state (free s with sb_side_free whatever it is). */
+ * sb_side_state (free s with sb_side_free whatever it is); SB_ERR_ARG, no state, for NULL s,
+ * out or cmd, argc or nfiles below 0, or a NULL among argv[1..argc-1] or files[0..nfiles-1]. */
 int sb_side_open(sb_side *s, const char *out, int out_fd, const char *cmd, int argc,
                  char *const *argv, char *const *files, int nfiles);
 
-/* Frees what sb_side_open kept. */
+/* Frees what sb_side_open kept (NULL s: nothing). */
 void sb_side_free(sb_side *s);
 
 /* Cuts FILE out (open as out_fd, left at its end) after its last whole line before any NUL
  * byte (a hole no record wrote), or to nothing when it holds fewer than header_lines lines.
  * @return SB_OK with *records the whole lines after the header and *has_header; SB_ERR_IO
- * when FILE cannot be read, 1 when it cannot be cut (errno set). */
+ * when FILE cannot be read, 1 when it cannot be cut (errno set); SB_ERR_ARG for NULL out,
+ * records or has_header, or header_lines < 0. */
 int sb_side_cut(const char *out, int out_fd, int header_lines, uint64_t *records,
                 int *has_header);
 
 /* Reads the checkpoint of an SB_SIDE_RESUME side file: *records and counts[0..ncounts-1]
- * (zeros when it holds none). @return SB_OK, or SB_ERR_ARG when the checkpoint is damaged. */
+ * (zeros when it holds none). @return SB_OK, or SB_ERR_ARG when the checkpoint is damaged, the
+ * side file holds something else after its identity, or for NULL s or records, ncounts < 0
+ * or NULL counts with ncounts > 0. */
 int sb_side_counts(const sb_side *s, uint64_t *records, uint64_t *counts, int ncounts);
 
 /* Rewrites the side file as the identity and "at RECORDS C1 .. Cn". @return SB_OK;
  * SB_ERR_STOPPED when it says "broken" (the counts no longer match a record count: write no
- * more); SB_ERR_IO (errno set) or SB_ERR_NOMEM. */
+ * more); SB_ERR_IO (errno set) or SB_ERR_NOMEM; SB_ERR_ARG for NULL s, ncounts < 0 or NULL
+ * counts with ncounts > 0. */
 int sb_side_checkpoint(const sb_side *s, uint64_t records, const uint64_t *counts,
                        int ncounts);
 
 /* Appends line to out's side file, unless once and it holds that line already. @return
  * SB_OK (also when there is no side file to update); SB_ERR_IO (errno set); SB_ERR_NOMEM;
- * SB_ERR_ARG when the path is too long. */
+ * SB_ERR_ARG when the path is too long or out or line is NULL. */
 int sb_side_append(const char *out, const char *line, int once);
 
 #ifdef __cplusplus

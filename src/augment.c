@@ -10,6 +10,7 @@
  */
 #include <string.h>
 
+#include "internal.h"
 #include "sudokubench.h"
 
 /* 128-bit products for exact range reduction (a GCC/Clang extension, hence __extension__). */
@@ -39,6 +40,8 @@ static uint64_t mix64(uint64_t z)
 
 void sb_rng_seed(sb_rng *rng, uint64_t seed, uint64_t stream)
 {
+    if (!rng)
+        return;
     /* mix64 is a bijection, so for one seed distinct streams start from distinct states;
      * mixing twice keeps neighbouring seeds and streams from giving related sequences. */
     rng->state = mix64(mix64(seed) + stream * RNG_GAMMA);
@@ -46,12 +49,12 @@ void sb_rng_seed(sb_rng *rng, uint64_t seed, uint64_t stream)
 
 uint64_t sb_rng_next(sb_rng *rng)
 {
-    return mix64(rng->state += RNG_GAMMA);
+    return rng ? mix64(rng->state += RNG_GAMMA) : 0;
 }
 
 uint64_t sb_rng_below(sb_rng *rng, uint64_t n)
 {
-    if (n == 0)
+    if (n == 0 || !rng)
         return 0;
     /* Lemire's multiply-shift with rejection: exactly uniform, and the division only runs
      * in the rare case the low product lands in the biased zone. */
@@ -135,17 +138,33 @@ int sb_transform_from_index(sb_transform *t, uint64_t index)
 
 void sb_transform_random(sb_transform *t, sb_rng *rng)
 {
-    sb_transform_from_index(t, sb_rng_below(rng, SB_TRANSFORMS));
+    if (t && rng)
+        sb_transform_from_index(t, sb_rng_below(rng, SB_TRANSFORMS));
+}
+
+/* @return 1 when t and in can be used: every cell index of t below 81, its digit map keeping
+ * 0 and sending 1..9 into 1..9, and every cell of in 0..9. Branch-free reductions: one call
+ * is a few vector compares. */
+static int transform_usable(const sb_transform *t, const sb_grid *in)
+{
+    uint8_t bad = (uint8_t)(t->digit[0] != 0);
+    for (int d = 1; d <= SB_DIGITS; d++)
+        bad |= (uint8_t)((uint8_t)(t->digit[d] - 1) > 8);
+    for (int i = 0; i < SB_CELLS; i++)
+        bad |= (uint8_t)((t->cell[i] >= SB_CELLS) | (in->cell[i] > 9));
+    return !bad;
 }
 
 void sb_transform_apply(const sb_transform *t, const sb_grid *in, sb_grid *out)
 {
-    for (int i = 0; i < SB_CELLS; i++)
-        out->cell[i] = t->digit[in->cell[t->cell[i]]];
+    if (t && in && out && (const void *)in != (const void *)out && transform_usable(t, in))
+        sb_transform_map(t, in, out);
 }
 
 void sb_transform_format(const sb_transform *t, const sb_grid *in, char out[SB_CELLS])
 {
+    if (!t || !in || !out || !transform_usable(t, in))
+        return;
     char text[SB_DIGITS + 1]; /* the character each input value becomes */
     text[0] = '.';
     for (int d = 1; d <= SB_DIGITS; d++)

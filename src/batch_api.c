@@ -38,6 +38,9 @@ enum {
     AUGMENT_RUN = 512  /* augment rows between two looks at the stop flag (~50 us) */
 };
 
+/* The most rows an array of puzzles can hold: n * SB_CELLS bytes must not wrap a size_t. */
+#define ROWS_MAX (SIZE_MAX / SB_CELLS)
+
 /* ------------------------------------------------------------------------------------------ */
 /* Can the team start?                                                                        */
 /* ------------------------------------------------------------------------------------------ */
@@ -249,7 +252,7 @@ static void solver_release(void *s)
 int sb_solve_batch(const sb_options *opt, const uint8_t *cells, size_t n, int threads,
                    uint64_t *counts, uint64_t *guesses, uint8_t *solutions, int8_t *status)
 {
-    if (!opt || (!cells && n))
+    if (!opt || (!cells && n) || n > ROWS_MAX)
         return SB_ERR_ARG;
     /* The first solver, made before the team, checks the options (a bad pipeline or SIMD
      * level is an error of the call, never a row status) and serves thread 0: making a
@@ -293,7 +296,7 @@ int sb_rate_batch(const uint8_t *cells, size_t n, int threads, int8_t *classes)
 int sb_rate_batch_stop(const uint8_t *cells, size_t n, int threads, int8_t *classes,
                        const volatile sig_atomic_t *stop)
 {
-    if ((!cells || !classes) && n)
+    if (((!cells || !classes) && n) || n > ROWS_MAX)
         return SB_ERR_ARG;
     int team, err = sb_batch_team(threads, n, &team), stopped = 0;
     if (err != SB_OK)
@@ -331,7 +334,8 @@ int sb_generate_batch_stop(const sb_gen_options *opt, uint64_t first, size_t n, 
                            uint8_t *puzzles, uint8_t *solutions, uint64_t *guesses,
                            const volatile sig_atomic_t *stop)
 {
-    if (!opt || (!puzzles && n) || (n && first > UINT64_MAX - (uint64_t)(n - 1)))
+    if (!opt || (!puzzles && n) || n > ROWS_MAX ||
+        (n && first > UINT64_MAX - (uint64_t)(n - 1)))
         return SB_ERR_ARG;
     /* As in sb_solve_batch: the generator that checks the options serves thread 0. */
     sb_generator *g0;
@@ -391,9 +395,10 @@ int sb_augment_batch_stop(const uint8_t *in, size_t n_in, uint64_t seed, uint64_
                           size_t n, int threads, uint8_t *out,
                           const volatile sig_atomic_t *stop)
 {
-    if (n && (!in || !n_in || !out || first > UINT64_MAX - (uint64_t)(n - 1)))
+    if (n > ROWS_MAX || n_in > ROWS_MAX ||
+        (n && (!in || !n_in || !out || first > UINT64_MAX - (uint64_t)(n - 1))))
         return SB_ERR_ARG;
-    for (size_t i = 0; i < n_in * SB_CELLS; i++)
+    for (size_t i = 0; n && i < n_in * SB_CELLS; i++)
         if (in[i] > 9)
             return SB_ERR_ARG;
     int team, stopped = 0;
@@ -415,8 +420,8 @@ int sb_augment_batch_stop(const uint8_t *in, size_t n_in, uint64_t seed, uint64_
             sb_transform t;
             sb_rng_seed(&rng, seed, index);
             sb_transform_random(&t, &rng);
-            sb_transform_apply(&t, (const sb_grid *)(in + (index % n_in) * SB_CELLS),
-                               (sb_grid *)(out + i * SB_CELLS));
+            sb_transform_map(&t, (const sb_grid *)(in + (index % n_in) * SB_CELLS),
+                             (sb_grid *)(out + i * SB_CELLS));
         }
     }
     return stopped ? SB_ERR_STOPPED : SB_OK;
@@ -424,7 +429,7 @@ int sb_augment_batch_stop(const uint8_t *in, size_t n_in, uint64_t seed, uint64_
 
 int sb_reader_read_cells(sb_reader *r, uint8_t *cells, size_t max, size_t *n, sb_record *bad)
 {
-    if (!r || !n || (!cells && max))
+    if (!r || !n || (!cells && max) || max > ROWS_MAX)
         return SB_ERR_ARG;
     *n = 0;
     sb_record rec;

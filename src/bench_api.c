@@ -58,6 +58,8 @@ typedef struct block {
 
 int sb_bench_new(const sb_geometry *g, sb_bench **out)
 {
+    if (!out)
+        return SB_ERR_ARG;
     sb_bench *b = calloc(1, sizeof *b);
     *out = b;
     if (!b)
@@ -95,6 +97,8 @@ void sb_bench_free(sb_bench *b)
  * @return SB_OK or SB_ERR_NOMEM (what did grow stays). */
 static int grow(sb_bench *b, size_t cap, int forms, int lines)
 {
+    if (cap > SIZE_MAX / b->size || cap > SIZE_MAX / sizeof *b->line)
+        return SB_ERR_NOMEM; /* the arrays' sizes would wrap */
     uint8_t *q = realloc(b->data, cap * b->size);
     if (q)
         b->data = q;
@@ -117,6 +121,16 @@ int sb_bench_add(sb_bench *b, const uint8_t *cells)
 
 int sb_bench_add_at(sb_bench *b, const uint8_t *cells, int form, uint64_t line)
 {
+    if (!b || !cells || (b->g && form != SB_GFORM_CHARS && form != SB_GFORM_INTS))
+        return SB_ERR_ARG; /* 9x9 keeps no form: any is taken as chars */
+    /* 9x9 cells are packed a nibble each: a value above 9 would not even survive packing */
+    const int max = b->g ? sb_geometry_digits(b->g) : SB_DIGITS;
+    const size_t ncells = b->g ? b->size : SB_CELLS;
+    uint8_t over = 0;
+    for (size_t c = 0; c < ncells; c++)
+        over |= cells[c] > max;
+    if (over)
+        return SB_ERR_ARG;
     const int forms = b->g && (b->form || form != SB_GFORM_CHARS);
     const int lines = b->line || line;
     if (b->n == b->cap || (forms && !b->form) || (lines && !b->line)) {
@@ -145,12 +159,12 @@ int sb_bench_add_at(sb_bench *b, const uint8_t *cells, int form, uint64_t line)
 
 size_t sb_bench_size(const sb_bench *b)
 {
-    return b->n;
+    return b ? b->n : 0;
 }
 
 void sb_bench_truncate(sb_bench *b, size_t n)
 {
-    if (n < b->n)
+    if (b && n < b->n)
         b->n = n;
 }
 
@@ -167,6 +181,8 @@ static inline void unpack(const sb_bench *b, size_t i, uint8_t *cells)
 
 void sb_bench_puzzle(const sb_bench *b, size_t i, uint8_t *cells)
 {
+    if (!b || !cells || i >= b->n)
+        return;
     if (b->g)
         memcpy(cells, b->data + i * b->size, b->size);
     else
@@ -175,6 +191,13 @@ void sb_bench_puzzle(const sb_bench *b, size_t i, uint8_t *cells)
 
 size_t sb_bench_text(const sb_bench *b, size_t i, char *text, size_t cap)
 {
+    if (!text)
+        return 0;
+    if (!b || i >= b->n) {
+        if (cap)
+            text[0] = '\0';
+        return 0;
+    }
     if (!b->g && cap >= SB_GRID_TEXT) {
         sb_grid g;
         unpack(b, i, g.cell);
@@ -192,17 +215,19 @@ size_t sb_bench_text(const sb_bench *b, size_t i, char *text, size_t cap)
 
 int sb_bench_form(const sb_bench *b, size_t i)
 {
+    if (!b || i >= b->n)
+        return SB_ERR_ARG;
     return b->form ? b->form[i] : SB_GFORM_CHARS;
 }
 
 uint64_t sb_bench_line(const sb_bench *b, size_t i)
 {
-    return b->line ? b->line[i] : 0;
+    return b && i < b->n && b->line ? b->line[i] : 0;
 }
 
 size_t sb_bench_before(const sb_bench *b, uint64_t line)
 {
-    size_t lo = 0, hi = b->line ? b->n : 0;
+    size_t lo = 0, hi = b && b->line ? b->n : 0;
     while (lo < hi) {
         const size_t mid = lo + (hi - lo) / 2;
         if (b->line[mid] < line)
@@ -215,23 +240,29 @@ size_t sb_bench_before(const sb_bench *b, uint64_t line)
 
 int sb_bench_prepare(sb_bench *b, const sb_options *opt, int threads)
 {
+    if (!b || !opt || threads < 1)
+        return SB_ERR_ARG;
     solvers_free(b);
     b->opt = *opt;
     if (!(b->s = calloc((size_t)threads, sizeof *b->s)))
         return SB_ERR_NOMEM;
     b->threads = threads;
     for (int t = 0; t < threads; t++) {
-        if (b->g && !(b->s[t].sol = malloc(b->size)))
-            return SB_ERR_NOMEM;
-        const int st = b->g ? sb_engine_new(b->g, opt, &b->s[t].e) : sb_solver_new(&b->s[t].s, opt);
-        if (st != SB_OK)
+        int st = SB_ERR_NOMEM;
+        if (!b->g || (b->s[t].sol = malloc(b->size)))
+            st = b->g ? sb_engine_new(b->g, opt, &b->s[t].e) : sb_solver_new(&b->s[t].s, opt);
+        if (st != SB_OK) { /* no half-made row: the set is unprepared again */
+            solvers_free(b);
             return st;
+        }
     }
     return SB_OK;
 }
 
 int sb_bench_simd(const sb_bench *b)
 {
+    if (!b || !b->s)
+        return SB_ERR_ARG;
     return b->g ? sb_simd_resolve(b->opt.simd) : sb_solver_simd(b->s[0].s);
 }
 
@@ -280,6 +311,8 @@ static uint64_t paired_so_far(const sb_bench *b)
 
 int sb_bench_warm(sb_bench *b, uint8_t *verdicts, sb_bench_warmup *out)
 {
+    if (!b || !b->s || !out || (!verdicts && b->n))
+        return SB_ERR_ARG;
     memset(out, 0, sizeof *out);
     out->wrong = b->n;
     const uint64_t paired = paired_so_far(b);
@@ -347,6 +380,10 @@ static double now_seconds(void)
 
 int sb_bench_time(sb_bench *b, double min_seconds, uint64_t *passes, double *seconds)
 {
+    /* written so that NaN fails too: the loop below would never see its time up */
+    if (!b || !b->s || !passes || !seconds ||
+        !(min_seconds >= 0 && min_seconds <= SB_BENCH_MAX_SECONDS))
+        return SB_ERR_ARG;
     const long long nblk = (long long)((b->n + BENCH_CHUNK - 1) / BENCH_CHUNK);
     uint64_t np = 0;
     double elapsed = 0;

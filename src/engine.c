@@ -306,7 +306,8 @@ static const engine_ops engine_table[] = {ENGINE_ROWS(ENGINE_OPS)};
 
 const sb_engine_info *sb_engines(size_t *count)
 {
-    *count = ENGINE_COUNT;
+    if (count)
+        *count = ENGINE_COUNT;
     return engine_info;
 }
 
@@ -376,6 +377,8 @@ int sb_engine_new(const sb_geometry *g, const sb_options *opt, sb_engine **out)
 
 void sb_engine_budget(sb_engine *e, uint64_t max_guesses)
 {
+    if (!e)
+        return;
     e->opt.max_guesses = max_guesses;
     e->s9_stale = 1; /* the 9x9 solver is made again at its next solve */
     engine_limits(e);
@@ -383,6 +386,8 @@ void sb_engine_budget(sb_engine *e, uint64_t max_guesses)
 
 void sb_engine_stop(sb_engine *e, const volatile sig_atomic_t *stop)
 {
+    if (!e)
+        return;
     e->opt.stop = stop;
     e->s9_stale = 1;
     engine_limits(e);
@@ -390,7 +395,7 @@ void sb_engine_stop(sb_engine *e, const volatile sig_atomic_t *stop)
 
 const char *sb_engine_name(const sb_engine *e)
 {
-    return engine_info[e->row].name;
+    return e ? engine_info[e->row].name : NULL;
 }
 
 /* Checks the arguments of a solve and zeroes *res. @return SB_OK or SB_ERR_ARG. */
@@ -423,12 +428,14 @@ unsigned sb_engine_skipped(const sb_engine *e)
 {
     /* 9x9 and "fast" skip nothing: the 9x9 boxes meet its lines, and the general solver runs
      * locked candidates wherever two houses meet. */
-    return e->gp ? sb_gpipeline_skipped(e->gp) : 0;
+    return e && e->gp ? sb_gpipeline_skipped(e->gp) : 0;
 }
 
 void sb_engine_counts(const sb_engine *e, sb_technique_counts out[SB_TECH_COUNT])
 {
     sb_technique_counts c[SB_TECH_COUNT];
+    if (!e || !out)
+        return;
     memcpy(out, e->carry, sizeof e->carry);
     if (e->s9) {
         sb_solver_counts(e->s9, c);
@@ -442,6 +449,8 @@ void sb_engine_counts(const sb_engine *e, sb_technique_counts out[SB_TECH_COUNT]
 
 void sb_engine_counts_reset(sb_engine *e)
 {
+    if (!e)
+        return;
     memset(e->carry, 0, sizeof e->carry);
     if (e->s9)
         sb_solver_counts_reset(e->s9);

@@ -12,6 +12,8 @@
 int sb_generate_class(sb_generator *g, uint64_t index, int cls, uint64_t tries,
                       sb_generated *out)
 {
+    if (!g || !out || cls < -1 || cls >= SB_CLASS_COUNT)
+        return SB_ERR_ARG;
     uint64_t attempts = 0;
     if (cls < 0)
         tries = 1;

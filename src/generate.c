@@ -60,6 +60,8 @@ int sb_symmetry_parse(const char *name)
 
 void sb_gen_options_default(sb_gen_options *opt)
 {
+    if (!opt)
+        return;
     opt->seed = 0;
     opt->minimal = 0;
     opt->max_clues = SB_CELLS;
@@ -72,6 +74,8 @@ void sb_gen_options_default(sb_gen_options *opt)
 
 int sb_symmetry_image(int sym, int n, int cell)
 {
+    if (n < 1 || n > SB_GEO_MAX_DIGITS || cell < 0 || cell >= n * n)
+        return SB_ERR_ARG;
     const int r = cell / n, c = cell % n, last = n - 1;
     switch (sym) {
     case SB_SYM_ROT180: return n * (last - r) + (last - c);

@@ -35,6 +35,14 @@ static inline int sb_why(int status, char *why, size_t whylen, const char *fmt, 
     return status;
 }
 
+/* sb_transform_apply without its checks, for callers whose transform came from the library
+ * and whose cells are known to be 0..9 (sb_augment_batch checks its input once). */
+static inline void sb_transform_map(const sb_transform *t, const sb_grid *in, sb_grid *out)
+{
+    for (int i = 0; i < SB_CELLS; i++)
+        out->cell[i] = t->digit[in->cell[t->cell[i]]];
+}
+
 /* The batch calls' team (batch_api.c, geometry/gbatch.c): picks the team for n items
  * (threads, 0 = OpenMP's default, at most n, at least 1) into *team and checks that it can
  * start (sb_threads_check). @return SB_OK, or sb_threads_check's error (errno set). */

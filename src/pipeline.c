@@ -51,7 +51,8 @@ static const sb_technique_info technique_table[SB_TECH_COUNT] = {
 
 const sb_technique_info *sb_techniques(size_t *count)
 {
-    *count = SB_TECH_COUNT;
+    if (count)
+        *count = SB_TECH_COUNT;
     return technique_table;
 }
 
@@ -77,7 +78,8 @@ static const sb_pipeline_info pipeline_table[] = {
 
 const sb_pipeline_info *sb_pipelines(size_t *count)
 {
-    *count = PIPELINE_COUNT;
+    if (count)
+        *count = PIPELINE_COUNT;
     return pipeline_table;
 }
 
@@ -312,6 +314,9 @@ int sb_technique_step(int technique, uint16_t cand[SB_CELLS], sb_technique_count
     sb_technique_counts scratch[SB_TECH_COUNT];
     if (technique < 0 || technique >= SB_TECH_COUNT || !cand)
         return SB_ERR_ARG;
+    for (int c = 0; c < SB_CELLS; c++)
+        if (cand[c] & ~SB_ALL_DIGITS)
+            return SB_ERR_ARG;
     memset(scratch, 0, sizeof scratch);
     gen_ctx x = {.counts = scratch};
     int changed = 0;
@@ -506,6 +511,9 @@ int sb_rate_candidates(const uint16_t cand[SB_CELLS], sb_rating *out)
 {
     if (!cand || !out)
         return SB_ERR_ARG;
+    for (int c = 0; c < SB_CELLS; c++)
+        if (cand[c] & ~SB_ALL_DIGITS)
+            return SB_ERR_ARG;
     /* Candidates that keep all their givens allow are that puzzle: rated as sb_rate does
      * (a blank cell's lone candidate is found by a technique there, not given). */
     sb_grid givens;

@@ -28,6 +28,11 @@ struct sb_rsolver {
 
 int sb_rsolver_new(const sb_geometry *g, const sb_options *opt, int rate, sb_rsolver **out)
 {
+    if (!out)
+        return SB_ERR_ARG;
+    *out = NULL;
+    if (!opt)
+        return SB_ERR_ARG;
     sb_rsolver *s = calloc(1, sizeof *s);
     *out = s;
     if (!s)
@@ -66,8 +71,12 @@ void sb_rsolver_free(sb_rsolver *s)
 
 void sb_rsolver_ahead(sb_rsolver *s, const sb_record *const *recs, size_t n)
 {
+    if (!s)
+        return;
     s->ready = s->next = 0;
-    if (s->g)
+    /* nothing ahead on another geometry, for a solver that failed to be made, or for an
+     * array that cannot be there (its copies' sizes would wrap) */
+    if (s->g || !s->solver || !recs || n > SIZE_MAX / sizeof *s->res)
         return;
     if (n > s->cap) {
         ahead_free(s);
@@ -81,7 +90,7 @@ void sb_rsolver_ahead(sb_rsolver *s, const sb_record *const *recs, size_t n)
     }
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
-        if (recs[i]->kind == SB_LINE_PUZZLE && !recs[i]->marks) { /* marks: one at a time */
+        if (recs[i] && recs[i]->kind == SB_LINE_PUZZLE && !recs[i]->marks) { /* marks: one at a time */
             s->rec[k] = recs[i];
             s->grid[k++] = recs[i]->grid;
         }
@@ -91,8 +100,10 @@ void sb_rsolver_ahead(sb_rsolver *s, const sb_record *const *recs, size_t n)
 
 int sb_rsolver_solve(sb_rsolver *s, const sb_record *rec, sb_result *res)
 {
+    if (!s || !rec || !res)
+        return SB_ERR_ARG;
     if (s->g) {
-        sb_gresult gr;
+        sb_gresult gr = {0, 0};
         const int st =
             sb_engine_solve(s->eng, ((const sb_stream_grec *)rec)->cells, s->limit, &gr, s->sol);
         res->count = gr.count;
@@ -109,11 +120,15 @@ int sb_rsolver_solve(sb_rsolver *s, const sb_record *rec, sb_result *res)
 
 const uint8_t *sb_rsolver_solution(const sb_rsolver *s, const sb_result *res)
 {
-    return s->g ? s->sol : res->solution.cell;
+    if (!s)
+        return NULL;
+    return s->g ? s->sol : res ? res->solution.cell : NULL;
 }
 
 int sb_rsolver_rate(sb_rsolver *s, const sb_record *rec, sb_rating *out)
 {
+    if (!s || !rec || !out)
+        return SB_ERR_ARG;
     if (s->g)
         return s->rater ? sb_grater_rate(s->rater, ((const sb_stream_grec *)rec)->cells, out)
                         : SB_ERR_ARG;
@@ -124,7 +139,7 @@ int sb_rsolver_rate(sb_rsolver *s, const sb_record *rec, sb_rating *out)
 int sb_rsolver_each(sb_rsolver *s, const sb_record *rec, sb_gsolution_fn fn, void *user,
                     sb_gresult *res)
 {
-    if (!s->g)
+    if (!s || !rec || !s->g)
         return SB_ERR_ARG;
     return sb_engine_each(s->eng, ((const sb_stream_grec *)rec)->cells, s->limit, fn, user, res);
 }

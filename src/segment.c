@@ -74,6 +74,10 @@ static int neutral_line(const char *s, size_t len, int each_line)
 int64_t sb_segment_cut(int fd, int64_t pos, int64_t size, int each_line)
 {
     char buf[SCAN];
+    if (size < 0) {
+        errno = EINVAL;
+        return -1;
+    }
     if (pos <= 0)
         return 0;
     int64_t at = line_start(fd, pos, size);
@@ -119,6 +123,8 @@ int64_t sb_segment_lines(int fd, int64_t start, int64_t end)
 
 uint64_t sb_text_lines(const char *s, size_t n)
 {
+    if (!s)
+        return 0;
     uint64_t c = 0;
     for (const char *p = s; n && (p = memchr(p, '\n', (size_t)(s + n - p))) != NULL; p++)
         c++;
@@ -127,6 +133,10 @@ uint64_t sb_text_lines(const char *s, size_t n)
 
 int sb_segment_read(sb_buf *b, int fd, int64_t start, int64_t end, int64_t max)
 {
+    if (!b || start < 0 || end < start) {
+        errno = EINVAL;
+        return -1;
+    }
     b->len = 0;
     char *p = end - start <= max ? sb_buf_reserve(b, (size_t)(end - start)) : NULL;
     if (!p) {
@@ -173,6 +183,10 @@ static int range_close(void *c)
 
 FILE *sb_segment_open(int fd, int64_t start, int64_t end)
 {
+    if (start < 0 || end < start) {
+        errno = EINVAL;
+        return NULL;
+    }
     range *r = malloc(sizeof *r);
     if (!r)
         return NULL;
@@ -210,6 +224,8 @@ size_t sb_segment_fill(sb_segment_piece *p, int fd, size_t want, int each_line,
                        const volatile sig_atomic_t *stop)
 {
     size_t from = 0; /* lines starting before this were checked: no cut there */
+    if (!p)
+        return 0;
     for (;;) {
         if (p->eof)
             return p->buf.len;
@@ -243,6 +259,8 @@ size_t sb_segment_fill(sb_segment_piece *p, int fd, size_t want, int each_line,
 
 void sb_segment_take(sb_segment_piece *p, size_t n)
 {
+    if (!p || n > p->buf.len)
+        return;
     memmove(p->buf.data, p->buf.data + n, p->buf.len - n);
     p->buf.len -= n;
 }
@@ -301,24 +319,38 @@ sb_segment_writer *sb_segment_writer_new(int fd, sb_segment_write_fn fn, void *c
 
 int64_t sb_segment_writer_wait(sb_segment_writer *w, int *err)
 {
+    if (!w) { /* no writer: nothing was written, from offset 0 on */
+        if (err)
+            *err = EINVAL;
+        return 0;
+    }
     if (w->busy)
         pthread_join(w->thread, NULL);
     w->busy = 0;
     if (w->failed >= 0 && w->bad < 0)
         w->bad = w->failed, w->err = w->failed_err;
-    *err = w->err;
+    if (err)
+        *err = w->err;
     return w->bad;
 }
 
 int64_t sb_segment_writer_failed(const sb_segment_writer *w, int *err)
 {
-    *err = w->err;
+    if (!w) { /* no writer: nothing was written, from offset 0 on */
+        if (err)
+            *err = EINVAL;
+        return 0;
+    }
+    if (err)
+        *err = w->err;
     return w->bad;
 }
 
 void sb_segment_writer_put(sb_segment_writer *w, sb_buf *out, int64_t at)
 {
     int err;
+    if (!w || !out)
+        return;
     sb_segment_writer_wait(w, &err);
     const sb_buf done = w->buf;
     w->buf = *out;

@@ -20,6 +20,8 @@ static const char side_magic[] = "sudokubench resume 1\n";
 
 int sb_side_path(const char *out, char path[SB_SIDE_PATH])
 {
+    if (!out || !path)
+        return SB_ERR_ARG;
     return (size_t)snprintf(path, SB_SIDE_PATH, "%s%s", out, side_suffix) >= SB_SIDE_PATH
                ? SB_ERR_ARG
                : SB_OK;
@@ -139,7 +141,17 @@ static int identity(sb_side *s, const char *cmd, int argc, char *const *argv, ch
 int sb_side_open(sb_side *s, const char *out, int out_fd, const char *cmd, int argc,
                  char *const *argv, char *const *files, int nfiles)
 {
+    if (!s)
+        return SB_ERR_ARG;
     memset(s, 0, sizeof *s);
+    if (!out || !cmd || argc < 0 || nfiles < 0 || (argc > 1 && !argv) || (nfiles && !files))
+        return SB_ERR_ARG;
+    for (int i = 1; i < argc; i++)
+        if (!argv[i])
+            return SB_ERR_ARG;
+    for (int i = 0; i < nfiles; i++)
+        if (!files[i])
+            return SB_ERR_ARG;
     if (sb_side_path(out, s->path) != SB_OK)
         return SB_SIDE_LONG;
     int st = identity(s, cmd, argc, argv, files, nfiles);
@@ -173,6 +185,8 @@ int sb_side_open(sb_side *s, const char *out, int out_fd, const char *cmd, int a
 
 void sb_side_free(sb_side *s)
 {
+    if (!s)
+        return;
     sb_buf_free(&s->id);
     sb_buf_free(&s->old);
 }
@@ -180,6 +194,8 @@ void sb_side_free(sb_side *s)
 int sb_side_cut(const char *out, int out_fd, int header_lines, uint64_t *records,
                 int *has_header)
 {
+    if (!out || header_lines < 0 || !records || !has_header)
+        return SB_ERR_ARG;
     FILE *f = fopen(out, "rb");
     if (!f)
         return SB_ERR_IO;
@@ -210,6 +226,12 @@ int sb_side_cut(const char *out, int out_fd, int header_lines, uint64_t *records
 
 int sb_side_counts(const sb_side *s, uint64_t *records, uint64_t *counts, int ncounts)
 {
+    /* a side file that was read holds its identity and the NUL file_read adds, and after the
+     * identity nothing or a checkpoint "at ..." */
+    if (!s || !records || ncounts < 0 || (ncounts && !counts) ||
+        (s->old.len && (s->old.len <= s->id.len ||
+                        (s->old.data[s->id.len] && strncmp(s->old.data + s->id.len, "at ", 3)))))
+        return SB_ERR_ARG;
     *records = 0;
     memset(counts, 0, (size_t)ncounts * sizeof *counts);
     if (!s->old.len || !s->old.data[s->id.len])
@@ -228,6 +250,8 @@ int sb_side_counts(const sb_side *s, uint64_t *records, uint64_t *counts, int nc
 
 int sb_side_checkpoint(const sb_side *s, uint64_t records, const uint64_t *counts, int ncounts)
 {
+    if (!s || ncounts < 0 || (ncounts && !counts))
+        return SB_ERR_ARG;
     sb_buf text = {0};
     /* An input failed (sb_side_append "broken"): the counts no longer match a record count */
     if (file_read(s->path, &text) == SB_OK && text.len > s->id.len &&
@@ -249,6 +273,8 @@ int sb_side_checkpoint(const sb_side *s, uint64_t records, const uint64_t *count
 int sb_side_append(const char *out, const char *line, int once)
 {
     char path[SB_SIDE_PATH], seen[32];
+    if (!out || !line)
+        return SB_ERR_ARG;
     sb_buf old = {0};
     int st = sb_side_path(out, path);
     snprintf(seen, sizeof seen, "\n%s", line);

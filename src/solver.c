@@ -79,6 +79,8 @@ struct sb_solver {
 
 void sb_options_default(sb_options *opt)
 {
+    if (!opt)
+        return;
     memset(opt, 0, sizeof *opt);
     opt->limit = 2;
     opt->pipeline = 0;
@@ -113,6 +115,8 @@ int sb_pair_resolve(int policy)
 
 int sb_options_pipeline(sb_options *opt, const char *name_or_spec)
 {
+    if (!opt || !name_or_spec)
+        return SB_ERR_ARG;
     const int p = sb_pipeline_find(name_or_spec);
     if (p >= 0) {
         opt->pipeline = p;
@@ -133,7 +137,7 @@ sb_verdict sb_count_verdict(uint64_t count)
 
 sb_verdict sb_result_verdict(const sb_result *res)
 {
-    return sb_count_verdict(res->count);
+    return res ? sb_count_verdict(res->count) : SB_UNSOLVABLE;
 }
 
 int sb_solver_new(sb_solver **out, const sb_options *opt)
@@ -205,22 +209,24 @@ void sb_solver_free(sb_solver *s)
 
 int sb_solver_simd(const sb_solver *s)
 {
-    return s->opt.simd;
+    return s ? s->opt.simd : SB_ERR_ARG;
 }
 
 void sb_solver_counts(const sb_solver *s, sb_technique_counts out[SB_TECH_COUNT])
 {
-    memcpy(out, s->counts, sizeof s->counts);
+    if (s && out)
+        memcpy(out, s->counts, sizeof s->counts);
 }
 
 void sb_solver_counts_reset(sb_solver *s)
 {
-    memset(s->counts, 0, sizeof s->counts);
+    if (s)
+        memset(s->counts, 0, sizeof s->counts);
 }
 
 uint64_t sb_solver_paired(const sb_solver *s)
 {
-    return s->paired;
+    return s ? s->paired : 0;
 }
 
 /* Runs the solver's search from the givens of puzzle, or from the candidate masks marks when

@@ -121,10 +121,16 @@ static inline sb_record *rec_at(const sb_stream *s, const window *w, size_t i)
 
 char *sb_buf_reserve(sb_buf *b, size_t n)
 {
-    if (b->cap - b->len >= n)
-        return b->data + b->len;
+    if (!b)
+        return NULL;
+    if (b->cap - b->len >= n) /* a buffer never grown has no data: no offset from NULL */
+        return b->data ? b->data + b->len : NULL;
     if (b->oom)
         return NULL;
+    if (n > SIZE_MAX / 2 - b->len) { /* the doubling below would wrap */
+        b->oom = 1;
+        return NULL;
+    }
     size_t cap = b->cap ? b->cap : 4096;
     while (cap - b->len < n)
         cap *= 2;
@@ -140,6 +146,8 @@ char *sb_buf_reserve(sb_buf *b, size_t n)
 
 void sb_buf_printf(sb_buf *b, const char *fmt, ...)
 {
+    if (!b || !fmt)
+        return;
     va_list ap;
     va_start(ap, fmt);
     const int n = vsnprintf(NULL, 0, fmt, ap);
@@ -155,12 +163,16 @@ void sb_buf_printf(sb_buf *b, const char *fmt, ...)
 
 void sb_stream_sink_clear(sb_stream_sink *s)
 {
+    if (!s)
+        return;
     s->out.len = s->err.len = s->tags.len = s->input.len = 0;
     s->n = 0;
 }
 
 void sb_stream_sink_free(sb_stream_sink *s)
 {
+    if (!s)
+        return;
     sb_buf_free(&s->out);
     sb_buf_free(&s->err);
     sb_buf_free(&s->tags);
@@ -170,6 +182,8 @@ void sb_stream_sink_free(sb_stream_sink *s)
 
 void sb_buf_free(sb_buf *b)
 {
+    if (!b)
+        return;
     free(b->data);
     *b = (sb_buf){0};
 }
@@ -180,7 +194,7 @@ void sb_buf_free(sb_buf *b)
 
 void sb_buf_put(sb_buf *b, const void *p, size_t n)
 {
-    char *d = n ? sb_buf_reserve(b, n) : NULL;
+    char *d = n && p ? sb_buf_reserve(b, n) : NULL;
     if (d) {
         memcpy(d, p, n);
         b->len += n;
@@ -489,6 +503,8 @@ static void round_run(sb_stream *s, window *cur, window *wout, window *wfill)
 
 int sb_stream_run(sb_stream *s)
 {
+    if (!s)
+        return SB_ERR_ARG;
     window *cur = &s->win[0], *other = &s->win[1];
     int pending = 0; /* other holds a handled window not yet written */
     fill(s, cur, 1);
@@ -532,6 +548,8 @@ int sb_stream_run(sb_stream *s)
 void sb_stream_progress(const sb_stream *s, sb_stream_stats *st)
 {
     uint64_t done;
+    if (!s || !st)
+        return;
 #pragma omp atomic read
     done = s->done_items;
     *st = (sb_stream_stats){.done = done, .written = s->written, .skipped = s->skipped,
@@ -601,8 +619,38 @@ static uint64_t inputs_size(const sb_stream_job *job)
     return total;
 }
 
+/* @return whether job has what a stream calls and sizes that fit (sb_stream_new). */
+static int job_usable(const sb_stream_job *job)
+{
+    const sb_stream_source *src = job->source;
+    const int records = job->files != NULL;
+    if (!job->worker_new || !job->worker_end || !job->error)
+        return 0;
+    if (!job->sink && (!job->write || !job->message))
+        return 0;
+    if (records ? !job->record || !job->input_error || job->nfiles < 0 || job->first < 0 ||
+                      (!job->given && job->first > job->nfiles) ||
+                      (job->given && job->first >= job->nfiles)
+                : job->items && !job->item)
+        return 0;
+    for (int i = job->first; records && i < job->nfiles; i++)
+        if (!job->files[i])
+            return 0;
+    if (src && (src->rec_size < sizeof(sb_record) || src->rec_size > WINDOW_BYTES ||
+                !src->open || !src->next || !src->close))
+        return 0;
+    return job->tag_size <= WINDOW_BYTES;
+}
+
 int sb_stream_new(sb_stream **out, const sb_stream_job *job)
 {
+    if (!out || !job || !job_usable(job)) {
+        if (out)
+            *out = NULL;
+        if (job && job->given) /* closed by the stream, even when it cannot be made */
+            fclose(job->given);
+        return SB_ERR_ARG;
+    }
     *out = NULL;
     sb_stream *s = calloc(1, sizeof *s);
     if (!s) {

@@ -79,13 +79,19 @@ const char *sb_strerror(int status)
 
 void sb_grid_format(const sb_grid *grid, char out[SB_GRID_TEXT])
 {
-    for (int c = 0; c < SB_CELLS; c++)
-        out[c] = grid->cell[c] ? (char)('0' + grid->cell[c]) : '.';
+    if (!grid || !out)
+        return;
+    for (int c = 0; c < SB_CELLS; c++) {
+        const uint8_t v = grid->cell[c];
+        out[c] = v > 9 ? '?' : v ? (char)('0' + v) : '.';
+    }
     out[SB_CELLS] = '\0';
 }
 
 void sb_grid_candidates(const sb_grid *grid, uint16_t cand[SB_CELLS])
 {
+    if (!grid || !cand)
+        return;
     /* Digits given in each house, then each blank cell keeps what its three houses lack. */
     uint16_t given[SB_HOUSES] = {0};
     for (int c = 0; c < SB_CELLS; c++)
@@ -103,6 +109,8 @@ void sb_grid_candidates(const sb_grid *grid, uint16_t cand[SB_CELLS])
 
 int sb_grid_conflict(const sb_grid *grid, int *a, int *b)
 {
+    if (!grid)
+        return 0;
     for (int c = 0; c < SB_CELLS; c++) {
         if (!grid->cell[c])
             continue;
@@ -110,8 +118,10 @@ int sb_grid_conflict(const sb_grid *grid, int *a, int *b)
         for (int i = 0; i < SB_PEERS; i++) {
             int p = sb_peer_tables_data.peers[c][i];
             if (p > c && grid->cell[p] == grid->cell[c]) {
-                *a = c;
-                *b = p;
+                if (a)
+                    *a = c;
+                if (b)
+                    *b = p;
                 return 1;
             }
         }
@@ -121,6 +131,8 @@ int sb_grid_conflict(const sb_grid *grid, int *a, int *b)
 
 int sb_solution_check(const sb_grid *puzzle, const sb_grid *solution)
 {
+    if (!puzzle || !solution)
+        return 0;
     for (int c = 0; c < SB_CELLS; c++) {
         uint8_t v = solution->cell[c];
         if (v < 1 || v > 9 || (puzzle->cell[c] && puzzle->cell[c] != v))

@@ -122,6 +122,8 @@ int sb_gparse(const sb_geometry *g, const char *line, size_t len, uint8_t *cells
 int sb_gformat(const sb_geometry *g, const uint8_t *cells, int form, char *out, size_t outlen)
 {
     static const char alphabet[] = ".123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    if (!g || !cells || (!out && outlen))
+        return SB_ERR_ARG;
     const int n = sb_geometry_digits(g), nc = sb_geometry_cells(g);
     if (form != SB_GFORM_CHARS && form != SB_GFORM_INTS)
         return SB_ERR_ARG;

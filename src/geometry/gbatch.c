@@ -33,6 +33,8 @@ int sb_gsolve_batch(const sb_geometry *g, const sb_options *opt, const uint8_t *
     if (!opt || (!cells && n))
         return SB_ERR_ARG;
     const size_t nc = g ? (size_t)sb_geometry_cells(g) : SB_CELLS;
+    if (n > SIZE_MAX / nc)
+        return SB_ERR_ARG; /* n rows of nc bytes would wrap a size_t */
     /* The first engine, made before the team, checks the options (an error of the call, never
      * a row status) and serves thread 0. */
     sb_engine *first;

@@ -138,6 +138,8 @@ static void no_grid_why(const sb_geometry *g, const char *how, char *why, size_t
 
 void sb_ggen_options_default(sb_ggen_options *opt)
 {
+    if (!opt)
+        return;
     opt->seed = 0;
     opt->symmetry = SB_SYM_NONE;
     opt->max_clues = 0;
@@ -630,7 +632,9 @@ int sb_gaugment(const sb_geometry *g, uint64_t seed, uint64_t index, const uint8
 {
     gshape sh;
     shape_of(g, &sh);
-    if (!in || !out || in == out || !cells_in_range(in, (size_t)sh.nc, sh.n))
+    const uintptr_t i0 = (uintptr_t)in, o0 = (uintptr_t)out, nc = (uintptr_t)sh.nc;
+    const int overlap = in && out && i0 < o0 + nc && o0 < i0 + nc;
+    if (!in || !out || overlap || !cells_in_range(in, (size_t)sh.nc, sh.n))
         return SB_ERR_ARG;
     augment_one(&sh, seed, index, in, out);
     return SB_OK;
@@ -680,6 +684,10 @@ int sb_ggenerate_batch_opts(const sb_geometry *g, const sb_ggen_options *opt, ui
     }
     g = sb_ggenerator_geometry(g0); /* NULL was 3x3: every thread shares g0's */
     const size_t nc = (size_t)sb_geometry_cells(g);
+    if (n > SIZE_MAX / nc) { /* n rows of nc bytes would wrap a size_t */
+        sb_ggenerator_free(g0);
+        return SB_ERR_ARG;
+    }
     int stopped = 0, missed = 0;
 #pragma omp parallel num_threads(team)
     {
@@ -728,6 +736,8 @@ int sb_gaugment_batch(const sb_geometry *g, const uint8_t *in, size_t n_in, uint
     gshape sh;
     shape_of(g, &sh);
     const size_t nc = (size_t)sh.nc;
+    if (n > SIZE_MAX / nc || n_in > SIZE_MAX / nc) /* the arrays' sizes would wrap */
+        return SB_ERR_ARG;
     if (n && (!in || !n_in || !out || first > UINT64_MAX - (uint64_t)(n - 1) ||
               !cells_in_range(in, n_in * nc, sh.n)))
         return SB_ERR_ARG;

@@ -655,11 +655,14 @@ static int run(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gsolution
 
 void sb_gsolver_techniques(sb_gsolver *s, unsigned mask)
 {
-    s->tech = mask & SB_GTECH_ALL;
+    if (s)
+        s->tech = mask & SB_GTECH_ALL;
 }
 
 int sb_gsolver_simd(sb_gsolver *s, int level)
 {
+    if (!s)
+        return SB_ERR_ARG;
     const int l = sb_simd_resolve(level);
     if (l < 0)
         return SB_ERR_SIMD;
@@ -669,12 +672,14 @@ int sb_gsolver_simd(sb_gsolver *s, int level)
 
 void sb_gsolver_budget(sb_gsolver *s, uint64_t max_guesses)
 {
-    s->srch.lim.max_guesses = max_guesses;
+    if (s)
+        s->srch.lim.max_guesses = max_guesses;
 }
 
 void sb_gsolver_stop(sb_gsolver *s, const volatile sig_atomic_t *stop)
 {
-    s->srch.lim.stop = stop;
+    if (s)
+        s->srch.lim.stop = stop;
 }
 
 int sb_gsolve(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gresult *res,

@@ -367,6 +367,10 @@ int sb_geometry_parse(const char *spec, sb_geometry **out, char *why, size_t why
 
 int sb_geometry_for_cells(int ncells, sb_geometry **out, char *why, size_t whylen)
 {
+    if (!out) {
+        say(why, whylen, "nowhere to put the geometry");
+        return SB_ERR_ARG;
+    }
     int n = 1;
     while (n * n < ncells && n <= SB_GEO_MAX_DIGITS)
         n++;
@@ -845,9 +849,13 @@ int sb_geometry_read(FILE *in, const char *source, sb_geometry **out, char *why,
 
 int sb_geometry_load(const char *path, sb_geometry **out, char *why, size_t whylen)
 {
-    FILE *f = path ? fopen(path, "r") : NULL;
+    if (!path || !out) {
+        say(why, whylen, "no geometry file named");
+        return SB_ERR_ARG;
+    }
+    FILE *f = fopen(path, "r");
     if (!f) {
-        say(why, whylen, "%s: cannot open: %s", path ? path : "(null)", strerror(errno));
+        say(why, whylen, "%s: cannot open: %s", path, strerror(errno));
         return SB_ERR_IO;
     }
     int rc = sb_geometry_read(f, path, out, why, whylen);
@@ -857,31 +865,47 @@ int sb_geometry_load(const char *path, sb_geometry **out, char *why, size_t whyl
 
 /* ---- accessors ---- */
 
-const char *sb_geometry_name(const sb_geometry *g) { return g->name; }
-int sb_geometry_kind_of(const sb_geometry *g) { return g->kind; }
-int sb_geometry_cells(const sb_geometry *g) { return g->ncells; }
-int sb_geometry_digits(const sb_geometry *g) { return g->ndigits; }
-int sb_geometry_houses(const sb_geometry *g) { return g->nhouses; }
+const char *sb_geometry_name(const sb_geometry *g) { return g ? g->name : NULL; }
+int sb_geometry_kind_of(const sb_geometry *g) { return g ? g->kind : SB_ERR_ARG; }
+int sb_geometry_cells(const sb_geometry *g) { return g ? g->ncells : SB_ERR_ARG; }
+int sb_geometry_digits(const sb_geometry *g) { return g ? g->ndigits : SB_ERR_ARG; }
+int sb_geometry_houses(const sb_geometry *g) { return g ? g->nhouses : SB_ERR_ARG; }
 
 const uint16_t *sb_geometry_house(const sb_geometry *g, int h)
 {
+    if (!g || h < 0 || h >= g->nhouses)
+        return NULL;
     return &g->house_cells[(size_t)h * g->ndigits];
 }
 
 const uint16_t *sb_geometry_cell_houses(const sb_geometry *g, int c, int *count)
 {
+    if (count)
+        *count = 0;
+    if (!g || !count || c < 0 || c >= g->ncells)
+        return NULL;
     *count = g->cell_house_start[c + 1] - g->cell_house_start[c];
     return &g->cell_house_list[g->cell_house_start[c]];
 }
 
 const uint16_t *sb_geometry_peers(const sb_geometry *g, int c, int *count)
 {
+    if (count)
+        *count = 0;
+    if (!g || !count || c < 0 || c >= g->ncells)
+        return NULL;
     *count = g->peer_start[c + 1] - g->peer_start[c];
     return &g->peer_list[g->peer_start[c]];
 }
 
 void sb_geometry_layout_of(const sb_geometry *g, sb_geometry_layout *out)
 {
+    if (!out)
+        return;
+    if (!g) {
+        *out = (sb_geometry_layout){0, 0, 0, 0};
+        return;
+    }
     out->rows = g->rows;
     out->cols = g->cols;
     out->box_rows = g->box_rows;
@@ -890,6 +914,8 @@ void sb_geometry_layout_of(const sb_geometry *g, sb_geometry_layout *out)
 
 int sb_gsolution_check(const sb_geometry *g, const uint8_t *puzzle, const uint8_t *solution)
 {
+    if (!g || !solution)
+        return 0;
     const int n = g->ndigits;
     const uint64_t all = n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1;
     for (int c = 0; c < g->ncells; c++) {

@@ -306,27 +306,31 @@ void sb_gpipeline_free(sb_gpipeline *p)
 
 void sb_gpipeline_budget(sb_gpipeline *p, uint64_t max_guesses)
 {
-    p->srch.lim.max_guesses = max_guesses;
+    if (p)
+        p->srch.lim.max_guesses = max_guesses;
 }
 
 void sb_gpipeline_stop(sb_gpipeline *p, const volatile sig_atomic_t *stop)
 {
-    p->srch.lim.stop = stop;
+    if (p)
+        p->srch.lim.stop = stop;
 }
 
 unsigned sb_gpipeline_skipped(const sb_gpipeline *p)
 {
-    return p->skipped;
+    return p ? p->skipped : 0;
 }
 
 void sb_gpipeline_counts(const sb_gpipeline *p, sb_technique_counts out[SB_TECH_COUNT])
 {
-    memcpy(out, p->counts, sizeof p->counts);
+    if (p && out)
+        memcpy(out, p->counts, sizeof p->counts);
 }
 
 void sb_gpipeline_counts_reset(sb_gpipeline *p)
 {
-    memset(p->counts, 0, sizeof p->counts);
+    if (p)
+        memset(p->counts, 0, sizeof p->counts);
 }
 
 /* ------------------------------------------------------------------------------------------ */

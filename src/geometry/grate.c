@@ -111,6 +111,8 @@ int sb_grate_batch(const sb_geometry *g, const uint8_t *cells, size_t n, int thr
     if ((!cells || !classes) && n)
         return SB_ERR_ARG;
     const size_t nc = g ? (size_t)sb_geometry_cells(g) : SB_CELLS;
+    if (n > SIZE_MAX / nc || (eliminations && n > SIZE_MAX / (SB_TECH_COUNT * sizeof(uint64_t))))
+        return SB_ERR_ARG; /* the arrays' sizes would wrap */
     int team = threads > 0 ? threads : omp_get_max_threads();
     if ((size_t)team > n)
         team = n ? (int)n : 1;
