@@ -258,6 +258,7 @@ test-cli: $(BIN) $(BIN_RUN) $(FAULT_SHIM)
 	@sh scripts/omp-litter.sh
 	SB_SHIM=$(abspath $(FAULT_SHIM)) bash tests/cli/run.sh $(BIN_RUN)
 	SB_SHIM=$(abspath $(FAULT_SHIM)) bash tests/cli/batch.sh $(BIN_RUN)
+	SB_SHIM=$(abspath $(FAULT_SHIM)) bash tests/cli/paths.sh $(BIN_RUN)
 
 test-sanitize: ## the whole test suite built with ASan + UBSan (in build/asan; with CC=clang build/clang/asan)
 	$(MAKE) --no-print-directory BUILD=$(BUILD)/asan SAN=1 test

@@ -1916,7 +1916,9 @@ typedef enum sb_side_state {
     SB_SIDE_UNWRITABLE, /* the side file cannot be written (err) */
     SB_SIDE_OTHER,      /* the side file names another command, options or input */
     SB_SIDE_BROKEN,     /* an input of the run failed part-way */
-    SB_SIDE_NOMEM       /* memory ran out */
+    SB_SIDE_NOMEM,      /* memory ran out */
+    SB_SIDE_UNSEEKABLE  /* input bad is not a regular file (a pipe, a FIFO, a terminal): a
+                         * resumed run could not read the same bytes again */
 } sb_side_state;
 
 /* One run's side file. */

@@ -46,19 +46,41 @@ static int file_read(const char *path, sb_buf *b)
     return bad ? SB_ERR_IO : b->oom ? SB_ERR_NOMEM : SB_OK;
 }
 
-/* Replaces the file at path by len bytes of data through path.tmp, synced and renamed over
- * it. @return SB_OK; SB_ERR_IO (errno set); SB_ERR_ARG when path.tmp is too long. */
-static int file_replace(const char *path, const char *data, size_t len)
+/* Replaces the file at path by len bytes of data through a new temporary beside it
+ * (path.XXXXXX.tmp from mkstemps: a new name, never an input's), synced and renamed over it; a
+ * failed write removes the temporary, so nothing torn is left. The file keeps its mode, or
+ * gets fresh_mode when it is new. @return SB_OK; SB_ERR_IO
+ * (errno set); SB_ERR_ARG when the temporary's name is too long. */
+static int file_replace(const char *path, const char *data, size_t len, mode_t fresh_mode)
 {
-    char tmp[SB_SIDE_PATH + 8];
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", path) >= sizeof tmp)
+    char tmp[SB_SIDE_PATH + 12];
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.XXXXXX.tmp", path) >= sizeof tmp)
         return SB_ERR_ARG;
-    FILE *f = fopen(tmp, "wb");
-    if (!f)
+    const int fd = mkstemps(tmp, 4);
+    if (fd < 0)
         return SB_ERR_IO;
-    const int ok = fwrite(data, 1, len, f) == len && fflush(f) == 0 && fsync(fileno(f)) == 0;
-    if (fclose(f) != 0 || !ok || rename(tmp, path) != 0)
+    struct stat st; /* mkstemps made it 0600 */
+    const mode_t mode = stat(path, &st) == 0 ? st.st_mode & 07777 : fresh_mode;
+    int ok = fchmod(fd, mode) == 0;
+    while (ok && len > 0) { /* write(2) itself: a short write is retried, a failure seen */
+        const ssize_t k = write(fd, data, len);
+        if (k < 0 && errno == EINTR)
+            continue;
+        ok = k > 0;
+        if (ok)
+            data += k, len -= (size_t)k;
+    }
+    ok = ok && fsync(fd) == 0;
+    int e = errno;
+    if (close(fd) != 0 && ok)
+        ok = 0, e = errno;
+    if (ok && rename(tmp, path) != 0)
+        ok = 0, e = errno;
+    if (!ok) {
+        unlink(tmp);
+        errno = e;
         return SB_ERR_IO;
+    }
     return SB_OK;
 }
 
@@ -132,6 +154,8 @@ static int identity(sb_side *s, const char *cmd, int argc, char *const *argv, ch
             return SB_SIDE_STDIN;
         if (stat(files[i], &st) != 0)
             return s->err = errno, SB_SIDE_EXAMINE;
+        if (!S_ISREG(st.st_mode)) /* <(...), a FIFO: read once, gone on a resume */
+            return SB_SIDE_UNSEEKABLE;
         sb_buf_printf(&s->id, "input %s size %lld mtime %lld.%09ld\n", files[i],
                       (long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
     }
@@ -166,7 +190,8 @@ int sb_side_open(sb_side *s, const char *out, int out_fd, const char *cmd, int a
             return SB_SIDE_UNREADABLE;
         if (o.st_size > 0)
             return SB_SIDE_ORPHAN;
-        if (file_replace(s->path, s->id.data, s->id.len) != SB_OK) /* identify it first */
+        /* identify it first, readable by whoever may read FILE */
+        if (file_replace(s->path, s->id.data, s->id.len, o.st_mode & 0666) != SB_OK)
             return s->err = errno, SB_SIDE_UNWRITABLE;
         return SB_SIDE_FRESH;
     }
@@ -265,7 +290,7 @@ int sb_side_checkpoint(const sb_side *s, uint64_t records, const uint64_t *count
     for (int i = 0; i < ncounts; i++)
         sb_buf_printf(&text, " %llu", (unsigned long long)counts[i]);
     sb_buf_printf(&text, "\n");
-    const int st = text.oom ? SB_ERR_NOMEM : file_replace(s->path, text.data, text.len);
+    const int st = text.oom ? SB_ERR_NOMEM : file_replace(s->path, text.data, text.len, 0600);
     sb_buf_free(&text); /* free keeps errno (glibc 2.33 on, POSIX 2024) */
     return st;
 }
@@ -281,7 +306,7 @@ int sb_side_append(const char *out, const char *line, int once)
     if (st == SB_OK && file_read(path, &old) == SB_OK && !(once && strstr(old.data, seen))) {
         old.len--; /* the NUL file_read added */
         sb_buf_put(&old, line, strlen(line));
-        st = old.oom ? SB_ERR_NOMEM : file_replace(path, old.data, old.len);
+        st = old.oom ? SB_ERR_NOMEM : file_replace(path, old.data, old.len, 0600);
     }
     sb_buf_free(&old); /* free keeps errno (glibc 2.33 on, POSIX 2024) */
     return st;

@@ -88,15 +88,18 @@ int cli_output_open(const char *cmd, cli_batch *b, char *const *files, int nfile
                     const char *extra)
 {
     const char *path = b->out_name;
+    /* Without -o the records go to standard output, which must not be an input either
+     * (`solve F >> F` would read its own records back without end). --resume writes
+     * FILE.resume too. Every rank checks, so all of them refuse together. */
+    char side[SB_SIDE_PATH];
+    cli_write w[2] = {{"-o", path}, {"--resume", side}};
+    const int nw = !path ? 1 : 1 + (b->resume && sb_side_path(path, side) == SB_OK);
+    if (cli_paths_refuse(cmd, w, nw, files, nfiles, extra))
+        return CLI_EXIT_USAGE;
+    if (b->resume && cli_resume_inputs(cmd, b, files, nfiles))
+        return CLI_EXIT_USAGE;
     if (!path)
         return 0;
-    /* every rank checks, so all of them refuse together */
-    if (cli_output_refuse(cmd, "-o", path, files, nfiles, extra))
-        return CLI_EXIT_USAGE;
-    char side[SB_SIDE_PATH]; /* --resume writes FILE.resume: not an input either */
-    if (b->resume && sb_side_path(path, side) == SB_OK &&
-        cli_output_refuse(cmd, "--resume", side, files, nfiles, extra))
-        return CLI_EXIT_USAGE;
     /* Rank 0 writes every rank's output, so it alone opens FILE; every rank then returns its
      * answer, so a FILE that cannot be opened ends all of them here together, with rank 0's
      * one message and exit code, as one process ends (no rank goes on into the batch). */

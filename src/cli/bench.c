@@ -145,6 +145,7 @@ static int shard_record(void *worker, const cli_input *in, const sb_record *rec,
         t[TAG_FORM] = (unsigned char)gr->form;
         memcpy(t + TAG_PUZZLE, gr->cells, d->size);
     } else if (t[TAG_VALID]) {
+        t[TAG_FORM] = SB_GFORM_CHARS; /* 9x9 keeps no form: the set's default */
         memcpy(t + TAG_PUZZLE, rec->grid.cell, d->size);
     }
     memcpy(t + TAG_LINE, &rec->line, sizeof rec->line);
@@ -425,11 +426,14 @@ static int pair_shown(const sb_geometry *geo, int simd)
     return !geo && simd == SB_SIMD_AVX2;
 }
 
-/* Writes the rows and build info as JSON to f, opened before the run, and closes it.
- * @return 0, or CLI_EXIT_USAGE after a message naming path. */
-static int write_json(FILE *f, const char *path, const sb_geometry *geo, const bench_row *rows,
-                      size_t n, int threads, unsigned long long limit, int simd, int nranks)
+/* Writes the rows and build info as JSON to o, opened before the run, and puts the file in
+ * place whole. @return 0, or CLI_EXIT_USAGE after a message naming path (and no file, or the
+ * old one, left at path). */
+static int write_json(cli_whole *o, const char *path, const sb_geometry *geo,
+                      const bench_row *rows, size_t n, int threads, unsigned long long limit,
+                      int simd, int nranks)
 {
+    FILE *f = o->f;
     fprintf(f, "{\"build\":{\"version\":\"%s\",\"compiler\":", SB_VERSION);
     cli_json_string(f, CLI_COMPILER);
     fputs(",\"flags\":", f);
@@ -488,12 +492,10 @@ static int write_json(FILE *f, const char *path, const sb_geometry *geo, const b
         fputc('}', f);
     }
     fputs("\n]}\n", f);
-    const int failed = fflush(f) != 0 || ferror(f);
-    const int err = errno;
-    if (fclose(f) != 0 || failed) {
+    if (cli_whole_commit(o) != 0) {
+        const int err = errno;
         char *name = cli_msg_dup(path);
-        fprintf(stderr, CLI_NAME ": write error: %s: %s\n", name ? name : path,
-                strerror(failed ? err : errno));
+        fprintf(stderr, CLI_NAME ": write error: %s: %s\n", name ? name : path, strerror(err));
         free(name);
         return CLI_EXIT_USAGE;
     }
@@ -604,7 +606,7 @@ static const char *dataset_base(const char *path)
 
 static int bench_run(sb_options *optp, const sb_geometry *geo, const char *const *pipes,
                      int npipes, size_t max_puzzles, double seconds, const char *json,
-                     int threads, char *const *files, int nfiles);
+                     const char *geometry_file, int threads, char *const *files, int nfiles);
 
 /* Parses --seconds S: decimal digits with an optional fraction (no sign, exponent, hex, inf
  * or nan, as the whole-number options take only digits), 0..1000000. @return 0, or -1. */
@@ -690,7 +692,7 @@ int cli_bench(int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     const int rc = bench_run(&opt, geo, pipes, npipes, (size_t)max_puzzles, seconds, json,
-                             threads, argv + optind, argc - optind);
+                             gopt.file, threads, argv + optind, argc - optind);
     sb_geometry_free(geo);
     return rc;
 }
@@ -699,7 +701,7 @@ int cli_bench(int argc, char **argv)
  * 9x9) with opt. @return the exit code. */
 static int bench_run(sb_options *optp, const sb_geometry *geo, const char *const *pipes,
                      int npipes, size_t max_puzzles, double seconds, const char *json,
-                     int threads, char *const *files, int nfiles)
+                     const char *geometry_file, int threads, char *const *files, int nfiles)
 {
     sb_options opt = *optp;
     /* Level problems are usage errors: found now, not after loading the first file. */
@@ -713,16 +715,18 @@ static int bench_run(sb_options *optp, const sb_geometry *geo, const char *const
     }
     /* The JSON file is opened first: a bad path must fail before minutes of measuring.
      * Under MPI rank 0 writes it, and every rank learns whether it could. */
-    FILE *jf = NULL;
-    if (json && cli_output_refuse("bench", "--json", json, files, nfiles, NULL))
+    cli_whole jo = {0};
+    const cli_write w[2] = {{"--json", json}, {"standard output", NULL}};
+    if (cli_paths_refuse("bench", json ? w : w + 1, json ? 2 : 1, files, nfiles, geometry_file))
         return CLI_EXIT_USAGE; /* every rank: they all see the same files */
-    if (json && cli_mpi_rank() == 0 && !(jf = fopen(json, "w"))) {
+    if (json && cli_mpi_rank() == 0 && cli_whole_open(&jo, json) != 0) {
+        const int err = errno;
         char *name = cli_msg_dup(json);
         fprintf(stderr, CLI_NAME ": cannot open '%s' for --json: %s\n", name ? name : json,
-                strerror(errno));
+                strerror(err));
         free(name);
     }
-    if (agree(json && cli_mpi_rank() == 0 && !jf))
+    if (agree(json && cli_mpi_rank() == 0 && !jo.f))
         return CLI_EXIT_USAGE;
     const int nranks = cli_mpi_size();
 
@@ -732,8 +736,7 @@ static int bench_run(sb_options *optp, const sb_geometry *geo, const char *const
         fprintf(stderr, CLI_NAME ": out of memory\n");
         free(rows);
         free(names);
-        if (jf)
-            fclose(jf);
+        cli_whole_abort(&jo);
         return CLI_EXIT_USAGE;
     }
     opt.stop = cli_stop_flag();
@@ -786,8 +789,8 @@ static int bench_run(sb_options *optp, const sb_geometry *geo, const char *const
     if (rc == CLI_EXIT_INTERRUPTED)
         fprintf(stderr, CLI_NAME ": bench: interrupted after %zu rows\n", nrows);
     /* The rows that finished stand, interrupted or not: the JSON file holds them. */
-    if (jf) {
-        const int jrc = write_json(jf, json, geo, rows, nrows, threads,
+    if (jo.f) {
+        const int jrc = write_json(&jo, json, geo, rows, nrows, threads,
                                    (unsigned long long)opt.limit, level, nranks);
         if (!rc)
             rc = jrc;

@@ -70,13 +70,43 @@ const char *cli_pipeline_names(char *buf, size_t len);
  * CLI_EXIT_USAGE. */
 int cli_solver_error(const char *cmd, int status, int simd);
 
-/* Refuses path as the output of option opt ("-o", "--json") of cmd when it is an existing
- * regular file that is also one of the inputs: files ("-" = standard input; NULL: none;
- * nfiles 0: standard input) or extra (--geometry FILE; may be NULL). Opening it for writing
- * would destroy the input before it is read, so callers ask before they open.
- * @return 0, or CLI_EXIT_USAGE after "cannot open 'PATH' for OPT: it is also the input 'IN'". */
-int cli_output_refuse(const char *cmd, const char *opt, const char *path, char *const *files,
-                      int nfiles, const char *extra);
+/* A file a run writes: path NULL is standard output (checked only when it is a regular
+ * file); opt names the option that asked for it ("-o", "--json", "--resume"). */
+typedef struct cli_write {
+    const char *opt;
+    const char *path;
+} cli_write;
+
+/* The one rule for paths (paths.c): refuses the run when one of the nwrites files it will
+ * write is one it reads — files ("-" = standard input; NULL: none; nfiles 0: standard input)
+ * or extra (--geometry FILE; may be NULL) — or another of the files it writes, by device and
+ * inode or by resolved name. Called before anything is opened for writing.
+ * @return 0, or CLI_EXIT_USAGE after "cannot open 'PATH' for OPT: it is also the input 'IN'"
+ * (or "standard output is the input 'IN': ..."). */
+int cli_paths_refuse(const char *cmd, const cli_write *writes, int nwrites, char *const *files,
+                     int nfiles, const char *extra);
+
+/* A file written whole or not at all (--json): the bytes gather in memory, then go to a
+ * new temporary beside the file (mkstemps, made when the file is opened: never an input),
+ * synced and renamed over it. */
+typedef struct cli_whole {
+    FILE *f;    /* where the bytes go (NULL once committed or aborted) */
+    char *data; /* f's bytes (open_memstream) */
+    size_t len;
+    int fd;     /* the temporary */
+    char *path; /* the final name (a symbolic link's target) */
+    char *tmp;  /* the temporary's name (NULL: a device or FIFO, written in place) */
+} cli_whole;
+
+/* Starts writing path. @return 0, or -1 with errno set (path cannot be written). */
+int cli_whole_open(cli_whole *o, const char *path);
+
+/* Flushes, syncs and renames the temporary over the file. @return 0, or -1 with errno set,
+ * the temporary removed and the old file (if any) left as it was. */
+int cli_whole_commit(cli_whole *o);
+
+/* Removes the temporary: the old file (if any) stays as it was. */
+void cli_whole_abort(cli_whole *o);
 
 /* Flushes and closes stdout at the end of a command. @return rc, or CLI_EXIT_USAGE after
  * "write error: standard output: WHY" when the output could not be written (the message is
@@ -280,7 +310,12 @@ enum {
  * records written (an interrupt drops handled but unwritten ones), without any sharing on
  * the hot path. */
 
+struct option;
+
 typedef struct cli_batch {
+    const char *getopt_opts;             /* the command's options as cli_getopt read them, */
+    const struct option *getopt_longopts; /* so --resume can name a run by its options'
+                                           * meaning (resume.c), however they were spelt */
     int threads;           /* worker threads, >= 1 */
     cli_progress progress; /* progress line on stderr */
     const char *unit;      /* what the progress line counts ("puzzles"); NULL = "records" */
@@ -351,8 +386,6 @@ typedef struct cli_shared {
     int *simd;          /* 'S' (--simd LEVEL) */
     cli_grid_opt *grid; /* the geometry options (--grid, --geometry, --all) */
 } cli_shared;
-
-struct option;
 
 /* getopt_long over argv with the command's opts and longopts, the shared options of s handled
  * here. @return the next option that is the command's own, -1 at the end, or CLI_OPT_BAD
@@ -470,8 +503,15 @@ int cli_resume_wanted(int argc, char **argv);
 int cli_resume_begin(const char *cmd, cli_batch *b, int argc, char **argv, char *const *files,
                      int nfiles, int header_lines, int *has_header);
 
-/* Marks FILE.resume finished ("done RC") when a resumable run ended with exit 0 or 1. */
-void cli_resume_end(const cli_batch *b, int rc);
+/* The checks of --resume that need no side file, made before -o FILE is opened: -o FILE
+ * given, and every input a named regular file (standard input, a pipe or a FIFO cannot be
+ * read again on a resume). @return 0, or CLI_EXIT_USAGE after a message. */
+int cli_resume_inputs(const char *cmd, const cli_batch *b, char *const *files, int nfiles);
+
+/* Marks FILE.resume finished ("done RC") when a resumable run ended with exit 0 or 1.
+ * @return rc, or CLI_EXIT_USAGE after a message when the side file could not be updated
+ * (a side file that does not say "done" would make a later --resume redo or refuse work). */
+int cli_resume_end(const cli_batch *b, int rc);
 
 /* Marks FILE.resume "broken" when an input failed part-way (the engine calls it before any
  * later record is written): the records after the failure do not line up with the input, so
@@ -484,7 +524,7 @@ typedef struct cli_checkpoint {
     double every;         /* seconds between two checkpoints */
     double last;          /* when the last one was written (cli_now_seconds) */
     int active;           /* checkpoints are wanted */
-    int warned;           /* a failed checkpoint has been reported (once is enough) */
+    int failed;           /* a checkpoint could not be written: reported, the run exits 2 */
 } cli_checkpoint;
 
 /* cli_resume_begin for a command whose output comes at the end: checks or writes the side
@@ -496,8 +536,11 @@ int cli_resume_counts_begin(const char *cmd, cli_batch *b, int argc, char **argv
                             uint64_t *counts, int ncounts);
 
 /* Writes the checkpoint "counts over the first `records` input records" to the side file,
- * at most once per cp->every seconds unless force. Does nothing when cp is not active. */
-void cli_resume_checkpoint(cli_checkpoint *cp, uint64_t records, const uint64_t *counts,
+ * at most once per cp->every seconds unless force. Does nothing when cp is not active. A
+ * checkpoint that cannot be written is a write error: reported once, cp->failed set, no
+ * later checkpoint tried (the side file keeps the last one that was written whole).
+ * @return 0, or -1 when cp->failed. */
+int cli_resume_checkpoint(cli_checkpoint *cp, uint64_t records, const uint64_t *counts,
                            int ncounts, int force);
 
 /* Frees what cli_resume_counts_begin kept. */

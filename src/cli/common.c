@@ -195,6 +195,8 @@ static int shared_option(const cli_shared *s, int ch, const char *arg, char **ar
 int cli_getopt(const cli_shared *s, int argc, char **argv, const char *opts,
                const struct option *longopts)
 {
+    if (s->b)
+        s->b->getopt_opts = opts, s->b->getopt_longopts = longopts;
     for (;;) {
         opterr = 0; /* messages come from cli_getopt_error, in the program's own form */
         const int ch = getopt_long(argc, argv, opts, longopts, NULL);
@@ -233,45 +235,6 @@ int cli_close_stdout(int rc)
         return CLI_EXIT_USAGE;
     }
     return rc;
-}
-
-/* The input among files ("-" = standard input; files NULL: none, nfiles 0: standard input)
- * and extra (may be NULL) that is the same file as path. @return its name, or NULL. */
-static const char *clashing_input(const char *path, char *const *files, int nfiles,
-                                  const char *extra)
-{
-    struct stat out, in;
-    /* Only a regular file loses its bytes when opened for writing: /dev/null or a terminal
-     * may well be an input and the output at once. Device and inode, not names, so that
-     * ./FILE, a hard link and a symbolic link are caught too. */
-    if (stat(path, &out) != 0 || !S_ISREG(out.st_mode))
-        return NULL;
-    if (files)
-        cli_inputs(&files, &nfiles);
-    for (int i = 0; files && i < nfiles; i++) {
-        const int is_stdin = !strcmp(files[i], "-");
-        if ((is_stdin ? fstat(STDIN_FILENO, &in) : stat(files[i], &in)) == 0 &&
-            in.st_dev == out.st_dev && in.st_ino == out.st_ino)
-            return is_stdin ? "<stdin>" : files[i];
-    }
-    if (extra && stat(extra, &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
-        return extra;
-    return NULL;
-}
-
-int cli_output_refuse(const char *cmd, const char *opt, const char *path, char *const *files,
-                      int nfiles, const char *extra)
-{
-    const char *in = clashing_input(path, files, nfiles, extra);
-    if (!in)
-        return 0;
-    /* names as messages show them: a control byte cannot split the line */
-    char *out_msg = cli_msg_dup(path), *in_msg = cli_msg_dup(in);
-    cli_usage_error(cmd, "cannot open '%s' for %s: it is also the input '%s'",
-                    out_msg ? out_msg : path, opt, in_msg ? in_msg : in);
-    free(out_msg);
-    free(in_msg);
-    return CLI_EXIT_USAGE;
 }
 
 int cli_read_stream(const sb_stream_source *src, FILE *in, const char *name, sb_record *rec,

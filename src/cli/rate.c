@@ -317,6 +317,5 @@ static int rate_run_on(rate_run *rp, cli_batch *bp, const sb_geometry *geo,
     free(r.opened);
     if (!rc && (invalid || skipped_invalid))
         rc = CLI_EXIT_INVALID;
-    cli_resume_end(&b, rc);
-    return rc;
+    return cli_resume_end(&b, rc);
 }

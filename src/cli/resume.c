@@ -30,7 +30,9 @@
  * code then cover the whole input, as in an uninterrupted run.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -48,6 +50,155 @@ int cli_resume_wanted(int argc, char **argv)
     return 0;
 }
 
+/* Options that change how a run goes (threads, the SIMD level, the progress line), never
+ * the bytes of FILE, and --resume itself: left out of the run's identity, so a run killed
+ * at -t 64 may go on at -t 2 or on a machine with another level. */
+static const char *const no_bytes[] = {"threads", "simd", "progress", "resume"};
+
+/* One option of a run by meaning: its long name (or "-c" when it has none) and its value. */
+typedef struct {
+    const char *name, *value;
+} canon_opt;
+
+/* The canonical name of short option c: the long option with the same code, else "-c". */
+static const char *short_name(const struct option *lo, int c, char *own)
+{
+    for (; lo && lo->name; lo++)
+        if (lo->val == c && !lo->flag)
+            return lo->name;
+    own[0] = '-', own[1] = (char)c, own[2] = 0;
+    return own;
+}
+
+/* The long option that word (after "--", up to '=') names: exact, else a unique prefix as
+ * getopt_long takes it. @return it, or NULL. */
+static const struct option *long_named(const struct option *lo, const char *word, size_t len)
+{
+    const struct option *hit = NULL;
+    int hits = 0;
+    for (; lo && lo->name; lo++) {
+        if (strncmp(lo->name, word, len))
+            continue;
+        if (strlen(lo->name) == len)
+            return lo;
+        hit = lo, hits++;
+    }
+    return hits == 1 ? hit : NULL;
+}
+
+/* Rewrites the options of argv (argv[1..optind-1], as getopt left them) into argv-like
+ * tokens that depend on their meaning only: each option under its long name as "--NAME"
+ * and its value as the next token, sorted by name (a repeated option keeps its order), the
+ * no_bytes options left out, then "--" and the inputs. "--output=F", "-o F" and "-oF" are
+ * one option; "-t 2 -l 5" and "-l 5 -t 3" one run. @return the token count (argv[0] kept
+ * first), the tokens in *out and their bytes in *arena (free both), or -1 when memory ran
+ * out. */
+static int canon_args(const cli_batch *b, char **argv, char *const *files, int nfiles,
+                      const char ***out, char **arena)
+{
+    const int nopt = optind;
+    size_t room = 0;
+    for (int i = 1; i < nopt; i++)
+        room += strlen(argv[i]) + 1;
+    canon_opt *o = malloc((room + 1) * sizeof *o);
+    const char **v = malloc((2 * room + (size_t)nfiles + 3) * sizeof *v);
+    char *names = malloc(3 * room + 1); /* "-c" names of short options without a long one */
+    if (!o || !v || !names) {
+        free(o), free(v), free(names);
+        return -1;
+    }
+    const char *opts = b->getopt_opts ? b->getopt_opts : "";
+    const struct option *lo = b->getopt_longopts;
+    size_t n = 0, used = 0;
+    for (int i = 1; i < nopt; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--") || a[0] != '-' || !a[1]) {
+            continue; /* the end of the options, or an operand getopt left among them */
+        } else if (a[1] == '-') {
+            const char *eq = strchr(a + 2, '=');
+            const struct option *l = long_named(lo, a + 2, eq ? (size_t)(eq - a - 2)
+                                                               : strlen(a + 2));
+            canon_opt c = {l ? l->name : a, NULL};
+            if (l && l->has_arg != no_argument)
+                c.value = eq ? eq + 1 : l->has_arg == required_argument && i + 1 < nopt
+                                            ? argv[++i] : NULL;
+            o[n++] = c;
+        } else {
+            for (const char *p = a + 1; *p; p++) {
+                const char *d = *p == ':' ? NULL : strchr(opts, *p);
+                canon_opt c = {short_name(lo, *p, names + used), NULL};
+                if (c.name == names + used)
+                    used += 3;
+                o[n++] = c;
+                if (d && d[1] == ':') { /* the rest of the word, or the next one, is its value */
+                    o[n - 1].value = p[1] ? p + 1 : i + 1 < nopt ? argv[++i] : NULL;
+                    break;
+                }
+            }
+        }
+    }
+    /* A stable insertion sort: few options, and a repeated one keeps its order. */
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && strcmp(o[j - 1].name, o[j].name) > 0; j--) {
+            const canon_opt t = o[j];
+            o[j] = o[j - 1], o[j - 1] = t;
+        }
+    size_t spell = 1; /* "--NAME" for each long name */
+    for (size_t i = 0; i < n; i++)
+        spell += strlen(o[i].name) + 3;
+    char *dashed = malloc(spell), *at = dashed;
+    if (!dashed) {
+        free(o), free(v), free(names);
+        return -1;
+    }
+    int k = 0;
+    v[k++] = argv[0];
+    for (size_t i = 0; i < n; i++) {
+        int skip = 0;
+        for (size_t q = 0; q < sizeof no_bytes / sizeof *no_bytes; q++)
+            skip |= !strcmp(o[i].name, no_bytes[q]);
+        if (skip)
+            continue;
+        if (o[i].name[0] == '-') { /* "-c" already, or a word getopt took that none names */
+            v[k++] = o[i].name;
+        } else {
+            v[k++] = at;
+            at += sprintf(at, "--%s", o[i].name) + 1;
+        }
+        v[k++] = o[i].value ? o[i].value : ""; /* every option has a value token: no token
+                                                  can be taken for another's value */
+    }
+    v[k++] = "--";
+    for (int i = 0; i < nfiles; i++)
+        v[k++] = files[i];
+    free(o);
+    free(names);
+    *out = v, *arena = dashed;
+    return k;
+}
+
+int cli_resume_inputs(const char *cmd, const cli_batch *b, char *const *files, int nfiles)
+{
+    if (!b->out_name)
+        return cli_usage_error(cmd, "--resume needs -o FILE");
+    if (!files || nfiles == 0)
+        return cli_usage_error(cmd, "--resume needs named input files, not standard input");
+    for (int i = 0; i < nfiles; i++) {
+        struct stat st;
+        if (!strcmp(files[i], "-"))
+            return cli_usage_error(cmd, "--resume needs named input files, not standard input");
+        if (stat(files[i], &st) == 0 && !S_ISREG(st.st_mode)) {
+            char *name = cli_msg_dup(files[i]);
+            cli_usage_error(cmd, "--resume needs inputs that can be read again: '%s' is not a "
+                                 "regular file (a pipe or a FIFO)",
+                            name ? name : files[i]);
+            free(name);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    return 0;
+}
+
 /* The checks every resumed run starts with (the library's sb_side_open on -o FILE, open as
  * standard output), each refusal said here. @return SB_SIDE_FRESH, SB_SIDE_RESUME or
  * SB_SIDE_DONE (*done_rc: the finished run's exit code), or -1 after a message (exit with
@@ -60,7 +211,18 @@ static int side_check(const char *cmd, const cli_batch *b, int argc, char **argv
         return cli_usage_error(cmd, "--resume needs -o FILE"), -1;
     }
     const char *out = b->out_name, *path = side->path;
-    const int st = sb_side_open(side, out, STDOUT_FILENO, cmd, argc, argv, files, nfiles);
+    const char **cargv;
+    char *arena;
+    (void)argc;
+    const int cargc = canon_args(b, argv, files, nfiles, &cargv, &arena);
+    if (cargc < 0) {
+        memset(side, 0, sizeof *side);
+        return cli_oom(), -1;
+    }
+    const int st = sb_side_open(side, out, STDOUT_FILENO, cmd, cargc, (char *const *)cargv,
+                                files, nfiles);
+    free(cargv);
+    free(arena);
     const char *why = strerror(side->err);
     switch (st) {
     case SB_SIDE_FRESH:
@@ -73,6 +235,11 @@ static int side_check(const char *cmd, const cli_batch *b, int argc, char **argv
         cli_usage_error(cmd, "--resume: cannot examine '%s': %s", files[side->bad], why);
         break;
     case SB_SIDE_NOMEM: cli_oom(); break;
+    case SB_SIDE_UNSEEKABLE:
+        cli_usage_error(cmd, "--resume needs inputs that can be read again: '%s' is not a "
+                             "regular file (a pipe or a FIFO)",
+                        files[side->bad]);
+        break;
     case SB_SIDE_IRREGULAR:
         fprintf(stderr, CLI_NAME ": --resume: '%s' is not a regular file\n", out);
         break;
@@ -195,40 +362,45 @@ int cli_resume_counts_begin(const char *cmd, cli_batch *b, int argc, char **argv
     return (int)v[0];
 }
 
-void cli_resume_checkpoint(cli_checkpoint *cp, uint64_t records, const uint64_t *counts,
-                           int ncounts, int force)
+int cli_resume_checkpoint(cli_checkpoint *cp, uint64_t records, const uint64_t *counts,
+                          int ncounts, int force)
 {
     if (!cp->active)
-        return;
+        return cp->failed ? -1 : 0;
     const double now = cli_now_seconds();
     if (!force && now - cp->last < cp->every)
-        return;
+        return 0;
     cp->last = now;
     const int st = sb_side_checkpoint(&cp->side, records, counts, ncounts);
-    if (st == SB_ERR_STOPPED) /* an input failed (cli_resume_broken): no count stands now */
+    if (st == SB_ERR_STOPPED) { /* an input failed (cli_resume_broken): no count stands now */
         cp->active = 0;
-    /* A checkpoint that cannot be written costs only work on a resume: said, not fatal. */
-    else if (st != SB_OK && !cp->warned) {
-        fprintf(stderr, CLI_NAME ": --resume: cannot update '%s': %s\n", cp->side.path,
-                strerror(st == SB_ERR_NOMEM ? ENOMEM : errno));
-        cp->warned = 1;
+    } else if (st != SB_OK) {
+        fprintf(stderr, CLI_NAME ": --resume: write error: cannot update '%s': %s\n",
+                cp->side.path, strerror(st == SB_ERR_NOMEM ? ENOMEM : errno));
+        cp->active = 0, cp->failed = 1;
+        return -1;
     }
+    return 0;
 }
 
-/* Appends line to b's side file, unless it holds line already (after a '\n') when once. */
-static void side_append(const cli_batch *b, const char *line, int once)
+/* Appends line to b's side file, unless it holds line already (after a '\n') when once.
+ * @return 0, or -1 after a message. */
+static int side_append(const cli_batch *b, const char *line, int once)
 {
     char side[SB_SIDE_PATH];
-    if (!b->out_name || sb_side_append(b->out_name, line, once) != SB_ERR_IO)
-        return;
-    const int err = errno;
+    int st;
+    if (!b->out_name || (st = sb_side_append(b->out_name, line, once)) == SB_OK)
+        return 0;
+    const int err = st == SB_ERR_NOMEM ? ENOMEM : errno;
     if (sb_side_path(b->out_name, side) == SB_OK)
-        fprintf(stderr, CLI_NAME ": --resume: cannot update '%s': %s\n", side, strerror(err));
+        fprintf(stderr, CLI_NAME ": --resume: write error: cannot update '%s': %s\n", side,
+                strerror(err));
+    return -1;
 }
 
 void cli_resume_broken(const cli_batch *b)
 {
-    side_append(b, "broken\n", 1);
+    (void)side_append(b, "broken\n", 1); /* said; the failed input already makes it exit 2 */
 }
 
 void cli_checkpoint_free(cli_checkpoint *cp)
@@ -237,14 +409,14 @@ void cli_checkpoint_free(cli_checkpoint *cp)
     cp->active = 0;
 }
 
-void cli_resume_end(const cli_batch *b, int rc)
+int cli_resume_end(const cli_batch *b, int rc)
 {
     if (!b->resume || !b->out_name || (rc != CLI_EXIT_OK && rc != CLI_EXIT_INVALID) ||
         cli_mpi_rank() != 0) /* MPI: rank 0 holds FILE and its side file */
-        return;
+        return rc;
     char line[32];
     fflush(stdout);
     fsync(STDOUT_FILENO); /* the records are on disk before the side file says so */
     snprintf(line, sizeof line, "done %d\n", rc);
-    side_append(b, line, 0);
+    return side_append(b, line, 0) ? CLI_EXIT_USAGE : rc;
 }

@@ -530,8 +530,7 @@ static int solve_run(run *rp, cli_batch *bp, const sb_geometry *geo, const cli_g
         final = CLI_EXIT_USAGE;
     else if (!final && (r.total.invalid || skipped_invalid))
         final = CLI_EXIT_INVALID;
-    cli_resume_end(&b, final);
-    return final;
+    return cli_resume_end(&b, final);
 }
 
 static const char validate_help[] =
@@ -643,10 +642,11 @@ int cli_validate(int argc, char **argv)
     const int rc = cli_batch_records(&b, argv + optind, argc - optind);
     sb_geometry_free(geo);
     tally *t = &r.total;
+    int side_failed = 0;
     if (r.cp) { /* every record written is counted: a kill from here on redoes nothing */
         uint64_t c[TALLY_COUNTS];
         const uint64_t records = tally_counts(t, c, 1);
-        cli_resume_checkpoint(r.cp, records, c, TALLY_COUNTS, 1);
+        side_failed = cli_resume_checkpoint(r.cp, records, c, TALLY_COUNTS, 1) != 0;
         cli_checkpoint_free(r.cp);
     }
     printf("%llu puzzles: %llu unique, %llu multiple, %llu unsolvable, %llu invalid lines\n",
@@ -656,8 +656,9 @@ int cli_validate(int argc, char **argv)
         return CLI_EXIT_USAGE;
     if (rc)
         return rc;
+    if (side_failed) /* reported when it failed: FILE.resume holds the last whole checkpoint */
+        return CLI_EXIT_USAGE;
     const int final = (t->invalid || t->n[SB_MULTIPLE] || t->n[SB_UNSOLVABLE]) ? CLI_EXIT_INVALID
                                                                                : CLI_EXIT_OK;
-    cli_resume_end(&b, final); /* after the summary: fsync'ed, then "done" */
-    return final;
+    return cli_resume_end(&b, final); /* after the summary: fsync'ed, then "done" */
 }
