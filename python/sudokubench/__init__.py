@@ -22,6 +22,15 @@ for a jigsaw or house-list file, docs/geometry.md) is any of these. Arrays are t
 other calls) takes its geometry from the first puzzle line's cell count as the CLI does:
 81 is 9x9, 16 is "2x2", 256 is "4x4", ...; ``detect()`` says which.
 
+Arguments are checked before the library sees them, each error naming the argument: text is
+a str or bytes-like (bytes, bytearray, memoryview), and a list holds texts or rows of cell
+values, not both; cell arrays hold integers (TypeError for floats) within 0..N of the geometry
+(ValueError naming the puzzle, cell and value: nothing wraps around); names (pipeline, simd,
+pair, symmetry, grid specs) are strings (TypeError otherwise: simd=None is refused, its
+default is "auto"); counts, seeds, indices and limits are integers (TypeError for a float or
+bool) in range (ValueError: negative, past 2**64-1, threads past 1024 as the CLI's -t); bench
+seconds are a number 0..1000000 as the CLI's --seconds (ValueError for NaN or an infinity).
+
     >>> import sudokubench as sb
     >>> counts, guesses, solutions = sb.solve(["4.....8.5.3..........7......2.....6....."
     ...                                        "8.4......1.......6.3.7.5..2.....1.4......"])
@@ -32,6 +41,7 @@ other calls) takes its geometry from the first puzzle line's cell count as the C
     (6, '1432321421434321')
 """
 import errno
+import io
 import itertools
 import os
 import threading
@@ -162,7 +172,7 @@ class Geometry:
                             "(Geometry.load(path) reads a file)")
         out = ffi.new("sb_geometry **")
         why = _why_buffer()
-        st = lib.sb_geometry_parse(spec.encode(), out, why, len(why))
+        st = lib.sb_geometry_parse(_name(spec, "spec"), out, why, len(why))
         if st == lib.SB_ERR_ARG:
             raise ValueError(ffi.string(why).decode(errors="replace"))
         _check(st, "Geometry")
@@ -227,17 +237,16 @@ class Geometry:
 
     def peers(self, cell):
         """The cells sharing a house with cell (0 .. cells-1), ascending, as a list."""
-        if not isinstance(cell, (int, np.integer)) or not 0 <= cell < self.cells:
-            raise ValueError(f"cell must be 0 .. {self.cells - 1}, not {cell!r}")
+        cell = _int(cell, "cell", 0, self.cells - 1)
         count = ffi.new("int *")
-        p = lib.sb_geometry_peers(self._ptr, int(cell), count)
+        p = lib.sb_geometry_peers(self._ptr, cell, count)
         return [p[i] for i in range(count[0])]
 
     def is_solution(self, solutions, puzzles=None):
         """A bool array: True where row i of solutions (n, cells) fills every house with
         1..N once and keeps every given of row i of puzzles (when given) (sb_gsolution_check)."""
-        sol = _cells_array(solutions, self)
-        puz = None if puzzles is None else _cells_array(puzzles, self)
+        sol = _cells_array(solutions, self, "solutions")
+        puz = None if puzzles is None else _cells_array(puzzles, self, "puzzles")
         if puz is not None and puz.shape != sol.shape:
             raise ValueError(f"puzzles {puz.shape} and solutions {sol.shape} differ in shape")
         out = np.zeros(len(sol), dtype=bool)
@@ -270,13 +279,48 @@ def _geometry(grid):
     raise TypeError(f"grid must be None (9x9), a spec such as '4x4' or a Geometry, not {grid!r}")
 
 
-_PEEK = 1 << 16  # bytes of an input looked at to tell its geometry (what the CLI looks at)
+_PEEK = 1 << 16  # bytes past the first puzzle line looked at to tell the geometry (as the CLI)
+_BOM = b"\xef\xbb\xbf"
 
 
-def _detect(text, more, source):
-    """The geometry of an input whose start is text (bytes; more: it goes on past them), as
-    the CLI picks it without --grid: None for 9x9, else a Geometry. Raises ValueError when the
-    cell count fits another shape than a boxed grid ("27 cells ...: pass grid='cube:3'")."""
+def _look(f, keep):
+    """Reads binary file f up to _PEEK bytes past its first line that is neither blank nor a
+    comment, however far that is (comment lines of any length are skipped, as every reader
+    skips them). Returns (head, skipped, more, kept): head the bytes from that line on (at most
+    _PEEK), skipped the lines before it, more whether f goes on past head, kept every byte
+    read when keep (a pipe cannot give them back), else None."""
+    kept = [] if keep else None
+    skipped = 0
+    while True:
+        line = f.readline(_PEEK)
+        if keep:
+            kept.append(line)
+        if not line:
+            return b"", skipped, False, (b"".join(kept) if keep else None)
+        body = line[len(_BOM):] if skipped == 0 and line.startswith(_BOM) else line
+        stripped = body.lstrip(b" \t")
+        if stripped.startswith(b"#") or not stripped.strip(b"\r\n"):
+            while not line.endswith(b"\n"):  # the rest of a comment longer than _PEEK
+                line = f.readline(_PEEK)
+                if keep:
+                    kept.append(line)
+                if not line:
+                    break
+            skipped += 1
+            continue
+        rest = f.read(_PEEK - len(line) + 1)
+        if keep:
+            kept.append(rest)
+        head = line + rest
+        return (head[:_PEEK], skipped, len(head) > _PEEK,
+                (b"".join(kept) if keep else None))
+
+
+def _detect(text, more, source, skipped=0):
+    """The geometry of an input whose first puzzle line starts text (bytes; more: it goes on
+    past them; skipped: the lines before it), as the CLI picks it without --grid: None for
+    9x9, else a Geometry. Raises ValueError when the cell count fits another shape than a
+    boxed grid ("27 cells ...: pass grid='cube:3'")."""
     out = ffi.new("sb_geometry **")
     line = ffi.new("uint64_t *")
     why = _why_buffer()
@@ -285,7 +329,8 @@ def _detect(text, more, source):
         reason = ffi.string(why).decode(errors="replace")
         head, sep, spec = reason.partition("say ")
         reason = f"{head}pass grid='{spec}'" if sep else f"{reason} (pass grid=)"
-        where = f"{source}:{line[0]}" if source else f"line {line[0]}"
+        at = line[0] + skipped
+        where = f"{source}:{at}" if source else f"line {at}"
         raise ValueError(f"{where}: cannot tell the geometry: {reason}")
     _check(st, "detect")
     return Geometry._adopt(out[0]) if out[0] != ffi.NULL else None
@@ -298,12 +343,12 @@ def detect(source):
     file's path, or a list of puzzle strings (its first decides). ValueError when the count
     fits another shape ("27 cells is not an N x N grid: pass grid='cube:3'")."""
     if isinstance(source, (list, tuple)):
-        first = source[0] if source else b""
-        return _detect(first.encode() if isinstance(first, str) else bytes(first), False, None)
+        first = _text(source[0], "source[0]") if source else b""
+        return _detect(first, False, None)
     path = os.fspath(source)
     with open(path, "rb") as f:
-        head = f.read(_PEEK + 1)
-    return _detect(head[:_PEEK], len(head) > _PEEK, os.fsdecode(path))
+        head, skipped, more, _ = _look(f, False)
+    return _detect(head, more, os.fsdecode(path), skipped)
 
 
 # ------------------------------------------------------------------------------------------
@@ -311,20 +356,36 @@ def detect(source):
 # ------------------------------------------------------------------------------------------
 
 _U64_MAX = (1 << 64) - 1
+# Rows of an array (a count to make): what numpy can index, and a C size_t holds.
+_MAX_ROWS = int(np.iinfo(np.intp).max)
+# Threads of a call: the CLI's -t bound (1..1024), 0 meaning every core.
+_MAX_THREADS = 1024
+# bench(seconds=): what sb_bench_time takes, the CLI's --seconds bound (0..1000000).
+_MAX_SECONDS = lib.SB_BENCH_MAX_SECONDS
+
+
+def _int(value, name, lo=None, hi=None, note=""):
+    """Checks a whole number lo .. hi (both None: any; the caller checks the range) and
+    returns it as an int: TypeError for anything but an int or numpy integer (bool, float and
+    str included), ValueError out of range. Every count, index, seed and size argument goes
+    through here, so no C conversion can overflow and none is reinterpreted (a float
+    truncated, a negative wrapped)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer, not {value!r}")
+    v = int(value)
+    if lo is not None and not lo <= v <= hi:
+        raise ValueError(f"{name} must be an integer {lo} .. {hi}{note}, not {v}")
+    return v
 
 
 def _u64(value, name):
-    """Checks a whole number 0 .. 2**64-1 (a seed or an index) and returns it as an int."""
-    if not isinstance(value, (int, np.integer)) or not 0 <= value <= _U64_MAX:
-        raise ValueError(f"{name} must be an integer 0 .. {_U64_MAX}, not {value!r}")
-    return int(value)
+    """A seed or an index: 0 .. 2**64-1."""
+    return _int(value, name, 0, _U64_MAX)
 
 
 def _count(n):
-    """Checks a number of rows to make (n >= 0) and returns it as an int."""
-    if not isinstance(n, (int, np.integer)) or n < 0:
-        raise ValueError(f"n must be an integer >= 0, not {n!r}")
-    return int(n)
+    """A number of rows to make: 0 .. what an array can hold."""
+    return _int(n, "n", 0, _MAX_ROWS)
 
 
 def _indices(first, n):
@@ -335,10 +396,71 @@ def _indices(first, n):
 
 
 def _threads(threads):
-    """Checks a thread count (0: every core) and returns it as an int."""
-    if not isinstance(threads, (int, np.integer)) or threads < 0:
-        raise ValueError(f"threads must be an integer >= 0 (0: every core), not {threads!r}")
-    return int(threads)
+    """A thread count: 0 (every core) .. the CLI's bound."""
+    return _int(threads, "threads", 0, _MAX_THREADS, " (0: every core)")
+
+
+def _seconds(value, name="seconds"):
+    """A duration in seconds, 0 .. the CLI's --seconds bound, as a float: TypeError for a
+    non-number, ValueError for NaN, an infinity, a negative or a larger one (each would keep
+    the timing loop from ending, or end it at once)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+            value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a number, not {value!r}")
+    if not 0 <= value <= _MAX_SECONDS:  # False for NaN; exact for a huge int
+        raise ValueError(f"{name} must be a number 0 .. {_MAX_SECONDS}, not {value!r}")
+    return float(value)
+
+
+def _name(value, name):
+    """A name or spec argument (pipeline, simd, pair, symmetry, a geometry spec) as bytes for
+    C: TypeError for anything but a str, ValueError for a NUL character (C would read the
+    name cut there)."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a string, not {value!r}")
+    if "\0" in value:
+        raise ValueError(f"{name} must not contain a NUL character: {value!r}")
+    return value.encode()
+
+
+_TEXT_TYPES = (str, bytes, bytearray, memoryview)
+
+
+def _is_text(value):
+    """True for one text: a str or a bytes-like object (bytes, bytearray, memoryview)."""
+    return isinstance(value, _TEXT_TYPES)
+
+
+def _items(values, name):
+    """values, a list, tuple or other iterable of puzzles, as a list; TypeError naming the
+    argument for a value that is none of them."""
+    if isinstance(values, list):
+        return values
+    try:
+        return list(values)
+    except TypeError:
+        raise TypeError(f"{name} must be text, a list of puzzle strings or an array of cells, "
+                        f"not {type(values).__name__}") from None
+
+
+def _all_str(items):
+    """True when every item is a str (one pass in C over the items' types)."""
+    return set(map(type, items)) <= {str}
+
+
+def _text(value, name):
+    """value, one text, as bytes: a str (UTF-8) or a bytes-like object (bytes, bytearray, a
+    memoryview of bytes); TypeError naming the argument for anything else (an array or a
+    number is no text, and bytes() of one would be its raw or NUL bytes)."""
+    if isinstance(value, str):
+        return value.encode()
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value)
+    if isinstance(value, memoryview) and value.ndim == 1 and value.format in ("B", "b", "c"):
+        return value.tobytes()
+    what = (f"a memoryview of format {value.format!r}" if isinstance(value, memoryview)
+            else type(value).__name__)
+    raise TypeError(f"{name} must be text (str or bytes), not {what}")
 
 
 # ------------------------------------------------------------------------------------------
@@ -355,7 +477,7 @@ for _blank in ".0-_":
 def _parse_one(text, lineno, out):
     """Parses one line with the library (every one-line form) into out. Returns False for a
     line the library skips (blank, comment), raises ParseError for an invalid one."""
-    raw = text.encode() if isinstance(text, str) else bytes(text)
+    raw = _text(text, f"line {lineno}")
     grid = ffi.new("sb_grid *")
     why = ffi.new("char[64]")
     col = ffi.new("size_t *")
@@ -374,30 +496,36 @@ def _memfile(data):
 
 
 def parse(lines, grid=None):
-    """Parses puzzles from a list of strings (or bytes), one puzzle each in a one-line form,
-    or from one string of lines in every form the CLI reads (nine-line grids included;
-    blank and '#' lines skipped), into a uint8 array (n, cells). Without grid= the first
-    line's cell count picks the geometry (detect()): 81 is 9x9. Raises ParseError naming the
-    1-based line (list index + 1, or line of the string)."""
-    return _parse(lines, _geometry(grid), grid is None)[0]
+    """Parses puzzles from a list of strings (or bytes-like: bytes, bytearray, memoryview),
+    one puzzle each in a one-line form, or from one such text of lines in every form the CLI
+    reads (nine-line grids included; blank and '#' lines skipped), into a uint8 array
+    (n, cells). Without grid= the first line's cell count picks the geometry (detect()): 81
+    is 9x9. Raises ParseError naming the 1-based line (list index + 1, or line of the
+    string), TypeError naming an item that is no text (an array: pass it to the other calls
+    as it is)."""
+    return _parse(lines, _geometry(grid), grid is None, "lines")[0]
 
 
-def _parse(lines, g, may_detect):
+def _parse(lines, g, may_detect, name):
     """parse() returning (cells, geometry): g None is 9x9 unless may_detect and the first
-    line says another geometry."""
-    if isinstance(lines, (str, bytes)):
-        data = lines.encode() if isinstance(lines, str) else bytes(lines)
+    line says another geometry. name is the argument lines came as, for a TypeError."""
+    if _is_text(lines):
+        data = _text(lines, name)
         if may_detect:
-            g = _detect(data[:_PEEK], len(data) > _PEEK, None)
+            head, skipped, more, _ = _look(io.BytesIO(data), False)
+            g = _detect(head, more, None, skipped)
         f = _memfile(data)
         if f == ffi.NULL:
             return np.empty((0, g.cells if g else CELLS), dtype=np.uint8), g
         return (_read_stream(f, None) if g is None else _read_gstream(f, g, None)), g
-    items = list(lines)
+    items = _items(lines, name)
+    if not _all_str(items):  # each other item as bytes, or a TypeError naming it
+        items = [s if isinstance(s, str) else _text(s, f"{name}[{i}]")
+                 for i, s in enumerate(items)]
     n = len(items)
     if may_detect and n and not (isinstance(items[0], str) and len(items[0]) == CELLS):
         first = items[0]
-        g = _detect(first.encode() if isinstance(first, str) else bytes(first), False, None)
+        g = _detect(first.encode() if isinstance(first, str) else first, False, None)
     if g is not None:
         return _parse_items(items, g), g
     out = np.empty((n, CELLS), dtype=np.uint8)
@@ -420,7 +548,7 @@ def _parse(lines, g, may_detect):
 def _parse_items(items, g):
     """Parses a list of one-line puzzles of geometry g with the geometry's reader (the
     clash check included): item i is line i+1 of one text."""
-    raws = [s.encode() if isinstance(s, str) else bytes(s) for s in items]
+    raws = [_text(s, f"item {i}") for i, s in enumerate(items)]
     for i, raw in enumerate(raws):
         k = raw.find(b"\n")
         if k >= 0:
@@ -454,12 +582,13 @@ def read(path, grid=None):
     # read fails), and names the path and errno. The library reads a duplicate descriptor.
     with open(path, "rb") as opened:
         if grid is None:
-            head = opened.read(_PEEK + 1)
-            g = _detect(head[:_PEEK], len(head) > _PEEK, source)
-            if opened.seekable():
+            seekable = opened.seekable()
+            head, skipped, more, kept = _look(opened, not seekable)
+            g = _detect(head, more, source, skipped)
+            if seekable:
                 opened.seek(0)
             else:  # a pipe: what was looked at is gone from it, so read it all from memory
-                data = head + opened.read()
+                data = kept + opened.read()
                 f = _memfile(data)
                 if f == ffi.NULL:
                     return np.empty((0, g.cells if g else CELLS), dtype=np.uint8)
@@ -544,41 +673,57 @@ def _grid_hint(ncells):
     return "pass grid= for another geometry"
 
 
-def _cells_array(puzzles, g):
+def _cells_array(values, g, name="puzzles"):
     """Returns an array-like of cell values as a C-contiguous uint8 array (n, cells) of
-    geometry g (None: 9x9) with cells 0..N, or raises ValueError / TypeError."""
+    geometry g (None: 9x9) with cells 0..N, or raises ValueError naming the argument (name)
+    and the first bad value (a wrong shape, a cell outside 0..N: never wrapped into uint8) or
+    TypeError for an array of non-integers (floats are never truncated)."""
     nc, nd = (g.cells, g.digits) if g is not None else (CELLS, 9)
-    arr = np.asarray(puzzles)
+    try:
+        arr = np.asarray(values)
+    except ValueError as e:  # rows of different lengths
+        raise ValueError(f"{name} must be an array (n, {nc}) of cell values: {e}") from None
+    if arr.ndim == 0:
+        raise TypeError(f"{name} must be an array (n, {nc}) of cell values, not "
+                        f"{type(values).__name__}")
     if arr.ndim == 1 and arr.size == nc:
         arr = arr.reshape(1, nc)
     if arr.ndim != 2 or arr.shape[1] != nc:
         what = f"geometry {g.name}" if g is not None else "9x9 (grid=None)"
-        hint = "" if g is not None else f": {_grid_hint(arr.shape[-1] if arr.ndim else 0)}"
-        raise ValueError(f"puzzles must have shape (n, {nc}) for {what}, not {arr.shape}{hint}")
-    if arr.dtype != np.uint8:
-        if arr.size == 0:
-            arr = arr.astype(np.uint8)
-        elif not np.issubdtype(arr.dtype, np.integer):
-            raise TypeError(f"puzzles must be an integer array (uint8), not {arr.dtype}")
-        elif arr.min() < 0 or arr.max() > nd:
-            raise ValueError(f"cells must be 0..{nd}")
-        arr = arr.astype(np.uint8)
-    arr = np.ascontiguousarray(arr)
-    if arr.size and arr.max() > nd:
-        row = int(np.flatnonzero((arr > nd).any(axis=1))[0])
-        raise ValueError(f"puzzle {row}: cells must be 0..{nd}")
-    return arr
+        hint = "" if g is not None else f": {_grid_hint(arr.shape[-1])}"
+        raise ValueError(f"{name} must have shape (n, {nc}) for {what}, not {arr.shape}{hint}")
+    if arr.size == 0:
+        return np.zeros(arr.shape, dtype=np.uint8)
+    if arr.dtype != np.uint8 and (arr.dtype == np.bool_ or
+                                  not np.issubdtype(arr.dtype, np.integer)):
+        raise TypeError(f"{name} must be an integer array (uint8), not {arr.dtype}")
+    if arr.max() > nd or (arr.dtype != np.uint8 and arr.min() < 0):
+        row, col = (int(k) for k in np.argwhere((arr < 0) | (arr > nd))[0])
+        raise ValueError(f"{name}: puzzle {row}: cells must be 0..{nd}, not "
+                         f"{int(arr[row, col])} (cell {col})")
+    return np.ascontiguousarray(arr, dtype=np.uint8)
 
 
 def _input(puzzles, grid):
     """Returns (cells, geometry) for a call's puzzles: an array of grid's width, or text
-    parsed as parse() does (its geometry detected from the first line when grid is None)."""
+    parsed as parse() does (its geometry detected from the first line when grid is None).
+    A list holds either texts or rows of cell values: TypeError for a mix, which has no
+    one meaning."""
     g = _geometry(grid)
-    if isinstance(puzzles, (list, tuple)) and puzzles and not isinstance(puzzles[0], (str, bytes)):
-        return _cells_array(puzzles, g), g  # rows of cell values, not text
     if isinstance(puzzles, np.ndarray):
         return _cells_array(puzzles, g), g
-    return _parse(puzzles, g, grid is None)
+    if _is_text(puzzles):
+        return _parse(puzzles, g, grid is None, "puzzles")
+    items = _items(puzzles, "puzzles")
+    kinds = {issubclass(t, _TEXT_TYPES) for t in set(map(type, items))}
+    if kinds == {True, False}:
+        i = next(k for k, s in enumerate(items) if _is_text(s) != _is_text(items[0]))
+        raise TypeError(f"puzzles must hold either texts or rows of cell values, not both: "
+                        f"puzzles[0] is {type(items[0]).__name__}, puzzles[{i}] is "
+                        f"{type(items[i]).__name__}")
+    if kinds == {False}:
+        return _cells_array(items, g), g  # rows of cell values, not text
+    return _parse(items, g, grid is None, "puzzles")
 
 
 def _ptr(ctype, arr):
@@ -596,26 +741,28 @@ def _gptr(g):
 # ------------------------------------------------------------------------------------------
 
 def _simd(simd):
-    level = lib.sb_simd_parse(simd.encode())
+    """The level a name ("auto", "scalar", "avx2", ...) says; TypeError for a non-string
+    (None included: the default is "auto"), ValueError for an unknown name."""
+    level = lib.sb_simd_parse(_name(simd, "simd"))
     if level < -1:
         raise ValueError(f"unknown SIMD level {simd!r}")
     return level
 
 
 def _pair(pair):
+    _name(pair, "pair")
     if pair not in PAIR_POLICIES:
         raise ValueError(f"unknown pair policy {pair!r} (policies: {', '.join(PAIR_POLICIES)})")
     return PAIR_POLICIES.index(pair)
 
 
 def _options(limit, pipeline, simd, pair="auto"):
-    """Builds sb_options from Python arguments, raising ValueError for a bad one."""
+    """Builds sb_options from Python arguments, raising ValueError (TypeError) for a bad
+    value (type)."""
     opt = ffi.new("sb_options *")
     lib.sb_options_default(opt)
-    if not isinstance(limit, (int, np.integer)) or limit < 0:
-        raise ValueError(f"limit must be an integer >= 0 (0: count all), not {limit!r}")
-    opt.limit = int(limit)
-    spec = ffi.new("char[]", pipeline.encode())
+    opt.limit = _int(limit, "limit", 0, _U64_MAX, " (0: count all)")
+    spec = ffi.new("char[]", _name(pipeline, "pipeline"))
     if lib.sb_options_pipeline(opt, spec) != 0:
         raise ValueError(f"unknown pipeline {pipeline!r} (names: {', '.join(PIPELINES)}, "
                          "or a spec ORDER:T1,T2,...)")
@@ -627,15 +774,16 @@ def _options(limit, pipeline, simd, pair="auto"):
 def solve(puzzles, limit=2, pipeline="fast", threads=0, simd="auto", grid=None, pair="auto"):
     """Solves (counts) every puzzle: limit 1 first solution, 2 uniqueness (default), 0 all.
     Returns SolveResult(counts, guesses, solutions) as numpy arrays; the work runs on
-    `threads` threads (0: every core) without the GIL. On another geometry (grid=) "fast" is
-    the general solver and the other pipelines its generic ones, as `sudokubench solve
-    --grid` runs them: the same counts, guesses and solutions. pair (PAIR_POLICIES) is
-    whether the fast pipeline's avx2 search takes two puzzles side by side: "auto" (by the
-    guesses of recent puzzles, or $SUDOKUBENCH_PAIR when set), "on" or "off"; every policy
-    gives the same results, only the speed differs."""
+    `threads` threads (0: every core; at most 1024) without the GIL. On another geometry
+    (grid=) "fast" is the general solver and the other pipelines its generic ones, as
+    `sudokubench solve --grid` runs them: the same counts, guesses and solutions. pair
+    (PAIR_POLICIES) is whether the fast pipeline's avx2 search takes two puzzles side by
+    side: "auto" (by the guesses of recent puzzles, or $SUDOKUBENCH_PAIR when set), "on" or
+    "off"; every policy gives the same results, only the speed differs."""
+    opt, spec = _options(limit, pipeline, simd, pair)
+    nthreads = _threads(threads)
     cells, g = _input(puzzles, grid)
     n = len(cells)
-    opt, spec = _options(limit, pipeline, simd, pair)
     nc = g.cells if g is not None else CELLS
     counts = np.zeros(n, dtype=np.uint64)
     guesses = np.zeros(n, dtype=np.uint64)
@@ -643,7 +791,6 @@ def solve(puzzles, limit=2, pipeline="fast", threads=0, simd="auto", grid=None, 
     status = np.zeros(n, dtype=np.int8)
     stop = ffi.new("sig_atomic_t *")
     opt.stop = stop
-    nthreads = _threads(threads)
     args = (_ptr("uint8_t *", cells), n, nthreads, _ptr("uint64_t *", counts),
             _ptr("uint64_t *", guesses), _ptr("uint8_t *", solutions), _ptr("int8_t *", status))
 
@@ -708,11 +855,11 @@ def rate(puzzles, threads=0, grid=None, counters=False):
     hidden, locked, tuples, fish, wings, chains, search: the weakest technique set that solves
     it), as `sudokubench rate` does on any geometry. counters=True returns RateResult(classes, eliminations) with
     what each technique (TECHNIQUES) removed in that rating."""
+    nthreads = _threads(threads)
     cells, g = _input(puzzles, grid)
     n = len(cells)
     classes = np.zeros(n, dtype=np.int8)
     elim = np.zeros((n, len(TECHNIQUES)), dtype=np.uint64) if counters else None
-    nthreads = _threads(threads)
     stop = ffi.new("sig_atomic_t *")
 
     def call():
@@ -734,20 +881,19 @@ def bench(puzzles, pipeline="fast", threads=0, simd="auto", grid=None, seconds=1
     """Measures throughput as `sudokubench bench` does, with the library's sb_bench calls:
     every puzzle solved once on `threads` threads (0: OpenMP's default team) with each first
     solution checked against its givens and the rules (the warm-up pass), then whole passes
-    over the puzzles without checks until `seconds` have elapsed (at least one pass; 0: one).
-    limit and pair as solve()'s (limit 2: uniqueness, as the CLI's bench). Returns a
-    BenchResult; raises SudokuError when a first solution was wrong, ValueError for a bad
-    argument."""
+    over the puzzles without checks until `seconds` have elapsed (at least one pass; 0: one;
+    at most 1000000, as the CLI's --seconds). limit and pair as solve()'s (limit 2:
+    uniqueness, as the CLI's bench). Returns a BenchResult; raises SudokuError when a first
+    solution was wrong, ValueError (TypeError) for a bad argument value (type)."""
+    seconds = _seconds(seconds)
+    opt, spec = _options(limit, pipeline, simd, pair)
+    team = _threads(threads) or lib.omp_get_max_threads()
     cells, g = _input(puzzles, grid)
     n = len(cells)
     if n == 0:  # a pass over nothing measures nothing
         raise ValueError("bench needs at least one puzzle")
-    if not isinstance(seconds, (int, float, np.integer, np.floating)) or not seconds >= 0:
-        raise ValueError(f"seconds must be a number >= 0, not {seconds!r}")
-    opt, spec = _options(limit, pipeline, simd, pair)
     stop = ffi.new("sig_atomic_t *")
     opt.stop = stop
-    team = _threads(threads) or lib.omp_get_max_threads()
     # The OpenMP runtime exits the process when it cannot start a team: check first (the
     # batch calls check theirs themselves).
     st = lib.sb_threads_check(team, ffi.NULL, 0)
@@ -792,38 +938,86 @@ def _need_gdataset(what):
 
 def _symmetry(symmetry):
     """The sb_symmetry of a name in SYMMETRIES; ValueError for another."""
-    sym = lib.sb_symmetry_parse(str(symmetry).encode())
+    sym = lib.sb_symmetry_parse(_name(symmetry, "symmetry"))
     if sym < 0:
         raise ValueError(f"unknown symmetry {symmetry!r} (one of {', '.join(SYMMETRIES)})")
     return sym
 
 
+def _max_clues(max_clues, g):
+    """The clue bound of generate() on geometry g (None: 9x9) as an int, 0 for None (no
+    bound), with the CLI's --clues checks and reasons: 1..cells, and no fewer than a puzzle
+    with one solution can have (17 on 9x9, N-1 elsewhere)."""
+    if max_clues is None:
+        return 0
+    k = _int(max_clues, "max_clues")
+    nc, name = (g.cells, g.name) if g is not None else (CELLS, "9x9")
+    if not 1 <= k <= nc:  # 0 would mean no bound to the library
+        raise ValueError(f"max_clues {k} is outside 1..{nc}, the cells of {name}")
+    if g is None and k < lib.SB_MIN_CLUES:
+        raise ValueError(f"max_clues {k} is infeasible: no puzzle with fewer than "
+                         f"{lib.SB_MIN_CLUES} clues has exactly one solution")
+    floor = max(g.digits - 1, 1) if g is not None else 0
+    if k < floor:
+        raise ValueError(f"max_clues {k} is infeasible on {name}: a puzzle with fewer than "
+                         f"{floor} clues lacks two digits, which could swap")
+    return k
+
+
+def _gave_up(puzzles, solutions, first, max_clues, attempts, g):
+    """Raises SudokuError with the CLI's reason for the first row a batch left unmade
+    (SB_ERR_BUDGET): its candidates all had more than max_clues clues (the row holds the
+    last one), or on geometry g no full grid turned up (the row untouched). Returns when no
+    row shows either."""
+    missed = np.count_nonzero(puzzles, axis=1) > (max_clues or puzzles.shape[1])
+    empty = ~solutions.any(axis=1) if g is not None else False  # 9x9 always has a grid
+    bad = np.flatnonzero(missed | empty)
+    if not bad.size:
+        return
+    i = int(bad[0])
+    if not missed[i]:
+        raise SudokuError(f"generate: no full grid of {g.name} found in 100000 random fills: "
+                          "it likely has none")
+    raise SudokuError(f"generate: puzzle {first + i}: no candidate met max_clues {max_clues} "
+                      f"in {attempts} attempts")
+
+
 def generate(n, seed=0, symmetry="none", minimal=False, max_clues=None, first=0, threads=0,
-             simd="auto", grid=None):
+             simd="auto", grid=None, attempts=None):
     """Makes puzzles first .. first+n-1 of the seed (the same as `sudokubench generate
-    -n N --seed S --first I --symmetry SYM [--minimal] [--clues K] [--grid SPEC]` prints).
-    Returns GenerateResult(puzzles, solutions, guesses). max_clues None is no bound (81 on
-    9x9). On another geometry (grid=) every puzzle is unique and minimal; symmetry must map
-    its houses onto houses (ValueError with the reason otherwise, e.g. "rot90 does not suit
-    2x3: ...") and max_clues is N-1..cells; a puzzle no candidate fits raises SudokuError."""
+    -n N --seed S --first I --symmetry SYM [--minimal] [--clues K] [--attempts A]
+    [--grid SPEC]` prints). Returns GenerateResult(puzzles, solutions, guesses). max_clues
+    None is no bound; on 9x9 it is 17..81 (ValueError below 17: no such puzzle has one
+    solution). attempts (None: the library's default, 100000) is how many candidates a
+    puzzle gets to meet max_clues. On another geometry (grid=) every puzzle is unique and
+    minimal; symmetry must map its houses onto houses (ValueError with the reason otherwise,
+    e.g. "rot90 does not suit 2x3: ...") and max_clues is N-1..cells. A puzzle no candidate
+    fits raises SudokuError naming it, the bound and the attempts, as the CLI says it."""
     n = _count(n)
     first = _u64(first, "first")
     seed = _u64(seed, "seed")
     _indices(first, n)
+    nthreads = _threads(threads)
     g = _geometry(grid)
+    sym = _symmetry(symmetry)
+    level = _simd(simd)
+    k = _max_clues(max_clues, g)
+    tries = None if attempts is None else _int(attempts, "attempts", 1, _U64_MAX)
     if g is not None:
-        return _ggenerate(g, n, seed, symmetry, max_clues, first, _threads(threads), simd)
+        # the generator's solver picks its own kernel: simd is checked, not used
+        return _ggenerate(g, n, seed, sym, k, tries, first, nthreads)
     opt = ffi.new("sb_gen_options *")
     lib.sb_gen_options_default(opt)
     opt.seed = seed
-    opt.symmetry = _symmetry(symmetry)
+    opt.symmetry = sym
     opt.minimal = 1 if minimal else 0
-    opt.max_clues = CELLS if max_clues is None else int(max_clues)
-    opt.simd = _simd(simd)
+    opt.max_clues = k or CELLS
+    if tries is not None:
+        opt.max_attempts = tries
+    opt.simd = level
     puzzles = np.zeros((n, CELLS), dtype=np.uint8)
     solutions = np.zeros((n, CELLS), dtype=np.uint8)
     guesses = np.zeros(n, dtype=np.uint64)
-    nthreads = _threads(threads)
     stop = ffi.new("sig_atomic_t *")
 
     def call():
@@ -834,32 +1028,31 @@ def generate(n, seed=0, symmetry="none", minimal=False, max_clues=None, first=0,
     # The flag is read between puzzles, not inside one: a handful is quick with the default
     # bounds, and no faster to stop otherwise.
     st, err = _batch(call, stop, quick=n < 16)
+    if st == lib.SB_ERR_BUDGET:
+        _gave_up(puzzles, solutions, first, k, opt.max_attempts, None)
     _check(st, "generate", err)
     return GenerateResult(puzzles, solutions, guesses)
 
 
-def _ggenerate(g, n, seed, symmetry, max_clues, first, nthreads, simd):
+def _ggenerate(g, n, seed, sym, max_clues, attempts, first, nthreads):
     """generate() on geometry g (sb_ggenerate_batch_opts: a symmetry of g's own, a clue
-    bound)."""
+    bound (0: none) and attempts (None: the default)), every argument checked."""
     _need_gdataset("generate")
-    sym = _symmetry(symmetry)
     if not _HAVE_GGEN_OPTS:
-        if sym != 0 or max_clues is not None:
+        if sym != 0 or max_clues or attempts is not None:
             raise NotImplementedError(
-                "generate(grid=..., symmetry=, max_clues=): this build of the library has no "
-                "generator options for other geometries (sb_ggenerate_batch_opts)")
+                "generate(grid=..., symmetry=, max_clues=, attempts=): this build of the "
+                "library has no generator options for other geometries "
+                "(sb_ggenerate_batch_opts)")
         opt = ffi.NULL
     else:
         opt = ffi.new("sb_ggen_options *")
         lib.sb_ggen_options_default(opt)
         opt.seed = seed
         opt.symmetry = sym
-        if max_clues is not None:
-            k = int(max_clues)
-            if not 1 <= k <= g.cells:  # 0 would mean no bound to the library
-                raise ValueError(f"max_clues {k} is outside 1..{g.cells}, the cells of {g.name}")
-            opt.max_clues = k
-    _simd(simd)  # checked as on 9x9; the generator's solver picks its own kernel
+        opt.max_clues = max_clues
+        if attempts is not None:
+            opt.max_attempts = attempts
     puzzles = np.zeros((n, g.cells), dtype=np.uint8)
     solutions = np.zeros((n, g.cells), dtype=np.uint8)
     guesses = np.zeros(n, dtype=np.uint64)
@@ -881,6 +1074,9 @@ def _ggenerate(g, n, seed, symmetry, max_clues, first, nthreads, simd):
         if made == lib.SB_ERR_ARG:
             raise ValueError(f"generate: {ffi.string(why).decode(errors='replace')}")
         lib.sb_ggenerator_free(gen[0])
+    if st == lib.SB_ERR_BUDGET:
+        _gave_up(puzzles, solutions, first, max_clues,
+                 opt.max_attempts if opt != ffi.NULL else None, g)
     _check(st, "generate", err)
     return GenerateResult(puzzles, solutions, guesses)
 
@@ -890,17 +1086,17 @@ def augment(puzzles, n, seed=0, first=0, threads=0, grid=None):
     (first+i) mod P under the transform drawn from (seed, first+i), the same lines
     `sudokubench augment -n N --seed S [--grid SPEC]` writes for the same P puzzles. On
     another geometry the transforms are its own symmetries (docs/geometry.md)."""
-    cells, g = _input(puzzles, grid)
-    if len(cells) == 0:
-        raise ValueError("augment needs at least one puzzle")
     n = _count(n)
     seed = _u64(seed, "seed")
     first = _u64(first, "first")
     _indices(first, n)
+    nthreads = _threads(threads)
+    cells, g = _input(puzzles, grid)
+    if len(cells) == 0:
+        raise ValueError("augment needs at least one puzzle")
     if g is not None:
         _need_gdataset("augment")
     out = np.zeros((n, cells.shape[1]), dtype=np.uint8)
-    nthreads = _threads(threads)
     stop = ffi.new("sig_atomic_t *")
 
     def call():
@@ -919,17 +1115,14 @@ def augment(puzzles, n, seed=0, first=0, threads=0, grid=None):
 def to_strings(grids, grid=None):
     """Formats a uint8 array (n, cells) as strings: 9x9 (grid=None) 81 characters with '.'
     for blanks; another geometry as the CLI writes it (sb_gformat): a character per cell
-    ('1'-'9', 'A'-'Z', '.') up to 35 digits, else integers separated by ','."""
+    ('1'-'9', 'A'-'Z', '.') up to 35 digits, else integers separated by ','. grids is
+    checked as every call's cell arrays are: integers 0..N (TypeError for floats, ValueError
+    naming the puzzle, cell and value otherwise), shape (n, cells) or one row (cells,)."""
     g = _geometry(grid)
+    arr = _cells_array(grids, g, "grids")
     if g is None:
-        arr = np.asarray(grids, dtype=np.uint8)
-        if arr.ndim == 2 and arr.shape[1] != CELLS:
-            raise ValueError(f"grids must have shape (n, 81) for 9x9 (grid=None), not "
-                             f"{arr.shape}: {_grid_hint(arr.shape[1])}")
-        arr = arr.reshape(-1, CELLS)
         chars = np.where(arr == 0, ord("."), arr + ord("0")).astype(np.uint8)
         return [row.tobytes().decode("ascii") for row in chars]
-    arr = _cells_array(grids, g)
     form = 0 if g.digits <= 35 else 1  # SB_GFORM_CHARS, else SB_GFORM_INTS
     room = 3 * g.cells + 1
     out = ffi.new("char[]", room)

@@ -74,6 +74,7 @@ typedef struct sb_greader sb_greader;
 static const int SB_GEO_WHY_LEN;
 static const int SB_ERR_ARG;
 static const int SB_ERR_IO;
+static const int SB_ERR_BUDGET;
 static const int SB_TECH_COUNT;
 int sb_geometry_parse(const char *spec, sb_geometry **out, char *why, size_t whylen);
 int sb_geometry_for_cells(int ncells, sb_geometry **out, char *why, size_t whylen);
@@ -114,6 +115,8 @@ typedef struct {
     sb_technique_counts counts[...]; ...;
 } sb_bench_warmup;
 static const int SB_CELLS;
+static const int SB_MIN_CLUES;
+static const int SB_BENCH_MAX_SECONDS;
 int sb_bench_new(const sb_geometry *g, sb_bench **out);
 void sb_bench_free(sb_bench *b);
 int sb_bench_add(sb_bench *b, const uint8_t *cells);

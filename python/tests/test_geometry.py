@@ -356,7 +356,7 @@ def test_to_strings_and_parse_round_trip_in_both_forms():
 
 
 def test_threads_that_cannot_start_raise_sudoku_error():
-    """As on 9x9 (test_sudokubench.py): with too little address space for 2000 thread stacks
+    """As on 9x9 (test_sudokubench.py): with too little address space for 1024 thread stacks
     the geometry calls raise SudokuError naming the cause, and the interpreter goes on."""
     code = """
 import resource, numpy as np, sudokubench as sb
@@ -370,7 +370,7 @@ if sb._HAVE_GDATASET:
     calls['augment'] = lambda t: sb.augment(cells, 2000, grid='2x2', threads=t)
 for name, call in calls.items():
     try:
-        call(2000)
+        call(1024)
         print(name, 'no error')
     except sb.SudokuError as e:
         print(e)
