@@ -609,7 +609,8 @@ static int bench_run(sb_options *optp, const sb_geometry *geo, const char *const
                      const char *geometry_file, int threads, char *const *files, int nfiles);
 
 /* Parses --seconds S: decimal digits with an optional fraction (no sign, exponent, hex, inf
- * or nan, as the whole-number options take only digits), 0..1000000. @return 0, or -1. */
+ * or nan, as the whole-number options take only digits), 0..SB_BENCH_MAX_SECONDS. @return 0,
+ * or -1. */
 static int parse_seconds(const char *arg, double *out)
 {
     const size_t whole = strspn(arg, "0123456789");
@@ -618,7 +619,7 @@ static int parse_seconds(const char *arg, double *out)
     if (arg[len] || whole + frac == 0)
         return -1;
     *out = strtod(arg, NULL);
-    return *out <= 1e6 ? 0 : -1;
+    return *out <= SB_BENCH_MAX_SECONDS ? 0 : -1; /* what sb_bench_time accepts */
 }
 
 int cli_bench(int argc, char **argv)
@@ -667,7 +668,7 @@ int cli_bench(int argc, char **argv)
         case 'D':
             if (parse_seconds(optarg, &seconds))
                 return cli_usage_error("bench", "bad --seconds '%s' (a decimal number, "
-                                       "0..1000000)", optarg);
+                                       "0..%d)", optarg, (int)SB_BENCH_MAX_SECONDS);
             break;
         case 'J': json = optarg; break;
         case 'h': {
