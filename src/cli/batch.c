@@ -114,7 +114,7 @@ int cli_output_open(const char *cmd, cli_batch *b, char *const *files, int nfile
 
 /* Writes all n bytes to fd, retrying after signals and on non-blocking descriptors (a
  * terminal shared with a program that set O_NONBLOCK). @return 0, or -1 with errno set. */
-static int write_all(int fd, const char *p, size_t n)
+int cli_write_all(int fd, const char *p, size_t n)
 {
     while (n > 0) {
         const ssize_t k = write(fd, p, n);
@@ -143,7 +143,7 @@ static void progress_clear(run *r)
     blank[0] = '\r';
     memset(blank + 1, ' ', (size_t)r->shown_len);
     blank[r->shown_len + 1] = '\r';
-    write_all(STDERR_FILENO, blank, (size_t)r->shown_len + 2);
+    cli_write_all(STDERR_FILENO, blank, (size_t)r->shown_len + 2);
     r->shown_len = 0;
 }
 
@@ -159,7 +159,7 @@ static void write_err(void *ctx, const char *p, size_t n)
         return;
     }
     progress_clear(r);
-    write_all(STDERR_FILENO, p, n);
+    cli_write_all(STDERR_FILENO, p, n);
 }
 
 /* Formats seconds as m:ss or h:mm:ss. */
@@ -195,7 +195,7 @@ static void progress_draw(run *r, const sb_stream_stats *st, double now, int fin
     /* Pad over the tail of a longer previous line instead of relying on terminal escapes. */
     const int pad = r->shown_len > len ? r->shown_len - len : 0;
     memset(line + len + 1, ' ', (size_t)pad);
-    write_all(STDERR_FILENO, line, (size_t)(len + 1 + pad));
+    cli_write_all(STDERR_FILENO, line, (size_t)(len + 1 + pad));
     r->shown_len = len;
 }
 
@@ -238,7 +238,7 @@ static int write_out(void *ctx, const char *p, size_t n)
 {
     run *r = ctx;
     const off_t at = lseek(r->out_fd, 0, SEEK_CUR); /* -1 on a pipe or terminal */
-    if (write_all(r->out_fd, p, n) != 0) {
+    if (cli_write_all(r->out_fd, p, n) != 0) {
         /* A full disk takes part of a chunk before it fails: cut a file back to the
          * chunk's start so it ends on a record boundary (a pipe fails only with EPIPE,
          * when no reader is left to see a torn record). */
@@ -396,7 +396,7 @@ static int stream_run(run *r, sb_stream *s)
         *b->skipped_invalid += ss.skipped_invalid; /* the exit code still owes them a 1 */
     if (r->progress && (r->drawn || r->always)) {
         progress_draw(r, &ss, cli_now_seconds(), 1);
-        write_all(STDERR_FILENO, "\n", 1);
+        cli_write_all(STDERR_FILENO, "\n", 1);
         r->shown_len = 0;
     }
     if (fatal || (st < 0 && st != SB_ERR_STOPPED))

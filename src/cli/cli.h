@@ -98,6 +98,10 @@ typedef struct cli_whole {
     char *tmp;  /* the temporary's name (NULL: a device or FIFO, written in place) */
 } cli_whole;
 
+/* Writes all n bytes of p to fd, retrying after signals, short writes and on non-blocking
+ * descriptors (batch.c). @return 0, or -1 with errno set. */
+int cli_write_all(int fd, const char *p, size_t n);
+
 /* Starts writing path. @return 0, or -1 with errno set (path cannot be written). */
 int cli_whole_open(cli_whole *o, const char *path);
 

@@ -208,16 +208,7 @@ int cli_whole_commit(cli_whole *o)
 {
     int ok = o->f && fclose(o->f) == 0; /* the bytes are in memory: o->data, o->len */
     o->f = NULL;
-    const char *p = o->data;
-    size_t left = ok ? o->len : 0;
-    while (ok && left > 0) { /* write(2) itself: a short write is retried, a failure seen */
-        const ssize_t k = write(o->fd, p, left);
-        if (k < 0 && errno == EINTR)
-            continue;
-        ok = k > 0;
-        if (ok)
-            p += k, left -= (size_t)k;
-    }
+    ok = ok && cli_write_all(o->fd, o->data, o->len) == 0; /* write(2): the shim sees it */
     ok = ok && (!o->tmp || fsync(o->fd) == 0);
     int e = ok ? 0 : errno;
     if (close(o->fd) != 0 && ok)
