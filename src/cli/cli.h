@@ -99,7 +99,7 @@ typedef struct cli_whole {
 } cli_whole;
 
 /* Writes all n bytes of p to fd, retrying after signals, short writes and on non-blocking
- * descriptors (batch.c). @return 0, or -1 with errno set. */
+ * descriptors (paths.c). @return 0, or -1 with errno set. */
 int cli_write_all(int fd, const char *p, size_t n);
 
 /* Starts writing path. @return 0, or -1 with errno set (path cannot be written). */

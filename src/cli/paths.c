@@ -14,12 +14,35 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
+
+/* Writes all n bytes to fd, retrying after signals and on non-blocking descriptors (a
+ * terminal shared with a program that set O_NONBLOCK). @return 0, or -1 with errno set. */
+int cli_write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        const ssize_t k = write(fd, p, n);
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno == EAGAIN) {
+                struct pollfd pf = {.fd = fd, .events = POLLOUT};
+                poll(&pf, 1, -1);
+                continue;
+            }
+            return -1;
+        }
+        p += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
 
 #define STDOUT_ROLE "standard output"
 
