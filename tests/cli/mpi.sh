@@ -43,6 +43,11 @@ fi
 MPI_FLAGS=(-q --oversubscribe --bind-to none -x SUDOKUBENCH_MPI_SEGMENT -x SUDOKUBENCH_MPI_ITEMS
     -x SUDOKUBENCH_MPI_DIRECT -x SUDOKUBENCH_MPI_IO)
 [ "$(id -u)" = 0 ] && MPI_FLAGS+=(--allow-run-as-root)
+# A rank that exits non-zero (exit 1: an invalid line) makes Open MPI kill the job's other
+# processes, waiting odls_base_sigkill_timeout (1 s) between SIGTERM and SIGKILL, twice: 2 s
+# of an mpirun whose ranks have all ended already. The cases compare whole outputs and exit
+# codes, so a rank cut short by that kill would fail them with either setting.
+MPI_FLAGS+=(--mca odls_base_sigkill_timeout 0)
 # DIRECT=1: with -o FILE every rank writes its own records (the default); 0: rank 0 writes.
 # IO=1: those writes go through MPI-IO even on one node (as across nodes); empty: pwrite here
 export SUDOKUBENCH_MPI_SEGMENT=3000 SUDOKUBENCH_MPI_ITEMS=97 SUDOKUBENCH_MPI_DIRECT=1
