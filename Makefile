@@ -156,9 +156,11 @@ DEB_FOREIGN_ARCHS := arm64
 # TEST_EXTRA (extra prerequisites of make test).
 .DEFAULT_GOAL := all
 TEST_EXTRA :=
+# $(call shards,NAME,N): the targets NAME.0 ... NAME.N-1 of a suite run as N shards (make test)
+shards = $(foreach k,$(shell seq 0 $$(($(2) - 1))),$(1).$(k))
 include $(sort $(wildcard mk/*.mk))
 
-.PHONY: all help deps test test-unit test-cli test-sanitize test-aarch64 test-riscv64 bench batch datasets clean
+.PHONY: all help deps check-all test test-serial test-unit test-cli test-sanitize test-aarch64 test-riscv64 bench batch datasets clean
 .PHONY: test-perf gbench perf-check perf-baseline report hyperfine same-bytes study
 
 all: $(BIN) $(LIB) ## build build/sudokubench and build/libsudokubench.a
@@ -243,7 +245,19 @@ $(BUILD)/%-qemu: scripts/qemu-run
 	  '$(abspath $(BUILD)/$*)' '$(QEMU_RUN)' '$(abspath $(BUILD)/$*)' > $@.tmp && chmod +x $@.tmp && mv $@.tmp $@
 endif
 
-test: test-unit test-cli test-perf $(TEST_EXTRA) ## build and run the unit tests (Criterion), the CLI tests, the perf-gate tests, and each area's TEST_EXTRA (mk/*.mk)
+# make test runs its suites side by side, TEST_JOBS at a time (default three times the cores:
+# the MPI, namespace-host and Slurm suites spend most of their time waiting on start-ups, so
+# they start first and take little CPU), each suite's output printed whole when it ends
+# (--output-sync). Long suites are split into shards (SB_SHARD=K/N, tests/cli/harness.sh):
+# NAME.K runs every Nth case of NAME from the Kth, and NAME alone still runs them all.
+# `make test-serial` runs the same suites one after another.
+TEST_JOBS    ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) * 3 )))
+TEST_WAITING := test-hosts test-mpi test-slurm
+
+test: ## every suite, side by side (TEST_JOBS=N): unit (Criterion), CLI, perf-gate and each area's TEST_EXTRA (mk/*.mk)
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target test-serial
+
+test-serial: $(filter $(TEST_WAITING),$(TEST_EXTRA)) test-unit test-cli test-perf $(TEST_EXTRA) ## the suites of make test, one after another (unless make -j)
 
 # UNIT_TIMEOUT: seconds any one unit test may take before Criterion kills it, a hang guard
 # only (no test is timed; the slowest takes seconds natively, minutes under qemu or ASan).
@@ -254,14 +268,30 @@ test-unit: $(if $(UNIT_SKIP),,$(UNIT) $(QEMU_SHIM))
 
 # The signal cases interrupt runs from inside, through the fault shim (tests/fault/shim.c, built
 # for the target: under CROSS= the wrapper hands it to qemu's guest).
-test-cli: $(BIN) $(BIN_RUN) $(FAULT_SHIM)
+test-cli: test-cli-run test-cli-batch test-cli-paths
+CLI_SHARDS ?= 2
+test-cli-run test-cli-batch test-cli-paths: test-cli-%: $(call shards,test-cli-%,$(CLI_SHARDS))
+$(foreach t,run batch paths,$(call shards,test-cli-$(t),$(CLI_SHARDS))): $(BIN) $(BIN_RUN) $(FAULT_SHIM)
 	@sh scripts/omp-litter.sh
-	SB_SHIM=$(abspath $(FAULT_SHIM)) bash tests/cli/run.sh $(BIN_RUN)
-	SB_SHIM=$(abspath $(FAULT_SHIM)) bash tests/cli/batch.sh $(BIN_RUN)
-	SB_SHIM=$(abspath $(FAULT_SHIM)) bash tests/cli/paths.sh $(BIN_RUN)
+	SB_SHARD=$(subst .,,$(suffix $@))/$(CLI_SHARDS) SB_SHIM=$(abspath $(FAULT_SHIM)) \
+	  bash tests/cli/$(patsubst test-cli-%,%,$(basename $@)).sh $(BIN_RUN)
 
 test-sanitize: ## the whole test suite built with ASan + UBSan (in build/asan; with CC=clang build/clang/asan)
 	$(MAKE) --no-print-directory BUILD=$(BUILD)/asan SAN=1 test
+
+# What CI runs is .ci/run. check-all is everything at full size on every toolchain, one step
+# after another: the fuzzers searching (FUZZ_SECONDS a target), the whole cross-check, the
+# suites on a slowed CPU. For a release or a scheduled job; about an hour on 2 cores.
+check-all: ## everything at full size, every toolchain: CI's steps plus make fuzz, check-oracle and test-slow
+	$(MAKE) --no-print-directory test
+	$(MAKE) --no-print-directory test-sanitize
+	$(MAKE) --no-print-directory perf-check
+	$(MAKE) --no-print-directory CC=clang test
+	$(MAKE) --no-print-directory test-aarch64
+	$(MAKE) --no-print-directory test-riscv64
+	$(MAKE) --no-print-directory fuzz
+	$(MAKE) --no-print-directory check-oracle
+	$(MAKE) --no-print-directory test-slow
 
 # One rule per cross architecture, each in build/ARCH with the Debian cross gcc ARCH-linux-gnu-gcc.
 test-aarch64 test-riscv64: test-%:

@@ -33,9 +33,13 @@ $(MPI_BIN): $(MPI_OBJS) $(LIB)
 
 mpi: $(MPI_BIN) ## build/sudokubench-mpi with Open MPI (mpicc): the same commands on MPI ranks (docs/scale.md)
 
+# The MPI cases mostly wait on mpirun's start-ups (about 80 s of wall for 30 s of CPU, one
+# after another): make test runs them as MPI_SHARDS processes side by side.
+MPI_SHARDS ?= 3
 ifeq ($(MPI_SKIP),)
-test-mpi: $(BIN) $(MPI_BIN)
-	MPIRUN=$(MPIRUN) bash tests/cli/mpi.sh $(BIN) $(MPI_BIN)
+test-mpi: $(call shards,test-mpi,$(MPI_SHARDS))
+$(call shards,test-mpi,$(MPI_SHARDS)): $(BIN) $(MPI_BIN)
+	SB_SHARD=$(subst .,,$(suffix $@))/$(MPI_SHARDS) MPIRUN=$(MPIRUN) bash tests/cli/mpi.sh $(BIN) $(MPI_BIN)
 else
 test-mpi: $(BIN) $(BIN_RUN)
 	@echo "test-mpi: MPI runs skipped: $(MPI_SKIP); the plain binary's -o cases run"

@@ -19,7 +19,8 @@ $(MPI_READY_SHIM): tests/cli/mpi_ready.c
 	@mkdir -p $(@D)
 	$(CC) -O2 -Wall -Wextra -fPIC -shared -o $@ $< -ldl
 
-test-slurm: $(BIN) $(MPI_READY_SHIM) ## MPI under a one-machine Slurm: docs/scale.md's sbatch script and srun line (root; skipped otherwise)
+# MPI_BIN is a prerequisite through hosts.mk's second expansion (MPI_HOSTS_NEED), not a
+# recursive make: under make test's -j a second make would build it beside the first.
+test-slurm: $(BIN) $(MPI_READY_SHIM) $$(MPI_HOSTS_NEED) ## MPI under a one-machine Slurm: docs/scale.md's sbatch script and srun line (root; skipped otherwise)
 	@if [ -n "$(MPI_SKIP)" ]; then echo "test-slurm: skipped: $(MPI_SKIP)"; else \
-	    $(MAKE) --no-print-directory $(MPI_BIN) && \
 	    bash tests/cli/slurm.sh $(BIN) $(MPI_BIN) $(abspath $(MPI_READY_SHIM)); fi

@@ -13,8 +13,18 @@ exec </dev/null
 . "$(dirname "${BASH_SOURCE[0]}")/with_shim.sh"
 NPASS=0
 NFAIL=0
+# SB_SHARD=K/N: only the cases whose number (0, 1, 2, ... in script order) is K modulo N, so
+# that make test can run one script as N processes side by side (mk/shards.mk). The cases of
+# a script share its inputs, made before the first case, never each other's results.
+TCASE_NO=0
+tcase_mine() {
+    local no=$TCASE_NO
+    TCASE_NO=$((no + 1))
+    [ -z "${SB_SHARD:-}" ] || [ $((no % ${SB_SHARD#*/})) = "${SB_SHARD%/*}" ]
+}
 # tcase NAME FUNCTION: runs FUNCTION; every line it prints is a failure
 tcase() {
+    tcase_mine || return 0
     local msg
     msg=$("$2" 2>&1)
     if [ -z "$msg" ]; then
