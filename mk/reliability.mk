@@ -17,7 +17,7 @@
 TEST_EXTRA += test-fault test-oracle
 DEB_PKGS   += python3 clang llvm libclang-rt-14-dev
 
-.PHONY: test-fault test-oracle check-oracle fuzz fuzz-build
+.PHONY: test-fault test-oracle check-oracle fuzz fuzz-build fuzz-corpus
 
 # ---- fault injection ---------------------------------------------------------------------
 FAULT_SHIM := $(BUILD)/fault/shim.so
@@ -129,6 +129,19 @@ fuzz: $(FUZZ_BINS) ## run every libFuzzer target for FUZZ_SECONDS=60 on its seed
 	  grep -E '^(stat::|#[0-9]+[[:space:]]+(INITED|DONE)|==[0-9]+==|SUMMARY|fuzz invariant)' \
 	    $(FUZZ_DIR)/$$t.log || true; \
 	  test $$rc -eq 0 || { echo "fuzz: $$t failed (exit $$rc), see $(FUZZ_DIR)/$$t.log"; exit 1; }; \
+	done
+
+# Each libFuzzer target once over its committed seeds and regression inputs, no search: what
+# CI runs (the build with clang's ASan + UBSan and libFuzzer's own driver), in about a minute;
+# make fuzz is the search, FUZZ_SECONDS a target, for check-all.
+fuzz-corpus: $(FUZZ_BINS) ## every libFuzzer target over its committed corpus and regression inputs, once (CI)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  rc=0; $(FUZZ_DIR)/fuzz_$$t -runs=0 -timeout=30 -rss_limit_mb=2048 \
+	    -artifact_prefix=$(FUZZ_DIR)/crash-$$t- tests/fuzz/corpus/$$t \
+	    $$(test -d tests/fuzz/regress/$$t && echo tests/fuzz/regress/$$t) >$(FUZZ_DIR)/$$t-corpus.log 2>&1 || rc=$$?; \
+	  grep -E '^(#[0-9]+[[:space:]]+(INITED|DONE)|==[0-9]+==|SUMMARY|fuzz invariant)' \
+	    $(FUZZ_DIR)/$$t-corpus.log || true; \
+	  test $$rc -eq 0 || { echo "fuzz-corpus: $$t failed (exit $$rc), see $(FUZZ_DIR)/$$t-corpus.log"; exit 1; }; \
 	done
 
 # The same targets without libFuzzer (tests/fuzz/replay.c), built by $(CC) with the build's
