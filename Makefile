@@ -378,14 +378,14 @@ compare: $(BIN) ## tdoku vs every SIMD level, same run, medians of COMPARE_ROUND
 
 # Why the ratios are what they are: instructions a puzzle (callgrind) and instructions a
 # second (times the timed median) of each level and its tdoku peer, on the first
-# COMPARE_IR_PUZZLES puzzles of the committed samples (docs/performance.md, sixteenth session).
+# COMPARE_IR_PUZZLES puzzles of the committed samples (docs/performance.md).
 COMPARE_IR_PUZZLES ?= 300
 .PHONY: compare-ir
 compare-ir: $(BIN) $(PERF_DRIVER) ## instructions/puzzle and instructions/s vs tdoku at each width, 300-puzzle slices (~5 min): build/reports/compare-ir.md
 	BUILD=$(BUILD) COMPARE_ROUNDS=$(COMPARE_ROUNDS) COMPARE_SECONDS=$(COMPARE_SECONDS) \
 	  COMPARE_IR_PUZZLES=$(COMPARE_IR_PUZZLES) bash scripts/compare_ir.sh $(BIN) $(PERF_DRIVER)
 
-# The refactor guard (issue 24): this build against SAME_BASE (a revision, default HEAD) built
+# The refactor guard: this build against SAME_BASE (a revision, default HEAD) built
 # in its own git worktree; scripts/same-bytes.sh compares stdout, stderr and exit codes over a
 # matrix of commands, formats, geometries and -t 1,2 (bench --json without its timings).
 SAME_BASE ?= HEAD

@@ -1,4 +1,4 @@
-# mk/geometry.mk — issue 13's CLI tests: tests/cli/geometry.sh with its independent checker
+# mk/geometry.mk — the geometry CLI tests: tests/cli/geometry.sh with its independent checker
 # build/tests/gcheck (tests/cli/gcheck.c + the dancing-links oracle tests/dlx.c).
 GCHECK := $(BUILD)/tests/gcheck
 
@@ -23,7 +23,7 @@ test-geometry: $(BIN) $(BIN_RUN) $(GCHECK) $(GCHECK_RUN) ## CLI on other geometr
 endif
 TEST_EXTRA += test-geometry
 
-# make geometry-bench — issue 13's speed targets, a benchmark (never a test). Fixed-seed
+# make geometry-bench — the general solver's speed, a benchmark (never a test). Fixed-seed
 # sets, cached under build/geometry-bench: two sets of minimal 16x16 puzzles from the
 # generator (20 with seed 7, 40 with seed 8: the oracle's time per puzzle differs a lot
 # between sets, so the ratio is quoted for both), 40 25x25 puzzles with 55% of the cells given
@@ -50,7 +50,7 @@ $(GBENCH_DIR)/s17.txt $(GBENCH_DIR)/h11.txt:
 	grep -v '^#' datasets/samples/hardest_11plus_1000.txt | head -100 >$(GBENCH_DIR)/h11.txt
 
 .PHONY: geometry-bench
-geometry-bench: $(BIN) $(GCHECK) $(GBENCH_DIR)/m16.txt $(GBENCH_DIR)/m16b.txt $(GBENCH_DIR)/h25.txt $(GBENCH_DIR)/s17.txt ## issue 13 speed: general solver vs the DLX oracle (16x16) and the fast kernel (9x9); 25x25 rate
+geometry-bench: $(BIN) $(GCHECK) $(GBENCH_DIR)/m16.txt $(GBENCH_DIR)/m16b.txt $(GBENCH_DIR)/h25.txt $(GBENCH_DIR)/s17.txt ## general solver vs the DLX oracle (16x16) and the fast kernel (9x9); 25x25 rate
 	@set -e; d=$(GBENCH_DIR); r=$(GBENCH_ROUNDS); \
 	us() { $(GCHECK) bench $$1 $$2 $$3 $$r | tee /dev/stderr | sed 's/.*, \([0-9.]*\) us\/puzzle/\1/'; }; \
 	for m in m16 m16b; do \

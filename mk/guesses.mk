@@ -1,5 +1,5 @@
-# mk/guesses.mk — the guess counts held to an independent model (issue 28, seventeenth
-# session): scripts/guess_model.py reimplements the fast pipeline's propagation, branch.h's
+# mk/guesses.mk — the guess counts held to an independent model:
+# scripts/guess_model.py reimplements the fast pipeline's propagation, branch.h's
 # branch rule and search.h's DFS in plain Python, so the same-guesses-at-every-level contract
 # is checked against the documented rule, not only level against level. The model also
 # takes stronger rules, on every board or to a depth, and other branching (--triad,
@@ -18,7 +18,7 @@ TEST_EXTRA += test-guesses
 test-guesses: $(BIN) $(BIN_RUN) ## every SIMD level's per-puzzle counts and guesses against scripts/guess_model.py, an independent model of the search (part of make test)
 	bash tests/guesses/check.sh $(BIN_RUN)
 
-# The guess study of docs/performance.md (seventeenth session): the eight searches of
+# The guess study of docs/performance.md: the eight searches of
 # guess_model.py --study on the committed samples and the multi corpus, and tdoku's own
 # guesses on them when make compare has built it. A few minutes (Python, every core).
 GUESS_STUDY_FILES := datasets/samples/hardest_11plus_1000.txt datasets/samples/top1465.txt \

@@ -1,4 +1,4 @@
-# mk/history.mk — issue 26: performance over history (docs/ci.md "History and bisect").
+# mk/history.mk — performance over history (docs/ci.md, "History: make perf-history").
 #
 #   make perf-history [REV=A..B]       measure each commit of the range (default: the last
 #                                      HISTORY_COUNT=10) into $(BUILD)/reports/history.jsonl,

@@ -1,4 +1,4 @@
-# mk/hosts.mk — MPI across hosts on one machine (issue 27, docs/scale.md "Across hosts
+# mk/hosts.mk — MPI across hosts on one machine (docs/scale.md "Across hosts
 # (namespaces)"): tests/cli/hosts.sh runs build/sudokubench-mpi on 3 network namespaces with
 # their own hostnames, byte-identical to one process. It needs the MPI build (mk/mpi.mk, read
 # after this file: so MPI_SKIP and MPI_BIN are used in the recipe, expanded once every file is
@@ -25,7 +25,7 @@ $(call shards,test-hosts,$(HOSTS_SHARDS)): $(BIN) $$(MPI_HOSTS_NEED) $$(if $$(MP
 	    SB_SHARD=$(subst .,,$(suffix $@))/$(HOSTS_SHARDS) MPIRUN=$(MPIRUN) SHIM=$(abspath $(FAULT_SHIM)) \
 	    bash tests/cli/hosts.sh $(BIN) $(MPI_BIN); fi
 
-# Two namespace hosts against one (issue 27 target 1): scripts/hosts_bench.sh, N hard puzzles
+# Two namespace hosts against one: scripts/hosts_bench.sh, N hard puzzles
 # (default 200,000) solved plain, -np 1 and -np 2 over 2 hosts, R rounds: wall, --stats and CPU
 # seconds per rank, build/reports/hosts-bench.md. A benchmark, never run by make test.
 HOSTS_BENCH_N ?= 200000

@@ -1,4 +1,4 @@
-# mk/install.mk — installing sudokubench as a Debian-style library (issue 15): the shared
+# mk/install.mk — installing sudokubench as a Debian-style library: the shared
 # library beside the static one, pkg-config, man pages, bash completion, the examples and the
 # Python package (python/). Variables follow the GNU conventions:
 #

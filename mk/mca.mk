@@ -1,7 +1,7 @@
 # make mca — llvm-mca's model of the kernels' hot loops on Intel (sapphirerapids,
 # icelake-server; cascadelake for avx512bw) and AMD (znver3) cores: cycles, uops and the
 # busiest port per loop body
-# (scripts/mca.sh; issue 28's per-microarchitecture analysis, docs/performance.md). A model,
+# (scripts/mca.sh; the per-microarchitecture analysis, docs/performance.md). A model,
 # never a test: it prints, it gates nothing.
 DEB_PKGS += llvm
 

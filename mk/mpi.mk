@@ -1,4 +1,4 @@
-# mk/mpi.mk — MPI (issue 14, docs/scale.md): build/sudokubench-mpi runs the same commands on
+# mk/mpi.mk — MPI (docs/scale.md): build/sudokubench-mpi runs the same commands on
 # MPI ranks with output byte-identical to one process.
 #
 # One code path: the CLI sources (src/cli/*.c) compiled again with $(MPICC) and -DSB_MPI

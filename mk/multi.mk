@@ -1,4 +1,4 @@
-# mk/multi.mk — the benchmark corpus of puzzles with several solutions (issue 28):
+# mk/multi.mk — the benchmark corpus of puzzles with several solutions:
 # datasets/multi/, made by scripts/make_multi.py (minimal puzzles of `generate`, one given
 # less each), measured by make bench / compare / gbench / report (BENCH_FILES,
 # scripts/corpora.sh). datasets/README.md describes it.

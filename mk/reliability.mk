@@ -1,4 +1,4 @@
-# mk/reliability.mk — issue 16 (docs/reliability.md): fault injection, the large independent
+# mk/reliability.mk — reliability (docs/reliability.md): fault injection, the large independent
 # cross-check, fuzzing.
 #
 #   make test-fault     the CLI under injected read/write/allocation faults (tests/fault/),
@@ -37,7 +37,7 @@ test-fault: $(BIN) $(FAULT_SHIM)
 	bash tests/fault/resume.sh $(BIN) $(FAULT_SHIM)
 endif
 
-# ---- the same suites on a slowed CPU (issue 23) -------------------------------------------
+# ---- the same suites on a slowed CPU ----------------------------------------------------
 # test-slow: the fault suites and the CLI suites that send signals, run by scripts/slow-cpu
 # (pinned to one core with a busy loop competing on it), first on this build, then on the
 # ASan + UBSan build; with the Python suite (its Ctrl-C cases) on the plain one. Not part of

@@ -1,4 +1,4 @@
-# mk/slurm.mk — Slurm for real on one machine (issue 27 item 3, docs/scale.md "Slurm"):
+# mk/slurm.mk — Slurm for real on one machine (docs/scale.md "Slurm"):
 # tests/cli/slurm.sh starts a private munged, slurmctld and two slurmd (two node names, each in
 # its own UTS namespace) from Debian's slurm-wlm and munge, submits docs/scale.md's job script
 # with sbatch, runs its srun line and mpirun inside an allocation: the same bytes as one

@@ -1,4 +1,4 @@
-# mk/structure.mk — the shape of the source tree (issue 24): `make file-graph` builds the
+# mk/structure.mk — the shape of the source tree: `make file-graph` builds the
 # file-level graph of src/ (calls from each object's undefined symbols to the object that
 # defines them, and the #include "..." lines; a header shares its .c's node) for the plain
 # program and, where MPI builds, the MPI one, and fails naming every circle between files.

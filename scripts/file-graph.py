@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""file-graph.py — the file-level call/include graph of src/, and any cycle in it (issue 24).
+"""file-graph.py — the file-level call/include graph of src/, and any cycle in it.
 
 Usage: file-graph.py [--edges] PROGRAM...
 

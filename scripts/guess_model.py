@@ -18,9 +18,9 @@ SBT3_OPEN = 50 cells open, src/kernel/triad.h):
                 then choose afresh; count solutions up to the limit.
 
 So `make test-guesses` can hold every kernel's per-puzzle guess count and solution count to
-it (tests/guesses/check.sh). It is also the study tool of issue 28 (docs/performance.md,
-"Seventeenth session"): which stronger rules and which branching would cut the guesses, in
-minutes and before any kernel is written:
+it (tests/guesses/check.sh). It is also a study tool (docs/performance.md, make
+guess-study): which stronger rules and which branching would cut the guesses, in minutes
+and before any kernel is written:
 
   --triad naked|hidden|both   add the triad rules to the propagation (a triad is the three
                 cells where a row or column crosses a box: it holds exactly three digits);
@@ -28,10 +28,10 @@ minutes and before any kernel is written:
                 hidden: three digits confined to the triad by its line or by its box leave
                 its cells no other digit (more than three is a contradiction);
   --triad-depth N|root  the triad rules only on boards at most N guesses deep, or on the
-                root alone: where in the tree a stronger rule pays (eighteenth session); the
+                root alone: where in the tree a stronger rule pays; the
                 summary counts the settles and those that ran the triad rules (the cost side);
   --triad-open N  the root settles without the triad rules first, and goes on with them only
-                when at least N cells are still open (twentieth session);
+                when at least N cells are still open;
   --branch band  branch as tdoku does, on one digit's configuration in a band (the row, or
                 column, it takes in each of the band's three boxes): the band with the fewest
                 configurations over its digits, then its digit with the fewest (two or more),

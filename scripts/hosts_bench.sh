@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/hosts_bench.sh — two namespace hosts against one (issue 27 target 1; `make hosts-bench`,
+# scripts/hosts_bench.sh — two namespace hosts against one (`make hosts-bench`,
 # docs/scale.md "Two hosts against one"). Sets up 2 hosts exactly as tests/cli/hosts.sh does
 # (tests/cli/hosts_lib.sh: network namespaces on a private bridge, own hostnames, a launch agent
 # in place of ssh, TCP only), makes N hard puzzles (default 200,000: `augment --seed 1` of

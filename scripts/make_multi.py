@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""scripts/make_multi.py — the benchmark corpus of puzzles with several solutions (issue 28).
+"""scripts/make_multi.py — the benchmark corpus of puzzles with several solutions.
 
 Usage: scripts/make_multi.py BINARY [--count N] [--seed S] [--remove K] [-o FILE]
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# mca.sh — where a kernel's hot loop spends its cycles on CPUs we do not have (issue 28):
+# mca.sh — where a kernel's hot loop spends its cycles on CPUs we do not have:
 # llvm-mca's static model of one loop body per stamp, per microarchitecture.
 #
 #   scripts/mca.sh [BUILD]        (BUILD: a build dir whose gen/ holds the tables; default build)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/mpi_bench.sh — MPI scaling of `solve` (issue 14 targets; `make mpi-bench`).
+# scripts/mpi_bench.sh — MPI scaling of `solve` (`make mpi-bench`).
 #
 # Generates N puzzles (default 1,000,000, the issue's corpus; `generate --seed 1`, cached under
 # build/mpi-bench/) and N2 (default 10,000,000: long enough that mpirun's start-up, about half

@@ -1,5 +1,5 @@
 /*
- * oracle.c — the large independent cross-check (issue 16, `make check-oracle`, docs/reliability.md).
+ * oracle.c — the large independent cross-check (`make check-oracle`, docs/reliability.md).
  *
  * Loads base puzzles from files (the standard corpora when ../shared/datasets is present, else
  * the committed samples) and derives from each a few mutants — givens removed (2+ solutions),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/same-bytes.sh — the refactor guard of issue 24: two builds of sudokubench must write
+# scripts/same-bytes.sh — the refactor guard: two builds of sudokubench must write
 # the same bytes (stdout, stderr, exit code) for every command, format, geometry and thread
 # count in a fixed matrix, bench --json included (its timings removed).
 #

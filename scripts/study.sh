@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/study.sh — `make study` (issue 25 item 4): what each technique buys and costs, per
+# scripts/study.sh — `make study`: what each technique buys and costs, per
 # corpus, measured with `sudokubench bench --json` (1 thread), as build/reports/study.md with
 # a Pareto chart study.png (time per puzzle against guesses per puzzle). docs/strategies.md
 # "The study" says how to read it.

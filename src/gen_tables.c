@@ -34,7 +34,7 @@ static int word_form;
 
 /* Prints word lane w as the two byte lanes holding it ("2w,2w+1"), sep after: the AVX-512
  * kernel moves its 16-bit lanes with byte permutes (VBMI), which Intel runs as one uop
- * where a word permute takes two or three (docs/performance.md, seventh session). In the
+ * where a word permute takes two or three (docs/performance.md). In the
  * word form, w itself. */
 static void print_word_lane(int w, const char *sep)
 {

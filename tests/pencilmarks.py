@@ -1,4 +1,4 @@
-"""The 729-character pencilmark form of a 9x9 puzzle (issue 15's input form), written for the
+"""The 729-character pencilmark form of a 9x9 puzzle (an input form of docs/cli.md), written for the
 tests so that the CLI tests (tests/cli/forms.sh) and the Python tests
 (python/tests/test_sudokubench.py) build their inputs the same way, independently of the
 library's own parser.

@@ -1,6 +1,6 @@
 /*
  * test_geometry.c — geometries as data, the general solver, enumeration and the grid codec
- * (issue 13's library part), checked against an independent dancing-links oracle (dlx.c)
+ * (the library part), checked against an independent dancing-links oracle (dlx.c)
  * on house lists the tests build themselves, and against the fast 9x9 kernel on the samples.
  */
 #define _POSIX_C_SOURCE 200809L

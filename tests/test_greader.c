@@ -1,5 +1,5 @@
 /*
- * test_greader.c — reading and rating any geometry in the library (issue 24; include/
+ * test_greader.c — reading and rating any geometry in the library (include/
  * sudokubench.h "Reading and rating any geometry"): sb_greader's records, line numbers, forms,
  * reasons and columns, the clash message per kind of house, the bound on line length and the
  * stop flag; sb_geometry_detect for every cell count; sb_grate's classes against the general

@@ -1,5 +1,5 @@
 /*
- * test_gstop.c — the stop flag of every geometry engine (issue 24): the general solver's
+ * test_gstop.c — the stop flag of every geometry engine: the general solver's
  * per-cell engine, its 16-digit whole-board kernel at every SIMD level this CPU has, and the
  * generic pipelines. A flag raised before a solve, or during one (from the enumeration
  * callback after K solutions, or from a second thread once the callback has reported

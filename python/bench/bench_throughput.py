@@ -1,4 +1,4 @@
-"""Python-from-numpy throughput against the CLI on the same file (issue 15's figure).
+"""Python-from-numpy throughput against the CLI on the same file (docs/python.md).
 
 Usage: python3 python/bench/bench_throughput.py --cli build/sudokubench [--n 1000000] [--rounds 3]
        (make bench-python does this with PYTHONPATH set)

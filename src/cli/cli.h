@@ -455,7 +455,7 @@ int cli_mpi_begin(int *argc, char ***argv);
 int cli_mpi_end(int rc);
 /* The MPI layer's one interface to the batch engine, one way: batch.c calls
  * cli_mpi_records/cli_mpi_items (SB_MPI builds only) and hands them the engine's own
- * operations, so mpi.c never calls batch.c by name (issue 24: no circle between them). */
+ * operations, so mpi.c never calls batch.c by name (no circle between them). */
 typedef struct cli_batch_ops {
     /* Rank 0, before any record: flushes what the command printed first (a csv header).
      * @return 0, or CLI_EXIT_USAGE after the write error message one process gives. */

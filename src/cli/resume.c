@@ -1,5 +1,5 @@
 /*
- * resume.c — `-o FILE --resume` (issue 16, docs/reliability.md): a run killed part-way
+ * resume.c — `-o FILE --resume` (docs/reliability.md): a run killed part-way
  * continues after the last whole record of FILE, and the finished FILE is byte-identical to
  * an uninterrupted run.
  *

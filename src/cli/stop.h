@@ -1,7 +1,7 @@
 /*
  * stop.h — the program's stop flag: SIGINT/SIGTERM raise it, every long loop and search
  * polls it. A leaf: stop.c calls nothing else of the program, so any file may use it
- * without closing a circle (issue 24).
+ * without closing a circle (make file-graph).
  */
 #ifndef SB_CLI_STOP_H
 #define SB_CLI_STOP_H

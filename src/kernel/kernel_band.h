@@ -36,7 +36,7 @@
  *     columns, from the triads and column segments); any change goes back to naked singles.
  *   Whole-board rounds of every rule (as the AVX-512 stamp runs them) were measured 1.7x
  *   slower here: a band round is bound by throughput (every digit's SWAR work), the naked
- *   chain by latency (docs/performance.md, third session).
+ *   chain by latency (docs/performance.md).
  * load: the givens leave their peers and are placed in one pass of house flags per digit
  *   vector (sbb_place_givens), the settle then starts from the singles they leave; the root's
  *   settle also runs the triad rules once locked candidates stall, when at least SBT3_OPEN
@@ -304,7 +304,7 @@ static inline uint32_t sbb_digit_at(uint64_t q01, uint64_t q23, int s)
  * one of them. At 16 bytes the board is nine digit words; the AVX2 stamp keeps it as its five
  * 32-byte vectors (two digits each), so a single's update is five ANDs, not nine, and the
  * count folds the halves once an iteration: 11% fewer instructions and 6-8% faster on Zen 5
- * than nine 16-byte words (docs/performance.md, twenty-fourth session).
+ * than nine 16-byte words (docs/performance.md).
  * @return 0 on an empty cell, else 1. */
 static inline int sbb_naked(sb_board *b)
 {
@@ -741,7 +741,7 @@ static inline int sbb_branch_cell(const sb_board *b)
         /* A loop a band, unrolled: the band is a constant in each, so a cell costs about 38
          * instructions instead of 52 in one loop over the three bands, whose band index and
          * planes went through memory. The two extra exits cost less than that saves (avx2
-         * paired search: 1.3-1.8% faster; docs/performance.md, twenty-first session). Cells
+         * paired search: 1.3-1.8% faster; docs/performance.md). Cells
          * in cell order, so the first best still wins. */
 #pragma GCC unroll 3
         for (int j = 0; j < 3; j++)

@@ -9,7 +9,7 @@
  *
  * Why: the single-board settle is bound by the latency of the naked-singles chain and by
  * branch mispredictions, and the second 16-byte half of an AVX2 vector bought it little
- * (docs/performance.md, third session). Two independent searches side by side fill that
+ * (docs/performance.md). Two independent searches side by side fill that
  * half: every vector instruction of a settle (the cell counts, the hidden-singles and
  * locked-candidates passes) works for both boards at once, and one loop exit serves both.
  *
@@ -33,8 +33,8 @@
  * equal the single search's (tests/test_many.c).
  *
  * Measured (docs/performance.md): 1.14-1.25x the single AVX2 search on the standard corpora
- * when it was written. Since the single search's naked singles fill 32-byte vectors too
- * (twenty-fourth session) the pair is level with it on 17-clue and 6-9% behind on the harder
+ * when it was written. Since the single search's naked singles fill 32-byte vectors too,
+ * the pair is level with it on 17-clue and 6-9% behind on the harder
  * corpora (Zen 5), so the pair policy (solver.c) gives it only the easy puzzles. Syncing
  * everything (a contradicted board waiting too) and two singles per loop trip were slower.
  */

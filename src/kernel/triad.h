@@ -21,15 +21,15 @@
  *   - three digits confined (hidden): its cells lose every other digit.
  *
  * Why at the root only: on every board they cost more time than the guesses they save
- * (docs/performance.md, seventeenth session); at the root, one settle a puzzle, they take 15%
- * of top1465's guesses and a third of 17-clue's (eighteenth session).
+ * (docs/performance.md); at the root, one settle a puzzle, they take 15%
+ * of top1465's guesses and a third of 17-clue's.
  *
  * When: the root's settle reaches the fixpoint of the other rules first, and goes on with the
  * triad rules only when at least SBT3_OPEN cells are still open there. Most multi-solution
  * roots have fewer (two in three of datasets/multi), and there the pass, about a thousand
  * instructions at the band levels, seldom finds anything: gated, the guesses rise by 0.2% on
  * that corpus, 0.4% on top1465 and from 0.28 to 0.31 a puzzle on 17-clue, and the
- * multi-solution corpus runs 3% faster at scalar, sse4 and avx2 (twentieth session). The gate
+ * multi-solution corpus runs 3% faster at scalar, sse4 and avx2. The gate
  * is read on that fixpoint, so every stamp and scripts/guess_model.py make the same decision.
  */
 #ifndef SB_KERNEL_TRIAD_H

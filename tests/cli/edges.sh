@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2154 # BIN, HERE, T, TIMEOUT, HAVE_PY, RC, P1.. come from tests/cli/run.sh
-# tests/cli/edges.sh — the contract at its edges (issue 17): signals during long work,
+# tests/cli/edges.sh — the contract at its edges: signals during long work,
 # summaries after an interrupt, whole records from generate/augment, write errors, multi-file
 # runs, early failures, messages, overflowing values, output hygiene, the docs against
 # --help, and the options --max-guesses, the csv file column, generate -f pretty and pretty

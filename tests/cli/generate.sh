@@ -232,7 +232,7 @@ done
 expect_err_line "sudokubench: option '-n' requires an argument"
 end
 
-# ---- generate --symmetry / --clues on other geometries (issue 24 item 6) -------------------
+# ---- generate --symmetry / --clues on other geometries ---------------------------------
 # sym_ok FILE N SYM: every line of FILE (one character per cell, an N x N grid) has a clue
 # pattern SYM keeps (the image worked out here in awk, independently of the library).
 sym_ok() {

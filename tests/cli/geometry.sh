@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli/geometry.sh — the CLI on geometries other than 9x9 (issue 13, docs/geometry.md
+# tests/cli/geometry.sh — the CLI on geometries other than 9x9 (docs/geometry.md
 # "Command line"): --grid / --geometry, the geometry picked from the first line's cell count,
 # errors per geometry (message, column, record kept, exit code), records checked against the
 # dancing-links oracle, --all (counts = oracle, solutions valid and distinct), pretty, validate

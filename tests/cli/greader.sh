@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli/greader.sh — the CLI over the library's reader and rater of any geometry (issue 24,
+# tests/cli/greader.sh — the CLI over the library's reader and rater of any geometry (
 # docs/geometry.md "Reading and rating any geometry"): defects of the reader the CLI had, each
 # checked on every command that reads puzzles.
 #

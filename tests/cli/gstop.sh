@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli/gstop.sh — Ctrl-C and `solve --all` on every geometry (issue 24): SIGINT/SIGTERM
+# tests/cli/gstop.sh — Ctrl-C and `solve --all` on every geometry: SIGINT/SIGTERM
 # end a search on any engine (the general solver, its 16-digit kernel, the generic pipelines,
 # 9x9 --all) with exit 130 and the interrupted message; --all writes each solution as it is
 # found, before the puzzle's count record; a write error under --all is one message naming

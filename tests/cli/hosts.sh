@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# tests/cli/hosts.sh — build/sudokubench-mpi across 3 "hosts" on one machine (issue 27 item 1,
+# tests/cli/hosts.sh — build/sudokubench-mpi across 3 "hosts" on one machine (
 # docs/scale.md "Across hosts (namespaces)"): each host is a network namespace on a veth pair
 # to a private bridge, with a private /24 address inside the namespace only, and every process
 # started in its own UTS namespace with its own hostname; mpirun runs on host 1 and reaches the
 # others through a launch agent (in place of ssh) that enters their namespaces. Ranks on
 # different hosts talk TCP only, and MPI_Get_processor_name differs, so -o FILE goes through
 # MPI-IO as across real nodes. Every command must give one plain process's stdout, stderr,
-# exit code and -o file bytes. Then a host that fails (issue 27 item 2): host 2 killed, or its
+# exit code and -o file bytes. Then a host that fails: host 2 killed, or its
 # link taken down, mid-run (from a point in its rank's work: the fault shim), and a host that
 # cannot write -o FILE; seconds from the failure to mpirun's exit are printed as "# " lines.
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli/mpi.sh — build/sudokubench-mpi against build/sudokubench (issue 14, docs/scale.md):
+# tests/cli/mpi.sh — build/sudokubench-mpi against build/sudokubench (docs/scale.md):
 # under `mpirun -np 1, 2, 3` every command must write the same bytes to stdout and stderr
 # and exit with the same code as one plain process, for every format, -t 1 and 2, on the
 # samples, a file with invalid lines, standard input and several files, other geometries;
@@ -459,7 +459,7 @@ t_unreadable() {
 
 # An -o FILE that cannot be opened, or opened but not written (a /proc file: EIO on write,
 # ESPIPE on a positional one): every command gives one process's one message, nothing on
-# stdout and its exit code (issue 24: MPI added "the ranks took different paths", and named
+# stdout and its exit code (MPI added "the ranks took different paths", and named
 # another reason for /proc/version).
 t_output_unopenable() {
     local o

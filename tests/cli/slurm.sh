@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli/slurm.sh — build/sudokubench-mpi under a real Slurm on one machine (issue 27 item 3,
+# tests/cli/slurm.sh — build/sudokubench-mpi under a real Slurm on one machine (
 # docs/scale.md "Slurm"): Debian's slurm-wlm and munge, started here with a private munged,
 # slurmctld and two slurmd (two node names on one machine: `slurmd -N NAME`, each node's own
 # port, each slurmd in its own UTS namespace so its node has its own hostname, and so its

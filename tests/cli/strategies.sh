@@ -29,7 +29,7 @@ for spec in list array restart singles none "array:ns,hs,lc,nt" "list:hs" "resta
     end
 done
 
-# Each message names what is wrong and what would be right (issue 17, defect 7).
+# Each message names what is wrong and what would be right.
 NAMES='fast, list, array, restart, singles, none; or a spec ORDER:T1,T2,...'
 TECHS='ns, hs, lc, nt2, nt3, nt4, ht2, ht3, ht4, xw, sf, jf, xy, xyz, ww, sky, kite, col, xc; nt, ht = all three sizes'
 EMPTY='empty technique name (a comma with no token before or after it)'

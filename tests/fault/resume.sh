@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/fault/resume.sh — `solve`/`rate`/`validate -o FILE --resume` (issue 16,
+# tests/fault/resume.sh — `solve`/`rate`/`validate -o FILE --resume` (
 # docs/reliability.md). solve: SIGKILL at ten points of a run, each followed by a resume, then a
 # final resume; the finished FILE must be byte-identical to an uninterrupted run. Every kill
 # comes from inside the run (the shim, tests/fault/shim.c, sends it once the run has written K
@@ -259,7 +259,7 @@ broken_input() {
 }
 tcase "an input failing part-way marks the side file; solve, validate, rate refuse to resume it" broken_input
 
-# Every geometry resumes as 9x9 does (issue 24 item 6). Inputs: a 16x16 (4x4 boxes, found
+# Every geometry resumes as 9x9 does. Inputs: a 16x16 (4x4 boxes, found
 # from the cell count) and a 6x6 (--grid 2x3) with puzzles made ambiguous, an invalid line, a
 # blank and a comment line. Each run is killed by the shim at several points of FILE (or of
 # stderr for validate), each time resumed; the finished FILE is byte-identical to an

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tests/fault/run.py — the CLI under injected faults (issue 16, docs/reliability.md).
+"""tests/fault/run.py — the CLI under injected faults (docs/reliability.md).
 
 A read that fails with EIO after K bytes, writes that fail with ENOSPC, EIO or EPIPE after K
 bytes, short writes, a real closed pipe, and every allocation of the program failing in turn
