@@ -75,9 +75,9 @@ ORACLE_FILES   ?= $(if $(SHARED_DATA),$(SHARED_DATA),$(wildcard datasets/samples
 ORACLE_SLICE       ?= $(if $(CROSS),800,$(if $(filter 1,$(SAN)),800,4000))
 ORACLE_SLICE_EVERY ?= $(if $(CROSS),200,$(if $(filter 1,$(SAN)),150,80))
 
-$(ORACLE): scripts/oracle.c tests/dlx.c tests/reference.c tests/dlx.h tests/reference.h $(LIB)
+$(ORACLE): tests/oracle/oracle.c tests/dlx.c tests/reference.c tests/dlx.h tests/reference.h $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests -o $@ scripts/oracle.c tests/dlx.c tests/reference.c $(LIB) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -Itests -o $@ tests/oracle/oracle.c tests/dlx.c tests/reference.c $(LIB) $(LDLIBS)
 
 test-oracle: $(ORACLE)
 	$(if $(CROSS),timeout -s KILL 900 $(QEMU_RUN)) $(ORACLE) --target $(ORACLE_SLICE) \
