@@ -252,6 +252,12 @@ endif
 # NAME.K runs every Nth case of NAME from the Kth, and NAME alone still runs them all.
 # `make test-serial` runs the same suites one after another.
 TEST_JOBS    ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) * 3 )))
+# TEST_TIMEOUT: the test scripts' hang guard per command, in seconds, never a speed limit
+# (exported to them as SUDOKUBENCH_TEST_TIMEOUT). Side by side on 2 cores under ASan or
+# qemu, the heaviest command (a 25x25 generate: about 7 s native, 21 s under ASan alone)
+# ran past 120 s.
+TEST_TIMEOUT ?= $(if $(filter 1,$(SAN))$(CROSS),600,120)
+export SUDOKUBENCH_TEST_TIMEOUT = $(TEST_TIMEOUT)
 TEST_WAITING := test-hosts test-mpi test-slurm
 
 test: ## every suite, side by side (TEST_JOBS=N): unit (Criterion), CLI, perf-gate and each area's TEST_EXTRA (mk/*.mk)
