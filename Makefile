@@ -331,7 +331,9 @@ $(GBENCH): bench/gbench.cc $(LIB)
 	$(CXX) -std=c++17 $(OPT) -g $(WARN) -Iinclude -o $@ $< $(LIB) -lbenchmark -lpthread $(LDLIBS)
 
 # The perf scripts' own tests (synthetic data, no solver runs): every test-perf variant runs them.
-PERF_UNIT := python3 tests/perf/test_perf_check.py && python3 tests/perf/test_compare.py
+# The tooling's tests import scripts/ as modules: PYTHONPATH, as for any module path.
+PERF_UNIT := PYTHONPATH=scripts python3 tests/perf/test_perf_check.py && \
+             PYTHONPATH=scripts python3 tests/perf/test_compare.py
 
 ifneq ($(CROSS),)
 test-perf:

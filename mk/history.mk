@@ -67,7 +67,8 @@ perf-history-clean: ## remove the worktrees of commits built by perf-history / p
 
 # The history tests: the U test and the schema always; the end-to-end clone test
 # (tests/perf/test_history.sh, about a minute) needs native callgrind runs.
-HISTORY_UNIT := python3 tests/perf/test_mannwhitney.py && python3 tests/perf/test_history_schema.py
+HISTORY_UNIT := PYTHONPATH=scripts python3 tests/perf/test_mannwhitney.py && \
+                PYTHONPATH=scripts python3 tests/perf/test_history_schema.py
 ifneq ($(CROSS),)
 test-history:
 	$(HISTORY_UNIT)

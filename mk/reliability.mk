@@ -60,7 +60,7 @@ test-slow-one: $(BIN) $(FAULT_SHIM) $(if $(SLOW_PY),$(PY_STAMP))
 	SUDOKUBENCH_TEST_TIMEOUT=$(SLOW_TIMEOUT) scripts/slow-cpu bash tests/fault/resume.sh $(BIN) $(FAULT_SHIM)
 	SUDOKUBENCH_TEST_TIMEOUT=$(SLOW_TIMEOUT) SB_SHIM=$(abspath $(FAULT_SHIM)) scripts/slow-cpu bash tests/cli/run.sh $(BIN)
 	SUDOKUBENCH_TEST_TIMEOUT=$(SLOW_TIMEOUT) SB_SHIM=$(abspath $(FAULT_SHIM)) scripts/slow-cpu bash tests/cli/batch.sh $(BIN)
-	$(if $(SLOW_PY),SUDOKUBENCH_TEST_TIMEOUT=$(SLOW_TIMEOUT) SB_CLI=$(abspath $(BIN)) PYTHONPATH=$(abspath $(PY_DIR)) \
+	$(if $(SLOW_PY),SUDOKUBENCH_TEST_TIMEOUT=$(SLOW_TIMEOUT) SB_CLI=$(abspath $(BIN)) PYTHONPATH=$(abspath $(PY_DIR)):$(abspath tests) \
 	  PYTHONDONTWRITEBYTECODE=1 scripts/slow-cpu $(PYTHON) -m pytest -q -p no:cacheprovider python/tests)
 endif
 

@@ -29,7 +29,6 @@ import subprocess
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in scripts/ from the two imports below
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare  # noqa: E402  (fastest_peer: the pairing of levels with tdoku builds; the writer)
 import perf_check  # noqa: E402  (callgrind parsing, the driver's registry, puzzle lines)
 

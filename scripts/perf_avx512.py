@@ -36,7 +36,6 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
 import perf_check as pc  # noqa: E402
 
 LEVEL = "avx512"

@@ -45,7 +45,6 @@ import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
 import perf_check as pc  # noqa: E402  (the gate's parser and helpers)
 
 FORMAT = "sudokubench-perf-history/1"

@@ -18,8 +18,7 @@ import sudokubench as sb
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "datasets" / "samples"
-sys.path.insert(0, str(ROOT / "tests"))
-from pencilmarks import pencilmarks  # noqa: E402  (tests/pencilmarks.py, shared with forms.sh)
+from pencilmarks import pencilmarks  # noqa: E402  (tests/pencilmarks.py on PYTHONPATH, shared with forms.sh)
 CLI = os.environ.get("SB_CLI", str(ROOT / "build" / "sudokubench"))
 PUZZLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 

@@ -12,7 +12,6 @@ import tempfile
 import unittest
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import json_schema  # noqa: E402
 import perf_history as ph  # noqa: E402
 

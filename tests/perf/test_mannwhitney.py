@@ -15,12 +15,9 @@ Known values:
 """
 
 import math
-import os
 import sys
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
-                                "scripts"))
 import perf_check as pc  # noqa: E402
 import perf_avx512 as gate  # noqa: E402
 
