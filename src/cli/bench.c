@@ -362,8 +362,12 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
             d->verdict = verdict;
             verdict = NULL;
         }
-        while (verdict && disagree.at < d->n && verdict[disagree.at] == d->verdict[disagree.at])
-            disagree.at++;
+        /* the first puzzle whose verdict differs from the first row's (none: d->n) */
+        for (disagree.at = 0; verdict && disagree.at < d->n; disagree.at++)
+            if (verdict[disagree.at] != d->verdict[disagree.at])
+                break;
+        if (!verdict)
+            disagree.at = d->n;
         if (disagree.at < d->n) /* the message names both verdicts: the first row's goes along */
             disagree.what = verdict[disagree.at] | d->verdict[disagree.at] << 8;
     }
