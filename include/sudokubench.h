@@ -53,9 +53,13 @@ typedef enum sb_status {
     SB_ERR_BUDGET = -7,         /* sb_solve: the guess budget (max_guesses) ran out */
     SB_ERR_STOPPED = -8,        /* the caller's stop flag was raised (sb_options.stop,
                                    sb_reader_set_stop): the work was abandoned */
-    SB_ERR_THREADS = -9         /* a batch's threads could not be started (errno holds the
+    SB_ERR_THREADS = -9,        /* a batch's threads could not be started (errno holds the
                                    cause, e.g. EAGAIN: memory or a thread limit ran out);
                                    nothing was done (sb_threads_check) */
+    SB_ERR_PLUGIN = -10         /* a plug-in solver failed a call (its SB_PLUGIN_FAILED, a
+                                   negative code it may not return, a count above the limit,
+                                   or more guesses than the budget it was given), or cannot
+                                   make a state for the geometry asked for */
 } sb_status;
 
 /* Returns a constant, human-readable name for a status code ("unknown status" for any other
@@ -349,6 +353,9 @@ typedef struct sb_options {
                              runs; when it reads non-zero sb_solve returns SB_ERR_STOPPED.
                              NULL (default): never. Lets Ctrl-C end a long search */
     int pair;         /* an sb_pair policy for sb_solve_many; default SB_PAIR_AUTO */
+    const struct sb_plugin *plugin; /* a loaded solver plug-in (sb_plugin_open): sb_engine_new
+                             then runs it instead of the pipeline. NULL (default): none.
+                             sb_solver_new refuses a plug-in (SB_ERR_ARG) */
 } sb_options;
 
 /* When sb_solve_many runs a paired kernel (the fast pipeline's AVX2 search: two puzzles side
@@ -972,6 +979,47 @@ void sb_engine_counts(const sb_engine *e, sb_technique_counts out[SB_TECH_COUNT]
 
 /* Zeroes the technique counters (NULL e: nothing). */
 void sb_engine_counts_reset(sb_engine *e);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Solver plug-ins (sudokubench_plugin.h is the ABI a plug-in implements; docs/plugins.md)    */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A loaded solver plug-in: a shared object whose sb_plugin_entry() describes it. Set
+ * sb_options.plugin to it and sb_engine_new (and so sb_bench_prepare and the record solvers)
+ * runs it as an engine row: one plug-in state per engine, every answer shaped as a built-in's.
+ * Thread rules: an sb_plugin is read-only once open; any number of engines on any threads may
+ * share it. Close it after the last engine that uses it is freed. */
+typedef struct sb_plugin sb_plugin;
+
+enum { SB_PLUGIN_WHY = 256 /* room for sb_plugin_open's reason, NUL included */ };
+
+/* Loads the plug-in at path (dlopen; a path without '/' is looked up as dlopen does, so give
+ * "./x.so" for a file here) and checks its description: the entry symbol, the ABI version,
+ * the name (1-31 of [a-z0-9_-], no built-in pipeline's) and the calls. On failure why (cap
+ * bytes, SB_PLUGIN_WHY is enough) gets a one-line reason and nothing stays loaded.
+ * @return SB_OK and *out; SB_ERR_ARG for NULL path or out; SB_ERR_PLUGIN with why. */
+int sb_plugin_open(const char *path, sb_plugin **out, char *why, size_t cap);
+
+/* Unloads p. NULL: nothing. */
+void sb_plugin_close(sb_plugin *p);
+
+/* @return the plug-in's name (its row's name), or NULL for NULL p. */
+const char *sb_plugin_name(const sb_plugin *p);
+
+/* @return the plug-in's one-line description, or NULL for NULL p. */
+const char *sb_plugin_about(const sb_plugin *p);
+
+/* @return 1 when p must run on one thread (SB_PLUGIN_ONE_THREAD: it keeps global state), 0
+ * when any number of engines may call it at once, or for NULL p. */
+int sb_plugin_one_thread(const sb_plugin *p);
+
+/* @return 1 when p solves grids of geometry g (NULL: 9x9), 0 when it refuses them or p is
+ * NULL. */
+int sb_plugin_accepts(const sb_plugin *p, const sb_geometry *g);
+
+/* @return the name of the plug-in whose call is running on the calling thread, else NULL.
+ * Async-signal-safe: a SIGSEGV handler can tell a plug-in's crash from the program's own. */
+const char *sb_plugin_running(void);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Reading and rating any geometry (docs/geometry.md "Reading and rating any geometry")       */

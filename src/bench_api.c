@@ -31,7 +31,7 @@ enum {
 /* One thread's solver of a row. */
 typedef struct bsolver {
     sb_solver *s;  /* 9x9 */
-    sb_engine *e;  /* other geometries */
+    sb_engine *e;  /* other geometries, and a plug-in on any */
     uint8_t *sol;  /* the engine's first solution, the geometry's cells */
 } bsolver;
 
@@ -247,10 +247,11 @@ int sb_bench_prepare(sb_bench *b, const sb_options *opt, int threads)
     if (!(b->s = calloc((size_t)threads, sizeof *b->s)))
         return SB_ERR_NOMEM;
     b->threads = threads;
+    const int eng = b->g || opt->plugin; /* a plug-in is an engine row on 9x9 too */
     for (int t = 0; t < threads; t++) {
         int st = SB_ERR_NOMEM;
-        if (!b->g || (b->s[t].sol = malloc(b->size)))
-            st = b->g ? sb_engine_new(b->g, opt, &b->s[t].e) : sb_solver_new(&b->s[t].s, opt);
+        if (!eng || (b->s[t].sol = malloc(b->g ? b->size : sizeof(sb_grid))))
+            st = eng ? sb_engine_new(b->g, opt, &b->s[t].e) : sb_solver_new(&b->s[t].s, opt);
         if (st != SB_OK) { /* no half-made row: the set is unprepared again */
             solvers_free(b);
             return st;
@@ -263,7 +264,7 @@ int sb_bench_simd(const sb_bench *b)
 {
     if (!b || !b->s)
         return SB_ERR_ARG;
-    return b->g ? sb_simd_resolve(b->opt.simd) : sb_solver_simd(b->s[0].s);
+    return b->s[0].e ? sb_simd_resolve(b->opt.simd) : sb_solver_simd(b->s[0].s);
 }
 
 /* Solves the puzzles lo .. lo+BENCH_CHUNK-1 of b (fewer at the end) with solver s into k;
@@ -272,7 +273,7 @@ int sb_bench_simd(const sb_bench *b)
 static size_t solve_block(const sb_bench *b, bsolver *s, size_t lo, int check, block *k)
 {
     const size_t n = b->n - lo < BENCH_CHUNK ? b->n - lo : BENCH_CHUNK;
-    if (!b->g) { /* several puzzles at once, as the solve command does */
+    if (!s->e) { /* several puzzles at once, as the solve command does */
         for (size_t j = 0; j < n; j++)
             unpack(b, lo + j, k->g[j].cell);
         sb_solve_many(s->s, k->g, n, k->res, k->st);
@@ -282,14 +283,22 @@ static size_t solve_block(const sb_bench *b, bsolver *s, size_t lo, int check, b
     }
     for (size_t j = 0; j < n; j++) {
         const uint8_t *p = b->data + (lo + j) * b->size;
+        if (!b->g) { /* a plug-in on 9x9: the engine takes cells */
+            unpack(b, lo + j, k->g[j].cell);
+            p = k->g[j].cell;
+        }
         sb_gresult r = {0, 0};
-        k->st[j] = sb_engine_solve(s->e, p, b->opt.limit, &r, s->sol);
+        /* the timed passes ask for the count alone, as 9x9's sb_solve_many gives it (a
+         * plug-in may then skip writing a solution) */
+        k->st[j] = sb_engine_solve(s->e, p, b->opt.limit, &r, check || b->g ? s->sol : NULL);
         k->res[j].count = r.count;
         k->res[j].guesses = r.guesses;
-        /* the engine's one failure is memory: its puzzle counts as a failed check */
+        /* the engine's failures are memory and a plug-in's broken answer: the puzzle counts
+         * as a failed check */
         if (check)
-            k->wrong[j] = k->st[j] == SB_ERR_NOMEM ||
-                          (r.count && !sb_gsolution_check(b->g, p, s->sol));
+            k->wrong[j] = k->st[j] == SB_ERR_NOMEM || k->st[j] == SB_ERR_PLUGIN ||
+                          (r.count && !(b->g ? sb_gsolution_check(b->g, p, s->sol)
+                                             : sb_solution_check(&k->g[j], (const sb_grid *)(const void *)s->sol)));
     }
     return n;
 }
@@ -304,8 +313,9 @@ static int stopped(const sb_bench *b)
 static uint64_t paired_so_far(const sb_bench *b)
 {
     uint64_t n = 0;
-    for (int t = 0; !b->g && t < b->threads; t++)
-        n += sb_solver_paired(b->s[t].s);
+    for (int t = 0; t < b->threads; t++)
+        if (b->s[t].s)
+            n += sb_solver_paired(b->s[t].s);
     return n;
 }
 
@@ -354,7 +364,7 @@ int sb_bench_warm(sb_bench *b, uint8_t *verdicts, sb_bench_warmup *out)
     out->paired = paired_so_far(b) - paired;
     for (int t = 0; t < b->threads; t++) {
         sb_technique_counts c[SB_TECH_COUNT];
-        if (b->g)
+        if (b->s[t].e)
             sb_engine_counts(b->s[t].e, c);
         else
             sb_solver_counts(b->s[t].s, c);

@@ -12,6 +12,7 @@
  *   box16     the 16-digit whole-board kernel (geometry/box16.c), its stamp chosen here
  *   general   the general solver's per-cell engine (geometry/general.c)
  *   pipeline  the generic pipelines on any geometry (geometry/gpipeline.c)
+ *   plugin    a solver plug-in (sb_options.plugin; plugin.c), first: it is asked for by name
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@ typedef struct engine_want {
     int nine;             /* 1: the 9x9 grid (NULL or the standard 3x3 geometry) */
     int fast;             /* 1: pipeline "fast" */
     int level;            /* the SIMD level, resolved */
+    const sb_plugin *plugin; /* the plug-in asked for (NULL: none) */
 } engine_want;
 
 struct sb_engine {
@@ -35,6 +37,7 @@ struct sb_engine {
                                    enumeration g or g3 */
     int ncells, n;              /* cells and digits */
     int fast;                   /* 1: pipeline "fast" */
+    int nine9;                  /* 1: the 9x9 grid (NULL or the standard 3x3 geometry) */
     int level;                  /* the SIMD level, resolved */
     sb_options opt;             /* the caller's options, spec dropped */
     char *spec;                 /* the pipeline's registry name or custom spec (owned) */
@@ -49,6 +52,8 @@ struct sb_engine {
     sb_box16 *k16;              /* box16: the kernel */
     sb_box16_fn stamp;          /* box16: its search at the level */
     sb_glimit lim;              /* box16: budget, stop flag and poll interval */
+    sb_plugin_geometry pg;      /* plugin: the grid as the plug-in sees it */
+    void *pstate;               /* plugin: its state for this engine */
 };
 
 /* Adds the counters src to dst (SB_TECH_COUNT entries each). */
@@ -270,11 +275,46 @@ static int new_pipeline(sb_engine *e)
 PERCELL_ROW(general, gs, sb_gsolve, sb_gsolve_each)
 PERCELL_ROW(pipeline, gp, sb_gpipeline_solve, sb_gpipeline_each)
 
+/* ---- plugin: a solver plug-in (plugin.c) ---- */
+
+/* Row plugin: whatever the request, when it names a plug-in. */
+static int match_plugin(const engine_want *w)
+{
+    return w->plugin != NULL;
+}
+
+static int make_plugin(sb_engine *e)
+{
+    const sb_plugin *p = e->opt.plugin;
+    if (!sb_plugin_accepts(p, e->nine9 ? NULL : e->g))
+        return SB_ERR_PLUGIN;
+    sb_plugin_geometry_of(p, e->nine9 ? NULL : e->g, &e->pg);
+    e->pstate = sb_plugin_state_new(p, &e->pg);
+    return e->pstate ? SB_OK : SB_ERR_PLUGIN;
+}
+
+static int solve_plugin(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gresult *res,
+                        uint8_t *first)
+{
+    return sb_plugin_solve(e->opt.plugin, e->pstate, cells, limit, &e->opt, first, res);
+}
+
+/* A plug-in counts; it does not list its solutions (the ABI has no callback). */
+static int each_plugin(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
+                       void *user, sb_gresult *res)
+{
+    (void)e, (void)cells, (void)limit, (void)fn, (void)user, (void)res;
+    return SB_ERR_ARG;
+}
+
 /* ---- the table ---- */
 
 /* The rows in match order: X(id, name, about). Each id has match_ID, make_ID, solve_ID and
  * each_ID above; the info and the ops below are both stamped from this one list. */
 #define ENGINE_ROWS(X)                                                                          \
+    X(plugin, "plugin",                                                                         \
+      "a solver plug-in (sb_options.plugin) on any geometry it accepts: its solve per puzzle, " \
+      "every answer checked against the ABI's contract")                                        \
     X(nine, "9x9",                                                                              \
       "the 9x9 grid, any pipeline: sb_solver (\"fast\": the fused kernel of the SIMD level, "   \
       "else the 9x9 generic engine); each enumerates on the general solver (\"fast\") or the " \
@@ -320,6 +360,8 @@ void sb_engine_free(sb_engine *e)
     sb_gpipeline_free(e->gp);
     sb_geometry_free(e->g3);
     sb_box16_free(e->k16);
+    if (e->pstate)
+        sb_plugin_state_free(e->opt.plugin, e->pstate);
     free(e->spec);
     free(e);
 }
@@ -339,11 +381,15 @@ int sb_engine_new(const sb_geometry *g, const sb_options *opt, sb_engine **out)
             return SB_ERR_PIPELINE;
         name = reg[opt->pipeline].name;
     }
-    engine_want w = {.g = g, .nine = is_9x9(g), .fast = name && !strcmp(name, "fast")};
-    if (!name || (!w.fast && sb_pipeline_find(name) < 0 && sb_pipeline_check(name) != SB_OK))
+    engine_want w = {.g = g, .nine = is_9x9(g), .fast = name && !strcmp(name, "fast"),
+                     .plugin = opt->plugin};
+    /* A plug-in row ignores the pipeline; its name is the row's. */
+    if (w.plugin)
+        name = sb_plugin_name(w.plugin);
+    else if (!name || (!w.fast && sb_pipeline_find(name) < 0 && sb_pipeline_check(name) != SB_OK))
         return SB_ERR_PIPELINE;
     /* The geometry engines search depth-first only; 9x9 also breadth-first (sb_solver). */
-    if (opt->search != SB_SEARCH_DFS && !(opt->search == SB_SEARCH_BFS && w.nine))
+    if (opt->search != SB_SEARCH_DFS && !(opt->search == SB_SEARCH_BFS && w.nine && !w.plugin))
         return SB_ERR_ARG;
     /* Every row checks the level, even where it runs portable C (the pipelines): a level this
      * CPU lacks is the caller's error, as sb_solver_new says for 9x9. */
@@ -359,6 +405,7 @@ int sb_engine_new(const sb_geometry *g, const sb_options *opt, sb_engine **out)
     e->row = (int)row;
     e->g = g;
     e->gg = g; /* 9x9: enumeration runs on it when it is the 3x3 geometry */
+    e->nine9 = w.nine;
     e->ncells = w.nine ? SB_CELLS : sb_geometry_cells(g);
     e->n = w.nine ? SB_DIGITS : sb_geometry_digits(g);
     e->fast = w.fast;

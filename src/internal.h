@@ -18,6 +18,7 @@
 #include <stdlib.h>
 
 #include "sudokubench.h"
+#include "sudokubench_plugin.h"
 
 /* Writes the reason fmt, ... into why (whylen bytes; nothing when why is NULL or whylen is
  * 0): the one message helper of the library's parsers (pipeline specs, geometry records).
@@ -315,5 +316,15 @@ extern const uint32_t sb_band_peers[SB_CELLS][4] __attribute__((aligned(16)));
 
 /* Popcount of a 9-bit candidate mask, without relying on the POPCNT instruction. */
 extern const uint8_t sb_popcount9[512];
+
+/* The plug-in row's calls (plugin.c), each marking the thread as inside the plug-in for its
+ * duration (sb_plugin_running). */
+void sb_plugin_geometry_of(const sb_plugin *p, const sb_geometry *g, sb_plugin_geometry *out);
+void *sb_plugin_state_new(const sb_plugin *p, const sb_plugin_geometry *g);
+void sb_plugin_state_free(const sb_plugin *p, void *state);
+/* Solves cells through state for limit under opt's budget and stop flag into res and first.
+ * @return SB_OK, SB_ERR_STOPPED, SB_ERR_BUDGET, or SB_ERR_PLUGIN for a broken answer. */
+int sb_plugin_solve(const sb_plugin *p, void *state, const uint8_t *cells, uint64_t limit,
+                    const sb_options *opt, uint8_t *first, sb_gresult *res);
 
 #endif /* SB_INTERNAL_H */

@@ -14,10 +14,11 @@
 struct sb_rsolver {
     const sb_geometry *g; /* NULL: 9x9 */
     sb_solver *solver;    /* 9x9 */
-    sb_engine *eng;       /* another geometry */
+    sb_engine *eng;       /* another geometry, or a plug-in on any */
     sb_grater *rater;     /* another geometry's rating (made when asked for) */
     uint64_t limit;       /* the options' limit (the engine takes it per call) */
-    uint8_t *sol;         /* another geometry: the last first solution, sb_geometry_cells bytes */
+    int plugin;           /* 1: eng runs a plug-in, whose every solution is checked */
+    uint8_t *sol;         /* with eng: the last first solution, the geometry's cells */
     size_t cap;           /* entries of the arrays below */
     size_t ready, next;   /* solved ahead: entries next .. ready-1 not yet handed out */
     const sb_record **rec; /* the record of each entry */
@@ -39,9 +40,11 @@ int sb_rsolver_new(const sb_geometry *g, const sb_options *opt, int rate, sb_rso
         return SB_ERR_NOMEM;
     s->g = g;
     s->limit = opt->limit;
-    if (g && !(s->sol = malloc((size_t)sb_geometry_cells(g))))
+    const int eng = g || opt->plugin; /* a plug-in is an engine row on 9x9 too */
+    s->plugin = opt->plugin != NULL;
+    if (eng && !(s->sol = malloc(g ? (size_t)sb_geometry_cells(g) : SB_CELLS)))
         return SB_ERR_NOMEM;
-    int st = g ? sb_engine_new(g, opt, &s->eng) : sb_solver_new(&s->solver, opt);
+    int st = eng ? sb_engine_new(g, opt, &s->eng) : sb_solver_new(&s->solver, opt);
     if (st == SB_OK && g && rate)
         st = sb_grater_new(g, &s->rater);
     return st;
@@ -102,12 +105,21 @@ int sb_rsolver_solve(sb_rsolver *s, const sb_record *rec, sb_result *res)
 {
     if (!s || !rec || !res)
         return SB_ERR_ARG;
-    if (s->g) {
+    if (s->eng) {
+        if (!s->g && rec->marks)
+            return SB_ERR_ARG; /* a plug-in takes givens, not pencilmarks */
         sb_gresult gr = {0, 0};
-        const int st =
-            sb_engine_solve(s->eng, ((const sb_stream_grec *)rec)->cells, s->limit, &gr, s->sol);
+        const uint8_t *cells = s->g ? ((const sb_stream_grec *)rec)->cells : rec->grid.cell;
+        int st = sb_engine_solve(s->eng, cells, s->limit, &gr, s->sol);
+        /* a plug-in's solution is checked against the givens and the rules, as bench does */
+        if (st == SB_OK && s->plugin && gr.count &&
+            !(s->g ? sb_gsolution_check(s->g, cells, s->sol)
+                   : sb_solution_check(&rec->grid, (const sb_grid *)(const void *)s->sol)))
+            st = SB_ERR_PLUGIN;
         res->count = gr.count;
         res->guesses = gr.guesses;
+        if (!s->g && gr.count)
+            memcpy(res->solution.cell, s->sol, SB_CELLS);
         return st;
     }
     if (s->next < s->ready && s->rec[s->next] == rec) {
@@ -122,7 +134,7 @@ const uint8_t *sb_rsolver_solution(const sb_rsolver *s, const sb_result *res)
 {
     if (!s)
         return NULL;
-    return s->g ? s->sol : res ? res->solution.cell : NULL;
+    return s->eng ? s->sol : res ? res->solution.cell : NULL;
 }
 
 int sb_rsolver_rate(sb_rsolver *s, const sb_record *rec, sb_rating *out)

@@ -145,6 +145,8 @@ int sb_solver_new(sb_solver **out, const sb_options *opt)
     if (!out || !opt)
         return SB_ERR_ARG;
     *out = NULL;
+    if (opt->plugin) /* plug-ins are engine rows (sb_engine_new) */
+        return SB_ERR_ARG;
     const char *spec;
     size_t npipelines;
     const sb_pipeline_info *pipelines = sb_pipelines(&npipelines);

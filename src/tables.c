@@ -73,6 +73,7 @@ const char *sb_strerror(int status)
     case SB_ERR_BUDGET: return "guess budget ran out";
     case SB_ERR_STOPPED: return "stopped";
     case SB_ERR_THREADS: return "could not start the threads";
+    case SB_ERR_PLUGIN: return "a plug-in solver failed";
     default: return "unknown status";
     }
 }

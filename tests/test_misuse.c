@@ -37,7 +37,8 @@ static const char *const internal_symbols[] = {
     "sb_kernel_bfs_base", "sb_kernel_bfs_neon", "sb_kernel_bfs_scalar", "sb_kernel_bfs_sse4",
     "sb_kernel_dfs_avx2", "sb_kernel_dfs_avx512", "sb_kernel_dfs_avx512bw",
     "sb_kernel_dfs_base", "sb_kernel_dfs_neon", "sb_kernel_dfs_scalar", "sb_kernel_dfs_sse4",
-    "sb_kernel_pair_avx2", "sb_plan_parse", "sb_tdoku_count", "sb_tkernel_bfs_avx2",
+    "sb_kernel_pair_avx2", "sb_plan_parse", "sb_plugin_geometry_of", "sb_plugin_solve",
+    "sb_plugin_state_free", "sb_plugin_state_new", "sb_tdoku_count", "sb_tkernel_bfs_avx2",
     "sb_tkernel_bfs_avx512", "sb_tkernel_bfs_avx512bw", "sb_tkernel_bfs_base",
     "sb_tkernel_bfs_neon", "sb_tkernel_bfs_scalar", "sb_tkernel_bfs_sse4",
     "sb_tkernel_dfs_avx2", "sb_tkernel_dfs_avx512", "sb_tkernel_dfs_avx512bw",
@@ -1361,4 +1362,30 @@ Test(misuse, side_files)
 
     cr_assert_eq(sb_side_append(NULL, "done 0\n", 1), SB_ERR_ARG);
     cr_assert_eq(sb_side_append("out", NULL, 1), SB_ERR_ARG);
+}
+
+Test(misuse, plugins)
+{
+    char why[SB_PLUGIN_WHY] = "";
+    sb_plugin *p = (sb_plugin *)(uintptr_t)1; /* must be cleared on failure */
+    cr_assert_eq(sb_plugin_open(NULL, &p, why, sizeof why), SB_ERR_ARG);
+    cr_assert_null(p);
+    cr_assert_eq(sb_plugin_open("x.so", NULL, why, sizeof why), SB_ERR_ARG);
+    cr_assert_eq(sb_plugin_open("/nonexistent/x.so", &p, why, sizeof why), SB_ERR_PLUGIN);
+    cr_assert_null(p);
+    cr_assert(strstr(why, "/nonexistent/x.so"), "the reason names the file: %s", why);
+    cr_assert_eq(sb_plugin_open("/nonexistent/x.so", &p, NULL, 0), SB_ERR_PLUGIN);
+    sb_plugin_close(NULL);
+    cr_assert_null(sb_plugin_name(NULL));
+    cr_assert_null(sb_plugin_about(NULL));
+    cr_assert_eq(sb_plugin_accepts(NULL, NULL), 0);
+    cr_assert_eq(sb_plugin_one_thread(NULL), 0);
+    cr_assert_null(sb_plugin_running(), "no plug-in call runs here");
+    /* a plug-in is an engine row: the 9x9 solver refuses one */
+    sb_options o;
+    sb_options_default(&o);
+    o.plugin = (const sb_plugin *)(uintptr_t)1;
+    sb_solver *s = (sb_solver *)(uintptr_t)1;
+    cr_assert_eq(sb_solver_new(&s, &o), SB_ERR_ARG);
+    cr_assert_null(s);
 }
