@@ -70,6 +70,7 @@ MAN_DATE_EPOCH := $(shell git log -1 --format=%ct 2>/dev/null)
 # Every installed path, relative to DESTDIR: uninstall removes exactly these.
 INSTALLED := $(BINDIR)/sudokubench $(LIBDIR)/libsudokubench.a $(LIBDIR)/$(SHLIB_REAL) \
              $(LIBDIR)/$(SONAME) $(LIBDIR)/libsudokubench.so $(INCLUDEDIR)/sudokubench.h \
+             $(INCLUDEDIR)/sudokubench_plugin.h \
              $(PKGCONFIGDIR)/sudokubench.pc $(MAN_PAGES:$(MAN_DIR)/%=$(MANDIR)/man1/%) \
              $(BASHCOMPDIR)/sudokubench
 # The Python package as installed: its modules (not the build script) and the extension.
@@ -148,6 +149,7 @@ install: $(BIN) $(LIB) $(SHLIB) $(PC_FILE) $(MAN_PAGES) $(if $(filter yes,$(PY_I
 	ln -sf $(SHLIB_REAL) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libsudokubench.so
 	$(INSTALL) -m 644 include/sudokubench.h $(DESTDIR)$(INCLUDEDIR)/sudokubench.h
+	$(INSTALL) -m 644 include/sudokubench_plugin.h $(DESTDIR)$(INCLUDEDIR)/sudokubench_plugin.h
 	$(INSTALL) -m 644 $(PC_FILE) $(DESTDIR)$(PKGCONFIGDIR)/sudokubench.pc
 	$(INSTALL) -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/
 	$(INSTALL) -m 644 $(COMPLETION) $(DESTDIR)$(BASHCOMPDIR)/sudokubench

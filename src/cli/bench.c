@@ -110,7 +110,9 @@ static const char bench_help[] =
     "                        (one technique each: fast,fast+xw,fast+sky)\n"
     "      --pipeline SPEC   add one pipeline: a name, fast+T1,T2,... or a custom spec such\n"
     "                        as array:ns,hs,lc,nt (both repeatable, rows in the order given;\n"
-    "                        default: all)\n"
+    "                        default: all; with --plugin, fast and each plug-in)\n"
+    "      --plugin FILE     load a solver plug-in (a shared object: docs/plugins.md); its\n"
+    "                        name is a row for the lists above (repeatable)\n"
     "  -n, --max-puzzles N   use the first N puzzles of each FILE (default all)\n"
     "  -l, --limit N         solutions to count per puzzle (default %llu: uniqueness check)\n"
     "  -t, --threads N       threads solving each pass together (default %d: every core)\n"
@@ -374,8 +376,14 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
     free(verdict);
     global_hit hit;
     if (!rc && first_of_all(d, wrong, &hit)) {
-        fprintf(stderr, CLI_NAME ": bench: wrong solution for puzzle %zu of %s: %s\n",
-                hit.number, row->dataset, hit.text);
+        if (opt->plugin)
+            fprintf(stderr, CLI_NAME ": bench: plug-in '%s' gave a wrong answer for puzzle %zu "
+                    "of %s (a solution that breaks the rules or the givens, a count above the "
+                    "limit, guesses beyond the budget or a code it may not return): %s\n",
+                    row->pipeline, hit.number, row->dataset, hit.text);
+        else
+            fprintf(stderr, CLI_NAME ": bench: wrong solution for puzzle %zu of %s: %s\n",
+                    hit.number, row->dataset, hit.text);
         rc = CLI_EXIT_USAGE;
     }
     if (!rc && first_of_all(d, disagree, &hit)) {
@@ -584,6 +592,10 @@ static int add_pipelines(const char *arg, const char **names, int *n, int cap,
             memcpy(store[*n], name, len + 1);
             names[*n] = store[*n];
             ++*n;
+        } else if (p < 0 && cli_plugin_find(name)) {
+            if (*n == cap)
+                return cli_usage_error("bench", "more than %d pipelines", cap), -1;
+            names[(*n)++] = sb_plugin_name(cli_plugin_find(name));
         } else if (p < 0) {
             char known[256];
             return cli_usage_error("bench", "unknown pipeline '%.*s' in --pipelines (%s, fast+T, "
@@ -633,14 +645,19 @@ int cli_bench(int argc, char **argv)
         {"threads", required_argument, 0, 't'},   {"seconds", required_argument, 0, 'D'},
         {"simd", required_argument, 0, 'S'},      {"json", required_argument, 0, 'J'},
         {"pipeline", required_argument, 0, 'Q'},  {"max-puzzles", required_argument, 0, 'n'},
-        {"help", no_argument, 0, 'h'},            CLI_GRID_LONGOPTS, {0, 0, 0, 0}};
+        {"help", no_argument, 0, 'h'},            CLI_GRID_LONGOPTS, CLI_PLUGIN_LONGOPT,
+        {0, 0, 0, 0}};
     cli_grid_opt gopt = {0};
     enum { MAX_PIPELINES = 64 };
     sb_options opt;
     sb_options_default(&opt);
     const char *pipes[MAX_PIPELINES];
     char fast_names[MAX_PIPELINES][FAST_NAME_MAX]; /* the fast+T rows of --pipelines */
-    int npipes = 0;
+    int npipes = 0, nargs = 0;
+    /* --pipelines and --pipeline in the order given ('P' or 'Q' first), read once every
+     * --plugin is loaded so that a row may name one wherever the options stand */
+    const char *pargs[MAX_PIPELINES];
+    char pkinds[MAX_PIPELINES];
     unsigned long long max_puzzles = 0;
     double seconds = DEFAULT_SECONDS_X10 / 10.0;
     const char *json = NULL;
@@ -649,15 +666,11 @@ int cli_bench(int argc, char **argv)
     while ((ch = cli_getopt(&shared, argc, argv, ":l:t:n:h", longopts)) != -1) {
         switch (ch) {
         case 'P': /* --pipelines and --pipeline both add, in the order given */
-            if (add_pipelines(optarg, pipes, &npipes, MAX_PIPELINES, fast_names))
-                return CLI_EXIT_USAGE;
-            break;
         case 'Q':
-            if (cli_parse_pipeline("bench", optarg, &opt))
-                return CLI_EXIT_USAGE;
-            if (npipes == MAX_PIPELINES)
+            if (nargs == MAX_PIPELINES)
                 return cli_usage_error("bench", "more than %d pipelines", MAX_PIPELINES);
-            pipes[npipes++] = optarg;
+            pkinds[nargs] = (char)ch;
+            pargs[nargs++] = optarg;
             break;
         case 'n':
             if (!cli_parse_u64(optarg, &max_puzzles) || max_puzzles == 0)
@@ -685,16 +698,35 @@ int cli_bench(int argc, char **argv)
         default: return CLI_EXIT_USAGE; /* CLI_OPT_BAD: reported */
         }
     }
+    for (int i = 0; i < nargs; i++) {
+        if (pkinds[i] == 'P') {
+            if (add_pipelines(pargs[i], pipes, &npipes, MAX_PIPELINES, fast_names))
+                return CLI_EXIT_USAGE;
+            continue;
+        }
+        const sb_plugin *plug = cli_plugin_find(pargs[i]);
+        if (!plug && cli_parse_pipeline("bench", pargs[i], &opt))
+            return CLI_EXIT_USAGE;
+        if (npipes == MAX_PIPELINES)
+            return cli_usage_error("bench", "more than %d pipelines", MAX_PIPELINES);
+        pipes[npipes++] = plug ? sb_plugin_name(plug) : pargs[i];
+    }
     if (optind >= argc)
         return cli_usage_error("bench", "no FILE given (bench needs at least one puzzle file, "
                                         "or '-' for stdin)");
     sb_geometry *geo;
     if (cli_grid_pick("bench", &gopt, argv + optind, argc - optind, 0, &geo))
         return CLI_EXIT_USAGE;
-    /* Other geometries default to fast alone: the reference pipelines take very long there */
-    if (npipes == 0 && add_pipelines(geo ? "fast" : "all", pipes, &npipes, MAX_PIPELINES, fast_names)) {
-        sb_geometry_free(geo);
-        return CLI_EXIT_USAGE;
+    /* Other geometries default to fast alone: the reference pipelines take very long there.
+     * With plug-ins, the rows are fast and each plug-in, checked against fast's verdicts. */
+    if (npipes == 0) {
+        if (add_pipelines(geo || cli_plugin_count() ? "fast" : "all", pipes, &npipes,
+                          MAX_PIPELINES, fast_names)) {
+            sb_geometry_free(geo);
+            return CLI_EXIT_USAGE;
+        }
+        for (int i = 0; i < cli_plugin_count(); i++) /* at most 16: room is left */
+            pipes[npipes++] = sb_plugin_name(cli_plugin_at(i));
     }
     const int rc = bench_run(&opt, geo, pipes, npipes, (size_t)max_puzzles, seconds, json,
                              gopt.file, threads, argv + optind, argc - optind);
@@ -713,7 +745,14 @@ static int bench_run(sb_options *optp, const sb_geometry *geo, const char *const
     const int level = sb_simd_resolve(opt.simd);
     if (level < 0)
         return cli_solver_error("bench", SB_ERR_SIMD, opt.simd);
-    for (int p = 0; geo && p < npipes; p++) { /* a pipeline that skips a technique there */
+    for (int p = 0; p < npipes; p++) { /* a plug-in or pipeline that refuses the geometry */
+        const sb_plugin *plug = cli_plugin_find(pipes[p]);
+        if (plug && cli_plugin_check("bench", plug, geo))
+            return CLI_EXIT_USAGE;
+        if (plug) /* every row at the same thread count, so the rows compare */
+            cli_plugin_threads("bench", plug, &threads);
+        if (plug || !geo)
+            continue;
         sb_options_pipeline(&opt, pipes[p]);
         if (cli_engine_check("bench", geo, &opt))
             return CLI_EXIT_USAGE;
@@ -769,7 +808,9 @@ static int bench_run(sb_options *optp, const sb_geometry *geo, const char *const
             row->dataset = names[fi];
             row->name = dataset_base(files[fi]);
             row->pipeline = pipes[p];
-            sb_options_pipeline(&opt, pipes[p]); /* checked when parsed */
+            opt.plugin = cli_plugin_find(pipes[p]);
+            if (!opt.plugin)
+                sb_options_pipeline(&opt, pipes[p]); /* checked when parsed */
             rc = bench_one(&d, &opt, threads, seconds, row);
             if (rc)
                 break;

@@ -203,6 +203,29 @@ size_t cli_msg_escape(char *dst, const char *s);
  * ran out (print s as it is then). */
 char *cli_msg_dup(const char *s);
 
+/* Solver plug-ins of the run (plugins.c): --plugin FILE loads FILE (the first also installs
+ * the handler that names a plug-in crashing the process). @return 0, or CLI_EXIT_USAGE after
+ * a message naming FILE and the reason. */
+int cli_plugin_load(const char *cmd, const char *path);
+
+/* @return the loaded plug-in named name, or NULL. */
+const sb_plugin *cli_plugin_find(const char *name);
+
+/* @return how many plug-ins are loaded; the i-th of them in --plugin order (NULL past the
+ * end). */
+int cli_plugin_count(void);
+const sb_plugin *cli_plugin_at(int i);
+
+/* Caps *threads at 1 when p runs on one thread only (SB_PLUGIN_ONE_THREAD), with a note on
+ * stderr. @return 1 when it did, else 0. */
+int cli_plugin_threads(const char *cmd, const sb_plugin *p, int *threads);
+
+/* @return 0 when p solves geometry g (NULL: 9x9), else CLI_EXIT_USAGE after a message. */
+int cli_plugin_check(const char *cmd, const sb_plugin *p, const sb_geometry *g);
+
+/* The getopt entry of --plugin FILE, which solve, validate and bench take. */
+#define CLI_PLUGIN_LONGOPT {"plugin", required_argument, 0, CLI_OPT_PLUGIN}
+
 /* Appends one record of format f: res is the solve result for a puzzle, NULL for an
  * invalid line; status its sb_verdict, or CLI_STATUS_BUDGET when the guess budget ran out
  * (res then holds what was found so far). Byte-for-byte the formats of docs/cli.md. */
@@ -267,7 +290,7 @@ int cli_default_threads(void);
 /* ---- input.c: the geometry of a run and its record source ------------------------------ */
 
 /* getopt codes of the geometry options (above any character). */
-enum { CLI_OPT_GRID = 0x100, CLI_OPT_GEOMETRY, CLI_OPT_ALL, CLI_OPT_BAD = 0x1ff };
+enum { CLI_OPT_GRID = 0x100, CLI_OPT_GEOMETRY, CLI_OPT_ALL, CLI_OPT_PLUGIN, CLI_OPT_BAD = 0x1ff };
 
 /* The long options every command that reads puzzles takes. */
 #define CLI_GRID_LONGOPTS                                                                     \

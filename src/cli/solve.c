@@ -66,6 +66,7 @@ typedef struct worker {
     sb_rsolver *rs;           /* this thread's record solver */
     const sb_geometry *g;     /* copy of run.g */
     cli_format format;        /* copy of run.format, read on every record */
+    const sb_options *opt;    /* run.opt (its plug-in names a failure) */
 } worker;
 
 static const char solve_help[] =
@@ -76,7 +77,10 @@ static const char solve_help[] =
     "                       (orders list, array, restart; techniques ns hs lc nt2 nt3 nt4\n"
     "                       ht2 ht3 ht4 xw sf jf xy xyz ww sky kite col xc, nt, ht; see\n"
     "                       docs/strategies.md), or fast+T1,T2,... (9x9: the fused kernel\n"
-    "                       with those T on its own board) (default %s):%s\n"
+    "                       with those T on its own board), or a --plugin's name (default\n"
+    "                       %s):%s\n"
+    "      --plugin FILE    load a solver plug-in (a shared object: docs/plugins.md); -s NAME\n"
+    "                       solves with it, every answer checked as a built-in's (repeatable)\n"
     "      --search MODE    dfs or bfs (default dfs)\n"
     "      --bfs-cap N      most boards the BFS frontier may hold (default %d)\n"
     "  -l, --limit N        stop counting at N solutions: 1 first, 2 uniqueness, 0 all\n"
@@ -134,6 +138,21 @@ static void print_pipelines(char *buf, size_t len)
     }
 }
 
+/* Reports status st of a plug-in's solve of rec (SB_ERR_PLUGIN: a broken answer; SB_ERR_ARG:
+ * pencilmarks, which plug-ins do not take) to err. @return CLI_EXIT_USAGE: the run stops,
+ * as bench does for a wrong answer. */
+static int plugin_failed(const sb_options *opt, sb_buf *err, const cli_input *in,
+                         const sb_record *rec, int st)
+{
+    sb_buf_printf(err, CLI_NAME ": %s:%llu: plug-in '%s' %s\n", in->msg_name,
+                  (unsigned long long)rec->line, sb_plugin_name(opt->plugin),
+                  st == SB_ERR_ARG ? "takes givens, not pencilmarks"
+                                   : "broke its contract (a solution that breaks the rules or "
+                                     "the givens, a count above the limit, guesses beyond the "
+                                     "budget or a code it may not return)");
+    return CLI_EXIT_USAGE;
+}
+
 /* Creates a worker with its own solver (cli_batch.worker_new). */
 static int worker_new(void *ctx, void **out)
 {
@@ -144,6 +163,7 @@ static int worker_new(void *ctx, void **out)
     *out = w;
     w->g = r->g;
     w->format = r->format;
+    w->opt = &r->opt;
     const int st = sb_rsolver_new(r->g, &r->opt, 0, &w->rs);
     if (st != SB_OK)
         return cli_solver_error(r->format == FMT_COUNT ? "validate" : "solve", st, r->opt.simd);
@@ -226,6 +246,8 @@ static int solve_record(void *wp, const cli_input *in, const sb_record *rec, cli
         put_result(w, out, in, rec, &res, CLI_STATUS_BUDGET);
         return CLI_DONE;
     }
+    if ((st == SB_ERR_PLUGIN || st == SB_ERR_ARG) && w->opt->plugin)
+        return plugin_failed(w->opt, err, in, rec, st);
     if (st != SB_OK && w->g) { /* the engine's one failure: memory */
         sb_buf_printf(err, CLI_NAME ": %s:%llu: out of memory\n", in->msg_name,
                       (unsigned long long)rec->line);
@@ -409,8 +431,9 @@ int cli_solve(int argc, char **argv)
         CLI_OUTPUT_LONGOPT, {"resume", no_argument, 0, 'R'},
         {"search", required_argument, 0, 'B'},   {"bfs-cap", required_argument, 0, 'C'},
         {"max-guesses", required_argument, 0, 'G'}, CLI_GRID_LONGOPTS,
-        {"all", no_argument, 0, CLI_OPT_ALL},    {0, 0, 0, 0}};
+        {"all", no_argument, 0, CLI_OPT_ALL},    CLI_PLUGIN_LONGOPT, {0, 0, 0, 0}};
     run r = {.format = FMT_SOLUTION};
+    const char *pipeline = NULL; /* -s: a plug-in's name or a pipeline, once all are loaded */
     unsigned long long cap, budget;
     sb_options_default(&r.opt);
     r.opt.stop = cli_stop_flag();
@@ -426,10 +449,7 @@ int cli_solve(int argc, char **argv)
     b.resume = cli_resume_wanted(argc, argv); /* before -o opens FILE */
     while ((ch = cli_getopt(&shared, argc, argv, ":s:l:t:f:o:h", longopts)) != -1) {
         switch (ch) {
-        case 's':
-            if (cli_parse_pipeline("solve", optarg, &r.opt))
-                return CLI_EXIT_USAGE;
-            break;
+        case 's': pipeline = optarg; break;
         case 'G':
             if (cli_parse_whole("solve", "--max-guesses", optarg, &budget))
                 return CLI_EXIT_USAGE;
@@ -468,9 +488,23 @@ int cli_solve(int argc, char **argv)
         default: return CLI_EXIT_USAGE; /* CLI_OPT_BAD: reported */
         }
     }
+    if (pipeline && !(r.opt.plugin = cli_plugin_find(pipeline)) &&
+        cli_parse_pipeline("solve", pipeline, &r.opt))
+        return CLI_EXIT_USAGE;
     sb_geometry *geo;
     if (cli_grid_pick("solve", &gopt, argv + optind, argc - optind, gopt.all, &geo))
         return CLI_EXIT_USAGE;
+    if (r.opt.plugin)
+        cli_plugin_threads("solve", r.opt.plugin, &b.threads);
+    if (r.opt.plugin && (gopt.all || r.opt.search != SB_SEARCH_DFS ||
+                         cli_plugin_check("solve", r.opt.plugin, geo))) {
+        sb_geometry_free(geo);
+        return gopt.all || r.opt.search != SB_SEARCH_DFS
+                   ? cli_usage_error("solve", "plug-in '%s': not with --all or --search bfs (a "
+                                              "plug-in counts depth-first, it lists nothing)",
+                                     sb_plugin_name(r.opt.plugin))
+                   : CLI_EXIT_USAGE;
+    }
     if (gopt.all && b.resume) { /* resume.c counts records: --all writes many per puzzle */
         sb_geometry_free(geo);
         return cli_usage_error("solve", "--resume: not with --all (FILE's lines are solutions, "
@@ -579,6 +613,8 @@ static int validate_record(void *wp, const cli_input *in, const sb_record *rec, 
     const int st = sb_rsolver_solve(w->rs, rec, &res);
     if (st == SB_ERR_STOPPED)
         return CLI_STOPPED;
+    if ((st == SB_ERR_PLUGIN || st == SB_ERR_ARG) && w->opt->plugin)
+        return plugin_failed(w->opt, err, in, rec, st);
     if (st != SB_OK && w->g) {
         sb_buf_printf(err, CLI_NAME ": %s:%llu: out of memory\n", in->msg_name, line);
         return CLI_EXIT_USAGE;

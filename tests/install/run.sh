@@ -34,6 +34,7 @@ commands=$("$BIN_RUN" --help | awk '/^Commands:/ {on = 1; next} on && /^  [a-z]/
 {
     echo "bin/sudokubench"
     echo "include/sudokubench.h"
+    echo "include/sudokubench_plugin.h"
     echo "lib/libsudokubench.a"
     echo "lib/libsudokubench.so"
     echo "lib/libsudokubench.so.$major"
@@ -51,6 +52,7 @@ diff -u "$work/expected" "$work/installed" || fail "installed files differ from 
 [ "$(readlink "$P/lib/libsudokubench.so")" = "libsudokubench.so.$major" ] || fail ".so link"
 [ "$(readlink "$P/lib/libsudokubench.so.$major")" = "libsudokubench.so.$version" ] || fail ".so.$major link"
 cmp -s include/sudokubench.h "$P/include/sudokubench.h" || fail "installed header differs"
+cmp -s include/sudokubench_plugin.h "$P/include/sudokubench_plugin.h" || fail "installed plug-in header differs"
 
 # --- the shared library: soname, and exactly the header's functions exported
 readelf=${CROSS}readelf
@@ -129,6 +131,20 @@ for ex in count_file batch_file; do
 done
 grep -q " unsolvable 1 .* multiple 1 " "$work/want" || fail "the sample should hold one unsolvable and one multiple puzzle: $(cat "$work/want")"
 echo "test-install: examples built with pkg-config (shared and static) agree with the CLI: $(cat "$work/want")"
+
+# --- the example plug-in, built from the installed header alone, loaded by the installed
+# program: its records are the built-in solver's, and bench gives it a cross-checked row
+# shellcheck disable=SC2086
+$CC ${EX_CFLAGS:-} -Wall -Wextra -Werror -fPIC -shared $cflags -o "$work/naive.so" examples/plugins/naive.c
+head -n 40 "$sample" > "$work/plug.txt"
+"$BIN_RUN" solve -t 1 -f tdoku "$work/plug.txt" > "$work/want-plug"
+run "$P/bin/sudokubench" solve -t 1 -f tdoku --plugin "$work/naive.so" -s naive "$work/plug.txt" > "$work/got-plug" ||
+    fail "solve --plugin naive.so"
+diff -u "$work/want-plug" "$work/got-plug" || fail "the naive plug-in's records differ from the CLI's"
+run "$P/bin/sudokubench" bench --seconds 0 -t 1 --plugin "$work/naive.so" "$work/plug.txt" > "$work/bench-plug" 2>/dev/null ||
+    fail "bench --plugin naive.so"
+grep -q '^| plug.txt | naive |' "$work/bench-plug" || fail "bench --plugin printed no naive row: $(cat "$work/bench-plug")"
+echo "test-install: examples/plugins/naive.c built with pkg-config, loaded by solve and bench"
 
 # --- man pages: titles, and every option of COMMAND --help in man sudokubench-COMMAND
 render() { # PAGE: the page as text (man when present, else the source with escapes undone)

@@ -1,0 +1,85 @@
+/*
+ * tdoku.c — tdoku's solver as a sudokubench plug-in, for a same-harness comparison. No tdoku
+ * code is in this tree: scripts/tdoku-plugin.sh compiles this shim with tdoku's own sources
+ * from ../shared/peers into one shared object, at the flags tdoku's build uses (-O3 and the
+ * level's -m flags).
+ *
+ *   scripts/tdoku-plugin.sh build/peers native      # prints .../tdoku-plugin-native.so
+ *   sudokubench bench --plugin build/peers/tdoku-plugin-native.so -t 1 FILE
+ *
+ * tdoku's guesses are its own measure (its num_guesses). It cannot be stopped or given a
+ * budget inside a call: a puzzle that needs more guesses than the budget is reported as
+ * over budget after the call.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <sudokubench_plugin.h>
+
+/* tdoku's entry point (tdoku's include/tdoku.h): puzzle text of 81 characters, '.' for a
+ * blank. Configuration 0 is the row its benchmark calls "tdoku"; any other value runs the
+ * same search in the mode that keeps the limit-th solution. The shim always asks for that
+ * mode: tdoku's two modes are global objects that disturb each other when calls mix them
+ * (a count at 2 after a solve at 1 comes out wrong), and a checked pass needs solutions. */
+size_t TdokuSolverDpllTriadSimd(const char *input, size_t limit, uint32_t configuration,
+                                char *solution, size_t *num_guesses);
+
+enum { KEEP_LAST = 1 };
+
+static void *create(const sb_plugin_geometry *g)
+{
+    (void)g;
+    /* the puzzle's text, its end, then the solution's text: tdoku reads the byte after the
+     * 81 cells to tell a puzzle from a pencilmark grid (729 characters), so it must be NUL */
+    char *text = malloc(82 + 81);
+    if (text)
+        text[81] = '\0';
+    return text;
+}
+
+static void destroy(void *state)
+{
+    free(state);
+}
+
+static int64_t solve(void *state, sb_plugin_call *call)
+{
+    char *text = state, *sol = text + 82;
+    for (int c = 0; c < 81; c++)
+        text[c] = call->cells[c] ? (char)('0' + call->cells[c]) : '.';
+    size_t guesses = 0;
+    const size_t n = TdokuSolverDpllTriadSimd(text, call->limit ? (size_t)call->limit : SIZE_MAX,
+                                              KEEP_LAST, sol, &guesses);
+    call->guesses = guesses;
+    if (call->guesses > call->max_guesses) {
+        call->guesses = call->max_guesses;
+        return SB_PLUGIN_BUDGET;
+    }
+    if (!call->solution || !n)
+        return (int64_t)n;
+    /* tdoku keeps the limit-th solution only: a unique puzzle counted to 2 leaves none, so a
+     * caller that wants it (a checked pass, the solve command) gets a second call at 1 */
+    if (n < call->limit || !call->limit) {
+        size_t more = 0;
+        TdokuSolverDpllTriadSimd(text, 1, KEEP_LAST, sol, &more);
+    }
+    for (int c = 0; c < 81; c++)
+        call->solution[c] = (uint8_t)(sol[c] - '0');
+    return (int64_t)n;
+}
+
+SB_PLUGIN_EXPORT const sb_plugin_solver *sb_plugin_entry(void)
+{
+    static const sb_plugin_solver me = {
+        .abi = SB_PLUGIN_ABI,
+        .flags = SB_PLUGIN_ONE_THREAD, /* tdoku's solvers are global objects */
+        .name = "tdoku",
+        .about = "tdoku's DPLL triad SIMD solver, built from ../shared/peers",
+        .accepts = NULL, /* 9x9 only */
+        .create = create,
+        .destroy = destroy,
+        .solve = solve,
+    };
+    return &me;
+}
