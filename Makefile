@@ -1,6 +1,9 @@
 # sudokubench — every entry point. `make help` lists the targets.
 #
 # Build output goes to $(BUILD) (default build/): build/sudokubench, build/libsudokubench.a.
+# The programs' layer (src/app/: streams, segments, side files, sources, the record solver) is
+# a private archive, build/libsbapp.a, linked into the programs and the tests only: it is
+# not part of libsudokubench (.a or .so) and is never installed.
 # The default binary runs on any x86-64: no -march=native; SIMD kernels are compiled per
 # instruction set with per-file -m flags and chosen at run time.
 #
@@ -45,6 +48,7 @@ endif
 ALL_CFLAGS = $(BASE) $(CFLAGS) -DSB_BUILD_FLAGS='"$(CFLAGS)"'
 LDLIBS   := -fopenmp
 
+# The library: src/ and its engine folders; src/cli/ and src/app/ are the programs'.
 LIB_SRCS := $(wildcard src/*.c src/kernel/*.c src/geometry/*.c)
 
 # Each kernel stamp is compiled for its instruction set with per-file flags (gcc and clang
@@ -64,12 +68,15 @@ KERNEL_FLAGS_avx512_tech := $(KERNEL_FLAGS_avx512)
 KERNEL_FLAGS_avx512bw_tech := $(KERNEL_FLAGS_avx512bw)
 endif
 LIB_SRCS := $(filter-out src/gen_tables.c,$(LIB_SRCS))
+APP_SRCS := $(wildcard src/app/*.c)
 CLI_SRCS := $(wildcard src/cli/*.c)
 TEST_SRCS := $(wildcard tests/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+APP_OBJS := $(APP_SRCS:%.c=$(BUILD)/obj/%.o)
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/obj/%.o)
 LIB      := $(BUILD)/libsudokubench.a
+APP_LIB  := $(BUILD)/libsbapp.a
 BIN      := $(BUILD)/sudokubench
 UNIT     := $(BUILD)/tests/unit
 # The AVX-512 lane tables, each made by gen_tables in its mode (GEN_MODE_name): NAME.inc in
@@ -211,7 +218,7 @@ $(BUILD)/obj/src/kernel/kernel_%.o: src/kernel/kernel_%.c $(TABLES) $(wildcard i
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(KERNEL_FLAGS_$*) -c -o $@ $<
 
-$(BUILD)/obj/%.o: %.c $(TABLES) $(wildcard include/*.h src/*.h src/kernel/*.h src/cli/*.h tests/*.h)
+$(BUILD)/obj/%.o: %.c $(TABLES) $(wildcard include/*.h src/*.h src/kernel/*.h src/app/*.h src/cli/*.h tests/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests -c -o $@ $<
 
@@ -219,12 +226,17 @@ $(LIB): $(LIB_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(BIN): $(CLI_OBJS) $(LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS)
+$(APP_LIB): $(APP_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
 
-$(UNIT): $(TEST_OBJS) $(LIB)
+# The app archive comes before the library it calls (static archives resolve left to right).
+$(BIN): $(CLI_OBJS) $(APP_LIB) $(LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJS) $(APP_LIB) $(LIB) $(LDLIBS)
+
+$(UNIT): $(TEST_OBJS) $(APP_LIB) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $(TEST_OBJS) $(LIB) $(CRIT_LIBS) -lcriterion $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $(TEST_OBJS) $(APP_LIB) $(LIB) $(CRIT_LIBS) -lcriterion $(LDLIBS)
 
 ifneq ($(CROSS),)
 $(SYSROOT_STAMP):

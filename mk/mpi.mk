@@ -1,13 +1,13 @@
 # mk/mpi.mk — MPI (docs/scale.md): build/sudokubench-mpi runs the same commands on
 # MPI ranks with output byte-identical to one process.
 #
-# One code path: the CLI sources (src/cli/*.c) compiled again with $(MPICC) and -DSB_MPI
-# (mpi.c plugs into the batch engine), linked with the same library. Plain `make` never
-# needs MPI. `make test` runs tests/cli/mpi.sh when mpicc and mpirun are installed and the
-# build is a plain native gcc one; otherwise test-mpi says why it skips them and runs only the
-# plain binary's -o cases (CROSS: no target
-# MPI; SAN=1: Open MPI's own leaks and the ASan runtime under mpirun; CC=clang: Open MPI's
-# mpicc wraps gcc, and gcc objects with clang's libomp would mix two OpenMP runtimes).
+# One code path: the CLI sources (src/cli/*.c) compiled again with $(MPICC) and -DSB_MPI (mpi.c
+# plugs into the batch engine), linked with the same app archive (src/app/) and library. Plain
+# `make` never needs MPI. `make test` runs tests/cli/mpi.sh when mpicc and mpirun are installed
+# and the build is a plain native gcc one; otherwise test-mpi says why it skips them and runs
+# only the plain binary's -o cases (CROSS: no target MPI; SAN=1: Open MPI's own leaks and the
+# ASan runtime under mpirun; CC=clang: Open MPI's mpicc wraps gcc, and gcc objects with clang's
+# libomp would mix two OpenMP runtimes).
 
 DEB_PKGS  += openmpi-bin libopenmpi-dev
 TEST_EXTRA += test-mpi
@@ -24,12 +24,12 @@ MPI_BENCH_N2 ?= 10000000
 
 .PHONY: mpi test-mpi mpi-bench
 
-$(BUILD)/mpi/obj/%.o: %.c $(TABLES) $(wildcard include/*.h src/cli/*.h)
+$(BUILD)/mpi/obj/%.o: %.c $(TABLES) $(wildcard include/*.h src/app/*.h src/cli/*.h)
 	@mkdir -p $(dir $@)
 	$(MPICC) $(ALL_CFLAGS) -DSB_MPI -c -o $@ $<
 
-$(MPI_BIN): $(MPI_OBJS) $(LIB)
-	$(MPICC) $(ALL_CFLAGS) -o $@ $(MPI_OBJS) $(LIB) $(LDLIBS)
+$(MPI_BIN): $(MPI_OBJS) $(APP_LIB) $(LIB)
+	$(MPICC) $(ALL_CFLAGS) -o $@ $(MPI_OBJS) $(APP_LIB) $(LIB) $(LDLIBS)
 
 mpi: $(MPI_BIN) ## build/sudokubench-mpi with Open MPI (mpicc): the same commands on MPI ranks (docs/scale.md)
 

@@ -99,8 +99,9 @@ FUZZ_FLAGS   := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 FUZZ_CFLAGS   = -std=c11 -D_GNU_SOURCE -fopenmp -Iinclude -Isrc -I$(BUILD)/gen -Itests $(WARN) \
                 $(FUZZ_FLAGS) -DSB_BUILD_FLAGS='"fuzz"'
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
-FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/obj/tests/dlx.o \
-                 $(FUZZ_DIR)/obj/tests/reference.o
+# The app layer's objects too: the API target drives its byte buffers (src/app/app.h).
+FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_DIR)/obj/%.o) $(APP_SRCS:%.c=$(FUZZ_DIR)/obj/%.o) \
+                 $(FUZZ_DIR)/obj/tests/dlx.o $(FUZZ_DIR)/obj/tests/reference.o
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 # Named only by the pattern rule below, make would treat the objects as intermediate and
 # delete them after each link.
@@ -110,11 +111,11 @@ $(FUZZ_DIR)/obj/src/kernel/kernel_%.o: src/kernel/kernel_%.c $(TABLES) $(wildcar
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(KERNEL_FLAGS_$*) -c -o $@ $<
 
-$(FUZZ_DIR)/obj/%.o: %.c $(TABLES) $(wildcard include/*.h src/*.h src/kernel/*.h tests/*.h)
+$(FUZZ_DIR)/obj/%.o: %.c $(TABLES) $(wildcard include/*.h src/*.h src/kernel/*.h src/app/*.h tests/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
-$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.h $(FUZZ_LIB_OBJS)
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.h $(wildcard src/app/*.h) $(FUZZ_LIB_OBJS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJS)
 
 fuzz-build: $(FUZZ_BINS) ## build the libFuzzer targets (build/fuzz/fuzz_*; clang)
@@ -150,9 +151,9 @@ FUZZ_REPLAY := $(FUZZ_TARGETS:%=$(BUILD)/fuzz-replay/fuzz_%)
 TEST_EXTRA  += test-fuzz-replay
 .PHONY: test-fuzz-replay
 
-$(BUILD)/fuzz-replay/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz_util.h tests/dlx.c tests/reference.c $(LIB)
+$(BUILD)/fuzz-replay/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz_util.h tests/dlx.c tests/reference.c $(wildcard src/app/*.h) $(APP_LIB) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< tests/fuzz/replay.c tests/dlx.c tests/reference.c $(LIB) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< tests/fuzz/replay.c tests/dlx.c tests/reference.c $(APP_LIB) $(LIB) $(LDLIBS)
 
 test-fuzz-replay: $(FUZZ_REPLAY)
 	@set -e; for t in $(FUZZ_TARGETS); do \
@@ -180,7 +181,7 @@ fuzz-coverage: $(TABLES) ## line coverage of src/ per fuzz target over its corpo
 	done
 
 fuzz-coverage: $(FUZZ_COV_DIR)/libcov.a
-FUZZ_COV_OBJS := $(LIB_SRCS:%.c=$(FUZZ_COV_DIR)/obj/%.o)
+FUZZ_COV_OBJS := $(LIB_SRCS:%.c=$(FUZZ_COV_DIR)/obj/%.o) $(APP_SRCS:%.c=$(FUZZ_COV_DIR)/obj/%.o)
 .SECONDARY: $(FUZZ_COV_OBJS)
 $(FUZZ_COV_DIR)/obj/src/kernel/kernel_%.o: src/kernel/kernel_%.c $(TABLES)
 	@mkdir -p $(dir $@)

@@ -13,8 +13,11 @@ name beside it (batch.c, batch.h) are one node: the header is the file's interfa
 `a.c includes b.h` and `a.c calls b.c` are the same dependency.
 
 Prints every strongly connected component with more than one node (a circle) and one
-shortest cycle through it; with --edges the whole edge list first. Exit status 1 when any
-circle is found, 0 otherwise (so `make file-graph` fails on a circle).
+shortest cycle through it; with --edges the whole edge list first. It also checks the
+layers' direction: the programs (src/cli/) may use the programs' layer (src/app/) and the
+library, the programs' layer only the library, and the library (the rest of src/, include/)
+neither of them; every edge against that direction is printed. Exit status 1 when any circle
+or such edge is found, 0 otherwise (so `make file-graph` fails on either).
 """
 import os
 import re
@@ -25,6 +28,16 @@ from collections import defaultdict, deque
 SRC = "src"
 INCLUDE_DIRS = [SRC, "include"]
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+# Layers, highest first: a file may depend on its own layer and the ones below, never above.
+LAYERS = [(os.path.join(SRC, "cli") + os.sep, 2), (os.path.join(SRC, "app") + os.sep, 1)]
+
+
+def layer(path):
+    """The layer of a node: 2 the programs, 1 the programs' layer, 0 the library."""
+    for prefix, level in LAYERS:
+        if path.startswith(prefix):
+            return level
+    return 0
 
 
 def node(path):
@@ -211,13 +224,16 @@ def main(argv):
         for a, b in sorted(edges):
             print("%s -> %s" % (a, b))
     circles = [c for c in sccs(nodes, adj) if len(c) > 1]
-    print("file-graph: %d files, %d edges (%s), %d circle%s" %
+    upward = sorted((a, b) for a, b in edges if layer(a) < layer(b))
+    print("file-graph: %d files, %d edges (%s), %d circle%s, %d edge%s against the layers" %
           (len(nodes), len(edges), "; ".join(programs), len(circles),
-           "" if len(circles) == 1 else "s"))
+           "" if len(circles) == 1 else "s", len(upward), "" if len(upward) == 1 else "s"))
     for c in sorted(circles):
         print("circle of %d files: %s" % (len(c), " ".join(c)))
         print("  e.g. %s" % " -> ".join(shortest_cycle(c, adj)))
-    return 1 if circles else 0
+    for a, b in upward:
+        print("against the layers (cli -> app -> library): %s -> %s" % (a, b))
+    return 1 if circles or upward else 0
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "app/app.h" /* sb_input_pick_head */
 #include "test_util.h"
 
 static const char P1[] =

@@ -1,14 +1,16 @@
 /*
- * test_misuse.c — the C API refuses misuse instead of crashing: every public function is called
- * here with NULL handles and pointers and with sizes, cells, digits, counts and durations out of
- * range, and each call's exact outcome is asserted (SB_ERR_ARG or the failure value its header
- * line documents, errno and messages where they are documented, outputs left untouched where a
- * void function refuses). The run under ASan + UBSan (SAN=1) shows that no refusal reads or
- * writes out of bounds.
+ * test_misuse.c — the C API refuses misuse instead of crashing: every public function, and
+ * every function of the programs' layer (src/app/app.h), is called here with NULL handles and
+ * pointers and with sizes, cells, digits, counts and durations out of range, and each call's
+ * exact outcome is asserted (SB_ERR_ARG or the failure value its header line documents, errno
+ * and messages where they are documented, outputs left untouched where a void function
+ * refuses). The run under ASan + UBSan (SAN=1) shows that no refusal reads or writes out of
+ * bounds.
  *
  * Completeness is checked outside this file: scripts/misuse-names.sh (make test-misuse-names,
  * part of make test) fails unless every function the library exports is called here (a public
- * one, declared in sudokubench.h) or listed in internal_symbols below (one that is not).
+ * one, declared in sudokubench.h) or listed in internal_symbols below (one that is not), and
+ * unless every function the programs' layer (libsbapp.a) defines is called here.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -21,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "app/app.h"
 #include "sudokubench.h"
 #include "test_util.h"
 

@@ -1,5 +1,5 @@
 /*
- * test_rsolver.c — the library's record solver (sb_rsolver): records of any geometry, as an
+ * test_rsolver.c — the record solver (sb_rsolver, src/app/): records of any geometry, as an
  * sb_gsource gives them, solved (a chunk of 9x9 ones ahead or one at a time), rated and, off
  * 9x9, enumerated. Counts are checked against independent counters (tests/reference.c for
  * 9x9, tests/dlx.c for the 4x4), solutions against the givens and the rules.
@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/app.h"
 #include "dlx.h"
 #include "reference.h"
-#include "sudokubench.h"
 
 /* A unique puzzle, a puzzle with many solutions (its last givens removed) and one with
  * clashing givens (two 5s in row 1). */

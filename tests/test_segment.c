@@ -1,5 +1,5 @@
 /*
- * test_segment.c — the library's segments (sb_segment_*): cuts fall only after lines that
+ * test_segment.c — the segments (sb_segment_*, src/app/): cuts fall only after lines that
  * leave a reader fresh (never inside a nine-line grid), line counts match a count of the
  * file's own bytes, the segments' streams and pieces together give back the whole input,
  * and a segment writer puts each piece at its offset, keeping the first failure.
@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sudokubench.h"
+#include "app/app.h"
 
 static const char P1[] =
     "..5..63........4..98.74...51...7.9....95.16....8.2...76...18.93..1........42..5..";

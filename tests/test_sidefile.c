@@ -1,9 +1,9 @@
 /*
- * test_sidefile.c — the side file of a resumable output (sb_side_*): a fresh run writes it,
- * the same run finds it again, another run or a finished, broken or damaged one is told
- * apart, checkpoints come back as written, and an output is cut after its last whole line
- * (before a hole of NUL bytes) with its records counted. The expected texts are written out
- * here by hand.
+ * test_sidefile.c — the side file of a resumable output (sb_side_*, src/app/): a fresh run
+ * writes it, the same run finds it again, another run or a finished, broken or damaged one is
+ * told apart, checkpoints come back as written, and an output is cut after its last whole
+ * line (before a hole of NUL bytes) with its records counted. The expected texts are written
+ * out here by hand.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sudokubench.h"
+#include "app/app.h"
 
 /* A scratch directory with an input file in.txt and an empty output out.txt. */
 typedef struct scratch {

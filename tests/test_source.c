@@ -1,5 +1,5 @@
 /*
- * test_source.c — the library's record sources (sb_gsource) and its look ahead at an input
+ * test_source.c — the record sources (sb_gsource, src/app/) and the look ahead at an input
  * (sb_input_peek; sb_input_pick over several): a source of any geometry gives each puzzle
  * line's cells and line number and each invalid line's kind, through the same
  * sb_stream_source calls the stream engine makes; a look ahead returns an input's first
@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sudokubench.h"
+#include "app/app.h"
 
 static const char TEXT4[] = "12..34..........\nxyz\n# a comment\n\n..3.............\n";
 

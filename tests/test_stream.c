@@ -1,5 +1,5 @@
 /*
- * test_stream.c — the library's stream engine (sb_stream_*): output in input order whatever
+ * test_stream.c — the stream engine (sb_stream_*, src/app/): output in input order whatever
  * the thread count, a stop on a record boundary, item runs and a handler's halt code.
  *
  * Records are P1 (solution S1, checked with an independent brute-force solver when the CLI
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sudokubench.h"
+#include "app/app.h"
 #include "test_util.h"
 
 static const char P1[] =

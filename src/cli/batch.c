@@ -1,9 +1,9 @@
 /*
- * batch.c — the program's client of the library's stream engine (src/stream.c,
- * sudokubench.h "Streams"): a command's cli_batch becomes an sb_stream_job whose callbacks
- * print. The engine reads, handles and orders; this file writes: records to standard output
- * (or -o FILE, cut back to a record boundary when a write fails), stderr text with the
- * progress line erased first, the progress line itself, every message, and the exit codes.
+ * batch.c — the program's client of the stream engine (src/app/stream.c, app.h "Streams"): a
+ * command's cli_batch becomes an sb_stream_job whose callbacks print. The engine reads, handles
+ * and orders; this file writes: records to standard output (or -o FILE, cut back to a record
+ * boundary when a write fails), stderr text with the progress line erased first, the progress
+ * line itself, every message, and the exit codes.
  *
  * Interrupts. SIGINT/SIGTERM raise the stop flag (stop.c) while a run is under way; the
  * engine stops on a record boundary and this file reports "interrupted after N records".

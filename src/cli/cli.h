@@ -1,6 +1,7 @@
 /*
  * cli.h — shared pieces of the sudokubench program (src/cli/): option helpers, input
- * iteration and record output. The program uses only the public header of the library.
+ * iteration and record output. The program uses the library through its public header, and
+ * the programs' layer (src/app/: streams, segments, side files, sources) through app.h.
  */
 #ifndef SB_CLI_H
 #define SB_CLI_H
@@ -9,8 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "stop.h" /* the stop flag and its signal handlers: a leaf (stop.c) */
-#include "sudokubench.h"
+#include "../app/app.h" /* the programs' layer; it includes sudokubench.h */
+#include "stop.h"         /* the stop flag and its signal handlers: a leaf (stop.c) */
 
 #define CLI_NAME "sudokubench"
 
@@ -162,10 +163,10 @@ void cli_json_string(FILE *out, const char *s);
 size_t cli_json_escape(char *dst, const char *s);
 
 /* ------------------------------------------------------------------------------------------ */
-/* Batch runs (batch.c over the library's sb_stream): records in parallel, output in order    */
+/* Batch runs (batch.c over sb_stream, src/app/): records in parallel, output in order        */
 /* ------------------------------------------------------------------------------------------ */
 
-/* A growable byte buffer (the library's sb_buf): each chunk of a window formats its records
+/* A growable byte buffer (sb_buf, src/app/): each chunk of a window formats its records
  * into one, so workers never touch stdio and the stream emits whole chunks in order. */
 typedef sb_buf cli_buf;
 
@@ -547,7 +548,7 @@ void cli_resume_broken(const cli_batch *b);
 
 /* The checkpoints of a counting run under --resume (validate: its output is one summary). */
 typedef struct cli_checkpoint {
-    sb_side side;         /* FILE.resume (the library's), rewritten with each checkpoint */
+    sb_side side;         /* FILE.resume (src/app/), rewritten with each checkpoint */
     double every;         /* seconds between two checkpoints */
     double last;          /* when the last one was written (cli_now_seconds) */
     int active;           /* checkpoints are wanted */

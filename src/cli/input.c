@@ -2,7 +2,7 @@
  * input.c — what a run reads, on any geometry (docs/geometry.md "Command line"): the geometry
  * options, the geometry picked from --grid, --geometry or the first puzzle line
  * (sb_geometry_detect on the bytes sb_input_pick_head finds ahead, from that line on, with
- * nothing of the input lost), and the batch engine pointed at the library's record source of
+ * nothing of the input lost), and the batch engine pointed at the record source (src/app/) of
  * any geometry (sb_gsource), so the engine's windows, threads, ordered output and interrupts
  * hold on every geometry.
  */

@@ -4,7 +4,7 @@
  *
  * Sharding. A regular input file is cut into segments of SEGMENT bytes (the last one
  * shorter), each moved forward to the next line start, so every line lies in exactly one
- * segment (the library's sb_segment_* find the cuts, count the lines and read a segment;
+ * segment (sb_segment_* of src/app/ find the cuts, count the lines and read a segment;
  * this file does the MPI calls). Segments are dealt round-robin: in round k, rank r handles segment k*R + r, read
  * with pread from its own descriptor (a rank reads only its segments, plus the bytes up to
  * the next newline that fix where a segment starts). Round-robin rather than R contiguous
@@ -120,7 +120,7 @@ enum {
 };
 
 /* A rank's own writes of its segments' records to -o FILE (direct mode): one segment at a
- * time through the library's segment writer, in a thread so writing a segment overlaps
+ * time through the segment writer (src/app/), in a thread so writing a segment overlaps
  * handling the next one (pwrite), or in place with MPI-IO (mpiio_write says why). */
 typedef struct writer {
     int fd;                /* -o FILE: this rank's descriptor (rank 0's standard output) */

@@ -34,7 +34,7 @@ typedef struct rate_run {
 
 /* One thread's state. */
 typedef struct rate_worker {
-    sb_rsolver *rs;         /* its record solver and rater (the library's, any geometry) */
+    sb_rsolver *rs;         /* its record solver and rater (src/app/, any geometry) */
     const rate_run *run;    /* the shared, read-only run */
 } rate_worker;
 

@@ -13,9 +13,9 @@
  * drop that many input records before it handles any (cli_batch.skip). A run that ends with
  * exit 0 or 1 appends "done RC" to the side file: resuming it again does nothing.
  *
- * The side file itself (its identity, checkpoints, the cut after the last whole record) is the
- * library's (sb_side_*, src/sidefile.c); this file says what each refusal means, times the
- * checkpoints and shares the outcome with the MPI ranks.
+ * The side file itself (its identity, checkpoints, the cut after the last whole record) is
+ * kept by the programs' layer (sb_side_*, src/app/sidefile.c); this file says what each
+ * refusal means, times the checkpoints and shares the outcome with the MPI ranks.
  *
  * Only formats with one line per record can be counted this way; `-f pretty`, `solve --all`
  * (a puzzle's solutions, many lines) and standard input (no identity) are refused with
@@ -199,7 +199,7 @@ int cli_resume_inputs(const char *cmd, const cli_batch *b, char *const *files, i
     return 0;
 }
 
-/* The checks every resumed run starts with (the library's sb_side_open on -o FILE, open as
+/* The checks every resumed run starts with (sb_side_open of src/app/ on -o FILE, open as
  * standard output), each refusal said here. @return SB_SIDE_FRESH, SB_SIDE_RESUME or
  * SB_SIDE_DONE (*done_rc: the finished run's exit code), or -1 after a message (exit with
  * CLI_EXIT_USAGE); side is filled either way (free it). */

@@ -60,7 +60,7 @@ static uint64_t tally_counts(tally *t, uint64_t *c, int to_counts)
     return t->n[0] + t->n[1] + t->n[2] + t->invalid + t->errors + t->budget;
 }
 
-/* One thread's worker: the library's record solver of the run's geometry (which solves a
+/* One thread's worker: the record solver (src/app/) of the run's geometry (which solves a
  * chunk's 9x9 puzzles together: sb_solve_many is faster than one sb_solve per puzzle). */
 typedef struct worker {
     sb_rsolver *rs;           /* this thread's record solver */

@@ -17,6 +17,7 @@
  */
 #include <math.h>
 
+#include "app/app.h" /* sb_buf and sb_text_lines: the programs' layer, linked in too */
 #include "fuzz_util.h"
 
 enum {

@@ -1,9 +1,9 @@
 /*
- * source.c — record sources of the stream engine for any geometry (sudokubench.h, "Sources"):
- * the 9x9 reader's records or the reader of any geometry (sb_greader) behind one
- * sb_stream_source, so a stream, a serial loop or a sharded run reads every geometry the same
- * way; and a look at the start of an input that consumes nothing, for picking the geometry
- * before the input is read (sb_geometry_detect).
+ * source.c — record sources of the stream engine for any geometry (app.h, "Sources"), part of
+ * the programs' layer: the 9x9 reader's records or the reader of any geometry (sb_greader)
+ * behind one sb_stream_source, so a stream, a serial loop or a sharded run reads every geometry
+ * the same way; and a look at the start of an input that consumes nothing, for picking the
+ * geometry before the input is read (sb_geometry_detect).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,7 +21,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "sudokubench.h"
+#include "app.h"
 
 /* sb_stream_source.open of 9x9 records: the sb_reader over in. */
 static int reader_open(void *ctx, FILE *in, void **out)

@@ -1,7 +1,7 @@
 /*
  * segment.c — cutting an input into line-aligned segments that separate streams can read
- * (sudokubench.h, "Segments"): the library side of sharding one file over several
- * processes (the CLI's MPI layer, src/cli/mpi.c, does only the MPI calls).
+ * (app.h, "Segments"), part of the programs' layer: sharding one file over several processes
+ * without MPI in sight (the CLI's MPI layer, src/cli/mpi.c, does only the MPI calls).
  *
  * A cut goes only after a line that leaves a reader as fresh as at the start of an input: a
  * one-line puzzle, a blank or a comment line (no nine-line grid can be open after it), or
@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sudokubench.h"
+#include "app.h"
 
 enum {
     SCAN = 1 << 16, /* bytes per read while counting lines or finding a line start */

@@ -1,15 +1,15 @@
 /*
- * recsolve.c — one thread's solver of stream records of any geometry (sudokubench.h, "Record
- * solvers"): the records an sb_gsource gives, 9x9 sb_records (givens or pencilmarks) through
- * an sb_solver, solved ahead a chunk at a time with sb_solve_many, and other geometries'
- * sb_stream_grecs through the geometry's sb_engine; rating through sb_rate or an sb_grater.
- * So a command solves, validates and rates every geometry through one call, and never
- * chooses an engine itself.
+ * recsolve.c — one thread's solver of stream records of any geometry (app.h, "Record solvers"),
+ * part of the programs' layer: the records an sb_gsource gives, 9x9 sb_records (givens or
+ * pencilmarks) through an sb_solver, solved ahead a chunk at a time with sb_solve_many, and
+ * other geometries' sb_stream_grecs through the geometry's sb_engine; rating through sb_rate or
+ * an sb_grater. So a command solves, validates and rates every geometry through one call, and
+ * never chooses an engine itself.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "sudokubench.h"
+#include "app.h"
 
 struct sb_rsolver {
     const sb_geometry *g; /* NULL: 9x9 */

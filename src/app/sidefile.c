@@ -1,10 +1,11 @@
 /*
- * sidefile.c — the side file of a resumable output (sudokubench.h, "Resumable outputs"):
- * FILE.resume names the run that writes FILE (its command, arguments and inputs), so a run
- * killed part-way can be continued after FILE's last whole record, and records how the run
- * ended or, for a run whose output is a summary, the counts at its last checkpoint. Every
- * rewrite goes through a temporary file renamed over the old one, so a kill leaves the old
- * side file or the new one, never half of one. The caller prints; this file never does.
+ * sidefile.c — the side file of a resumable output (app.h, "Resumable outputs"), part of the
+ * programs' layer: FILE.resume names the run that writes FILE (its command, arguments and
+ * inputs), so a run killed part-way can be continued after FILE's last whole record, and
+ * records how the run ended or, for a run whose output is a summary, the counts at its last
+ * checkpoint. Every rewrite goes through a temporary file renamed over the old one, so a kill
+ * leaves the old side file or the new one, never half of one. The caller prints; this file
+ * never does.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sudokubench.h"
+#include "app.h"
 
 static const char side_suffix[] = ".resume";
 static const char side_magic[] = "sudokubench resume 1\n";

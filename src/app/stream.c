@@ -1,8 +1,9 @@
 /*
- * stream.c — the stream engine (sudokubench.h, "Streams"): multi-million-record runs over all
- * cores with output that is byte-for-byte the same for any thread count, in bounded memory,
- * with clean stops. It prints nothing: output, messages, commits and progress go to the
- * job's callbacks (the CLI's batch.c renders them).
+ * stream.c — the stream engine (app.h, "Streams"), part of the programs' layer: the batch
+ * engine of the sudokubench program, multi-million-record runs over all cores with output
+ * that is byte-for-byte the same for any thread count, in bounded memory, with clean stops.
+ * It prints nothing: output, messages, commits and progress go to the job's callbacks (the
+ * CLI's batch.c renders them).
  *
  * Data layout and flow. Two windows alternate. A window holds up to `window` records read
  * in input order (sb_record, 424 bytes each with a pencilmark's candidates, written by the
@@ -39,7 +40,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sudokubench.h"
+#include "app.h"
 
 enum {
     CHUNK = 256,             /* records per chunk: the scheduling and output-buffer unit */
