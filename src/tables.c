@@ -60,6 +60,16 @@ const sb_peer_tables *sb_tables(void)
     return &sb_peer_tables_data;
 }
 
+unsigned sb_version(void)
+{
+    return SB_VERSION_NUMBER;
+}
+
+const char *sb_version_string(void)
+{
+    return SB_VERSION;
+}
+
 const char *sb_strerror(int status)
 {
     switch (status) {

@@ -57,6 +57,8 @@ static const struct {
 } nothing_to_misuse[] = {
     {"sb_tables", "takes no argument; returns the static peer tables"},
     {"sb_count_verdict", "every uint64_t is a solution count"},
+    {"sb_version", "takes no argument; returns a constant"},
+    {"sb_version_string", "takes no argument; returns a constant"},
 };
 
 static const char P1[] =
@@ -95,6 +97,8 @@ Test(misuse, nothing_to_misuse)
     cr_assert_not_null(sb_tables());
     cr_assert_eq(sb_tables()->peers[80][19], 79);
     cr_assert_eq(sb_count_verdict(0), SB_UNSOLVABLE);
+    cr_assert_eq(sb_version(), SB_VERSION_NUMBER);
+    cr_assert_str_eq(sb_version_string(), SB_VERSION);
     cr_assert_eq(sb_count_verdict(UINT64_MAX), SB_MULTIPLE);
 }
 

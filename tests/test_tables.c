@@ -250,3 +250,15 @@ Test(tables, band_peer_masks)
             cr_assert_eq(sb_band_peers[c][k], want[k], "cell %d word %d", c, k);
     }
 }
+
+/* The version's numbers, its text and the library's answers are one version. */
+Test(tables, version_numbers_text_and_library_agree)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%d.%d.%d", SB_VERSION_MAJOR, SB_VERSION_MINOR, SB_VERSION_PATCH);
+    cr_assert_str_eq(text, SB_VERSION);
+    cr_assert_eq(sb_version(), (unsigned)SB_VERSION_NUMBER);
+    cr_assert_eq(sb_version(), (unsigned)(SB_VERSION_MAJOR * 10000 + SB_VERSION_MINOR * 100 +
+                                          SB_VERSION_PATCH));
+    cr_assert_str_eq(sb_version_string(), SB_VERSION);
+}
