@@ -688,6 +688,10 @@ int cli_bench(int argc, char **argv)
                                        "0..%d)", optarg, (int)SB_BENCH_MAX_SECONDS);
             break;
         case 'J': json = optarg; break;
+        case CLI_OPT_PLUGIN:
+            if (cli_plugin_load("bench", optarg))
+                return CLI_EXIT_USAGE;
+            break;
         case 'h': {
             sb_options d;
             sb_options_default(&d);

@@ -79,8 +79,9 @@ typedef struct cli_write {
 } cli_write;
 
 /* The one rule for paths (paths.c): refuses the run when one of the nwrites files it will
- * write is one it reads — files ("-" = standard input; NULL: none; nfiles 0: standard input)
- * or extra (--geometry FILE; may be NULL) — or another of the files it writes, by device and
+ * write is one it reads — files ("-" = standard input; NULL: none; nfiles 0: standard input),
+ * extra (--geometry FILE; may be NULL) or a loaded --plugin — or another of the files it
+ * writes, by device and
  * inode or by resolved name. Called before anything is opened for writing.
  * @return 0, or CLI_EXIT_USAGE after "cannot open 'PATH' for OPT: it is also the input 'IN'"
  * (or "standard output is the input 'IN': ..."). */
@@ -217,6 +218,10 @@ const sb_plugin *cli_plugin_find(const char *name);
 int cli_plugin_count(void);
 const sb_plugin *cli_plugin_at(int i);
 
+/* @return the i-th plug-in's --plugin path (NULL past the end): an input of the run, which
+ * no output may overwrite (cli_paths_refuse). */
+const char *cli_plugin_path(int i);
+
 /* Caps *threads at 1 when p runs on one thread only (SB_PLUGIN_ONE_THREAD), with a note on
  * stderr. @return 1 when it did, else 0. */
 int cli_plugin_threads(const char *cmd, const sb_plugin *p, int *threads);
@@ -224,7 +229,7 @@ int cli_plugin_threads(const char *cmd, const sb_plugin *p, int *threads);
 /* @return 0 when p solves geometry g (NULL: 9x9), else CLI_EXIT_USAGE after a message. */
 int cli_plugin_check(const char *cmd, const sb_plugin *p, const sb_geometry *g);
 
-/* The getopt entry of --plugin FILE, which solve, validate and bench take. */
+/* The getopt entry of --plugin FILE, which solve and bench take. */
 #define CLI_PLUGIN_LONGOPT {"plugin", required_argument, 0, CLI_OPT_PLUGIN}
 
 /* Appends one record of format f: res is the solve result for a puzzle, NULL for an

@@ -185,8 +185,6 @@ static int shared_option(const cli_shared *s, int ch, const char *arg, char **ar
     }
     if (ch == 'P' && s->b)
         return parse_progress(s->cmd, arg, &s->b->progress) ? -1 : 0;
-    if (ch == CLI_OPT_PLUGIN)
-        return cli_plugin_load(s->cmd, arg) ? -1 : 0;
     if ((ch == 'R' && s->b) || (s->grid && grid_option(s->grid, ch, arg)))
         return 0;
     if (ch == '?' || ch == ':')

@@ -107,14 +107,19 @@ int cli_paths_refuse(const char *cmd, const cli_write *writes, int nwrites, char
 {
     if (files)
         cli_inputs(&files, &nfiles);
-    const int nreads = (files ? nfiles : 0) + (extra != NULL);
+    /* the loaded plug-ins are inputs too: a shared object overwritten mid-run would crash it */
+    const int nplug = cli_plugin_count();
+    const int nfixed = (files ? nfiles : 0) + (extra != NULL);
+    const int nreads = nfixed + nplug;
     node *r = calloc((size_t)nreads + 1, sizeof *r), *w = calloc((size_t)nwrites + 1, sizeof *w);
     if (!r || !w) {
         free(r);
         free(w);
         return cli_oom();
     }
-    for (int i = 0; i < nreads; i++) {
+    for (int i = nfixed; i < nreads; i++)
+        node_init(&r[i], cli_plugin_path(i - nfixed), -1, NULL, "--plugin");
+    for (int i = 0; i < nfixed; i++) {
         const char *p = files && i < nfiles ? files[i] : extra;
         const int is_stdin = files && i < nfiles && !strcmp(p, "-");
         node_init(&r[i], is_stdin ? NULL : p, STDIN_FILENO, is_stdin ? "<stdin>" : p,

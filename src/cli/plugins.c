@@ -14,6 +14,7 @@
 enum { MAX_PLUGINS = 16 };
 
 static sb_plugin *loaded[MAX_PLUGINS];
+static const char *paths[MAX_PLUGINS]; /* each one's --plugin argument */
 static int nloaded;
 
 /* Writes s to stderr with write(2), which a signal handler may call. */
@@ -77,6 +78,7 @@ int cli_plugin_load(const char *cmd, const char *path)
         }
     if (!nloaded)
         faults_watch();
+    paths[nloaded] = path;
     loaded[nloaded++] = p;
     return 0;
 }
@@ -87,6 +89,11 @@ const sb_plugin *cli_plugin_find(const char *name)
         if (!strcmp(sb_plugin_name(loaded[i]), name))
             return loaded[i];
     return NULL;
+}
+
+const char *cli_plugin_path(int i)
+{
+    return i >= 0 && i < nloaded ? paths[i] : NULL;
 }
 
 int cli_plugin_count(void)

@@ -450,6 +450,10 @@ int cli_solve(int argc, char **argv)
     while ((ch = cli_getopt(&shared, argc, argv, ":s:l:t:f:o:h", longopts)) != -1) {
         switch (ch) {
         case 's': pipeline = optarg; break;
+        case CLI_OPT_PLUGIN:
+            if (cli_plugin_load("solve", optarg))
+                return CLI_EXIT_USAGE;
+            break;
         case 'G':
             if (cli_parse_whole("solve", "--max-guesses", optarg, &budget))
                 return CLI_EXIT_USAGE;

@@ -197,6 +197,19 @@ t_stop() {
 }
 tcase "a slow plug-in polling the stop flag ends on SIGINT (exit 130)" t_stop
 
+t_outputs_spare_plugin() {
+    local a
+    cp "$PL/naive.so" own.so
+    a=$(sb so.txt so.err solve --plugin ./own.so -s naive -o own.so unique.txt)
+    want_rc "$a" 2 "-o over the plug-in"
+    want_grep so.err "cannot open 'own.so' for -o: it is also the --plugin './own.so'"
+    a=$(sb sj.txt sj.err bench --plugin ./own.so --json ./own.so unique.txt)
+    want_rc "$a" 2 "--json over the plug-in"
+    want_grep sj.err "for --json: it is also the --plugin"
+    cmp -s own.so "$PL/naive.so" || echo "the plug-in file was changed"
+}
+tcase "no output may overwrite a loaded plug-in (-o, --json)" t_outputs_spare_plugin
+
 t_refused_modes() {
     local a
     a=$(sb am.txt am.err solve --plugin "$PL/naive.so" -s naive --all unique.txt)
