@@ -8,8 +8,8 @@
 
 FILE_GRAPH_PROGRAMS = $(BUILD)/obj $(if $(MPI_SKIP),,$(BUILD)/mpi/obj$(comma)$(BUILD)/obj/src)
 
-file-graph: $(BIN) $(if $(MPI_SKIP),,$(MPI_BIN)) ## the file-level call/include graph of src/: fails on any circle between files (scripts/file-graph.py)
-	python3 scripts/file-graph.py $(FILE_GRAPH_PROGRAMS)
+file-graph: $(BIN) $(if $(MPI_SKIP),,$(MPI_BIN)) ## the file-level call/include graph of src/: fails on any circle between files (scripts/guards/file-graph.py)
+	python3 scripts/guards/file-graph.py $(FILE_GRAPH_PROGRAMS)
 
 # A circle is a defect like any other, so `make test` checks for one (native builds only: the
 # script reads the objects with the host's nm).
