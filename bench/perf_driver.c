@@ -6,7 +6,7 @@
  * line with what it did. It exists (rather than running `sudokubench solve`) so that the
  * measured process has no worker threads, no output formatting and no dependence on the
  * CLI's batch engine: callgrind counts are then a pure function of the library and the
- * slice. scripts/perf_check.py counts the instructions inside sb_solve (inclusive) from the
+ * slice. scripts/sbperf/measure.py counts the instructions inside sb_solve (inclusive) from the
  * callgrind profile; everything else here (reading, checking answers) is the "total" rest.
  *
  * Usage: perf_driver PIPELINE SIMD N FILE

@@ -10,7 +10,7 @@
 # $(COV_DIR)/coverage.txt (the per-file table) and coverage.json (gcovr's, for merging runs:
 # `gcovr -a A.json -a B.json`); the summary is the last lines it prints. gcovr merges the
 # counts of a source compiled into several objects (the library's PIC copy, the MPI CLI);
-# scripts/coverage.py runs it (Debian's gcovr 5.2 cannot merge the kernel stamps' helpers).
+# scripts/testing/coverage.py runs it (Debian's gcovr 5.2 cannot merge the kernel stamps' helpers).
 
 DEB_PKGS += gcovr
 
@@ -25,6 +25,6 @@ coverage: ## line and branch coverage of src/ under make test (COV_TARGET=...; C
 	find $(COV_DIR) -name '*.gcda' -delete
 	-$(MAKE) --no-print-directory -k BUILD=$(COV_DIR) CFLAGS="-O1 -g --coverage" \
 	  $(if $(CROSS),CROSS=$(CROSS)) $(COV_TARGET)
-	/usr/bin/python3 scripts/coverage.py -r . --filter 'src/' --gcov-executable $(COV_GCOV) \
+	/usr/bin/python3 scripts/testing/coverage.py -r . --filter 'src/' --gcov-executable $(COV_GCOV) \
 	  --exclude-unreachable-branches \
 	  --txt $(COV_DIR)/coverage.txt --json $(COV_DIR)/coverage.json --print-summary $(COV_DIR)

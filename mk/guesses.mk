@@ -1,5 +1,5 @@
 # mk/guesses.mk — the guess counts held to an independent model:
-# scripts/guess_model.py reimplements the fast pipeline's propagation, branch.h's
+# scripts/sbperf/guess_model.py reimplements the fast pipeline's propagation, branch.h's
 # branch rule and search.h's DFS in plain Python, so the same-guesses-at-every-level contract
 # is checked against the documented rule, not only level against level. The model also
 # takes stronger rules, on every board or to a depth, and other branching (--triad,
@@ -15,7 +15,7 @@
 .PHONY: test-guesses
 TEST_EXTRA += test-guesses
 
-test-guesses: $(BIN) $(BIN_RUN) ## every SIMD level's per-puzzle counts and guesses against scripts/guess_model.py, an independent model of the search (part of make test)
+test-guesses: $(BIN) $(BIN_RUN) ## every SIMD level's per-puzzle counts and guesses against scripts/sbperf/guess_model.py, an independent model of the search (part of make test)
 	bash tests/guesses/check.sh $(BIN_RUN)
 
 # The guess study of docs/performance.md: the eight searches of
@@ -26,9 +26,9 @@ GUESS_STUDY_FILES := datasets/samples/hardest_11plus_1000.txt datasets/samples/t
 GUESS_STUDY_TDOKU := $(BUILD)/peers/tdoku-native/run_benchmark
 
 .PHONY: guess-study
-guess-study: ## guesses a puzzle of the fast search, with the triad rules and with tdoku's band branching (scripts/guess_model.py --study), beside tdoku's own when make compare built it; build/reports/guess-study.{md,json}
+guess-study: ## guesses a puzzle of the fast search, with the triad rules and with tdoku's band branching (python3 -m sbperf.guess_model --study), beside tdoku's own when make compare built it; build/reports/guess-study.{md,json}
 	@mkdir -p $(BUILD)/reports
-	python3 scripts/guess_model.py --study $(if $(wildcard $(GUESS_STUDY_TDOKU)),--tdoku $(GUESS_STUDY_TDOKU)) \
+	$(PY_TOOLS) -m sbperf.guess_model --study $(if $(wildcard $(GUESS_STUDY_TDOKU)),--tdoku $(GUESS_STUDY_TDOKU)) \
 	  --json $(BUILD)/reports/guess-study.json $(GUESS_STUDY_FILES) > $(BUILD)/reports/guess-study.md.tmp
 	mv $(BUILD)/reports/guess-study.md.tmp $(BUILD)/reports/guess-study.md
 	@cat $(BUILD)/reports/guess-study.md

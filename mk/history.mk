@@ -17,8 +17,9 @@
 # Bisection runs `git bisect run` in a throwaway clone: the checkout, branch and bisect state
 # of this repository are never touched.
 #
-# The AVX-512 gate of perf-check (scripts/perf_avx512.py, variables PERF_AVX512*) builds its
-# base driver through the same cache.
+# The modules are scripts/sbperf's (history, bisect, worktree, report), run by PY_TOOLS. The
+# AVX-512 gate of perf-check (sbperf.avx512, variables PERF_AVX512*) builds its base driver
+# through the same cache.
 
 DEB_PKGS += ccache
 TEST_EXTRA += test-history
@@ -53,22 +54,22 @@ PERF_AVX512_ARGS        = --head $(PERF_DRIVER) --baseline $(PERF_BASELINE) \
 .PHONY: perf-history perf-bisect perf-history-clean test-history
 
 perf-history: ## callgrind counts of each commit of REV=A..B (default the last 10) -> $(BUILD)/reports/history.jsonl + history.png/.svg/.html
-	python3 scripts/perf_history.py run $(HISTORY_ARGS) --rev "$(REV)"
+	$(PY_TOOLS) -m sbperf.history run $(HISTORY_ARGS) --rev "$(REV)"
 
 perf-bisect: ## first commit of GOOD..BAD whose count rose above PERF_THRESHOLD (ENTRY=..., default the worst entry); checkout untouched
 	@if [ -z "$(GOOD)" ] || [ -z "$(BAD)" ]; then \
 	  echo "usage: make perf-bisect GOOD=REV BAD=REV [ENTRY=PIPELINE/LEVEL/DATASET]"; exit 2; fi
-	python3 scripts/perf_history.py bisect $(HISTORY_ARGS) --good "$(GOOD)" --bad "$(BAD)" \
+	$(PY_TOOLS) -m sbperf.bisect run $(HISTORY_ARGS) --good "$(GOOD)" --bad "$(BAD)" \
 	  $(if $(ENTRY),--entry "$(ENTRY)")
 
 perf-history-clean: ## remove the worktrees of commits built by perf-history / perf-bisect (keeps history.jsonl)
 	rm -rf $(HISTORY_DIR)/wt
 	git worktree prune
 
-# The history tests: the U test and the schema always; the end-to-end clone test
-# (tests/perf/test_history.sh, about a minute) needs native callgrind runs.
-HISTORY_UNIT := PYTHONPATH=scripts python3 tests/perf/test_mannwhitney.py && \
-                PYTHONPATH=scripts python3 tests/perf/test_history_schema.py
+# The history tests: the unit tests of its modules and the schema always; the end-to-end
+# clone test (tests/perf/test_history.sh, about a minute) needs native callgrind runs.
+HISTORY_UNIT_TESTS := json_schema worktree history report bisect
+HISTORY_UNIT := for t in $(HISTORY_UNIT_TESTS); do $(PY_TOOLS) tests/perf/test_$$t.py || exit 1; done
 ifneq ($(CROSS),)
 test-history:
 	$(HISTORY_UNIT)
@@ -82,7 +83,7 @@ test-history:
 	$(HISTORY_UNIT)
 	@echo "test-history: history/bisect clone test skipped for CC=clang (it tests the history scripts, not the toolchain: the gcc make test runs it)"
 else
-test-history: ## the history tests: Mann-Whitney U, schema, and perf-history/perf-bisect on a throwaway clone
+test-history: ## the history tests: its modules, the schema, and perf-history/perf-bisect on a throwaway clone
 	$(HISTORY_UNIT)
 	CCACHE_DIR=$(abspath $(HISTORY_DIR))/ccache bash tests/perf/test_history.sh
 endif

@@ -25,7 +25,7 @@ $(call shards,test-hosts,$(HOSTS_SHARDS)): $(BIN) $$(MPI_HOSTS_NEED) $$(if $$(MP
 	    SB_SHARD=$(subst .,,$(suffix $@))/$(HOSTS_SHARDS) MPIRUN=$(MPIRUN) SHIM=$(abspath $(FAULT_SHIM)) \
 	    bash tests/cli/hosts.sh $(BIN) $(MPI_BIN); fi
 
-# Two namespace hosts against one: scripts/hosts_bench.sh, N hard puzzles
+# Two namespace hosts against one: scripts/measure/hosts_bench.sh, N hard puzzles
 # (default 200,000) solved plain, -np 1 and -np 2 over 2 hosts, R rounds: wall, --stats and CPU
 # seconds per rank, build/reports/hosts-bench.md. A benchmark, never run by make test.
 HOSTS_BENCH_N ?= 200000
@@ -36,4 +36,4 @@ HOSTS_BENCH_R ?= 3
 hosts-bench: $(BIN) $$(MPI_HOSTS_NEED) ## plain vs mpirun -np 1 vs -np 2 over 2 namespace hosts (root): build/reports/hosts-bench.md
 	@if [ -n "$(MPI_SKIP)" ]; then echo "hosts-bench: skipped: $(MPI_SKIP)"; else \
 	    N=$(HOSTS_BENCH_N) R=$(HOSTS_BENCH_R) DIR=$(BUILD)/hosts-bench MPIRUN=$(MPIRUN) \
-	    REPORT=$(BUILD)/reports/hosts-bench.md bash scripts/hosts_bench.sh $(BIN) $(MPI_BIN); fi
+	    REPORT=$(BUILD)/reports/hosts-bench.md bash scripts/measure/hosts_bench.sh $(BIN) $(MPI_BIN); fi

@@ -18,7 +18,7 @@ MPI_BIN   := $(BUILD)/sudokubench-mpi
 MPI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/mpi/obj/%.o)
 MPI_HAVE  := $(shell command -v $(MPICC) >/dev/null 2>&1 && command -v $(MPIRUN) >/dev/null 2>&1 && echo 1)
 MPI_SKIP  := $(if $(CROSS),CROSS=$(CROSS) (no MPI for the target),$(if $(filter 1,$(SAN)),SAN=1 (Open MPI under ASan),$(if $(CC_IS_CLANG),CC=clang (mpicc wraps gcc: two OpenMP runtimes),$(if $(MPI_HAVE),,$(MPICC) or $(MPIRUN) not installed (make deps)))))
-# Samples for the MPI bench (scripts/mpi_bench.sh): puzzles per file.
+# Samples for the MPI bench (scripts/measure/mpi_bench.sh): puzzles per file.
 MPI_BENCH_N  ?= 1000000
 MPI_BENCH_N2 ?= 10000000
 
@@ -46,5 +46,5 @@ test-mpi: $(BIN) $(BIN_RUN)
 	bash tests/cli/mpi.sh $(BIN_RUN) none
 endif
 
-mpi-bench: $(BIN) $(MPI_BIN) ## MPI scaling on generated puzzles: -np 2 vs 1, -np 1 vs plain, peak RSS per rank (scripts/mpi_bench.sh)
-	MPIRUN=$(MPIRUN) N=$(MPI_BENCH_N) N2=$(MPI_BENCH_N2) bash scripts/mpi_bench.sh $(BIN) $(MPI_BIN)
+mpi-bench: $(BIN) $(MPI_BIN) ## MPI scaling on generated puzzles: -np 2 vs 1, -np 1 vs plain, peak RSS per rank (scripts/measure/mpi_bench.sh)
+	MPIRUN=$(MPIRUN) N=$(MPI_BENCH_N) N2=$(MPI_BENCH_N2) bash scripts/measure/mpi_bench.sh $(BIN) $(MPI_BIN)

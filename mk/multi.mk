@@ -1,7 +1,7 @@
 # mk/multi.mk — the benchmark corpus of puzzles with several solutions:
-# datasets/multi/, made by scripts/make_multi.py (minimal puzzles of `generate`, one given
+# datasets/multi/, made by scripts/datasets/make_multi.py (minimal puzzles of `generate`, one given
 # less each), measured by make bench / compare / gbench / report (BENCH_FILES,
-# scripts/corpora.sh). datasets/README.md describes it.
+# scripts/datasets/corpora.sh). datasets/README.md describes it.
 #
 #   make multi-corpus   rewrite $(MULTI_CORPUS) with this build's generator (review the diff)
 #   make test-multi     the generator and the committed corpus against the dancing-links
@@ -11,8 +11,8 @@
 .PHONY: multi-corpus test-multi
 TEST_EXTRA += test-multi
 
-multi-corpus: $(BIN) ## rewrite datasets/multi/multi_2000_seed1.txt (puzzles with 2+ solutions) with scripts/make_multi.py
-	python3 scripts/make_multi.py $(BIN) --count 2000 --seed 1 --remove 1 -o $(MULTI_CORPUS)
+multi-corpus: $(BIN) ## rewrite datasets/multi/multi_2000_seed1.txt (puzzles with 2+ solutions) with scripts/datasets/make_multi.py
+	python3 scripts/datasets/make_multi.py $(BIN) --count 2000 --seed 1 --remove 1 -o $(MULTI_CORPUS)
 
 # The corpus is data, the same on every target: checked once, by build-machine binaries.
 ifneq ($(CROSS),)

@@ -3,7 +3,7 @@
 #   make plugins        build/plugins/naive.so and build/plugins/test-FAULT.so
 #   make test-plugins   tests/cli/plugins.sh: a good plug-in cross-checked on 9x9 and 16x16,
 #                       every fault of tests/plugins/faulty.c named with its exit code
-#   make tdoku-plugin   tdoku from ../shared/peers as a plug-in (scripts/tdoku-plugin.sh)
+#   make tdoku-plugin   tdoku from ../shared/peers as a plug-in (scripts/measure/tdoku-plugin.sh)
 # Plug-ins are built without the sanitizers of SAN=1: they are outside code to the program,
 # loaded as a user's would be. Under CROSS= they are built by the cross compiler and loaded
 # under qemu like the program.
@@ -28,4 +28,4 @@ test-plugins: $(BIN) $(BIN_RUN) $(PLUGIN_SOS) $(GCHECK) $(GCHECK_RUN) ## plug-in
 TEST_EXTRA += test-plugins
 
 tdoku-plugin: ## tdoku (../shared/peers) built as a plug-in: build/peers/tdoku-plugin-native.so
-	scripts/tdoku-plugin.sh $(BUILD)/peers native
+	scripts/measure/tdoku-plugin.sh $(BUILD)/peers native

@@ -11,7 +11,7 @@
 #                       present, else the samples, plus mutants) through every pipeline and
 #                       SIMD level against tests/dlx.c and tests/reference.c; 0 mismatches
 #   make test-slow      the fault suites and the CLI suites that send signals on a slowed CPU
-#                       (scripts/slow-cpu), plain and ASan builds: nothing depends on speed
+#                       (scripts/testing/slow-cpu), plain and ASan builds: nothing depends on speed
 #   make fuzz           every libFuzzer target for FUZZ_SECONDS each (clang, ASan + UBSan)
 
 TEST_EXTRA += test-fault test-oracle
@@ -38,7 +38,7 @@ test-fault: $(BIN) $(FAULT_SHIM)
 endif
 
 # ---- the same suites on a slowed CPU ----------------------------------------------------
-# test-slow: the fault suites and the CLI suites that send signals, run by scripts/slow-cpu
+# test-slow: the fault suites and the CLI suites that send signals, run by scripts/testing/slow-cpu
 # (pinned to one core with a busy loop competing on it), first on this build, then on the
 # ASan + UBSan build; with the Python suite (its Ctrl-C cases) on the plain one. Not part of
 # make test: it proves that no test depends on the machine's speed. Each command's hang guard
@@ -55,13 +55,13 @@ test-slow-one:
 else
 test-slow-one: $(BIN) $(FAULT_SHIM) $(if $(SLOW_PY),$(PY_STAMP))
 	@echo "=== test-slow: $(BUILD), one core shared with a busy loop"
-	SUDOKUBENCH_TEST_TIMEOUT=$(SLOW_TIMEOUT) scripts/slow-cpu python3 tests/fault/run.py $(BIN) $(FAULT_SHIM) \
+	SUDOKUBENCH_TEST_TIMEOUT=$(SLOW_TIMEOUT) scripts/testing/slow-cpu python3 tests/fault/run.py $(BIN) $(FAULT_SHIM) \
 	  $(if $(filter 1,$(SAN)),--no-malloc --quick)
-	SUDOKUBENCH_TEST_TIMEOUT=$(SLOW_TIMEOUT) scripts/slow-cpu bash tests/fault/resume.sh $(BIN) $(FAULT_SHIM)
-	SUDOKUBENCH_TEST_TIMEOUT=$(SLOW_TIMEOUT) SB_SHIM=$(abspath $(FAULT_SHIM)) scripts/slow-cpu bash tests/cli/run.sh $(BIN)
-	SUDOKUBENCH_TEST_TIMEOUT=$(SLOW_TIMEOUT) SB_SHIM=$(abspath $(FAULT_SHIM)) scripts/slow-cpu bash tests/cli/batch.sh $(BIN)
+	SUDOKUBENCH_TEST_TIMEOUT=$(SLOW_TIMEOUT) scripts/testing/slow-cpu bash tests/fault/resume.sh $(BIN) $(FAULT_SHIM)
+	SUDOKUBENCH_TEST_TIMEOUT=$(SLOW_TIMEOUT) SB_SHIM=$(abspath $(FAULT_SHIM)) scripts/testing/slow-cpu bash tests/cli/run.sh $(BIN)
+	SUDOKUBENCH_TEST_TIMEOUT=$(SLOW_TIMEOUT) SB_SHIM=$(abspath $(FAULT_SHIM)) scripts/testing/slow-cpu bash tests/cli/batch.sh $(BIN)
 	$(if $(SLOW_PY),SUDOKUBENCH_TEST_TIMEOUT=$(SLOW_TIMEOUT) SB_CLI=$(abspath $(BIN)) PYTHONPATH=$(abspath $(PY_DIR)):$(abspath tests) \
-	  PYTHONDONTWRITEBYTECODE=1 scripts/slow-cpu $(PYTHON) -m pytest -q -p no:cacheprovider python/tests)
+	  PYTHONDONTWRITEBYTECODE=1 scripts/testing/slow-cpu $(PYTHON) -m pytest -q -p no:cacheprovider python/tests)
 endif
 
 # ---- the independent cross-check ------------------------------------------------------------

@@ -7,10 +7,10 @@ per-level SIMD kernels with their own flags, the generated tables. sudokubench/_
 then declares the API to cffi and links the archive in, so the module needs no installed
 library. Needs make and a C compiler ($CC, else cc); nothing is downloaded.
 """
+import importlib.util
 import os
 import shutil
 import subprocess
-import sys
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -43,11 +43,12 @@ class BuildExt(build_ext):
         if os.environ.get("CC"):
             cmd.append(f"CC={os.environ['CC']}")
         subprocess.run(cmd, check=True)
-        sys.path.insert(0, os.path.join(HERE, "sudokubench"))
-        try:
-            import _build  # the same declarations `make python` compiles
-        finally:
-            sys.path.pop(0)
+        # The same declarations `make python` compiles, loaded from their file: _build is a
+        # build script beside the package, not a module of it.
+        spec = importlib.util.spec_from_file_location(
+            "_build", os.path.join(HERE, "sudokubench", "_build.py"))
+        _build = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(_build)
         ffi = _build.make_ffi(archive, os.path.join(ROOT, "include"), ["-fopenmp"])
         built = ffi.compile(tmpdir=os.path.join(os.path.abspath(self.build_temp), "cffi"),
                             verbose=bool(self.verbose))

@@ -7,7 +7,7 @@
  * refuses). The run under ASan + UBSan (SAN=1) shows that no refusal reads or writes out of
  * bounds.
  *
- * Completeness is checked outside this file: scripts/misuse-names.sh (make test-misuse-names,
+ * Completeness is checked outside this file: scripts/guards/misuse-names.sh (make test-misuse-names,
  * part of make test) fails unless every function the library exports is called here (a public
  * one, declared in sudokubench.h) or listed in internal_symbols below (one that is not), and
  * unless every function the programs' layer (libsbapp.a) defines is called here.

@@ -1,10 +1,10 @@
 /*
  * tdoku.c — tdoku's solver as a sudokubench plug-in, for a same-harness comparison. No tdoku
- * code is in this tree: scripts/tdoku-plugin.sh compiles this shim with tdoku's own sources
+ * code is in this tree: scripts/measure/tdoku-plugin.sh compiles this shim with tdoku's own sources
  * from ../shared/peers into one shared object, at the flags tdoku's build uses (-O3 and the
  * level's -m flags).
  *
- *   scripts/tdoku-plugin.sh build/peers native      # prints .../tdoku-plugin-native.so
+ *   scripts/measure/tdoku-plugin.sh build/peers native      # prints .../tdoku-plugin-native.so
  *   sudokubench bench --plugin build/peers/tdoku-plugin-native.so -t 1 FILE
  *
  * tdoku's guesses are its own measure (its num_guesses). It cannot be stopped or given a

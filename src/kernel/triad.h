@@ -12,7 +12,7 @@
  * cell's bit, a column triad (a column segment) at its column's bit in the first row of its
  * band.
  *
- * Rules (scripts/guess_model.py --triad both): a triad's three cells hold three different
+ * Rules (scripts/sbperf/guess_model.py --triad both): a triad's three cells hold three different
  * digits, so
  *   - fewer than three digits left in a triad, or more than three confined to it (by its
  *     box or by its line: locked candidates' pointing and claiming digits), is a
@@ -30,7 +30,8 @@
  * instructions at the band levels, seldom finds anything: gated, the guesses rise by 0.2% on
  * that corpus, 0.4% on top1465 and from 0.28 to 0.31 a puzzle on 17-clue, and the
  * multi-solution corpus runs 3% faster at scalar, sse4 and avx2. The gate
- * is read on that fixpoint, so every stamp and scripts/guess_model.py make the same decision.
+ * is read on that fixpoint, so every stamp and scripts/sbperf/guess_model.py make the same
+ * decision.
  */
 #ifndef SB_KERNEL_TRIAD_H
 #define SB_KERNEL_TRIAD_H
@@ -42,7 +43,7 @@
 #include "vec.h"
 
 /* The root runs the triad rules when at least this many cells are open at the fixpoint of
- * the other rules (scripts/guess_model.py --triad-open, make test-guesses). */
+ * the other rules (scripts/sbperf/guess_model.py --triad-open, make test-guesses). */
 #define SBT3_OPEN 50
 
 /* Whether a root at the other rules' fixpoint, with `placed` cells placed, takes the triad

@@ -826,10 +826,9 @@ t_bench_json() {
         rc=$(sb o e bench --json b.json --seconds 0 -t 2 -l 2 --pipelines fast,list --grid "$g" "$2")
         [ "$g" = 2x3 ] && want=1 || want=0
         want_rc "$rc" $want "bench --json --grid $g"
-        python3 - "$ROOT" b.json "$g" <<'PY' || echo "bench --json --grid $g: schema"
+        PYTHONPATH="$ROOT/scripts" PYTHONDONTWRITEBYTECODE=1 python3 - "$ROOT" b.json "$g" <<'PY' || echo "bench --json --grid $g: schema"
 import json, sys
-sys.path.insert(0, sys.argv[1] + "/scripts")
-import json_schema
+from sbperf import json_schema
 d = json.load(open(sys.argv[2]))
 errs = json_schema.validate(d, json.load(open(sys.argv[1] + "/bench/bench.schema.json")))
 for e in errs:

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # tests/cli/hosts_lib.sh — the namespace "hosts" of tests/cli/hosts.sh, sourced by it and by
-# scripts/hosts_bench.sh (docs/scale.md "Across hosts (namespaces)"): N hosts, each a network
-# namespace on a veth pair to this run's own bridge, with a private /24 address inside the
+# scripts/measure/hosts_bench.sh (docs/scale.md "Across hosts (namespaces)"): N hosts, each a
+# network namespace on a veth pair to this run's own bridge, with a private /24 address inside the
 # namespace only, every process started in its own UTS namespace with the host's hostname;
 # mpirun runs on host 1 and reaches the others through a launch agent in place of ssh.
 #

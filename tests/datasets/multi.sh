@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/datasets/multi.sh — the multi-solution benchmark corpus and its generator
-# (scripts/make_multi.py, datasets/README.md), checked against the dancing-links oracle.
+# (scripts/datasets/make_multi.py, datasets/README.md), checked against the dancing-links oracle.
 #
 # Usage: tests/datasets/multi.sh BINARY GCHECK   (run from the repo root; `make test-multi`)
 #
@@ -18,7 +18,7 @@ case $BIN in /*) ;; *) BIN=$ROOT/$BIN ;; esac
 case $GCHECK in /*) ;; *) GCHECK=$ROOT/$GCHECK ;; esac
 TIMEOUT=${SUDOKUBENCH_TEST_TIMEOUT:-120}
 CORPUS=$ROOT/datasets/multi/multi_2000_seed1.txt
-MAKE_MULTI=$ROOT/scripts/make_multi.py
+MAKE_MULTI=$ROOT/scripts/datasets/make_multi.py
 . "$ROOT/tests/cli/harness.sh" multi
 
 # oracle_multi FILE: every puzzle line of FILE has >= 2 solutions by the oracle
@@ -67,7 +67,7 @@ t_corpus() {
     oracle_multi "$CORPUS"
     timeout "$TIMEOUT" python3 "$MAKE_MULTI" "$BIN" --count 40 --seed 1 -o a.txt
     cmp -s <(grep -v '^#' a.txt) <(grep -v '^#' "$CORPUS" | head -n 40) ||
-        echo "$CORPUS is not what 'scripts/make_multi.py --seed 1' makes (regenerate it: make multi-corpus)"
+        echo "$CORPUS is not what 'scripts/datasets/make_multi.py --seed 1' makes (regenerate it: make multi-corpus)"
 }
 tcase "datasets/multi: 2000 puzzles, each >= 2 solutions by the oracle, as make_multi.py makes them" t_corpus
 

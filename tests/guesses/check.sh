@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/guesses/check.sh — every fast kernel's guesses against an independent model of its
-# rules (scripts/guess_model.py: Python, written from branch.h's and search.h's contracts,
+# rules (scripts/sbperf/guess_model.py: Python, written from branch.h's and search.h's contracts,
 # no code shared with the library).
 #
 # Usage: tests/guesses/check.sh BINARY   (run from the repo root; `make test-guesses`)
@@ -20,7 +20,7 @@ BIN=${1:-build/sudokubench}
 ROOT=$PWD
 case $BIN in /*) ;; *) BIN=$ROOT/$BIN ;; esac
 TIMEOUT=${SUDOKUBENCH_TEST_TIMEOUT:-300}
-MODEL=$ROOT/scripts/guess_model.py
+MODEL=(env PYTHONPATH="$ROOT/scripts" PYTHONDONTWRITEBYTECODE=1 python3 -m sbperf.guess_model)
 OPEN=$(sed -n 's/^#define SBT3_OPEN \([0-9][0-9]*\).*/\1/p' "$ROOT/src/kernel/triad.h")
 . "$ROOT/tests/cli/harness.sh" guesses
 [ -n "$OPEN" ] || echo "no SBT3_OPEN in src/kernel/triad.h" >&2
@@ -41,9 +41,9 @@ SETS="hardest top clue17 multi bad"
 
 t_model() {
     for s in $SETS; do
-        timeout "$TIMEOUT" python3 "$MODEL" --per-puzzle "$s.txt" >"$s.plain" 2>/dev/null ||
+        timeout "$TIMEOUT" "${MODEL[@]}" --per-puzzle "$s.txt" >"$s.plain" 2>/dev/null ||
             echo "$s: guess_model.py exit $?"
-        timeout "$TIMEOUT" python3 "$MODEL" --per-puzzle --triad both --triad-depth root \
+        timeout "$TIMEOUT" "${MODEL[@]}" --per-puzzle --triad both --triad-depth root \
             --triad-open "$OPEN" "$s.txt" >"$s.fast" 2>/dev/null ||
             echo "$s: guess_model.py --triad-depth root --triad-open $OPEN exit $?"
     done
@@ -90,7 +90,7 @@ done
 # The study mode: eight searches a file; its first two rows are the plain and fast means, and
 # the fast rows' gate (the model's FAST_OPEN) is the header's SBT3_OPEN.
 t_study() {
-    timeout "$TIMEOUT" python3 "$MODEL" --study -n 5 --json study.json hardest.txt multi.txt >study.md 2>err ||
+    timeout "$TIMEOUT" "${MODEL[@]}" --study -n 5 --json study.json hardest.txt multi.txt >study.md 2>err ||
         { echo "--study exit $? ($(head -c 200 err))"; return; }
     local n want
     n=$(grep -c -e '^| cell rule' -e '^| band branching' study.md)
@@ -111,10 +111,10 @@ import json, sys
 gates = {r["triad_open"] for r in json.load(open("study.json")) if r["search"].endswith("(fast)")}
 if gates != {int(sys.argv[1])}:
     print("the study'"'"'s fast rows gate at %r, the header at %s" % (sorted(gates), sys.argv[1]))' "$OPEN"
-    python3 "$MODEL" --study --tdoku ./nonexistent hardest.txt >/dev/null 2>err && echo "--tdoku ./nonexistent: exit 0"
+    "${MODEL[@]}" --study --tdoku ./nonexistent hardest.txt >/dev/null 2>err && echo "--tdoku ./nonexistent: exit 0"
     grep -q "not an executable file" err || echo "--tdoku ./nonexistent: $(cat err)"
     printf '12345\n' >short.txt
-    python3 "$MODEL" short.txt 2>err && echo "a short line: exit 0"
+    "${MODEL[@]}" short.txt 2>err && echo "a short line: exit 0"
     grep -q "short.txt:1: not an 81-cell puzzle line" err || echo "a short line: $(cat err)"
 }
 tcase "guess_model --study: 8 searches a file, the first two the plain and fast means; bad --tdoku and bad lines refused by name" t_study
@@ -124,12 +124,12 @@ tcase "guess_model --study: 8 searches a file, the first two the plain and fast 
 # a puzzle on the whole file); every settle counted under the rule without a depth.
 t_depth() {
     local all deep
-    all=$(timeout "$TIMEOUT" python3 "$MODEL" --per-puzzle --triad both top.txt 2>/dev/null)
-    deep=$(timeout "$TIMEOUT" python3 "$MODEL" --per-puzzle --triad both --triad-depth 81 top.txt 2>/dev/null)
+    all=$(timeout "$TIMEOUT" "${MODEL[@]}" --per-puzzle --triad both top.txt 2>/dev/null)
+    deep=$(timeout "$TIMEOUT" "${MODEL[@]}" --per-puzzle --triad both --triad-depth 81 top.txt 2>/dev/null)
     [ -n "$all" ] && [ "$all" = "$deep" ] || echo "--triad-depth 81 differs from the rule on every board"
-    timeout "$TIMEOUT" python3 "$MODEL" --json --triad both --triad-depth root top.txt >root.json 2>err ||
+    timeout "$TIMEOUT" "${MODEL[@]}" --json --triad both --triad-depth root top.txt >root.json 2>err ||
         { echo "--triad-depth root: exit $? ($(head -c 200 err))"; return; }
-    timeout "$TIMEOUT" python3 "$MODEL" --json --triad both top.txt >all.json 2>err ||
+    timeout "$TIMEOUT" "${MODEL[@]}" --json --triad both top.txt >all.json 2>err ||
         { echo "--triad both: exit $? ($(head -c 200 err))"; return; }
     python3 -c '
 import json, sys
@@ -143,9 +143,9 @@ if every["triad_settles_per_puzzle"] != every["settles_per_puzzle"]:
     print("every board: %r triad settles of %r" % (every["triad_settles_per_puzzle"], every["settles_per_puzzle"]))
 if root["triad_depth"] != "root" or every["triad_depth"] != "all":
     print("triad_depth keys: %r, %r" % (root["triad_depth"], every["triad_depth"]))'
-    python3 "$MODEL" --triad-depth root top.txt 2>err && echo "--triad-depth without --triad: exit 0"
+    "${MODEL[@]}" --triad-depth root top.txt 2>err && echo "--triad-depth without --triad: exit 0"
     grep -q -- "--triad-depth goes with --triad" err || echo "--triad-depth without --triad: $(tail -1 err)"
-    python3 "$MODEL" --triad both --triad-depth x top.txt 2>err && echo "--triad-depth x: exit 0"
+    "${MODEL[@]}" --triad both --triad-depth x top.txt 2>err && echo "--triad-depth x: exit 0"
     grep -q -- "--triad-depth x: not a depth" err || echo "--triad-depth x: $(tail -1 err)"
 }
 tcase "guess_model --triad-depth: 81 = every board, root = one triad settle a puzzle and fewer guesses; bad values refused" t_depth
@@ -155,12 +155,12 @@ tcase "guess_model --triad-depth: 81 = every board, root = one triad settle a pu
 # puzzles); a bad count or no --triad is refused.
 t_open() {
     local ungated never
-    ungated=$(timeout "$TIMEOUT" python3 "$MODEL" --per-puzzle --triad both --triad-depth root --triad-open 0 multi.txt 2>/dev/null)
-    [ -n "$ungated" ] && [ "$ungated" = "$(timeout "$TIMEOUT" python3 "$MODEL" --per-puzzle --triad both --triad-depth root multi.txt 2>/dev/null)" ] ||
+    ungated=$(timeout "$TIMEOUT" "${MODEL[@]}" --per-puzzle --triad both --triad-depth root --triad-open 0 multi.txt 2>/dev/null)
+    [ -n "$ungated" ] && [ "$ungated" = "$(timeout "$TIMEOUT" "${MODEL[@]}" --per-puzzle --triad both --triad-depth root multi.txt 2>/dev/null)" ] ||
         echo "--triad-open 0 differs from the ungated root"
-    never=$(timeout "$TIMEOUT" python3 "$MODEL" --per-puzzle --triad both --triad-depth root --triad-open 82 multi.txt 2>/dev/null)
+    never=$(timeout "$TIMEOUT" "${MODEL[@]}" --per-puzzle --triad both --triad-depth root --triad-open 82 multi.txt 2>/dev/null)
     [ -n "$never" ] && [ "$never" = "$(cat multi.plain)" ] || echo "--triad-open 82 differs from the model without triads"
-    timeout "$TIMEOUT" python3 "$MODEL" --json --triad both --triad-depth root --triad-open "$OPEN" multi.txt >open.json 2>err ||
+    timeout "$TIMEOUT" "${MODEL[@]}" --json --triad both --triad-depth root --triad-open "$OPEN" multi.txt >open.json 2>err ||
         { echo "--triad-open $OPEN: exit $? ($(head -c 200 err))"; return; }
     python3 -c '
 import json, sys
@@ -169,9 +169,9 @@ if not 0 < r["triad_settles_per_puzzle"] < 1:
     print("gated root: %r triad settles a puzzle, want between 0 and 1" % r["triad_settles_per_puzzle"])
 if r["triad_open"] != int(sys.argv[1]):
     print("triad_open key: %r" % r["triad_open"])' "$OPEN"
-    python3 "$MODEL" --triad-open 50 top.txt 2>err && echo "--triad-open without --triad: exit 0"
+    "${MODEL[@]}" --triad-open 50 top.txt 2>err && echo "--triad-open without --triad: exit 0"
     grep -q -- "--triad-open goes with --triad" err || echo "--triad-open without --triad: $(tail -1 err)"
-    python3 "$MODEL" --triad both --triad-open 99 top.txt 2>err && echo "--triad-open 99: exit 0"
+    "${MODEL[@]}" --triad both --triad-open 99 top.txt 2>err && echo "--triad-open 99: exit 0"
     grep -q -- "--triad-open 99: not a cell count" err || echo "--triad-open 99: $(tail -1 err)"
 }
 tcase "guess_model --triad-open: 0 = ungated, 82 = no triads, $OPEN skips some multi roots; bad values refused" t_open

@@ -29,6 +29,7 @@ if ! command -v valgrind >/dev/null 2>&1; then
     exit 0
 fi
 TMP=$(mktemp -d)
+GATE=(env PYTHONPATH="$PWD/scripts" PYTHONDONTWRITEBYTECODE=1 python3 -m sbperf.gate)
 trap 'rm -rf "$TMP"' EXIT
 
 ok() { PASS=$((PASS + 1)); echo "ok   $1"; }
@@ -38,12 +39,12 @@ bad() { FAIL=$((FAIL + 1)); echo "FAIL $1"; sed 's/^/     /' "$TMP/out"; }
 check() {
     local driver=$1
     shift
-    python3 scripts/perf_check.py check --driver "$driver" --baseline "$TMP/base.json" \
+    "${GATE[@]}" check --driver "$driver" --baseline "$TMP/base.json" \
         --datasets "$DATA" "$@" >"$TMP/out" 2>&1
     RC=$?
 }
 
-if ! python3 scripts/perf_check.py baseline --driver "$DRIVER" --out "$TMP/base.json" \
+if ! "${GATE[@]}" baseline --driver "$DRIVER" --out "$TMP/base.json" \
         --only fast:scalar --puzzles 64 --datasets "$DATA" >"$TMP/out" 2>&1; then
     bad "baseline of the tiny workload"
     echo "$PASS passed, $FAIL failed"
@@ -52,7 +53,7 @@ fi
 ENTRY=fast/scalar/17_clue_2000
 
 # Instructions of one burner turn, and the turns that add a given fraction of the workload.
-if ! PERF_TEST_SLOWDOWN=1000 python3 scripts/perf_check.py baseline --driver "$SLOW" \
+if ! PERF_TEST_SLOWDOWN=1000 "${GATE[@]}" baseline --driver "$SLOW" \
         --out "$TMP/cal.json" --only fast:scalar --puzzles 64 --datasets "$DATA" \
         >"$TMP/out" 2>&1; then
     bad "calibration of the loop burner"

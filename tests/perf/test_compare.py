@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
-"""tests/perf/test_compare.py — scripts/compare.py's tables (`make compare`) on synthetic runs:
+"""tests/perf/test_compare.py — sbperf.compare's tables (`make compare`) on synthetic runs:
 medians over the rounds, and each level divided by the right tdoku build. Part of `make test`
 (test-perf); no solver runs, no timing, no machine dependence.
 
-What it holds compare.py to:
+What it holds sbperf.compare to:
   - avx512 and avx512bw are divided by the faster (median) of tdoku native and tdoku avx512,
     per corpus, and the peer column names that build (what -march=native makes of a CPU
     depends on the compiler, so native alone could be the weaker peer);
   - with only tdoku native measured, native is the peer;
   - avx2 by tdoku avx2, sse4 and scalar by tdoku sse4.2, never by a faster build;
   - the median is over the rounds (an outlier round does not move it).
+
+Run alone: PYTHONPATH=scripts python3 tests/perf/test_compare.py
 """
 
 import json
@@ -18,9 +20,6 @@ import subprocess
 import sys
 import tempfile
 import unittest
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPT = os.path.join(HERE, "..", "..", "scripts", "compare.py")
 
 
 def tdoku_csv(pps):
@@ -38,7 +37,7 @@ def bench_json(pps, level):
 
 class CompareTables(unittest.TestCase):
     def run_compare(self, rates):
-        """rates: {(corpus, kind, level): [pps per round]}; returns compare.py's medians as
+        """rates: {(corpus, kind, level): [pps per round]}; returns sbperf.compare's medians as
         {(corpus, kind, level): median row}."""
         with tempfile.TemporaryDirectory() as raw:
             with open(os.path.join(raw, "meta.tsv"), "w") as f:
@@ -51,8 +50,8 @@ class CompareTables(unittest.TestCase):
                             f.write(tdoku_csv(pps) if kind == "tdoku" else bench_json(pps, level))
                         runs.write("%d\t/data/%s\t%s\t%s\t%s\n" % (r, corpus, kind, level, out))
             js, md = os.path.join(raw, "out.json"), os.path.join(raw, "out.md")
-            done = subprocess.run([sys.executable, SCRIPT, "--raw", raw, "--json", js, "--md", md],
-                                  capture_output=True, text=True)
+            done = subprocess.run([sys.executable, "-m", "sbperf.compare", "--raw", raw,
+                                   "--json", js, "--md", md], capture_output=True, text=True)
             self.assertEqual(done.returncode, 0, done.stderr)
             with open(js) as f:
                 doc = json.load(f)
@@ -103,4 +102,4 @@ class CompareTables(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main(verbosity=2)
+    unittest.main(verbosity=1)

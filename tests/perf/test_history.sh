@@ -74,7 +74,9 @@ state() { printf '%s\n' "$(g rev-parse HEAD)" "$(g symbolic-ref -q HEAD)" \
     g status --porcelain; }
 state >"$TMP/before"
 
-PH=(python3 "$ROOT/scripts/perf_history.py")
+PY=(env PYTHONPATH="$ROOT/scripts" PYTHONDONTWRITEBYTECODE=1 python3 -m)
+PH=("${PY[@]}" sbperf.history)
+PB=("${PY[@]}" sbperf.bisect run)
 OPTS=(--repo "$R" --only fast:scalar --puzzles "$PUZZLES" --baseline bench/baseline.json --no-wall)
 HIST=$R/build/reports/history.jsonl
 count() { python3 - "$HIST" "$@" <<'EOF'
@@ -118,7 +120,7 @@ if [ $? -eq 0 ] && grep -q "0 records written" "$TMP/out" && grep -q "already me
     ok "a second run reuses every measured commit (0 records written)"
 else bad "a second run reuses every measured commit (0 records written)"; fi
 
-"${PH[@]}" bisect "${OPTS[@]}" --good "$BASE" --bad "$D" >"$TMP/out" 2>&1
+"${PB[@]}" "${OPTS[@]}" --good "$BASE" --bad "$D" >"$TMP/out" 2>&1
 RC=$?
 if [ $RC -eq 0 ] && grep -q "^  $B B: slow sb_solve on purpose" "$TMP/out" && \
         grep -q "first commit above +2.0%" "$TMP/out"; then
@@ -126,7 +128,7 @@ if [ $RC -eq 0 ] && grep -q "^  $B B: slow sb_solve on purpose" "$TMP/out" && \
 else bad "perf-bisect names the slowing commit (worst entry) (exit $RC)"; fi
 
 # From A, git bisect tests C first (the middle of B, C, D): the step must skip it (125).
-"${PH[@]}" bisect "${OPTS[@]}" --good "$A" --bad "$D" --entry fast/scalar/top1465 \
+"${PB[@]}" "${OPTS[@]}" --good "$A" --bad "$D" --entry fast/scalar/top1465 \
     >"$TMP/out" 2>&1
 RC=$?
 if [ $RC -eq 0 ] && grep -q "^  $B " "$TMP/out" && grep -q "for fast/scalar/top1465:" "$TMP/out"; then
@@ -137,12 +139,12 @@ if grep -q "^perf-bisect: ${C:0:8} .*skip (build_failed)" "$TMP/out"; then
     ok "the commit that does not build is skipped by the bisection (exit 125)"
 else bad "the commit that does not build is skipped by the bisection (exit 125)"; fi
 
-"${PH[@]}" bisect "${OPTS[@]}" --good "$BASE" --bad "$A" >"$TMP/out" 2>&1
+"${PB[@]}" "${OPTS[@]}" --good "$BASE" --bad "$A" >"$TMP/out" 2>&1
 if [ $? -eq 0 ] && grep -q "nothing to bisect" "$TMP/out"; then
     ok "perf-bisect over a range without a regression says so"
 else bad "perf-bisect over a range without a regression says so"; fi
 
-python3 "$ROOT/scripts/perf_history.py" validate "$HIST" --schema "$ROOT/bench/history.schema.json" \
+"${PH[@]}" validate "$HIST" --schema "$ROOT/bench/history.schema.json" \
     >"$TMP/out" 2>&1
 if [ $? -eq 0 ] && grep -q " records, 0 schema errors" "$TMP/out" && \
         [ "$(grep -c . "$HIST")" -ge 13 ]; then

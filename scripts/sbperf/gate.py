@@ -1,0 +1,428 @@
+"""sbperf.gate — the performance regression gate of `make perf-check` (stdlib only).
+
+The gate counts instructions, not seconds: callgrind runs bench/perf_driver (one thread, one
+pipeline, one explicit SIMD level, the first N puzzles of a committed sample) and the gate
+takes the instructions executed inside sb_solve, callees included ("solve Ir"; sbperf.measure).
+Those counts are the same on every run of the same binary and input, so a 2% threshold needs
+no repetitions and never flakes; parsing and I/O fall outside sb_solve and cannot trip it (the
+whole process, "total Ir", is shown beside it for information).
+
+Usage: python3 -m sbperf.gate COMMAND ...   (PYTHONPATH=scripts)
+
+Commands
+  baseline  choose the workload (entries kept from the old baseline; new registry entries
+            get a slice calibrated to ~--target-ms of native time), measure it, record
+            Google Benchmark wall-time repetitions, write the baseline JSON
+  check     measure the baseline's workload again, print the table of deltas, fail (exit 1)
+            when any solve Ir rose by more than --threshold percent; then, for information
+            only, compare wall time (median, CV, Mann-Whitney U) with the baseline's samples
+  compare   compare two measurement files (baseline format) without running anything: the
+            comparator the tests drive with synthetic pairs
+  mwu       Mann-Whitney U of two comma-separated samples (for tests and curiosity)
+
+Exit codes: 0 pass, 1 regression, 2 cannot compare (missing tool, stale or unreadable
+baseline, a failing driver). The baseline format is described in docs/ci.md.
+"""
+
+import argparse
+import json
+import os
+import re
+import statistics
+import sys
+import time
+
+from .measure import (MEASURED_FUNCTION, PerfError, cpu_model, dataset_name, measure,
+                      puzzle_lines, registry, run, slice_sha256, tool_versions)
+from .stats import cv, mann_whitney_u, median_change, pct
+from .table import fmt_int, print_table
+
+FORMAT = "sudokubench-perf-baseline/1"
+DEFAULT_DATASETS = ["datasets/samples/17_clue_2000.txt", "datasets/samples/top1465.txt",
+                    "datasets/samples/hardest_11plus_1000.txt"]
+EXIT_PASS, EXIT_REGRESSION, EXIT_ERROR = 0, 1, 2
+
+
+# ------------------------------------------------------------------------------------------
+# Workload: the registry's entries, their slices
+# ------------------------------------------------------------------------------------------
+
+def entry_id(pipeline, simd, dataset):
+    """Returns the stable key of a workload entry."""
+    return "%s/%s/%s" % (pipeline, simd, dataset_name(dataset))
+
+
+def planned_entries(driver, datasets):
+    """Returns the (pipeline, simd, dataset) triples the registries call for: the fused
+    pipeline at every level valgrind can run (its kernels differ per level), each generic
+    pipeline at scalar only (portable C: the same instructions at every level)."""
+    pipelines, levels = registry(driver, under_valgrind=True)
+    out = []
+    for name, generic in pipelines:
+        for level in (["scalar"] if generic else levels):
+            for ds in datasets:
+                out.append((name, level, ds))
+    return out
+
+
+def level_coverage(driver):
+    """Returns {"gated": [levels valgrind runs], "not_gated": {level: why}} for this CPU: a
+    level the CPU has but valgrind cannot emulate (AVX-512 in valgrind 3.19) is not gated,
+    and the baseline says so rather than silently measuring another level."""
+    _, native = registry(driver, under_valgrind=False)
+    _, emulated = registry(driver, under_valgrind=True)
+    return {"gated": emulated,
+            "not_gated": {lv: "this CPU has it; valgrind cannot run it" for lv in native
+                          if lv not in emulated}}
+
+
+def calibrate(driver, pipeline, simd, dataset, target_s):
+    """Returns the number of leading puzzles whose native solve (one process) first takes
+    at least target_s, doubling from 4; the whole file when it is faster than that."""
+    total = len(puzzle_lines(dataset))
+    n = 4
+    while True:
+        n = min(n, total)
+        start = time.perf_counter()
+        run([driver, pipeline, simd, str(n), dataset])
+        if time.perf_counter() - start >= target_s or n >= total:
+            return n
+        n *= 2
+
+
+# ------------------------------------------------------------------------------------------
+# Comparison
+# ------------------------------------------------------------------------------------------
+
+def compare(base, cur, threshold, out=None):
+    """Prints the delta table of two measurement documents and returns the exit code: 1 when
+    some entry's solve Ir rose by more than threshold percent or a baseline entry was not
+    measured, else 0. Notes (not failures): improvements beyond the threshold, changed guess
+    counts (the search does different work), a different toolchain, entries only in cur."""
+    out = out or sys.stdout
+    base_entries = {e["id"]: e for e in base["entries"]}
+    cur_entries = {e["id"]: e for e in cur["entries"]}
+    notes, regressions, improvements, missing = [], [], [], []
+    for key in ("compiler", "flags", "valgrind"):
+        b, c = base.get("build", {}).get(key), cur.get("build", {}).get(key)
+        if b and c and b != c:
+            notes.append("toolchain differs (%s): baseline '%s', now '%s'; a change in counts may "
+                         "come from it (refresh with make perf-baseline once reviewed)" % (key, b, c))
+    rows = [("entry", "puzzles", "baseline Ir", "current Ir", "delta", "Ir/puzzle", "total delta",
+             "verdict")]
+    for eid, b in base_entries.items():
+        c = cur_entries.get(eid)
+        if c is not None and c.get("skipped"):
+            notes.append("%s: skipped: %s" % (eid, c["skipped"]))
+            rows.append((eid, str(b["puzzles"]), fmt_int(b["solve_ir"]), "-", "-", "-", "-",
+                         "skipped"))
+            continue
+        if c is None:
+            missing.append(eid)
+            rows.append((eid, str(b["puzzles"]), fmt_int(b["solve_ir"]), "-", "-", "-", "-",
+                         "NOT MEASURED"))
+            continue
+        d = pct(c["solve_ir"], b["solve_ir"])
+        verdict = "ok"
+        if d > threshold:
+            verdict = "REGRESSION"
+            regressions.append(eid)
+        elif d < -threshold:
+            verdict = "improved"
+            improvements.append(eid)
+        if c.get("guesses") != b.get("guesses"):
+            notes.append("%s: guesses %s -> %s: the search itself changed" %
+                          (eid, b.get("guesses"), c.get("guesses")))
+        rows.append((eid, str(c["puzzles"]), fmt_int(b["solve_ir"]), fmt_int(c["solve_ir"]),
+                     "%+.2f%%" % d, fmt_int(c["solve_ir"] // max(1, c["puzzles"])),
+                     "%+.2f%%" % pct(c.get("total_ir", 0), b.get("total_ir", 0)), verdict))
+    for eid in cur_entries:
+        if eid not in base_entries and not cur_entries[eid].get("skipped"):
+            notes.append("%s: not in the baseline, not gated (make perf-baseline adds it)" % eid)
+    print_table(rows, out)
+    for n in notes:
+        print("note: " + n, file=out)
+    if improvements:
+        print("note: %d entr%s improved by more than %.1f%%: make perf-baseline to lock it in"
+              % (len(improvements), "y" if len(improvements) == 1 else "ies", threshold), file=out)
+    failed = regressions or missing
+    print("perf-check: %d entr%s, %d regression%s above +%.1f%%, %d not measured: %s"
+          % (len(base_entries), "y" if len(base_entries) == 1 else "ies",
+             len(regressions), "" if len(regressions) == 1 else "s",
+             threshold, len(missing), "FAIL" if failed else "PASS"), file=out)
+    return EXIT_REGRESSION if failed else EXIT_PASS
+
+
+# ------------------------------------------------------------------------------------------
+# Wall time (information only)
+# ------------------------------------------------------------------------------------------
+
+def gbench_samples(gbench, names, datasets, repetitions, min_time):
+    """Runs Google Benchmark on the named benchmarks; returns {name: [items/s per
+    repetition]} (random interleaving spreads drift over every benchmark)."""
+    regex = "^(" + "|".join(re.escape(n) for n in names) + ")$"
+    cmd = [gbench, "--benchmark_filter=" + regex,
+           "--benchmark_repetitions=%d" % repetitions,
+           "--benchmark_min_time=%g" % min_time,
+           "--benchmark_enable_random_interleaving=true",
+           "--benchmark_format=json"] + datasets
+    doc = json.loads(run(cmd).stdout)
+    samples = {}
+    for b in doc["benchmarks"]:
+        if b.get("run_type") == "iteration" and "items_per_second" in b:
+            # six significant digits: far below the run-to-run noise, and a readable file
+            samples.setdefault(b["run_name"], []).append(float("%.6g" % b["items_per_second"]))
+    return dict(sorted(samples.items()))
+
+
+def wall_names(gbench, datasets):
+    """Returns the wall-time benchmark names: the fused pipeline at every level this CPU
+    runs, on each dataset (the generic pipelines are too slow for many repetitions)."""
+    out = run([gbench, "--benchmark_list_tests=true"] + datasets).stdout.split()
+    return [n for n in out if n.startswith("solve/fast/")]
+
+
+def walltime_report(base_wall, cur, alpha=0.05, out=None):
+    """Prints median items/s, CV and the Mann-Whitney p of each benchmark in both sample
+    sets. Information only: other load on the machine moves wall time, so it never gates."""
+    out = out or sys.stdout
+    rows = [("benchmark", "base median/s", "CV", "now median/s", "CV", "delta", "p (MWU)",
+             "reading")]
+    for name, b in sorted(base_wall.items()):
+        c = cur.get(name)
+        if not c:
+            rows.append((name, "%.0f" % statistics.median(b), "%.1f%%" % cv(b), "-", "-", "-",
+                         "-", "not run here"))
+            continue
+        _, p = mann_whitney_u(c, b)
+        d = median_change(c, b)
+        reading = "no significant change"
+        if p < alpha:
+            reading = "faster" if d > 0 else "slower"
+        rows.append((name, "%.0f" % statistics.median(b), "%.1f%%" % cv(b),
+                     "%.0f" % statistics.median(c), "%.1f%%" % cv(c), "%+.1f%%" % d,
+                     "%.3g" % p, reading))
+    print_table(rows, out)
+
+
+# ------------------------------------------------------------------------------------------
+# Commands
+# ------------------------------------------------------------------------------------------
+
+def load(path):
+    """Returns a measurement document, checking its format tag."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        raise PerfError("cannot read %s: %s" % (path, e))
+    if doc.get("format") != FORMAT:
+        raise PerfError("%s: format is %r, expected %r" % (path, doc.get("format"), FORMAT))
+    return doc
+
+
+def save(path, doc):
+    """Writes a measurement document (stable key order, one entry per line for review)."""
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
+        f.write(dumps(doc))
+    os.replace(path + ".tmp", path)
+
+
+def dumps(doc):
+    """Returns doc as JSON with one entry (or one benchmark's samples) per line, so that a
+    refreshed baseline reviews as a diff of the lines that changed."""
+    def block(value, indent):
+        pad = " " * indent
+        if isinstance(value, dict) and value and any(isinstance(v, (dict, list))
+                                                     for v in value.values()):
+            items = ["%s %s: %s" % (pad, json.dumps(k), block(v, indent + 1))
+                     for k, v in value.items()]
+            return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            items = ["%s %s" % (pad, json.dumps(v)) for v in value]
+            return "[\n" + ",\n".join(items) + "\n" + pad + "]"
+        return json.dumps(value)
+    return block(doc, 0) + "\n"
+
+
+def build_info(args):
+    """Returns the build facts recorded beside the counts."""
+    info = tool_versions(args.cc.split())
+    info["flags"] = args.flags
+    return info
+
+
+def check_workload(entries):
+    """Raises PerfError when an entry's slice no longer exists or hashes differently."""
+    stale = []
+    for e in entries:
+        if not os.path.exists(e["dataset"]):
+            stale.append("%s: %s is missing" % (e["id"], e["dataset"]))
+        elif slice_sha256(e["dataset"], e["puzzles"]) != e["slice_sha256"]:
+            stale.append("%s: the first %d puzzles of %s changed" %
+                         (e["id"], e["puzzles"], e["dataset"]))
+    if stale:
+        raise PerfError("the baseline measures other inputs than this tree has "
+                        "(make perf-baseline):\n  " + "\n  ".join(stale))
+
+
+def cmd_baseline(args):
+    """Writes a new baseline: workload, counts, wall-time samples."""
+    old = {}
+    if os.path.exists(args.out) and not args.recalibrate:
+        old = {e["id"]: e for e in load(args.out)["entries"]}
+    entries = []
+    for pipeline, simd, ds in planned_entries(args.driver, args.datasets):
+        if args.only and "%s:%s" % (pipeline, simd) not in args.only.split(","):
+            continue
+        eid = entry_id(pipeline, simd, ds)
+        if eid in old and old[eid]["dataset"] == ds:
+            n = old[eid]["puzzles"]
+        elif args.puzzles:
+            n = min(args.puzzles, len(puzzle_lines(ds)))
+        else:
+            n = calibrate(args.driver, pipeline, simd, ds, args.target_ms / 1000.0)
+        entries.append({"id": eid, "pipeline": pipeline, "simd": simd, "dataset": ds,
+                        "puzzles": n, "slice_sha256": slice_sha256(ds, n)})
+    start = time.perf_counter()
+    entries = measure(args.driver, entries, args.jobs, args.function)
+    doc = {"format": FORMAT, "function": args.function,
+           "measure": "callgrind Ir inside %s (inclusive), 1 thread, limit 2" % args.function,
+           "build": build_info(args), "levels": level_coverage(args.driver),
+           "entries": entries}
+    print("perf-baseline: %d entries measured in %.0f s" % (len(entries),
+                                                            time.perf_counter() - start))
+    if args.gbench:
+        names = wall_names(args.gbench, args.datasets)
+        doc["walltime"] = {
+            "note": "Google Benchmark items/s per repetition; information only",
+            "cpu": cpu_model(), "repetitions": args.repetitions, "min_time_s": args.min_time,
+            "benchmarks": gbench_samples(args.gbench, names, args.datasets, args.repetitions,
+                                         args.min_time)}
+    save(args.out, doc)
+    rows = [("entry", "puzzles", "solve Ir", "Ir/puzzle", "total Ir", "guesses")]
+    for e in entries:
+        rows.append((e["id"], str(e["puzzles"]), fmt_int(e["solve_ir"]),
+                     fmt_int(e["solve_ir"] // max(1, e["puzzles"])), fmt_int(e["total_ir"]),
+                     fmt_int(e["guesses"])))
+    print_table(rows, sys.stdout)
+    print("perf-baseline: wrote %s" % args.out)
+    return EXIT_PASS
+
+
+def cmd_check(args):
+    """Measures the baseline's workload on this tree and gates on it."""
+    start = time.perf_counter()
+    base = load(args.baseline)
+    check_workload(base["entries"])
+    todo = [{k: e[k] for k in ("id", "pipeline", "simd", "dataset", "puzzles", "slice_sha256")}
+            for e in base["entries"]]
+    # A baseline made where valgrind runs AVX2 checked on a CPU without it: those entries
+    # cannot be measured here, which is a fact about the machine, not a regression.
+    _, emulated = registry(args.driver, under_valgrind=True)
+    runnable = [e for e in todo if e["simd"] in emulated]
+    skipped = [{"id": e["id"], "skipped": "valgrind cannot run %s on this CPU" % e["simd"]}
+               for e in todo if e["simd"] not in emulated]
+    function = base.get("function", MEASURED_FUNCTION)
+    cur = {"format": FORMAT, "function": function, "build": build_info(args),
+           "entries": measure(args.driver, runnable, args.jobs, function) + skipped}
+    known = {e["id"] for e in base["entries"]}
+    for pipeline, simd, ds in planned_entries(args.driver, sorted({e["dataset"] for e in todo})):
+        eid = entry_id(pipeline, simd, ds)
+        if eid not in known:
+            cur["entries"].append({"id": eid, "puzzles": 0, "solve_ir": 0, "total_ir": 0,
+                                   "unmeasured": True})
+    if args.current_out:
+        save(args.current_out, cur)
+    levels = base.get("levels", {})
+    print("perf-check: callgrind instructions inside %s; baseline %s; threshold +%.1f%%"
+          % (function, args.baseline, args.threshold))
+    print("perf-check: SIMD level fixed per entry; gated levels %s%s" % (
+        ", ".join(levels.get("gated", [])) or "?",
+        "".join("; not gated: %s (%s)" % kv for kv in levels.get("not_gated", {}).items())))
+    status = compare(base, cur, args.threshold)
+    print("perf-check: counts took %.0f s" % (time.perf_counter() - start))
+    if args.gbench and base.get("walltime", {}).get("benchmarks"):
+        wall = base["walltime"]
+        print("\nwall time (information only, never the gate): Google Benchmark, %d repetitions, "
+              "baseline CPU '%s', this CPU '%s'" % (args.repetitions, wall.get("cpu"), cpu_model()))
+        try:
+            samples = gbench_samples(args.gbench, sorted(wall["benchmarks"]),
+                                     args.datasets, args.repetitions, args.min_time)
+            walltime_report(wall["benchmarks"], samples)
+        except (PerfError, ValueError, KeyError) as e:
+            print("wall time: not compared: %s" % e)
+    return status
+
+
+def cmd_compare(args):
+    """Compares two measurement documents (no measuring)."""
+    return compare(load(args.baseline), load(args.current), args.threshold)
+
+
+def cmd_mwu(args):
+    """Prints U and p of two comma-separated samples."""
+    x = [float(v) for v in args.x.split(",")]
+    y = [float(v) for v in args.y.split(",")]
+    u, p = mann_whitney_u(x, y)
+    print("U=%g p=%.6g" % (u, p))
+    return EXIT_PASS
+
+
+def main(argv):
+    """Parses the command line and runs a command; returns the exit code."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+
+    def measuring(p):
+        p.add_argument("--driver", default="build/perf/perf_driver")
+        p.add_argument("--gbench", help="Google Benchmark binary for the wall-time part")
+        p.add_argument("--cc", default="gcc", help="compiler command, recorded with its version")
+        p.add_argument("--flags", default="", help="build flags, recorded")
+        p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+        p.add_argument("--repetitions", type=int, default=10)
+        p.add_argument("--min-time", type=float, default=0.05)
+        p.add_argument("--datasets", nargs="+", default=DEFAULT_DATASETS)
+
+    b = sub.add_parser("baseline", help="measure and write a baseline")
+    measuring(b)
+    b.add_argument("--out", default="bench/baseline.json")
+    b.add_argument("--function", default=MEASURED_FUNCTION,
+                   help="the function whose inclusive instruction count is gated")
+    b.add_argument("--target-ms", type=float, default=100.0,
+                   help="native time a new entry's slice should take (default 100)")
+    b.add_argument("--puzzles", type=int, help="fixed slice size instead of calibrating")
+    b.add_argument("--only", help="comma list of PIPELINE:LEVEL entries to keep")
+    b.add_argument("--recalibrate", action="store_true",
+                   help="choose every slice anew instead of keeping the old baseline's")
+    b.set_defaults(func=cmd_baseline)
+
+    c = sub.add_parser("check", help="measure and compare with the baseline")
+    measuring(c)
+    c.add_argument("--baseline", default="bench/baseline.json")
+    c.add_argument("--threshold", type=float, default=2.0)
+    c.add_argument("--current-out", help="also write this run's counts here")
+    c.set_defaults(func=cmd_check)
+
+    m = sub.add_parser("compare", help="compare two measurement files")
+    m.add_argument("baseline")
+    m.add_argument("current")
+    m.add_argument("--threshold", type=float, default=2.0)
+    m.set_defaults(func=cmd_compare)
+
+    u = sub.add_parser("mwu", help="Mann-Whitney U of two samples")
+    u.add_argument("x")
+    u.add_argument("y")
+    u.set_defaults(func=cmd_mwu)
+
+    args = ap.parse_args(argv)
+    try:
+        return args.func(args)
+    except PerfError as e:
+        print("perf-check: error: %s" % e, file=sys.stderr)
+        return EXIT_ERROR
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
