@@ -18,14 +18,11 @@
 #include <sudokubench_plugin.h>
 
 /* tdoku's entry point (tdoku's include/tdoku.h): puzzle text of 81 characters, '.' for a
- * blank. Configuration 0 is the row its benchmark calls "tdoku"; any other value runs the
- * same search in the mode that keeps the limit-th solution. The shim always asks for that
- * mode: tdoku's two modes are global objects that disturb each other when calls mix them
- * (a count at 2 after a solve at 1 comes out wrong), and a checked pass needs solutions. */
+ * blank. Configuration 0 is the row its own benchmark calls "tdoku", which counts and keeps
+ * no solution; limit 1 (or another configuration) runs the same search keeping the
+ * limit-th solution. */
 size_t TdokuSolverDpllTriadSimd(const char *input, size_t limit, uint32_t configuration,
                                 char *solution, size_t *num_guesses);
-
-enum { KEEP_LAST = 1 };
 
 static void *create(const sb_plugin_geometry *g)
 {
@@ -50,7 +47,7 @@ static int64_t solve(void *state, sb_plugin_call *call)
         text[c] = call->cells[c] ? (char)('0' + call->cells[c]) : '.';
     size_t guesses = 0;
     const size_t n = TdokuSolverDpllTriadSimd(text, call->limit ? (size_t)call->limit : SIZE_MAX,
-                                              KEEP_LAST, sol, &guesses);
+                                              0, sol, &guesses);
     call->guesses = guesses;
     if (call->guesses > call->max_guesses) {
         call->guesses = call->max_guesses;
@@ -58,12 +55,10 @@ static int64_t solve(void *state, sb_plugin_call *call)
     }
     if (!call->solution || !n)
         return (int64_t)n;
-    /* tdoku keeps the limit-th solution only: a unique puzzle counted to 2 leaves none, so a
-     * caller that wants it (a checked pass, the solve command) gets a second call at 1 */
-    if (n < call->limit || !call->limit) {
-        size_t more = 0;
-        TdokuSolverDpllTriadSimd(text, 1, KEEP_LAST, sol, &more);
-    }
+    /* the count kept no solution: a caller that wants one (a checked pass, the solve
+     * command; never bench's timed passes) gets a second call at limit 1, which keeps it */
+    size_t more = 0;
+    TdokuSolverDpllTriadSimd(text, 1, 0, sol, &more);
     for (int c = 0; c < 81; c++)
         call->solution[c] = (uint8_t)(sol[c] - '0');
     return (int64_t)n;
