@@ -588,6 +588,8 @@ static const char validate_help[] =
     "      --progress WHEN  progress line on stderr: auto, always, never (default auto)\n"
     "      --grid SPEC      geometry (RxC, latin:N, cube:K, x:RxC; default from the cell count)\n"
     "      --geometry FILE  geometry from a file\n"
+    "      --plugin FILE    count with a solver plug-in (docs/plugins.md) instead of the fast\n"
+    "                       pipeline; its solutions are checked against the givens and rules\n"
     "  -h, --help           show this help\n\n"
     "A resumed run reports on stderr only the problems of the records after the checkpoint.\n"
     "Exit: 0 every puzzle is proper, 1 otherwise, 2 usage or I/O error, 130 interrupted.\n";
@@ -638,7 +640,7 @@ int cli_validate(int argc, char **argv)
         {"simd", required_argument, 0, 'S'},     {"threads", required_argument, 0, 't'},
         {"progress", required_argument, 0, 'P'}, {"help", no_argument, 0, 'h'},
         CLI_OUTPUT_LONGOPT,                      {"resume", no_argument, 0, 'R'},
-        CLI_GRID_LONGOPTS,                       {0, 0, 0, 0}};
+        CLI_GRID_LONGOPTS,                       CLI_PLUGIN_LONGOPT, {0, 0, 0, 0}};
     cli_grid_opt gopt = {0};
     cli_checkpoint cp = {0};
     run r = {.format = FMT_COUNT}; /* no records: FMT_COUNT also names the command */
@@ -655,12 +657,26 @@ int cli_validate(int argc, char **argv)
     while ((ch = cli_getopt(&shared, argc, argv, ":t:o:h", longopts)) != -1) {
         switch (ch) {
         case 'h': printf(validate_help, cli_default_threads()); return CLI_EXIT_OK;
+        case CLI_OPT_PLUGIN:
+            if (cli_plugin_count() == 1)
+                return cli_usage_error("validate", "one --plugin: validate counts with one "
+                                                   "solver");
+            if (cli_plugin_load("validate", optarg))
+                return CLI_EXIT_USAGE;
+            r.opt.plugin = cli_plugin_at(0);
+            break;
         default: return CLI_EXIT_USAGE; /* CLI_OPT_BAD: reported */
         }
     }
     sb_geometry *geo;
     if (cli_grid_pick("validate", &gopt, argv + optind, argc - optind, 0, &geo))
         return CLI_EXIT_USAGE;
+    if (r.opt.plugin && cli_plugin_check("validate", r.opt.plugin, geo)) {
+        sb_geometry_free(geo);
+        return CLI_EXIT_USAGE;
+    }
+    if (r.opt.plugin)
+        cli_plugin_threads("validate", r.opt.plugin, &b.threads);
     sb_gsource src;
     r.g = geo;
     if (cli_batch_ready("validate", &b, geo, &src, &r.opt, argv + optind, argc - optind,

@@ -65,6 +65,20 @@ t_option_order() {
 }
 tcase "-s may name a plug-in before --plugin loads it" t_option_order
 
+t_validate() {
+    local a b
+    a=$(sb v1.txt v1.err validate mixed.txt)
+    b=$(sb v2.txt v2.err validate --plugin "$PL/naive.so" mixed.txt)
+    want_rc "$a" 1 "validate"
+    want_rc "$b" 1 "validate --plugin"
+    cmp -s v1.txt v2.txt || { echo "summaries differ:"; cat v1.txt v2.txt; }
+    cmp -s v1.err v2.err || { echo "diagnostics differ:"; diff v1.err v2.err | head; }
+    a=$(sb v3.txt v3.err validate --plugin "$PL/naive.so" --plugin "$PL/test-count.so" mixed.txt)
+    want_rc "$a" 2 "validate with two plug-ins"
+    want_grep v3.err "one --plugin"
+}
+tcase "validate --plugin: fast's summary and diagnostics; one plug-in only" t_validate
+
 t_invalid_line() {
     local a
     a=$(sb i.txt i.err solve --plugin "$PL/naive.so" -s naive invalid.txt)
