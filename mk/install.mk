@@ -200,7 +200,7 @@ test-python:
 	@echo "test-python: skipped under SAN=1 (an ASan extension needs the runtime preloaded into python3)"
 else
 test-python: $(PY_STAMP) $(BIN)
-	SB_CLI=$(abspath $(BIN)) PYTHONPATH=$(abspath $(PY_DIR)):$(abspath tests) PYTHONDONTWRITEBYTECODE=1 \
+	SB_CLI=$(abspath $(BIN)) SB_PLUGINS=$(abspath $(BUILD)/plugins) PYTHONPATH=$(abspath $(PY_DIR)):$(abspath tests) PYTHONDONTWRITEBYTECODE=1 \
 	  $(PYTHON) -m pytest -q -p no:cacheprovider python/tests
 endif
 

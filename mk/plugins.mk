@@ -29,3 +29,6 @@ TEST_EXTRA += test-plugins
 
 tdoku-plugin: ## tdoku (../shared/peers) built as a plug-in: build/peers/tdoku-plugin-native.so
 	scripts/measure/tdoku-plugin.sh $(BUILD)/peers native
+
+# The Python suite loads them too (python/tests/test_plugins.py, $SB_PLUGINS).
+test-python: $(PLUGIN_SOS)

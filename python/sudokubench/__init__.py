@@ -52,7 +52,7 @@ import numpy as np
 from ._sb import ffi, lib
 
 __all__ = ["solve", "validate", "rate", "generate", "augment", "bench", "read", "parse",
-           "detect", "to_strings", "Geometry", "ParseError", "SudokuError", "SolveResult",
+           "detect", "to_strings", "Geometry", "Plugin", "ParseError", "SudokuError", "SolveResult",
            "GenerateResult", "RateResult", "BenchResult", "VERDICTS", "CLASSES", "PIPELINES", "SYMMETRIES", "TECHNIQUES",
            "PAIR_POLICIES", "__version__"]
 
@@ -140,6 +140,43 @@ def _check(status, what, err=0):
             text += f": {os.strerror(err)}"
         raise SudokuError(f"{what}: {text}")
     return status
+
+
+# ------------------------------------------------------------------------------------------
+# Solver plug-ins
+# ------------------------------------------------------------------------------------------
+
+class Plugin:
+    """A solver plug-in (docs/plugins.md): a shared object built against
+    sudokubench_plugin.h. ``Plugin(path)`` loads it (ValueError naming the file and the reason
+    when it cannot be loaded or its ABI, name or calls are wrong); pass it as ``plugin=`` to
+    solve() to count with it instead of a pipeline. It stays loaded while this object lives.
+
+    Attributes: name (the row's name), about (one line), one_thread (True when it keeps
+    global state: solve() then runs it on one thread)."""
+
+    __slots__ = ("_ptr", "name", "about", "one_thread", "path")
+
+    def __init__(self, path):
+        self.path = os.fspath(path)
+        out = ffi.new("sb_plugin **")
+        why = ffi.new("char[]", lib.SB_PLUGIN_WHY)
+        st = lib.sb_plugin_open(os.fsencode(self.path), out, why, len(why))
+        if st == lib.SB_ERR_PLUGIN:
+            raise ValueError(f"{self.path}: {ffi.string(why).decode(errors='replace')}")
+        _check(st, "Plugin")
+        self._ptr = ffi.gc(out[0], lib.sb_plugin_close)
+        self.name = ffi.string(lib.sb_plugin_name(out[0])).decode()
+        self.about = ffi.string(lib.sb_plugin_about(out[0])).decode()
+        self.one_thread = bool(lib.sb_plugin_one_thread(out[0]))
+
+    def accepts(self, grid=None):
+        """True when the plug-in solves grids of this geometry (None: 9x9)."""
+        g = _geometry(grid)
+        return bool(lib.sb_plugin_accepts(self._ptr, g._ptr if g is not None else ffi.NULL))
+
+    def __repr__(self):
+        return f"Plugin({self.path!r}: {self.name})"
 
 
 # ------------------------------------------------------------------------------------------
@@ -771,7 +808,8 @@ def _options(limit, pipeline, simd, pair="auto"):
     return opt, spec  # spec must stay alive while opt is used
 
 
-def solve(puzzles, limit=2, pipeline="fast", threads=0, simd="auto", grid=None, pair="auto"):
+def solve(puzzles, limit=2, pipeline="fast", threads=0, simd="auto", grid=None, pair="auto",
+          plugin=None):
     """Solves (counts) every puzzle: limit 1 first solution, 2 uniqueness (default), 0 all.
     Returns SolveResult(counts, guesses, solutions) as numpy arrays; the work runs on
     `threads` threads (0: every core; at most 1024) without the GIL. On another geometry
@@ -779,10 +817,20 @@ def solve(puzzles, limit=2, pipeline="fast", threads=0, simd="auto", grid=None, 
     `sudokubench solve --grid` runs them: the same counts, guesses and solutions. pair
     (PAIR_POLICIES) is whether the fast pipeline's avx2 search takes two puzzles side by
     side: "auto" (by the guesses of recent puzzles, or $SUDOKUBENCH_PAIR when set), "on" or
-    "off"; every policy gives the same results, only the speed differs."""
+    "off"; every policy gives the same results, only the speed differs. plugin (a Plugin)
+    counts with that solver plug-in instead of the pipeline (one thread when it keeps
+    global state); a plug-in breaking its contract raises SudokuError."""
     opt, spec = _options(limit, pipeline, simd, pair)
     nthreads = _threads(threads)
     cells, g = _input(puzzles, grid)
+    if plugin is not None:
+        if not isinstance(plugin, Plugin):
+            raise TypeError(f"plugin is a sudokubench.Plugin, not {plugin!r}")
+        if not plugin.accepts(g):
+            raise ValueError(f"plug-in {plugin.name!r} does not solve "
+                             f"{g.name if g is not None else '9x9'} grids")
+        opt.plugin = plugin._ptr
+        nthreads = 1 if plugin.one_thread else nthreads
     n = len(cells)
     nc = g.cells if g is not None else CELLS
     counts = np.zeros(n, dtype=np.uint64)
@@ -795,14 +843,15 @@ def solve(puzzles, limit=2, pipeline="fast", threads=0, simd="auto", grid=None, 
             _ptr("uint64_t *", guesses), _ptr("uint8_t *", solutions), _ptr("int8_t *", status))
 
     def call():
-        if g is None:
+        if g is None and plugin is None:
             return lib.sb_solve_batch(opt, *args)
-        return lib.sb_gsolve_batch(g._ptr, opt, *args)
+        # a plug-in is an engine row on 9x9 too, which the geometry batch runs
+        return lib.sb_gsolve_batch(g._ptr if g is not None else ffi.NULL, opt, *args)
 
     # A few puzzles with the fast kernel and a bounded count take microseconds: not worth a
     # helper thread (every other call may run long enough for Ctrl-C to matter, and so may
     # any search on a board larger than 9x9).
-    quick = n < 32 and limit != 0 and pipeline == "fast" and nc <= CELLS
+    quick = n < 32 and limit != 0 and pipeline == "fast" and nc <= CELLS and plugin is None
     st, err = _batch(call, stop, quick)
     del spec
     _check(st, "solve", err)

@@ -21,9 +21,10 @@ typedef struct {
     uint64_t line; sb_line_kind kind; sb_grid grid; char why[64]; size_t col; ...;
 } sb_record;
 typedef int... sig_atomic_t;
+typedef struct sb_plugin sb_plugin;
 typedef struct {
     uint64_t limit; int pipeline; const char *spec; int simd; uint64_t max_guesses;
-    const volatile sig_atomic_t *stop; int pair; ...;
+    const volatile sig_atomic_t *stop; int pair; const sb_plugin *plugin; ...;
 } sb_options;
 typedef struct {
     uint64_t seed; int minimal; int max_clues; int symmetry; uint64_t min_guesses;
@@ -74,9 +75,17 @@ typedef struct sb_greader sb_greader;
 static const int SB_GEO_WHY_LEN;
 static const int SB_ERR_ARG;
 static const int SB_ERR_IO;
+static const int SB_ERR_PLUGIN;
 static const int SB_ERR_BUDGET;
 static const int SB_TECH_COUNT;
 int sb_geometry_parse(const char *spec, sb_geometry **out, char *why, size_t whylen);
+static const int SB_PLUGIN_WHY;
+int sb_plugin_open(const char *path, sb_plugin **out, char *why, size_t cap);
+void sb_plugin_close(sb_plugin *p);
+const char *sb_plugin_name(const sb_plugin *p);
+const char *sb_plugin_about(const sb_plugin *p);
+int sb_plugin_one_thread(const sb_plugin *p);
+int sb_plugin_accepts(const sb_plugin *p, const sb_geometry *g);
 int sb_geometry_for_cells(int ncells, sb_geometry **out, char *why, size_t whylen);
 int sb_geometry_read(FILE *in, const char *source, sb_geometry **out, char *why,
                      size_t whylen);

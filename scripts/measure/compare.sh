@@ -18,6 +18,11 @@
 # orientations instead of taking the corpus's own.
 #   sudokubench:  sudokubench bench -t 1 -l 2 --simd LEVEL --pipelines fast
 #                   --seconds SECONDS --json OUT FILE
+#   tdoku-plugin: sudokubench bench -t 1 -l 2 --plugin BUILD/peers/tdoku-plugin-native.so
+#                   --pipelines tdoku --seconds SECONDS --json OUT FILE
+#                 tdoku's native build through sudokubench's harness as a solver plug-in
+#                 (scripts/measure/tdoku-plugin.sh): against tdoku native, what the harness
+#                 costs a plug-in
 #
 # Output: the Markdown table per corpus on stdout and in BUILD/reports/NAME.md; every run and
 # the medians in BUILD/reports/NAME.json; each run's raw output in BUILD/reports/NAME-runs/
@@ -172,8 +177,21 @@ else
     meta skipped "tdoku: no peers directory at $PEERS"
 fi
 
+# tdoku's native build again as a solver plug-in, when its run_benchmark was built
+PLUGIN_SO=
+if [[ " ${TD_LEVELS[*]} " == *" native "* ]]; then
+    if PLUGIN_SO=$(PEERS="$PEERS" bash scripts/measure/tdoku-plugin.sh "$BUILD/peers" native); then
+        note "tdoku plug-in: $PLUGIN_SO"
+    else
+        note "tdoku plug-in: build failed, skipped"
+        meta skipped "tdoku-plugin native: build failed"
+        PLUGIN_SO=
+    fi
+fi
+
 CONFIGS=()
 for level in "${TD_LEVELS[@]}"; do CONFIGS+=("tdoku:$level"); done
+[ -z "$PLUGIN_SO" ] || CONFIGS+=("tdoku-plugin:native")
 for level in "${SB_LEVELS[@]}"; do CONFIGS+=("sudokubench:$level"); done
 
 meta cpu "$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo | head -1)"
@@ -229,12 +247,17 @@ for ((r = 1; r <= ROUNDS; r++)); do
                 printf '%s\t%s\t%s\t%s\t%s\n' "$r" "$f" "$kind" "$level" "$out.csv" >>"$RUNS"
                 rate=$(awk -F, '{printf "%.0f", $(NF-3)}' <<<"$row")
             else
-                "$BIN" bench -t 1 -l 2 --simd "$level" --pipelines fast --seconds "$SECS" \
+                if [ "$kind" = tdoku-plugin ]; then
+                    rows=(--plugin "$PLUGIN_SO" --pipelines tdoku)
+                else
+                    rows=(--simd "$level" --pipelines fast)
+                fi
+                "$BIN" bench -t 1 -l 2 "${rows[@]}" --seconds "$SECS" \
                     --json "$out.json" "$f" >"$out.txt" 2>"$out.err" || rc=$?
                 if [ "$rc" -eq 1 ]; then
                     note "$f has invalid lines (left out of the measurement): $(head -1 "$out.err")"
                 elif [ "$rc" -ne 0 ]; then
-                    die "sudokubench --simd $level failed on $f (exit $rc): $(tail -3 "$out.err")"
+                    die "sudokubench ($kind $level) failed on $f (exit $rc): $(tail -3 "$out.err")"
                 fi
                 printf '%s\t%s\t%s\t%s\t%s\n' "$r" "$f" "$kind" "$level" "$out.json" >>"$RUNS"
                 rate=$(python3 -c 'import json,sys; print(round(json.load(open(sys.argv[1]))["rows"][0]["puzzles_per_sec"]))' "$out.json")

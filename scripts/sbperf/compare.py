@@ -10,6 +10,10 @@ avx512bw vs the faster (per corpus, medians) of tdoku native and tdoku avx512 (-
 -mavx512bitalg: tdoku's AVX-512 path whatever -march=native makes of the CPU, which depends on
 the compiler), avx2 vs tdoku avx2, sse4 vs tdoku sse4.2, scalar vs tdoku sse4.2 (tdoku has no
 scalar build; its lowest is the fair floor); neon has no peer (tdoku is x86-only).
+
+The row "tdoku-plugin native" is tdoku's native build run through sudokubench's harness as a
+solver plug-in (bench --plugin, scripts/measure/tdoku-plugin.sh): its ratio to tdoku native
+(run_benchmark) is what the harness costs a plug-in, 1.00 being nothing.
 """
 
 import argparse
@@ -107,6 +111,7 @@ def main():
     with open(os.path.join(args.raw, "runs.tsv")) as f:
         for line in f:
             rnd, corpus, kind, level, path = line.rstrip("\n").split("\t")
+            # the plug-in row is a bench JSON like sudokubench's
             row = read_tdoku(path) if kind == "tdoku" else read_sudokubench(path)
             row.update(round=int(rnd), corpus=corpus, dataset=os.path.basename(corpus),
                        solver=kind, level=level)
@@ -115,7 +120,8 @@ def main():
     corpora = list(dict.fromkeys(r["corpus"] for r in runs))
     medians = []
     for corpus in corpora:
-        for kind, levels in (("tdoku", TD_ORDER), ("sudokubench", SB_ORDER)):
+        for kind, levels in (("tdoku", TD_ORDER), ("tdoku-plugin", ["native"]),
+                             ("sudokubench", SB_ORDER)):
             for level in levels:
                 rows = [r for r in runs if r["corpus"] == corpus and r["solver"] == kind
                         and r["level"] == level]
@@ -143,6 +149,11 @@ def main():
         return None
 
     for m in medians:
+        if m["solver"] == "tdoku-plugin":
+            pm = median_of(m["corpus"], "tdoku", m["level"])
+            m["peer"] = "tdoku " + m["level"] if pm else None
+            m["ratio"] = round(m["puzzles_per_sec"] / pm["puzzles_per_sec"], 3) if pm else None
+            continue
         if m["solver"] != "sudokubench":
             continue
         pm = fastest_peer(m["level"], lambda level: median_of(m["corpus"], "tdoku", level))
@@ -181,6 +192,10 @@ def main():
               "(avx512 and avx512bw vs the faster of tdoku native and tdoku avx512, avx2 vs "
               "tdoku avx2, sse4 vs tdoku sse4.2); "
               "scalar is against tdoku sse4.2 (tdoku has no scalar build); neon has no peer")
+    if any(m["solver"] == "tdoku-plugin" for m in medians):
+        md.append("- tdoku-plugin native: tdoku's native build as a solver plug-in, measured by "
+                  "`bench --plugin` like the sudokubench rows; its ratio to tdoku native "
+                  "(run_benchmark) is what the harness costs a plug-in (1.00: nothing)")
     for s in meta["skipped"]:
         md.append("- skipped: " + s)
     md.append("")

@@ -100,6 +100,19 @@ class CompareTables(unittest.TestCase):
         self.assertIsNone(m[("a", "sudokubench", "avx2")]["peer"])
         self.assertIsNone(m[("a", "sudokubench", "avx2")]["ratio"])
 
+    def test_the_plugin_row_is_divided_by_tdoku_native_alone(self):
+        m = self.run_compare({
+            ("a", "tdoku", "native"): [100.0, 100.0, 100.0],
+            ("a", "tdoku", "avx512"): [200.0, 200.0, 200.0],  # faster, but not the plug-in's build
+            ("a", "tdoku-plugin", "native"): [95.0, 96.0, 20.0],  # median 95
+            ("a", "sudokubench", "avx512"): [300.0, 300.0, 300.0],
+        })
+        row = m[("a", "tdoku-plugin", "native")]
+        self.assertEqual(row["peer"], "tdoku native")
+        self.assertAlmostEqual(row["ratio"], 0.95)
+        # the plug-in row is no peer of a sudokubench level
+        self.assert_peers(m, [("a", "avx512", "tdoku avx512", 1.5)])
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=1)
