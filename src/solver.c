@@ -320,8 +320,9 @@ static void solve_each(sb_solver *s, const sb_grid *puzzles, size_t n, sb_result
 
 /* Whether the next block goes to the paired kernel under the solver's policy. The pair
  * overlaps two boards' settles, which pays only where roots settle long with few guesses;
- * where guesses dominate its lane bookkeeping costs more than sharing the passes saves (the
- * one-board AVX2 search runs 15-19% fewer instructions: docs/performance.md). */
+ * where guesses dominate its lane bookkeeping costs more than sharing the passes saves, and
+ * the one-board AVX2 search runs fewer instructions (docs/performance.md, "The AVX2 paired
+ * search and the pair policy"). */
 static int pair_next(const sb_solver *s)
 {
     return s->opt.pair == SB_PAIR_ON ||

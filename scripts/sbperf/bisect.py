@@ -1,5 +1,5 @@
 """sbperf.bisect — the first commit whose instruction count rose above the gate's threshold:
-`make perf-bisect` (stdlib only; docs/ci.md "History and bisect").
+`make perf-bisect` (stdlib only; docs/ci.md "Bisecting: `make perf-bisect`").
 
 GOOD and BAD are measured first (sbperf.history: the same plan, store and cache); the entry
 that rose most between them (or --entry) is then bisected by `git bisect run` in a throwaway

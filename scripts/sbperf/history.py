@@ -1,5 +1,5 @@
 """sbperf.history — performance history over commits: `make perf-history` (stdlib only;
-docs/ci.md "History and bisect").
+docs/ci.md "History: `make perf-history`").
 
 The measurement is the gate's own (sbperf.measure): callgrind instructions inside sb_solve
 (or sb_solve_many), callees included, for each entry of the gate's baseline, on the same
