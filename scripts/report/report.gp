@@ -39,10 +39,12 @@ set output dir."/throughput.png"
 set title sprintf("Throughput per pipeline and corpus (first %s puzzles of each, 1 thread)", slice)
 set ylabel "puzzles / second (log scale)"
 set logscale y
-set format y "%.0s%c"
+set format y "%.1s%c"
 set yrange [*:*]
 f = dir."/throughput.dat"
 n = ncols(f) - 1
+# stats keeps only points inside the current ranges: the last chart's must not filter these
+set autoscale y
 ymax = 1
 do for [i=2:ncols(f)] { stats f using i nooutput; if (STATS_max > ymax) { ymax = STATS_max } }
 set yrange [*:ymax * 10]
@@ -57,6 +59,8 @@ set format y "%g"
 f = dir."/guesses.dat"
 # Each bar carries its value, so that zero (no bar on a log scale) still reads as 0.
 n = ncols(f) - 1
+# stats keeps only points inside the current ranges: the last chart's must not filter these
+set autoscale y
 ymax = 1
 do for [i=2:ncols(f)] { stats f using i nooutput; if (STATS_max > ymax) { ymax = STATS_max } }
 set yrange [0.1:ymax * 40]
@@ -68,9 +72,11 @@ set output dir."/simd.png"
 set title "Pipeline fast on the whole corpora, per SIMD level (1 thread)"
 set ylabel "puzzles / second"
 unset logscale y
-set format y "%.0s%c"
+set format y "%.1s%c"
 f = dir."/simd.dat"
 n = ncols(f) - 1
+# stats keeps only points inside the current ranges: the last chart's must not filter these
+set autoscale y
 ymax = 1
 do for [i=2:ncols(f)] { stats f using i nooutput; if (STATS_max > ymax) { ymax = STATS_max } }
 set yrange [0:ymax * 1.15]
@@ -85,6 +91,7 @@ set xlabel "threads"
 set ylabel "speedup over 1 thread"
 set format y "%.1f"
 f = dir."/scaling.dat"
+set autoscale xy
 stats f using 1 nooutput
 set xrange [0.8:STATS_max + 0.2]
 set yrange [0:STATS_max + 0.5]
