@@ -125,12 +125,14 @@ endif
 
 # Corpora for `make bench`: the standard ones when ../shared is beside the checkout, else
 # the small samples committed in datasets/samples (the embedded default); and always the
-# project's corpus of puzzles with several solutions (datasets/multi, made by
-# scripts/datasets/make_multi.py), a class none of the others has. scripts/datasets/corpora.sh lists
-# the same.
+# project's two corpora of puzzles with several solutions (datasets/multi), classes none of
+# the others has: minimal puzzles less one given (scripts/datasets/make_multi.py) and a
+# generator's candidates, full grids dug to 30-40 givens (scripts/datasets/make_dug.py).
+# scripts/datasets/corpora.sh lists the same.
 SHARED_DATA := $(wildcard ../shared/datasets/puzzles*)
 MULTI_CORPUS := datasets/multi/multi_2000_seed1.txt
-BENCH_FILES ?= $(if $(SHARED_DATA),$(SHARED_DATA),$(wildcard datasets/samples/*.txt)) $(MULTI_CORPUS)
+DUG_CORPUS := datasets/multi/dug_2000_seed1.txt
+BENCH_FILES ?= $(if $(SHARED_DATA),$(SHARED_DATA),$(wildcard datasets/samples/*.txt)) $(MULTI_CORPUS) $(DUG_CORPUS)
 BENCH_ARGS  ?= -t 1 --seconds 2 --pipelines fast
 
 # Performance tooling (bench/, scripts/sbperf, docs/ci.md). The gate counts

@@ -8,8 +8,11 @@
 #                       oracle (tests/datasets/multi.sh, with mk/geometry.mk's gcheck); part
 #                       of make test
 
-.PHONY: multi-corpus test-multi
+.PHONY: multi-corpus dug-corpus test-multi
 TEST_EXTRA += test-multi
+
+dug-corpus: $(BIN) ## rewrite $(DUG_CORPUS) (generator-class candidates: full grids dug to 30-40 givens, 2+ solutions) with scripts/datasets/make_dug.py
+	python3 scripts/datasets/make_dug.py $(BIN) --count 2000 --seed 1 --givens 30-40 -o $(DUG_CORPUS)
 
 multi-corpus: $(BIN) ## rewrite datasets/multi/multi_2000_seed1.txt (puzzles with 2+ solutions) with scripts/datasets/make_multi.py
 	python3 scripts/datasets/make_multi.py $(BIN) --count 2000 --seed 1 --remove 1 -o $(MULTI_CORPUS)

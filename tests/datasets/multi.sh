@@ -71,6 +71,36 @@ t_corpus() {
 }
 tcase "datasets/multi: 2000 puzzles, each >= 2 solutions by the oracle, as make_multi.py makes them" t_corpus
 
+DUG=$ROOT/datasets/multi/dug_2000_seed1.txt
+MAKE_DUG=$ROOT/scripts/datasets/make_dug.py
+
+t_dug() {
+    timeout "$TIMEOUT" python3 "$MAKE_DUG" "$BIN" --count 60 --seed 1 -o d.txt || echo "make_dug exit $?"
+    [ "$(grep -vc '^#' d.txt)" = 60 ] || echo "want 60 puzzles, got $(grep -vc '^#' d.txt)"
+    oracle_multi d.txt
+    givens d.txt | awk '$1 < 30 || $1 > 40 { print "line " NR ": " $1 " givens, want 30-40"; exit }'
+    # Each puzzle keeps cells of one of generate's solutions, in index order, and only them.
+    timeout "$TIMEOUT" "$BIN" generate -n 1024 --seed 1 -f tdoku | cut -d: -f3 >grids.txt
+    python3 - d.txt grids.txt <<'PY' || echo "a dug puzzle is no subset of generate's grids in order"
+import sys
+dug = [l.strip() for l in open(sys.argv[1]) if not l.startswith("#")]
+grids = [l.strip() for l in open(sys.argv[2])]
+j = 0
+for d in dug:
+    while j < len(grids) and any(c != "." and c != g for c, g in zip(d, grids[j])):
+        j += 1
+    if j == len(grids):
+        sys.exit(1)
+    j += 1
+PY
+    cmp -s <(grep -v '^#' d.txt) <(grep -v '^#' "$DUG" | head -n 60) ||
+        echo "$DUG is not what 'scripts/datasets/make_dug.py --seed 1' makes (regenerate it: make dug-corpus)"
+    [ "$(grep -vc '^#' "$DUG")" = 2000 ] || echo "$DUG: want 2000 puzzles"
+    givens "$DUG" | awk '$1 < 30 || $1 > 40 { print "'"$DUG"' line " NR ": " $1 " givens"; exit }'
+    oracle_multi "$DUG"
+}
+tcase "make_dug: 30-40 givens of generate's grids in order, >= 2 solutions each by the oracle; datasets/multi/dug as it makes it" t_dug
+
 t_errors() {
     local rc
     python3 "$MAKE_MULTI" "$BIN" --count 0 >o 2>e; rc=$?
