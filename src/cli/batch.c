@@ -51,6 +51,17 @@ int cli_default_threads(void)
     return t < 1 ? 1 : t > 1024 ? 1024 : t;
 }
 
+const char *cli_threads_default(char *buf, size_t len)
+{
+    /* The help, and so the man pages made from it, names no machine's core count; only a
+     * count the user set is shown, as it is the one a run would take. */
+    const char *env = getenv("OMP_NUM_THREADS");
+    if (!env || !*env)
+        return "default: every core";
+    snprintf(buf, len, "default %d, from $OMP_NUM_THREADS", cli_default_threads());
+    return buf;
+}
+
 void *cli_alloc_lines(size_t size)
 {
     const size_t padded = (size + CLI_CACHE_LINE - 1) / CLI_CACHE_LINE * CLI_CACHE_LINE;

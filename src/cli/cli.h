@@ -444,6 +444,10 @@ enum { CLI_CACHE_LINE = 64 /* bytes of a cache line (x86-64; a safe bound elsewh
  * it), for per-thread state written on the hot path. @return NULL when memory ran out. */
 void *cli_alloc_lines(size_t size);
 
+/* The default of -t as --help shows it: "default: every core", or "default N, from
+ * $OMP_NUM_THREADS" when the user set that (written into buf, len bytes). @return the text. */
+const char *cli_threads_default(char *buf, size_t len);
+
 /* Streams every record of the inputs ("-" or none = stdin) through b in windows: records
  * are read in order, handled in parallel (one worker per thread, dynamic chunks), and their
  * output and stderr text written in input order, so the bytes do not depend on the thread

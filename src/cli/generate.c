@@ -113,7 +113,7 @@ static const char generate_help[] =
     "  -n, --count N        puzzles to make (required)\n"
     "      --seed S         random seed (default %llu)\n"
     "      --first I        index of the first puzzle, to split a run into shards (default 0)\n"
-    "  -t, --threads N      worker threads (default: all cores, %d here)\n"
+    "  -t, --threads N      worker threads (%s)\n"
     "      --minimal        dig until no clue can be removed (slower; by default digging\n"
     "                       stops at the first clue found necessary)\n"
     "      --clues K        at most K clues, %d..81 (default no bound); below %d rarely\n"
@@ -450,7 +450,8 @@ int cli_generate(int argc, char **argv)
         case 'h': {
             sb_gen_options d;
             sb_gen_options_default(&d);
-            printf(generate_help, (unsigned long long)d.seed, cli_default_threads(),
+            char tbuf[64];
+            printf(generate_help, (unsigned long long)d.seed, cli_threads_default(tbuf, sizeof tbuf),
                    SB_MIN_CLUES, CLUES_EASY_FLOOR, sb_symmetry_name(d.symmetry),
                    (unsigned long long)d.max_attempts, gen_format_names[GF_PUZZLE]);
             return CLI_EXIT_OK;

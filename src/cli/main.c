@@ -28,7 +28,7 @@ static const struct command {
 static void usage(FILE *out)
 {
     fprintf(out, "Usage: " CLI_NAME " COMMAND [OPTIONS] [FILE...]\n"
-                 "Solve, count, check and benchmark 9x9 Sudoku at full speed.\n\nCommands:\n");
+                 "Solve, count, check and benchmark Sudoku (9x9 and other grids) at full speed.\n\nCommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
     fprintf(out, "\nInput: one puzzle per line, 81 cells, 1-9 givens, . 0 - _ blanks; '#' lines\n"

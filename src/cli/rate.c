@@ -56,7 +56,7 @@ static const char rate_help[] =
     "proper (no solution, several) get that status and no class. A summary per file goes\n"
     "to stderr (none for a file that could not be opened or read).\n\n"
     "  -f, --format FMT     csv or json (default csv)\n"
-    "  -t, --threads N      worker threads (default %d: every core)\n"
+    "  -t, --threads N      worker threads (%s)\n"
     "  -o, --output FILE    write standard output to FILE (records in order, as -t any)\n"
     "      --resume         with -o FILE: continue an interrupted run after FILE's last whole\n"
     "                       record (FILE.resume says which run made it: one started with\n"
@@ -248,7 +248,11 @@ int cli_rate(int argc, char **argv)
             else
                 return cli_usage_error("rate", "unknown format '%s' (csv, json)", optarg);
             break;
-        case 'h': printf(rate_help, cli_default_threads()); return CLI_EXIT_OK;
+        case 'h': {
+            char tbuf[64];
+            printf(rate_help, cli_threads_default(tbuf, sizeof tbuf));
+            return CLI_EXIT_OK;
+        }
         default: return CLI_EXIT_USAGE; /* CLI_OPT_BAD: reported */
         }
     }

@@ -85,7 +85,7 @@ static const char solve_help[] =
     "      --bfs-cap N      most boards the BFS frontier may hold (default %d)\n"
     "  -l, --limit N        stop counting at N solutions: 1 first, 2 uniqueness, 0 all\n"
     "                       (default %llu)\n"
-    "  -t, --threads N      worker threads (default %d: every core)\n"
+    "  -t, --threads N      worker threads (%s)\n"
     "  -o, --output FILE    write standard output to FILE (records in order, as -t any)\n"
     "      --resume         with -o FILE: continue an interrupted run after FILE's last whole\n"
     "                       record (FILE.resume says which run made it: one started with\n"
@@ -482,10 +482,11 @@ int cli_solve(int argc, char **argv)
         case 'T': stats = 1; break;
         case 'h': {
             sb_options d;
+            char tbuf[64];
             sb_options_default(&d);
             print_pipelines(plist, sizeof plist);
             printf(solve_help, sb_pipelines(&np)[d.pipeline].name, plist, (int)d.bfs_cap,
-                   (unsigned long long)d.limit, cli_default_threads(),
+                   (unsigned long long)d.limit, cli_threads_default(tbuf, sizeof tbuf),
                    cli_format_name(FMT_SOLUTION));
             return CLI_EXIT_OK;
         }
@@ -576,7 +577,7 @@ static const char validate_help[] =
     "Check that every puzzle of the inputs (stdin when none) is proper: well-formed, no\n"
     "conflicting givens, exactly one solution. Problems go to stderr as FILE:LINE, in input\n"
     "order, a summary line to stdout.\n\n"
-    "  -t, --threads N      worker threads (default %d: every core)\n"
+    "  -t, --threads N      worker threads (%s)\n"
     "  -o, --output FILE    write standard output (the summary line) to FILE\n"
     "      --resume         with -o FILE: continue an interrupted run from the counts of its\n"
     "                       last checkpoint in FILE.resume (written every second and at the\n"
@@ -656,7 +657,11 @@ int cli_validate(int argc, char **argv)
     b.resume = cli_resume_wanted(argc, argv); /* before -o opens FILE */
     while ((ch = cli_getopt(&shared, argc, argv, ":t:o:h", longopts)) != -1) {
         switch (ch) {
-        case 'h': printf(validate_help, cli_default_threads()); return CLI_EXIT_OK;
+        case 'h': {
+            char tbuf[64];
+            printf(validate_help, cli_threads_default(tbuf, sizeof tbuf));
+            return CLI_EXIT_OK;
+        }
         case CLI_OPT_PLUGIN:
             if (cli_plugin_count() == 1)
                 return cli_usage_error("validate", "one --plugin: validate counts with one "
