@@ -4,9 +4,16 @@
  *
  * Method (the library's sb_bench calls, src/bench_api.c): load a file's valid puzzles into
  * memory, warm up by solving each once and validating every answer against the givens and
- * the rules, then time whole passes without checks until --seconds have elapsed (at least one
- * pass). Guess figures come from the warm-up pass; the search is deterministic, so every pass
- * makes the same guesses.
+ * the rules, then time --repeat samples of whole passes without checks, each until its share
+ * of --seconds has elapsed (at least one pass). A row's puzzles/s is the samples' median and
+ * its spread their MAD, which one disturbed sample moves as little as it moves the median.
+ * Guess figures come from the warm-up pass; the search is deterministic, so every pass makes
+ * the same guesses.
+ *
+ * Output: the table on stdout; notes and warnings gather and go to stderr after it, so that
+ * a terminal or a file holding both never shows a message between rows. --json and each
+ * --export (Google Benchmark JSON, Bencher Metric Format, github-action-benchmark) are opened
+ * before the run and written whole at its end.
  *
  * Verdicts: the warm-up also takes each puzzle's verdict (solved, unsolvable, multiple, for
  * the run's limit). The first pipeline's verdicts on a dataset are kept; every later pipeline
@@ -23,8 +30,9 @@
  * invalid lines in order), and runs every row on its share. The warm-up's counts are summed
  * over the ranks before any check, so every message and verdict is the one process's (a
  * puzzle's number is its place in the file, found from its line); the timed passes start
- * together. The table then has a totals row (puzzles summed, seconds the longest rank's,
- * puzzles/s the ranks' sum) and one row per rank. In a plain build the same code runs with
+ * together, and so does each sample. The table then has a totals row (puzzles summed,
+ * seconds the longest rank's, each sample's puzzles/s the ranks' sum, the median and MAD of
+ * those sums) and one row per rank. In a plain build the same code runs with
  * cli_mpi_size() 0, every collective a no-op, and prints the table it always printed.
  *
  * Geometries: the same loop runs on any geometry (--grid, --geometry, or detected from the
@@ -32,9 +40,12 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -52,6 +63,14 @@
 #endif
 
 enum { DEFAULT_SECONDS_X10 = 10 /* --seconds default, in tenths */ };
+enum { DEFAULT_REPEAT = 5 /* --repeat default: samples per row */,
+       REPEAT_MAX = 100 /* most samples per row (each rank row holds them all) */ };
+#define REPEAT_MAX_TEXT "100" /* REPEAT_MAX in messages */
+enum { EXPORT_MAX = 16 /* most --export files */ };
+/* Warnings (spread, load) need a run long enough to judge: shorter ones are smoke tests. */
+#define WARN_MIN_SECONDS 0.5
+#define WARN_MAD_PCT 5.0   /* a row's MAD above this % of its median is noisy */
+#define WARN_LOAD_SHARE 0.5 /* load above this share of the idle cores (at least this) */
 enum { FAST_NAME_MAX = 16 /* the longest fast+T of --pipelines: "fast+" and a token */ };
 
 /* The valid puzzles of one file and what the rows learnt about them. */
@@ -77,9 +96,18 @@ typedef struct rank_row {
     uint64_t no_guess;  /* puzzles solved without a guess */
     uint64_t verdicts[3]; /* puzzles per sb_verdict */
     uint64_t paired;    /* puzzles the warm-up handed to a paired kernel */
-    double seconds;     /* timed seconds */
-    double pps;         /* puzzles per second */
+    double seconds;     /* timed seconds, all samples */
+    int repeat;         /* samples taken (0 before the timed phase) */
+    double samples[REPEAT_MAX]; /* puzzles per second of each sample */
+    uint64_t done[REPEAT_MAX];  /* puzzles solved in each sample */
 } rank_row;
+
+/* The machine a run measures on, as its header and exports name it. */
+typedef struct bench_host {
+    char cpu[128];  /* /proc/cpuinfo's first "model name", or "unknown" */
+    double load[3]; /* 1, 5 and 15 minute load averages at start (-1: unknown) */
+    int cores;      /* online cores */
+} bench_host;
 
 /* One row of the results table. */
 typedef struct bench_row {
@@ -88,8 +116,12 @@ typedef struct bench_row {
     const char *pipeline; /* the pipeline's registry name or custom spec */
     int simd;             /* level that ran */
     size_t puzzles;       /* puzzles per pass */
-    double seconds;       /* timed seconds */
-    double pps;           /* puzzles per second */
+    double seconds;       /* timed seconds, all samples */
+    double pps;           /* puzzles per second: the median of the samples */
+    int repeat;           /* samples */
+    double samples[REPEAT_MAX]; /* puzzles per second of each sample (summed over ranks) */
+    uint64_t done[REPEAT_MAX];  /* puzzles solved in each sample (summed over ranks) */
+    double min, max, mad; /* of the samples; mad: median absolute deviation from pps */
     double no_guess_pct;  /* % of puzzles solved without a guess */
     double guesses;       /* guesses per puzzle */
     double paired_pct;    /* % of puzzles the warm-up handed to a paired kernel */
@@ -103,9 +135,14 @@ typedef struct bench_row {
 static const char bench_help[] =
     "Usage: " CLI_NAME " bench [OPTIONS] FILE...   ('-' = stdin)\n"
     "Measure throughput on each FILE for each pipeline: warm-up with every answer validated,\n"
-    "then timed passes without checks. Prints the standard table and build info.\n"
+    "then timed samples of whole passes without checks. Prints the standard table (median\n"
+    "puzzles/s of the samples, spread as MAD %% of it) after a line naming the build, CPU,\n"
+    "level, threads and load average at start. A pipeline named twice is one row.\n"
     "Every pipeline must give the first one's verdict (solved, unsolvable, multiple) on\n"
-    "every puzzle; puzzles without exactly one solution are noted on stderr.\n\n"
+    "every puzzle; puzzles without exactly one solution are noted on stderr after the table.\n"
+    "With --seconds 0.5 or more, warnings follow on stderr: a row whose MAD is above 5%% of\n"
+    "its median; a load average at start above half the cores the run leaves idle (threads\n"
+    "x ranks busy), or above 0.5 when none is idle.\n\n"
     "      --pipelines LIST  add 'all' or a comma list of pipeline names and fast+T forms\n"
     "                        (one technique each: fast,fast+xw,fast+sky)\n"
     "      --pipeline SPEC   add one pipeline: a name, fast+T1,T2,... or a custom spec such\n"
@@ -116,9 +153,15 @@ static const char bench_help[] =
     "  -n, --max-puzzles N   use the first N puzzles of each FILE (default all)\n"
     "  -l, --limit N         solutions to count per puzzle (default %llu: uniqueness check)\n"
     "  -t, --threads N       threads solving each pass together (default %d: every core)\n"
-    "      --seconds S       minimum timed seconds per row, at least one pass (default %.1f)\n"
+    "      --seconds S       timed seconds per row, shared by its samples: each runs whole\n"
+    "                        passes for at least S/N seconds, at least one (default %.1f)\n"
+    "      --repeat N        timed samples per row, 1..%d (default %d)\n"
     "      --simd LEVEL      auto, scalar, sse4, avx2, avx512bw, avx512, neon (default auto)\n"
     "      --json OUT        also write the rows as JSON to OUT (opened before the run)\n"
+    "      --export FMT:OUT  also write the rows to OUT in an ecosystem's format, each row\n"
+    "                        named DATASET/PIPELINE (opened before the run; repeatable):\n"
+    "                        gbench (Google Benchmark JSON), bmf (Bencher Metric Format),\n"
+    "                        github (github-action-benchmark's customBiggerIsBetter)\n"
     "      --grid SPEC       another geometry (default: from the first line's cell count):\n"
     "                        the same table and JSON, naming it; pipelines default to fast,\n"
     "                        the general solver (others run the generic engine, lc skipped\n"
@@ -127,7 +170,7 @@ static const char bench_help[] =
     "      --geometry FILE   a geometry from a file, as --grid\n"
     "  -h, --help            show this help\n\n"
     "An unreadable FILE is reported and skipped (exit 2). SIGINT/SIGTERM stop the run after\n"
-    "the rows finished so far (JSON included): exit 130.\n";
+    "the rows finished so far (JSON and exports included): exit 130.\n";
 
 /* A record's tag in a load: valid or not, its text form, its line, the puzzle (dataset.size
  * bytes). */
@@ -265,8 +308,28 @@ static int first_of_all(const dataset *d, first_hit h, global_hit *g)
     return 1;
 }
 
-/* The first pipeline's row on d: notes its puzzles without exactly one solution. */
-static void note_improper(const dataset *d, const bench_row *row)
+/* Appends a printf-formatted note to notes, printed on stderr after the table so that no
+ * message splits it (a note lost to a failed allocation is dropped, the run goes on). */
+static void note_printf(cli_buf *notes, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void note_printf(cli_buf *notes, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    const int len = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *p = len < 0 ? NULL : cli_buf_reserve(notes, (size_t)len + 1);
+    if (!p)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(p, (size_t)len + 1, fmt, ap);
+    va_end(ap);
+    notes->len += (size_t)len;
+}
+
+/* The first pipeline's row on d: notes its puzzles without exactly one solution in notes,
+ * printed after the table (a collective under MPI: every rank calls it). */
+static void note_improper(const dataset *d, const bench_row *row, cli_buf *notes)
 {
     if (row->unsolvable + row->multiple == 0)
         return;
@@ -275,10 +338,10 @@ static void note_improper(const dataset *d, const bench_row *row)
         h.at++;
     global_hit g;
     first_of_all(d, h, &g);
-    fprintf(stderr,
-            CLI_NAME ": bench: %s: %zu of %zu puzzles have no solution, %zu more than one "
-                     "(first: puzzle %zu)\n",
-            row->dataset, row->unsolvable, row->puzzles, row->multiple, g.number);
+    note_printf(notes,
+                CLI_NAME ": bench: %s: %zu of %zu puzzles have no solution, %zu more than one "
+                         "(first: puzzle %zu)\n",
+                row->dataset, row->unsolvable, row->puzzles, row->multiple, g.number);
 }
 
 /* Agrees on a row's exit code: the worst over the ranks (rc itself in one process). */
@@ -289,8 +352,45 @@ static int agree(int rc)
     return (int)v;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* @return the median of the n >= 1 values of v, sorting v. */
+static double median_of(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Sets row's pps (the median), min, max and mad from its row->repeat samples (all 0 when
+ * there are none). */
+static void sample_stats(bench_row *row)
+{
+    row->pps = row->min = row->max = row->mad = 0;
+    const int n = row->repeat;
+    if (n <= 0)
+        return;
+    double v[REPEAT_MAX];
+    memcpy(v, row->samples, (size_t)n * sizeof *v);
+    row->pps = median_of(v, n);
+    row->min = v[0], row->max = v[n - 1];
+    for (int i = 0; i < n; i++)
+        v[i] = v[i] > row->pps ? v[i] - row->pps : row->pps - v[i];
+    row->mad = median_of(v, n);
+}
+
+/* @return a row's spread: its MAD as a % of its median puzzles/s. */
+static double mad_pct(const bench_row *row)
+{
+    return row->pps > 0 ? 100.0 * row->mad / row->pps : 0.0;
+}
+
 /* Fills row's totals from the ranks' rows r[0..n-1]: puzzles and counts summed, seconds the
- * longest, puzzles/s summed (the ranks ran their passes side by side). */
+ * longest, each sample's puzzles/s summed (the ranks ran each sample side by side), and the
+ * statistics of those sums. */
 static void row_totals(bench_row *row, const rank_row *r, int n)
 {
     rank_row t = r[0];
@@ -300,11 +400,15 @@ static void row_totals(bench_row *row, const rank_row *r, int n)
         for (int v = 0; v < 3; v++)
             t.verdicts[v] += r[k].verdicts[v];
         t.seconds = r[k].seconds > t.seconds ? r[k].seconds : t.seconds;
-        t.pps += r[k].pps;
+        for (int i = 0; i < t.repeat; i++)
+            t.samples[i] += r[k].samples[i], t.done[i] += r[k].done[i];
     }
     row->puzzles = (size_t)t.puzzles;
     row->seconds = t.seconds;
-    row->pps = t.pps;
+    row->repeat = t.repeat;
+    memcpy(row->samples, t.samples, sizeof row->samples);
+    memcpy(row->done, t.done, sizeof row->done);
+    sample_stats(row);
     row->no_guess_pct = t.puzzles ? 100.0 * (double)t.no_guess / (double)t.puzzles : 0.0;
     row->guesses = t.puzzles ? (double)t.guesses / (double)t.puzzles : 0.0;
     row->paired_pct = t.puzzles ? 100.0 * (double)t.paired / (double)t.puzzles : 0.0;
@@ -319,7 +423,7 @@ static void row_totals(bench_row *row, const rank_row *r, int n)
  * (and, on rank 0, each rank's row); every rank returns the same code. @return 0, or
  * CLI_EXIT_USAGE after a message. */
 static int bench_one(dataset *d, const sb_options *opt, int threads, double min_seconds,
-                     bench_row *row)
+                     int repeat, cli_buf *notes, bench_row *row)
 {
     const int first = !d->first, nranks = cli_mpi_size();
     int rc = 0;
@@ -396,25 +500,30 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
     }
     if (!rc && first) {
         d->first = row->pipeline;
-        note_improper(d, row);
+        note_improper(d, row, notes);
     }
-    /* Timed passes. The ranks start together (they have just agreed on the checks); a rank
-     * with no puzzles has nothing to time. */
-    uint64_t passes = 0;
-    double elapsed = 0;
-    if (!rc && !(nranks && !d->n)) {
-        if (sb_bench_time(d->set, min_seconds, &passes, &elapsed) == SB_ERR_NOMEM)
+    /* Timed samples: --seconds shared among them, each whole passes (at least one). The ranks
+     * start each sample together (they have just agreed on the checks, then on the sample
+     * before); a rank with no puzzles has nothing to time. */
+    rc = agree(rc);
+    for (int i = 0; i < repeat && !rc; i++) {
+        uint64_t passes = 0;
+        double elapsed = 0;
+        if (!(nranks && !d->n) &&
+            sb_bench_time(d->set, min_seconds / repeat, &passes, &elapsed) == SB_ERR_NOMEM)
             rc = cli_oom();
+        if (!rc && cli_stop_requested())
+            rc = CLI_EXIT_INTERRUPTED; /* a cut pass is no measurement */
+        rc = agree(rc);
+        mine.seconds += elapsed;
+        mine.done[i] = passes * d->n;
+        mine.samples[i] = elapsed > 0 ? (double)(passes * d->n) / elapsed : 0.0;
     }
     if (!rc)
         row->simd = sb_bench_simd(d->set);
-    if (!rc && cli_stop_requested())
-        rc = CLI_EXIT_INTERRUPTED; /* a cut pass is no measurement */
-    rc = agree(rc);
     if (rc)
         return rc;
-    mine.seconds = elapsed;
-    mine.pps = elapsed > 0 ? (double)(passes * d->n) / elapsed : 0.0;
+    mine.repeat = repeat;
     rank_row *ranks = malloc((size_t)(nranks ? nranks : 1) * sizeof *ranks);
     if (agree(!ranks)) { /* a rank without memory: every rank returns */
         free(ranks);
@@ -438,20 +547,258 @@ static int pair_shown(const sb_geometry *geo, int simd)
     return !geo && simd == SB_SIMD_AVX2;
 }
 
+/* Fills host: the CPU model (a '|' or control byte in it becomes a space, as the header's
+ * fields are split on '|'), the load averages now and the online cores. */
+static void host_read(bench_host *host)
+{
+    snprintf(host->cpu, sizeof host->cpu, "unknown");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[512];
+    while (f && fgets(line, sizeof line, f)) {
+        if (strncmp(line, "model name", 10) != 0 || !strchr(line, ':'))
+            continue;
+        const char *v = strchr(line, ':') + 1;
+        v += strspn(v, " \t");
+        size_t len = strcspn(v, "\n");
+        while (len && (v[len - 1] == ' ' || v[len - 1] == '\t'))
+            len--;
+        if (len) {
+            snprintf(host->cpu, sizeof host->cpu, "%.*s", (int)len, v);
+            for (char *c = host->cpu; *c; c++)
+                if (*c == '|' || (unsigned char)*c < 0x20 || *c == 0x7f)
+                    *c = ' ';
+        }
+        break;
+    }
+    if (f)
+        fclose(f);
+    if (getloadavg(host->load, 3) != 3)
+        host->load[0] = host->load[1] = host->load[2] = -1;
+    const long n = sysconf(_SC_NPROCESSORS_ONLN);
+    host->cores = n > 0 ? (int)n : 1;
+}
+
+/* Prints the warnings on stderr after the table (rank 0, runs of at least WARN_MIN_SECONDS):
+ * a row whose MAD is above WARN_MAD_PCT % of its median, and a load average at start above
+ * WARN_LOAD_SHARE x the cores the run leaves idle (threads x ranks busy; at least
+ * WARN_LOAD_SHARE). */
+static void print_warnings(const bench_row *rows, size_t n, const bench_host *host,
+                           int threads, int nranks)
+{
+    for (size_t i = 0; i < n; i++)
+        if (mad_pct(&rows[i]) > WARN_MAD_PCT)
+            fprintf(stderr, CLI_NAME ": bench: warning: %s / %s: spread \u00b1%.1f%% (MAD) is "
+                            "above %.0f%% of the median: a busy or throttled machine; try more "
+                            "--seconds or --repeat\n",
+                    rows[i].dataset, rows[i].pipeline, mad_pct(&rows[i]), WARN_MAD_PCT);
+    const int busy = threads * (nranks ? nranks : 1);
+    const int idle = host->cores > busy ? host->cores - busy : 0;
+    double limit = WARN_LOAD_SHARE * idle;
+    if (limit < WARN_LOAD_SHARE)
+        limit = WARN_LOAD_SHARE;
+    if (host->load[0] > limit)
+        fprintf(stderr, CLI_NAME ": bench: warning: load average %.2f at start, above %.1f "
+                        "(%d cores, %d idle during the run): other work may have slowed the "
+                        "rows\n",
+                host->load[0], limit, host->cores, idle);
+}
+
+/* Puts o (an export or --json, opened before the run) in place whole. @return 0, or
+ * CLI_EXIT_USAGE after a message naming path. */
+static int whole_commit(cli_whole *o, const char *path)
+{
+    if (cli_whole_commit(o) == 0)
+        return 0;
+    const int err = errno;
+    char *name = cli_msg_dup(path);
+    fprintf(stderr, CLI_NAME ": write error: %s: %s\n", name ? name : path, strerror(err));
+    free(name);
+    return CLI_EXIT_USAGE;
+}
+
+/* Writes a row's benchmark name, DATASET/PIPELINE, as a JSON string with suffix appended. */
+static void json_row_name(FILE *f, const bench_row *r, const char *suffix)
+{
+    const size_t len = strlen(r->name) + strlen(r->pipeline) + strlen(suffix) + 2;
+    char *s = malloc(len);
+    if (!s) { /* the name in pieces: JSON all the same */
+        fputs("\"out of memory\"", f);
+        return;
+    }
+    snprintf(s, len, "%s/%s%s", r->name, r->pipeline, suffix);
+    cli_json_string(f, s);
+    free(s);
+}
+
+/* The export formats of --export FORMAT:FILE. */
+typedef enum { EXPORT_GBENCH, EXPORT_BMF, EXPORT_GITHUB } export_format;
+static const char *const export_names[] = {"gbench", "bmf", "github"};
+
+/* An --export: its format, path and file (opened before the run on rank 0). */
+typedef struct bench_export {
+    export_format format;
+    const char *path;
+    cli_whole o;
+} bench_export;
+
+/* The run's context, as the exports name it. */
+typedef struct bench_ctx {
+    const bench_host *host;
+    int threads, simd, nranks;
+    unsigned long long limit;
+} bench_ctx;
+
+/* @return the square root of x >= 0 by Newton's method (the program links without libm). */
+static double root(double x)
+{
+    double r = x > 1 ? x : 1;
+    for (int i = 0; i < 200 && x > 0; i++) /* halves r until close, then doubles the digits */
+        r = (r + x / r) / 2;
+    return x > 0 ? r : 0.0;
+}
+
+/* Writes Google Benchmark's JSON: per row (named DATASET/PIPELINE) one "iteration" entry per
+ * sample (an iteration is a puzzle: real_time in ns per puzzle over all threads, cpu_time the
+ * same as bench measures wall time only) and, with two or more samples, "aggregate" entries
+ * for the mean, median and stddev, as compare.py reads them. */
+static void write_gbench(FILE *f, const bench_row *rows, size_t n, const bench_ctx *c)
+{
+    char date[64] = "";
+    const time_t now = time(NULL);
+    struct tm tm;
+    if (localtime_r(&now, &tm))
+        strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S%z", &tm);
+    char hostname[256] = "";
+    if (gethostname(hostname, sizeof hostname - 1) != 0)
+        hostname[0] = 0;
+    fputs("{\n\"context\":{\"date\":", f);
+    cli_json_string(f, date);
+    fputs(",\"host_name\":", f);
+    cli_json_string(f, hostname);
+    fprintf(f, ",\"executable\":\"%s bench\",\"num_cpus\":%d,\"mhz_per_cpu\":0,"
+               "\"cpu_scaling_enabled\":false,\"caches\":[],\"load_avg\":[%.2f,%.2f,%.2f],"
+               "\"library_version\":\"%s\",\"library_build_type\":\"release\",\"cpu\":",
+            CLI_NAME, c->host->cores, c->host->load[0] > 0 ? c->host->load[0] : 0.0,
+            c->host->load[1] > 0 ? c->host->load[1] : 0.0,
+            c->host->load[2] > 0 ? c->host->load[2] : 0.0, SB_VERSION);
+    cli_json_string(f, c->host->cpu);
+    fprintf(f, ",\"simd\":\"%s\",\"threads\":%d", sb_simd_name(c->simd), c->threads);
+    if (c->nranks)
+        fprintf(f, ",\"ranks\":%d", c->nranks);
+    fputs("},\n\"benchmarks\":[", f);
+    int first = 1;
+    for (size_t i = 0; i < n; i++) {
+        const bench_row *r = &rows[i];
+        double ns[REPEAT_MAX], sum_ns = 0, sum_pps = 0;
+        for (int k = 0; k < r->repeat; k++) {
+            ns[k] = r->samples[k] > 0 ? 1e9 / r->samples[k] : 0.0;
+            sum_ns += ns[k], sum_pps += r->samples[k];
+            fprintf(f, "%s\n{\"name\":", first ? "" : ",");
+            first = 0;
+            json_row_name(f, r, "");
+            fputs(",\"run_name\":", f);
+            json_row_name(f, r, "");
+            fprintf(f, ",\"family_index\":%zu,\"per_family_instance_index\":0,"
+                       "\"run_type\":\"iteration\",\"repetitions\":%d,\"repetition_index\":%d,"
+                       "\"threads\":%d,\"iterations\":%llu,\"real_time\":%.3f,"
+                       "\"cpu_time\":%.3f,\"time_unit\":\"ns\",\"items_per_second\":%.1f}",
+                    i, r->repeat, k, c->threads, (unsigned long long)r->done[k], ns[k], ns[k],
+                    r->samples[k]);
+        }
+        if (r->repeat < 2)
+            continue;
+        const double mean_ns = sum_ns / r->repeat, mean_pps = sum_pps / r->repeat;
+        double var_ns = 0, var_pps = 0, v[REPEAT_MAX];
+        for (int k = 0; k < r->repeat; k++) {
+            var_ns += (ns[k] - mean_ns) * (ns[k] - mean_ns);
+            var_pps += (r->samples[k] - mean_pps) * (r->samples[k] - mean_pps);
+        }
+        memcpy(v, ns, (size_t)r->repeat * sizeof *v);
+        const double agg[3][2] = {{mean_ns, mean_pps},
+                                  {median_of(v, r->repeat), r->pps},
+                                  {root(var_ns / (r->repeat - 1)),
+                                   root(var_pps / (r->repeat - 1))}};
+        static const char *const agg_name[3] = {"mean", "median", "stddev"};
+        for (int a = 0; a < 3; a++) {
+            char suffix[16];
+            snprintf(suffix, sizeof suffix, "_%s", agg_name[a]);
+            fputs(",\n{\"name\":", f);
+            json_row_name(f, r, suffix);
+            fputs(",\"run_name\":", f);
+            json_row_name(f, r, "");
+            fprintf(f, ",\"family_index\":%zu,\"per_family_instance_index\":0,"
+                       "\"run_type\":\"aggregate\",\"repetitions\":%d,\"threads\":%d,"
+                       "\"aggregate_name\":\"%s\",\"aggregate_unit\":\"time\","
+                       "\"iterations\":%d,\"real_time\":%.3f,\"cpu_time\":%.3f,"
+                       "\"time_unit\":\"ns\",\"items_per_second\":%.1f}",
+                    i, r->repeat, c->threads, agg_name[a], r->repeat, agg[a][0], agg[a][0],
+                    agg[a][1]);
+        }
+    }
+    fputs("\n]}\n", f);
+}
+
+/* Writes Bencher Metric Format: per row (DATASET/PIPELINE) the throughput measure (puzzles/s:
+ * the median, the least and the most sample). */
+static void write_bmf(FILE *f, const bench_row *rows, size_t n)
+{
+    fputc('{', f);
+    for (size_t i = 0; i < n; i++) {
+        fputs(i ? ",\n" : "\n", f);
+        json_row_name(f, &rows[i], "");
+        fprintf(f, ":{\"throughput\":{\"value\":%.1f,\"lower_value\":%.1f,"
+                   "\"upper_value\":%.1f}}",
+                rows[i].pps, rows[i].min, rows[i].max);
+    }
+    fputs("\n}\n", f);
+}
+
+/* Writes github-action-benchmark's customBiggerIsBetter: per row (DATASET/PIPELINE) the median
+ * puzzles/s, the MAD as its range and the rest of the row in extra. */
+static void write_github(FILE *f, const bench_row *rows, size_t n, const bench_ctx *c)
+{
+    fputc('[', f);
+    for (size_t i = 0; i < n; i++) {
+        const bench_row *r = &rows[i];
+        fputs(i ? ",\n{\"name\":" : "\n{\"name\":", f);
+        json_row_name(f, r, "");
+        fprintf(f, ",\"unit\":\"puzzles/s\",\"value\":%.1f,\"range\":\"\\u00b1 %.1f\","
+                   "\"extra\":\"median of %d samples (min %.1f, max %.1f); %zu puzzles; "
+                   "simd %s; threads %d",
+                r->pps, r->mad, r->repeat, r->min, r->max, r->puzzles, sb_simd_name(r->simd),
+                c->threads);
+        if (c->nranks)
+            fprintf(f, " per rank; ranks %d", c->nranks);
+        fputs("\"}", f);
+    }
+    fputs("\n]\n", f);
+}
+
+/* Writes a row's samples and their statistics as JSON keys (no comma around them). */
+static void json_samples(FILE *f, const bench_row *r)
+{
+    fputs("\"samples\":[", f);
+    for (int k = 0; k < r->repeat; k++)
+        fprintf(f, "%s%.1f", k ? "," : "", r->samples[k]);
+    fprintf(f, "],\"median\":%.1f,\"min\":%.1f,\"max\":%.1f,\"mad\":%.1f", r->pps, r->min,
+            r->max, r->mad);
+}
+
 /* Writes the rows and build info as JSON to o, opened before the run, and puts the file in
  * place whole. @return 0, or CLI_EXIT_USAGE after a message naming path (and no file, or the
  * old one, left at path). */
 static int write_json(cli_whole *o, const char *path, const sb_geometry *geo,
-                      const bench_row *rows, size_t n, int threads, unsigned long long limit,
-                      int simd, int nranks)
+                      const bench_row *rows, size_t n, const bench_ctx *c, int repeat)
 {
+    const int threads = c->threads, simd = c->simd, nranks = c->nranks;
+    const unsigned long long limit = c->limit;
     FILE *f = o->f;
     fprintf(f, "{\"build\":{\"version\":\"%s\",\"compiler\":", SB_VERSION);
     cli_json_string(f, CLI_COMPILER);
     fputs(",\"flags\":", f);
     cli_json_string(f, SB_BUILD_FLAGS);
-    fprintf(f, ",\"simd\":\"%s\",\"threads\":%d,\"limit\":%llu", sb_simd_name(simd), threads,
-            limit);
+    fprintf(f, ",\"simd\":\"%s\",\"threads\":%d,\"limit\":%llu,\"repeat\":%d",
+            sb_simd_name(simd), threads, limit, repeat);
     const int pair = pair_shown(geo, simd);
     if (pair)
         fprintf(f, ",\"pair\":\"%s\"", sb_pair_name(sb_pair_resolve(SB_PAIR_AUTO)));
@@ -461,6 +808,13 @@ static int write_json(cli_whole *o, const char *path, const sb_geometry *geo,
         fputs(",\"grid\":", f);
         cli_json_string(f, sb_geometry_name(geo));
     }
+    fputs("},\n\"host\":{\"cpu\":", f);
+    cli_json_string(f, c->host->cpu);
+    fprintf(f, ",\"cores\":%d,\"load\":", c->host->cores);
+    if (c->host->load[0] >= 0)
+        fprintf(f, "[%.2f,%.2f,%.2f]", c->host->load[0], c->host->load[1], c->host->load[2]);
+    else
+        fputs("null", f);
     fputs("},\n\"rows\":[", f);
     for (size_t i = 0; i < n; i++) {
         const bench_row *r = &rows[i];
@@ -487,7 +841,8 @@ static int write_json(cli_whole *o, const char *path, const sb_geometry *geo,
                     (unsigned long long)r->counts[k].placements,
                     (unsigned long long)r->counts[k].eliminations,
                     (unsigned long long)r->counts[k].calls);
-        fputc('}', f);
+        fputs("},", f);
+        json_samples(f, r);
         for (int k = 0; r->ranks && k < nranks; k++) { /* MPI: each rank's share of the row */
             bench_row q = {0};
             row_totals(&q, &r->ranks[k], 1);
@@ -499,30 +854,33 @@ static int write_json(cli_whole *o, const char *path, const sb_geometry *geo,
                     q.unsolvable, q.multiple);
             if (pair)
                 fprintf(f, ",\"paired_pct\":%.3f", q.paired_pct);
+            fputc(',', f);
+            json_samples(f, &q);
             fputs(k + 1 < nranks ? "}" : "}]", f);
         }
         fputc('}', f);
     }
     fputs("\n]}\n", f);
-    if (cli_whole_commit(o) != 0) {
-        const int err = errno;
-        char *name = cli_msg_dup(path);
-        fprintf(stderr, CLI_NAME ": write error: %s: %s\n", name ? name : path, strerror(err));
-        free(name);
-        return CLI_EXIT_USAGE;
-    }
-    return 0;
+    return whole_commit(o, path);
 }
 
-/* Prints the table's build line (naming geo, NULL: 9x9) and column heads; under MPI
- * (nranks > 0) with the ranks, a rank column and a seconds column; where a paired kernel may
- * run (pair_shown), the pair policy and a last column, %paired. */
+/* Prints the table's build line (naming geo, NULL: 9x9, the CPU, the samples per row and
+ * the load average at start) and column heads; under MPI (nranks > 0) with the ranks, a rank
+ * column and a seconds column; where a paired kernel may run (pair_shown), the pair policy
+ * and a column, %paired; last the spread, ±MAD%. */
 static void print_header(const sb_geometry *geo, int simd, int threads,
-                         unsigned long long limit, int nranks)
+                         unsigned long long limit, int nranks, const bench_host *host,
+                         int repeat)
 {
     const int pair = pair_shown(geo, simd);
-    printf("# %s %s | compiler %s | flags %s | simd %s | threads %d | limit %llu", CLI_NAME,
-           SB_VERSION, CLI_COMPILER, SB_BUILD_FLAGS, sb_simd_name(simd), threads, limit);
+    printf("# %s %s | compiler %s | flags %s | cpu %s | load ", CLI_NAME, SB_VERSION,
+           CLI_COMPILER, SB_BUILD_FLAGS, host->cpu);
+    if (host->load[0] >= 0)
+        printf("%.2f", host->load[0]);
+    else
+        fputs("unknown", stdout);
+    printf(" | repeat %d | simd %s | threads %d | limit %llu", repeat, sb_simd_name(simd),
+           threads, limit);
     if (geo)
         printf(" | grid %s", sb_geometry_name(geo));
     if (pair)
@@ -530,22 +888,22 @@ static void print_header(const sb_geometry *geo, int simd, int threads,
     if (nranks)
         printf(" | ranks %d (threads per rank)", nranks);
     printf("\n%s| dataset | pipeline | puzzles |%s puzzles/sec | usec/puzzle | %%no_guess | "
-           "guesses/puzzle |%s\n|%s---|---|---:|%s---:|---:|---:|---:|%s\n",
+           "guesses/puzzle |%s \u00b1MAD%% |\n|%s---|---|---:|%s---:|---:|---:|---:|%s---:|\n",
            nranks ? "| rank " : "", nranks ? " seconds |" : "", pair ? " %paired |" : "",
            nranks ? "---|" : "", nranks ? "---:|" : "", pair ? "---:|" : "");
 }
 
-/* Prints a row of the table (with %paired where print_header put that column); under MPI
- * its totals ("all") and then each rank's part. */
+/* Prints a row of the table (with %paired where print_header put that column, then the
+ * spread); under MPI its totals ("all") and then each rank's part. */
 static void print_row(const bench_row *row, int nranks, int pair)
 {
     char paired[32] = "";
     if (pair)
         snprintf(paired, sizeof paired, " %.1f |", row->paired_pct);
     if (!nranks) {
-        printf("| %s | %s | %zu | %.1f | %.3f | %.1f | %.3f |%s\n", row->dataset,
+        printf("| %s | %s | %zu | %.1f | %.3f | %.1f | %.3f |%s %.1f |\n", row->dataset,
                row->pipeline, row->puzzles, row->pps, row->pps > 0 ? 1e6 / row->pps : 0.0,
-               row->no_guess_pct, row->guesses, paired);
+               row->no_guess_pct, row->guesses, paired, mad_pct(row));
         return;
     }
     for (int k = -1; k < (row->ranks ? nranks : 0); k++) {
@@ -557,10 +915,24 @@ static void print_row(const bench_row *row, int nranks, int pair)
             if (pair)
                 snprintf(paired, sizeof paired, " %.1f |", r.paired_pct);
         }
-        printf("| %s | %s | %s | %zu | %.3f | %.1f | %.3f | %.1f | %.3f |%s\n", label,
+        printf("| %s | %s | %s | %zu | %.3f | %.1f | %.3f | %.1f | %.3f |%s %.1f |\n", label,
                r.dataset, r.pipeline, r.puzzles, r.seconds, r.pps, r.pps > 0 ? 1e6 / r.pps : 0.0,
-               r.no_guess_pct, r.guesses, paired);
+               r.no_guess_pct, r.guesses, paired, mad_pct(&r));
     }
+}
+
+/* Appends name to names (*n of cap) unless it is there already: a pipeline given twice is one
+ * row, at its first place. @return 1 if added, 0 if there already, -1 after a message when
+ * names is full. */
+static int push_pipe(const char **names, int *n, int cap, const char *name)
+{
+    for (int i = 0; i < *n; i++)
+        if (!strcmp(names[i], name))
+            return 0;
+    if (*n == cap)
+        return cli_usage_error("bench", "more than %d pipelines", cap), -1;
+    names[(*n)++] = name;
+    return 1;
 }
 
 /* Appends the pipelines of --pipelines LIST (registry names, fast+T with one technique T, or
@@ -580,31 +952,25 @@ static int add_pipelines(const char *arg, const char **names, int *n, int cap,
         snprintf(name, sizeof name, "%.*s", (int)len, tok);
         const int p = len < sizeof name ? sb_pipeline_find(name) : -1;
         if (p < 0 && !strcmp(name, "all")) {
-            for (size_t i = 0; i < np; i++) {
-                if (*n == cap)
-                    return cli_usage_error("bench", "more than %d pipelines", cap), -1;
-                names[(*n)++] = reg[i].name;
-            }
+            for (size_t i = 0; i < np; i++)
+                if (push_pipe(names, n, cap, reg[i].name) < 0)
+                    return -1;
         } else if (p < 0 && !strncmp(name, "fast+", 5) && len < FAST_NAME_MAX &&
             sb_pipeline_check(name) == SB_OK) {
-            if (*n == cap)
-                return cli_usage_error("bench", "more than %d pipelines", cap), -1;
-            memcpy(store[*n], name, len + 1);
-            names[*n] = store[*n];
-            ++*n;
+            if (*n < cap)
+                memcpy(store[*n], name, len + 1); /* kept only when it is a new row */
+            if (push_pipe(names, n, cap, *n < cap ? store[*n] : name) < 0)
+                return -1;
         } else if (p < 0 && cli_plugin_find(name)) {
-            if (*n == cap)
-                return cli_usage_error("bench", "more than %d pipelines", cap), -1;
-            names[(*n)++] = sb_plugin_name(cli_plugin_find(name));
+            if (push_pipe(names, n, cap, sb_plugin_name(cli_plugin_find(name))) < 0)
+                return -1;
         } else if (p < 0) {
             char known[256];
             return cli_usage_error("bench", "unknown pipeline '%.*s' in --pipelines (%s, fast+T, "
                                    "all; custom specs go to --pipeline)", (int)len, tok,
                                    cli_pipeline_names(known, sizeof known)), -1;
-        } else if (*n == cap) {
-            return cli_usage_error("bench", "more than %d pipelines", cap), -1;
-        } else {
-            names[(*n)++] = reg[p].name;
+        } else if (push_pipe(names, n, cap, reg[p].name) < 0) {
+            return -1;
         }
         if (!tok[len])
             return 0;
@@ -621,7 +987,8 @@ static const char *dataset_base(const char *path)
 }
 
 static int bench_run(sb_options *optp, const sb_geometry *geo, const char *const *pipes,
-                     int npipes, size_t max_puzzles, double seconds, const char *json,
+                     int npipes, size_t max_puzzles, double seconds, int repeat,
+                     const char *json, bench_export *exports, int nexports,
                      const char *geometry_file, int threads, char *const *files, int nfiles);
 
 /* Parses --seconds S: decimal digits with an optional fraction (no sign, exponent, hex, inf
@@ -645,6 +1012,7 @@ int cli_bench(int argc, char **argv)
         {"threads", required_argument, 0, 't'},   {"seconds", required_argument, 0, 'D'},
         {"simd", required_argument, 0, 'S'},      {"json", required_argument, 0, 'J'},
         {"pipeline", required_argument, 0, 'Q'},  {"max-puzzles", required_argument, 0, 'n'},
+        {"repeat", required_argument, 0, 'R'},    {"export", required_argument, 0, 'E'},
         {"help", no_argument, 0, 'h'},            CLI_GRID_LONGOPTS, CLI_PLUGIN_LONGOPT,
         {0, 0, 0, 0}};
     cli_grid_opt gopt = {0};
@@ -661,6 +1029,9 @@ int cli_bench(int argc, char **argv)
     unsigned long long max_puzzles = 0;
     double seconds = DEFAULT_SECONDS_X10 / 10.0;
     const char *json = NULL;
+    unsigned long long repeat = DEFAULT_REPEAT;
+    bench_export exports[EXPORT_MAX];
+    int nexports = 0;
     int threads = cli_default_threads(), ch;
     const cli_shared shared = {"bench", NULL, &threads, &opt.simd, &gopt};
     while ((ch = cli_getopt(&shared, argc, argv, ":l:t:n:h", longopts)) != -1) {
@@ -688,6 +1059,28 @@ int cli_bench(int argc, char **argv)
                                        "0..%d)", optarg, (int)SB_BENCH_MAX_SECONDS);
             break;
         case 'J': json = optarg; break;
+        case 'R':
+            if (!cli_parse_u64(optarg, &repeat) || repeat == 0 || repeat > REPEAT_MAX)
+                return cli_usage_error("bench", "bad --repeat '%s' (%s)", optarg,
+                                       cli_parse_u64(optarg, &repeat)
+                                           ? "a whole number, 1.." REPEAT_MAX_TEXT
+                                           : cli_number_why(optarg));
+            break;
+        case 'E': {
+            const char *colon = strchr(optarg, ':');
+            int fmt = -1;
+            for (int k = 0; colon && k < (int)(sizeof export_names / sizeof *export_names); k++)
+                if (strlen(export_names[k]) == (size_t)(colon - optarg) &&
+                    !strncmp(optarg, export_names[k], (size_t)(colon - optarg)))
+                    fmt = k;
+            if (fmt < 0 || !colon[1])
+                return cli_usage_error("bench", "bad --export '%s' (FORMAT:FILE, FORMAT one of "
+                                       "gbench, bmf, github)", optarg);
+            if (nexports == EXPORT_MAX)
+                return cli_usage_error("bench", "more than %d --export files", EXPORT_MAX);
+            exports[nexports++] = (bench_export){.format = (export_format)fmt, .path = colon + 1};
+            break;
+        }
         case CLI_OPT_PLUGIN:
             if (cli_plugin_load("bench", optarg))
                 return CLI_EXIT_USAGE;
@@ -696,7 +1089,7 @@ int cli_bench(int argc, char **argv)
             sb_options d;
             sb_options_default(&d);
             printf(bench_help, (unsigned long long)d.limit, cli_default_threads(),
-                   DEFAULT_SECONDS_X10 / 10.0);
+                   DEFAULT_SECONDS_X10 / 10.0, REPEAT_MAX, DEFAULT_REPEAT);
             return CLI_EXIT_OK;
         }
         default: return CLI_EXIT_USAGE; /* CLI_OPT_BAD: reported */
@@ -711,9 +1104,8 @@ int cli_bench(int argc, char **argv)
         const sb_plugin *plug = cli_plugin_find(pargs[i]);
         if (!plug && cli_parse_pipeline("bench", pargs[i], &opt))
             return CLI_EXIT_USAGE;
-        if (npipes == MAX_PIPELINES)
-            return cli_usage_error("bench", "more than %d pipelines", MAX_PIPELINES);
-        pipes[npipes++] = plug ? sb_plugin_name(plug) : pargs[i];
+        if (push_pipe(pipes, &npipes, MAX_PIPELINES, plug ? sb_plugin_name(plug) : pargs[i]) < 0)
+            return CLI_EXIT_USAGE;
     }
     if (optind >= argc)
         return cli_usage_error("bench", "no FILE given (bench needs at least one puzzle file, "
@@ -730,18 +1122,31 @@ int cli_bench(int argc, char **argv)
             return CLI_EXIT_USAGE;
         }
         for (int i = 0; i < cli_plugin_count(); i++) /* at most 16: room is left */
-            pipes[npipes++] = sb_plugin_name(cli_plugin_at(i));
+            push_pipe(pipes, &npipes, MAX_PIPELINES, sb_plugin_name(cli_plugin_at(i)));
     }
-    const int rc = bench_run(&opt, geo, pipes, npipes, (size_t)max_puzzles, seconds, json,
-                             gopt.file, threads, argv + optind, argc - optind);
+    const int rc = bench_run(&opt, geo, pipes, npipes, (size_t)max_puzzles, seconds,
+                             (int)repeat, json, exports, nexports, gopt.file, threads,
+                             argv + optind, argc - optind);
     sb_geometry_free(geo);
     return rc;
+}
+
+/* Removes the temporaries of the --json and export files opened so far (an unopened one, all
+ * zeros, has no descriptor to close: its fd 0 is standard input). */
+static void abort_outputs(cli_whole *json, bench_export *exports, int nexports)
+{
+    if (json->f)
+        cli_whole_abort(json);
+    for (int e = 0; e < nexports; e++)
+        if (exports[e].o.f)
+            cli_whole_abort(&exports[e].o);
 }
 
 /* Runs bench once the options are read: every FILE of files x pipes on geometry geo (NULL:
  * 9x9) with opt. @return the exit code. */
 static int bench_run(sb_options *optp, const sb_geometry *geo, const char *const *pipes,
-                     int npipes, size_t max_puzzles, double seconds, const char *json,
+                     int npipes, size_t max_puzzles, double seconds, int repeat,
+                     const char *json, bench_export *exports, int nexports,
                      const char *geometry_file, int threads, char *const *files, int nfiles)
 {
     sb_options opt = *optp;
@@ -761,22 +1166,38 @@ static int bench_run(sb_options *optp, const sb_geometry *geo, const char *const
         if (cli_engine_check("bench", geo, &opt))
             return CLI_EXIT_USAGE;
     }
-    /* The JSON file is opened first: a bad path must fail before minutes of measuring.
-     * Under MPI rank 0 writes it, and every rank learns whether it could. */
+    /* The JSON and export files are opened first: a bad path must fail before minutes of
+     * measuring. Under MPI rank 0 writes them, and every rank learns whether it could. */
     cli_whole jo = {0};
-    const cli_write w[2] = {{"--json", json}, {"standard output", NULL}};
-    if (cli_paths_refuse("bench", json ? w : w + 1, json ? 2 : 1, files, nfiles, geometry_file))
+    cli_write w[EXPORT_MAX + 2];
+    int nw = 0;
+    if (json)
+        w[nw++] = (cli_write){"--json", json};
+    for (int e = 0; e < nexports; e++)
+        w[nw++] = (cli_write){"--export", exports[e].path};
+    w[nw++] = (cli_write){"standard output", NULL};
+    if (cli_paths_refuse("bench", w, nw, files, nfiles, geometry_file))
         return CLI_EXIT_USAGE; /* every rank: they all see the same files */
-    if (json && cli_mpi_rank() == 0 && cli_whole_open(&jo, json) != 0) {
-        const int err = errno;
-        char *name = cli_msg_dup(json);
-        fprintf(stderr, CLI_NAME ": cannot open '%s' for --json: %s\n", name ? name : json,
-                strerror(err));
-        free(name);
+    int open_failed = 0;
+    for (int k = 0; k + 1 < nw && cli_mpi_rank() == 0 && !open_failed; k++) {
+        cli_whole *o = json && k == 0 ? &jo : &exports[k - (json != NULL)].o;
+        if (cli_whole_open(o, w[k].path) != 0) {
+            const int err = errno;
+            char *name = cli_msg_dup(w[k].path);
+            fprintf(stderr, CLI_NAME ": cannot open '%s' for %s: %s\n",
+                    name ? name : w[k].path, w[k].opt, strerror(err));
+            free(name);
+            open_failed = 1;
+        }
     }
-    if (agree(json && cli_mpi_rank() == 0 && !jo.f))
+    if (agree(open_failed)) {
+        abort_outputs(&jo, exports, nexports);
         return CLI_EXIT_USAGE;
+    }
     const int nranks = cli_mpi_size();
+    bench_host host;
+    host_read(&host); /* the load before this run adds its own */
+    cli_buf notes = {0};
 
     bench_row *rows = calloc((size_t)nfiles * (size_t)npipes, sizeof *rows);
     char **names = calloc((size_t)nfiles, sizeof *names);
@@ -784,7 +1205,7 @@ static int bench_run(sb_options *optp, const sb_geometry *geo, const char *const
         fprintf(stderr, CLI_NAME ": out of memory\n");
         free(rows);
         free(names);
-        cli_whole_abort(&jo);
+        abort_outputs(&jo, exports, nexports);
         return CLI_EXIT_USAGE;
     }
     opt.stop = cli_stop_flag();
@@ -815,11 +1236,12 @@ static int bench_run(sb_options *optp, const sb_geometry *geo, const char *const
             opt.plugin = cli_plugin_find(pipes[p]);
             if (!opt.plugin)
                 sb_options_pipeline(&opt, pipes[p]); /* checked when parsed */
-            rc = bench_one(&d, &opt, threads, seconds, row);
+            rc = bench_one(&d, &opt, threads, seconds, repeat, &notes, row);
             if (rc)
                 break;
             if (!header) {
-                print_header(geo, row->simd, threads, (unsigned long long)opt.limit, nranks);
+                print_header(geo, row->simd, threads, (unsigned long long)opt.limit, nranks,
+                             &host, repeat);
                 header = 1;
             }
             print_row(row, nranks, pair_shown(geo, row->simd));
@@ -836,14 +1258,38 @@ static int bench_run(sb_options *optp, const sb_geometry *geo, const char *const
         free(d.verdict);
     }
     cli_stop_end(&stop);
+    /* Notes and warnings after the table, never inside it (stdout first: both may be one
+     * terminal or file). */
+    fflush(stdout);
+    if (notes.len)
+        fwrite(notes.data, 1, notes.len, stderr);
+    sb_buf_free(&notes);
+    if (seconds >= WARN_MIN_SECONDS && cli_mpi_rank() == 0)
+        print_warnings(rows, nrows, &host, threads, nranks);
     if (rc == CLI_EXIT_INTERRUPTED)
         fprintf(stderr, CLI_NAME ": bench: interrupted after %zu rows\n", nrows);
-    /* The rows that finished stand, interrupted or not: the JSON file holds them. */
+    /* The rows that finished stand, interrupted or not: the JSON and export files hold
+     * them. */
+    const bench_ctx ctx = {.host = &host, .threads = threads, .simd = level, .nranks = nranks,
+                           .limit = (unsigned long long)opt.limit};
     if (jo.f) {
-        const int jrc = write_json(&jo, json, geo, rows, nrows, threads,
-                                   (unsigned long long)opt.limit, level, nranks);
+        const int jrc = write_json(&jo, json, geo, rows, nrows, &ctx, repeat);
         if (!rc)
             rc = jrc;
+    }
+    for (int e = 0; e < nexports; e++) {
+        if (!exports[e].o.f)
+            continue; /* not rank 0 */
+        FILE *f = exports[e].o.f;
+        if (exports[e].format == EXPORT_GBENCH)
+            write_gbench(f, rows, nrows, &ctx);
+        else if (exports[e].format == EXPORT_BMF)
+            write_bmf(f, rows, nrows);
+        else
+            write_github(f, rows, nrows, &ctx);
+        const int erc = whole_commit(&exports[e].o, exports[e].path);
+        if (!rc)
+            rc = erc;
     }
     for (int fi = 0; fi < nfiles; fi++)
         free(names[fi]);

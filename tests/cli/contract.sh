@@ -438,7 +438,7 @@ begin "help: bench --help"
 run bench --help
 expect_rc 0
 expect_err_empty
-mentions --pipelines -l -t --seconds --simd --json
+mentions --pipelines -l -t --seconds --repeat --simd --json --export
 end
 begin "version: sudokubench --version"
 run --version
@@ -591,13 +591,16 @@ begin "bench: table header, columns and a fast row"
 run bench -t 1 --seconds 0.05 bench.txt
 expect_rc 0
 expect_out_re "^# sudokubench 0\\.1\\.0 \\| compiler .+ \\| flags .* \\| simd (scalar|sse4|avx2|avx512bw|avx512|neon) \\| threads 1 \\| limit 2( \\| pair auto)?\$"
-# Where auto is avx2 the build line names the pair policy and the table ends in %paired.
+expect_out_re "^# sudokubench .* \\| flags .* \\| cpu [^|]+ \\| load ($NUM|unknown) \\| repeat 5 \\| simd "
+# Where auto is avx2 the build line names the pair policy and the table has %paired before
+# the spread (MAD as a % of the median puzzles/s).
 head_row='| dataset | pipeline | puzzles | puzzles/sec | usec/puzzle | %no_guess | guesses/puzzle |'
 sep_row='|---|---|---:|---:|---:|---:|---:|'
 row_re="^\\| [^|]*bench[^|]* \\| fast \\| 3 \\| $NUM \\| $NUM \\| $NUM \\| $NUM \\|"
 if grep -q ' | pair auto$' out; then
     head_row="$head_row %paired |" sep_row="$sep_row---:|" row_re="$row_re $NUM \\|"
 fi
+head_row="$head_row ±MAD% |" sep_row="$sep_row---:|" row_re="$row_re $NUM \\|"
 grep -qxF "$head_row" out || fail "table header row missing:"$'\n'"$(show out)"
 grep -qxF "$sep_row" out || fail "table separator row missing"
 expect_out_re "$row_re\$"
@@ -646,7 +649,7 @@ end
 begin "bench: --seconds 0 still makes one full pass"
 run bench --pipelines fast --seconds 0 bench.txt
 expect_rc 0
-expect_out_re "^\\| [^|]*bench[^|]* \\| fast \\| 3 \\| $NUM \\| $NUM \\| $NUM \\| $NUM \\|\$"
+expect_out_re "^\\| [^|]*bench[^|]* \\| fast \\| 3 \\| $NUM \\| $NUM \\| $NUM \\| $NUM \\|( $NUM \\|)? $NUM \\|\$"
 end
 
 begin "bench: missing FILE is an I/O error (exit 2) naming it"
@@ -755,13 +758,13 @@ else
         SUDOKUBENCH_PAIR=$policy run bench --simd avx2 -t 1 --pipelines fast --seconds 0 --json pair.json bench.txt
         expect_rc 0
         expect_out_re "\\| simd avx2 \\| threads 1 \\| limit 2 \\| pair $policy\$"
-        grep -qxF '| dataset | pipeline | puzzles | puzzles/sec | usec/puzzle | %no_guess | guesses/puzzle | %paired |' out ||
+        grep -qxF '| dataset | pipeline | puzzles | puzzles/sec | usec/puzzle | %no_guess | guesses/puzzle | %paired | ±MAD% |' out ||
             fail "no %paired column at avx2:"$'\n'"$(show out)"
         # bench.txt's three puzzles are easy: auto pairs them as on does (an empty window
         # pairs), off pairs none.
         want=100.0
         [ "$policy" = off ] && want=0.0
-        expect_out_re "^\\| bench\\.txt \\| fast \\| 3 \\| $NUM \\| $NUM \\| $NUM \\| $NUM \\| $want \\|\$"
+        expect_out_re "^\\| bench\\.txt \\| fast \\| 3 \\| $NUM \\| $NUM \\| $NUM \\| $NUM \\| $want \\| $NUM \\|\$"
         if [ "$HAVE_PY" = 1 ]; then
             python3 -c 'import json,sys; d=json.load(open("pair.json")); b=d["build"]; p=d["rows"][0].get("paired_pct"); sys.exit(None if b.get("pair")==sys.argv[1] and p==float(sys.argv[2]) else "build pair %r, paired_pct %r" % (b.get("pair"), p))' "$policy" "$want" 2>py.txt ||
                 fail "$(cat py.txt)"
@@ -769,7 +772,7 @@ else
     done
     run bench --simd sse4 -t 1 --pipelines fast --seconds 0 --json pair.json bench.txt
     expect_out_re "\\| simd sse4 \\| threads 1 \\| limit 2\$"
-    grep -qxF '| dataset | pipeline | puzzles | puzzles/sec | usec/puzzle | %no_guess | guesses/puzzle |' out ||
+    grep -qxF '| dataset | pipeline | puzzles | puzzles/sec | usec/puzzle | %no_guess | guesses/puzzle | ±MAD% |' out ||
         fail "a %paired column where no kernel pairs:"$'\n'"$(show out)"
     if [ "$HAVE_PY" = 1 ]; then
         python3 -c 'import json,sys; r=json.load(open("pair.json"))["rows"][0]; sys.exit("paired_pct at sse4" if "paired_pct" in r else None)' 2>py.txt ||
@@ -814,12 +817,13 @@ if [ "$HAVE_PY" = 1 ]; then
 for r in json.load(open(sys.argv[1]))["rows"]: print(r["pipeline"])' all.json 2>/dev/null)
     [ -n "$names" ] || fail "no pipelines listed by bench --pipelines all --json"
     printf '%s\n' "$names" | grep -qx fast || fail "pipeline list lacks fast: $names"
-    # 'all' inside a list: every registry pipeline at its place, after and before others
+    # 'all' inside a list: every registry pipeline at its place, after others; one named
+    # again later (list) keeps its first place, one row
     run bench --pipelines fast+xw,all,list --seconds 0.01 --json mix.json p1.txt
     expect_rc 0
     mix=$(python3 -c 'import json, sys
 print(" ".join(r["pipeline"] for r in json.load(open(sys.argv[1]))["rows"]))' mix.json 2>/dev/null)
-    [ "$mix" = "fast+xw $(echo $names) list" ] || fail "--pipelines fast+xw,all,list gives: $mix"
+    [ "$mix" = "fast+xw $(echo $names)" ] || fail "--pipelines fast+xw,all,list gives: $mix"
     for p in $names; do
         run solve -s "$p" -f tdoku mixed.txt
         cmp -s "$GOLDEN/mixed.tdoku.out" out || fail "pipeline $p: tdoku output differs:"$'\n'"$(diff "$GOLDEN/mixed.tdoku.out" out | head -n 6)"

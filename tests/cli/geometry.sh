@@ -786,7 +786,7 @@ t_bench() {
     rc=$(sb o e bench --seconds 0.05 -t 2 b4.txt)
     want_rc "$rc" 0 "bench on 2x2"
     want_grep o "^# sudokubench .* | threads 2 | limit 2 | grid 2x2$"
-    want_grep o "^| dataset | pipeline | puzzles | puzzles/sec | usec/puzzle | %no_guess | guesses/puzzle |$"
+    want_grep o "^| dataset | pipeline | puzzles | puzzles/sec | usec/puzzle | %no_guess | guesses/puzzle | ±MAD% |$"
     [ "$(bench_rows o)" = "b4.txt fast 2 2.000" ] || { echo "bench 2x2 rows:"; cat o; }
     want_text e "sudokubench: bench: b4.txt: 0 of 2 puzzles have no solution, 1 more than one (first: puzzle 2)"
     # pipelines on 2x3: one row each in the order given, the same verdicts (checked), and the

@@ -241,9 +241,9 @@ if len(mrow) != len(prow) * (np + 1):
 for i, p in enumerate(prow):
     block = mrow[i * (np + 1):(i + 1) * (np + 1)]
     tot, ranks = block[0], block[1:]
-    # plain: dataset pipeline puzzles pps usec %no_guess guesses/puzzle
-    # mpi:   rank dataset pipeline puzzles seconds pps usec %no_guess guesses/puzzle
-    if tot[0] != 'all' or tot[1:4] + tot[7:] != p[:3] + p[5:]:
+    # plain: dataset pipeline puzzles pps usec %no_guess guesses/puzzle [%paired] ±MAD%
+    # mpi:   rank dataset pipeline puzzles seconds pps usec %no_guess guesses/puzzle [...] ±MAD%
+    if tot[0] != 'all' or tot[1:4] + tot[7:-1] != p[:3] + p[5:-1]:
         print('totals row %s, plain row %s' % (tot, p))
     if [r[0] for r in ranks] != [str(k) for k in range(np)] or any(r[1:3] != p[:2] for r in ranks):
         print('per-rank rows of %s: %s' % (p[:2], ranks))
