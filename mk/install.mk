@@ -126,7 +126,8 @@ $(MAN_DIR)/sudokubench.1: $(MAN_PROG) $(BIN) src/cli/main.c
 	{ echo "[SEE ALSO]"; for c in $(SB_COMMANDS); do printf '.BR sudokubench-%s (1),\n' $$c; done; \
 	  echo "and docs/cli.md in the sources for the input forms and output formats."; } > $@.inc
 	$(if $(MAN_DATE_EPOCH),SOURCE_DATE_EPOCH=$(MAN_DATE_EPOCH)) help2man -N --no-discard-stderr \
-	  -n "solve, count, rate and generate 9x9 Sudoku at full speed" -i $@.inc $(MAN_PROG) > $@.tmp
+	  -n "solve, count, rate and generate Sudoku (9x9 and other grids) at full speed" \
+	  --version-string="$(SB_VERSION_STR)" -i $@.inc $(MAN_PROG) > $@.tmp
 	mv $@.tmp $@ && rm -f $@.inc
 
 # One page per command: NAME takes the command's one-line summary from src/cli/main.c, and

@@ -152,7 +152,7 @@ static const char bench_help[] =
     "                        name is a row for the lists above (repeatable)\n"
     "  -n, --max-puzzles N   use the first N puzzles of each FILE (default all)\n"
     "  -l, --limit N         solutions to count per puzzle (default %llu: uniqueness check)\n"
-    "  -t, --threads N       threads solving each pass together (default %d: every core)\n"
+    "  -t, --threads N       threads solving each pass together (%s)\n"
     "      --seconds S       timed seconds per row, shared by its samples: each runs whole\n"
     "                        passes for at least S/N seconds, at least one (default %.1f)\n"
     "      --repeat N        timed samples per row, 1..%d (default %d)\n"
@@ -1088,7 +1088,8 @@ int cli_bench(int argc, char **argv)
         case 'h': {
             sb_options d;
             sb_options_default(&d);
-            printf(bench_help, (unsigned long long)d.limit, cli_default_threads(),
+            char tbuf[64];
+            printf(bench_help, (unsigned long long)d.limit, cli_threads_default(tbuf, sizeof tbuf),
                    DEFAULT_SECONDS_X10 / 10.0, REPEAT_MAX, DEFAULT_REPEAT);
             return CLI_EXIT_OK;
         }
