@@ -1,15 +1,17 @@
 # bash completion for sudokubench — installed as share/bash-completion/completions/sudokubench.
 #
 # Nothing is hard-coded: the commands come from `sudokubench --help`, each command's options
-# from `sudokubench COMMAND --help`, and an option's values from its help line when that line
-# is a plain word list ("solution, tdoku, csv, json, pretty (default solution)"), so the
-# completion follows the program it completes. Other options complete file names.
+# from `sudokubench COMMAND --help`, an option's values from the program's registries
+# (`sudokubench --complete-values COMMAND OPTION`: pipelines, fast+T forms, SIMD levels,
+# search modes) or else from its help line when that line is a plain word list ("solution,
+# tdoku, csv, json, pretty (default solution)"), so the completion follows the program it
+# completes. Other options with a metavariable complete file names.
 
 # Prints the option words (-x, --long) of a command's help, one per line.
 _sudokubench_options()
 {
     "$1" "$2" --help 2>/dev/null | grep -oE '^ +(-[a-zA-Z], )?--[a-z0-9-]+' |
-        grep -oE -- '--?[a-zA-Z0-9-]+'
+        grep -oE -- '--?[a-zA-Z0-9-]+' | awk '!seen[$0]++'
 }
 
 # Prints the values an option takes when its help line lists them, else nothing.
@@ -68,7 +70,8 @@ _sudokubench()
     fi
     if [[ $prev == -* ]]; then
         local values
-        values=$(_sudokubench_values "$prog" "$cmd" "$prev")
+        values=$("$prog" --complete-values "$cmd" "$prev" 2>/dev/null)
+        [[ -n ${values// /} ]] || values=$(_sudokubench_values "$prog" "$cmd" "$prev")
         if [[ -n ${values// /} ]]; then
             COMPREPLY=($(compgen -W "$values" -- "$cur"))
             return

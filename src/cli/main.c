@@ -73,6 +73,40 @@ static void print_pair(void)
         printf("pair: %s (SUDOKUBENCH_PAIR)\n", sb_pair_name(policy));
 }
 
+/* `sudokubench --complete-values COMMAND OPTION`, for the bash completion: prints the values
+ * OPTION takes, from the registries (pipelines, techniques, SIMD levels), one line of words;
+ * nothing for an option whose values are not a registry's. Unlisted in --help: a tool's
+ * interface, not a user's. @return the exit code. */
+static int complete_values(const char *cmd, const char *opt)
+{
+    const int pipeline = !strcmp(opt, "-s") || !strcmp(opt, "--pipeline");
+    const int pipelines = !strcmp(cmd, "bench") && !strcmp(opt, "--pipelines");
+    if (pipeline || pipelines) {
+        size_t np, nt;
+        const sb_pipeline_info *p = sb_pipelines(&np);
+        const sb_technique_info *t = sb_techniques(&nt);
+        for (size_t i = 0; i < np; i++)
+            printf("%s%s", i ? " " : "", p[i].name);
+        if (pipelines)
+            fputs(" all", stdout);
+        for (size_t i = 0; i < nt; i++) { /* the fast+T forms the fused kernel runs */
+            char spec[32];
+            snprintf(spec, sizeof spec, "fast+%s", t[i].name);
+            if (sb_pipeline_check(spec) == SB_OK)
+                printf(" %s", spec);
+        }
+        putchar('\n');
+    } else if (!strcmp(opt, "--simd")) {
+        fputs("auto", stdout);
+        for (int l = 0; l < SB_SIMD_LEVELS; l++)
+            printf(" %s", sb_simd_name(l));
+        putchar('\n');
+    } else if (!strcmp(opt, "--search")) {
+        puts("dfs bfs");
+    }
+    return cli_close_stdout(CLI_EXIT_OK);
+}
+
 /* The program without MPI's start and end: dispatches argv[1]. @return the exit code. */
 static int run_main(int argc, char **argv)
 {
@@ -83,6 +117,9 @@ static int run_main(int argc, char **argv)
     const int version = !strcmp(argv[1], "--version") || !strcmp(argv[1], "-V");
     if ((help || version) && argc > 2) /* a typo must not pass for a request honoured */
         return cli_usage_error(NULL, "unexpected argument '%s' after '%s'", argv[2], argv[1]);
+    if (!strcmp(argv[1], "--complete-values"))
+        return argc == 4 ? complete_values(argv[2], argv[3])
+                         : cli_usage_error(NULL, "--complete-values takes COMMAND OPTION");
     if (help) {
         usage(stdout);
         return cli_close_stdout(CLI_EXIT_OK);

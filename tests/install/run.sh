@@ -181,6 +181,11 @@ comp() { # WORDS...: the completions of the last word
 [ "$(comp "$BIN_RUN" solve -f "")" = "solution tdoku csv json pretty" ] || fail "completion of solve -f: $(comp "$BIN_RUN" solve -f "")"
 [ "$(comp "$BIN_RUN" solve --li)" = "--limit" ] || fail "completion of solve --li"
 [ "$(comp "$BIN_RUN" generate --symmetry r)" = "rot180 rot90" ] || fail "completion of --symmetry r"
+[ "$(comp "$BIN_RUN" solve -s li)" = "list" ] || fail "completion of solve -s li: $(comp "$BIN_RUN" solve -s li)"
+[ "$(comp "$BIN_RUN" bench --pipelines al)" = "all" ] || fail "completion of bench --pipelines al"
+comp "$BIN_RUN" bench --pipelines fast+ | grep -qw "fast+xw" || fail "completion of --pipelines fast+: $(comp "$BIN_RUN" bench --pipelines fast+)"
+[ "$(comp "$BIN_RUN" solve --simd avx5)" = "avx512 avx512bw" ] || fail "completion of solve --simd avx5: $(comp "$BIN_RUN" solve --simd avx5)"
+[ "$(comp "$BIN_RUN" solve --res)" = "--resume" ] || fail "completion of solve --res: $(comp "$BIN_RUN" solve --res)"
 echo "test-install: bash completion ok"
 
 # --- the Python package: imported from the installed tree alone (not the build's copy), it
