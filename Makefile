@@ -48,6 +48,19 @@ endif
 ALL_CFLAGS = $(BASE) $(CFLAGS) -DSB_BUILD_FLAGS='"$(CFLAGS)"'
 LDLIBS   := -fopenmp
 
+# Decompressors of compressed inputs (src/app/unpack.c): the programs' (app layer), not the
+# library's. Each is built in when its header and library are there for CC, so a cross build
+# without the target's zlib, libzstd or liblzma still builds, and says so when it meets such
+# a file. $(call have_lib,HEADER,-lLIB): 1 when a program including HEADER links with -lLIB.
+have_lib = $(shell printf '\043include <$(1)>\nint main(void){return 0;}\n' | \
+             $(CC) -x c - -o /dev/null $(2) >/dev/null 2>&1 && echo 1)
+HAVE_ZLIB := $(call have_lib,zlib.h,-lz)
+HAVE_ZSTD := $(call have_lib,zstd.h,-lzstd)
+HAVE_LZMA := $(call have_lib,lzma.h,-llzma)
+APP_DEFS   := $(if $(HAVE_ZLIB),-DHAVE_ZLIB) $(if $(HAVE_ZSTD),-DHAVE_ZSTD) \
+              $(if $(HAVE_LZMA),-DHAVE_LZMA)
+APP_LDLIBS := $(if $(HAVE_ZLIB),-lz) $(if $(HAVE_ZSTD),-lzstd) $(if $(HAVE_LZMA),-llzma)
+
 # The library: src/ and its engine folders; src/cli/ and src/app/ are the programs'.
 LIB_SRCS := $(wildcard src/*.c src/kernel/*.c src/geometry/*.c)
 
@@ -158,10 +171,12 @@ GBENCH_ARGS    ?= --benchmark_out=$(BUILD)/reports/gbench.json --benchmark_out_f
 # clang + libomp-dev: `make CC=clang`; gcc-aarch64-linux-gnu + qemu-user: `make test-aarch64`,
 # which also needs the arm64 architecture known to apt (DEB_FOREIGN_ARCHS) for the Criterion
 # sysroot that deps unpacks into build/sysroot/arm64; gcc-riscv64-linux-gnu: `make test-riscv64`
-# (no sysroot: see UNIT_SKIP).
+# (no sysroot: see UNIT_SKIP). zlib1g-dev, libzstd-dev, liblzma-dev: compressed inputs (each
+# optional: see HAVE_ZLIB).
 DEB_PKGS := gcc make libc6-dev libcriterion-dev python3 time \
             g++ libbenchmark-dev valgrind hyperfine gnuplot-nox cmake \
-            clang libomp-dev gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu qemu-user
+            clang libomp-dev gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu qemu-user \
+            zlib1g-dev libzstd-dev liblzma-dev
 DEB_FOREIGN_ARCHS := arm64
 
 # Areas with their own targets (MPI, install/Python, fuzzing, ...) live in mk/*.mk, included
@@ -232,17 +247,18 @@ $(LIB): $(LIB_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
+$(APP_OBJS): ALL_CFLAGS += $(APP_DEFS)
 $(APP_LIB): $(APP_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
 # The app archive comes before the library it calls (static archives resolve left to right).
 $(BIN): $(CLI_OBJS) $(APP_LIB) $(LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJS) $(APP_LIB) $(LIB) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJS) $(APP_LIB) $(LIB) $(APP_LDLIBS) $(LDLIBS)
 
 $(UNIT): $(TEST_OBJS) $(APP_LIB) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $(TEST_OBJS) $(APP_LIB) $(LIB) $(CRIT_LIBS) -lcriterion $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $(TEST_OBJS) $(APP_LIB) $(LIB) $(APP_LDLIBS) $(CRIT_LIBS) -lcriterion $(LDLIBS)
 
 ifneq ($(CROSS),)
 $(SYSROOT_STAMP):

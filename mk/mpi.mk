@@ -29,7 +29,7 @@ $(BUILD)/mpi/obj/%.o: %.c $(TABLES) $(wildcard include/*.h src/app/*.h src/cli/*
 	$(MPICC) $(ALL_CFLAGS) -DSB_MPI -c -o $@ $<
 
 $(MPI_BIN): $(MPI_OBJS) $(APP_LIB) $(LIB)
-	$(MPICC) $(ALL_CFLAGS) -o $@ $(MPI_OBJS) $(APP_LIB) $(LIB) $(LDLIBS)
+	$(MPICC) $(ALL_CFLAGS) -o $@ $(MPI_OBJS) $(APP_LIB) $(LIB) $(APP_LDLIBS) $(LDLIBS)
 
 mpi: $(MPI_BIN) ## build/sudokubench-mpi with Open MPI (mpicc): the same commands on MPI ranks (docs/scale.md)
 

@@ -153,7 +153,7 @@ TEST_EXTRA  += test-fuzz-replay
 
 $(BUILD)/fuzz-replay/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz_util.h tests/dlx.c tests/reference.c $(wildcard src/app/*.h) $(APP_LIB) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< tests/fuzz/replay.c tests/dlx.c tests/reference.c $(APP_LIB) $(LIB) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< tests/fuzz/replay.c tests/dlx.c tests/reference.c $(APP_LIB) $(LIB) $(APP_LDLIBS) $(LDLIBS)
 
 test-fuzz-replay: $(FUZZ_REPLAY)
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -1257,6 +1257,67 @@ Test(misuse, sources)
     unlink(path);
 }
 
+Test(misuse, compressed_inputs)
+{
+    cr_assert_eq(sb_input_sniff(NULL, 9), SB_INPUT_TEXT);
+    cr_assert_eq(sb_input_sniff("\x1f\x8b", 2), SB_INPUT_GZIP);
+    cr_assert_eq(sb_input_sniff("\x28\xb5\x2f\xfd", 4), SB_INPUT_ZSTD);
+    cr_assert_eq(sb_input_sniff("\xfd" "7zXZ\0", 6), SB_INPUT_XZ);
+    cr_assert_eq(sb_input_sniff("PK\x03\x04", 4), SB_INPUT_ZIP);
+    cr_assert_eq(sb_input_sniff("BZh9", 4), SB_INPUT_BZIP2);
+    cr_assert_eq(sb_input_sniff("12\0", 3), SB_INPUT_BINARY);
+    cr_assert_eq(sb_input_sniff("\x1f", 1), SB_INPUT_TEXT, "too short to tell");
+    cr_assert_str_eq(sb_input_kind_name(SB_INPUT_GZIP), "gzip-compressed");
+    cr_assert_str_eq(sb_input_kind_name((sb_input_kind)99), "text");
+    cr_assert_null(sb_input_kind_missing(SB_INPUT_TEXT));
+    cr_assert_null(sb_input_kind_missing(SB_INPUT_ZIP));
+    cr_assert(sb_input_readable(SB_INPUT_TEXT));
+    cr_assert_not(sb_input_readable(SB_INPUT_ZIP));
+    cr_assert_not(sb_input_readable(SB_INPUT_BINARY));
+    cr_assert_eq(sb_input_readable(SB_INPUT_GZIP), sb_input_kind_missing(SB_INPUT_GZIP) == NULL);
+    cr_assert_str_eq(sb_input_strerror(EBADMSG), "compressed data is truncated or corrupt");
+    cr_assert_str_eq(sb_input_strerror(ENOENT), strerror(ENOENT));
+
+    FILE *in = (FILE *)&in;
+    sb_input_kind kind = SB_INPUT_ZIP;
+    errno = 0;
+    cr_assert_eq(sb_input_open(NULL, &in, &kind), -1);
+    cr_assert_eq(errno, EINVAL);
+    cr_assert_eq(sb_input_open("-", NULL, &kind), -1);
+    cr_assert_eq(sb_input_open("-", &in, NULL), -1);
+    cr_assert_eq(sb_input_open("/nonexistent/sb-misuse", &in, &kind), -1);
+    cr_assert_eq(errno, ENOENT);
+    errno = 0;
+    cr_assert_null(sb_unpack_fd(SB_INPUT_GZIP, -1, 0, 0));
+    cr_assert_eq(errno, EINVAL);
+    cr_assert_null(sb_unpack_fd(SB_INPUT_TEXT, 0, -1, 0));
+    cr_assert_eq(errno, ENOTSUP);
+    cr_assert_null(sb_unpack_mem(SB_INPUT_GZIP, NULL, 4));
+    cr_assert_eq(errno, EINVAL);
+    cr_assert_null(sb_unpack_mem(SB_INPUT_ZIP, "PK", 2));
+    cr_assert_eq(errno, ENOTSUP);
+    if (sb_input_readable(SB_INPUT_GZIP)) {
+        /* gzip -n of "12\n", and the same cut short: a read error (EBADMSG), not text */
+        static const unsigned char gz[] = {0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00,
+                                           0x00, 0x03, 0x33, 0x34, 0xe2, 0x02, 0x00, 0xda,
+                                           0xeb, 0x4d, 0xd7, 0x03, 0x00, 0x00, 0x00};
+        char out[8] = {0};
+        FILE *f = sb_unpack_mem(SB_INPUT_GZIP, gz, sizeof gz);
+        cr_assert_not_null(f);
+        cr_assert_eq(fread(out, 1, sizeof out, f), 3);
+        cr_assert_str_eq(out, "12\n");
+        cr_assert_not(ferror(f));
+        fclose(f);
+        f = sb_unpack_mem(SB_INPUT_GZIP, gz, sizeof gz - 4);
+        cr_assert_not_null(f);
+        errno = 0;
+        fread(out, 1, sizeof out, f);
+        cr_assert(ferror(f));
+        cr_assert_eq(errno, EBADMSG);
+        fclose(f);
+    }
+}
+
 Test(misuse, record_solvers)
 {
     sb_rsolver *s = (sb_rsolver *)&s;

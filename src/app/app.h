@@ -70,7 +70,10 @@ typedef struct sb_stream_source {
 typedef enum sb_stream_fail {
     SB_STREAM_OPEN,   /* it could not be opened (errno) */
     SB_STREAM_READER, /* its reader could not be made (status) */
-    SB_STREAM_READ    /* reading it failed part-way (errno) */
+    SB_STREAM_READ,   /* reading it failed part-way (errno; EBADMSG: compressed data
+                         truncated or corrupt, sb_input_strerror) */
+    SB_STREAM_KIND    /* its first bytes say it is no text this build reads (status: its
+                         sb_input_kind, sb_input_open) */
 } sb_stream_fail;
 
 /* What a handler returns besides SB_OK: SB_ERR_STOPPED (the stop flag cut it short: what it
@@ -328,6 +331,65 @@ typedef struct sb_input_head {
  * with cap > 0. */
 int64_t sb_input_pick_head(const char *const *paths, int n, char *buf, size_t cap,
                            sb_input_head *h);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Compressed inputs: an input told by its first bytes, decompressed as it is read (unpack.c)  */
+/* ------------------------------------------------------------------------------------------ */
+
+/* What an input's first bytes say it is. gzip, zstd and xz are read decompressed (when the
+ * build has the library: sb_input_readable); the others are no puzzle text. */
+typedef enum sb_input_kind {
+    SB_INPUT_TEXT,   /* none of the below: read as it is */
+    SB_INPUT_GZIP,   /* 1f 8b */
+    SB_INPUT_ZSTD,   /* 28 b5 2f fd */
+    SB_INPUT_XZ,     /* fd 37 7a 58 5a 00 */
+    SB_INPUT_ZIP,    /* PK 03 04: an archive, not a stream */
+    SB_INPUT_BZIP2,  /* BZh */
+    SB_INPUT_BINARY  /* a NUL byte among the bytes looked at */
+} sb_input_kind;
+
+/* bytes of an input's start that tell its kind (a NUL byte among them: binary) */
+enum { SB_INPUT_SNIFF = 512 };
+
+/* @return the kind the n bytes at p (an input's start, SB_INPUT_SNIFF of them when it is that
+ * long) tell (NULL p: text). */
+sb_input_kind sb_input_sniff(const void *p, size_t n);
+
+/* @return how messages name kind k ("gzip-compressed", "a zip archive", ...). */
+const char *sb_input_kind_name(sb_input_kind k);
+
+/* @return the library this build lacks to read kind k ("zlib", "libzstd", "liblzma"), or
+ * NULL when it reads it or it is no compressed kind of those. */
+const char *sb_input_kind_missing(sb_input_kind k);
+
+/* @return 1 when this build reads inputs of kind k (text, or a compressed kind it has the
+ * library of), else 0. */
+int sb_input_readable(sb_input_kind k);
+
+/* @return the text of errno err after reading an input: EBADMSG is compressed data that is
+ * truncated or corrupt, the others strerror's. */
+const char *sb_input_strerror(int err);
+
+/* (source.c, beside the look ahead it uses) Opens input path ("-": standard input) for
+ * reading, told by its first bytes: a regular file
+ * by pread, a pipe (standard input or by name) by sb_input_peek; a FIFO made by mkfifo or a
+ * terminal is not looked at (text). Text is the plain stream (stdin itself for "-", which is
+ * then not to be closed); gzip, zstd and xz a stream (no descriptor: fileno -1) that
+ * decompresses while it is read, in constant memory, every member or frame in turn; a read of
+ * truncated or corrupt data fails with errno EBADMSG. fclose closes it and the file (not
+ * standard input's descriptor). *kind gets the kind. @return 0 (*in set), 1 when the kind is
+ * not readable (sb_input_readable: nothing open), -1 when it cannot be opened (errno; EINVAL
+ * for NULL arguments). */
+int sb_input_open(const char *path, FILE **in, sb_input_kind *kind);
+
+/* A stream decompressing kind from fd: with pread from offset at (nothing consumed) when
+ * at >= 0, else with read from where fd stands; own: fclose closes fd. @return it, or NULL
+ * (errno: ENOTSUP for a kind this build does not decompress, ENOMEM, EINVAL for fd < 0). */
+FILE *sb_unpack_fd(sb_input_kind kind, int fd, long long at, int own);
+
+/* A stream decompressing kind from the n bytes at p (kept by pointer: they must outlive it).
+ * A read past them fails with EBADMSG unless the data ended there. @return as sb_unpack_fd. */
+FILE *sb_unpack_mem(sb_input_kind kind, const void *p, size_t n);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Record solvers: the records of any geometry solved and rated by one call (recsolve.c)      */

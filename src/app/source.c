@@ -2,8 +2,9 @@
  * source.c — record sources of the stream engine for any geometry (app.h, "Sources"), part of
  * the programs' layer: the 9x9 reader's records or the reader of any geometry (sb_greader)
  * behind one sb_stream_source, so a stream, a serial loop or a sharded run reads every geometry
- * the same way; and a look at the start of an input that consumes nothing, for picking the
- * geometry before the input is read (sb_geometry_detect).
+ * the same way; a look at the start of an input that consumes nothing, for picking the
+ * geometry before the input is read (sb_geometry_detect), which decodes a compressed input's
+ * start (unpack.c); and the opening of an input told by that look (sb_input_open).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -458,6 +459,68 @@ static int64_t peek_pipe(int fd, int target, char *buf, size_t cap, sb_input_hea
     return f ? read_head(fd, f, target, buf, cap, h) : got;
 }
 
+/* sb_input_pick_head on a compressed input, decoded by stream f: passes over the lines
+ * skipped at its start, however many, then reads up to cap bytes from the first line that is
+ * read. A decoding error (the look at a pipe holds only the start of the data) ends the bytes
+ * known, with more set. */
+static int64_t head_stream(FILE *f, char *buf, size_t cap, sb_input_head *h)
+{
+    skim k = {0, 0};
+    size_t n = 0;
+    int found = 0;
+    for (;;) {
+        n += fread(buf + n, 1, cap - n, f);
+        const int end = n < cap;
+        const size_t pass = skim_lines(buf, n, end, &k, &found);
+        memmove(buf, buf + pass, n - pass);
+        n -= pass;
+        if (found || end || pass == 0)
+            break;
+    }
+    n += fread(buf + n, 1, cap - n, f); /* a line that is read starts buf: fill the rest */
+    h->skipped = k.lines;
+    h->more = ferror(f) || (n == cap && fgetc(f) != EOF) || ferror(f);
+    return (int64_t)n;
+}
+
+/* The look of sb_input_pick_head at an input whose first bytes (raw, n of them) say it is
+ * compressed: decoded from regular file fd at offset at (pread: nothing consumed), or, for a
+ * pipe (fd -1), from the start that a look by tee() gets of it (at most cap bytes). @return as
+ * head_stream; -1 for no text this build reads (binary, or a decompressor not built in): the
+ * input is then reported when it is opened for reading. */
+static int64_t head_packed(sb_input_kind kind, int fd, off_t at, int pipe_fd, char *buf,
+                           size_t cap, sb_input_head *h)
+{
+    if (!sb_input_readable(kind))
+        return -1;
+    char *raw = NULL;
+    FILE *f;
+    if (fd >= 0) {
+        f = sb_unpack_fd(kind, fd, (long long)at, 0);
+    } else {
+        raw = malloc(cap);
+        const int64_t n = raw ? peek_pipe(pipe_fd, -1, raw, cap, NULL) : -1;
+        f = n >= 0 ? sb_unpack_mem(kind, raw, (size_t)n) : NULL;
+    }
+    const int64_t got = f ? head_stream(f, buf, cap, h) : -1;
+    if (f)
+        fclose(f);
+    free(raw);
+    return got;
+}
+
+/* A look at a pipe (fd) for sb_input_pick_head: its first bytes first, so that a compressed
+ * input is decoded (head_packed) rather than read as text. */
+static int64_t head_pipe(int fd, int target, char *buf, size_t cap, sb_input_head *h)
+{
+    char magic[SB_INPUT_SNIFF];
+    const int64_t m = peek_pipe(fd, -1, magic, sizeof magic, NULL);
+    const sb_input_kind kind = m > 0 ? sb_input_sniff(magic, (size_t)m) : SB_INPUT_TEXT;
+    if (kind != SB_INPUT_TEXT)
+        return head_packed(kind, -1, 0, fd, buf, cap, h);
+    return peek_pipe(fd, target, buf, cap, h);
+}
+
 /* sb_input_peek (h NULL), or the look at one input of sb_input_pick_head. */
 static int64_t look(const char *path, char *buf, size_t cap, sb_input_head *h)
 {
@@ -472,7 +535,9 @@ static int64_t look(const char *path, char *buf, size_t cap, sb_input_head *h)
         if (statfs(path, &fs) != 0 || fs.f_type != PIPEFS_MAGIC)
             return -1;
         const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-        const int64_t got = fd < 0 ? -1 : peek_pipe(fd, h ? own_fd(path, &st) : -1, buf, cap, h);
+        const int64_t got = fd < 0 ? -1
+                            : h    ? head_pipe(fd, own_fd(path, &st), buf, cap, h)
+                                   : peek_pipe(fd, -1, buf, cap, NULL);
         if (fd >= 0)
             close(fd);
         return got;
@@ -487,11 +552,17 @@ static int64_t look(const char *path, char *buf, size_t cap, sb_input_head *h)
         return -1;
     }
     if (!S_ISREG(st.st_mode))
-        return S_ISFIFO(st.st_mode) ? peek_pipe(fd, h ? STDIN_FILENO : -1, buf, cap, h) : -1;
+        return !S_ISFIFO(st.st_mode) ? -1
+               : h                   ? head_pipe(fd, STDIN_FILENO, buf, cap, h)
+                                     : peek_pipe(fd, -1, buf, cap, NULL);
     const off_t at = named ? 0 : lseek(fd, 0, SEEK_CUR);
-    const int64_t got = at < 0 ? -1
-                        : h    ? head_file(fd, at, buf, cap, h)
-                               : read_from(fd, buf, cap, at);
+    char magic[SB_INPUT_SNIFF];
+    const int64_t m = at >= 0 && h ? read_from(fd, magic, sizeof magic, at) : 0;
+    const sb_input_kind kind = m > 0 ? sb_input_sniff(magic, (size_t)m) : SB_INPUT_TEXT;
+    const int64_t got = at < 0                  ? -1
+                        : kind != SB_INPUT_TEXT ? head_packed(kind, fd, at, -1, buf, cap, h)
+                        : h                     ? head_file(fd, at, buf, cap, h)
+                                                : read_from(fd, buf, cap, at);
     if (named)
         close(fd);
     return got;
@@ -573,4 +644,56 @@ int64_t sb_input_pick_head(const char *const *paths, int n, char *buf, size_t ca
         return k;
     }
     return -1;
+}
+
+/* ---- opening an input, compressed or not ---- */
+
+int sb_input_open(const char *path, FILE **in, sb_input_kind *kind)
+{
+    if (!path || !in || !kind) {
+        errno = EINVAL;
+        return -1;
+    }
+    *in = NULL;
+    *kind = SB_INPUT_TEXT;
+    const int is_stdin = !strcmp(path, "-");
+    unsigned char head[SB_INPUT_SNIFF];
+    struct stat st;
+    const int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    long long at = -1;
+    ssize_t n = -1;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        at = is_stdin ? (long long)lseek(fd, 0, SEEK_CUR) : 0;
+        while (at >= 0 && (n = pread(fd, head, sizeof head, (off_t)at)) < 0 && errno == EINTR)
+            ;
+    } else if (is_stdin || S_ISFIFO(st.st_mode)) {
+        /* a pipe is looked at by tee(), nothing consumed; a FIFO, a terminal: not at all */
+        n = (ssize_t)sb_input_peek(path, (char *)head, sizeof head);
+    }
+    *kind = n > 0 ? sb_input_sniff(head, (size_t)n) : SB_INPUT_TEXT;
+    if (*kind == SB_INPUT_TEXT) {
+        *in = is_stdin ? stdin : fdopen(fd, "rb");
+        if (!*in) {
+            close(fd);
+            return -1;
+        }
+        return 0;
+    }
+    if (!sb_input_readable(*kind)) {
+        if (!is_stdin)
+            close(fd);
+        return 1;
+    }
+    /* standard input is read from where it stands, and left open */
+    *in = sb_unpack_fd(*kind, fd, -1, !is_stdin);
+    if (!*in) {
+        const int e = errno;
+        if (!is_stdin)
+            close(fd);
+        errno = e;
+        return -1;
+    }
+    return 0;
 }

@@ -31,6 +31,7 @@
  * SIGINT/SIGTERM unblocked, so a signal handler installed without SA_RESTART interrupts them.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <omp.h>
 #include <poll.h>
 #include <pthread.h>
@@ -311,11 +312,16 @@ static int open_next(sb_stream *s, window *w)
     if (s->next_input >= s->end_input)
         return 0;
     const int i = s->next_input++;
-    const int is_stdin = !strcmp(job->files[i], "-") && !s->given;
-    FILE *in = s->given ? s->given : is_stdin ? stdin : fopen(job->files[i], "rb");
+    /* a compressed input is read through a decompressing stream (sb_input_open) */
+    FILE *in = s->given;
+    sb_input_kind kind = SB_INPUT_TEXT;
+    const int got = in ? 0 : sb_input_open(job->files[i], &in, &kind);
     s->given = NULL; /* the reader's now: close_input closes it */
-    if (!in) {
-        input_failed(s, w, i, SB_STREAM_OPEN, SB_ERR_IO, errno);
+    if (got != 0) {
+        if (got > 0)
+            input_failed(s, w, i, SB_STREAM_KIND, (int)kind, 0);
+        else
+            input_failed(s, w, i, SB_STREAM_OPEN, SB_ERR_IO, errno);
         return -1;
     }
     const sb_stream_source *src = job->source;
@@ -327,7 +333,7 @@ static int open_next(sb_stream *s, window *w)
         s->reader = r;
     }
     if (st != SB_OK) {
-        if (!is_stdin)
+        if (in != stdin)
             fclose(in);
         input_failed(s, w, i, SB_STREAM_READER, st, 0);
         return -1;
@@ -605,15 +611,25 @@ void sb_stream_free(sb_stream *s)
     free(s);
 }
 
-/* The input sizes for the fraction done, when every input is a regular file (else 0). */
+/* The input sizes for the fraction done, when every input is a regular file of text (else 0:
+ * a compressed one's decompressed size is not known ahead). */
 static uint64_t inputs_size(const sb_stream_job *job)
 {
     uint64_t total = 0;
     for (int i = 0; i < job->nfiles; i++) {
         struct stat st;
-        const int ok = strcmp(job->files[i], "-") ? stat(job->files[i], &st) == 0
-                                                  : fstat(STDIN_FILENO, &st) == 0;
-        if (!ok || !S_ISREG(st.st_mode))
+        const int named = strcmp(job->files[i], "-") != 0;
+        if (!(named ? stat(job->files[i], &st) == 0 : fstat(STDIN_FILENO, &st) == 0) ||
+            !S_ISREG(st.st_mode))
+            return 0; /* opened only once it is known to be no FIFO */
+        const int fd = named ? open(job->files[i], O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+        const int ok = fd >= 0;
+        unsigned char head[SB_INPUT_SNIFF];
+        const off_t at = ok && !named ? lseek(fd, 0, SEEK_CUR) : 0;
+        const ssize_t n = ok && at >= 0 ? pread(fd, head, sizeof head, at) : 0;
+        if (named && fd >= 0)
+            close(fd);
+        if (!ok || (n > 0 && sb_input_sniff(head, (size_t)n) != SB_INPUT_TEXT))
             return 0;
         total += (uint64_t)st.st_size;
     }

@@ -266,8 +266,10 @@ static void input_failed(void *ctx, int i, sb_stream_fail why, int status, int e
         sb_buf_printf(msg, CLI_NAME ": cannot open '%s': %s\n", name, strerror(err));
     else if (why == SB_STREAM_READER)
         sb_buf_printf(msg, CLI_NAME ": %s: %s\n", name, sb_strerror(status));
+    else if (why == SB_STREAM_KIND)
+        cli_input_kind_msg(msg, name, (sb_input_kind)status);
     else
-        sb_buf_printf(msg, CLI_NAME ": %s: read error: %s\n", name, strerror(err));
+        sb_buf_printf(msg, CLI_NAME ": %s: read error: %s\n", name, sb_input_strerror(err));
     if (r->job->opened) /* not read to its end: no summary line (rate's) claims it was */
         r->job->opened[i] = 0;
     if (r->job->resume && !r->job->sink)

@@ -131,6 +131,16 @@ typedef int (*cli_record_fn)(void *ctx, const char *name, const sb_record *rec);
 int cli_for_each_record(const sb_stream_source *src, char *const *files, int nfiles,
                         cli_record_fn fn, void *ctx);
 
+/* Appends the message of input name whose first bytes say it is kind, which this build does
+ * not read (sb_input_open returned 1): a compressed format built without its library, or
+ * binary that is no puzzle text. */
+void cli_input_kind_msg(sb_buf *msg, const char *name, sb_input_kind kind);
+
+/* Opens input path (display name name) as sb_input_open does, decompressing it when it is
+ * compressed. @return 0 (*in set: fclose it unless it is stdin), or CLI_EXIT_USAGE after
+ * reporting why it cannot be read. */
+int cli_input_open(const char *path, const char *name, FILE **in);
+
 /* cli_for_each_record's reading of one open input in (named name in messages): the records
  * of src (never NULL) into rec (src->rec_size bytes), each handed to fn. @return as
  * cli_for_each_record. */

@@ -237,6 +237,39 @@ int cli_close_stdout(int rc)
     return rc;
 }
 
+void cli_input_kind_msg(sb_buf *msg, const char *name, sb_input_kind kind)
+{
+    const char *lib = sb_input_kind_missing(kind);
+    if (lib) { /* "gzip-compressed" -> "gzip" */
+        const char *k = sb_input_kind_name(kind);
+        sb_buf_printf(msg, CLI_NAME ": %s: %s, and this build reads no %.*s (built without %s)\n",
+                      name, k, (int)(strchr(k, '-') - k), k, lib);
+    } else if (kind == SB_INPUT_BINARY) {
+        sb_buf_printf(msg, CLI_NAME ": %s: binary (a NUL byte in its first bytes), not puzzle "
+                           "text\n", name);
+    } else {
+        sb_buf_printf(msg, CLI_NAME ": %s: %s, not puzzle text: unpack it first (gzip, zstd "
+                           "and xz are read as they are)\n", name, sb_input_kind_name(kind));
+    }
+}
+
+int cli_input_open(const char *path, const char *name, FILE **in)
+{
+    sb_input_kind kind;
+    const int st = sb_input_open(path, in, &kind);
+    if (st == 0)
+        return 0;
+    if (st < 0) {
+        fprintf(stderr, CLI_NAME ": cannot open '%s': %s\n", name, strerror(errno));
+        return CLI_EXIT_USAGE;
+    }
+    sb_buf msg = {0};
+    cli_input_kind_msg(&msg, name, kind);
+    fwrite(msg.data, 1, msg.len, stderr);
+    sb_buf_free(&msg);
+    return CLI_EXIT_USAGE;
+}
+
 int cli_read_stream(const sb_stream_source *src, FILE *in, const char *name, sb_record *rec,
                     cli_record_fn fn, void *ctx)
 {
@@ -264,7 +297,7 @@ int cli_read_stream(const sb_stream_source *src, FILE *in, const char *name, sb_
     if (cli_stop_requested())
         return CLI_EXIT_INTERRUPTED;
     if (st < 0) {
-        fprintf(stderr, CLI_NAME ": %s: read error: %s\n", name, strerror(errno));
+        fprintf(stderr, CLI_NAME ": %s: read error: %s\n", name, sb_input_strerror(errno));
         return CLI_EXIT_USAGE;
     }
     return 0;
@@ -279,22 +312,20 @@ int cli_for_each_record(const sb_stream_source *src, char *const *files, int nfi
         return cli_oom();
     int rc = 0;
     for (int i = 0; i < nfiles; i++) {
-        const int is_stdin = !strcmp(files[i], "-");
         cli_input name;
         if (cli_input_init(&name, files[i]) != 0) {
             rc = cli_oom();
             break;
         }
-        FILE *in = is_stdin ? stdin : fopen(files[i], "rb");
-        if (!in) {
-            fprintf(stderr, CLI_NAME ": cannot open '%s': %s\n", name.msg_name, strerror(errno));
+        FILE *in = NULL;
+        if (cli_input_open(files[i], name.msg_name, &in) != 0) {
             cli_input_free(&name);
             rc = CLI_EXIT_USAGE;
             continue;
         }
         const int st = cli_read_stream(src, in, name.msg_name, rec, fn, ctx);
         cli_input_free(&name);
-        if (!is_stdin)
+        if (in != stdin)
             fclose(in);
         if (st == CLI_EXIT_USAGE)
             rc = CLI_EXIT_USAGE;

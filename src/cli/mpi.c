@@ -942,6 +942,7 @@ int cli_mpi_records(const cli_batch_ops *eng, const cli_batch *b, char *const *f
         const int is_stdin = !strcmp(files[i], "-");
         long long what[3] = {0, 0, 0}; /* opened, regular, size */
         int fd = -1, why = 0;
+        sb_input_kind kind = SB_INPUT_TEXT;
         if (m.rank == 0) {
             fd = is_stdin ? STDIN_FILENO : open(files[i], O_RDONLY | O_CLOEXEC);
             why = errno;
@@ -949,12 +950,29 @@ int cli_mpi_records(const cli_batch_ops *eng, const cli_batch *b, char *const *f
             what[0] = fd >= 0;
             if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
                 what[1] = 1, what[2] = (long long)st.st_size;
+            /* Ranks shard an input by byte offsets, which a compressed stream has not: such
+             * an input (told as sb_input_open tells it) is refused, not read as text. */
+            char head[SB_INPUT_SNIFF];
+            const off_t at = is_stdin && what[1] ? lseek(fd, 0, SEEK_CUR) : 0;
+            const int64_t n = fd < 0      ? 0
+                              : what[1] ? (int64_t)pread(fd, head, sizeof head, at < 0 ? 0 : at)
+                                          : sb_input_peek(files[i], head, sizeof head);
+            kind = n > 0 ? sb_input_sniff(head, (size_t)n) : SB_INPUT_TEXT;
+            if (kind != SB_INPUT_TEXT)
+                what[0] = 0;
         }
         MPI_Bcast(what, 3, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
         if (!what[0]) {
             if (m.rank == 0) {
-                fprintf(stderr, CLI_NAME ": cannot open '%s': %s\n", name.msg_name,
-                        strerror(why));
+                if (kind != SB_INPUT_TEXT)
+                    fprintf(stderr, CLI_NAME ": %s: %s, and the MPI program reads no "
+                                    "compressed or binary input: give it the text (e.g. zcat "
+                                    "FILE | ... -)\n", name.msg_name, sb_input_kind_name(kind));
+                else
+                    fprintf(stderr, CLI_NAME ": cannot open '%s': %s\n", name.msg_name,
+                            strerror(why));
+                if (fd >= 0 && !is_stdin)
+                    close(fd);
                 if (b->resume) /* the records after it no longer line up with the input */
                     eng->broken(b);
             }

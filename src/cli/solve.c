@@ -389,11 +389,9 @@ static int all_run(const cli_batch *b, char *const *files, int nfiles)
             break;
         }
         in.with_file = nfiles > 1;
-        const int is_stdin = !strcmp(files[i], "-");
-        FILE *f = is_stdin ? stdin : fopen(files[i], "rb");
-        if (!f) {
-            fflush(b->out);
-            fprintf(stderr, CLI_NAME ": cannot open '%s': %s\n", in.msg_name, strerror(errno));
+        FILE *f = NULL;
+        fflush(b->out); /* a message that it cannot be read comes after the records before */
+        if (cli_input_open(files[i], in.msg_name, &f) != 0) {
             rc = CLI_EXIT_USAGE;
         } else {
             a.in = &in;
@@ -405,7 +403,7 @@ static int all_run(const cli_batch *b, char *const *files, int nfiles)
                         (unsigned long long)r->head.line);
             if (st)
                 rc = st;
-            if (!is_stdin)
+            if (f != stdin)
                 fclose(f);
         }
         cli_input_free(&in);
