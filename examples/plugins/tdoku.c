@@ -43,8 +43,11 @@ static void destroy(void *state)
 static int64_t solve(void *state, sb_plugin_call *call)
 {
     char *text = state, *sol = text + 82;
+    /* through a local pointer, so the compiler knows text cannot change it: the loop then
+     * runs as a few vector blends instead of 81 reloads and branches on random blanks */
+    const uint8_t *cells = call->cells;
     for (int c = 0; c < 81; c++)
-        text[c] = call->cells[c] ? (char)('0' + call->cells[c]) : '.';
+        text[c] = (char)(cells[c] ? '0' + cells[c] : '.');
     size_t guesses = 0;
     const size_t n = TdokuSolverDpllTriadSimd(text, call->limit ? (size_t)call->limit : SIZE_MAX,
                                               0, sol, &guesses);
