@@ -1,5 +1,4 @@
 #!/usr/bin/env bash
-# shellcheck disable=SC2154 # BIN, T, TIMEOUT, RC, P1.. come from tests/cli/run.sh
 # tests/cli/bounds.sh — comment lines of any length and the look that tells the geometry:
 #   - a comment line of 5,000 bytes (or 200,000, longer than any read) is skipped as a short
 #     one is, on 9x9 and on another geometry, and the records after it keep their line
@@ -9,11 +8,13 @@
 #     solve`), from standard input redirected, and from a pipe by name (<(...)): every record
 #     right, with its line number; a pipe read past its first 64 KiB loses no record, on 9x9
 #     too; the line of "cannot tell the geometry" counts the comment lines.
-# Sourced by tests/cli/run.sh (its harness and puzzles); run directly, it runs
-# tests/cli/run.sh. Every expectation is exact bytes and exit codes; nothing depends on speed.
+# Sourced by tests/cli/run.sh (its harness and puzzles); run alone, it runs its own
+# cases. Every expectation is exact bytes and exit codes; nothing depends on speed.
 
+# Run alone (tests/cli/bounds.sh BINARY), it sets up the harness itself and runs its own cases.
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
-    exec bash "$(dirname "$0")/run.sh" "$@"
+    # shellcheck source=tests/cli/run_lib.sh
+    . "$(dirname "$0")/run_lib.sh" "$@"
 fi
 
 BOUNDS_DIR=$T/bounds
@@ -171,3 +172,9 @@ expect_err_line "sudokubench: c27.txt:100001: cannot tell the geometry: 27 cells
 end
 
 cd "$T" || exit 1
+
+# Run alone: the total of this part's cases.
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+    echo "$PASS passed, $FAIL failed"
+    [ "$FAIL" -eq 0 ]
+fi

@@ -2,7 +2,13 @@
 # tests/cli/contract.sh — the CLI's contract (docs/cli.md) case by case: the golden outputs of
 # every format, malformed and accepted input lines, records that never shift, standard input
 # and several files, usage errors, --help and --version, validate and bench. Sourced by
-# tests/cli/run.sh, which defines the puzzles, fixtures and helpers (begin, run, expect_*, end).
+# tests/cli/run.sh; the puzzles, fixtures and helpers (begin, run, expect_*, end) are
+# tests/cli/run_lib.sh's, which it sources itself when run alone.
+# Run alone (tests/cli/contract.sh BINARY), it sets up the harness itself and runs its own cases.
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+    # shellcheck source=tests/cli/run_lib.sh
+    . "$(dirname "$0")/run_lib.sh" "$@"
+fi
 # ------------------------------------------------------------------------------------------
 # 0. The solution checker used by later cases
 # ------------------------------------------------------------------------------------------
@@ -852,3 +858,9 @@ else
     skip "python3 not available"
 fi
 end
+
+# Run alone: the total of this part's cases.
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+    echo "$PASS passed, $FAIL failed"
+    [ "$FAIL" -eq 0 ]
+fi

@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
-# shellcheck disable=SC2154 # BIN, HERE, T, TIMEOUT, HAVE_PY, RC, P1.. come from tests/cli/run.sh
 # tests/cli/edges.sh — the contract at its edges: signals during long work,
 # summaries after an interrupt, whole records from generate/augment, write errors, multi-file
 # runs, early failures, messages, overflowing values, output hygiene, the docs against
 # --help, and the options --max-guesses, the csv file column, generate -f pretty and pretty
-# givens. Sourced by tests/cli/run.sh (its harness and puzzles); run directly, it runs
-# tests/cli/run.sh.
+# givens. Sourced by tests/cli/run.sh (its harness and puzzles); run alone, it runs its own
+# cases.
 #
 # Signal cases never race the process and never depend on its speed. A run that could finish
 # sends itself the signal from a point of its work (the fault shim, tests/fault/shim.c:
@@ -15,8 +14,10 @@
 # /proc/PID/status) and has done work (CPU ticks), then signals it. No case has a wall-clock
 # threshold.
 
+# Run alone (tests/cli/edges.sh BINARY), it sets up the harness itself and runs its own cases.
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
-    exec bash "$(dirname "$0")/run.sh" "$@"
+    # shellcheck source=tests/cli/run_lib.sh
+    . "$(dirname "$0")/run_lib.sh" "$@"
 fi
 
 EDGE_DIR=$T/edges
@@ -451,3 +452,9 @@ run generate -n 1 --class hard
 expect_rc 2
 expect_err_line "sudokubench: unknown class 'hard' (singles, hidden, locked, tuples, fish, wings, chains, search)"
 end
+
+# Run alone: the total of this part's cases.
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+    echo "$PASS passed, $FAIL failed"
+    [ "$FAIL" -eq 0 ]
+fi

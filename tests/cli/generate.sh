@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# shellcheck disable=SC2154 # BIN, HERE, T, TIMEOUT, HAVE_PY, RC come from tests/cli/run.sh
 # tests/cli/generate.sh — black-box cases for `generate`, `augment` (docs/cli.md) and
 # datasets/fetch.sh, sourced by tests/cli/run.sh at the end of its case list: they use its
 # harness (begin/fail/skip/end, run, expect_*, BIN, HERE, TIMEOUT, HAVE_PY) and report in its
-# `N passed, M failed` total. Run directly, this file runs tests/cli/run.sh.
+# `N passed, M failed` total. Run alone, it runs its own cases.
 #
 # The cases work in a subdirectory of run.sh's scratch directory; fetch.sh runs with
 # FETCH_MANIFEST/FETCH_DEST pointing there, so nothing is written inside the repository. The
@@ -11,8 +10,10 @@
 # against an independent reference; the unit suite also checks the generator itself against
 # the reference (tests/test_generate.c).
 
+# Run alone (tests/cli/generate.sh BINARY), it sets up the harness itself and runs its own cases.
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
-    exec bash "$(dirname "$0")/run.sh" "$@"
+    # shellcheck source=tests/cli/run_lib.sh
+    . "$(dirname "$0")/run_lib.sh" "$@"
 fi
 
 GEN_DIR=$PWD/generate
@@ -550,3 +551,9 @@ fi
 end
 
 cd "$T" || exit 1
+
+# Run alone: the total of this part's cases.
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+    echo "$PASS passed, $FAIL failed"
+    [ "$FAIL" -eq 0 ]
+fi

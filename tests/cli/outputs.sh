@@ -1,5 +1,4 @@
 #!/usr/bin/env bash
-# shellcheck disable=SC2154 # BIN, HERE, T, TIMEOUT, RC, P1.. come from tests/cli/run.sh
 # tests/cli/outputs.sh — output files against the inputs and the file size limit:
 #   - an output that is one of the inputs (-o FILE of solve, validate, rate, generate and
 #     augment, with and without --resume; bench --json OUT) is refused with exit 2 before it
@@ -8,11 +7,13 @@
 #   - a write past `ulimit -f` is a write error (exit 2, `write error: NAME: File too large`,
 #     the output cut back to whole records), not a SIGXFSZ kill mid-record;
 #   - generate --grid's --clues message speaks of that geometry, not of 9x9's 17 clues.
-# Sourced by tests/cli/run.sh (its harness and puzzles); run directly, it runs
-# tests/cli/run.sh. No case depends on machine speed: the limits are in bytes.
+# Sourced by tests/cli/run.sh (its harness and puzzles); run alone, it runs its own
+# cases. No case depends on machine speed: the limits are in bytes.
 
+# Run alone (tests/cli/outputs.sh BINARY), it sets up the harness itself and runs its own cases.
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
-    exec bash "$(dirname "$0")/run.sh" "$@"
+    # shellcheck source=tests/cli/run_lib.sh
+    . "$(dirname "$0")/run_lib.sh" "$@"
 fi
 
 OUT_DIR=$T/outputs
@@ -329,4 +330,10 @@ else
     begin "file size limit: a write past ulimit -f is a write error, not a SIGXFSZ kill"
     skip "SIGXFSZ is ignored in this shell and env --default-signal is missing"
     end
+fi
+
+# Run alone: the total of this part's cases.
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+    echo "$PASS passed, $FAIL failed"
+    [ "$FAIL" -eq 0 ]
 fi

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# shellcheck disable=SC2154 # BIN, HERE, P1, S1, P2, MULTI, NOSOL, CONF, RC come from tests/cli/run.sh
 # tests/cli/strategies.sh — black-box cases for pipelines, custom specs, BFS, bench verdicts
 # and `rate` (docs/cli.md, docs/strategies.md), sourced by tests/cli/run.sh: they use its
-# harness and report in its total. Run directly, this file runs tests/cli/run.sh.
+# harness and report in its total. Run alone, it runs its own cases.
 
+# Run alone (tests/cli/strategies.sh BINARY), it sets up the harness itself and runs its own cases.
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
-    exec bash "$(dirname "$0")/run.sh" "$@"
+    # shellcheck source=tests/cli/run_lib.sh
+    . "$(dirname "$0")/run_lib.sh" "$@"
 fi
 
 STRAT_DIR=$PWD/strategies
@@ -272,3 +273,9 @@ fi
 end
 
 cd .. || exit 1
+
+# Run alone: the total of this part's cases.
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+    echo "$PASS passed, $FAIL failed"
+    [ "$FAIL" -eq 0 ]
+fi

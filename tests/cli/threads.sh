@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
-# shellcheck disable=SC2154 # BIN, T, TIMEOUT, RC, P1.. come from tests/cli/run.sh
 # tests/cli/threads.sh — threads that cannot start: every command that opens a parallel region
 # (solve, rate, generate through the batch engine; bench on 9x9 and on a geometry) ends with
 # "sudokubench: cannot start N threads: REASON" and exit 2, with no record written, where the
 # OpenMP runtime would have exited the process by itself (libgomp: exit 1, the code of
 # "invalid lines"). And threads that can start change nothing. Sourced by tests/cli/run.sh
-# (its harness and puzzles); run directly, it runs tests/cli/run.sh.
+# (its harness and puzzles, tests/cli/run_lib.sh); run alone, it runs its own cases.
 #
 # The failures come from `ulimit -v` in a subshell: 63 extra threads with 8 MiB stacks need
 # more address space than 400 MB, 1 extra thread does not. ASan reserves terabytes of address
 # space for its shadow memory, so those cases are skipped in an ASan build.
 
+# Run alone (tests/cli/threads.sh BINARY), it sets up the harness itself and runs its own cases.
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
-    exec bash "$(dirname "$0")/run.sh" "$@"
+    # shellcheck source=tests/cli/run_lib.sh
+    . "$(dirname "$0")/run_lib.sh" "$@"
 fi
 
 THREADS_DIR=$T/threads
@@ -131,3 +132,9 @@ fi
 end
 
 cd "$T" || exit 1
+
+# Run alone: the total of this part's cases.
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+    echo "$PASS passed, $FAIL failed"
+    [ "$FAIL" -eq 0 ]
+fi
