@@ -108,6 +108,15 @@ class Gate(unittest.TestCase):
         self.assertEqual(code, 0)
         self.assertIn("new/scalar/a: not in the baseline", text)
 
+    def test_a_baseline_made_with_only_misses_nothing_else(self):
+        planned = [("fast", "avx2", "d/a.txt"), ("fast", "sse4", "d/a.txt"),
+                   ("list", "scalar", "d/a.txt")]
+        known = {"fast/avx2/a"}
+        self.assertEqual(gate.unbaselined(planned, known, ["fast:avx2"]), [])
+        self.assertEqual(gate.unbaselined(planned, set(), ["fast:avx2"]), ["fast/avx2/a"])
+        self.assertEqual(gate.unbaselined(planned, known, None),
+                         ["fast/sse4/a", "list/scalar/a"])
+
     def test_guess_change_and_toolchain_change_are_notes(self):
         cur = doc(("fast/scalar/a", 1_000_000, 1_001_000, 11), ("list/scalar/a", 50_000_000),
                   build={"compiler": "cc 13", "flags": "-O3 -g"})
