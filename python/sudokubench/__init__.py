@@ -51,7 +51,7 @@ import numpy as np
 
 from ._sb import ffi, lib
 
-__all__ = ["solve", "validate", "rate", "generate", "augment", "bench", "read", "parse",
+__all__ = ["solve", "validate", "rate", "generate", "augment", "bench", "read", "iread", "parse",
            "detect", "to_strings", "Geometry", "Plugin", "ParseError", "SudokuError", "SolveResult",
            "GenerateResult", "RateResult", "BenchResult", "VERDICTS", "CLASSES", "PIPELINES", "SYMMETRIES", "TECHNIQUES",
            "PAIR_POLICIES", "__version__"]
@@ -634,19 +634,53 @@ def read(path, grid=None):
     return _read_stream(f, source) if g is None else _read_gstream(f, g, source)
 
 
+def iread(path, grid=None, chunk=1 << 16):
+    """Yields the puzzles of a file as read() reads them, as uint8 arrays of up to chunk rows
+    (n, cells), in file order, holding one chunk at a time: constant memory for any file
+    size. A file is a path; a pipe without grid= is read whole first (the geometry is told
+    from its first line, which a pipe cannot give back), with grid= it streams too. Raises
+    as read() does, when the chunk that holds the fault is reached."""
+    chunk = _int(chunk, "chunk", 1, 1 << 24)
+    path = os.fspath(path)
+    source = os.fsdecode(path)
+    g = _geometry(grid)
+    with open(path, "rb") as opened:
+        if grid is None:
+            head, skipped, more, kept = _look(opened, not opened.seekable())
+            g = _detect(head, more, source, skipped)
+            if not opened.seekable():
+                data = kept + opened.read()
+                f = _memfile(data)
+                if f == ffi.NULL:
+                    return
+                yield from (_iter_stream(f, source, chunk) if g is None
+                            else (c for c, _ in _iter_gstream(f, g, source, chunk)))
+                return
+            opened.seek(0)
+        f = _cfile(opened, path)
+    yield from (_iter_stream(f, source, chunk) if g is None
+                else (c for c, _ in _iter_gstream(f, g, source, chunk)))
+
+
 def _read_stream(f, source):
-    """Reads every record of an open FILE with sb_reader, a chunk of rows per C call, then
-    closes it."""
+    """Reads every record of an open FILE with sb_reader, then closes it."""
+    chunks = list(_iter_stream(f, source, 1 << 16))
+    return np.concatenate(chunks) if chunks else np.empty((0, CELLS), dtype=np.uint8)
+
+
+def _iter_stream(f, source, cap):
+    """Yields the records of an open FILE read with sb_reader, up to cap rows a chunk (one C
+    call each), then closes it (also when the caller stops early)."""
     reader = ffi.new("sb_reader **")
     try:
         _check(lib.sb_reader_open(reader, f), "sb_reader_open")
         bad = ffi.new("sb_record *")
         got_n = ffi.new("size_t *")
-        chunks, cap = [], 1 << 16
         while True:
             buf = np.empty((cap, CELLS), dtype=np.uint8)
             got = lib.sb_reader_read_cells(reader[0], _ptr("uint8_t *", buf), cap, got_n, bad)
-            chunks.append(buf[:got_n[0]])
+            if got_n[0]:
+                yield buf[:got_n[0]]
             if got == 2:
                 raise ParseError(source, int(bad.line), int(bad.col),
                                  ffi.string(bad.why).decode(errors="replace"))
@@ -655,7 +689,7 @@ def _read_stream(f, source):
                 why = os.strerror(err) if err else ffi.string(lib.sb_strerror(got)).decode()
                 raise OSError(err, why, source)
             if got == 0:
-                return np.concatenate(chunks)
+                return
     finally:
         lib.sb_reader_close(reader[0])
         lib.fclose(f)
@@ -664,20 +698,31 @@ def _read_stream(f, source):
 def _read_gstream(f, g, source, with_lines=False):
     """Reads every record of an open FILE with the reader of geometry g (sb_greader), then
     closes it. Returns the cells (n, g.cells), and with with_lines also each row's line."""
+    parts = list(_iter_gstream(f, g, source, 1 << 14))
+    cells = (np.concatenate([c for c, _ in parts]) if parts
+             else np.empty((0, g.cells), dtype=np.uint8))
+    lines = (np.concatenate([l for _, l in parts]) if parts else np.empty(0, dtype=np.uint64))
+    return (cells, lines) if with_lines else cells
+
+
+def _iter_gstream(f, g, source, cap):
+    """Yields (cells, lines) chunks of up to cap records of an open FILE read with the reader
+    of geometry g (sb_greader), then closes it (also when the caller stops early)."""
     reader = ffi.new("sb_greader **")
     nc = g.cells
     try:
         _check(lib.sb_greader_open(reader, g._ptr, f), "sb_greader_open")
         rec = ffi.new("sb_grecord *")
-        cap, n = 1024, 0
+        n = 0
         buf = np.empty((cap, nc), dtype=np.uint8)
         lines = np.empty(cap, dtype=np.uint64)
         base = ffi.cast("uint8_t *", ffi.from_buffer(buf))
         while True:
-            if n == cap:  # grow by doubling: amortised one copy per row
-                cap *= 2
-                buf = np.concatenate([buf, np.empty_like(buf)])
-                lines = np.concatenate([lines, np.empty_like(lines)])
+            if n == cap:  # a full chunk goes out; the next one is new memory
+                yield buf, lines
+                n = 0
+                buf = np.empty((cap, nc), dtype=np.uint8)
+                lines = np.empty(cap, dtype=np.uint64)
                 base = ffi.cast("uint8_t *", ffi.from_buffer(buf))
             got = lib.sb_greader_next(reader[0], rec, base + n * nc)
             if got == 0:
@@ -693,8 +738,8 @@ def _read_gstream(f, g, source, with_lines=False):
                                  ffi.string(rec.why).decode(errors="replace"))
             lines[n] = rec.line
             n += 1
-        cells = buf[:n].copy() if n < cap // 2 else buf[:n]
-        return (cells, lines[:n]) if with_lines else cells
+        if n:
+            yield buf[:n], lines[:n]
     finally:
         lib.sb_greader_close(reader[0])
         lib.fclose(f)
