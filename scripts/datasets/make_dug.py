@@ -21,6 +21,8 @@ import hashlib
 import subprocess
 import sys
 
+from make_multi import write_corpus  # the sibling script: its folder is on the path
+
 BATCH = 1024  # grids generated and checked per round
 
 
@@ -87,12 +89,7 @@ def main():
            % (a.seed, lo, hi, a.count),
            "# (scripts/datasets/make_dug.py --count %d --seed %d --givens %d-%d; "
            "datasets/README.md)" % (a.count, a.seed, lo, hi)]
-    text = "\n".join(out + kept[:a.count]) + "\n"
-    if a.output:
-        with open(a.output, "w") as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
+    write_corpus(out + kept[:a.count], a.output)
 
 
 if __name__ == "__main__":

@@ -34,6 +34,16 @@ def remove_givens(puzzle, seed, index, k):
     return "".join(cells)
 
 
+def write_corpus(lines, path):
+    """Writes the corpus lines (header and puzzles) to path, or to stdout when path is None."""
+    text = "\n".join(lines) + "\n"
+    if path:
+        with open(path, "w") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("binary")
@@ -60,12 +70,7 @@ def main():
            "# each less %d given(s) picked by sha256 (scripts/datasets/make_multi.py --count %d --seed %d"
            " --remove %d; datasets/README.md)" % (a.remove, a.count, a.seed, a.remove)]
     out += [remove_givens(p, a.seed, i, a.remove) for i, p in enumerate(lines)]
-    text = "\n".join(out) + "\n"
-    if a.output:
-        with open(a.output, "w") as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
+    write_corpus(out, a.output)
 
 
 if __name__ == "__main__":
