@@ -611,6 +611,19 @@ def read(path, grid=None):
     subclass for the errno: FileNotFoundError, IsADirectoryError, ...) naming the path when
     unreadable; ValueError for a path with a NUL byte, as open() does, or when the geometry
     cannot be told."""
+    f, g, source, data = _open_input(path, grid)
+    if f is None:
+        return np.empty((0, g.cells if g else CELLS), dtype=np.uint8)
+    cells = _read_stream(f, source) if g is None else _read_gstream(f, g, source)
+    del data  # a pipe's bytes, read by f until here
+    return cells
+
+
+def _open_input(path, grid):
+    """Opens path for the library's readers: returns (FILE, geometry or None for 9x9, the
+    path as text for messages, the bytes a pipe's FILE reads, which must outlive it, or
+    None), the FILE None for an empty pipe. Without grid the first puzzle line's cell count
+    picks the geometry."""
     path = os.fspath(path)
     source = os.fsdecode(path)
     g = _geometry(grid)
@@ -622,16 +635,12 @@ def read(path, grid=None):
             seekable = opened.seekable()
             head, skipped, more, kept = _look(opened, not seekable)
             g = _detect(head, more, source, skipped)
-            if seekable:
-                opened.seek(0)
-            else:  # a pipe: what was looked at is gone from it, so read it all from memory
+            if not seekable:  # a pipe: what was looked at is gone from it, so read it all
                 data = kept + opened.read()
                 f = _memfile(data)
-                if f == ffi.NULL:
-                    return np.empty((0, g.cells if g else CELLS), dtype=np.uint8)
-                return _read_stream(f, source) if g is None else _read_gstream(f, g, source)
-        f = _cfile(opened, path)
-    return _read_stream(f, source) if g is None else _read_gstream(f, g, source)
+                return (None if f == ffi.NULL else f), g, source, data
+            opened.seek(0)
+        return _cfile(opened, path), g, source, None
 
 
 def iread(path, grid=None, chunk=1 << 16):
@@ -641,25 +650,14 @@ def iread(path, grid=None, chunk=1 << 16):
     from its first line, which a pipe cannot give back), with grid= it streams too. Raises
     as read() does, when the chunk that holds the fault is reached."""
     chunk = _int(chunk, "chunk", 1, 1 << 24)
-    path = os.fspath(path)
-    source = os.fsdecode(path)
-    g = _geometry(grid)
-    with open(path, "rb") as opened:
-        if grid is None:
-            head, skipped, more, kept = _look(opened, not opened.seekable())
-            g = _detect(head, more, source, skipped)
-            if not opened.seekable():
-                data = kept + opened.read()
-                f = _memfile(data)
-                if f == ffi.NULL:
-                    return
-                yield from (_iter_stream(f, source, chunk) if g is None
-                            else (c for c, _ in _iter_gstream(f, g, source, chunk)))
-                return
-            opened.seek(0)
-        f = _cfile(opened, path)
-    yield from (_iter_stream(f, source, chunk) if g is None
-                else (c for c, _ in _iter_gstream(f, g, source, chunk)))
+    f, g, source, data = _open_input(path, grid)  # data lives in this frame while f reads it
+    if f is None:
+        return
+    if g is None:
+        yield from _iter_stream(f, source, chunk)
+    else:
+        yield from (cells for cells, _ in _iter_gstream(f, g, source, chunk))
+    del data
 
 
 def _read_stream(f, source):
