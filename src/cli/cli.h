@@ -233,8 +233,8 @@ const sb_plugin *cli_plugin_at(int i);
 const char *cli_plugin_path(int i);
 
 /* Caps *threads at 1 when p runs on one thread only (SB_PLUGIN_ONE_THREAD), with a note on
- * stderr. @return 1 when it did, else 0. */
-int cli_plugin_threads(const char *cmd, const sb_plugin *p, int *threads);
+ * stderr. */
+void cli_plugin_threads(const char *cmd, const sb_plugin *p, int *threads);
 
 /* @return 0 when p solves geometry g (NULL: 9x9), else CLI_EXIT_USAGE after a message. */
 int cli_plugin_check(const char *cmd, const sb_plugin *p, const sb_geometry *g);

@@ -106,14 +106,13 @@ const sb_plugin *cli_plugin_at(int i)
     return i >= 0 && i < nloaded ? loaded[i] : NULL;
 }
 
-int cli_plugin_threads(const char *cmd, const sb_plugin *p, int *threads)
+void cli_plugin_threads(const char *cmd, const sb_plugin *p, int *threads)
 {
     if (!sb_plugin_one_thread(p) || *threads == 1)
-        return 0;
+        return;
     fprintf(stderr, CLI_NAME ": %s: plug-in '%s' keeps global state: the run uses 1 thread, "
             "not %d\n", cmd, sb_plugin_name(p), *threads);
     *threads = 1;
-    return 1;
 }
 
 int cli_plugin_check(const char *cmd, const sb_plugin *p, const sb_geometry *g)

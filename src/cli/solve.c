@@ -497,16 +497,17 @@ int cli_solve(int argc, char **argv)
     sb_geometry *geo;
     if (cli_grid_pick("solve", &gopt, argv + optind, argc - optind, gopt.all, &geo))
         return CLI_EXIT_USAGE;
-    if (r.opt.plugin)
+    if (r.opt.plugin) {
+        const int bad = gopt.all || r.opt.search != SB_SEARCH_DFS
+                            ? cli_usage_error("solve", "plug-in '%s': not with --all or --search "
+                                              "bfs (a plug-in counts depth-first, it lists "
+                                              "nothing)", sb_plugin_name(r.opt.plugin))
+                            : cli_plugin_check("solve", r.opt.plugin, geo);
+        if (bad) {
+            sb_geometry_free(geo);
+            return CLI_EXIT_USAGE;
+        }
         cli_plugin_threads("solve", r.opt.plugin, &b.threads);
-    if (r.opt.plugin && (gopt.all || r.opt.search != SB_SEARCH_DFS ||
-                         cli_plugin_check("solve", r.opt.plugin, geo))) {
-        sb_geometry_free(geo);
-        return gopt.all || r.opt.search != SB_SEARCH_DFS
-                   ? cli_usage_error("solve", "plug-in '%s': not with --all or --search bfs (a "
-                                              "plug-in counts depth-first, it lists nothing)",
-                                     sb_plugin_name(r.opt.plugin))
-                   : CLI_EXIT_USAGE;
     }
     if (gopt.all && b.resume) { /* resume.c counts records: --all writes many per puzzle */
         sb_geometry_free(geo);
