@@ -65,8 +65,9 @@ case_() {
         { diff b.out h.out; diff b.err h.err; } | head -n 8 | sed 's/^/#   /'
     fi
 }
-# bench_json NAME ARGS...: bench --json, compared without its timing keys and paired_pct (the
-# pair policy follows each thread's blocks, so with -t 2 it moves with the schedule)
+# bench_json NAME ARGS...: bench --json, compared without its timing keys (the rates, their
+# samples and statistics), the host's load average, and paired_pct (the pair policy follows
+# each thread's blocks, so with -t 2 it moves with the schedule)
 bench_json() {
     local name=$1
     shift
@@ -76,8 +77,10 @@ bench_json() {
     timeout "$TIMEOUT" "$HEAD" bench --json h.json "$@" >/dev/null 2>&1
     local strip='import json, sys
 d = json.load(open(sys.argv[1]))
+d.get("host", {}).pop("load", None)
 for r in d.get("rows", []):
-    for k in ("seconds", "puzzles_per_sec", "usec_per_puzzle", "paired_pct"):
+    for k in ("seconds", "puzzles_per_sec", "usec_per_puzzle", "paired_pct", "samples",
+              "median", "min", "max", "mad"):
         r.pop(k, None)
 print(json.dumps(d, sort_keys=False))'
     if [ "$(python3 -c "$strip" b.json 2>&1)" = "$(python3 -c "$strip" h.json 2>&1)" ]; then
