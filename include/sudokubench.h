@@ -263,6 +263,8 @@ typedef enum sb_technique {
     SB_TECH_COUNT              /* number of techniques */
 } sb_technique;
 
+enum { SB_TECH_PLUGINS = 4 /* most technique plug-ins one solver runs (sb_options.techniques) */ };
+
 /* One row of the technique registry (indexed by sb_technique). */
 typedef struct sb_technique_info {
     const char *name;        /* spec token: ns, hs, lc, nt2 .. ht4, xw, sf, jf, xy, xyz, ww,
@@ -369,6 +371,10 @@ typedef struct sb_options {
     const struct sb_plugin *plugin; /* a loaded solver plug-in (sb_plugin_open): sb_engine_new
                              then runs it instead of the pipeline. NULL (default): none.
                              sb_solver_new refuses a plug-in (SB_ERR_ARG) */
+    const struct sb_plugin *const *techniques; /* loaded technique plug-ins (at most
+                             SB_TECH_PLUGINS): their names are technique tokens of spec, and
+                             the solver runs their steps. NULL (default): none */
+    size_t ntechniques; /* how many */
 } sb_options;
 
 /* When sb_solve_many runs a paired kernel (the fast pipeline's AVX2 search: two puzzles side
@@ -404,6 +410,9 @@ void sb_options_default(sb_options *opt);
  * the sb_solver_new call. @return SB_OK or SB_ERR_PIPELINE; SB_ERR_ARG for NULL opt or
  * name_or_spec. */
 int sb_options_pipeline(sb_options *opt, const char *name_or_spec);
+
+/* sb_pipeline_explain with opt's technique plug-ins as tokens (opt NULL: none). */
+int sb_options_explain(const sb_options *opt, const char *spec, char *why, size_t len);
 
 /* What one solve found. */
 typedef struct sb_result {
@@ -446,6 +455,15 @@ int sb_solver_simd(const sb_solver *s);
  * reset (SB_TECH_COUNT entries, indexed by sb_technique). The fused "fast" kernel keeps no
  * counters (its hot path stays lean): its entries stay 0. NULL s or out: nothing. */
 void sb_solver_counts(const sb_solver *s, sb_technique_counts out[SB_TECH_COUNT]);
+
+/* Copies the counters of the solver's technique plug-ins (sb_options.techniques, in that
+ * order) into out. @return how many (0: none, or NULL s). */
+int sb_solver_plugin_counts(const sb_solver *s, sb_technique_counts out[SB_TECH_PLUGINS]);
+
+/* After a solve that returned SB_ERR_PLUGIN: the technique plug-in that broke its contract and
+ * how ("technique plug-in 'x' failed (step returned -1)"). @return that text, valid until the
+ * next solve, or NULL when the last solve had no breach. */
+const char *sb_solver_plugin_why(const sb_solver *s);
 
 /* Zeroes the technique counters (NULL s: nothing). */
 void sb_solver_counts_reset(sb_solver *s);
@@ -990,6 +1008,12 @@ unsigned sb_engine_skipped(const sb_engine *e);
  * nothing. */
 void sb_engine_counts(const sb_engine *e, sb_technique_counts out[SB_TECH_COUNT]);
 
+/* sb_solver_plugin_counts for an engine. @return how many (0: none, or NULL e). */
+int sb_engine_plugin_counts(const sb_engine *e, sb_technique_counts out[SB_TECH_PLUGINS]);
+
+/* sb_solver_plugin_why for an engine. */
+const char *sb_engine_plugin_why(const sb_engine *e);
+
 /* Zeroes the technique counters (NULL e: nothing). */
 void sb_engine_counts_reset(sb_engine *e);
 
@@ -1026,7 +1050,12 @@ const char *sb_plugin_about(const sb_plugin *p);
  * when any number of engines may call it at once, or for NULL p. */
 int sb_plugin_one_thread(const sb_plugin *p);
 
-/* @return 1 when p solves grids of geometry g (NULL: 9x9), 0 when it refuses them or p is
+/* @return 1 when p is a technique plug-in (sb_plugin_technique_entry: a step of the
+ * pipelines, named in a spec and listed in sb_options.techniques), 0 for a solver plug-in
+ * (sb_plugin_entry: an engine row, sb_options.plugin) or NULL p. */
+int sb_plugin_is_technique(const sb_plugin *p);
+
+/* @return 1 when p works on grids of geometry g (NULL: 9x9), 0 when it refuses them or p is
  * NULL. */
 int sb_plugin_accepts(const sb_plugin *p, const sb_geometry *g);
 
@@ -1525,6 +1554,11 @@ typedef struct sb_bench_warmup {
                              rules (on another geometry: or whose engine ran out of memory);
                              sb_bench_size when none */
     sb_technique_counts counts[SB_TECH_COUNT]; /* technique work of the row's solvers */
+    sb_technique_counts plugin_counts[SB_TECH_PLUGINS]; /* that of its technique plug-ins
+                             (sb_options.techniques, in that order) */
+    char why[SB_PLUGIN_WHY]; /* when a technique plug-in broke its contract on the puzzle
+                             wrong: which, and how (the cell and digit of an elimination that
+                             removed fast's solution); else "" */
 } sb_bench_warmup;
 
 /* Makes an empty set for geometry g (NULL: 9x9; g must outlive the set). @return SB_OK or

@@ -1,10 +1,12 @@
 /*
- * sudokubench_plugin.h — the ABI of a sudokubench solver plug-in, and its manual.
+ * sudokubench_plugin.h — the ABI of sudokubench's plug-ins, and their manual.
  *
- * A plug-in puts your solver into sudokubench's harness: the same corpora, the same verdict
- * cross-check against the built-in solvers, the same tables, JSON and perf gate. It is a
- * shared object with one entry symbol; this header is all it needs (it does not include
- * sudokubench.h, and a plug-in links nothing of sudokubench).
+ * A plug-in puts your solver, or your technique, into sudokubench's harness: the same
+ * corpora, the same verdict cross-check against the built-in solvers, the same tables, JSON
+ * and perf gate. It is a shared object with one entry symbol; this header is all it needs (it
+ * does not include sudokubench.h, and a plug-in links nothing of sudokubench). There are two
+ * kinds: a solver plug-in (sb_plugin_entry, below) is a row of its own; a technique plug-in
+ * (sb_plugin_technique_entry, at the end) is a step of the built-in pipelines.
  *
  * Quick start (examples/plugins/naive.c is a whole one):
  *
@@ -72,11 +74,14 @@ extern "C" {
 #define SB_PLUGIN_EXPORT
 #endif
 
-/* What solve() returns besides a count. */
+/* What solve() returns besides a count, and step() besides a number of patterns. */
 enum {
     SB_PLUGIN_FAILED = -1,  /* the plug-in could not solve (its own failure, e.g. memory) */
     SB_PLUGIN_BUDGET = -2,  /* the search needed more than call->max_guesses guesses */
-    SB_PLUGIN_STOPPED = -3  /* *call->stop was raised: the search was abandoned */
+    SB_PLUGIN_STOPPED = -3, /* *call->stop was raised: the search was abandoned */
+    SB_PLUGIN_CONTRADICTION = -4 /* step(): the board has no solution (a technique that sees
+                                    it may say so; removing every candidate of a cell is the
+                                    same answer) */
 };
 
 /* sb_plugin_solver.flags. */
@@ -124,6 +129,67 @@ typedef struct sb_plugin_solver {
 
 /* The entry symbol's type. */
 typedef const sb_plugin_solver *(*sb_plugin_entry_fn)(void);
+
+/*
+ * Technique plug-ins
+ *
+ * A technique plug-in is one elimination rule. Loaded with --plugin, its name is a technique
+ * token like "xw" or "nt2": it runs in any order of the generic pipelines on any geometry it
+ * accepts ("restart:ns,hs,lc,NAME", "list:ns,hs,NAME"), and on 9x9 inside the fused kernel
+ * ("fast+NAME", asked whenever the kernel's own propagation stalls). Its work is counted as
+ * a built-in's: calls, patterns found, eliminations, and cells left with one candidate.
+ *
+ *     static int64_t step(void *state, const uint64_t *cand, uint64_t *eliminate) { ... }
+ *
+ *     SB_PLUGIN_EXPORT const sb_plugin_technique *sb_plugin_technique_entry(void)
+ *     {
+ *         static const sb_plugin_technique me = {
+ *             .abi = SB_PLUGIN_ABI, .name = "myxw", .about = "X-wing, plainly",
+ *             .create = create, .destroy = destroy, .step = step};
+ *         return &me;
+ *     }
+ *
+ *     sudokubench bench --plugin ./myxw.so --pipelines fast,fast+myxw,restart:ns,hs,myxw FILE
+ *
+ * Contract
+ *   - cand holds one mask per cell (g->cells of them): bit d-1 set when digit d may still go
+ *     there. A cell with one bit is known; it may be a given, a placement or a cell the
+ *     search chose. eliminate holds as many masks, all zero on entry: set the digits to
+ *     remove from each cell. Bits outside cand[c] are ignored. A placement is the removal of
+ *     a cell's other candidates.
+ *   - step() returns the number of patterns it found (0 when it found nothing: then
+ *     eliminate must stay zero), SB_PLUGIN_CONTRADICTION, or SB_PLUGIN_FAILED.
+ *   - An elimination must hold in every solution of the board it was given: a technique
+ *     never removes a digit that some solution puts in that cell. The harness checks this in
+ *     bench's warm-up pass against the built-in solver's solution, and a breach ends the run
+ *     with exit 2, naming the plug-in, the puzzle, the cell and the digit.
+ *   - step() is called often (at every stall of every search node): keep it allocation-free.
+ *     Threads, create(), destroy(), accepts() and SB_PLUGIN_ONE_THREAD are as for a solver.
+ */
+
+/* The other entry symbol: a function returning a technique plug-in's description. A shared
+ * object exports one of the two entries. */
+#define SB_PLUGIN_TECHNIQUE_ENTRY "sb_plugin_technique_entry"
+
+/* What sb_plugin_technique_entry() returns: static, read-only data. */
+typedef struct sb_plugin_technique {
+    uint32_t abi;          /* SB_PLUGIN_ABI */
+    uint32_t flags;        /* SB_PLUGIN_ONE_THREAD, or 0 */
+    const char *name;      /* the technique's token: 1-31 of [a-z0-9_-], no built-in's name */
+    const char *about;     /* one line for --help and listings */
+    /* 1 when the technique works on this grid, else 0. NULL: 9x9 Sudoku only. */
+    int (*accepts)(const sb_plugin_geometry *g);
+    /* One worker's state for grid g (g stays valid until destroy); NULL create: no state
+       (step then gets NULL). */
+    void *(*create)(const sb_plugin_geometry *g);
+    void (*destroy)(void *state);
+    /* One pass of the rule over cand: patterns found (>= 0) with their eliminations in
+       eliminate, or a negative SB_PLUGIN_* code. */
+    int64_t (*step)(void *state, const uint64_t *cand, uint64_t *eliminate);
+} sb_plugin_technique;
+
+/* The technique entry symbol's type. */
+typedef const sb_plugin_technique *(*sb_plugin_technique_entry_fn)(void);
 
 #ifdef __cplusplus
 }

@@ -21,7 +21,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "sudokubench.h"
+#include "internal.h"
 
 enum {
     PACKED = (SB_CELLS + 1) / 2, /* bytes of a packed 9x9 puzzle: cell 2i low nibble, 2i+1 high */
@@ -33,6 +33,9 @@ typedef struct bsolver {
     sb_solver *s;  /* 9x9 */
     sb_engine *e;  /* other geometries, and a plug-in on any */
     uint8_t *sol;  /* the engine's first solution, the geometry's cells */
+    sb_engine *ref; /* with technique plug-ins: fast, whose solution the warm-up holds their
+                       eliminations to (NULL: none) */
+    uint8_t *truth; /* ref's solution, the geometry's cells */
 } bsolver;
 
 struct sb_bench {
@@ -54,6 +57,9 @@ typedef struct block {
     sb_result res[BENCH_CHUNK]; /* each result (other geometries: count and guesses) */
     int st[BENCH_CHUNK];        /* each solve's status */
     uint8_t wrong[BENCH_CHUNK]; /* with check: the first solution broke the rules */
+    size_t why_at;              /* the first puzzle of the block a technique plug-in broke
+                                   (SIZE_MAX: none), and how */
+    char why[SB_PLUGIN_WHY];
 } block;
 
 int sb_bench_new(const sb_geometry *g, sb_bench **out)
@@ -75,7 +81,9 @@ static void solvers_free(sb_bench *b)
     for (int t = 0; b->s && t < b->threads; t++) {
         sb_solver_free(b->s[t].s);
         sb_engine_free(b->s[t].e);
+        sb_engine_free(b->s[t].ref);
         free(b->s[t].sol);
+        free(b->s[t].truth);
     }
     free(b->s);
     b->s = NULL;
@@ -252,6 +260,14 @@ int sb_bench_prepare(sb_bench *b, const sb_options *opt, int threads)
         int st = SB_ERR_NOMEM;
         if (!eng || (b->s[t].sol = malloc(b->g ? b->size : sizeof(sb_grid))))
             st = eng ? sb_engine_new(b->g, opt, &b->s[t].e) : sb_solver_new(&b->s[t].s, opt);
+        if (st == SB_OK && opt->ntechniques) {
+            sb_options fast;
+            sb_options_default(&fast);
+            fast.limit = 1;
+            fast.simd = opt->simd;
+            b->s[t].truth = malloc(b->g ? b->size : SB_CELLS);
+            st = b->s[t].truth ? sb_engine_new(b->g, &fast, &b->s[t].ref) : SB_ERR_NOMEM;
+        }
         if (st != SB_OK) { /* no half-made row: the set is unprepared again */
             solvers_free(b);
             return st;
@@ -267,12 +283,54 @@ int sb_bench_simd(const sb_bench *b)
     return b->s[0].e ? sb_simd_resolve(b->opt.simd) : sb_solver_simd(b->s[0].s);
 }
 
+/* The warm-up of a row with technique plug-ins: each puzzle solved by fast first, and then by
+ * the row with the plug-ins' eliminations held to fast's solution (sb_tech_ext.truth): one
+ * that removes the solution's digit from a board that still allows that solution is named
+ * with the cell, as the first such puzzle's k->why. @return n. */
+static size_t solve_held(const sb_bench *b, bsolver *s, size_t lo, size_t n, block *k)
+{
+    for (size_t j = 0; j < n; j++) {
+        uint8_t *cells = b->data + (lo + j) * b->size;
+        if (!b->g) {
+            unpack(b, lo + j, k->g[j].cell);
+            cells = k->g[j].cell;
+        }
+        sb_gresult ref = {0, 0}, r = {0, 0};
+        const int rst = sb_engine_solve(s->ref, cells, 1, &ref, s->truth);
+        sb_tech_ext *x = s->e ? sb_engine_ext(s->e) : sb_solver_ext(s->s);
+        if (x)
+            x->truth = rst == SB_OK && ref.count ? s->truth : NULL;
+        uint8_t *sol = s->sol;
+        if (s->e) {
+            k->st[j] = sb_engine_solve(s->e, cells, b->opt.limit, &r, sol);
+            k->res[j].count = r.count;
+            k->res[j].guesses = r.guesses;
+        } else {
+            k->st[j] = sb_solve(s->s, &k->g[j], &k->res[j]);
+            sol = k->res[j].solution.cell;
+        }
+        if (x)
+            x->truth = NULL;
+        if (k->st[j] == SB_ERR_PLUGIN && x && x->fault && k->why_at == SIZE_MAX) {
+            k->why_at = lo + j;
+            memcpy(k->why, x->why, sizeof k->why);
+        }
+        k->wrong[j] = k->st[j] == SB_ERR_NOMEM || k->st[j] == SB_ERR_PLUGIN ||
+                      (k->res[j].count && !(b->g ? sb_gsolution_check(b->g, cells, sol)
+                                                 : sb_solution_check(&k->g[j], (const sb_grid *)(const void *)sol)));
+    }
+    return n;
+}
+
 /* Solves the puzzles lo .. lo+BENCH_CHUNK-1 of b (fewer at the end) with solver s into k;
  * with check, each first solution is checked against the puzzle and the rules.
  * @return how many. */
 static size_t solve_block(const sb_bench *b, bsolver *s, size_t lo, int check, block *k)
 {
     const size_t n = b->n - lo < BENCH_CHUNK ? b->n - lo : BENCH_CHUNK;
+    k->why_at = SIZE_MAX;
+    if (check && s->ref)
+        return solve_held(b, s, lo, n, k);
     if (!s->e) { /* several puzzles at once, as the solve command does */
         for (size_t j = 0; j < n; j++)
             unpack(b, lo + j, k->g[j].cell);
@@ -327,7 +385,7 @@ int sb_bench_warm(sb_bench *b, uint8_t *verdicts, sb_bench_warmup *out)
     out->wrong = b->n;
     const uint64_t paired = paired_so_far(b);
     uint64_t guesses = 0, no_guess = 0, vc[3] = {0, 0, 0};
-    size_t wrong = b->n;
+    size_t wrong = b->n, why_at = SIZE_MAX;
     int oom = 0;
     const long long nblk = (long long)((b->n + BENCH_CHUNK - 1) / BENCH_CHUNK);
 #pragma omp parallel num_threads(b->threads) reduction(+ : guesses, no_guess, vc[:3]) \
@@ -341,6 +399,13 @@ int sb_bench_warm(sb_bench *b, uint8_t *verdicts, sb_bench_warmup *out)
                 continue; /* an OpenMP loop cannot break: skip the rest cheaply */
             const size_t lo = (size_t)blk * BENCH_CHUNK;
             const size_t n = solve_block(b, me, lo, 1, k);
+            if (k->why_at != SIZE_MAX) {
+#pragma omp critical(sb_bench_why)
+                if (k->why_at < why_at) {
+                    why_at = k->why_at;
+                    memcpy(out->why, k->why, sizeof out->why);
+                }
+            }
             for (size_t j = 0; j < n; j++) {
                 if (k->st[j] == SB_ERR_STOPPED)
                     continue;
@@ -363,17 +428,17 @@ int sb_bench_warm(sb_bench *b, uint8_t *verdicts, sb_bench_warmup *out)
     out->wrong = wrong;
     out->paired = paired_so_far(b) - paired;
     for (int t = 0; t < b->threads; t++) {
-        sb_technique_counts c[SB_TECH_COUNT];
-        if (b->s[t].e)
+        sb_technique_counts c[SB_TECH_COUNT], pc[SB_TECH_PLUGINS];
+        int np;
+        if (b->s[t].e) {
             sb_engine_counts(b->s[t].e, c);
-        else
+            np = sb_engine_plugin_counts(b->s[t].e, pc);
+        } else {
             sb_solver_counts(b->s[t].s, c);
-        for (int k = 0; k < SB_TECH_COUNT; k++) {
-            out->counts[k].applications += c[k].applications;
-            out->counts[k].placements += c[k].placements;
-            out->counts[k].eliminations += c[k].eliminations;
-            out->counts[k].calls += c[k].calls;
+            np = sb_solver_plugin_counts(b->s[t].s, pc);
         }
+        sb_counts_add(out->counts, c, SB_TECH_COUNT);
+        sb_counts_add(out->plugin_counts, pc, np);
     }
     if (oom)
         return SB_ERR_NOMEM;

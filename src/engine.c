@@ -45,7 +45,8 @@ struct sb_engine {
                                    limit when made: a new limit makes it again) */
     uint64_t s9_limit;          /* the limit s9 was made for */
     int s9_stale;               /* 1: the budget or stop flag changed since s9 was made */
-    sb_technique_counts carry[SB_TECH_COUNT]; /* 9x9: counters of solvers made again */
+    sb_technique_counts carry[SB_TECH_SLOTS]; /* 9x9: counters of solvers made again (the
+                                   built-ins, then the technique plug-ins) */
     sb_geometry *g3;            /* 9x9 enumeration: the 3x3 geometry (made at the first each) */
     sb_gsolver *gs;             /* general; 9x9 enumeration of "fast" */
     sb_gpipeline *gp;           /* pipeline; 9x9 enumeration of the other pipelines */
@@ -55,17 +56,6 @@ struct sb_engine {
     sb_plugin_geometry pg;      /* plugin: the grid as the plug-in sees it */
     void *pstate;               /* plugin: its state for this engine */
 };
-
-/* Adds the counters src to dst (SB_TECH_COUNT entries each). */
-static void add_counts(sb_technique_counts *dst, const sb_technique_counts *src)
-{
-    for (int t = 0; t < SB_TECH_COUNT; t++) {
-        dst[t].applications += src[t].applications;
-        dst[t].placements += src[t].placements;
-        dst[t].eliminations += src[t].eliminations;
-        dst[t].calls += src[t].calls;
-    }
-}
 
 /* ---- 9x9: sb_solver, and the general engines on the 3x3 geometry for enumeration ---- */
 
@@ -110,7 +100,8 @@ static int nine_solver(sb_engine *e, uint64_t limit)
     if (e->s9) {
         sb_technique_counts c[SB_TECH_COUNT];
         sb_solver_counts(e->s9, c);
-        add_counts(e->carry, c);
+        sb_counts_add(e->carry, c, SB_TECH_COUNT);
+        sb_counts_add(e->carry + SB_TECH_COUNT, c, sb_solver_plugin_counts(e->s9, c));
         sb_solver_free(e->s9);
     }
     e->s9 = s;
@@ -244,11 +235,11 @@ static int new_pipeline(sb_engine *e)
 {
     const size_t n = strlen(SB_FAST_PLUS);
     if (strncmp(e->spec, SB_FAST_PLUS, n) != 0 || !is_9x9(e->gg))
-        return sb_gpipeline_new(e->gg, e->spec, &e->gp);
+        return sb_gpipeline_new_opt(e->gg, &e->opt, e->spec, &e->gp);
     char spec[256];
     if (snprintf(spec, sizeof spec, SB_FAST_GENERIC ",%s", e->spec + n) >= (int)sizeof spec)
         return SB_ERR_PIPELINE;
-    return sb_gpipeline_new(e->gg, spec, &e->gp);
+    return sb_gpipeline_new_opt(e->gg, &e->opt, spec, &e->gp);
 }
 
 /* Row id's make, solve and each over its engine e->F: new_id, then the caller's budget and
@@ -383,10 +374,13 @@ int sb_engine_new(const sb_geometry *g, const sb_options *opt, sb_engine **out)
     }
     engine_want w = {.g = g, .nine = is_9x9(g), .fast = name && !strcmp(name, "fast"),
                      .plugin = opt->plugin};
-    /* A plug-in row ignores the pipeline; its name is the row's. */
+    /* A plug-in row ignores the pipeline; its name is the row's. A technique plug-in is a
+     * step of a pipeline (opt->techniques), never a row. */
+    if (w.plugin && sb_plugin_is_technique(w.plugin))
+        return SB_ERR_ARG;
     if (w.plugin)
         name = sb_plugin_name(w.plugin);
-    else if (!name || (!w.fast && sb_pipeline_find(name) < 0 && sb_pipeline_check(name) != SB_OK))
+    else if (!name || (!w.fast && sb_options_explain(opt, name, NULL, 0) != SB_OK))
         return SB_ERR_PIPELINE;
     /* The geometry engines search depth-first only; 9x9 also breadth-first (sb_solver). */
     if (opt->search != SB_SEARCH_DFS && !(opt->search == SB_SEARCH_BFS && w.nine && !w.plugin))
@@ -483,15 +477,41 @@ void sb_engine_counts(const sb_engine *e, sb_technique_counts out[SB_TECH_COUNT]
     sb_technique_counts c[SB_TECH_COUNT];
     if (!e || !out)
         return;
-    memcpy(out, e->carry, sizeof e->carry);
+    memcpy(out, e->carry, SB_TECH_COUNT * sizeof *out);
     if (e->s9) {
         sb_solver_counts(e->s9, c);
-        add_counts(out, c);
+        sb_counts_add(out, c, SB_TECH_COUNT);
     }
     if (e->gp) {
         sb_gpipeline_counts(e->gp, c);
-        add_counts(out, c);
+        sb_counts_add(out, c, SB_TECH_COUNT);
     }
+}
+
+int sb_engine_plugin_counts(const sb_engine *e, sb_technique_counts out[SB_TECH_PLUGINS])
+{
+    sb_technique_counts c[SB_TECH_PLUGINS];
+    if (!e || !out)
+        return 0;
+    const int n = e->opt.ntechniques < SB_TECH_PLUGINS ? (int)e->opt.ntechniques
+                                                        : SB_TECH_PLUGINS;
+    memcpy(out, e->carry + SB_TECH_COUNT, (size_t)n * sizeof *out);
+    if (e->s9)
+        sb_counts_add(out, c, sb_solver_plugin_counts(e->s9, c));
+    if (e->gp)
+        sb_counts_add(out, c, sb_gpipeline_plugin_counts(e->gp, c));
+    return n;
+}
+
+const char *sb_engine_plugin_why(const sb_engine *e)
+{
+    const sb_tech_ext *x = sb_engine_ext((sb_engine *)(uintptr_t)e);
+    return x && x->fault ? x->why : NULL;
+}
+
+sb_tech_ext *sb_engine_ext(sb_engine *e)
+{
+    return !e ? NULL : e->s9 ? sb_solver_ext(e->s9) : e->gp ? sb_gpipeline_ext(e->gp) : NULL;
 }
 
 void sb_engine_counts_reset(sb_engine *e)

@@ -195,17 +195,27 @@ int sb_kernel_bfs_base(sb_board **, size_t *, size_t, const sb_grid *, uint64_t,
 
 /* What a "fast+" search runs and where it counts. check (tests only, else NULL) sees every
  * application: technique t, the planes w (kernel_tech.h's layout) and their eliminations el. */
+typedef struct sb_tech_ext sb_tech_ext;
+
 typedef struct sb_fast_tech {
     int nsteps;                   /* techniques in steps */
     uint8_t steps[SB_SPEC_MAX];   /* sb_technique of each, in spec order */
-    sb_technique_counts *counts;  /* SB_TECH_COUNT counters, or NULL */
+    sb_technique_counts *counts;  /* SB_TECH_SLOTS counters, or NULL */
     void (*check)(void *user, int t, const uint32_t *w, const uint32_t *el);
     void *user;                   /* check's argument */
+    struct sb_tech_ext *ext;      /* the technique plug-ins' states (steps SB_TECH_COUNT + k),
+                                     or NULL */
 } sb_fast_tech;
 
 /* Parses "fast+T[,T...]" into *out (counts and check NULL). @return SB_OK, or SB_ERR_PIPELINE
  * with the reason in why (len bytes; why may be NULL) for anything else. */
-int sb_fast_parse(const char *spec, sb_fast_tech *out, char *why, size_t len);
+int sb_fast_parse(const sb_options *opt, const char *spec, sb_fast_tech *out, char *why,
+                  size_t len);
+
+/* A plug-in step of "fast+" on the kernel's planes w (kernel_tech.h's layout): converts them
+ * to cells for plug-in k of x, and its eliminations back into el. @return as
+ * sb_tech_ext_step. */
+int sb_fast_plugin_step(struct sb_tech_ext *x, int k, const uint32_t *w, uint32_t *el);
 
 typedef void (*sb_tdfs_fn)(sb_board *, const sb_grid *, uint64_t, sb_result *,
                            const sb_fast_tech *);
@@ -238,11 +248,15 @@ int sb_tkernel_bfs_base(sb_board **, size_t *, size_t, const sb_grid *, uint64_t
 typedef struct sb_plan {
     sb_order order;             /* SB_ORDER_LIST, _ARRAY or _RESTART */
     int nsteps;                 /* techniques in steps */
-    uint8_t steps[SB_SPEC_MAX]; /* sb_technique of each step, in spec order */
+    uint8_t steps[SB_SPEC_MAX]; /* sb_technique of each step, in spec order (SB_TECH_COUNT + k:
+                                   technique plug-in k) */
+    struct sb_tech_ext *ext;    /* the thread's technique plug-ins, when steps name one */
 } sb_plan;
 
 /* Parses "ORDER:T1,T2,..." into plan. @return SB_OK or SB_ERR_PIPELINE. */
 int sb_plan_parse(const char *spec, sb_plan *plan);
+/* sb_plan_parse with opt's technique plug-ins as tokens (steps SB_TECH_COUNT + k). */
+int sb_plan_parse_opt(const sb_options *opt, const char *spec, sb_plan *plan);
 
 /* Generic (portable) search for a plan, DFS and BFS, adding technique work into counts.
  * The search starts from the givens of puzzle, or when marks is not NULL from those 81
@@ -326,5 +340,59 @@ void sb_plugin_state_free(const sb_plugin *p, void *state);
  * @return SB_OK, SB_ERR_STOPPED, SB_ERR_BUDGET, or SB_ERR_PLUGIN for a broken answer. */
 int sb_plugin_solve(const sb_plugin *p, void *state, const uint8_t *cells, uint64_t limit,
                     const sb_options *opt, uint8_t *first, sb_gresult *res);
+
+/* Technique plug-ins. A pipeline names up to SB_TECH_PLUGINS of them (sb_options.techniques,
+ * in that order); step SB_TECH_COUNT + k of a plan or a fast+ spec is the k-th. Counters are
+ * kept for SB_TECH_SLOTS techniques: the built-ins, then the plug-ins. */
+enum { SB_TECH_SLOTS = SB_TECH_COUNT + SB_TECH_PLUGINS };
+
+/* Adds the n counters src to dst (engines summing their solvers', bench its threads'). */
+static inline void sb_counts_add(sb_technique_counts *dst, const sb_technique_counts *src, int n)
+{
+    for (int t = 0; t < n; t++) {
+        dst[t].applications += src[t].applications;
+        dst[t].placements += src[t].placements;
+        dst[t].eliminations += src[t].eliminations;
+        dst[t].calls += src[t].calls;
+    }
+}
+
+/* One thread's technique plug-ins: their states and the step's arguments, and the check a
+ * warm-up pass makes (truth: a solution of the puzzle being solved, or NULL). */
+struct sb_tech_ext {
+    int n;                                 /* plug-ins */
+    const sb_plugin *p[SB_TECH_PLUGINS];   /* each */
+    sb_plugin_geometry pg[SB_TECH_PLUGINS]; /* the grid as each sees it */
+    void *state[SB_TECH_PLUGINS];          /* each one's state for this thread (or NULL) */
+    size_t ncells;                         /* cells of the grid */
+    uint64_t *cand, *elim;                 /* ncells masks each: a step's board and answer */
+    const uint8_t *truth;                  /* a solution to hold eliminations to, or NULL */
+    int fault;                             /* SB_OK, or SB_ERR_PLUGIN after a breach */
+    char why[SB_PLUGIN_WHY];               /* the first breach, named */
+};
+
+/* Makes one thread's set of the n technique plug-ins techs for geometry g (NULL: 9x9); n 0
+ * gives *out NULL. @return SB_OK; SB_ERR_ARG when one is not a technique plug-in or refuses
+ * g; SB_ERR_NOMEM. */
+int sb_tech_ext_new(const sb_plugin *const *techs, size_t n, const sb_geometry *g,
+                    sb_tech_ext **out);
+void sb_tech_ext_free(sb_tech_ext *x);
+
+/* Runs plug-in k on x->cand, its eliminations into x->elim (masked to x->cand), holding it to
+ * its contract (and to x->truth when set). @return the patterns found, or -1: a contradiction,
+ * or a breach (x->fault then says so). */
+int sb_tech_ext_step(sb_tech_ext *x, int k);
+
+/* sb_gpipeline_new with opt's technique plug-ins (sb_options.techniques) as spec tokens. */
+int sb_gpipeline_new_opt(const sb_geometry *g, const sb_options *opt, const char *name_or_spec,
+                         sb_gpipeline **out);
+/* Copies the technique plug-ins' counters (one per plug-in, in sb_options.techniques order)
+ * into out. @return how many (0: none). */
+int sb_gpipeline_plugin_counts(const sb_gpipeline *p, sb_technique_counts out[SB_TECH_PLUGINS]);
+/* The solver's technique plug-ins (NULL: none): bench's warm-up sets their truth and reads
+ * their breach. */
+sb_tech_ext *sb_gpipeline_ext(sb_gpipeline *p);
+sb_tech_ext *sb_solver_ext(sb_solver *s);
+sb_tech_ext *sb_engine_ext(sb_engine *e);
 
 #endif /* SB_INTERNAL_H */

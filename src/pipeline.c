@@ -91,9 +91,16 @@ int sb_pipeline_find(const char *name)
     return SB_ERR_PIPELINE;
 }
 
-/* Looks up a technique token (or the nt / ht group) and appends its steps to plan.
- * @return 1; 0 when the token is unknown; -1 when the plan would exceed SB_SPEC_MAX steps. */
-static int add_token(sb_plan *plan, const char *tok, size_t len)
+/* The technique plug-ins a spec may name (sb_options.techniques). */
+typedef struct tech_names {
+    const sb_plugin *const *p;
+    size_t n;
+} tech_names;
+
+/* Looks up a technique token (the nt / ht group, or a plug-in of tn) and appends its steps to
+ * plan. @return 1; 0 when the token is unknown; -1 when the plan would exceed SB_SPEC_MAX
+ * steps. */
+static int add_token(sb_plan *plan, const char *tok, size_t len, tech_names tn)
 {
     static const struct {
         const char *name; /* group token */
@@ -109,6 +116,11 @@ static int add_token(sb_plan *plan, const char *tok, size_t len)
             first = groups[g].first;
             last = groups[g].last;
         }
+    for (size_t k = 0; tn.p && k < tn.n && k < SB_TECH_PLUGINS; k++) {
+        const char *name = sb_plugin_name(tn.p[k]);
+        if (name && strlen(name) == len && !strncmp(name, tok, len))
+            first = last = SB_TECH_COUNT + (int)k;
+    }
     if (first < 0)
         return 0;
     if (plan->nsteps + (last - first + 1) > SB_SPEC_MAX)
@@ -123,7 +135,8 @@ static int add_token(sb_plan *plan, const char *tok, size_t len)
 #define spec_error(why, len, ...) sb_why(SB_ERR_PIPELINE, why, len, __VA_ARGS__)
 
 /* sb_plan_parse, saying in why what is wrong (see sb_pipeline_explain). */
-static int plan_parse(const char *spec, sb_plan *plan, char *why, size_t why_len)
+static int plan_parse(const char *spec, tech_names tn, sb_plan *plan, char *why,
+                      size_t why_len)
 {
     static const struct {
         const char *name; /* order word before ':' */
@@ -149,11 +162,12 @@ static int plan_parse(const char *spec, sb_plan *plan, char *why, size_t why_len
         if (len == 0)
             return spec_error(why, why_len, "empty technique name (a comma with no token "
                                             "before or after it)");
-        const int added = add_token(plan, tok, len);
+        const int added = add_token(plan, tok, len, tn);
         if (added == 0)
             return spec_error(why, why_len, "unknown technique '%.*s' (ns, hs, lc, nt2, nt3, "
                                             "nt4, ht2, ht3, ht4, xw, sf, jf, xy, xyz, ww, sky, "
-                                            "kite, col, xc; nt, ht = all three sizes)",
+                                            "kite, col, xc; nt, ht = all three sizes; or a "
+                                            "technique plug-in's name)",
                               (int)len, tok);
         if (added < 0)
             return spec_error(why, why_len, "more than " SB_SPEC_MAX_TEXT " technique steps "
@@ -170,10 +184,16 @@ static int plan_parse(const char *spec, sb_plan *plan, char *why, size_t why_len
 
 int sb_plan_parse(const char *spec, sb_plan *plan)
 {
-    return plan_parse(spec, plan, NULL, 0);
+    return plan_parse(spec, (tech_names){NULL, 0}, plan, NULL, 0);
 }
 
-int sb_fast_parse(const char *spec, sb_fast_tech *out, char *why, size_t len)
+int sb_plan_parse_opt(const sb_options *opt, const char *spec, sb_plan *plan)
+{
+    return plan_parse(spec, (tech_names){opt->techniques, opt->ntechniques}, plan, NULL, 0);
+}
+
+int sb_fast_parse(const sb_options *opt, const char *spec, sb_fast_tech *out, char *why,
+                  size_t len)
 {
     if (!spec || strncmp(spec, SB_FAST_PLUS, strlen(SB_FAST_PLUS)))
         return spec_error(why, len, "not a fast+T[,T...] spec");
@@ -182,13 +202,14 @@ int sb_fast_parse(const char *spec, sb_fast_tech *out, char *why, size_t len)
     if (snprintf(buf, sizeof buf, "restart:%s", spec + strlen(SB_FAST_PLUS)) >= (int)sizeof buf)
         return spec_error(why, len, "fast+ spec too long");
     sb_plan plan;
-    if (plan_parse(buf, &plan, why, len) != SB_OK)
+    const tech_names tn = {opt ? opt->techniques : NULL, opt ? opt->ntechniques : 0};
+    if (plan_parse(buf, tn, &plan, why, len) != SB_OK)
         return SB_ERR_PIPELINE;
     if (plan.nsteps == 0)
         return spec_error(why, len, "fast+ needs at least one technique (nt2, nt3, nt4, ht2, "
                                     "ht3, ht4, xw, sf, jf, sky, kite, xy, xyz, ww, col, xc)");
     for (int i = 0; i < plan.nsteps; i++)
-        if (!(SB_FAST_NATIVE >> plan.steps[i] & 1u))
+        if (plan.steps[i] < SB_TECH_COUNT && !(SB_FAST_NATIVE >> plan.steps[i] & 1u))
             return spec_error(why, len, "technique '%s' is not implemented on the fused kernel "
                                         "(its propagation does ns, hs, lc; fast+ takes nt2, "
                                         "nt3, nt4, ht2, ht3, ht4, xw, sf, jf, sky, kite, xy, "
@@ -202,14 +223,16 @@ int sb_fast_parse(const char *spec, sb_fast_tech *out, char *why, size_t len)
 
 int sb_pipeline_check(const char *spec)
 {
-    sb_plan plan;
-    sb_fast_tech ft;
-    if (spec && !strncmp(spec, SB_FAST_PLUS, strlen(SB_FAST_PLUS)))
-        return sb_fast_parse(spec, &ft, NULL, 0);
-    return plan_parse(spec, &plan, NULL, 0);
+    /* A spec only: a registry name is not one (sb_options_pipeline looks names up first). */
+    return sb_pipeline_find(spec) >= 0 ? SB_ERR_PIPELINE : sb_options_explain(NULL, spec, NULL, 0);
 }
 
 int sb_pipeline_explain(const char *spec, char *why, size_t len)
+{
+    return sb_options_explain(NULL, spec, why, len);
+}
+
+int sb_options_explain(const sb_options *opt, const char *spec, char *why, size_t len)
 {
     sb_plan plan;
     if (why && len)
@@ -218,9 +241,10 @@ int sb_pipeline_explain(const char *spec, char *why, size_t len)
         return SB_OK;
     if (spec && !strncmp(spec, SB_FAST_PLUS, strlen(SB_FAST_PLUS))) {
         sb_fast_tech ft;
-        return sb_fast_parse(spec, &ft, why, len);
+        return sb_fast_parse(opt, spec, &ft, why, len);
     }
-    return plan_parse(spec, &plan, why, len);
+    const tech_names tn = {opt ? opt->techniques : NULL, opt ? opt->ntechniques : 0};
+    return plan_parse(spec, tn, &plan, why, len);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -231,7 +255,7 @@ int sb_pipeline_explain(const char *spec, char *why, size_t len)
  * scheduled eliminations and snapshot technique.h works in. */
 typedef struct gen_ctx {
     const sb_plan *plan;            /* the pipeline */
-    sb_technique_counts *counts;    /* SB_TECH_COUNT counters */
+    sb_technique_counts *counts;    /* SB_TECH_SLOTS counters */
     const uint16_t *marks;          /* candidates to start from (sb_solve_candidates), or
                                        NULL: start from the puzzle's givens */
     uint16_t emask[SB_CELLS];       /* digits scheduled to leave each cell; zero when made */
@@ -296,6 +320,7 @@ static const uint8_t lc_cells[108][15] = {
 #define TQ_LP_AT(x, j, i) (15 * (j) + ((i) == 0 ? 0 : (i) == 1 ? 3 : (i) == 2 ? 9 : 15))
 #define TQ_POPCOUNT(m) ((int)sb_popcount9[m])
 #define TQ_HALT(x) 0
+#define TQ_EXT(x) ((x)->plan->ext)
 #define TQ_CAND(b) ((b)->cand)
 #define TQ_ASSIGNED(x, b, c) (((b)->assigned[(c) / 16] >> ((c) % 16)) & 1)
 #define TQ_MARK(x, b, c) ((b)->assigned[(c) / 16] |= (uint16_t)(1u << ((c) % 16)), (b)->nsolved++)

@@ -70,7 +70,9 @@ struct sb_solver {
                                                     (the second half for a paired search) */
     sb_board *ring;                              /* BFS frontier, allocated on first use */
     size_t ring_len;                             /* boards in ring */
-    sb_technique_counts counts[SB_TECH_COUNT];   /* technique work since made or reset */
+    sb_technique_counts counts[SB_TECH_SLOTS];   /* technique work since made or reset: the
+                                                    built-ins, then the technique plug-ins */
+    sb_tech_ext *ext;                            /* the technique plug-ins' states, or NULL */
     uint64_t recent_n, recent_guesses;           /* SB_PAIR_AUTO's window: puzzles of the
                                                     latest blocks (paired or not), their
                                                     guesses */
@@ -123,7 +125,7 @@ int sb_options_pipeline(sb_options *opt, const char *name_or_spec)
         opt->spec = NULL;
         return SB_OK;
     }
-    if (sb_pipeline_check(name_or_spec) != SB_OK)
+    if (sb_options_explain(opt, name_or_spec, NULL, 0) != SB_OK)
         return SB_ERR_PIPELINE;
     opt->pipeline = SB_PIPELINE_CUSTOM;
     opt->spec = name_or_spec;
@@ -157,10 +159,10 @@ int sb_solver_new(sb_solver **out, const sb_options *opt)
     else
         return SB_ERR_PIPELINE;
     sb_fast_tech ft = {0};
-    const int tech = spec && sb_fast_parse(spec, &ft, NULL, 0) == SB_OK;
+    const int tech = spec && sb_fast_parse(opt, spec, &ft, NULL, 0) == SB_OK;
     const int fast = tech || (spec && !strcmp(spec, "fast"));
     sb_plan plan;
-    if (sb_plan_parse(fast ? SB_FAST_GENERIC : spec, &plan) != SB_OK)
+    if (sb_plan_parse_opt(opt, fast ? SB_FAST_GENERIC : spec, &plan) != SB_OK)
         return SB_ERR_PIPELINE;
     if (tech) { /* candidate solves: the kernel's techniques, then the spec's */
         if (ft.nsteps > SB_SPEC_MAX - FAST_PLUS_MARKS_BASE)
@@ -180,9 +182,12 @@ int sb_solver_new(sb_solver **out, const sb_options *opt)
     if (!s)
         return SB_ERR_NOMEM;
     s->stack = aligned_alloc(64, 2 * SB_STACK_DEPTH * sizeof(sb_board));
-    if (!s->stack) {
+    const int est = s->stack ? sb_tech_ext_new(opt->techniques, opt->ntechniques, NULL, &s->ext)
+                             : SB_ERR_NOMEM;
+    if (est != SB_OK) {
+        free(s->stack);
         free(s);
-        return SB_ERR_NOMEM;
+        return est;
     }
     s->opt = *opt;
     s->opt.simd = level;
@@ -194,8 +199,10 @@ int sb_solver_new(sb_solver **out, const sb_options *opt)
     s->tech = tech;
     s->ft = ft;
     s->ft.counts = s->counts;
+    s->ft.ext = s->ext;
     s->kernel = kernel_table[level];
     s->plan = plan;
+    s->plan.ext = s->ext;
     *out = s;
     return SB_OK;
 }
@@ -206,6 +213,7 @@ void sb_solver_free(sb_solver *s)
         return;
     free(s->ring);
     free(s->stack);
+    sb_tech_ext_free(s->ext);
     free(s);
 }
 
@@ -217,7 +225,25 @@ int sb_solver_simd(const sb_solver *s)
 void sb_solver_counts(const sb_solver *s, sb_technique_counts out[SB_TECH_COUNT])
 {
     if (s && out)
-        memcpy(out, s->counts, sizeof s->counts);
+        memcpy(out, s->counts, SB_TECH_COUNT * sizeof *out);
+}
+
+int sb_solver_plugin_counts(const sb_solver *s, sb_technique_counts out[SB_TECH_PLUGINS])
+{
+    if (!s || !s->ext || !out)
+        return 0;
+    memcpy(out, s->counts + SB_TECH_COUNT, (size_t)s->ext->n * sizeof *out);
+    return s->ext->n;
+}
+
+const char *sb_solver_plugin_why(const sb_solver *s)
+{
+    return s && s->ext && s->ext->fault ? s->ext->why : NULL;
+}
+
+sb_tech_ext *sb_solver_ext(sb_solver *s)
+{
+    return s ? s->ext : NULL;
 }
 
 void sb_solver_counts_reset(sb_solver *s)
@@ -244,8 +270,10 @@ static int run_search(sb_solver *s, const sb_grid *puzzle, const uint16_t *marks
     /* "fast" keeps no technique counters (sb_solver_counts), even when marks run it on the
      * generic engine: that work goes to a scratch array. "fast+T" counts its techniques; its
      * kernel is tested after plain fast's, which so keeps its instructions. */
-    sb_technique_counts scratch[SB_TECH_COUNT];
+    sb_technique_counts scratch[SB_TECH_SLOTS];
     sb_technique_counts *counts = s->fast ? scratch : s->counts;
+    if (s->ext)
+        s->ext->fault = SB_OK;
     const int kernel = s->fast && !marks;
     int st;
     if (s->opt.search == SB_SEARCH_DFS) {
@@ -266,7 +294,8 @@ static int run_search(sb_solver *s, const sb_grid *puzzle, const uint16_t *marks
                             marks, limit, &run.res);
     }
     *res = run.res;
-    return st;
+    /* A plug-in's breach beats everything: the search below it ran on a broken answer. */
+    return s->ext && s->ext->fault ? s->ext->fault : st;
 }
 
 int sb_solve(sb_solver *s, const sb_grid *puzzle, sb_result *res)

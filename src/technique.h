@@ -41,6 +41,8 @@
  *   TQ_CAND(b)                TQ_MASK *: the candidates of board b
  *   TQ_ASSIGNED(x, b, c)      1 once cell c of b is assigned
  *   TQ_MARK(x, b, c)          marks cell c of b assigned and counts it
+ *   TQ_EXT(x)                 the thread's technique plug-ins (sb_tech_ext *; read only when
+ *                             a plan has a step SB_TECH_COUNT + k)
  *   and those of technique_board.h (the whole-board techniques: fish, wings, chains)
  */
 #include <string.h>
@@ -297,6 +299,19 @@ static void tq_discard(TQ_CTX *x)
 
 #include "technique_board.h"
 
+/* Technique plug-in k on cand: the board handed over as masks, its eliminations scheduled.
+ * @return the patterns it found, or -1 on contradiction (or a breach: TQ_EXT's fault). */
+static int tq_plugin(TQ_CTX *x, int k, const TQ_MASK *cand)
+{
+    sb_tech_ext *e = TQ_EXT(x);
+    for (int c = 0; c < TQ_NCELLS(x); c++)
+        e->cand[c] = cand[c];
+    const int r = sb_tech_ext_step(e, k);
+    for (int c = 0; r > 0 && c < TQ_NCELLS(x); c++)
+        tq_schedule(x, c, cand[c], (TQ_MASK)e->elim[c]);
+    return r;
+}
+
 /* A whole-board technique's sweep: it reads cand once and its eliminations land together (so
  * it is one snapshot in every order). Kept out of line: the house sweep below stays as small
  * as it was, and the pipelines without these techniques cost what they did. @return 0 on
@@ -305,7 +320,7 @@ static __attribute__((noinline)) int tq_board_sweep(TQ_CTX *x, TQ_MASK *cand, in
                                                     int *changed)
 {
     sb_technique_counts *tc = &TQ_COUNTS(x)[t];
-    const int r = tq_board(x, t, cand);
+    const int r = t >= SB_TECH_COUNT ? tq_plugin(x, t - SB_TECH_COUNT, cand) : tq_board(x, t, cand);
     if (r < 0) {
         tq_discard(x);
         return 0;

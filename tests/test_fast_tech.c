@@ -345,7 +345,7 @@ Test(fast_tech, every_application_keeps_the_solution)
     for (int sp = 0; sp < NSPECS; sp++)
         for (int k = 0; k <= nl; k++) {
             sb_fast_tech ft;
-            cr_assert_eq(sb_fast_parse(specs[sp], &ft, NULL, 0), SB_OK);
+            cr_assert_eq(sb_fast_parse(NULL, specs[sp], &ft, NULL, 0), SB_OK);
             sound_ctx x = {0};
             ft.check = sound_check;
             ft.user = &x;

@@ -32,7 +32,10 @@
  * callers are the library's own, which hand them checked arguments; a program cannot call
  * them without declaring them itself. */
 static const char *const internal_symbols[] = {
-    "sb_batch_error", "sb_batch_team", "sb_box16_fits", "sb_box16_free", "sb_box16_new",
+    "sb_batch_error", "sb_batch_team", "sb_engine_ext", "sb_fast_plugin_step",
+    "sb_gpipeline_ext", "sb_gpipeline_new_opt", "sb_gpipeline_plugin_counts",
+    "sb_plan_parse_opt", "sb_solver_ext", "sb_tech_ext_free", "sb_tech_ext_new",
+    "sb_tech_ext_step", "sb_box16_fits", "sb_box16_free", "sb_box16_new",
     "sb_box16_run", "sb_box16_search_avx2", "sb_box16_search_base", "sb_box16_stamp",
     "sb_candidates_givens", "sb_class_spec", "sb_fast_parse", "sb_generic_bfs",
     "sb_generic_dfs", "sb_generic_root", "sb_grid_rule_line", "sb_gsolver_new_cells",
@@ -1347,6 +1350,7 @@ Test(misuse, record_solvers)
     cr_assert_eq(sb_rsolver_solve(s, NULL, &res), SB_ERR_ARG);
     cr_assert_eq(sb_rsolver_solve(s, &rec, NULL), SB_ERR_ARG);
     cr_assert_null(sb_rsolver_solution(NULL, &res));
+    cr_assert_null(sb_rsolver_plugin_why(NULL));
     cr_assert_null(sb_rsolver_solution(s, NULL));
     cr_assert_not_null(sb_rsolver_solution(s, &res));
     cr_assert_eq(sb_rsolver_rate(NULL, &rec, &rt), SB_ERR_ARG);
@@ -1456,4 +1460,27 @@ Test(misuse, plugins)
     sb_solver *s = (sb_solver *)(uintptr_t)1;
     cr_assert_eq(sb_solver_new(&s, &o), SB_ERR_ARG);
     cr_assert_null(s);
+    /* technique plug-ins: NULL everywhere, and a list that is not one */
+    cr_assert_eq(sb_plugin_is_technique(NULL), 0);
+    sb_technique_counts pc[SB_TECH_PLUGINS];
+    cr_assert_eq(sb_solver_plugin_counts(NULL, pc), 0);
+    cr_assert_eq(sb_engine_plugin_counts(NULL, pc), 0);
+    cr_assert_null(sb_solver_plugin_why(NULL));
+    cr_assert_null(sb_engine_plugin_why(NULL));
+    cr_assert_eq(sb_options_explain(NULL, NULL, why, sizeof why), SB_ERR_PIPELINE);
+    cr_assert_eq(sb_options_explain(NULL, "restart:ns,nope", NULL, 0), SB_ERR_PIPELINE);
+    sb_options_default(&o);
+    o.ntechniques = 2; /* and no list */
+    cr_assert_eq(sb_options_explain(&o, "restart:ns,nope", why, sizeof why), SB_ERR_PIPELINE);
+    cr_assert(strstr(why, "unknown technique 'nope'"), "%s", why);
+    cr_assert_eq(sb_solver_new(&s, &o), SB_ERR_ARG);
+    cr_assert_null(s);
+    const sb_plugin *five[SB_TECH_PLUGINS + 1] = {0};
+    o.techniques = five;
+    o.ntechniques = SB_TECH_PLUGINS + 1;
+    cr_assert_eq(sb_solver_new(&s, &o), SB_ERR_ARG);
+    cr_assert_null(s);
+    sb_engine *e = (sb_engine *)(uintptr_t)1;
+    cr_assert_eq(sb_engine_new(NULL, &o, &e), SB_ERR_ARG);
+    cr_assert_null(e);
 }

@@ -147,15 +147,18 @@ def _check(status, what, err=0):
 # ------------------------------------------------------------------------------------------
 
 class Plugin:
-    """A solver plug-in (docs/plugins.md): a shared object built against
+    """A solver or technique plug-in (docs/plugins.md): a shared object built against
     sudokubench_plugin.h. ``Plugin(path)`` loads it (ValueError naming the file and the reason
-    when it cannot be loaded or its ABI, name or calls are wrong); pass it as ``plugin=`` to
-    solve() to count with it instead of a pipeline. It stays loaded while this object lives.
+    when it cannot be loaded or its ABI, name or calls are wrong). Pass a solver plug-in as
+    ``plugin=`` to solve() to count with it instead of a pipeline; pass a technique plug-in
+    the same way and name it in the pipeline ("fast+NAME", "restart:ns,hs,lc,NAME"). It
+    stays loaded while this object lives.
 
-    Attributes: name (the row's name), about (one line), one_thread (True when it keeps
-    global state: solve() then runs it on one thread)."""
+    Attributes: name (the row's or the technique's name), about (one line), one_thread
+    (True when it keeps global state: solve() then runs on one thread), technique (True for
+    a technique plug-in)."""
 
-    __slots__ = ("_ptr", "name", "about", "one_thread", "path")
+    __slots__ = ("_ptr", "name", "about", "one_thread", "technique", "path")
 
     def __init__(self, path):
         self.path = os.fspath(path)
@@ -169,6 +172,7 @@ class Plugin:
         self.name = ffi.string(lib.sb_plugin_name(out[0])).decode()
         self.about = ffi.string(lib.sb_plugin_about(out[0])).decode()
         self.one_thread = bool(lib.sb_plugin_one_thread(out[0]))
+        self.technique = bool(lib.sb_plugin_is_technique(out[0]))
 
     def accepts(self, grid=None):
         """True when the plug-in solves grids of this geometry (None: 9x9)."""
@@ -836,19 +840,25 @@ def _pair(pair):
     return PAIR_POLICIES.index(pair)
 
 
-def _options(limit, pipeline, simd, pair="auto"):
+def _options(limit, pipeline, simd, pair="auto", techniques=()):
     """Builds sb_options from Python arguments, raising ValueError (TypeError) for a bad
-    value (type)."""
+    value (type); techniques (Plugins) name tokens the pipeline may use. Returns opt and what
+    must stay alive while it is used."""
     opt = ffi.new("sb_options *")
     lib.sb_options_default(opt)
     opt.limit = _int(limit, "limit", 0, _U64_MAX, " (0: count all)")
+    tlist = ffi.new("const sb_plugin *[]", [t._ptr for t in techniques] or [ffi.NULL])
+    if techniques:
+        opt.techniques = tlist
+        opt.ntechniques = len(techniques)
     spec = ffi.new("char[]", _name(pipeline, "pipeline"))
     if lib.sb_options_pipeline(opt, spec) != 0:
         raise ValueError(f"unknown pipeline {pipeline!r} (names: {', '.join(PIPELINES)}, "
-                         "or a spec ORDER:T1,T2,...)")
+                         "or a spec ORDER:T1,T2,...; a technique plug-in's name is a token "
+                         "once passed as plugin=)")
     opt.simd = _simd(simd)
     opt.pair = _pair(pair)
-    return opt, spec  # spec must stay alive while opt is used
+    return opt, (spec, tlist)
 
 
 def solve(puzzles, limit=2, pipeline="fast", threads=0, simd="auto", grid=None, pair="auto",
@@ -862,18 +872,30 @@ def solve(puzzles, limit=2, pipeline="fast", threads=0, simd="auto", grid=None, 
     side: "auto" (by the guesses of recent puzzles, or $SUDOKUBENCH_PAIR when set), "on" or
     "off"; every policy gives the same results, only the speed differs. plugin (a Plugin)
     counts with that solver plug-in instead of the pipeline (one thread when it keeps
-    global state); a plug-in breaking its contract raises SudokuError."""
-    opt, spec = _options(limit, pipeline, simd, pair)
+    global state); plugin may also be a technique plug-in, or a list of plug-ins, whose
+    names the pipeline then uses as techniques ("fast+xwing"). A plug-in breaking its
+    contract raises SudokuError."""
+    plugins = list(plugin) if isinstance(plugin, (list, tuple)) else \
+        [] if plugin is None else [plugin]
+    for p in plugins:
+        if not isinstance(p, Plugin):
+            raise TypeError(f"plugin is a sudokubench.Plugin, not {p!r}")
+    techniques = [p for p in plugins if p.technique]
+    solvers = [p for p in plugins if not p.technique]
+    if len(solvers) > 1:
+        raise ValueError("plugin: at most one solver plug-in")
+    plugin = solvers[0] if solvers else None
+    opt, keep = _options(limit, pipeline, simd, pair, techniques)
     nthreads = _threads(threads)
     cells, g = _input(puzzles, grid)
-    if plugin is not None:
-        if not isinstance(plugin, Plugin):
-            raise TypeError(f"plugin is a sudokubench.Plugin, not {plugin!r}")
-        if not plugin.accepts(g):
-            raise ValueError(f"plug-in {plugin.name!r} does not solve "
+    for p in plugins:
+        if not p.accepts(g):
+            raise ValueError(f"plug-in {p.name!r} does not "
+                             f"{'work on' if p.technique else 'solve'} "
                              f"{g.name if g is not None else '9x9'} grids")
+        nthreads = 1 if p.one_thread else nthreads
+    if plugin is not None:
         opt.plugin = plugin._ptr
-        nthreads = 1 if plugin.one_thread else nthreads
     n = len(cells)
     nc = g.cells if g is not None else CELLS
     counts = np.zeros(n, dtype=np.uint64)
@@ -896,7 +918,7 @@ def solve(puzzles, limit=2, pipeline="fast", threads=0, simd="auto", grid=None, 
     # any search on a board larger than 9x9).
     quick = n < 32 and limit != 0 and pipeline == "fast" and nc <= CELLS and plugin is None
     st, err = _batch(call, stop, quick)
-    del spec
+    del keep
     _check(st, "solve", err)
     bad = np.flatnonzero(status)
     if bad.size:

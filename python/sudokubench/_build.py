@@ -24,7 +24,8 @@ typedef int... sig_atomic_t;
 typedef struct sb_plugin sb_plugin;
 typedef struct {
     uint64_t limit; int pipeline; const char *spec; int simd; uint64_t max_guesses;
-    const volatile sig_atomic_t *stop; int pair; const sb_plugin *plugin; ...;
+    const volatile sig_atomic_t *stop; int pair; const sb_plugin *plugin;
+    const sb_plugin *const *techniques; size_t ntechniques; ...;
 } sb_options;
 typedef struct {
     uint64_t seed; int minimal; int max_clues; int symmetry; uint64_t min_guesses;
@@ -85,6 +86,7 @@ void sb_plugin_close(sb_plugin *p);
 const char *sb_plugin_name(const sb_plugin *p);
 const char *sb_plugin_about(const sb_plugin *p);
 int sb_plugin_one_thread(const sb_plugin *p);
+int sb_plugin_is_technique(const sb_plugin *p);
 int sb_plugin_accepts(const sb_plugin *p, const sb_geometry *g);
 int sb_geometry_for_cells(int ncells, sb_geometry **out, char *why, size_t whylen);
 int sb_geometry_read(FILE *in, const char *source, sb_geometry **out, char *why,

@@ -78,3 +78,53 @@ def test_refused_geometry_and_a_path_for_a_plugin():
         sb.solve(mixed(), plugin=only16)
     with pytest.raises(TypeError):
         sb.solve(mixed(), plugin=str(PLUGINS / "naive.so"))
+
+
+def hard():
+    """150 hard puzzles of top1465, where X-wings occur."""
+    path = Path(__file__).resolve().parents[2] / "datasets" / "samples" / "top1465.txt"
+    lines = [ln for ln in path.read_text().splitlines() if ln and not ln.startswith("#")]
+    return lines[:150]
+
+
+def test_technique_plugin_is_the_builtin_xwing():
+    xw = sb.Plugin(PLUGINS / "xwing.so")
+    assert xw.technique and xw.name == "xwing" and "X-wing" in xw.about
+    puzzles = hard()
+    for builtin, mine in (("restart:ns,hs,lc,xw", "restart:ns,hs,lc,xwing"),
+                          ("fast+xw", "fast+xwing")):
+        want = sb.solve(puzzles, pipeline=builtin, threads=1)
+        got = sb.solve(puzzles, pipeline=mine, plugin=xw, threads=2)
+        assert list(got.counts) == list(want.counts) == [1] * len(puzzles)
+        assert list(got.guesses) == list(want.guesses)
+        assert np.array_equal(got.solutions, want.solutions)
+
+
+def test_technique_plugin_on_16x16_beside_a_solver_plugin():
+    xw = sb.Plugin(PLUGINS / "xwing.so")
+    naive = sb.Plugin(PLUGINS / "naive.so")
+    puzzles = sb.read(Path(__file__).resolve().parents[2] / "tests" / "data" / "minimal16.txt",
+                      grid="4x4")
+    want = sb.solve(puzzles, grid="4x4", pipeline="restart:ns,hs,lc,xw")
+    got = sb.solve(puzzles, grid="4x4", pipeline="restart:ns,hs,lc,xwing", plugin=[xw])
+    assert list(got.guesses) == list(want.guesses)
+    assert np.array_equal(got.solutions, want.solutions)
+    # a solver plug-in and a technique together: the solver counts, the technique is loaded
+    # (full grids with 40% blanked: easy for plain backtracking, unlike minimal puzzles)
+    full = sb.generate(3, seed=5, grid="4x4").solutions
+    easy = np.where(np.random.default_rng(7).random(full.shape) < 0.4, 0, full).astype(np.uint8)
+    both = sb.solve(easy, grid="4x4", plugin=[naive, xw], threads=1)
+    assert list(both.counts) == list(sb.solve(easy, grid="4x4").counts)
+
+
+def test_technique_plugin_errors():
+    xw = sb.Plugin(PLUGINS / "xwing.so")
+    with pytest.raises(ValueError, match="unknown pipeline 'restart:ns,xwing'"):
+        sb.solve(hard()[:2], pipeline="restart:ns,xwing")
+    lie = sb.Plugin(PLUGINS / "test-tech-fail.so")
+    with pytest.raises(sb.SudokuError):
+        sb.solve(hard()[:2], pipeline="restart:ns,hs,faulty", plugin=lie, threads=1)
+    with pytest.raises(ValueError, match="at most one solver plug-in"):
+        sb.solve(hard()[:2], plugin=[sb.Plugin(PLUGINS / "naive.so"),
+                                     sb.Plugin(PLUGINS / "test-count.so")])
+    assert xw.accepts("4x4") and not sb.Plugin(PLUGINS / "test-tech-geometry.so").accepts(None)

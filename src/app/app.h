@@ -423,6 +423,10 @@ int sb_rsolver_solve(sb_rsolver *s, const sb_record *rec, sb_result *res);
  * NULL s, or NULL res on 9x9. */
 const uint8_t *sb_rsolver_solution(const sb_rsolver *s, const sb_result *res);
 
+/* After a solve that returned SB_ERR_PLUGIN with technique plug-ins: which broke its contract
+ * and how. @return that text, or NULL. */
+const char *sb_rsolver_plugin_why(const sb_rsolver *s);
+
 /* Rates puzzle record rec (sb_rate, from its candidates for pencilmarks; sb_grater_rate on
  * another geometry). @return SB_OK; SB_ERR_ARG without a rater (sb_rsolver_new's rate 0) or
  * for NULL arguments. */

@@ -18,6 +18,8 @@ struct sb_rsolver {
     sb_grater *rater;     /* another geometry's rating (made when asked for) */
     uint64_t limit;       /* the options' limit (the engine takes it per call) */
     int plugin;           /* 1: eng runs a plug-in, whose every solution is checked */
+    int techs;            /* 1: technique plug-ins run: puzzles are solved one at a time, so
+                             a breach is read right after the solve it broke */
     uint8_t *sol;         /* with eng: the last first solution, the geometry's cells */
     size_t cap;           /* entries of the arrays below */
     size_t ready, next;   /* solved ahead: entries next .. ready-1 not yet handed out */
@@ -42,6 +44,7 @@ int sb_rsolver_new(const sb_geometry *g, const sb_options *opt, int rate, sb_rso
     s->limit = opt->limit;
     const int eng = g || opt->plugin; /* a plug-in is an engine row on 9x9 too */
     s->plugin = opt->plugin != NULL;
+    s->techs = opt->ntechniques > 0;
     if (eng && !(s->sol = malloc(g ? (size_t)sb_geometry_cells(g) : SB_CELLS)))
         return SB_ERR_NOMEM;
     int st = eng ? sb_engine_new(g, opt, &s->eng) : sb_solver_new(&s->solver, opt);
@@ -77,9 +80,9 @@ void sb_rsolver_ahead(sb_rsolver *s, const sb_record *const *recs, size_t n)
     if (!s)
         return;
     s->ready = s->next = 0;
-    /* nothing ahead on another geometry, for a solver that failed to be made, or for an
-     * array that cannot be there (its copies' sizes would wrap) */
-    if (s->g || !s->solver || !recs || n > SIZE_MAX / sizeof *s->res)
+    /* nothing ahead on another geometry, for a solver that failed to be made, with technique
+     * plug-ins, or for an array that cannot be there (its copies' sizes would wrap) */
+    if (s->g || !s->solver || s->techs || !recs || n > SIZE_MAX / sizeof *s->res)
         return;
     if (n > s->cap) {
         ahead_free(s);
@@ -128,6 +131,11 @@ int sb_rsolver_solve(sb_rsolver *s, const sb_record *rec, sb_result *res)
     }
     return rec->marks ? sb_solve_candidates(s->solver, rec->cand, res)
                       : sb_solve(s->solver, &rec->grid, res);
+}
+
+const char *sb_rsolver_plugin_why(const sb_rsolver *s)
+{
+    return !s ? NULL : s->eng ? sb_engine_plugin_why(s->eng) : sb_solver_plugin_why(s->solver);
 }
 
 const uint8_t *sb_rsolver_solution(const sb_rsolver *s, const sb_result *res)

@@ -71,7 +71,9 @@ enum { EXPORT_MAX = 16 /* most --export files */ };
 #define WARN_MIN_SECONDS 0.5
 #define WARN_MAD_PCT 5.0   /* a row's MAD above this % of its median is noisy */
 #define WARN_LOAD_SHARE 0.5 /* load above this share of the idle cores (at least this) */
-enum { FAST_NAME_MAX = 16 /* the longest fast+T of --pipelines: "fast+" and a token */ };
+enum { FAST_NAME_MAX = 64 /* the longest fast+T of --pipelines ("fast+" and a token, which
+                              may be a technique plug-in's 31-byte name), or the default row of
+                              a technique plug-in on another geometry */ };
 
 /* The valid puzzles of one file and what the rows learnt about them. */
 typedef struct dataset {
@@ -128,7 +130,10 @@ typedef struct bench_row {
     size_t solved;        /* puzzles with verdict solved (one solution; with -l 1, any) */
     size_t unsolvable;    /* puzzles with no solution (conflicting givens included) */
     size_t multiple;      /* puzzles with two or more solutions (never with -l 1) */
-    sb_technique_counts counts[SB_TECH_COUNT]; /* technique work over the warm-up pass */
+    sb_technique_counts counts[SB_TECH_COUNT + SB_TECH_PLUGINS]; /* technique work over the
+                                   warm-up pass: the built-ins, then the technique plug-ins */
+    const char *tnames[SB_TECH_PLUGINS]; /* the technique plug-ins' names */
+    int ntech;                   /* how many */
     rank_row *ranks;      /* MPI, rank 0: the row of each rank (NULL in one process) */
 } bench_row;
 
@@ -147,9 +152,10 @@ static const char bench_help[] =
     "                        (one technique each: fast,fast+xw,fast+sky)\n"
     "      --pipeline SPEC   add one pipeline: a name, fast+T1,T2,... or a custom spec such\n"
     "                        as array:ns,hs,lc,nt (both repeatable, rows in the order given;\n"
-    "                        default: all; with --plugin, fast and each plug-in)\n"
-    "      --plugin FILE     load a solver plug-in (a shared object: docs/plugins.md); its\n"
-    "                        name is a row for the lists above (repeatable)\n"
+    "                        default: all; with --plugin, fast and a row per plug-in)\n"
+    "      --plugin FILE     load a plug-in (a shared object: docs/plugins.md; repeatable):\n"
+    "                        a solver's name is a row for the lists above; a technique's is\n"
+    "                        a technique of their specs, its default row fast+NAME\n"
     "  -n, --max-puzzles N   use the first N puzzles of each FILE (default all)\n"
     "  -l, --limit N         solutions to count per puzzle (default %llu: uniqueness check)\n"
     "  -t, --threads N       threads solving each pass together (%s)\n"
@@ -276,6 +282,7 @@ enum { TEXT_MAX = 3 * 64 * 64 + 1 /* a puzzle's text: 3 bytes a cell of a 64x64 
 typedef struct first_hit {
     size_t at; /* puzzle index; the dataset's size while none failed */
     int what;  /* the failing value (a verdict), when the check has one */
+    const char *why; /* what a technique plug-in did there, or NULL */
 } first_hit;
 
 /* The earliest, in file order, of every rank's first hit (one process: its own). */
@@ -283,6 +290,7 @@ typedef struct global_hit {
     size_t number;            /* its puzzle number in the file, 1-based */
     int what;                 /* the hit's value (first_hit.what) */
     char text[TEXT_MAX];      /* the puzzle as text */
+    char why[SB_PLUGIN_WHY];  /* first_hit.why, or "" */
 } global_hit;
 
 /* Finds the earliest of every rank's hit h (h.at == d->n: none on this rank) into *g, on
@@ -302,6 +310,7 @@ static int first_of_all(const dataset *d, first_hit h, global_hit *g)
     g->number = (size_t)v[1] + 1;
     if (v[0] == (uint64_t)me) {
         g->what = h.what;
+        snprintf(g->why, sizeof g->why, "%s", h.why ? h.why : "");
         sb_bench_text(d->set, h.at, g->text, TEXT_MAX); /* "" past 64x64: named by number */
     }
     cli_mpi_bcast(g, sizeof *g, (int)v[0]);
@@ -333,7 +342,7 @@ static void note_improper(const dataset *d, const bench_row *row, cli_buf *notes
 {
     if (row->unsolvable + row->multiple == 0)
         return;
-    first_hit h = {0, 0};
+    first_hit h = {0, 0, NULL};
     while (h.at < d->n && d->verdict[h.at] == SB_SOLVED)
         h.at++;
     global_hit g;
@@ -451,13 +460,21 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
     rank_row mine = {.puzzles = d->n, .guesses = w.guesses, .no_guess = w.no_guess,
                      .verdicts = {w.verdicts[0], w.verdicts[1], w.verdicts[2]},
                      .paired = w.paired};
-    first_hit wrong = {w.wrong, 0}, disagree = {d->n, 0};
+    first_hit wrong = {w.wrong, 0, w.why}, disagree = {d->n, 0, NULL};
     if (!rc) {
         /* The technique counts (four uint64_t each) and the warm-up's figures, summed over
          * the ranks. */
-        _Static_assert(sizeof w.counts == 4 * SB_TECH_COUNT * sizeof(uint64_t), "counts");
-        memcpy(row->counts, w.counts, sizeof row->counts);
-        cli_mpi_reduce((uint64_t *)(void *)row->counts, 4 * SB_TECH_COUNT, CLI_MPI_SUM);
+        _Static_assert(sizeof w.counts + sizeof w.plugin_counts == sizeof row->counts &&
+                           sizeof row->counts ==
+                               4 * (SB_TECH_COUNT + SB_TECH_PLUGINS) * sizeof(uint64_t),
+                       "counts");
+        memcpy(row->counts, w.counts, sizeof w.counts);
+        memcpy(row->counts + SB_TECH_COUNT, w.plugin_counts, sizeof w.plugin_counts);
+        cli_mpi_reduce((uint64_t *)(void *)row->counts, 4 * (SB_TECH_COUNT + SB_TECH_PLUGINS),
+                       CLI_MPI_SUM);
+        row->ntech = (int)opt->ntechniques;
+        for (int k = 0; k < row->ntech; k++)
+            row->tnames[k] = sb_plugin_name(opt->techniques[k]);
         uint64_t v[7] = {mine.puzzles, mine.guesses, mine.no_guess, mine.verdicts[0],
                          mine.verdicts[1], mine.verdicts[2], mine.paired};
         cli_mpi_reduce(v, 7, CLI_MPI_SUM);
@@ -480,7 +497,10 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
     free(verdict);
     global_hit hit;
     if (!rc && first_of_all(d, wrong, &hit)) {
-        if (opt->plugin)
+        if (hit.why[0])
+            fprintf(stderr, CLI_NAME ": bench: row %s, puzzle %zu of %s: %s: %s\n",
+                    row->pipeline, hit.number, row->dataset, hit.why, hit.text);
+        else if (opt->plugin)
             fprintf(stderr, CLI_NAME ": bench: plug-in '%s' gave a wrong answer for puzzle %zu "
                     "of %s (a solution that breaks the rules or the givens, a count above the "
                     "limit, guesses beyond the budget or a code it may not return): %s\n",
@@ -834,10 +854,11 @@ static int write_json(cli_whole *o, const char *path, const sb_geometry *geo,
         fputs("\"techniques\":{", f);
         size_t nt;
         const sb_technique_info *t = sb_techniques(&nt);
-        for (size_t k = 0; k < nt; k++)
+        for (size_t k = 0; k < nt + (size_t)r->ntech; k++)
             fprintf(f, "%s\"%s\":{\"applications\":%llu,\"placements\":%llu,"
                        "\"eliminations\":%llu,\"calls\":%llu}",
-                    k ? "," : "", t[k].name, (unsigned long long)r->counts[k].applications,
+                    k ? "," : "", k < nt ? t[k].name : r->tnames[k - nt],
+                    (unsigned long long)r->counts[k].applications,
                     (unsigned long long)r->counts[k].placements,
                     (unsigned long long)r->counts[k].eliminations,
                     (unsigned long long)r->counts[k].calls);
@@ -939,8 +960,8 @@ static int push_pipe(const char **names, int *n, int cap, const char *name)
  * 'all': every registry pipeline at its place in the list) to names, which holds *n of cap;
  * a fast+T name is kept in store[its index]. A comma separates rows here, so fast+ with
  * several techniques goes to --pipeline. @return 0, or -1 after a message. */
-static int add_pipelines(const char *arg, const char **names, int *n, int cap,
-                         char (*store)[FAST_NAME_MAX])
+static int add_pipelines(const sb_options *opt, const char *arg, const char **names, int *n,
+                         int cap, char (*store)[FAST_NAME_MAX])
 {
     size_t np;
     const sb_pipeline_info *reg = sb_pipelines(&np);
@@ -956,7 +977,7 @@ static int add_pipelines(const char *arg, const char **names, int *n, int cap,
                 if (push_pipe(names, n, cap, reg[i].name) < 0)
                     return -1;
         } else if (p < 0 && !strncmp(name, "fast+", 5) && len < FAST_NAME_MAX &&
-            sb_pipeline_check(name) == SB_OK) {
+            sb_options_explain(opt, name, NULL, 0) == SB_OK) {
             if (*n < cap)
                 memcpy(store[*n], name, len + 1); /* kept only when it is a new row */
             if (push_pipe(names, n, cap, *n < cap ? store[*n] : name) < 0)
@@ -1096,9 +1117,10 @@ int cli_bench(int argc, char **argv)
         default: return CLI_EXIT_USAGE; /* CLI_OPT_BAD: reported */
         }
     }
+    cli_plugin_techniques(&opt);
     for (int i = 0; i < nargs; i++) {
         if (pkinds[i] == 'P') {
-            if (add_pipelines(pargs[i], pipes, &npipes, MAX_PIPELINES, fast_names))
+            if (add_pipelines(&opt, pargs[i], pipes, &npipes, MAX_PIPELINES, fast_names))
                 return CLI_EXIT_USAGE;
             continue;
         }
@@ -1117,13 +1139,23 @@ int cli_bench(int argc, char **argv)
     /* Other geometries default to fast alone: the reference pipelines take very long there.
      * With plug-ins, the rows are fast and each plug-in, checked against fast's verdicts. */
     if (npipes == 0) {
-        if (add_pipelines(geo || cli_plugin_count() ? "fast" : "all", pipes, &npipes,
+        if (add_pipelines(&opt, geo || cli_plugin_count() ? "fast" : "all", pipes, &npipes,
                           MAX_PIPELINES, fast_names)) {
             sb_geometry_free(geo);
             return CLI_EXIT_USAGE;
         }
-        for (int i = 0; i < cli_plugin_count(); i++) /* at most 16: room is left */
-            push_pipe(pipes, &npipes, MAX_PIPELINES, sb_plugin_name(cli_plugin_at(i)));
+        /* At most 16 plug-ins: room is left. A technique plug-in's row is fast with it (on
+         * 9x9, in the fused kernel), or the restart order with it elsewhere. */
+        for (int i = 0; i < cli_plugin_count(); i++) {
+            const sb_plugin *pl = cli_plugin_at(i);
+            if (!sb_plugin_is_technique(pl)) {
+                push_pipe(pipes, &npipes, MAX_PIPELINES, sb_plugin_name(pl));
+                continue;
+            }
+            snprintf(fast_names[npipes], FAST_NAME_MAX, geo ? "restart:ns,hs,lc,%s" : "fast+%s",
+                     sb_plugin_name(pl));
+            push_pipe(pipes, &npipes, MAX_PIPELINES, fast_names[npipes]);
+        }
     }
     const int rc = bench_run(&opt, geo, pipes, npipes, (size_t)max_puzzles, seconds,
                              (int)repeat, json, exports, nexports, gopt.file, threads,
@@ -1155,6 +1187,8 @@ static int bench_run(sb_options *optp, const sb_geometry *geo, const char *const
     const int level = sb_simd_resolve(opt.simd);
     if (level < 0)
         return cli_solver_error("bench", SB_ERR_SIMD, opt.simd);
+    if (cli_plugin_techniques_ready("bench", &opt, geo, &threads))
+        return CLI_EXIT_USAGE;
     for (int p = 0; p < npipes; p++) { /* a plug-in or pipeline that refuses the geometry */
         const sb_plugin *plug = cli_plugin_find(pipes[p]);
         if (plug && cli_plugin_check("bench", plug, geo))

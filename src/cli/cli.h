@@ -223,6 +223,15 @@ int cli_plugin_load(const char *cmd, const char *path);
 /* @return the loaded plug-in named name, or NULL. */
 const sb_plugin *cli_plugin_find(const char *name);
 
+/* Points opt->techniques at the loaded technique plug-ins (their names become technique
+ * tokens of opt's specs): before any spec is parsed. */
+void cli_plugin_techniques(sb_options *opt);
+
+/* Checks that each of opt's technique plug-ins works on geometry g (NULL: 9x9), and brings
+ * *threads to 1 for one that keeps global state. @return 0, or CLI_EXIT_USAGE after a message. */
+int cli_plugin_techniques_ready(const char *cmd, const sb_options *opt, const sb_geometry *g,
+                                int *threads);
+
 /* @return how many plug-ins are loaded; the i-th of them in --plugin order (NULL past the
  * end). */
 int cli_plugin_count(void);

@@ -107,10 +107,16 @@ double cli_now_seconds(void)
 int cli_parse_pipeline(const char *cmd, const char *arg, sb_options *opt)
 {
     char why[2 * SB_WHY_LEN + 64];
-    if (sb_pipeline_explain(arg, why, sizeof why) == SB_OK && sb_options_pipeline(opt, arg) == SB_OK)
+    if (sb_options_explain(opt, arg, why, sizeof why) == SB_OK &&
+        sb_options_pipeline(opt, arg) == SB_OK)
         return 0;
     if (strchr(arg, ':') || !strncmp(arg, "fast+", 5))
         return cli_usage_error(cmd, "bad pipeline spec '%s': %s", arg, why);
+    for (size_t k = 0; k < opt->ntechniques; k++)
+        if (!strcmp(arg, sb_plugin_name(opt->techniques[k])))
+            return cli_usage_error(cmd, "'%s' is a technique plug-in, a step of a pipeline: "
+                                   "name it in a spec (fast+%s, restart:ns,hs,lc,%s)", arg,
+                                   arg, arg);
     /* Not a spec: a misspelt name, so list the names. */
     char names[256];
     return cli_usage_error(cmd, "unknown pipeline '%s' (%s; or a spec ORDER:T1,T2,...)", arg,

@@ -63,6 +63,9 @@ int cli_plugin_load(const char *cmd, const char *path)
     sb_plugin *p;
     if (nloaded == MAX_PLUGINS)
         return cli_usage_error(cmd, "more than %d --plugin", MAX_PLUGINS);
+    int ntech = 0;
+    for (int i = 0; i < nloaded; i++)
+        ntech += sb_plugin_is_technique(loaded[i]);
     if (sb_plugin_open(path, &p, why, sizeof why) != SB_OK) {
         char *name = cli_msg_dup(path);
         const int rc = cli_usage_error(cmd, "--plugin '%s': %s", name ? name : path, why);
@@ -76,6 +79,12 @@ int cli_plugin_load(const char *cmd, const char *path)
             sb_plugin_close(p);
             return rc;
         }
+    if (sb_plugin_is_technique(p) && ntech == SB_TECH_PLUGINS) {
+        const int rc = cli_usage_error(cmd, "--plugin '%s': more than %d technique plug-ins",
+                                       path, SB_TECH_PLUGINS);
+        sb_plugin_close(p);
+        return rc;
+    }
     if (!nloaded)
         faults_watch();
     paths[nloaded] = path;
@@ -86,9 +95,31 @@ int cli_plugin_load(const char *cmd, const char *path)
 const sb_plugin *cli_plugin_find(const char *name)
 {
     for (int i = 0; i < nloaded; i++)
-        if (!strcmp(sb_plugin_name(loaded[i]), name))
+        if (!sb_plugin_is_technique(loaded[i]) && !strcmp(sb_plugin_name(loaded[i]), name))
             return loaded[i];
     return NULL;
+}
+
+void cli_plugin_techniques(sb_options *opt)
+{
+    static const sb_plugin *techs[SB_TECH_PLUGINS];
+    size_t n = 0;
+    for (int i = 0; i < nloaded; i++)
+        if (sb_plugin_is_technique(loaded[i]) && n < SB_TECH_PLUGINS)
+            techs[n++] = loaded[i];
+    opt->techniques = n ? techs : NULL;
+    opt->ntechniques = n;
+}
+
+int cli_plugin_techniques_ready(const char *cmd, const sb_options *opt, const sb_geometry *g,
+                                int *threads)
+{
+    for (size_t k = 0; k < opt->ntechniques; k++) {
+        if (cli_plugin_check(cmd, opt->techniques[k], g))
+            return CLI_EXIT_USAGE;
+        cli_plugin_threads(cmd, opt->techniques[k], threads);
+    }
+    return 0;
 }
 
 const char *cli_plugin_path(int i)
@@ -119,6 +150,7 @@ int cli_plugin_check(const char *cmd, const sb_plugin *p, const sb_geometry *g)
 {
     if (sb_plugin_accepts(p, g))
         return 0;
-    return cli_usage_error(cmd, "plug-in '%s' does not solve %s grids", sb_plugin_name(p),
+    return cli_usage_error(cmd, "plug-in '%s' does not %s %s grids", sb_plugin_name(p),
+                           sb_plugin_is_technique(p) ? "work on" : "solve",
                            g ? sb_geometry_name(g) : "9x9");
 }

@@ -79,8 +79,10 @@ static const char solve_help[] =
     "                       docs/strategies.md), or fast+T1,T2,... (9x9: the fused kernel\n"
     "                       with those T on its own board), or a --plugin's name (default\n"
     "                       %s):%s\n"
-    "      --plugin FILE    load a solver plug-in (a shared object: docs/plugins.md); -s NAME\n"
-    "                       solves with it, every answer checked as a built-in's (repeatable)\n"
+    "      --plugin FILE    load a plug-in (a shared object: docs/plugins.md; repeatable): a\n"
+    "                       solver, -s NAME solves with it, every answer checked as a\n"
+    "                       built-in's; a technique, NAME is a technique of -s (fast+NAME,\n"
+    "                       restart:ns,hs,lc,NAME)\n"
     "      --search MODE    dfs or bfs (default dfs)\n"
     "      --bfs-cap N      most boards the BFS frontier may hold (default %d)\n"
     "  -l, --limit N        stop counting at N solutions: 1 first, 2 uniqueness, 0 all\n"
@@ -150,6 +152,17 @@ static int plugin_failed(const sb_options *opt, sb_buf *err, const cli_input *in
                                    : "broke its contract (a solution that breaks the rules or "
                                      "the givens, a count above the limit, guesses beyond the "
                                      "budget or a code it may not return)");
+    return CLI_EXIT_USAGE;
+}
+
+/* Reports the technique plug-in that broke its contract on rec to err. @return
+ * CLI_EXIT_USAGE: the run stops, as for a solver plug-in. */
+static int technique_failed(const sb_rsolver *rs, sb_buf *err, const cli_input *in,
+                            const sb_record *rec)
+{
+    const char *why = sb_rsolver_plugin_why(rs);
+    sb_buf_printf(err, CLI_NAME ": %s:%llu: %s\n", in->msg_name, (unsigned long long)rec->line,
+                  why ? why : "a technique plug-in broke its contract");
     return CLI_EXIT_USAGE;
 }
 
@@ -248,6 +261,8 @@ static int solve_record(void *wp, const cli_input *in, const sb_record *rec, cli
     }
     if ((st == SB_ERR_PLUGIN || st == SB_ERR_ARG) && w->opt->plugin)
         return plugin_failed(w->opt, err, in, rec, st);
+    if (st == SB_ERR_PLUGIN)
+        return technique_failed(w->rs, err, in, rec);
     if (st != SB_OK && w->g) { /* the engine's one failure: memory */
         sb_buf_printf(err, CLI_NAME ": %s:%llu: out of memory\n", in->msg_name,
                       (unsigned long long)rec->line);
@@ -491,12 +506,17 @@ int cli_solve(int argc, char **argv)
         default: return CLI_EXIT_USAGE; /* CLI_OPT_BAD: reported */
         }
     }
+    cli_plugin_techniques(&r.opt);
     if (pipeline && !(r.opt.plugin = cli_plugin_find(pipeline)) &&
         cli_parse_pipeline("solve", pipeline, &r.opt))
         return CLI_EXIT_USAGE;
     sb_geometry *geo;
     if (cli_grid_pick("solve", &gopt, argv + optind, argc - optind, gopt.all, &geo))
         return CLI_EXIT_USAGE;
+    if (cli_plugin_techniques_ready("solve", &r.opt, geo, &b.threads)) {
+        sb_geometry_free(geo);
+        return CLI_EXIT_USAGE;
+    }
     if (r.opt.plugin) {
         const int bad = gopt.all || r.opt.search != SB_SEARCH_DFS
                             ? cli_usage_error("solve", "plug-in '%s': not with --all or --search "
@@ -589,7 +609,9 @@ static const char validate_help[] =
     "      --grid SPEC      geometry (RxC, latin:N, cube:K, x:RxC; default from the cell count)\n"
     "      --geometry FILE  geometry from a file\n"
     "      --plugin FILE    count with a solver plug-in (docs/plugins.md) instead of the fast\n"
-    "                       pipeline; its solutions are checked against the givens and rules\n"
+    "                       pipeline, its solutions checked against the givens and rules; or\n"
+    "                       with fast+NAME for a technique plug-in (restart:ns,hs,lc,NAME on\n"
+    "                       other geometries)\n"
     "  -h, --help           show this help\n\n"
     "A resumed run reports on stderr only the problems of the records after the checkpoint.\n"
     "Exit: 0 every puzzle is proper, 1 otherwise, 2 usage or I/O error, 130 interrupted.\n";
@@ -621,6 +643,8 @@ static int validate_record(void *wp, const cli_input *in, const sb_record *rec, 
         return CLI_STOPPED;
     if ((st == SB_ERR_PLUGIN || st == SB_ERR_ARG) && w->opt->plugin)
         return plugin_failed(w->opt, err, in, rec, st);
+    if (st == SB_ERR_PLUGIN)
+        return technique_failed(w->rs, err, in, rec);
     if (st != SB_OK && w->g) {
         sb_buf_printf(err, CLI_NAME ": %s:%llu: out of memory\n", in->msg_name, line);
         return CLI_EXIT_USAGE;
@@ -668,6 +692,8 @@ int cli_validate(int argc, char **argv)
             if (cli_plugin_load("validate", optarg))
                 return CLI_EXIT_USAGE;
             r.opt.plugin = cli_plugin_at(0);
+            if (sb_plugin_is_technique(r.opt.plugin)) /* counted by fast with it */
+                r.opt.plugin = NULL;
             break;
         default: return CLI_EXIT_USAGE; /* CLI_OPT_BAD: reported */
         }
@@ -678,6 +704,19 @@ int cli_validate(int argc, char **argv)
     if (r.opt.plugin && cli_plugin_check("validate", r.opt.plugin, geo)) {
         sb_geometry_free(geo);
         return CLI_EXIT_USAGE;
+    }
+    /* A technique plug-in counts as a step of the pipeline: fast's kernel asks it at every
+     * stall on 9x9, the restart order elsewhere (the fused kernel is 9x9's alone). */
+    char tspec[64];
+    cli_plugin_techniques(&r.opt);
+    if (r.opt.ntechniques) {
+        const char *tname = sb_plugin_name(r.opt.techniques[0]);
+        snprintf(tspec, sizeof tspec, geo ? "restart:ns,hs,lc,%s" : "fast+%s", tname);
+        if (cli_plugin_techniques_ready("validate", &r.opt, geo, &b.threads) ||
+            cli_parse_pipeline("validate", tspec, &r.opt)) {
+            sb_geometry_free(geo);
+            return CLI_EXIT_USAGE;
+        }
     }
     if (r.opt.plugin)
         cli_plugin_threads("validate", r.opt.plugin, &b.threads);

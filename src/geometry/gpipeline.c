@@ -71,7 +71,9 @@ struct sb_gpipeline {
                                 smaller boards (a propagation takes milliseconds: the
                                 per-guess poll suffices) and in sb_gpipeline_root */
     int halted;              /* the stop flag cut the running solve's propagation short */
-    sb_technique_counts counts[SB_TECH_COUNT]; /* technique work since made or reset */
+    sb_technique_counts counts[SB_TECH_SLOTS]; /* technique work since made or reset: the
+                                built-ins, then the technique plug-ins */
+    sb_tech_ext *ext;        /* the technique plug-ins' states (plan.ext), or NULL */
 };
 
 /* 1 when the bit of c is set in the bitset bits. */
@@ -220,6 +222,14 @@ static void find_lines(sb_gpipeline *p)
 
 int sb_gpipeline_new(const sb_geometry *g, const char *name_or_spec, sb_gpipeline **out)
 {
+    sb_options none;
+    sb_options_default(&none);
+    return sb_gpipeline_new_opt(g, &none, name_or_spec, out);
+}
+
+int sb_gpipeline_new_opt(const sb_geometry *g, const sb_options *opt, const char *name_or_spec,
+                         sb_gpipeline **out)
+{
     if (!g || !name_or_spec || !out)
         return SB_ERR_ARG;
     *out = NULL;
@@ -227,11 +237,17 @@ int sb_gpipeline_new(const sb_geometry *g, const char *name_or_spec, sb_gpipelin
     const int idx = sb_pipeline_find(name_or_spec);
     const char *spec = idx >= 0 ? sb_pipelines(&np)[idx].spec : name_or_spec;
     sb_plan plan;
-    if (sb_plan_parse(spec, &plan) != SB_OK) /* also "fast": the general solver's business */
+    if (sb_plan_parse_opt(opt, spec, &plan) != SB_OK) /* also "fast": the general solver's */
         return SB_ERR_PIPELINE;
     sb_gpipeline *p = calloc(1, sizeof *p);
     if (!p)
         return SB_ERR_NOMEM;
+    const int est = sb_tech_ext_new(opt->techniques, opt->ntechniques, g, &p->ext);
+    if (est != SB_OK) {
+        free(p);
+        return est;
+    }
+    plan.ext = p->ext;
     p->g = g;
     p->plan = plan;
     p->ncells = sb_geometry_cells(g);
@@ -301,6 +317,7 @@ void sb_gpipeline_free(sb_gpipeline *p)
     free(p->iwork);
     free(p->seen);
     sb_gsearch_free(&p->srch);
+    sb_tech_ext_free(p->ext);
     free(p);
 }
 
@@ -324,7 +341,20 @@ unsigned sb_gpipeline_skipped(const sb_gpipeline *p)
 void sb_gpipeline_counts(const sb_gpipeline *p, sb_technique_counts out[SB_TECH_COUNT])
 {
     if (p && out)
-        memcpy(out, p->counts, sizeof p->counts);
+        memcpy(out, p->counts, SB_TECH_COUNT * sizeof *out);
+}
+
+int sb_gpipeline_plugin_counts(const sb_gpipeline *p, sb_technique_counts out[SB_TECH_PLUGINS])
+{
+    if (!p || !p->ext)
+        return 0;
+    memcpy(out, p->counts + SB_TECH_COUNT, (size_t)p->ext->n * sizeof *out);
+    return p->ext->n;
+}
+
+sb_tech_ext *sb_gpipeline_ext(sb_gpipeline *p)
+{
+    return p ? p->ext : NULL;
 }
 
 void sb_gpipeline_counts_reset(sb_gpipeline *p)
@@ -371,6 +401,7 @@ static inline int halt_now(sb_gpipeline *p)
 #define TQ_LP_AT(x, j, i) ((x)->lpart[(size_t)(j) * LPART_INTS + 1 + (i)])
 #define TQ_POPCOUNT(m) __builtin_popcountll(m)
 #define TQ_HALT(x) halt_now(x)
+#define TQ_EXT(x) ((x)->ext)
 #define TQ_CAND(b) (b)
 #define TQ_ASSIGNED(x, b, c) bit_at((b) + (x)->ncells, c)
 #define TQ_MARK(x, b, c) \
@@ -459,8 +490,13 @@ static int run(sb_gpipeline *p, const uint8_t *cells, uint64_t limit, sb_gsoluti
         return st;
     p->halt = p->ncells > HALT_CELLS ? p->srch.lim.stop : NULL;
     p->halted = 0;
+    if (p->ext)
+        p->ext->fault = SB_OK;
     const int rc = dfs(p, load(p, p->srch.stack, cells), limit, fn, user, res, first);
     p->halt = NULL;
+    /* A plug-in's breach beats everything: the search below it ran on a broken answer. */
+    if (p->ext && p->ext->fault)
+        return p->ext->fault;
     return p->halted ? SB_ERR_STOPPED : rc;
 }
 

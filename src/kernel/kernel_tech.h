@@ -1145,8 +1145,10 @@ static inline int sbt_stall(const sb_fast_tech *t, sbt_memo *memo, sb_board *b)
         for (; i < t->nsteps; i++) {
             if (t->counts)
                 t->counts[t->steps[i]].calls++;
-            apps = sbt_run_memo(t->steps[i], w, SBK_CELL_MAJOR(b), el, memo->plane[i],
-                                &memo->links, 1);
+            apps = t->steps[i] >= SB_TECH_COUNT
+                       ? sb_fast_plugin_step(t->ext, t->steps[i] - SB_TECH_COUNT, w, el)
+                       : sbt_run_memo(t->steps[i], w, SBK_CELL_MAJOR(b), el, memo->plane[i],
+                                      &memo->links, 1);
             if (apps < 0)
                 return 0;
             uint32_t any = 0;

@@ -141,10 +141,13 @@ head -n 40 "$sample" > "$work/plug.txt"
 run "$P/bin/sudokubench" solve -t 1 -f tdoku --plugin "$work/naive.so" -s naive "$work/plug.txt" > "$work/got-plug" ||
     fail "solve --plugin naive.so"
 diff -u "$work/want-plug" "$work/got-plug" || fail "the naive plug-in's records differ from the CLI's"
-run "$P/bin/sudokubench" bench --seconds 0 -t 1 --plugin "$work/naive.so" "$work/plug.txt" > "$work/bench-plug" 2>/dev/null ||
-    fail "bench --plugin naive.so"
+# shellcheck disable=SC2086
+$CC ${EX_CFLAGS:-} -Wall -Wextra -Werror -fPIC -shared $cflags -o "$work/xwing.so" examples/plugins/xwing.c
+run "$P/bin/sudokubench" bench --seconds 0 -t 1 --plugin "$work/naive.so" --plugin "$work/xwing.so" \
+    "$work/plug.txt" > "$work/bench-plug" 2>/dev/null || fail "bench --plugin naive.so --plugin xwing.so"
 grep -q '^| plug.txt | naive |' "$work/bench-plug" || fail "bench --plugin printed no naive row: $(cat "$work/bench-plug")"
-echo "test-install: examples/plugins/naive.c built with pkg-config, loaded by solve and bench"
+grep -q '^| plug.txt | fast+xwing |' "$work/bench-plug" || fail "bench --plugin printed no fast+xwing row: $(cat "$work/bench-plug")"
+echo "test-install: examples/plugins/naive.c and xwing.c built with pkg-config, loaded by solve and bench"
 
 # --- man pages: titles, and every option of COMMAND --help in man sudokubench-COMMAND
 render() { # PAGE: the page as text (man when present, else the source with escapes undone)

@@ -23,7 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <sudokubench_plugin.h>
+#include "faulty.h"
 
 typedef struct state {
     uint8_t g[81];
@@ -124,16 +124,6 @@ static int64_t solve(void *p, sb_plugin_call *call)
     return (int64_t)s->count;
 }
 
-#ifdef FAULT_GEOMETRY
-static int accepts_16(const sb_plugin_geometry *g)
-{
-    return g->digits == 16 && g->box_rows == 4;
-}
-#define ACCEPTS accepts_16
-#else
-#define ACCEPTS NULL
-#endif
-
 /* Without the entry symbol the description is exported under a name the harness never asks
  * for, as a plug-in with a misspelt entry would. */
 #ifdef FAULT_NOENTRY
@@ -146,11 +136,7 @@ const sb_plugin_solver *ENTRY(void);
 SB_PLUGIN_EXPORT const sb_plugin_solver *ENTRY(void)
 {
     static const sb_plugin_solver me = {
-#ifdef FAULT_ABI
-        .abi = SB_PLUGIN_ABI + 1000,
-#else
-        .abi = SB_PLUGIN_ABI,
-#endif
+        .abi = FAULTY_ABI,
 #ifdef FAULT_NAME
         .name = "fast",
 #else
