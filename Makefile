@@ -41,7 +41,12 @@ SAN      ?=
 # perf tests need DWARF 4 from it; gcc keeps plain -g (the flags perf-check records).
 CFLAGS   ?= $(OPT) $(if $(CC_IS_CLANG),-gdwarf-4,-g)
 WARN     := -Wall -Wextra
-BASE     := -std=c11 -D_GNU_SOURCE -fopenmp -Iinclude -Isrc -I$(BUILD)/gen $(WARN)
+# -DSB_EXPERT: the tree's own code (library, programs, tests, bench, fuzzers) sees the expert
+# tier of include/sudokubench.h besides the stable one. Every command that compiles the tree's
+# code passes it (BASE here, gbench below, mk/reliability.mk, scripts/measure/mca.sh) or
+# defines it (python/sudokubench/_build.py); the examples and an installed program get the
+# stable tier unless they define it.
+BASE     := -std=c11 -D_GNU_SOURCE -DSB_EXPERT -fopenmp -Iinclude -Isrc -I$(BUILD)/gen $(WARN)
 ifeq ($(SAN),1)
 CFLAGS   := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 endif
@@ -362,7 +367,7 @@ $(PERF_SLOW): bench/perf_driver.c tests/perf/slowdown.c $(LIB)
 
 $(GBENCH): bench/gbench.cc $(LIB)
 	@mkdir -p $(dir $@)
-	$(CXX) -std=c++17 $(OPT) -g $(WARN) -Iinclude -o $@ $< $(LIB) -lbenchmark -lpthread $(LDLIBS)
+	$(CXX) -std=c++17 $(OPT) -g $(WARN) -DSB_EXPERT -Iinclude -o $@ $< $(LIB) -lbenchmark -lpthread $(LDLIBS)
 
 # The perf tooling's own tests (synthetic data, no solver runs), one file per module of
 # scripts/sbperf: every test-perf variant runs them. The history's are mk/history.mk's.

@@ -1,22 +1,118 @@
 /*
  * sudokubench.h — the public C API of libsudokubench, and its manual.
  *
- * libsudokubench solves, counts and checks 9x9 Sudoku puzzles as fast as the CPU allows.
+ * libsudokubench solves Sudoku puzzles, counts their solutions (0, 1, 2+ or all up to a
+ * limit), checks solutions, rates puzzles by the weakest set of techniques that solves them
+ * without guessing, generates puzzles with one solution (minimal, symmetric, within a clue
+ * count, a guess range or a rating class on request), augments datasets with transforms
+ * that keep the solution count, and measures solving speed. It works on the 9x9 grid
+ * (sb_grid; SIMD kernels chosen at run time) and on any geometry given as data
+ * (sb_geometry): boxed grids of N = R*C digits up to 64 ("2x2" is 4x4, "4x4" 16x16, "5x5"
+ * 25x25, "8x8" 64x64), latin squares, cubes, X-Sudoku (the two diagonals as houses), and
+ * jigsaws and bare house lists read from files. Batch calls run arrays of puzzles on every
+ * core (OpenMP); solver plug-ins (shared objects) run as engines beside the built-in ones.
  * Everything a program needs is declared here; nothing else under src/ is public.
+ *
+ * Two tiers. The stable tier comes first: versions, status codes, the 9x9 reader, solver,
+ * rater and generator, their batch calls, geometries with their text form, reader and batch
+ * calls that solve and rate, and plug-in loading. The expert tier follows, declared only
+ * when SB_EXPERT is defined before the header is included (`#define SB_EXPERT` then
+ * `#include <sudokubench.h>`): registries (techniques, pipelines, engines), technique
+ * counters, search, pair and SIMD knobs, pipeline specs, candidate-level calls and input
+ * forms, random numbers, transforms and augmenting, the objects per geometry (engine,
+ * general solver, generic pipeline, rater, generator), generating on any geometry, and
+ * benchmark sets. The library exports both tiers; the tree's own code (library, programs,
+ * tests, Python binding) is built with SB_EXPERT.
  *
  * Conventions
  *   - Cells are numbered 0..80 row-major: cell = 9*row + column (rows and columns 0..8).
  *   - Houses are numbered 0..26: rows 0..8, then columns 9..17, then boxes 18..26
  *     (box b covers rows 3*(b/3).., columns 3*(b%3)..).
  *   - A candidate mask is a uint16_t with bit d-1 set when digit d (1..9) is possible.
- *   - Functions returning int return SB_OK (0) on success or a negative sb_status;
- *     sb_strerror() names every status.
+ *   - A geometry numbers its own cells and houses ("Geometries"); its grids are uint8_t
+ *     arrays, 0 blank and 1..N a digit.
  *
- * Thread rules
- *   - All mutable state lives in caller-owned objects (sb_solver, sb_reader). Use one
- *     sb_solver per thread; objects may move between threads but not be shared concurrently.
- *   - The peer tables (sb_tables()) and registries are read-only and safe to share.
- *   - The library never prints, never exits and keeps no mutable globals.
+ * Errors
+ *   - Functions returning int return SB_OK (0) on success or a negative sb_status;
+ *     sb_strerror() names every status. A NULL the call needs or a value out of its
+ *     documented range is refused, never a crash: SB_ERR_ARG where a status is returned;
+ *     otherwise the call says what it returns then (NULL, 0, "?"), or does nothing.
+ *   - Some return a value instead of SB_OK, so that only a negative return is an error:
+ *     counts, levels, kinds, indices and lengths (sb_geometry_cells, sb_simd_parse,
+ *     sb_pipeline_find, sb_gformat, ...); 1 for a record, 0 at the end of input
+ *     (sb_reader_next, sb_greader_next; sb_reader_read_cells also 2 at an invalid record);
+ *     1 made, 0 missed (sb_generate, sb_generate_class; sb_ggenerate: SB_GGEN_MISSED).
+ *   - Predicates return 1 or 0 and never fail (sb_grid_conflict, sb_solution_check,
+ *     sb_gsolution_check, sb_simd_supported, sb_line_is_grid, sb_plugin_one_thread,
+ *     sb_plugin_accepts). sb_parse_line returns an sb_line_kind, the verdict calls an
+ *     sb_verdict. Two negative returns are no status: sb_simd_parse's SB_SIMD_AUTO (-1) for
+ *     "auto", and sb_technique_step's SB_STEP_CONTRADICTION (-1).
+ *
+ * Output arguments
+ *   - Results go to caller-owned memory passed by pointer; the caller frees only the
+ *     objects the library makes. An object comes back through `out` (the first argument of
+ *     sb_solver_new, sb_generator_new, sb_reader_open, sb_greader_open; after the inputs
+ *     elsewhere), to be used only after SB_OK.
+ *   - A refusal's reason goes to an optional `why` buffer (may be NULL) followed by its size
+ *     (sb_parse_line's holds SB_WHY_LEN bytes), the offending column to an optional *col.
+ *   - Arrays of puzzles are row-major, puzzle i in bytes [i*C, (i+1)*C), C = SB_CELLS or
+ *     sb_geometry_cells(g). An output documented with "may be NULL" is optional.
+ *
+ * Objects and thread rules
+ *   - An object is made by its _new or _open call (a geometry by sb_geometry_parse and its
+ *     siblings) and freed by its _free or _close (NULL allowed). Solvers, readers,
+ *     generators, raters, engines and benchmark sets are each one thread's mutable state:
+ *     one per thread; one may move between threads, never be used by two at once.
+ *   - A geometry (sb_geometry) and a plug-in (sb_plugin) are immutable once made and shared
+ *     by any number of threads and objects; each must outlive the objects made on it.
+ *   - Calls without an object (sb_rate, sb_parse_line, the batch calls, ...) keep no state
+ *     outside their arguments. The peer tables (sb_tables()) and registries are read-only
+ *     and safe to share.
+ *   - The library never prints, never exits and keeps no mutable globals but one
+ *     thread-local (the plug-in running on the thread, sb_plugin_running).
+ *
+ * Quick start: examples/solve_one.c, built and run against the installed library by `make
+ * test-install` (cc solve_one.c $(pkg-config --cflags --libs sudokubench) -o solve_one):
+ *
+ *     #include <stdio.h>
+ *     #include <string.h>
+ *
+ *     #include <sudokubench.h>
+ *
+ *     int main(int argc, char **argv)
+ *     {
+ *         const char *text = argc > 1 ? argv[1]
+ *                                     : "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+ *         sb_grid puzzle;
+ *         char why[SB_WHY_LEN];
+ *         size_t col;
+ *         if (sb_parse_line(text, strlen(text), &puzzle, why, &col) != SB_LINE_PUZZLE) {
+ *             fprintf(stderr, "solve_one: column %zu: %s\n", col, why);
+ *             return 2;
+ *         }
+ *         sb_options opt;
+ *         sb_options_default(&opt);
+ *         sb_solver *solver;
+ *         sb_result res;
+ *         int st = sb_solver_new(&solver, &opt);
+ *         if (st == SB_OK) {
+ *             st = sb_solve(solver, &puzzle, &res);
+ *             sb_solver_free(solver);
+ *         }
+ *         if (st != SB_OK) {
+ *             fprintf(stderr, "solve_one: %s\n", sb_strerror(st));
+ *             return 2;
+ *         }
+ *         if (res.count == 0) {
+ *             puts("unsolvable");
+ *             return 1;
+ *         }
+ *         char out[SB_GRID_TEXT];
+ *         sb_grid_format(&res.solution, out);
+ *         printf("%s %s (%llu guesses)\n", out, res.count == 1 ? "unique" : "multiple",
+ *                (unsigned long long)res.guesses);
+ *         return sb_solution_check(&puzzle, &res.solution) ? 0 : 1;
+ *     }
  */
 #ifndef SUDOKUBENCH_H
 #define SUDOKUBENCH_H
@@ -30,6 +126,10 @@
 extern "C" {
 #endif
 
+/* ------------------------------------------------------------------------------------------ */
+/* Version and status                                                                         */
+/* ------------------------------------------------------------------------------------------ */
+
 /* The version, as numbers and as text (they always agree: tests/test_tables.c). The
  * library's sb_version() tells which version a program runs against, the macros which one it
  * was compiled with. */
@@ -39,14 +139,11 @@ extern "C" {
 #define SB_VERSION_NUMBER (SB_VERSION_MAJOR * 10000 + SB_VERSION_MINOR * 100 + SB_VERSION_PATCH)
 #define SB_VERSION "0.1.0"
 
-enum {
-    SB_DIGITS = 9,          /* digits 1..9, also cells per house */
-    SB_CELLS = 81,          /* cells in a grid */
-    SB_HOUSES = 27,         /* 9 rows + 9 columns + 9 boxes */
-    SB_PEERS = 20,          /* cells sharing a house with a given cell */
-    SB_ALL_DIGITS = 0x1FF,  /* candidate mask with all nine digits */
-    SB_GRID_TEXT = 82       /* bytes for a grid as text: 81 chars + NUL */
-};
+/* @return the library's SB_VERSION_NUMBER (MAJOR * 10000 + MINOR * 100 + PATCH). */
+unsigned sb_version(void);
+
+/* @return the library's SB_VERSION text, e.g. "0.1.0". */
+const char *sb_version_string(void);
 
 /* Status codes; SB_OK is 0, errors are negative. */
 typedef enum sb_status {
@@ -69,46 +166,31 @@ typedef enum sb_status {
                                    make a state for the geometry asked for */
 } sb_status;
 
-/* @return the library's SB_VERSION_NUMBER (MAJOR * 10000 + MINOR * 100 + PATCH). */
-unsigned sb_version(void);
-
-/* @return the library's SB_VERSION text, e.g. "0.1.0". */
-const char *sb_version_string(void);
-
 /* Returns a constant, human-readable name for a status code ("unknown status" for any other
  * value). */
 const char *sb_strerror(int status);
 
 /* ------------------------------------------------------------------------------------------ */
-/* Grids and peer tables                                                                      */
+/* The 9x9 grid                                                                               */
 /* ------------------------------------------------------------------------------------------ */
+
+enum {
+    SB_DIGITS = 9,          /* digits 1..9, also cells per house */
+    SB_CELLS = 81,          /* cells in a grid */
+    SB_HOUSES = 27,         /* 9 rows + 9 columns + 9 boxes */
+    SB_PEERS = 20,          /* cells sharing a house with a given cell */
+    SB_ALL_DIGITS = 0x1FF,  /* candidate mask with all nine digits */
+    SB_GRID_TEXT = 82       /* bytes for a grid as text: 81 chars + NUL */
+};
 
 /* A puzzle or a solution: each cell 0 (blank) or a digit 1..9. */
 typedef struct sb_grid {
     uint8_t cell[SB_CELLS]; /* row-major cell values, 0 = blank */
 } sb_grid;
 
-/* The read-only geometry of the 9x9 grid, built at compile time, shared by all threads. */
-typedef struct sb_peer_tables {
-    uint8_t house_cells[SB_HOUSES][SB_DIGITS]; /* the 9 cells of each house, ascending */
-    uint8_t cell_houses[SB_CELLS][3];          /* row, column and box house of each cell */
-    uint8_t peers[SB_CELLS][SB_PEERS];         /* the 20 peers of each cell, ascending */
-    uint64_t house_mask[SB_HOUSES][2];         /* house cells as a 128-bit set (bit c%64 of word c/64) */
-    uint64_t peer_mask[SB_CELLS][2];           /* peers as a 128-bit set, same layout */
-} sb_peer_tables;
-
-/* Returns the peer tables (never NULL). */
-const sb_peer_tables *sb_tables(void);
-
 /* Writes the grid as 81 characters plus NUL into out: digits, '.' for blanks, '?' for a cell
  * above 9. NULL grid or out: nothing is written. */
 void sb_grid_format(const sb_grid *grid, char out[SB_GRID_TEXT]);
-
-/* Fills cand with each cell's candidates implied by the givens alone (no propagation):
- * a given cell gets its own digit, a blank cell every digit not given among its peers.
- * This is the "hypothesis set" of seed 004. Cells above 9 count as blanks; NULL grid or cand:
- * nothing is written. */
-void sb_grid_candidates(const sb_grid *grid, uint16_t cand[SB_CELLS]);
 
 /* Finds two givens with the same digit in one house.
  * @return 1 and sets *a < *b to the two cells (first conflict in cell order; a and b may be
@@ -121,7 +203,7 @@ int sb_grid_conflict(const sb_grid *grid, int *a, int *b);
 int sb_solution_check(const sb_grid *puzzle, const sb_grid *solution);
 
 /* ------------------------------------------------------------------------------------------ */
-/* Parsing                                                                                    */
+/* Reading 9x9 puzzles                                                                        */
 /* ------------------------------------------------------------------------------------------ */
 
 /* What one input line holds. */
@@ -159,7 +241,9 @@ typedef struct sb_record {
                                   sb_solve_candidates; unset when marks is 0 */
 } sb_record;
 
-/* A streaming line reader with constant memory, whatever the line lengths or input size. */
+/* A streaming line reader with constant memory, whatever the line lengths or input size.
+ * Thread rules: one thread's state; it may move between threads, never be used by two at
+ * once. */
 typedef struct sb_reader sb_reader;
 
 /* Creates a reader over an open stream (not closed by the reader). A UTF-8 BOM at the start
@@ -169,9 +253,9 @@ int sb_reader_open(sb_reader **out, FILE *in);
 /* Reads the next puzzle or invalid line, skipping comments, blank lines and a Kaggle header.
  * Lines longer than SB_MAX_LINE bytes are reported invalid ("line too long") and consumed
  * without being buffered, except comment lines (a '#' first after spaces or tabs, within the
- * first SB_MAX_LINE bytes), which are skipped whatever their length. @return 1 with *rec filled, 0 at end of input, SB_ERR_IO on a
- * read error, SB_ERR_STOPPED when the stop flag was raised (sb_reader_set_stop), SB_ERR_ARG
- * for NULL r or rec. */
+ * first SB_MAX_LINE bytes), which are skipped whatever their length. @return 1 with *rec
+ * filled, 0 at end of input, SB_ERR_IO on a read error, SB_ERR_STOPPED when the stop flag was
+ * raised (sb_reader_set_stop), SB_ERR_ARG for NULL r or rec. */
 int sb_reader_next(sb_reader *r, sb_record *rec);
 
 /* Frees a reader (NULL is allowed). */
@@ -183,57 +267,109 @@ void sb_reader_close(sb_reader *r);
  * later call resumes the skip. NULL r: nothing. */
 void sb_reader_set_stop(sb_reader *r, const volatile sig_atomic_t *stop);
 
-/* Lets pencilmark lines eliminate more than their givens imply (on = 1): such a record is a
- * puzzle with marks set and must be solved from rec->cand (sb_solve_candidates), as its grid
- * alone is a different puzzle. Off (the default) they are invalid records ("elimination
- * beyond the givens"), so a caller that reads only rec->grid is never misled. NULL r:
- * nothing. */
-void sb_reader_set_marks(sb_reader *r, int on);
-
 enum { SB_MAX_LINE = 1024 /* longest accepted line in bytes, '\n' excluded */ };
 
-/* ------------------------------------------------------------------------------------------ */
-/* SIMD dispatch                                                                              */
-/* ------------------------------------------------------------------------------------------ */
-
-/* Kernel levels. Each level is the same solver stamped for an instruction set, tested against
- * the cell-major reference kernel (same solutions, counts and guesses). */
-typedef enum sb_simd {
-    SB_SIMD_AUTO = -1,    /* $SUDOKUBENCH_SIMD if set, else the best level this CPU supports */
-    SB_SIMD_SCALAR = 0,   /* any CPU: always available; the architecture's baseline only (SSE2
-                             on x86-64, NEON on aarch64: the band kernel; elsewhere the
-                             reference) */
-    SB_SIMD_SSE4 = 1,     /* x86-64: SSE4.1 + POPCNT (128-bit vectors) */
-    SB_SIMD_AVX2 = 2,     /* x86-64: AVX2 + BMI1/2 + POPCNT + LZCNT (256-bit vectors) */
-    SB_SIMD_AVX512 = 3,   /* x86-64: AVX-512 F/BW/VL/VPOPCNTDQ/VBMI/BITALG (Ice Lake, Zen 4
-                             and later) */
-    SB_SIMD_NEON = 4,     /* aarch64: Advanced SIMD (128-bit vectors) */
-    SB_SIMD_AVX512BW = 5, /* x86-64: AVX-512 F/BW/VL without VBMI or VPOPCNTDQ (Skylake-SP,
-                             Cascade Lake, Cooper Lake): the avx512 kernel with word permutes.
-                             Numbered after neon so that the older levels keep their values;
-                             auto prefers avx512, then avx512bw, then avx2 */
-    SB_SIMD_LEVELS = 6    /* number of levels */
-} sb_simd;
-
-/* Returns the level's name ("scalar", "sse4", "avx2", "avx512", "neon", "avx512bw"), or "?"
- * if out of range. */
-const char *sb_simd_name(int level);
-
-/* Parses a level name ("auto" gives SB_SIMD_AUTO). @return the level, or SB_ERR_SIMD (also
- * for NULL). */
-int sb_simd_parse(const char *name);
-
-/* @return 1 if this CPU and OS support the level (x86-64: CPUID + XGETBV; aarch64: scalar and
- * neon), else 0 (also for any value that is no level). */
-int sb_simd_supported(int level);
-
-/* Resolves SB_SIMD_AUTO: $SUDOKUBENCH_SIMD when set, else the best supported level.
- * @return a supported level, or SB_ERR_SIMD when the environment names an unknown or
- * unsupported level (or level itself is unsupported). */
-int sb_simd_resolve(int level);
+/* Reads up to max puzzles from r into cells (max*SB_CELLS bytes, one row per puzzle) and sets
+ * *n to how many it stored, so a binding fills an array in one call per chunk. Stops at an
+ * invalid record, copied into *bad (may be NULL). @return 1 when max puzzles were stored (more
+ * may follow), 0 at the end of input, 2 at an invalid record (the puzzles before it are
+ * stored; the next call goes on after it), or an error of sb_reader_next; SB_ERR_ARG for NULL
+ * r or n, or NULL cells with max > 0. */
+int sb_reader_read_cells(sb_reader *r, uint8_t *cells, size_t max, size_t *n, sb_record *bad);
 
 /* ------------------------------------------------------------------------------------------ */
-/* Pipelines                                                                                  */
+/* Solving 9x9 puzzles: options, results, the solver                                          */
+/* ------------------------------------------------------------------------------------------ */
+
+/* How a solver runs. Fill with sb_options_default() and then change fields. */
+typedef struct sb_options {
+    uint64_t limit;   /* stop after this many solutions: 1 first, 2 uniqueness (default), 0 all */
+    int pipeline;     /* index into sb_pipelines(), or SB_PIPELINE_CUSTOM; default 0 ("fast") */
+    const char *spec; /* the custom spec when pipeline is SB_PIPELINE_CUSTOM (copied by
+                         sb_solver_new), else ignored */
+    int simd;         /* an sb_simd level; default SB_SIMD_AUTO */
+    int search;       /* an sb_search mode; default SB_SEARCH_DFS */
+    size_t bfs_cap;   /* most boards the BFS frontier may hold; default SB_BFS_CAP */
+    uint64_t max_guesses; /* guess budget per puzzle: a search that needs more stops with
+                             SB_ERR_BUDGET (deterministic); default UINT64_MAX, no budget */
+    const volatile sig_atomic_t *stop; /* polled every few thousand guesses while a search
+                             runs; when it reads non-zero sb_solve returns SB_ERR_STOPPED.
+                             NULL (default): never. Lets Ctrl-C end a long search */
+    int pair;         /* an sb_pair policy for sb_solve_many; default SB_PAIR_AUTO */
+    const struct sb_plugin *plugin; /* a loaded solver plug-in (sb_plugin_open): sb_engine_new
+                             then runs it instead of the pipeline. NULL (default): none.
+                             sb_solver_new refuses a plug-in (SB_ERR_ARG) */
+    const struct sb_plugin *const *techniques; /* loaded technique plug-ins (at most
+                             SB_TECH_PLUGINS): their names are technique tokens of the spec,
+                             and every solver and engine runs their steps. NULL: none */
+    size_t ntechniques; /* how many (default 0) */
+} sb_options;
+
+/* Sets the defaults: limit 2, pipeline "fast", SIMD auto, DFS, BFS cap SB_BFS_CAP, no guess
+ * budget, no stop flag. NULL opt: nothing. */
+void sb_options_default(sb_options *opt);
+
+/* Sets opt->pipeline (and opt->spec) from a registry name or a custom spec; spec must outlive
+ * the sb_solver_new call. @return SB_OK or SB_ERR_PIPELINE; SB_ERR_ARG for NULL opt or
+ * name_or_spec. */
+int sb_options_pipeline(sb_options *opt, const char *name_or_spec);
+
+/* What one solve found. */
+typedef struct sb_result {
+    uint64_t count;      /* solutions found, at most limit (when limit > 0) */
+    uint64_t guesses;    /* search states pushed (one per branch taken): the field's guess count */
+    sb_grid solution;    /* the first solution found; all zero when count is 0 */
+} sb_result;
+
+/* The verdict on a puzzle for a given limit. */
+typedef enum sb_verdict {
+    SB_UNSOLVABLE = 0,   /* no solution (including conflicting givens) */
+    SB_SOLVED = 1,       /* exactly one solution found (unique when limit is 0 or >= 2) */
+    SB_MULTIPLE = 2      /* two or more solutions */
+} sb_verdict;
+
+/* @return the verdict for a result: 0 solutions, 1, or more; SB_UNSOLVABLE for NULL. */
+sb_verdict sb_result_verdict(const sb_result *res);
+
+/* @return the verdict for a solution count of any geometry (sb_gresult.count, sb_result.count):
+ * 0 solutions, 1, or more. */
+sb_verdict sb_count_verdict(uint64_t count);
+
+/* A solver context: search stack and scratch state for one thread. Thread rules: one per
+ * thread; it may move between threads, never be used by two at once. */
+typedef struct sb_solver sb_solver;
+
+/* Creates a solver. @return SB_OK; SB_ERR_ARG for NULL out or opt; SB_ERR_PIPELINE for a bad
+ * pipeline index; SB_ERR_SIMD
+ * when the requested (or environment-forced) level is unknown or unsupported here; SB_ERR_ARG
+ * for a bad search mode or pair policy (sb_pair_resolve); SB_ERR_NOMEM. */
+int sb_solver_new(sb_solver **out, const sb_options *opt);
+
+/* Frees a solver (NULL is allowed). */
+void sb_solver_free(sb_solver *s);
+
+/* Solves (counts) one puzzle up to the solver's limit. Conflicting givens give count 0.
+ * With limit 0 the count can exceed what is practical to enumerate: that is the caller's
+ * choice. @return SB_OK; SB_ERR_ARG for NULL arguments or cell values above 9;
+ * SB_ERR_FRONTIER when BFS needs more than bfs_cap boards; SB_ERR_BUDGET when the search
+ * would need more than max_guesses guesses (res->guesses is then at most max_guesses:
+ * exactly max_guesses in DFS); SB_ERR_STOPPED
+ * when the stop flag was raised; SB_ERR_NOMEM. After an error res holds what was found so
+ * far (count and solution), never a verdict. */
+int sb_solve(sb_solver *s, const sb_grid *puzzle, sb_result *res);
+
+/* Solves puzzles[0..n) as n calls of sb_solve would: res[i] and status[i] (sb_solve's return
+ * value for puzzle i) are the same, solutions and guesses included. Faster where the kernel
+ * can work on several puzzles at once: the fast pipeline's AVX2 kernel searches two puzzles
+ * side by side, one in each half of its vectors (docs/performance.md), in blocks of up to 256
+ * puzzles chosen by the solver's pair policy (sb_options.pair); elsewhere it is a loop.
+ * The stop flag is also looked at before each puzzle: once it is raised, the puzzles not yet
+ * started get SB_ERR_STOPPED and a zero result (as does a puzzle refused with SB_ERR_ARG).
+ * @return SB_OK, or SB_ERR_ARG for a NULL solver or (when n > 0) NULL arrays. */
+int sb_solve_many(sb_solver *s, const sb_grid *puzzles, size_t n, sb_result *res, int *status);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Rating                                                                                     */
 /* ------------------------------------------------------------------------------------------ */
 
 /* Techniques: registered elimination steps over the candidate board. Each looks at one house
@@ -263,18 +399,6 @@ typedef enum sb_technique {
     SB_TECH_COUNT              /* number of techniques */
 } sb_technique;
 
-enum { SB_TECH_PLUGINS = 4 /* most technique plug-ins one solver runs (sb_options.techniques) */ };
-
-/* One row of the technique registry (indexed by sb_technique). */
-typedef struct sb_technique_info {
-    const char *name;        /* spec token: ns, hs, lc, nt2 .. ht4, xw, sf, jf, xy, xyz, ww,
-                                sky, kite, col, xc */
-    const char *description; /* one line for --help and reports */
-} sb_technique_info;
-
-/* Returns the technique registry (SB_TECH_COUNT rows) and sets *count (count may be NULL). */
-const sb_technique_info *sb_techniques(size_t *count);
-
 /* What a technique did, summed over solves. */
 typedef struct sb_technique_counts {
     uint64_t applications; /* house steps (whole-board techniques: patterns) that eliminated
@@ -287,6 +411,593 @@ typedef struct sb_technique_counts {
                               applications > 0 implies calls > 0. The last member, so
                               positional initialisers keep their meaning */
 } sb_technique_counts;
+
+/* Difficulty classes: the weakest technique set that solves a puzzle without guessing. */
+typedef enum sb_class {
+    SB_CLASS_SINGLES = 0,  /* naked singles alone */
+    SB_CLASS_HIDDEN,       /* + hidden singles */
+    SB_CLASS_LOCKED,       /* + locked candidates */
+    SB_CLASS_TUPLES,       /* + naked and hidden tuples (pairs, triples, quads) */
+    SB_CLASS_FISH,         /* + X-wing, swordfish, jellyfish */
+    SB_CLASS_WINGS,        /* + XY-wing, XYZ-wing, W-wing */
+    SB_CLASS_CHAINS,       /* + skyscraper, 2-string kite, simple colouring, X-chains */
+    SB_CLASS_SEARCH,       /* needs search (or has no solution the techniques can reach) */
+    SB_CLASS_COUNT         /* number of classes */
+} sb_class;
+
+/* Returns the class's name ("singles", "hidden", "locked", "tuples", "fish", "wings",
+ * "chains", "search"), or "?". */
+const char *sb_class_name(int cls);
+
+/* A rating: the class and what each technique did at that class's technique set. */
+typedef struct sb_rating {
+    sb_class cls;                                 /* weakest class that solves it */
+    sb_technique_counts counts[SB_TECH_COUNT];    /* work at that class (restart order) */
+} sb_rating;
+
+/* Rates a puzzle: runs each class's technique set (restart order, cheapest first) from the
+ * givens without guessing and reports the first that completes the grid. Meant for proper
+ * puzzles; a contradiction or multiple solutions end as SB_CLASS_SEARCH. Needs no solver and
+ * keeps no state. @return SB_OK, or SB_ERR_ARG for NULL arguments or a cell above 9. */
+int sb_rate(const sb_grid *puzzle, sb_rating *out);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Generating 9x9 puzzles                                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Clue-pattern symmetries of generated puzzles: a clue's images are clues too. */
+typedef enum sb_symmetry {
+    SB_SYM_NONE = 0,     /* any pattern */
+    SB_SYM_ROT180 = 1,   /* half turn: (r,c) ~ (8-r,8-c) */
+    SB_SYM_ROT90 = 2,    /* quarter turns: (r,c) ~ (c,8-r) ~ (8-r,8-c) ~ (8-c,r) */
+    SB_SYM_MIRROR = 3,   /* left-right mirror: (r,c) ~ (r,8-c) */
+    SB_SYM_DIAGONAL = 4, /* main-diagonal reflection: (r,c) ~ (c,r) */
+    SB_SYM_COUNT = 5     /* number of symmetries */
+} sb_symmetry;
+
+/* Returns the symmetry's name ("none", "rot180", "rot90", "mirror", "diagonal"), or "?". */
+const char *sb_symmetry_name(int sym);
+
+/* Parses a symmetry name. @return the sb_symmetry, or SB_ERR_ARG when unknown or NULL. */
+int sb_symmetry_parse(const char *name);
+
+enum {
+    SB_MIN_CLUES = 17 /* no proper 9x9 puzzle has fewer givens (McGuire, Tugemann, Civario 2012) */
+};
+
+/* What the generator makes. Fill with sb_gen_options_default() and then change fields.
+ *
+ * Method, per puzzle index i: a random full grid (a randomized backtracking fill of the
+ * generator's own, so a seed's grids do not change with the solver's search order); then clues
+ * are removed in a random order of symmetry orbits, in two phases. Phase 1 removes, with no
+ * solver call, every orbit whose cells singles on the remaining clues bring back (the solutions
+ * are then unchanged, so uniqueness holds by construction). Phase 2 tries each remaining orbit
+ * with one uniqueness check (sb_solve, limit 2); an orbit whose removal fails is necessary and
+ * stays for good (removing clues only adds solutions). Default digging stops at the first
+ * necessary orbit once max_clues and min_guesses are met; `minimal` goes through every orbit. A
+ * candidate that misses max_clues or the guess range is dropped and a new one made, up to
+ * max_attempts. Everything is a function of (seed, i, options): thread count, call order and
+ * SIMD level do not change the output. */
+typedef struct sb_gen_options {
+    uint64_t seed;         /* puzzle i is a function of (seed, i) and the options below only */
+    int minimal;           /* 1: dig until no clue can go (no orbit, under a symmetry);
+                            * 0 (default): stop at the first necessary orbit, about 6x
+                            * faster, leaving some removable clues (about 31 clues, not 24) */
+    int max_clues;         /* at most this many clues, SB_MIN_CLUES..81 (default 81: any) */
+    int symmetry;          /* an sb_symmetry (default SB_SYM_NONE) */
+    uint64_t min_guesses;  /* keep puzzles with at least this many guesses (default 0) ... */
+    uint64_t max_guesses;  /* ... and at most this many (default UINT64_MAX); guesses as
+                            * sb_solve counts them with limit 2 on pipeline 0 */
+    uint64_t max_attempts; /* candidates per index before sb_generate gives up (default 100000) */
+    int simd;              /* kernel level of the checks (default SB_SIMD_AUTO); every level
+                            * gives the same puzzles */
+} sb_gen_options;
+
+/* Sets the defaults (see the field comments). NULL opt: nothing. */
+void sb_gen_options_default(sb_gen_options *opt);
+
+/* One generated puzzle. */
+typedef struct sb_generated {
+    sb_grid puzzle;    /* exactly one solution */
+    sb_grid solution;  /* that solution */
+    int clues;         /* givens in puzzle */
+    uint64_t guesses;  /* sb_solve guesses on puzzle with limit 2, pipeline 0 */
+    uint64_t attempts; /* candidates made for this index (1 when the first one fitted) */
+} sb_generated;
+
+/* A generator context: a solver context and the symmetry orbits. One per thread; it may move
+ * between threads, never be used by two at once. */
+typedef struct sb_generator sb_generator;
+
+/* Creates a generator. @return SB_OK; SB_ERR_ARG for NULL out or opt, or when max_clues is
+ * outside SB_MIN_CLUES..81 (fewer than 17 clues never give one solution), min_guesses >
+ * max_guesses, max_attempts is 0 or the symmetry is unknown; SB_ERR_SIMD or SB_ERR_NOMEM as
+ * sb_solver_new. */
+int sb_generator_new(sb_generator **out, const sb_gen_options *opt);
+
+/* Frees a generator (NULL is allowed). */
+void sb_generator_free(sb_generator *g);
+
+/* Makes puzzle number index of the generator's seed. @return 1 with *out filled; 0 when
+ * max_attempts candidates all missed max_clues or the guess range (*out then holds the last
+ * candidate, a proper puzzle, with attempts = max_attempts); SB_ERR_ARG for NULL arguments. */
+int sb_generate(sb_generator *g, uint64_t index, sb_generated *out);
+
+/* Makes puzzle number index that sb_rate puts in class cls (an sb_class; -1: any, which is
+ * sb_generate): candidate 0 is sb_generate's puzzle for index, candidate k > 0 its puzzle for
+ * a splitmix64 mix of (index, k), at most tries candidates; one that misses max_clues or the
+ * guess range ends the search. out->attempts sums the attempts of every candidate.
+ * @return 1 with *out filled; 0 when no candidate fitted; SB_ERR_ARG for NULL arguments or cls
+ * outside -1..SB_CLASS_COUNT-1. */
+int sb_generate_class(sb_generator *g, uint64_t index, int cls, uint64_t tries,
+                      sb_generated *out);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Batches: whole arrays of 9x9 puzzles on every core (OpenMP), for bindings and tools        */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Arrays hold puzzle i in bytes [i*SB_CELLS, (i+1)*SB_CELLS), one byte per cell as in sb_grid
+ * (0 blank, 1..9); a count of rows (n, n_in, max) above SIZE_MAX / SB_CELLS, whose array could
+ * not exist, is refused with SB_ERR_ARG. Each call runs an OpenMP team of `threads` threads (0:
+ * the OpenMP default, every core; never more than the items), one solver or generator per
+ * thread, and writes row i of each output from item i alone: the results are the same for any
+ * thread count. The calls are reentrant (no state outside the arguments).
+ *
+ * Before its team starts, each call checks with sb_threads_check that the team's threads can
+ * start: when they cannot (memory, RLIMIT_NPROC or a cgroup's pids limit ran out), it returns
+ * SB_ERR_THREADS with errno set and nothing done, where the OpenMP runtime itself would end the
+ * whole process. */
+
+/* Solves n puzzles with the options *opt (limit, pipeline, SIMD level, budget, stop flag).
+ * Outputs may each be NULL: counts[i] and guesses[i] as sb_result; solutions + i*SB_CELLS the
+ * first solution found (all zero when none); status[i] what sb_solve returned for puzzle i
+ * (SB_OK, SB_ERR_BUDGET, SB_ERR_ARG for a cell above 9, SB_ERR_STOPPED for puzzles not run
+ * once opt->stop was raised, ...). @return SB_OK; SB_ERR_ARG for NULL opt or cells; what
+ * sb_solver_new returns for bad options (nothing solved); SB_ERR_THREADS (errno set; nothing
+ * solved); SB_ERR_STOPPED when the stop flag ended the batch; SB_ERR_NOMEM when a thread
+ * could not make its solver. */
+int sb_solve_batch(const sb_options *opt, const uint8_t *cells, size_t n, int threads,
+                   uint64_t *counts, uint64_t *guesses, uint8_t *solutions, int8_t *status);
+
+/* Rates n puzzles (sb_rate): classes[i] = the sb_class, or -1 when sb_rate refused puzzle i
+ * (a cell above 9). @return SB_OK; SB_ERR_ARG when some puzzle was refused; SB_ERR_THREADS
+ * (errno set; nothing rated). As sb_rate_batch_stop with no stop flag. */
+int sb_rate_batch(const uint8_t *cells, size_t n, int threads, int8_t *classes);
+
+/* Makes puzzles first .. first+n-1 of the generator options *opt (sb_generate: the same puzzle
+ * for an index whatever the thread count) into puzzles (n*SB_CELLS bytes), and when not NULL
+ * their solutions and guess counts. first + n - 1 must not pass UINT64_MAX. @return SB_OK;
+ * SB_ERR_ARG when the indices would pass UINT64_MAX; what sb_generator_new returns for bad
+ * options; SB_ERR_THREADS (errno set; nothing made); SB_ERR_BUDGET when some index ran out of
+ * max_attempts (its row holds the last candidate, a proper puzzle, as sb_generate). As
+ * sb_generate_batch_stop with no stop flag. */
+int sb_generate_batch(const sb_gen_options *opt, uint64_t first, size_t n, int threads,
+                      uint8_t *puzzles, uint8_t *solutions, uint64_t *guesses);
+
+/* sb_rate_batch and sb_generate_batch with a stop flag, as sb_options.stop is to
+ * sb_solve_batch (sb_augment_batch_stop is the third such call): *stop (a flag a signal
+ * handler or another thread raises; NULL: never) is read before each puzzle (rate, generate:
+ * one sb_generate, which itself is not interrupted) or each run of a few hundred rows
+ * (augment). Once it is raised the rows not yet begun are left untouched and the call returns
+ * SB_ERR_STOPPED, which wins over row errors (SB_ERR_ARG, SB_ERR_BUDGET: the rows are
+ * incomplete anyway) but not over SB_ERR_NOMEM; the rows written are what the call without a
+ * flag writes. */
+int sb_rate_batch_stop(const uint8_t *cells, size_t n, int threads, int8_t *classes,
+                       const volatile sig_atomic_t *stop);
+int sb_generate_batch_stop(const sb_gen_options *opt, uint64_t first, size_t n, int threads,
+                           uint8_t *puzzles, uint8_t *solutions, uint64_t *guesses,
+                           const volatile sig_atomic_t *stop);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Geometries: any grid as data, its text form (docs/geometry.md)                             */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A geometry is a number of cells, a number of digits N (1..SB_GEO_MAX_DIGITS) and a list of
+ * houses: each house holds exactly N distinct cells, and a solution puts every digit 1..N once
+ * in every house. Each cell's houses and peers (cells sharing a house with it) are derived
+ * from the houses when the geometry is made. The 9x9 calls (sb_grid, sb_solve) have their
+ * own types; every call on a geometry takes cells as a uint8_t array of sb_geometry_cells()
+ * values, 0 = blank, 1..N = digit, in the geometry's cell order.
+ *
+ * Built-in specs (sb_geometry_parse):
+ *   "RxC"      boxed Sudoku: N = R*C digits on an N x N grid, cell = N*row + column; houses
+ *              are the N rows, then the N columns, then the N boxes of R rows by C columns
+ *              (box b covers rows R*(b/R).., columns C*(b%R)..); 1 <= R, C and N <= 64
+ *   "latin:N"  latin square: N x N cells, houses the rows then the columns
+ *   "cube:K"   K*K*K cells, K*K digits, cell = K*K*x + K*y + z (plane-major, as APL ravels
+ *              a K K K array); houses the 3K axis planes: x = 0..K-1, then y, then z
+ *              (cube:3 is seed 002's s333); K <= 8
+ *   "x:RxC"    RxC plus the two main diagonals as houses (the last two)
+ * Any other geometry comes from a file (sb_geometry_read / sb_geometry_load).
+ *
+ * Thread rules: a geometry is immutable once made and may be shared by any number of
+ * threads; the objects made on one (sb_greader, and in the expert tier sb_engine,
+ * sb_gsolver, sb_gpipeline, sb_grater, sb_ggenerator, sb_bench) are each one thread's mutable
+ * state. */
+
+enum {
+    SB_GEO_MAX_DIGITS = 64,    /* N fits one uint64_t candidate mask */
+    SB_GEO_MAX_CELLS = 4096,   /* 64x64, the largest built-in grid */
+    SB_GEO_WHY_LEN = 128,      /* room for a geometry or grid error message, NUL included */
+    SB_GEO_NAME_LEN = 64       /* room for a geometry's name, NUL included */
+};
+
+/* What shape a geometry has; the layout fields of sb_geometry_layout depend on it. */
+typedef enum sb_geometry_kind {
+    SB_GEO_BOXED = 0,  /* "RxC" */
+    SB_GEO_LATIN = 1,  /* "latin:N" */
+    SB_GEO_CUBE = 2,   /* "cube:K" */
+    SB_GEO_X = 3,      /* "x:RxC" */
+    SB_GEO_JIGSAW = 4, /* file: an N x N grid of regions (plus rows and columns) */
+    SB_GEO_HOUSES = 5  /* file: a bare list of houses (no 2-D layout) */
+} sb_geometry_kind;
+
+/* An immutable geometry (opaque; read it through the accessors below). */
+typedef struct sb_geometry sb_geometry;
+
+/* Makes a geometry from a built-in spec ("3x3", "4x4", "latin:5", "cube:3", "x:3x3", ...).
+ * @param why  receives the reason on failure (whylen bytes, e.g. SB_GEO_WHY_LEN; may be NULL)
+ * @return SB_OK with *out set (free with sb_geometry_free), SB_ERR_ARG for a bad spec (the
+ * reason names the valid forms) or NULL spec or out, SB_ERR_NOMEM. */
+int sb_geometry_parse(const char *spec, sb_geometry **out, char *why, size_t whylen);
+
+/* Makes the square boxed geometry for a cell count: N*N cells with N = R*C, R <= C and C - R
+ * smallest (16 -> 2x2, 36 -> 2x3, 64 -> 2x4, 81 -> 3x3, 144 -> 3x4, 256 -> 4x4, 625 -> 5x5).
+ * @return SB_OK with *out set; SB_ERR_ARG when no boxed geometry has that many cells (not a
+ * square, or N prime, or N > 64), with why naming what does fit (latin:N, cube:K), or for
+ * NULL out. */
+int sb_geometry_for_cells(int ncells, sb_geometry **out, char *why, size_t whylen);
+
+/* Reads a geometry file from an open stream (format in docs/geometry.md: "jigsaw N" followed
+ * by N lines of N region characters, or "houses CELLS N" followed by one house per line as
+ * cell indices; '#' comments and blank lines anywhere). source names the input in messages.
+ * @return SB_OK with *out set; SB_ERR_ARG with why "SOURCE:LINE: reason" (why "no input" for
+ * NULL in or out); SB_ERR_IO; SB_ERR_NOMEM. */
+int sb_geometry_read(FILE *in, const char *source, sb_geometry **out, char *why,
+                     size_t whylen);
+
+/* Opens path and reads it as sb_geometry_read does. @return as sb_geometry_read; SB_ERR_IO
+ * (why says the file cannot be opened) when it cannot be opened; SB_ERR_ARG (why "no geometry
+ * file named") for NULL path or out. */
+int sb_geometry_load(const char *path, sb_geometry **out, char *why, size_t whylen);
+
+/* Frees a geometry (NULL is allowed). */
+void sb_geometry_free(sb_geometry *g);
+
+/* @return the geometry's name: its spec ("4x4", "cube:3") or "jigsaw:N" / "houses"; NULL for
+ * NULL. */
+const char *sb_geometry_name(const sb_geometry *g);
+
+/* @return its kind (an sb_geometry_kind); SB_ERR_ARG for NULL, as the counts below. */
+int sb_geometry_kind_of(const sb_geometry *g);
+
+/* @return the number of cells. */
+int sb_geometry_cells(const sb_geometry *g);
+
+/* @return the number of digits N (also the cells per house). */
+int sb_geometry_digits(const sb_geometry *g);
+
+/* @return the number of houses. */
+int sb_geometry_houses(const sb_geometry *g);
+
+/* Checks a solution: every cell 1..N, every given of puzzle kept (puzzle may be NULL: none),
+ * every house holding each digit once. @return 1 if valid, else 0 (also for NULL g or
+ * solution). */
+int sb_gsolution_check(const sb_geometry *g, const uint8_t *puzzle, const uint8_t *solution);
+
+/* How a grid is written as text. */
+typedef enum sb_gform {
+    SB_GFORM_CHARS = 0, /* one character per cell: '1'-'9' then 'A'-'Z' (N <= 35), '.' blank */
+    SB_GFORM_INTS = 1   /* decimal cell values separated by ',' (0 blank), any N */
+} sb_gform;
+
+/* Parses one puzzle line for geometry g into cells (sb_geometry_cells bytes). The form is
+ * detected per line: a ',' or an inner space/tab means the integer form (values 0..N
+ * separated by ',' or runs of spaces/tabs), else one character per cell ('1'-'9', 'A'-'Z' or
+ * 'a'-'z' for 10..35, '.' or '0' blank). Surrounding spaces/tabs and a trailing '\r' are
+ * ignored. On error nothing is guessed: *col (may be NULL) is the 1-based column of the
+ * offending byte (for a short line, one past the end) and why says the reason.
+ * @param form  receives the detected sb_gform (may be NULL)
+ * @return SB_OK, or SB_ERR_ARG with why ("digit 'H' out of range 1..16", "too few cells
+ * (15 of 16)", ...). */
+int sb_gparse(const sb_geometry *g, const char *line, size_t len, uint8_t *cells, int *form,
+              char *why, size_t whylen, size_t *col);
+
+/* Writes cells as text in form (no newline) into out, NUL-terminated when it fits.
+ * @return the length the text needs (excluding NUL), like snprintf (out may be NULL when
+ * outlen is 0); SB_ERR_ARG for NULL g or cells, NULL out with outlen > 0, an unknown form,
+ * SB_GFORM_CHARS with N > 35 or a cell above N. */
+int sb_gformat(const sb_geometry *g, const uint8_t *cells, int form, char *out, size_t outlen);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Any geometry: reading, and batches that solve and rate                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A NULL geometry is 9x9 here: the 9x9 reader (sb_reader) and sb_rate do the work, so one
+ * loop serves every geometry. Thread rules: an sb_greader and an sb_grater are one thread's
+ * state (they may move between threads); sb_geometry_detect, sb_grate and sb_grate_batch keep
+ * no state outside their arguments. */
+
+enum { SB_GEO_MAX_LINE = 32000 /* longest line sb_greader takes, '\n' excluded (64x64 in
+                                  integers needs about 12 KB) */ };
+
+/* One record of sb_greader_next: a puzzle or an invalid line, with its line number. */
+typedef struct sb_grecord {
+    uint64_t line;           /* 1-based line number in its input */
+    sb_line_kind kind;       /* SB_LINE_PUZZLE or SB_LINE_INVALID (skips are not returned) */
+    int form;                /* the sb_gform the line is written in (9x9: SB_GFORM_CHARS) */
+    size_t col;              /* 1-based column of the first offending byte, when invalid */
+    char why[SB_WHY_LEN];    /* why the line is invalid, else empty */
+    char text[SB_GRID_TEXT]; /* the line's first 81 bytes, non-printables and ':' as '?' (a
+                                line too long: "?"), for echoing */
+} sb_grecord;
+
+/* A streaming reader of puzzle lines of one geometry, in bounded memory. Thread rules: as
+ * sb_reader's. */
+typedef struct sb_greader sb_greader;
+
+/* Creates a reader of geometry g (which must outlive it; NULL: 9x9) over an open stream (not
+ * closed by the reader). @return SB_OK, SB_ERR_ARG for NULL out or in, SB_ERR_NOMEM. */
+int sb_greader_open(sb_greader **out, const sb_geometry *g, FILE *in);
+
+/* Reads the next puzzle or invalid line into rec and its cells into cells (sb_geometry_cells
+ * bytes; 81 for 9x9; unspecified for an invalid line). Blank lines and '#' comments are
+ * skipped, a UTF-8 BOM at the start ignored. A line is parsed as sb_gparse does (a line with
+ * more cells than g: "too many cells (more than 16)" at the first cell too many; a '#' after
+ * the cells: "unexpected '#': a comment takes its own line" at the '#'); a tdoku record
+ * PUZZLE:COUNT[:SOLUTION] is its puzzle, its tail checked as the 9x9 reader does; on the 9x9
+ * shape (3x3) the 9x9 reader's other one-line forms (a Kaggle row, pencilmarks without
+ * eliminations beyond their givens) are read too, and a nine-line grid is one invalid record at
+ * its first line. A line is also invalid when it uses the character form on a geometry of more
+ * than 35 digits (that form cannot write such a grid back: "one character per cell needs N <=
+ * 35, not 36: write integers", at its first cell) or when two givens clash in a house: "3 twice
+ * in row 1 (r1c1, r1c5)" (cells r<row>c<col>, a cube's x<x>y<y>z<z>, a house list's "cell K";
+ * houses row, column, box, region, main diagonal, anti-diagonal, plane x=K, house K), at the
+ * second cell's column. A line longer than SB_GEO_MAX_LINE bytes is invalid ("line too long",
+ * column SB_GEO_MAX_LINE+1), reported as soon as that much of it is in, and the rest of it
+ * discarded without being kept; a comment line ('#' first after blanks, within its first
+ * SB_GEO_MAX_LINE bytes) is skipped whatever its length, its bytes discarded as they come. 9x9
+ * (g NULL) reads as sb_reader_next: every 9x9 form, SB_MAX_LINE, pencilmarks beyond their
+ * givens refused, clashing givens a puzzle (count 0). @return 1 with *rec filled; 0 at the end
+ * of input; SB_ERR_IO on a read error (errno set; EINTR: nothing consumed, call again);
+ * SB_ERR_STOPPED when the stop flag was raised while a long line was discarded (a later call
+ * goes on); SB_ERR_ARG for NULL arguments. */
+int sb_greader_next(sb_greader *r, sb_grecord *rec, uint8_t *cells);
+
+/* Frees a reader (NULL is allowed). */
+void sb_greader_close(sb_greader *r);
+
+/* Makes the reader poll *stop (NULL: none) before each read while it discards a long line,
+ * as sb_reader_set_stop: a line without end (/dev/zero) cannot hold the caller. NULL r:
+ * nothing. */
+void sb_greader_set_stop(sb_greader *r, const volatile sig_atomic_t *stop);
+
+/* Solves n puzzles of geometry g (NULL: 9x9) as sb_solve_batch does (one OpenMP team,
+ * sb_threads_check first, row i from puzzle i alone: the same for any thread count), each
+ * thread with its own sb_engine for (g, *opt), so 9x9 (NULL or the 3x3 geometry) gives
+ * sb_solve_batch's rows; opt->limit, max_guesses and stop as for one solve (stop also read
+ * before each puzzle). Rows of sb_geometry_cells(g) bytes (81 for 9x9); outputs as
+ * sb_solve_batch's (each may be NULL; status[i] what the solve of puzzle i returned).
+ * @return SB_OK; SB_ERR_ARG for NULL opt or cells (n > 0), n rows whose bytes would pass
+ * SIZE_MAX, or what sb_engine_new refuses: BFS search
+ * on a geometry other than 9x9, SB_ERR_PIPELINE or SB_ERR_SIMD (nothing solved);
+ * SB_ERR_THREADS (errno set; nothing solved); SB_ERR_STOPPED; SB_ERR_NOMEM when a thread
+ * could not make its engine. */
+int sb_gsolve_batch(const sb_geometry *g, const sb_options *opt, const uint8_t *cells,
+                    size_t n, int threads, uint64_t *counts, uint64_t *guesses,
+                    uint8_t *solutions, int8_t *status);
+
+/* Rates n puzzles of geometry g (NULL: 9x9; puzzle i in bytes [i*C, (i+1)*C) with C =
+ * sb_geometry_cells, 81 for 9x9) on a team of `threads` threads as the 9x9 batch calls do
+ * (0: every core; checked with sb_threads_check first): classes[i] = the sb_class, or -1 when
+ * puzzle i was refused (a cell above N); eliminations (may be NULL; n*SB_TECH_COUNT entries)
+ * row i = the eliminations of each sb_technique in that rating (0 when refused). *stop (NULL:
+ * never) is read before each puzzle; rows not begun once it is raised are left untouched.
+ * @return SB_OK; SB_ERR_ARG for NULL arrays, n rows whose bytes would pass SIZE_MAX, or when
+ * some puzzle was refused; SB_ERR_THREADS (errno set; nothing rated); SB_ERR_STOPPED when the
+ * flag ended the batch (wins over SB_ERR_ARG); SB_ERR_NOMEM when a thread could not make its
+ * rater (its rows untouched). */
+int sb_grate_batch(const sb_geometry *g, const uint8_t *cells, size_t n, int threads,
+                   int8_t *classes, uint64_t *eliminations, const volatile sig_atomic_t *stop);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Plug-ins (sudokubench_plugin.h is the ABI a plug-in implements; docs/plugins.md)            */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A loaded plug-in: a shared object whose sb_plugin_entry() describes a solver, or whose
+ * sb_plugin_technique_entry() describes a technique. A solver plug-in goes into
+ * sb_options.plugin, and sb_engine_new (and so sb_bench_prepare and the record solvers) runs
+ * it as an engine row: one plug-in state per engine, every answer shaped as a built-in's. A
+ * technique plug-in goes into sb_options.techniques: its name is a technique token of the
+ * options' spec ("fast+NAME", "restart:ns,hs,NAME"), one state per solver.
+ * Thread rules: an sb_plugin is read-only once open; any number of engines on any threads may
+ * share it. Close it after the last engine that uses it is freed. */
+typedef struct sb_plugin sb_plugin;
+
+enum { SB_PLUGIN_WHY = 256, /* room for sb_plugin_open's reason, NUL included */
+       SB_TECH_PLUGINS = 4  /* most technique plug-ins one solver runs (sb_options) */ };
+
+/* Loads the plug-in at path (dlopen; a path without '/' is looked up as dlopen does, so give
+ * "./x.so" for a file here) and checks its description: the entry symbol, the ABI version,
+ * the name (1-31 of [a-z0-9_-], no built-in pipeline's) and the calls. On failure why (cap
+ * bytes, SB_PLUGIN_WHY is enough) gets a one-line reason and nothing stays loaded.
+ * @return SB_OK and *out; SB_ERR_ARG for NULL path or out; SB_ERR_PLUGIN with why. */
+int sb_plugin_open(const char *path, sb_plugin **out, char *why, size_t cap);
+
+/* Unloads p. NULL: nothing. */
+void sb_plugin_close(sb_plugin *p);
+
+/* @return the plug-in's name (its row's name), or NULL for NULL p. */
+const char *sb_plugin_name(const sb_plugin *p);
+
+/* @return the plug-in's one-line description, or NULL for NULL p. */
+const char *sb_plugin_about(const sb_plugin *p);
+
+/* @return 1 when p must run on one thread (SB_PLUGIN_ONE_THREAD: it keeps global state), 0
+ * when any number of engines may call it at once, or for NULL p. */
+int sb_plugin_one_thread(const sb_plugin *p);
+
+/* @return 1 for a technique plug-in (sb_plugin_technique_entry), 0 for a solver plug-in or
+ * NULL p. */
+int sb_plugin_is_technique(const sb_plugin *p);
+
+/* @return 1 when p works on grids of geometry g (NULL: 9x9), 0 when it refuses them or p is
+ * NULL. */
+int sb_plugin_accepts(const sb_plugin *p, const sb_geometry *g);
+
+/* @return the name of the plug-in whose call is running on the calling thread, else NULL.
+ * Async-signal-safe: a SIGSEGV handler can tell a plug-in's crash from the program's own. */
+const char *sb_plugin_running(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SUDOKUBENCH_H */
+
+/* ========================================================================================== */
+/* Expert tier: #define SB_EXPERT before #include <sudokubench.h>                             */
+/* ========================================================================================== */
+
+/* Registries, counters, knobs and the objects the stable calls are built from. These
+ * declarations are outside the include guard above, under a guard of their own, so a file
+ * that includes the header once without SB_EXPERT and again with it sees both tiers. */
+#if defined(SB_EXPERT) && !defined(SUDOKUBENCH_H_EXPERT)
+#define SUDOKUBENCH_H_EXPERT
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------------------------ */
+/* 9x9 peer tables, candidates, input forms beyond one puzzle per line (docs/cli.md)          */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The read-only geometry of the 9x9 grid, built at compile time, shared by all threads. */
+typedef struct sb_peer_tables {
+    uint8_t house_cells[SB_HOUSES][SB_DIGITS]; /* the 9 cells of each house, ascending */
+    uint8_t cell_houses[SB_CELLS][3];          /* row, column and box house of each cell */
+    uint8_t peers[SB_CELLS][SB_PEERS];         /* the 20 peers of each cell, ascending */
+    uint64_t house_mask[SB_HOUSES][2];         /* house cells as a 128-bit set (bit c%64 of word c/64) */
+    uint64_t peer_mask[SB_CELLS][2];           /* peers as a 128-bit set, same layout */
+} sb_peer_tables;
+
+/* Returns the peer tables (never NULL). */
+const sb_peer_tables *sb_tables(void);
+
+/* Fills cand with each cell's candidates implied by the givens alone (no propagation):
+ * a given cell gets its own digit, a blank cell every digit not given among its peers.
+ * This is the "hypothesis set" of seed 004. Cells above 9 count as blanks; NULL grid or cand:
+ * nothing is written. */
+void sb_grid_candidates(const sb_grid *grid, uint16_t cand[SB_CELLS]);
+
+/* Besides the forms listed at sb_parse_line, the reader and the parser take, told apart per
+ * record:
+ *   - tdoku records "PUZZLE:COUNT[:SOLUTION]" (what `solve -f tdoku` writes): COUNT decimal
+ *     or "budget", SOLUTION empty or 81 digits, both checked for form and otherwise ignored;
+ *     the record of an invalid line ("TEXT:invalid:") stays invalid;
+ *   - 729-character pencilmark lines (tdoku -p): 9 characters per cell, the k-th the digit k+1
+ *     (a candidate) or '.' (eliminated); a cell with one candidate is a given, a cell with no
+ *     candidate is refused. Optionally followed by a tdoku tail ":COUNT:SOLUTION" (what
+ *     `solve -f tdoku` writes for one). The reader's records carry the candidates (marks,
+ *     cand); a line whose marks eliminate more than its givens imply is a different puzzle
+ *     than its grid, so it is refused ("elimination beyond the givens") by sb_parse_line
+ *     and by a reader not told otherwise (sb_reader_set_marks);
+ *   - nine-line grids, gathered by sb_reader_next only: rows of 9 cells ('1'-'9', '.', '0',
+ *     '-', '_') with any spaces, tabs and '|' between them, optionally with rule lines of
+ *     '-', '+', '=', '|' (a line of exactly nine '-' is a row of blanks); rows of 18 cells
+ *     with a gap of two spaces after the ninth (`solve -f pretty`: givens beside the
+ *     solution) give their first 9. A grid ends at its ninth row (a rule line right after is
+ *     its bottom rule); a blank line, a comment or another puzzle before that cuts it:
+ *     one invalid record "grid ends after K of 9 rows" at its first line. A bad row makes the
+ *     grid one invalid record at that row's line and column. A valid grid's record carries
+ *     the line number of its first line (a row or its top rule). */
+
+/* Lets pencilmark lines eliminate more than their givens imply (on = 1): such a record is a
+ * puzzle with marks set and must be solved from rec->cand (sb_solve_candidates), as its grid
+ * alone is a different puzzle. Off (the default) they are invalid records ("elimination
+ * beyond the givens"), so a caller that reads only rec->grid is never misled. NULL r:
+ * nothing. */
+void sb_reader_set_marks(sb_reader *r, int on);
+
+/* @return 1 when line is a row or a rule line of the nine-line grid form (a line the
+ * one-line forms refuse and sb_reader_next gathers into a grid), else 0 (also for NULL line).
+ * Lets a caller that
+ * sniffs the first line of an input (which geometry is it?) recognise this form. */
+int sb_line_is_grid(const char *line, size_t len);
+
+/* Solves (counts) the grid consistent with candidate masks: cand[c] holds the digits cell c
+ * may take (bit d-1 = digit d; a pencilmark line, sb_record.cand), so the solutions are the
+ * valid grids with every cell's digit among its candidates. A cell with one candidate is a
+ * given; a cell with none makes the count 0. Candidates that keep every digit their givens
+ * allow are that puzzle and solve exactly as sb_solve (the same kernel and guesses).
+ * Further eliminations are searched by the generic engine (pipeline.c) with the solver's
+ * pipeline, the same branching rule and guess convention; for "fast" (whose fused kernel
+ * loads givens only) with its techniques as the plan "restart:ns,hs,lc". The solver's limit,
+ * search mode, budget and stop flag apply as in sb_solve.
+ * @return as sb_solve; SB_ERR_ARG for NULL arguments or a mask with bits above digit 9. */
+int sb_solve_candidates(sb_solver *s, const uint16_t cand[SB_CELLS], sb_result *res);
+
+/* Rates from candidate masks (as sb_solve_candidates takes them) instead of givens: the same
+ * classes, run from those candidates (a pencilmark line's eliminations count as done; its
+ * cells with one candidate are givens). Candidates that keep every digit their givens allow
+ * rate exactly as sb_rate of those givens. @return SB_OK, or SB_ERR_ARG for NULL arguments or
+ * a mask with bits above digit 9. */
+int sb_rate_candidates(const uint16_t cand[SB_CELLS], sb_rating *out);
+
+/* ------------------------------------------------------------------------------------------ */
+/* SIMD dispatch                                                                              */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Kernel levels. Each level is the same solver stamped for an instruction set, tested against
+ * the cell-major reference kernel (same solutions, counts and guesses). */
+typedef enum sb_simd {
+    SB_SIMD_AUTO = -1,    /* $SUDOKUBENCH_SIMD if set, else the best level this CPU supports */
+    SB_SIMD_SCALAR = 0,   /* any CPU: always available; the architecture's baseline only (SSE2
+                             on x86-64, NEON on aarch64: the band kernel; elsewhere the
+                             reference) */
+    SB_SIMD_SSE4 = 1,     /* x86-64: SSE4.1 + POPCNT (128-bit vectors) */
+    SB_SIMD_AVX2 = 2,     /* x86-64: AVX2 + BMI1/2 + POPCNT + LZCNT (256-bit vectors) */
+    SB_SIMD_AVX512 = 3,   /* x86-64: AVX-512 F/BW/VL/VPOPCNTDQ/VBMI/BITALG (Ice Lake, Zen 4
+                             and later) */
+    SB_SIMD_NEON = 4,     /* aarch64: Advanced SIMD (128-bit vectors) */
+    SB_SIMD_AVX512BW = 5, /* x86-64: AVX-512 F/BW/VL without VBMI or VPOPCNTDQ (Skylake-SP,
+                             Cascade Lake, Cooper Lake): the avx512 kernel with word permutes.
+                             Numbered after neon: a level's value never changes;
+                             auto prefers avx512, then avx512bw, then avx2 */
+    SB_SIMD_LEVELS = 6    /* number of levels */
+} sb_simd;
+
+/* Returns the level's name ("scalar", "sse4", "avx2", "avx512", "neon", "avx512bw"), or "?"
+ * if out of range. */
+const char *sb_simd_name(int level);
+
+/* Parses a level name ("auto" gives SB_SIMD_AUTO). @return the level, or SB_ERR_SIMD (also
+ * for NULL). */
+int sb_simd_parse(const char *name);
+
+/* @return 1 if this CPU and OS support the level (x86-64: CPUID + XGETBV; aarch64: scalar and
+ * neon), else 0 (also for any value that is no level). */
+int sb_simd_supported(int level);
+
+/* Resolves SB_SIMD_AUTO: $SUDOKUBENCH_SIMD when set, else the best supported level.
+ * @return a supported level, or SB_ERR_SIMD when the environment names an unknown or
+ * unsupported level (or level itself is unsupported). */
+int sb_simd_resolve(int level);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Techniques and pipelines: registries and custom specs                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+/* One row of the technique registry (indexed by sb_technique). */
+typedef struct sb_technique_info {
+    const char *name;        /* spec token: ns, hs, lc, nt2 .. ht4, xw, sf, jf, xy, xyz, ww,
+                                sky, kite, col, xc */
+    const char *description; /* one line for --help and reports */
+} sb_technique_info;
+
+/* Returns the technique registry (SB_TECH_COUNT rows) and sets *count (count may be NULL). */
+const sb_technique_info *sb_techniques(size_t *count);
 
 /* Outcome of one technique step. */
 typedef enum sb_step {
@@ -336,9 +1047,10 @@ int sb_pipeline_find(const char *name);
 enum { SB_SPEC_MAX = 32 };
 
 /* Checks a custom pipeline spec: "ORDER:T1,T2,..." with ORDER one of list, array, restart
- * and each T a technique token (ns hs lc nt2 nt3 nt4 ht2 ht3 ht4, or nt = nt2,nt3,nt4 and
- * ht = ht2,ht3,ht4); "ORDER:" alone (no technique) is allowed. @return SB_OK or
- * SB_ERR_PIPELINE (also for NULL). */
+ * and each T a technique token (an sb_techniques name: ns hs lc nt2 nt3 nt4 ht2 ht3 ht4 xw sf
+ * jf xy xyz ww sky kite col xc, or nt = nt2,nt3,nt4 and ht = ht2,ht3,ht4); "ORDER:" alone (no
+ * technique) is allowed. A "fast+T[,T...]" spec (techniques on the fused kernel's board,
+ * docs/strategies.md) is checked too. @return SB_OK or SB_ERR_PIPELINE (also for NULL). */
 int sb_pipeline_check(const char *spec);
 
 /* Checks a registry name or a custom spec as sb_options_pipeline would take it, and when it
@@ -347,41 +1059,26 @@ int sb_pipeline_check(const char *spec);
  * be NULL). @return SB_OK or SB_ERR_PIPELINE (also for a NULL spec). */
 int sb_pipeline_explain(const char *spec, char *why, size_t len);
 
+/* sb_pipeline_explain with opt's technique plug-ins as tokens (opt NULL: none). */
+int sb_options_explain(const sb_options *opt, const char *spec, char *why, size_t len);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Search and pair knobs, solver counters                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
 /* Search modes. Both count solutions the same way and share the branching rule. */
 typedef enum sb_search {
     SB_SEARCH_DFS = 0,   /* iterative depth-first over an explicit stack (default) */
     SB_SEARCH_BFS = 1    /* breadth-first over a FIFO frontier capped at bfs_cap boards */
 } sb_search;
 
-/* How a solver runs. Fill with sb_options_default() and then change fields. */
-typedef struct sb_options {
-    uint64_t limit;   /* stop after this many solutions: 1 first, 2 uniqueness (default), 0 all */
-    int pipeline;     /* index into sb_pipelines(), or SB_PIPELINE_CUSTOM; default 0 ("fast") */
-    const char *spec; /* the custom spec when pipeline is SB_PIPELINE_CUSTOM (copied by
-                         sb_solver_new), else ignored */
-    int simd;         /* an sb_simd level; default SB_SIMD_AUTO */
-    int search;       /* an sb_search mode; default SB_SEARCH_DFS */
-    size_t bfs_cap;   /* most boards the BFS frontier may hold; default SB_BFS_CAP */
-    uint64_t max_guesses; /* guess budget per puzzle: a search that needs more stops with
-                             SB_ERR_BUDGET (deterministic); default UINT64_MAX, no budget */
-    const volatile sig_atomic_t *stop; /* polled every few thousand guesses while a search
-                             runs; when it reads non-zero sb_solve returns SB_ERR_STOPPED.
-                             NULL (default): never. Lets Ctrl-C end a long search */
-    int pair;         /* an sb_pair policy for sb_solve_many; default SB_PAIR_AUTO */
-    const struct sb_plugin *plugin; /* a loaded solver plug-in (sb_plugin_open): sb_engine_new
-                             then runs it instead of the pipeline. NULL (default): none.
-                             sb_solver_new refuses a plug-in (SB_ERR_ARG) */
-    const struct sb_plugin *const *techniques; /* loaded technique plug-ins (at most
-                             SB_TECH_PLUGINS): their names are technique tokens of spec, and
-                             the solver runs their steps. NULL (default): none */
-    size_t ntechniques; /* how many */
-} sb_options;
+enum { SB_BFS_CAP = 1 << 18 /* default BFS frontier cap: 256Ki boards of 192 bytes (48 MiB) */ };
 
 /* When sb_solve_many runs a paired kernel (the fast pipeline's AVX2 search: two puzzles side
  * by side) rather than one search per puzzle. The answers are the same either way; only the
  * speed differs. The pair can win only where the work is long settles of roots with few
- * guesses (17-clue: level with one board on AMD Zen 5 today, ahead on Intel when last
- * measured), the one-board search where guessing dominates (docs/performance.md). */
+ * guesses (17-clue: level with one board on AMD Zen 5, ahead on Intel), the one-board
+ * search where guessing dominates (docs/performance.md). */
 typedef enum sb_pair {
     SB_PAIR_AUTO = 0, /* by the guesses a puzzle of the solver's recent blocks: paired while
                          they average at most SB_PAIR_GUESSES, else one board (deterministic:
@@ -400,53 +1097,6 @@ const char *sb_pair_name(int policy);
  * out of range). */
 int sb_pair_resolve(int policy);
 
-enum { SB_BFS_CAP = 1 << 18 /* default BFS frontier cap: 256Ki boards of 192 bytes (48 MiB) */ };
-
-/* Sets the defaults: limit 2, pipeline "fast", SIMD auto, DFS, BFS cap SB_BFS_CAP, no guess
- * budget, no stop flag. NULL opt: nothing. */
-void sb_options_default(sb_options *opt);
-
-/* Sets opt->pipeline (and opt->spec) from a registry name or a custom spec; spec must outlive
- * the sb_solver_new call. @return SB_OK or SB_ERR_PIPELINE; SB_ERR_ARG for NULL opt or
- * name_or_spec. */
-int sb_options_pipeline(sb_options *opt, const char *name_or_spec);
-
-/* sb_pipeline_explain with opt's technique plug-ins as tokens (opt NULL: none). */
-int sb_options_explain(const sb_options *opt, const char *spec, char *why, size_t len);
-
-/* What one solve found. */
-typedef struct sb_result {
-    uint64_t count;      /* solutions found, at most limit (when limit > 0) */
-    uint64_t guesses;    /* search states pushed (one per branch taken): the field's guess count */
-    sb_grid solution;    /* the first solution found; all zero when count is 0 */
-} sb_result;
-
-/* The verdict on a puzzle for a given limit. */
-typedef enum sb_verdict {
-    SB_UNSOLVABLE = 0,   /* no solution (including conflicting givens) */
-    SB_SOLVED = 1,       /* exactly one solution found (unique when limit is 0 or >= 2) */
-    SB_MULTIPLE = 2      /* two or more solutions */
-} sb_verdict;
-
-/* @return the verdict for a result: 0 solutions, 1, or more; SB_UNSOLVABLE for NULL. */
-sb_verdict sb_result_verdict(const sb_result *res);
-
-/* @return the verdict for a solution count of any geometry (sb_gresult.count, sb_result.count):
- * 0 solutions, 1, or more. */
-sb_verdict sb_count_verdict(uint64_t count);
-
-/* A solver context: search stack and scratch state for one thread. */
-typedef struct sb_solver sb_solver;
-
-/* Creates a solver. @return SB_OK; SB_ERR_ARG for NULL out or opt; SB_ERR_PIPELINE for a bad
- * pipeline index; SB_ERR_SIMD
- * when the requested (or environment-forced) level is unknown or unsupported here; SB_ERR_ARG
- * for a bad search mode or pair policy (sb_pair_resolve); SB_ERR_NOMEM. */
-int sb_solver_new(sb_solver **out, const sb_options *opt);
-
-/* Frees a solver (NULL is allowed). */
-void sb_solver_free(sb_solver *s);
-
 /* Returns the SIMD level the solver runs (never SB_SIMD_AUTO). The generic pipelines (all
  * but "fast") are portable C and run the same code at every level. SB_ERR_ARG for NULL. */
 int sb_solver_simd(const sb_solver *s);
@@ -457,7 +1107,7 @@ int sb_solver_simd(const sb_solver *s);
 void sb_solver_counts(const sb_solver *s, sb_technique_counts out[SB_TECH_COUNT]);
 
 /* Copies the counters of the solver's technique plug-ins (sb_options.techniques, in that
- * order) into out. @return how many (0: none, or NULL s). */
+ * order) into out. @return how many (0: none, or NULL s or out). */
 int sb_solver_plugin_counts(const sb_solver *s, sb_technique_counts out[SB_TECH_PLUGINS]);
 
 /* After a solve that returned SB_ERR_PLUGIN: the technique plug-in that broke its contract and
@@ -472,80 +1122,8 @@ void sb_solver_counts_reset(sb_solver *s);
  * rest ran one sb_solve each): what SB_PAIR_AUTO chose. 0 for NULL. */
 uint64_t sb_solver_paired(const sb_solver *s);
 
-/* Solves (counts) one puzzle up to the solver's limit. Conflicting givens give count 0.
- * With limit 0 the count can exceed what is practical to enumerate: that is the caller's
- * choice. @return SB_OK; SB_ERR_ARG for NULL arguments or cell values above 9;
- * SB_ERR_FRONTIER when BFS needs more than bfs_cap boards; SB_ERR_BUDGET when the search
- * would need more than max_guesses guesses (res->guesses is then at most max_guesses:
- * exactly max_guesses in DFS); SB_ERR_STOPPED
- * when the stop flag was raised; SB_ERR_NOMEM. After an error res holds what was found so
- * far (count and solution), never a verdict. */
-int sb_solve(sb_solver *s, const sb_grid *puzzle, sb_result *res);
-
-/* Solves puzzles[0..n) as n calls of sb_solve would: res[i] and status[i] (sb_solve's return
- * value for puzzle i) are the same, solutions and guesses included. Faster where the kernel
- * can work on several puzzles at once: the fast pipeline's AVX2 kernel searches two puzzles
- * side by side, one in each half of its vectors (docs/performance.md), in blocks of up to 256
- * puzzles chosen by the solver's pair policy (sb_options.pair); elsewhere it is a loop.
- * The stop flag is also looked at before each puzzle: once it is raised, the puzzles not yet
- * started get SB_ERR_STOPPED and a zero result (as does a puzzle refused with SB_ERR_ARG).
- * @return SB_OK, or SB_ERR_ARG for a NULL solver or (when n > 0) NULL arrays. */
-int sb_solve_many(sb_solver *s, const sb_grid *puzzles, size_t n, sb_result *res, int *status);
-
-/* Solves (counts) the grid consistent with candidate masks: cand[c] holds the digits cell c
- * may take (bit d-1 = digit d; a pencilmark line, sb_record.cand), so the solutions are the
- * valid grids with every cell's digit among its candidates. A cell with one candidate is a
- * given; a cell with none makes the count 0. Candidates that keep every digit their givens
- * allow are that puzzle and solve exactly as sb_solve (the same kernel and guesses).
- * Further eliminations are searched by the generic engine (pipeline.c) with the solver's
- * pipeline, the same branching rule and guess convention; for "fast" (whose fused kernel
- * loads givens only) with its techniques as the plan "restart:ns,hs,lc". The solver's limit,
- * search mode, budget and stop flag apply as in sb_solve.
- * @return as sb_solve; SB_ERR_ARG for NULL arguments or a mask with bits above digit 9. */
-int sb_solve_candidates(sb_solver *s, const uint16_t cand[SB_CELLS], sb_result *res);
-
 /* ------------------------------------------------------------------------------------------ */
-/* Rating                                                                                     */
-/* ------------------------------------------------------------------------------------------ */
-
-/* Difficulty classes: the weakest technique set that solves a puzzle without guessing. */
-typedef enum sb_class {
-    SB_CLASS_SINGLES = 0,  /* naked singles alone */
-    SB_CLASS_HIDDEN,       /* + hidden singles */
-    SB_CLASS_LOCKED,       /* + locked candidates */
-    SB_CLASS_TUPLES,       /* + naked and hidden tuples (pairs, triples, quads) */
-    SB_CLASS_FISH,         /* + X-wing, swordfish, jellyfish */
-    SB_CLASS_WINGS,        /* + XY-wing, XYZ-wing, W-wing */
-    SB_CLASS_CHAINS,       /* + skyscraper, 2-string kite, simple colouring, X-chains */
-    SB_CLASS_SEARCH,       /* needs search (or has no solution the techniques can reach) */
-    SB_CLASS_COUNT         /* number of classes */
-} sb_class;
-
-/* Returns the class's name ("singles", "hidden", "locked", "tuples", "fish", "wings",
- * "chains", "search"), or "?". */
-const char *sb_class_name(int cls);
-
-/* A rating: the class and what each technique did at that class's technique set. */
-typedef struct sb_rating {
-    sb_class cls;                                 /* weakest class that solves it */
-    sb_technique_counts counts[SB_TECH_COUNT];    /* work at that class (restart order) */
-} sb_rating;
-
-/* Rates a puzzle: runs each class's technique set (restart order, cheapest first) from the
- * givens without guessing and reports the first that completes the grid. Meant for proper
- * puzzles; a contradiction or multiple solutions end as SB_CLASS_SEARCH. Needs no solver and
- * keeps no state. @return SB_OK, or SB_ERR_ARG for NULL arguments or a cell above 9. */
-int sb_rate(const sb_grid *puzzle, sb_rating *out);
-
-/* Rates from candidate masks (as sb_solve_candidates takes them) instead of givens: the same
- * classes, run from those candidates (a pencilmark line's eliminations count as done; its
- * cells with one candidate are givens). Candidates that keep every digit their givens allow
- * rate exactly as sb_rate of those givens. @return SB_OK, or SB_ERR_ARG for NULL arguments or
- * a mask with bits above digit 9. */
-int sb_rate_candidates(const uint16_t cand[SB_CELLS], sb_rating *out);
-
-/* ------------------------------------------------------------------------------------------ */
-/* Datasets: random numbers, validity-preserving transforms, the puzzle generator             */
+/* Random numbers, validity-preserving transforms and augmenting (9x9)                        */
 /* ------------------------------------------------------------------------------------------ */
 
 /* A small deterministic PRNG (splitmix64): the same seed and stream give the same numbers on
@@ -598,22 +1176,6 @@ void sb_transform_apply(const sb_transform *t, const sb_grid *in, sb_grid *out);
  * sb_transform_apply: out is left untouched. */
 void sb_transform_format(const sb_transform *t, const sb_grid *in, char out[SB_CELLS]);
 
-/* Clue-pattern symmetries of generated puzzles: a clue's images are clues too. */
-typedef enum sb_symmetry {
-    SB_SYM_NONE = 0,     /* any pattern */
-    SB_SYM_ROT180 = 1,   /* half turn: (r,c) ~ (8-r,8-c) */
-    SB_SYM_ROT90 = 2,    /* quarter turns: (r,c) ~ (c,8-r) ~ (8-r,8-c) ~ (8-c,r) */
-    SB_SYM_MIRROR = 3,   /* left-right mirror: (r,c) ~ (r,8-c) */
-    SB_SYM_DIAGONAL = 4, /* main-diagonal reflection: (r,c) ~ (c,r) */
-    SB_SYM_COUNT = 5     /* number of symmetries */
-} sb_symmetry;
-
-/* Returns the symmetry's name ("none", "rot180", "rot90", "mirror", "diagonal"), or "?". */
-const char *sb_symmetry_name(int sym);
-
-/* Parses a symmetry name. @return the sb_symmetry, or SB_ERR_ARG when unknown or NULL. */
-int sb_symmetry_parse(const char *name);
-
 /* @return the cell that cell (row-major on an n x n grid, 0..n*n-1) goes to under one
  * application of symmetry sym (rot90: a quarter turn clockwise); cell itself for
  * SB_SYM_NONE or an unknown sym. The 9x9 generator uses it with n = 9, the generator of any
@@ -621,132 +1183,46 @@ int sb_symmetry_parse(const char *name);
  * 1..SB_GEO_MAX_DIGITS or cell outside 0..n*n-1. */
 int sb_symmetry_image(int sym, int n, int cell);
 
-enum {
-    SB_MIN_CLUES = 17 /* no proper 9x9 puzzle has fewer givens (McGuire, Tugemann, Civario 2012) */
-};
+/* Writes n transformed puzzles into out: row i is input puzzle (first+i) mod n_in of in
+ * under the transform sb_transform_random draws from rng stream first+i of seed (what
+ * `sudokubench augment` writes as line first+i). first + n - 1 must not pass UINT64_MAX.
+ * @return SB_OK; SB_ERR_ARG for NULL arrays, n_in 0, an input cell above 9 or indices
+ * passing UINT64_MAX; SB_ERR_THREADS (errno set; nothing written). As sb_augment_batch_stop
+ * with no stop flag. */
+int sb_augment_batch(const uint8_t *in, size_t n_in, uint64_t seed, uint64_t first, size_t n,
+                     int threads, uint8_t *out);
 
-/* What the generator makes. Fill with sb_gen_options_default() and then change fields.
- *
- * Method, per puzzle index i: a random full grid (a randomized backtracking fill of the
- * generator's own, so a seed's grids do not change with the solver's search order); then
- * clues are removed in a random order of symmetry orbits, in two phases. Phase 1 removes,
- * with no solver call, every orbit whose cells singles on the remaining clues bring back
- * (the solutions are then unchanged, so uniqueness holds by construction). Phase 2 tries
- * each remaining orbit with one uniqueness check (sb_solve, limit 2); an orbit whose removal
- * fails is necessary and stays for good (removing clues only adds solutions). Default digging stops at the first necessary
- * orbit once max_clues and min_guesses are met; `minimal` goes through every orbit. A
- * candidate that misses max_clues or the guess range is dropped and a new one made, up to
- * max_attempts. Everything is a function of (seed, i, options): thread count, call order and
- * SIMD level do not change the output. */
-typedef struct sb_gen_options {
-    uint64_t seed;         /* puzzle i is a function of (seed, i) and the options below only */
-    int minimal;           /* 1: dig until no clue can go (no orbit, under a symmetry);
-                            * 0 (default): stop at the first necessary orbit, about 6x
-                            * faster, leaving some removable clues (about 31 clues, not 24) */
-    int max_clues;         /* at most this many clues, SB_MIN_CLUES..81 (default 81: any) */
-    int symmetry;          /* an sb_symmetry (default SB_SYM_NONE) */
-    uint64_t min_guesses;  /* keep puzzles with at least this many guesses (default 0) ... */
-    uint64_t max_guesses;  /* ... and at most this many (default UINT64_MAX); guesses as
-                            * sb_solve counts them with limit 2 on pipeline 0 */
-    uint64_t max_attempts; /* candidates per index before sb_generate gives up (default 100000) */
-    int simd;              /* kernel level of the checks (default SB_SIMD_AUTO); every level
-                            * gives the same puzzles */
-} sb_gen_options;
-
-/* Sets the defaults (see the field comments). NULL opt: nothing. */
-void sb_gen_options_default(sb_gen_options *opt);
-
-/* One generated puzzle. */
-typedef struct sb_generated {
-    sb_grid puzzle;    /* exactly one solution */
-    sb_grid solution;  /* that solution */
-    int clues;         /* givens in puzzle */
-    uint64_t guesses;  /* sb_solve guesses on puzzle with limit 2, pipeline 0 */
-    uint64_t attempts; /* candidates made for this index (1 when the first one fitted) */
-} sb_generated;
-
-/* A generator context: a solver context and the symmetry orbits. One per thread. */
-typedef struct sb_generator sb_generator;
-
-/* Creates a generator. @return SB_OK; SB_ERR_ARG for NULL out or opt, or when max_clues is outside
- * SB_MIN_CLUES..81 (fewer than 17 clues never give one solution), min_guesses > max_guesses,
- * max_attempts is 0 or the symmetry is unknown; SB_ERR_SIMD or SB_ERR_NOMEM as sb_solver_new. */
-int sb_generator_new(sb_generator **out, const sb_gen_options *opt);
-
-/* Frees a generator (NULL is allowed). */
-void sb_generator_free(sb_generator *g);
-
-/* Makes puzzle number index of the generator's seed. @return 1 with *out filled; 0 when
- * max_attempts candidates all missed max_clues or the guess range (*out then holds the last
- * candidate, a proper puzzle, with attempts = max_attempts); SB_ERR_ARG for NULL arguments. */
-int sb_generate(sb_generator *g, uint64_t index, sb_generated *out);
-
-/* Makes puzzle number index that sb_rate puts in class cls (an sb_class; -1: any, which is
- * sb_generate): candidate 0 is sb_generate's puzzle for index, candidate k > 0 its puzzle for
- * a splitmix64 mix of (index, k), at most tries candidates; one that misses max_clues or the
- * guess range ends the search. out->attempts sums the attempts of every candidate.
- * @return 1 with *out filled; 0 when no candidate fitted; SB_ERR_ARG for NULL arguments or cls
- * outside -1..SB_CLASS_COUNT-1. */
-int sb_generate_class(sb_generator *g, uint64_t index, int cls, uint64_t tries,
-                      sb_generated *out);
+/* sb_augment_batch with a stop flag, as sb_rate_batch_stop says. */
+int sb_augment_batch_stop(const uint8_t *in, size_t n_in, uint64_t seed, uint64_t first,
+                          size_t n, int threads, uint8_t *out,
+                          const volatile sig_atomic_t *stop);
 
 /* ------------------------------------------------------------------------------------------ */
-/* Geometries: any grid as data, the general solver, its text codec (docs/geometry.md)        */
+/* Thread teams of the batch calls                                                            */
 /* ------------------------------------------------------------------------------------------ */
 
-/* A geometry is a number of cells, a number of digits N (1..SB_GEO_MAX_DIGITS) and a list of
- * houses: each house holds exactly N distinct cells, and a solution puts every digit 1..N once
- * in every house. Each cell's houses and peers (cells sharing a house with it) are derived
- * from the houses when the geometry is made. The 9x9 API above (sb_grid, sb_solve) stays as
- * it is; everything below takes cells as a uint8_t array of sb_geometry_cells() values,
- * 0 = blank, 1..N = digit, in the geometry's cell order.
- *
- * Built-in specs (sb_geometry_parse):
- *   "RxC"      boxed Sudoku: N = R*C digits on an N x N grid, cell = N*row + column; houses
- *              are the N rows, then the N columns, then the N boxes of R rows by C columns
- *              (box b covers rows R*(b/R).., columns C*(b%R)..); 1 <= R, C and N <= 64
- *   "latin:N"  latin square: N x N cells, houses the rows then the columns
- *   "cube:K"   K*K*K cells, K*K digits, cell = K*K*x + K*y + z (plane-major, as APL ravels
- *              a K K K array); houses the 3K axis planes: x = 0..K-1, then y, then z
- *              (cube:3 is seed 002's s333); K <= 8
- *   "x:RxC"    RxC plus the two main diagonals as houses (the last two)
- * Any other geometry comes from a file (sb_geometry_read / sb_geometry_load).
- *
- * Thread rules: a geometry is immutable once made and may be shared by any number of
- * threads; an sb_gsolver is one thread's mutable state. */
+/* Checks that a team of `threads` threads (the caller and threads-1 new ones) can start right
+ * now: starts threads-1 threads with the stack size the OpenMP runtime gives its own (libgomp:
+ * $OMP_STACKSIZE, else $GOMP_STACKSIZE, else the default thread attributes; LLVM's libomp:
+ * kmp_get_stacksize_s()), all alive at once, then lets them end. Costs about one thread start
+ * and join per thread (tens of microseconds each), which is what the runtime pays again when
+ * it starts the team. Call it before a parallel region of that many threads whose team the
+ * runtime may have to start (the first region on a thread, or a larger one than the last):
+ * the runtime cannot report that failure and exits instead. threads <= 1, a count above
+ * omp_get_thread_limit() (the runtime caps the team there) and a region that would run
+ * serialized (nested in a parallel region beyond omp_get_max_active_levels()) need no
+ * new thread. The check is a snapshot: memory taken by another thread between it and the
+ * region can still exhaust it.
+ * @param why  receives "cannot start N threads: REASON" on failure ("out of memory" when
+ *             the check's own list of threads cannot be allocated; whylen bytes, e.g.
+ *             SB_WHY_LEN * 2, room for any; may be NULL)
+ * @return SB_OK (also for threads <= 1: nothing to check); SB_ERR_THREADS with errno = the
+ * error of pthread_create (the N threads are the team size checked); SB_ERR_NOMEM. */
+int sb_threads_check(int threads, char *why, size_t whylen);
 
-enum {
-    SB_GEO_MAX_DIGITS = 64,    /* N fits one uint64_t candidate mask */
-    SB_GEO_MAX_CELLS = 4096,   /* 64x64, the largest built-in grid */
-    SB_GEO_WHY_LEN = 128,      /* room for a geometry or grid error message, NUL included */
-    SB_GEO_NAME_LEN = 64       /* room for a geometry's name, NUL included */
-};
-
-/* What shape a geometry has; the layout fields of sb_geometry_layout depend on it. */
-typedef enum sb_geometry_kind {
-    SB_GEO_BOXED = 0,  /* "RxC" */
-    SB_GEO_LATIN = 1,  /* "latin:N" */
-    SB_GEO_CUBE = 2,   /* "cube:K" */
-    SB_GEO_X = 3,      /* "x:RxC" */
-    SB_GEO_JIGSAW = 4, /* file: an N x N grid of regions (plus rows and columns) */
-    SB_GEO_HOUSES = 5  /* file: a bare list of houses (no 2-D layout) */
-} sb_geometry_kind;
-
-/* An immutable geometry (opaque; read it through the accessors below). */
-typedef struct sb_geometry sb_geometry;
-
-/* Makes a geometry from a built-in spec ("3x3", "4x4", "latin:5", "cube:3", "x:3x3", ...).
- * @param why  receives the reason on failure (whylen bytes, e.g. SB_GEO_WHY_LEN; may be NULL)
- * @return SB_OK with *out set (free with sb_geometry_free), SB_ERR_ARG for a bad spec (the
- * reason names the valid forms) or NULL spec or out, SB_ERR_NOMEM. */
-int sb_geometry_parse(const char *spec, sb_geometry **out, char *why, size_t whylen);
-
-/* Makes the square boxed geometry for a cell count: N*N cells with N = R*C, R <= C and C - R
- * smallest (16 -> 2x2, 36 -> 2x3, 64 -> 2x4, 81 -> 3x3, 144 -> 3x4, 256 -> 4x4, 625 -> 5x5).
- * @return SB_OK with *out set; SB_ERR_ARG when no boxed geometry has that many cells (not a
- * square, or N prime, or N > 64), with why naming what does fit (latin:N, cube:K), or for
- * NULL out. */
-int sb_geometry_for_cells(int ncells, sb_geometry **out, char *why, size_t whylen);
+/* ------------------------------------------------------------------------------------------ */
+/* Geometry tables and detection                                                              */
+/* ------------------------------------------------------------------------------------------ */
 
 /* Makes a geometry from an explicit house list: house h is cells[h*ndigits .. +ndigits).
  * Checks every cell index is below ncells, the cells of a house are distinct, and every cell
@@ -756,38 +1232,6 @@ int sb_geometry_for_cells(int ncells, sb_geometry **out, char *why, size_t whyle
  * SB_ERR_NOMEM. */
 int sb_geometry_from_houses(int ncells, int ndigits, int nhouses, const int *cells,
                             const char *name, sb_geometry **out, char *why, size_t whylen);
-
-/* Reads a geometry file from an open stream (format in docs/geometry.md: "jigsaw N" followed
- * by N lines of N region characters, or "houses CELLS N" followed by one house per line as
- * cell indices; '#' comments and blank lines anywhere). source names the input in messages.
- * @return SB_OK with *out set; SB_ERR_ARG with why "SOURCE:LINE: reason" (why "no input" for
- * NULL in or out); SB_ERR_IO; SB_ERR_NOMEM. */
-int sb_geometry_read(FILE *in, const char *source, sb_geometry **out, char *why,
-                     size_t whylen);
-
-/* Opens path and reads it as sb_geometry_read does. @return as sb_geometry_read; SB_ERR_IO
- * (why says the file cannot be opened) when it cannot be opened; SB_ERR_ARG (why "no geometry
- * file named") for NULL path or out. */
-int sb_geometry_load(const char *path, sb_geometry **out, char *why, size_t whylen);
-
-/* Frees a geometry (NULL is allowed). */
-void sb_geometry_free(sb_geometry *g);
-
-/* @return the geometry's name: its spec ("4x4", "cube:3") or "jigsaw:N" / "houses"; NULL for
- * NULL. */
-const char *sb_geometry_name(const sb_geometry *g);
-
-/* @return its kind (an sb_geometry_kind); SB_ERR_ARG for NULL, as the counts below. */
-int sb_geometry_kind_of(const sb_geometry *g);
-
-/* @return the number of cells. */
-int sb_geometry_cells(const sb_geometry *g);
-
-/* @return the number of digits N (also the cells per house). */
-int sb_geometry_digits(const sb_geometry *g);
-
-/* @return the number of houses. */
-int sb_geometry_houses(const sb_geometry *g);
 
 /* @return the N cells of house h, ascending; NULL for NULL g or h outside
  * 0..sb_geometry_houses-1. */
@@ -815,114 +1259,25 @@ typedef struct sb_geometry_layout {
 /* Fills *out with the geometry's printing layout (all 0 for NULL g; NULL out: nothing). */
 void sb_geometry_layout_of(const sb_geometry *g, sb_geometry_layout *out);
 
-/* Checks a solution: every cell 1..N, every given of puzzle kept (puzzle may be NULL: none),
- * every house holding each digit once. @return 1 if valid, else 0 (also for NULL g or
- * solution). */
-int sb_gsolution_check(const sb_geometry *g, const uint8_t *puzzle, const uint8_t *solution);
-
-/* ---- text codec ---- */
-
-/* How a grid is written as text. */
-typedef enum sb_gform {
-    SB_GFORM_CHARS = 0, /* one character per cell: '1'-'9' then 'A'-'Z' (N <= 35), '.' blank */
-    SB_GFORM_INTS = 1   /* decimal cell values separated by ',' (0 blank), any N */
-} sb_gform;
-
-/* Parses one puzzle line for geometry g into cells (sb_geometry_cells bytes). The form is
- * detected per line: a ',' or an inner space/tab means the integer form (values 0..N
- * separated by ',' or runs of spaces/tabs), else one character per cell ('1'-'9', 'A'-'Z' or
- * 'a'-'z' for 10..35, '.' or '0' blank). Surrounding spaces/tabs and a trailing '\r' are
- * ignored. On error nothing is guessed: *col (may be NULL) is the 1-based column of the
- * offending byte (for a short line, one past the end) and why says the reason.
- * @param form  receives the detected sb_gform (may be NULL)
- * @return SB_OK, or SB_ERR_ARG with why ("digit 'H' out of range 1..16", "too few cells
- * (15 of 16)", ...). */
-int sb_gparse(const sb_geometry *g, const char *line, size_t len, uint8_t *cells, int *form,
-              char *why, size_t whylen, size_t *col);
-
-/* Writes cells as text in form (no newline) into out, NUL-terminated when it fits.
- * @return the length the text needs (excluding NUL), like snprintf (out may be NULL when
- * outlen is 0); SB_ERR_ARG for NULL g or cells, NULL out with outlen > 0, an unknown form,
- * SB_GFORM_CHARS with N > 35 or a cell above N. */
-int sb_gformat(const sb_geometry *g, const uint8_t *cells, int form, char *out, size_t outlen);
-
-/* ---- the general solver ---- */
-
-/* One thread's general solver over one geometry: candidate masks of uint64_t per cell, naked
- * and hidden singles over the geometry's houses to a fixpoint at every node, and an iterative
- * DFS over an explicit stack branching on a cell with the fewest candidates (among those the
- * one with the most unassigned peers, then the first in cell order), digits lowest first. */
-typedef struct sb_gsolver sb_gsolver;
-
-/* What one general solve found. */
-typedef struct sb_gresult {
-    uint64_t count;    /* solutions found, at most limit when limit > 0 */
-    uint64_t guesses;  /* search states pushed (one per branch taken), as sb_result */
-} sb_gresult;
-
-/* Creates a solver for geometry g (which must outlive it). @return SB_OK with *out set,
- * SB_ERR_ARG for NULL, SB_ERR_NOMEM. */
-int sb_gsolver_new(const sb_geometry *g, sb_gsolver **out);
-
-/* Frees a solver (NULL is allowed). */
-void sb_gsolver_free(sb_gsolver *s);
-
-/* Sets the SIMD level of every later solve (SB_SIMD_AUTO, the default: $SUDOKUBENCH_SIMD, else
- * the best this CPU has). Geometries with a whole-board kernel (16-digit boxed grids: 4x4,
- * 2x8, 8x2) run it at that level (AVX2 for avx2 and avx512, 128-bit vectors otherwise);
- * SB_SIMD_SCALAR, and every other geometry, run the per-cell engine, the reference the
- * kernel is tested against. Both find the same counts, guesses and order of solutions.
- * @return SB_OK, or SB_ERR_SIMD for a level this CPU lacks (the setting is unchanged);
- * SB_ERR_ARG for NULL s. */
-int sb_gsolver_simd(sb_gsolver *s, int level);
-
-/* Sets the guess budget of every later solve (UINT64_MAX, the default: none): a search that
- * would push more states stops with SB_ERR_BUDGET, deterministically, as sb_options.max_guesses.
- * NULL s: nothing. */
-void sb_gsolver_budget(sb_gsolver *s, uint64_t max_guesses);
-
-/* Makes every later solve poll *stop (a flag a signal handler or another thread raises; NULL,
- * the default: none), as sb_options.stop does on 9x9: read at the first guess of a solve and
- * then every few hundred to few thousand guesses (fewer on larger boards), one compare per
- * guess otherwise; once it reads non-zero the solve returns SB_ERR_STOPPED, res holding what
- * was found so far. Lets Ctrl-C end a long search on any geometry. NULL s: nothing. */
-void sb_gsolver_stop(sb_gsolver *s, const volatile sig_atomic_t *stop);
-
-/* Counts the solutions of cells up to limit (0 = all) and copies the first into first
- * (sb_geometry_cells bytes; may be NULL; untouched when there is none). Conflicting givens
- * give count 0. @return SB_OK; SB_ERR_ARG for NULL arguments or a cell above N; SB_ERR_BUDGET
- * (res holds what was found so far, res->guesses the budget); SB_ERR_STOPPED when the stop
- * flag was raised (sb_gsolver_stop; res as for the budget); SB_ERR_NOMEM. */
-int sb_gsolve(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gresult *res,
-              uint8_t *first);
-
-/* Called once per solution by sb_gsolve_each; solution holds sb_geometry_cells digits and is
- * valid only during the call. @return 0 to go on, non-zero to stop the enumeration. */
-typedef int (*sb_gsolution_fn)(const uint8_t *solution, uint64_t index, void *user);
-
-/* Enumerates the solutions of cells, up to limit (0 = all), calling fn for each in DFS order:
- * the branch cell's digits lowest first, so the order is fixed for a geometry and puzzle.
- * Streams in constant memory (the solver's stack, at most one board per cell).
- * @return SB_OK (res->count = solutions reported), SB_ERR_STOPPED when fn asked to stop (the
- * solution it stopped on is counted) or the stop flag was raised, SB_ERR_BUDGET, SB_ERR_ARG,
- * SB_ERR_NOMEM. */
-int sb_gsolve_each(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
-                   void *user, sb_gresult *res);
-
-/* Solves n puzzles of geometry g (NULL: 9x9) as sb_solve_batch does (one OpenMP team,
- * sb_threads_check first, row i from puzzle i alone: the same for any thread count), each
- * thread with its own sb_engine for (g, *opt), so 9x9 (NULL or the 3x3 geometry) gives
- * sb_solve_batch's rows; opt->limit, max_guesses and stop as for one solve (stop also read
- * before each puzzle). Rows of sb_geometry_cells(g) bytes (81 for 9x9); outputs as
- * sb_solve_batch's (each may be NULL; status[i] what the solve of puzzle i returned).
- * @return SB_OK; SB_ERR_ARG for NULL opt or cells (n > 0), n rows whose bytes would pass
- * SIZE_MAX, or what sb_engine_new refuses: BFS search
- * on a geometry other than 9x9, SB_ERR_PIPELINE or SB_ERR_SIMD (nothing solved);
- * SB_ERR_THREADS (errno set; nothing solved); SB_ERR_STOPPED; SB_ERR_NOMEM when a thread
- * could not make its engine. */
-int sb_gsolve_batch(const sb_geometry *g, const sb_options *opt, const uint8_t *cells,
-                    size_t n, int threads, uint64_t *counts, uint64_t *guesses,
-                    uint8_t *solutions, int8_t *status);
+/* Picks the geometry of an input from its first record, as the command line does without
+ * --grid: text is the start of the input (len bytes: its first line or more), more is 1 when
+ * the input goes on past text (a last line without '\n' is then cut and not looked at). The
+ * first line that is not blank, a comment or a Kaggle header decides by its cell count (as
+ * sb_gparse counts: characters, or integers when separated): 81 cells, 9 (a row of a
+ * nine-line grid), anything the 9x9 reader takes as its first record (a grid, pencilmarks),
+ * a line of anything but cells, a count no geometry fits and no line at all are 9x9; another
+ * count gives its square boxed geometry (sb_geometry_for_cells). A tdoku tail (':' on) or a
+ * '#' after the cells is not counted.
+ * @param line  receives the 1-based number of the deciding line, the 9x9 reader's first record
+ *              too (0: none, text holds no puzzle line; may be NULL)
+ * @param why   receives the reason for SB_ERR_ARG (whylen bytes, e.g. SB_GEO_WHY_LEN; may be
+ *              NULL)
+ * @return SB_OK with *out a new geometry (free with sb_geometry_free) or NULL for 9x9;
+ * SB_ERR_ARG when the count fits no boxed geometry but another shape, which the caller must
+ * name (why: "27 cells is not an N x N grid: say cube:3"), or for NULL out (or NULL text with
+ * len > 0); SB_ERR_NOMEM. */
+int sb_geometry_detect(const char *text, size_t len, int more, sb_geometry **out,
+                       uint64_t *line, char *why, size_t whylen);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Engines: one solver context for every geometry, picked once from one table                 */
@@ -937,8 +1292,8 @@ int sb_gsolve_batch(const sb_geometry *g, const sb_options *opt, const uint8_t *
  *               sb_solve's; also breadth-first (opt->search). Enumeration (sb_engine_each)
  *               runs on the general solver ("fast") or the generic pipeline on the 3x3
  *               geometry (sb_gsolve_each / sb_gpipeline_each, DFS): the fused kernel has no
- *               per-solution hook, and that order is the one `solve --all` has always
- *               written; its guesses are that engine's.
+ *               per-solution hook, and that order is the one `solve --all` writes; its
+ *               guesses are that engine's.
  *   "box16"     "fast" on a 16-digit boxed grid (4x4, 2x8, 8x2) at a level above scalar:
  *               the whole-board kernel (the AVX2 stamp for avx2 and avx512, 128-bit vectors
  *               otherwise).
@@ -946,7 +1301,7 @@ int sb_gsolve_batch(const sb_geometry *g, const sb_options *opt, const uint8_t *
  *               per-cell engine. box16 and general find the same counts, guesses and order.
  *   "pipeline"  any other pipeline or custom spec on a geometry other than 9x9: the generic
  *               pipeline (sb_gpipeline).
- * The 0.1 objects (sb_solver, sb_gsolver, sb_gpipeline) stay as they are; an sb_gsolver made
+ * sb_solver, sb_gsolver and sb_gpipeline remain objects of their own; an sb_gsolver made
  * with sb_gsolver_new is rows box16 and general at once, as its level may change after it is
  * made. Thread rules: an sb_engine is one thread's mutable state; sb_engines is read-only. */
 typedef struct sb_engine sb_engine;
@@ -959,6 +1314,17 @@ typedef struct sb_engine_info {
 
 /* Returns the engine table's rows in match order and sets *count (count may be NULL). */
 const sb_engine_info *sb_engines(size_t *count);
+
+/* What one general solve found. */
+typedef struct sb_gresult {
+    uint64_t count;    /* solutions found, at most limit when limit > 0 */
+    uint64_t guesses;  /* search states pushed (one per branch taken), as sb_result */
+} sb_gresult;
+
+/* Called once per solution by sb_engine_each, sb_gsolve_each and sb_gpipeline_each; solution
+ * holds sb_geometry_cells digits and is valid only during the call. @return 0 to go on,
+ * non-zero to stop the enumeration. */
+typedef int (*sb_gsolution_fn)(const uint8_t *solution, uint64_t index, void *user);
 
 /* Makes the engine for geometry g (NULL: 9x9; g must outlive the engine) and *opt: pipeline
  * (an index, or SB_PIPELINE_CUSTOM with spec, copied), simd, search (depth-first; 9x9 also
@@ -1008,7 +1374,7 @@ unsigned sb_engine_skipped(const sb_engine *e);
  * nothing. */
 void sb_engine_counts(const sb_engine *e, sb_technique_counts out[SB_TECH_COUNT]);
 
-/* sb_solver_plugin_counts for an engine. @return how many (0: none, or NULL e). */
+/* sb_solver_plugin_counts for an engine. @return how many (0: none, or NULL e or out). */
 int sb_engine_plugin_counts(const sb_engine *e, sb_technique_counts out[SB_TECH_PLUGINS]);
 
 /* sb_solver_plugin_why for an engine. */
@@ -1018,296 +1384,59 @@ const char *sb_engine_plugin_why(const sb_engine *e);
 void sb_engine_counts_reset(sb_engine *e);
 
 /* ------------------------------------------------------------------------------------------ */
-/* Solver plug-ins (sudokubench_plugin.h is the ABI a plug-in implements; docs/plugins.md)    */
+/* The general solver on any geometry                                                         */
 /* ------------------------------------------------------------------------------------------ */
 
-/* A loaded solver plug-in: a shared object whose sb_plugin_entry() describes it. Set
- * sb_options.plugin to it and sb_engine_new (and so sb_bench_prepare and the record solvers)
- * runs it as an engine row: one plug-in state per engine, every answer shaped as a built-in's.
- * Thread rules: an sb_plugin is read-only once open; any number of engines on any threads may
- * share it. Close it after the last engine that uses it is freed. */
-typedef struct sb_plugin sb_plugin;
+/* One thread's general solver over one geometry: candidate masks of uint64_t per cell, naked
+ * and hidden singles over the geometry's houses to a fixpoint at every node, and an iterative
+ * DFS over an explicit stack branching on a cell with the fewest candidates (among those the
+ * one with the most unassigned peers, then the first in cell order), digits lowest first. */
+typedef struct sb_gsolver sb_gsolver;
 
-enum { SB_PLUGIN_WHY = 256 /* room for sb_plugin_open's reason, NUL included */ };
+/* Creates a solver for geometry g (which must outlive it). @return SB_OK with *out set,
+ * SB_ERR_ARG for NULL, SB_ERR_NOMEM. */
+int sb_gsolver_new(const sb_geometry *g, sb_gsolver **out);
 
-/* Loads the plug-in at path (dlopen; a path without '/' is looked up as dlopen does, so give
- * "./x.so" for a file here) and checks its description: the entry symbol, the ABI version,
- * the name (1-31 of [a-z0-9_-], no built-in pipeline's) and the calls. On failure why (cap
- * bytes, SB_PLUGIN_WHY is enough) gets a one-line reason and nothing stays loaded.
- * @return SB_OK and *out; SB_ERR_ARG for NULL path or out; SB_ERR_PLUGIN with why. */
-int sb_plugin_open(const char *path, sb_plugin **out, char *why, size_t cap);
+/* Frees a solver (NULL is allowed). */
+void sb_gsolver_free(sb_gsolver *s);
 
-/* Unloads p. NULL: nothing. */
-void sb_plugin_close(sb_plugin *p);
+/* Sets the SIMD level of every later solve (SB_SIMD_AUTO, the default: $SUDOKUBENCH_SIMD, else
+ * the best this CPU has). Geometries with a whole-board kernel (16-digit boxed grids: 4x4,
+ * 2x8, 8x2) run it at that level (AVX2 for avx2 and avx512, 128-bit vectors otherwise);
+ * SB_SIMD_SCALAR, and every other geometry, run the per-cell engine, the reference the
+ * kernel is tested against. Both find the same counts, guesses and order of solutions.
+ * @return SB_OK, or SB_ERR_SIMD for a level this CPU lacks (the setting is unchanged);
+ * SB_ERR_ARG for NULL s. */
+int sb_gsolver_simd(sb_gsolver *s, int level);
 
-/* @return the plug-in's name (its row's name), or NULL for NULL p. */
-const char *sb_plugin_name(const sb_plugin *p);
+/* Sets the guess budget of every later solve (UINT64_MAX, the default: none): a search that
+ * would push more states stops with SB_ERR_BUDGET, deterministically, as sb_options.max_guesses.
+ * NULL s: nothing. */
+void sb_gsolver_budget(sb_gsolver *s, uint64_t max_guesses);
 
-/* @return the plug-in's one-line description, or NULL for NULL p. */
-const char *sb_plugin_about(const sb_plugin *p);
+/* Makes every later solve poll *stop (a flag a signal handler or another thread raises; NULL,
+ * the default: none), as sb_options.stop does on 9x9: read at the first guess of a solve and
+ * then every few hundred to few thousand guesses (fewer on larger boards), one compare per
+ * guess otherwise; once it reads non-zero the solve returns SB_ERR_STOPPED, res holding what
+ * was found so far. Lets Ctrl-C end a long search on any geometry. NULL s: nothing. */
+void sb_gsolver_stop(sb_gsolver *s, const volatile sig_atomic_t *stop);
 
-/* @return 1 when p must run on one thread (SB_PLUGIN_ONE_THREAD: it keeps global state), 0
- * when any number of engines may call it at once, or for NULL p. */
-int sb_plugin_one_thread(const sb_plugin *p);
+/* Counts the solutions of cells up to limit (0 = all) and copies the first into first
+ * (sb_geometry_cells bytes; may be NULL; untouched when there is none). Conflicting givens
+ * give count 0. @return SB_OK; SB_ERR_ARG for NULL arguments or a cell above N; SB_ERR_BUDGET
+ * (res holds what was found so far, res->guesses the budget); SB_ERR_STOPPED when the stop
+ * flag was raised (sb_gsolver_stop; res as for the budget); SB_ERR_NOMEM. */
+int sb_gsolve(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gresult *res,
+              uint8_t *first);
 
-/* @return 1 when p is a technique plug-in (sb_plugin_technique_entry: a step of the
- * pipelines, named in a spec and listed in sb_options.techniques), 0 for a solver plug-in
- * (sb_plugin_entry: an engine row, sb_options.plugin) or NULL p. */
-int sb_plugin_is_technique(const sb_plugin *p);
-
-/* @return 1 when p works on grids of geometry g (NULL: 9x9), 0 when it refuses them or p is
- * NULL. */
-int sb_plugin_accepts(const sb_plugin *p, const sb_geometry *g);
-
-/* @return the name of the plug-in whose call is running on the calling thread, else NULL.
- * Async-signal-safe: a SIGSEGV handler can tell a plug-in's crash from the program's own. */
-const char *sb_plugin_running(void);
-
-/* ------------------------------------------------------------------------------------------ */
-/* Reading and rating any geometry (docs/geometry.md "Reading and rating any geometry")       */
-/* ------------------------------------------------------------------------------------------ */
-
-/* A NULL geometry is 9x9 here: the 9x9 reader (sb_reader) and sb_rate do the work, so one
- * loop serves every geometry. Thread rules: an sb_greader and an sb_grater are one thread's
- * state (they may move between threads); sb_geometry_detect, sb_grate and sb_grate_batch keep
- * no state outside their arguments. */
-
-enum { SB_GEO_MAX_LINE = 32000 /* longest line sb_greader takes, '\n' excluded (64x64 in
-                                  integers needs about 12 KB) */ };
-
-/* One record of sb_greader_next: a puzzle or an invalid line, with its line number. */
-typedef struct sb_grecord {
-    uint64_t line;           /* 1-based line number in its input */
-    sb_line_kind kind;       /* SB_LINE_PUZZLE or SB_LINE_INVALID (skips are not returned) */
-    int form;                /* the sb_gform the line is written in (9x9: SB_GFORM_CHARS) */
-    size_t col;              /* 1-based column of the first offending byte, when invalid */
-    char why[SB_WHY_LEN];    /* why the line is invalid, else empty */
-    char text[SB_GRID_TEXT]; /* the line's first 81 bytes, non-printables and ':' as '?' (a
-                                line too long: "?"), for echoing */
-} sb_grecord;
-
-/* A streaming reader of puzzle lines of one geometry, in bounded memory. */
-typedef struct sb_greader sb_greader;
-
-/* Creates a reader of geometry g (which must outlive it; NULL: 9x9) over an open stream (not
- * closed by the reader). @return SB_OK, SB_ERR_ARG for NULL out or in, SB_ERR_NOMEM. */
-int sb_greader_open(sb_greader **out, const sb_geometry *g, FILE *in);
-
-/* Reads the next puzzle or invalid line into rec and its cells into cells
- * (sb_geometry_cells bytes; 81 for 9x9; unspecified for an invalid line). Blank lines and
- * '#' comments are skipped, a UTF-8 BOM at the start ignored. A line is parsed as sb_gparse
- * does (a line with more cells than g: "too many cells (more than 16)" at the first cell too
- * many; a '#' after the cells: "unexpected '#': a comment takes its own line" at the '#'); a
- * tdoku record PUZZLE:COUNT[:SOLUTION] is its puzzle, its tail checked as the 9x9 reader
- * does; on the 9x9 shape (3x3) the 9x9 reader's other one-line forms (a Kaggle row,
- * pencilmarks without eliminations beyond their givens) are read too, and a nine-line grid is
- * one invalid record at its first line. A line is also invalid when it uses the character
- * form on a geometry of more than 35
- * digits (that form cannot write such a grid back: "one character per cell needs N <= 35,
- * not 36: write integers", at its first cell) or when two givens clash in a house: "3 twice in row 1 (r1c1,
- * r1c5)" (cells r<row>c<col>, a cube's x<x>y<y>z<z>, a house list's "cell K"; houses row,
- * column, box, region, main diagonal, anti-diagonal, plane x=K, house K), at the second
- * cell's column. A line longer than SB_GEO_MAX_LINE bytes is invalid ("line too long",
- * column SB_GEO_MAX_LINE+1), reported as soon as that much of it is in, and the rest of it
- * discarded without being kept; a comment line ('#' first after blanks, within its first
- * SB_GEO_MAX_LINE bytes) is skipped whatever its length, its bytes discarded as they come.
- * 9x9 (g NULL) reads as sb_reader_next: every 9x9 form,
- * SB_MAX_LINE, pencilmarks beyond their givens refused, clashing givens a puzzle (count 0).
- * @return 1 with *rec filled; 0 at the end of input; SB_ERR_IO on a read error (errno set;
- * EINTR: nothing consumed, call again); SB_ERR_STOPPED when the stop flag was raised while a
- * long line was discarded (a later call goes on); SB_ERR_ARG for NULL arguments. */
-int sb_greader_next(sb_greader *r, sb_grecord *rec, uint8_t *cells);
-
-/* Frees a reader (NULL is allowed). */
-void sb_greader_close(sb_greader *r);
-
-/* Makes the reader poll *stop (NULL: none) before each read while it discards a long line,
- * as sb_reader_set_stop: a line without end (/dev/zero) cannot hold the caller. NULL r:
- * nothing. */
-void sb_greader_set_stop(sb_greader *r, const volatile sig_atomic_t *stop);
-
-/* Picks the geometry of an input from its first record, as the command line does without
- * --grid: text is the start of the input (len bytes: its first line or more), more is 1 when
- * the input goes on past text (a last line without '\n' is then cut and not looked at). The
- * first line that is not blank, a comment or a Kaggle header decides by its cell count (as
- * sb_gparse counts: characters, or integers when separated): 81 cells, 9 (a row of a
- * nine-line grid), anything the 9x9 reader takes as its first record (a grid, pencilmarks),
- * a line of anything but cells, a count no geometry fits and no line at all are 9x9; another
- * count gives its square boxed geometry (sb_geometry_for_cells). A tdoku tail (':' on) or a
- * '#' after the cells is not counted.
- * @param line  receives the 1-based number of the deciding line, the 9x9 reader's first record
- *              too (0: none, text holds no puzzle line; may be NULL)
- * @param why   receives the reason for SB_ERR_ARG (whylen bytes, e.g. SB_GEO_WHY_LEN; may be
- *              NULL)
- * @return SB_OK with *out a new geometry (free with sb_geometry_free) or NULL for 9x9;
- * SB_ERR_ARG when the count fits no boxed geometry but another shape, which the caller must
- * name (why: "27 cells is not an N x N grid: say cube:3"), or for NULL out (or NULL text with
- * len > 0); SB_ERR_NOMEM. */
-int sb_geometry_detect(const char *text, size_t len, int more, sb_geometry **out,
-                       uint64_t *line, char *why, size_t whylen);
-
-/* One thread's rating state for one geometry: a generic pipeline per class (sb_gpipeline). */
-typedef struct sb_grater sb_grater;
-
-/* Creates a rater for geometry g (which must outlive it; NULL: 9x9). @return SB_OK with *out
- * set, SB_ERR_ARG for NULL out, SB_ERR_NOMEM. */
-int sb_grater_new(const sb_geometry *g, sb_grater **out);
-
-/* Frees a rater (NULL is allowed). */
-void sb_grater_free(sb_grater *r);
-
-/* Rates a puzzle of the rater's geometry as sb_rate does a 9x9 one: each class's technique
- * set (restart order, cheapest first: ns; ns,hs; ns,hs,lc; ns,hs,lc,nt,ht) runs from the
- * givens without guessing, and the first whose fixpoint completes the grid is the class;
- * counts are what each technique did in that run (for search: in the tuples run). Locked
- * candidates have nothing to do where no two houses meet in 2..N-1 cells (latin:N). Meant
- * for proper puzzles: a contradiction or several solutions end as SB_CLASS_SEARCH. On the
- * 3x3 geometry the class and counts equal sb_rate's; 9x9 (NULL) is sb_rate. @return SB_OK;
- * SB_ERR_ARG for NULL arguments or a cell above N. */
-int sb_grater_rate(sb_grater *r, const uint8_t *cells, sb_rating *out);
-
-/* sb_grater_rate with a rater made and freed for this one call. @return as sb_grater_rate;
+/* Enumerates the solutions of cells, up to limit (0 = all), calling fn for each in DFS order:
+ * the branch cell's digits lowest first, so the order is fixed for a geometry and puzzle.
+ * Streams in constant memory (the solver's stack, at most one board per cell).
+ * @return SB_OK (res->count = solutions reported), SB_ERR_STOPPED when fn asked to stop (the
+ * solution it stopped on is counted) or the stop flag was raised, SB_ERR_BUDGET, SB_ERR_ARG,
  * SB_ERR_NOMEM. */
-int sb_grate(const sb_geometry *g, const uint8_t *cells, sb_rating *out);
-
-/* Rates n puzzles of geometry g (NULL: 9x9; puzzle i in bytes [i*C, (i+1)*C) with C =
- * sb_geometry_cells, 81 for 9x9) on a team of `threads` threads as the batch calls below do
- * (0: every core; checked with sb_threads_check first): classes[i] = the sb_class, or -1 when
- * puzzle i was refused (a cell above N); eliminations (may be NULL; n*SB_TECH_COUNT entries)
- * row i = the eliminations of each sb_technique in that rating (0 when refused). *stop (NULL:
- * never) is read before each puzzle; rows not begun once it is raised are left untouched.
- * @return SB_OK; SB_ERR_ARG for NULL arrays, n rows whose bytes would pass SIZE_MAX, or when
- * some puzzle was refused; SB_ERR_THREADS (errno set; nothing rated); SB_ERR_STOPPED when the
- * flag ended the batch (wins over SB_ERR_ARG); SB_ERR_NOMEM when a thread could not make its
- * rater (its rows untouched). */
-int sb_grate_batch(const sb_geometry *g, const uint8_t *cells, size_t n, int threads,
-                   int8_t *classes, uint64_t *eliminations, const volatile sig_atomic_t *stop);
-
-/* ------------------------------------------------------------------------------------------ */
-/* Batches: whole arrays of puzzles on every core (OpenMP), for bindings and tools            */
-/* ------------------------------------------------------------------------------------------ */
-
-/* Arrays hold puzzle i in bytes [i*SB_CELLS, (i+1)*SB_CELLS), one byte per cell as in sb_grid
- * (0 blank, 1..9); a count of rows (n, n_in, max) above SIZE_MAX / SB_CELLS, whose array could
- * not exist, is refused with SB_ERR_ARG. Each call runs an OpenMP team of `threads` threads (0: the OpenMP default,
- * every core; never more than the items), one solver or generator per thread, and writes
- * row i of each output from item i alone: the results are the same for any thread count.
- * The calls are reentrant (no state outside the arguments).
- *
- * Before its team starts, each call checks with sb_threads_check that the team's threads can
- * start: when they cannot (memory, RLIMIT_NPROC or a cgroup's pids limit ran out), it returns
- * SB_ERR_THREADS with errno set and nothing done, where the OpenMP runtime itself would end
- * the whole process. */
-
-/* Checks that a team of `threads` threads (the caller and threads-1 new ones) can start right
- * now: starts threads-1 threads with the stack size the OpenMP runtime gives its own (libgomp:
- * $OMP_STACKSIZE, else $GOMP_STACKSIZE, else the default thread attributes; LLVM's libomp:
- * kmp_get_stacksize_s()), all alive at once, then lets them end. Costs about one thread start
- * and join per thread (tens of microseconds each), which is what the runtime pays again when
- * it starts the team. Call it before a parallel region of that many threads whose team the
- * runtime may have to start (the first region on a thread, or a larger one than the last):
- * the runtime cannot report that failure and exits instead. threads <= 1, a count above
- * omp_get_thread_limit() (the runtime caps the team there) and a region that would run
- * serialized (nested in a parallel region beyond omp_get_max_active_levels()) need no
- * new thread. The check is a snapshot: memory taken by another thread between it and the
- * region can still exhaust it.
- * @param why  receives "cannot start N threads: REASON" on failure ("out of memory" when
- *             the check's own list of threads cannot be allocated; whylen bytes, e.g.
- *             SB_WHY_LEN * 2, room for any; may be NULL)
- * @return SB_OK (also for threads <= 1: nothing to check); SB_ERR_THREADS with errno = the
- * error of pthread_create (the N threads are the team size checked); SB_ERR_NOMEM. */
-int sb_threads_check(int threads, char *why, size_t whylen);
-
-/* Solves n puzzles with the options *opt (limit, pipeline, SIMD level, budget, stop flag).
- * Outputs may each be NULL: counts[i] and guesses[i] as sb_result; solutions + i*SB_CELLS the
- * first solution found (all zero when none); status[i] what sb_solve returned for puzzle i
- * (SB_OK, SB_ERR_BUDGET, SB_ERR_ARG for a cell above 9, SB_ERR_STOPPED for puzzles not run
- * once opt->stop was raised, ...). @return SB_OK; SB_ERR_ARG for NULL opt or cells; what
- * sb_solver_new returns for bad options (nothing solved); SB_ERR_THREADS (errno set; nothing
- * solved); SB_ERR_STOPPED when the stop flag ended the batch; SB_ERR_NOMEM when a thread
- * could not make its solver. */
-int sb_solve_batch(const sb_options *opt, const uint8_t *cells, size_t n, int threads,
-                   uint64_t *counts, uint64_t *guesses, uint8_t *solutions, int8_t *status);
-
-/* Rates n puzzles (sb_rate): classes[i] = the sb_class, or -1 when sb_rate refused puzzle i
- * (a cell above 9). @return SB_OK; SB_ERR_ARG when some puzzle was refused; SB_ERR_THREADS
- * (errno set; nothing rated). As sb_rate_batch_stop with no stop flag. */
-int sb_rate_batch(const uint8_t *cells, size_t n, int threads, int8_t *classes);
-
-/* Makes puzzles first .. first+n-1 of the generator options *opt (sb_generate: the same puzzle
- * for an index whatever the thread count) into puzzles (n*SB_CELLS bytes), and when not NULL
- * their solutions and guess counts. first + n - 1 must not pass UINT64_MAX. @return SB_OK;
- * SB_ERR_ARG when the indices would pass UINT64_MAX; what sb_generator_new returns for bad
- * options; SB_ERR_THREADS (errno set; nothing made); SB_ERR_BUDGET when some index ran out of
- * max_attempts (its row holds the last candidate, a proper puzzle, as sb_generate). As
- * sb_generate_batch_stop with no stop flag. */
-int sb_generate_batch(const sb_gen_options *opt, uint64_t first, size_t n, int threads,
-                      uint8_t *puzzles, uint8_t *solutions, uint64_t *guesses);
-
-/* Writes n transformed puzzles into out: row i is input puzzle (first+i) mod n_in of in
- * under the transform sb_transform_random draws from rng stream first+i of seed (what
- * `sudokubench augment` writes as line first+i). first + n - 1 must not pass UINT64_MAX.
- * @return SB_OK; SB_ERR_ARG for NULL arrays, n_in 0, an input cell above 9 or indices
- * passing UINT64_MAX; SB_ERR_THREADS (errno set; nothing written). As sb_augment_batch_stop
- * with no stop flag. */
-int sb_augment_batch(const uint8_t *in, size_t n_in, uint64_t seed, uint64_t first, size_t n,
-                     int threads, uint8_t *out);
-
-/* The three calls above with a stop flag, as sb_options.stop is to sb_solve_batch: *stop (a
- * flag a signal handler or another thread raises; NULL: never) is read before each puzzle
- * (rate, generate: one sb_generate, which itself is not interrupted) or each run of a few
- * hundred rows (augment). Once it is raised the rows not yet begun are left untouched and the
- * call returns SB_ERR_STOPPED, which wins over row errors (SB_ERR_ARG, SB_ERR_BUDGET: the rows
- * are incomplete anyway) but not over SB_ERR_NOMEM; the rows written are what the call
- * without a flag writes. */
-int sb_rate_batch_stop(const uint8_t *cells, size_t n, int threads, int8_t *classes,
-                       const volatile sig_atomic_t *stop);
-int sb_generate_batch_stop(const sb_gen_options *opt, uint64_t first, size_t n, int threads,
-                           uint8_t *puzzles, uint8_t *solutions, uint64_t *guesses,
-                           const volatile sig_atomic_t *stop);
-int sb_augment_batch_stop(const uint8_t *in, size_t n_in, uint64_t seed, uint64_t first,
-                          size_t n, int threads, uint8_t *out,
-                          const volatile sig_atomic_t *stop);
-
-/* Reads up to max puzzles from r into cells (max*SB_CELLS bytes, one row per puzzle) and sets
- * *n to how many it stored, so a binding fills an array in one call per chunk. Stops at an
- * invalid record, copied into *bad (may be NULL). @return 1 when max puzzles were stored (more
- * may follow), 0 at the end of input, 2 at an invalid record (the puzzles before it are
- * stored; the next call goes on after it), or an error of sb_reader_next; SB_ERR_ARG for NULL
- * r or n, or NULL cells with max > 0. */
-int sb_reader_read_cells(sb_reader *r, uint8_t *cells, size_t max, size_t *n, sb_record *bad);
-
-/* ------------------------------------------------------------------------------------------ */
-/* Input forms beyond one puzzle per line (docs/cli.md "Input")                               */
-/* ------------------------------------------------------------------------------------------ */
-
-/* Besides the forms listed at sb_parse_line, the reader and the parser take, told apart per
- * record:
- *   - tdoku records "PUZZLE:COUNT[:SOLUTION]" (what `solve -f tdoku` writes): COUNT decimal
- *     or "budget", SOLUTION empty or 81 digits, both checked for form and otherwise ignored;
- *     the record of an invalid line ("TEXT:invalid:") stays invalid;
- *   - 729-character pencilmark lines (tdoku -p): 9 characters per cell, the k-th the digit k+1
- *     (a candidate) or '.' (eliminated); a cell with one candidate is a given, a cell with no
- *     candidate is refused. Optionally followed by a tdoku tail ":COUNT:SOLUTION" (what
- *     `solve -f tdoku` writes for one). The reader's records carry the candidates (marks,
- *     cand); a line whose marks eliminate more than its givens imply is a different puzzle
- *     than its grid, so it is refused ("elimination beyond the givens") by sb_parse_line
- *     and by a reader not told otherwise (sb_reader_set_marks);
- *   - nine-line grids, gathered by sb_reader_next only: rows of 9 cells ('1'-'9', '.', '0',
- *     '-', '_') with any spaces, tabs and '|' between them, optionally with rule lines of
- *     '-', '+', '=', '|' (a line of exactly nine '-' is a row of blanks); rows of 18 cells
- *     with a gap of two spaces after the ninth (`solve -f pretty`: givens beside the
- *     solution) give their first 9. A grid ends at its ninth row (a rule line right after is
- *     its bottom rule); a blank line, a comment or another puzzle before that cuts it:
- *     one invalid record "grid ends after K of 9 rows" at its first line. A bad row makes the
- *     grid one invalid record at that row's line and column. A valid grid's record carries
- *     the line number of its first line (a row or its top rule). */
-
-/* @return 1 when line is a row or a rule line of the nine-line grid form (a line the
- * one-line forms refuse and sb_reader_next gathers into a grid), else 0 (also for NULL line).
- * Lets a caller that
- * sniffs the first line of an input (which geometry is it?) recognise this form. */
-int sb_line_is_grid(const char *line, size_t len);
+int sb_gsolve_each(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
+                   void *user, sb_gresult *res);
 
 /* Techniques of the general solver beyond naked singles, which are always on. Locked
  * candidates work on every pair of houses meeting in 2..N-1 cells (box and line, two cube
@@ -1323,7 +1452,9 @@ enum {
  * budget of 0 to find the weakest set that solves a puzzle. NULL s: nothing. */
 void sb_gsolver_techniques(sb_gsolver *s, unsigned mask);
 
-/* ---- the generic pipelines on any geometry ---- */
+/* ------------------------------------------------------------------------------------------ */
+/* The generic pipelines on any geometry                                                      */
+/* ------------------------------------------------------------------------------------------ */
 
 /* One thread's generic pipeline over one geometry: the list, array and restart orders and
  * custom specs of the 9x9 generic engine (the pipeline registry and spec syntax above, the
@@ -1386,11 +1517,41 @@ void sb_gpipeline_counts(const sb_gpipeline *p, sb_technique_counts out[SB_TECH_
 /* Zeroes the technique counters (NULL p: nothing). */
 void sb_gpipeline_counts_reset(sb_gpipeline *p);
 
-/* ---- datasets on any geometry: the generator and the augmenter ---- */
+/* ------------------------------------------------------------------------------------------ */
+/* Rating any geometry one puzzle at a time                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+/* One thread's rating state for one geometry: a generic pipeline per class (sb_gpipeline). */
+typedef struct sb_grater sb_grater;
+
+/* Creates a rater for geometry g (which must outlive it; NULL: 9x9). @return SB_OK with *out
+ * set, SB_ERR_ARG for NULL out, SB_ERR_NOMEM. */
+int sb_grater_new(const sb_geometry *g, sb_grater **out);
+
+/* Frees a rater (NULL is allowed). */
+void sb_grater_free(sb_grater *r);
+
+/* Rates a puzzle of the rater's geometry as sb_rate does a 9x9 one: each class's technique
+ * set (restart order, cheapest first: ns; ns,hs; ns,hs,lc; ns,hs,lc,nt,ht) runs from the
+ * givens without guessing, and the first whose fixpoint completes the grid is the class;
+ * counts are what each technique did in that run (for search: in the tuples run). Locked
+ * candidates have nothing to do where no two houses meet in 2..N-1 cells (latin:N). Meant
+ * for proper puzzles: a contradiction or several solutions end as SB_CLASS_SEARCH. On the
+ * 3x3 geometry the class and counts equal sb_rate's; 9x9 (NULL) is sb_rate. @return SB_OK;
+ * SB_ERR_ARG for NULL arguments or a cell above N. */
+int sb_grater_rate(sb_grater *r, const uint8_t *cells, sb_rating *out);
+
+/* sb_grater_rate with a rater made and freed for this one call. @return as sb_grater_rate;
+ * SB_ERR_NOMEM. */
+int sb_grate(const sb_geometry *g, const uint8_t *cells, sb_rating *out);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Generating and augmenting any geometry (docs/geometry.md)                                  */
+/* ------------------------------------------------------------------------------------------ */
 
 /* What `sudokubench generate/augment --grid` make, for any geometry (docs/geometry.md
  * "Generating and augmenting"). A NULL geometry means the 9x9 grid (the 3x3 geometry; the
- * 9x9 calls sb_generate and sb_transform_* above draw other puzzles and transforms).
+ * 9x9 calls sb_generate and sb_transform_* draw other puzzles and transforms).
  *
  * Puzzle i of a seed: a random full grid (a quarter of the cells given random digits their
  * peers allow, then the general solver's first solution under a small guess budget; a stuck
@@ -1509,11 +1670,12 @@ int sb_gaugment(const sb_geometry *g, uint64_t seed, uint64_t index, const uint8
  * sb_ggenerator_stop says (generate) or every 64 rows (augment); once it is raised the rows
  * not finished are left untouched and the call returns SB_ERR_STOPPED. */
 
-/* Makes puzzles first .. first+n-1 of (g, seed) (sb_ggenerate) into puzzles, and when not
- * NULL their solutions and guess counts. @return SB_OK; SB_ERR_ARG for a NULL array, indices
- * passing UINT64_MAX, n rows whose bytes would pass SIZE_MAX or what sb_ggenerator_new refuses (call it for the reason: a geometry
- * with no full grid); SB_ERR_THREADS (errno set; nothing made); SB_ERR_STOPPED; SB_ERR_BUDGET
- * when some row found no full grid (that row untouched); SB_ERR_NOMEM. */
+/* Makes puzzles first .. first+n-1 of (g, seed) (sb_ggenerate) into puzzles, and when not NULL
+ * their solutions and guess counts. @return SB_OK; SB_ERR_ARG for a NULL array, indices passing
+ * UINT64_MAX, n rows whose bytes would pass SIZE_MAX or what sb_ggenerator_new refuses (call it
+ * for the reason: a geometry with no full grid); SB_ERR_THREADS (errno set; nothing made);
+ * SB_ERR_STOPPED; SB_ERR_BUDGET when some row found no full grid (that row untouched);
+ * SB_ERR_NOMEM. */
 int sb_ggenerate_batch(const sb_geometry *g, uint64_t seed, uint64_t first, size_t n,
                        int threads, uint8_t *puzzles, uint8_t *solutions, uint64_t *guesses,
                        const volatile sig_atomic_t *stop);
@@ -1536,7 +1698,7 @@ int sb_gaugment_batch(const sb_geometry *g, const uint8_t *in, size_t n_in, uint
                       const volatile sig_atomic_t *stop);
 
 /* ------------------------------------------------------------------------------------------ */
-/* Benchmark: the measurement of `sudokubench bench` (src/bench_api.c)                        */
+/* Benchmark sets: the measurement of `sudokubench bench` (src/bench_api.c)                   */
 /* ------------------------------------------------------------------------------------------ */
 
 /* A benchmark set: the puzzles of one geometry held compactly (9x9 two cells a byte) and the
@@ -1633,4 +1795,4 @@ enum { SB_BENCH_MAX_SECONDS = 1000000 /* most seconds sb_bench_time takes (about
 }
 #endif
 
-#endif /* SUDOKUBENCH_H */
+#endif /* SB_EXPERT && !SUDOKUBENCH_H_EXPERT */

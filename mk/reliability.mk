@@ -96,7 +96,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_DIR     := build/fuzz
 FUZZ_FLAGS   := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
                 -fno-sanitize-recover=all
-FUZZ_CFLAGS   = -std=c11 -D_GNU_SOURCE -fopenmp -Iinclude -Isrc -I$(BUILD)/gen -Itests $(WARN) \
+FUZZ_CFLAGS   = -std=c11 -D_GNU_SOURCE -DSB_EXPERT -fopenmp -Iinclude -Isrc -I$(BUILD)/gen -Itests $(WARN) \
                 $(FUZZ_FLAGS) -DSB_BUILD_FLAGS='"fuzz"'
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 # The app layer's objects too: the API target drives its byte buffers (src/app/app.h).
@@ -168,7 +168,7 @@ FUZZ_COV_DIR := build/fuzz-cov
 .PHONY: fuzz-coverage
 fuzz-coverage: $(TABLES) ## line coverage of src/ per fuzz target over its corpora (llvm-cov; after make fuzz)
 	@set -e; mkdir -p $(FUZZ_COV_DIR); for t in $(FUZZ_TARGETS); do \
-	  $(FUZZ_CC) -std=c11 -D_GNU_SOURCE -fopenmp -Iinclude -Isrc -I$(BUILD)/gen -Itests -O1 -g \
+	  $(FUZZ_CC) -std=c11 -D_GNU_SOURCE -DSB_EXPERT -fopenmp -Iinclude -Isrc -I$(BUILD)/gen -Itests -O1 -g \
 	    -fprofile-instr-generate -fcoverage-mapping -DSB_BUILD_FLAGS='"cov"' \
 	    -o $(FUZZ_COV_DIR)/fuzz_$$t tests/fuzz/fuzz_$$t.c tests/fuzz/replay.c tests/dlx.c \
 	    tests/reference.c $(FUZZ_COV_DIR)/libcov.a; \
@@ -185,11 +185,11 @@ FUZZ_COV_OBJS := $(LIB_SRCS:%.c=$(FUZZ_COV_DIR)/obj/%.o) $(APP_SRCS:%.c=$(FUZZ_C
 .SECONDARY: $(FUZZ_COV_OBJS)
 $(FUZZ_COV_DIR)/obj/src/kernel/kernel_%.o: src/kernel/kernel_%.c $(TABLES)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -fopenmp -Iinclude -Isrc -I$(BUILD)/gen -O1 -g \
+	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -DSB_EXPERT -fopenmp -Iinclude -Isrc -I$(BUILD)/gen -O1 -g \
 	  -fprofile-instr-generate -fcoverage-mapping $(KERNEL_FLAGS_$*) -c -o $@ $<
 $(FUZZ_COV_DIR)/obj/%.o: %.c $(TABLES)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -fopenmp -Iinclude -Isrc -I$(BUILD)/gen -O1 -g \
+	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -DSB_EXPERT -fopenmp -Iinclude -Isrc -I$(BUILD)/gen -O1 -g \
 	  -fprofile-instr-generate -fcoverage-mapping -DSB_BUILD_FLAGS='"cov"' -c -o $@ $<
 $(FUZZ_COV_DIR)/libcov.a: $(FUZZ_COV_OBJS)
 	@rm -f $@

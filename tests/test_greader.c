@@ -1,6 +1,6 @@
 /*
- * test_greader.c — reading and rating any geometry in the library (include/
- * sudokubench.h "Reading and rating any geometry"): sb_greader's records, line numbers, forms,
+ * test_greader.c — reading and rating any geometry in the library (include/sudokubench.h,
+ * "Any geometry: reading, ..." and the expert tier): sb_greader's records, line numbers, forms,
  * reasons and columns, the clash message per kind of house, the bound on line length and the
  * stop flag; sb_geometry_detect for every cell count; sb_grate's classes against the general
  * solver's technique sets under a guess budget of 0 (another engine, same rules) and against

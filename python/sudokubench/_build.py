@@ -189,7 +189,9 @@ def make_ffi(lib, include, ldflags):
         "_sb",
         # omp.h: omp_get_max_threads, the team bench() runs when threads=0 (the other calls'
         # default, which the library picks itself)
-        '#include <stdio.h>\n#include <omp.h>\n#include "sudokubench.h"\n',
+        # SB_EXPERT: the expert tier too (the technique registry, sb_threads_check, the
+        # benchmark sets, the generator on any geometry, ...)
+        '#include <stdio.h>\n#include <omp.h>\n#define SB_EXPERT\n#include "sudokubench.h"\n',
         include_dirs=[os.path.abspath(include)],
         extra_objects=[os.path.abspath(lib)],
         extra_compile_args=["-O2"],

@@ -62,7 +62,7 @@ region() {
     shift 3
     src=$tmp
     case $name in band-naked*) src=$tmp/naked ;; esac
-    $CC -std=c11 -D_GNU_SOURCE -O3 -Iinclude -Isrc -I"$src" -I"$BUILD/gen" $flags -S \
+    $CC -std=c11 -D_GNU_SOURCE -DSB_EXPERT -O3 -Iinclude -Isrc -I"$src" -I"$BUILD/gen" $flags -S \
         -o "$tmp/$name.s" "$src/kernel_$stamp.c"
     awk '/LLVM-MCA-BEGIN/{f=1} f{print} /LLVM-MCA-END/{exit}' "$tmp/$name.s" |
         grep -v '^[[:space:]]*\.' >"$tmp/$name.r.s"

@@ -113,6 +113,12 @@ run "$work/solve_one-shared" "4.....8.5.3..x" 2> "$work/err"
 rc=$?
 set -e
 [ $rc = 2 ] && grep -q "column 14: unexpected character 'x'" "$work/err" || fail "solve_one on a bad puzzle (exit $rc)"
+# the quick start in the header's manual is solve_one.c from its first #include on, so the
+# code the manual shows is the code built and run above
+sed -n '/^ \*     #include/,/^ \*\//{/^ \*\//!p}' "$P/include/sudokubench.h" |
+    sed -E 's/^ \*( {5}|$)//' > "$work/quick_start.c"
+sed -n '/^#include/,$p' examples/solve_one.c | diff -u - "$work/quick_start.c" ||
+    fail "the quick start in sudokubench.h differs from examples/solve_one.c"
 
 # count_file: tallies equal the CLI's csv records on the same file, for 1 and 3 threads
 sample=$work/sample.txt
