@@ -39,7 +39,7 @@ MPI_SHARDS ?= 3
 ifeq ($(MPI_SKIP),)
 test-mpi: $(call shards,test-mpi,$(MPI_SHARDS))
 $(call shards,test-mpi,$(MPI_SHARDS)): $(BIN) $(MPI_BIN)
-	SB_SHARD=$(subst .,,$(suffix $@))/$(MPI_SHARDS) MPIRUN=$(MPIRUN) bash tests/cli/mpi.sh $(BIN) $(MPI_BIN)
+	SB_SHARD=$(subst .,,$(suffix $@))/$(MPI_SHARDS) MPIRUN=$(MPIRUN) PLUGIN_DIR=$(PLUGIN_DIR) bash tests/cli/mpi.sh $(BIN) $(MPI_BIN)
 else
 test-mpi: $(BIN) $(BIN_RUN)
 	@echo "test-mpi: MPI runs skipped: $(MPI_SKIP); the plain binary's -o cases run"

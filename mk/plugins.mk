@@ -43,5 +43,9 @@ TEST_EXTRA += test-techniques
 tdoku-plugin: ## tdoku (../shared/peers) built as a plug-in: build/peers/tdoku-plugin-native.so
 	scripts/measure/tdoku-plugin.sh $(BUILD)/peers native
 
-# The Python suite loads them too (python/tests/test_plugins.py, $SB_PLUGINS).
+# The Python suite loads them too (python/tests/test_plugins.py, $SB_PLUGINS), and so do the
+# MPI cases (tests/cli/mpi.sh, $PLUGIN_DIR).
 test-python: $(PLUGIN_SOS)
+ifeq ($(MPI_SKIP),)
+$(call shards,test-mpi,$(MPI_SHARDS)): $(PLUGIN_SOS)
+endif

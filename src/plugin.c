@@ -357,12 +357,11 @@ int sb_fast_plugin_step(sb_tech_ext *x, int k, const uint32_t *w, uint32_t *el)
 {
     /* The planes' layout (kernel_tech.h): digit d's band k is word 4d+k, bit 9i+j the cell
      * of row 3k+i, column j, so cell c is bit c % 27 of band c / 27. */
-    for (int c = 0; c < SB_CELLS; c++) {
-        uint64_t m = 0;
-        for (int d = 0; d < SB_DIGITS; d++)
-            m |= (uint64_t)(w[4 * d + c / 27] >> (c % 27) & 1) << d;
-        x->cand[c] = m;
-    }
+    memset(x->cand, 0, SB_CELLS * sizeof *x->cand);
+    for (int d = 0; d < SB_DIGITS; d++) /* one step per candidate, not per (cell, digit) */
+        for (int k = 0; k < 3; k++)
+            for (uint32_t m = w[4 * d + k]; m; m &= m - 1)
+                x->cand[27 * k + __builtin_ctz(m)] |= UINT64_C(1) << d;
     const int r = sb_tech_ext_step(x, k);
     memset(el, 0, 4 * SB_DIGITS * sizeof *el);
     for (int c = 0; r > 0 && c < SB_CELLS; c++)

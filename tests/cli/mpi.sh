@@ -28,6 +28,8 @@ SAMPLES=$ROOT/datasets/samples
 MPIRUN=${MPIRUN:-mpirun}
 TIMEOUT=${SUDOKUBENCH_TEST_TIMEOUT:-120} # a hang guard per command, not a speed limit
 
+PL=${PLUGIN_DIR:-build/plugins} # the plug-ins of make plugins
+case $PL in /*) ;; *) PL=$PWD/$PL ;; esac
 PLAIN_ONLY=0
 [ "$MBIN" = "$PWD/none" ] && PLAIN_ONLY=1
 if [ "$PLAIN_ONLY" = 0 ] && ! command -v "$MPIRUN" >/dev/null 2>&1; then
@@ -324,6 +326,17 @@ if sum(1 for n in shares if n) < 2: print('bench 2x2 -np 3: not split over the r
         --grid 2x3 -n 250 g6.txt
 }
 
+t_plugins() {
+    [ -f "$PL/xwing.so" ] || { echo "no $PL/xwing.so: make plugins builds it"; return; }
+    head -n 60 small.txt >plug.txt
+    NPS="1 2" same "solve --plugin naive" solve --plugin "$PL/naive.so" -s naive -t 1 plug.txt
+    NPS="2 3" same "solve --plugin xwing -s fast+xwing" solve --plugin "$PL/xwing.so" \
+        -s fast+xwing -t 2 mixed.txt
+    NPS=2 same "validate --plugin xwing" validate --plugin "$PL/xwing.so" -t 1 mixed.txt
+    NPS=2 same "a failing technique" solve --plugin "$PL/test-tech-fail.so" \
+        -s restart:ns,hs,faulty -t 1 plug.txt
+}
+
 t_output_file() {
     local np
     "$BIN" solve -t 1 -f csv mixed.txt >p.out 2>p.err
@@ -522,6 +535,7 @@ tcase "validate and rate: summaries over all ranks" t_validate_rate
 tcase "generate and augment: index ranges, same bytes, -o FILE" t_generate_augment
 tcase "other geometries (16x16, 4x4, jigsaw): split over ranks, same bytes" t_geometry
 tcase "bench: totals equal one process's, one row per rank, JSON" t_bench
+tcase "plug-ins (a solver, a technique, a failing technique): same bytes as one process" t_plugins
 tcase "-o FILE: plain and MPI" t_output_file
 tcase "-o FILE written by every rank: every format and command, same bytes" t_output_direct
 tcase "-o FILE through MPI-IO (SUDOKUBENCH_MPI_IO=1): same bytes" t_output_mpiio
