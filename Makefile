@@ -157,7 +157,11 @@ BENCH_ARGS  ?= -t 1 --seconds 2 --pipelines fast
 # instructions under callgrind against PERF_BASELINE and fails above PERF_THRESHOLD percent.
 # The tooling's Python is the package scripts/sbperf, run as modules (python3 -m sbperf.gate)
 # by PY_TOOLS, which gives it its module path; no bytecode caches in the source tree.
-PY_TOOLS       := PYTHONPATH=$(abspath scripts) PYTHONDONTWRITEBYTECODE=1 python3
+# PYTHON is Debian's python3 when there is one: the charts need its python3-matplotlib, and
+# the Python package installs into its site directory (mk/install.mk); a python3 found
+# first on PATH (pyenv, a virtualenv) may have neither.
+PYTHON         ?= $(firstword $(wildcard /usr/bin/python3) python3)
+PY_TOOLS       := PYTHONPATH=$(abspath scripts) PYTHONDONTWRITEBYTECODE=1 $(PYTHON)
 PERF_DIR       := $(BUILD)/perf
 PERF_DRIVER    := $(PERF_DIR)/perf_driver
 PERF_SLOW      := $(BUILD)/perf-test/perf_driver_slow
@@ -179,7 +183,7 @@ GBENCH_ARGS    ?= --benchmark_out=$(BUILD)/reports/gbench.json --benchmark_out_f
 # (no sysroot: see UNIT_SKIP). zlib1g-dev, libzstd-dev, liblzma-dev: compressed inputs (each
 # optional: see HAVE_ZLIB).
 DEB_PKGS := gcc make libc6-dev libcriterion-dev python3 time \
-            g++ libbenchmark-dev valgrind hyperfine gnuplot-nox cmake \
+            g++ libbenchmark-dev valgrind hyperfine cmake \
             clang libomp-dev gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu qemu-user \
             zlib1g-dev libzstd-dev liblzma-dev
 DEB_FOREIGN_ARCHS := arm64
@@ -371,7 +375,7 @@ $(GBENCH): bench/gbench.cc $(LIB)
 
 # The perf tooling's own tests (synthetic data, no solver runs), one file per module of
 # scripts/sbperf: every test-perf variant runs them. The history's are mk/history.mk's.
-PERF_UNIT_TESTS := stats table measure gate avx512 compare compare_ir guess_model
+PERF_UNIT_TESTS := stats table charts measure gate avx512 compare compare_ir guess_model
 PERF_UNIT := for t in $(PERF_UNIT_TESTS); do $(PY_TOOLS) tests/perf/test_$$t.py || exit 1; done
 
 ifneq ($(CROSS),)
@@ -405,11 +409,11 @@ perf-baseline: $(PERF_DRIVER) $(if $(filter 1,$(PERF_WALL)),$(GBENCH)) ## measur
 	SB_PERF_MANY=1 $(PY_TOOLS) -m sbperf.gate baseline --driver $(PERF_DRIVER) --cc "$(CC)" \
 	  --flags "$(CFLAGS)" --function sb_solve_many --only fast:avx2 --out $(PERF_BASELINE_MANY)
 
-report: $(BIN) ## build/reports/report.md: bench matrix + thread scaling, gnuplot PNG charts, the strategies study (REPORT_STUDY=0 leaves it out)
-	CC="$(CC)" REPORT_DIR=$(BUILD)/reports bash scripts/report/report.sh $(BIN)
+report: $(BIN) ## build/reports/report.md: bench matrix + thread scaling, PNG charts (matplotlib), the strategies study (REPORT_STUDY=0 leaves it out)
+	CC="$(CC)" PYTHON="$(PYTHON)" REPORT_DIR=$(BUILD)/reports bash scripts/report/report.sh $(BIN)
 
-study: $(BIN) ## build/reports/study.md + study.png: fast, list, BASE,T and fast+T rows per corpus (scripts/report/study.sh: STUDY_CORPORA=samples|shared|all, STUDY_N, STUDY_FAST_N, STUDY_SECONDS, ...)
-	STUDY_DIR=$(BUILD)/reports bash scripts/report/study.sh $(BIN)
+study: $(BIN) ## build/reports/study.md + study.png: fast, list, BASE,T and fast+T rows per corpus, ns/call with its spread (scripts/report/study.sh: STUDY_CORPORA=samples|shared|all, STUDY_N, STUDY_FAST_N, STUDY_SECONDS, ...)
+	PYTHON="$(PYTHON)" STUDY_DIR=$(BUILD)/reports bash scripts/report/study.sh $(BIN)
 
 hyperfine: $(BIN) ## end-to-end CLI timings (hyperfine): pipelines x threads, JSON + Markdown in build/reports/
 	HF_DIR=$(BUILD)/reports bash scripts/measure/hyperfine.sh $(BIN)

@@ -2,7 +2,9 @@
 #
 #   make perf-history [REV=A..B]       measure each commit of the range (default: the last
 #                                      HISTORY_COUNT=10) into $(BUILD)/reports/history.jsonl,
-#                                      then draw history.png/.svg and history.html there
+#                                      then draw history.html (a chart per corpus, inline
+#                                      SVG with a tooltip per point; no script) and
+#                                      history.png there
 #   make perf-bisect GOOD=A BAD=B [ENTRY=fast/scalar/top1465]
 #                                      the first commit whose count rose above PERF_THRESHOLD
 #   make perf-history-clean            remove the worktrees of built commits
@@ -17,11 +19,12 @@
 # Bisection runs `git bisect run` in a throwaway clone: the checkout, branch and bisect state
 # of this repository are never touched.
 #
-# The modules are scripts/sbperf's (history, bisect, worktree, report), run by PY_TOOLS. The
-# AVX-512 gate of perf-check (sbperf.avx512, variables PERF_AVX512*) builds its base driver
-# through the same cache.
+# The modules are scripts/sbperf's (history, bisect, worktree, report, charts), run by
+# PY_TOOLS; the charts are matplotlib's (python3-matplotlib, mk/report.mk), and the test loads
+# the page in headless Chromium (chromium). The AVX-512 gate of perf-check (sbperf.avx512,
+# variables PERF_AVX512*) builds its base driver through the same cache.
 
-DEB_PKGS += ccache
+DEB_PKGS += ccache chromium
 TEST_EXTRA += test-history
 
 REV             ?=
@@ -53,7 +56,7 @@ PERF_AVX512_ARGS        = --head $(PERF_DRIVER) --baseline $(PERF_BASELINE) \
 
 .PHONY: perf-history perf-bisect perf-history-clean test-history
 
-perf-history: ## callgrind counts of each commit of REV=A..B (default the last 10) -> $(BUILD)/reports/history.jsonl + history.png/.svg/.html
+perf-history: ## callgrind counts of each commit of REV=A..B (default the last 10) -> $(BUILD)/reports/history.jsonl + history.html (a chart per corpus) + history.png
 	$(PY_TOOLS) -m sbperf.history run $(HISTORY_ARGS) --rev "$(REV)"
 
 perf-bisect: ## first commit of GOOD..BAD whose count rose above PERF_THRESHOLD (ENTRY=..., default the worst entry); checkout untouched
@@ -67,7 +70,8 @@ perf-history-clean: ## remove the worktrees of commits built by perf-history / p
 	git worktree prune
 
 # The history tests: the unit tests of its modules and the schema always; the end-to-end
-# clone test (tests/perf/test_history.sh, about a minute) needs native callgrind runs.
+# clone test (tests/perf/test_history.sh, about a minute) needs native callgrind runs, and
+# loads the page it draws in headless Chromium.
 HISTORY_UNIT_TESTS := json_schema worktree history report bisect
 HISTORY_UNIT := for t in $(HISTORY_UNIT_TESTS); do $(PY_TOOLS) tests/perf/test_$$t.py || exit 1; done
 ifneq ($(CROSS),)
@@ -83,7 +87,7 @@ test-history:
 	$(HISTORY_UNIT)
 	@echo "test-history: history/bisect clone test skipped for CC=clang (it tests the history scripts, not the toolchain: the gcc make test runs it)"
 else
-test-history: ## the history tests: its modules, the schema, and perf-history/perf-bisect on a throwaway clone
+test-history: ## the history tests: its modules, the schema, perf-history/perf-bisect on a throwaway clone and its page in headless Chromium
 	$(HISTORY_UNIT)
-	CCACHE_DIR=$(abspath $(HISTORY_DIR))/ccache bash tests/perf/test_history.sh
+	CCACHE_DIR=$(abspath $(HISTORY_DIR))/ccache PYTHON="$(PYTHON)" bash tests/perf/test_history.sh
 endif

@@ -28,7 +28,6 @@ MANDIR      ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 INSTALL     ?= install
-PYTHON      ?= $(firstword $(wildcard /usr/bin/python3) python3)
 PY_INSTALL  ?= $(if $(CROSS)$(filter 1,$(SAN)),no,yes)
 # The Python package's build (see "Python package" below), named here because rules above
 # that section use them as prerequisites.
@@ -36,7 +35,8 @@ PY_DIR    := $(BUILD)/python
 PY_PKG    := $(PY_DIR)/sudokubench
 PY_SRCS   := $(wildcard python/sudokubench/*.py)
 PY_STAMP  := $(PY_PKG)/.built
-# Asked of python3 only when the package is installed (a cross build may have no python3).
+# Asked of PYTHON (the Makefile's: Debian's python3 when there is one) only when the package
+# is installed (a cross build may have no python3).
 ifeq ($(PY_INSTALL),yes)
 PY_MINOR    := $(shell $(PYTHON) -c 'import sys; print(sys.version_info[1])' 2>/dev/null)
 PY_EXT      := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))' 2>/dev/null)

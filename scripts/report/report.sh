@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/report/report.sh — `make report`: the bench matrix on the corpora present, as
-# build/reports/report.md with gnuplot PNG charts.
+# build/reports/report.md with PNG charts (matplotlib).
 #
 # Every figure comes from `sudokubench bench --json` (1 thread unless scaling), so the report
 # shows what a user measures. Four runs:
@@ -9,9 +9,9 @@
 #            ~70 ms a puzzle, and comparing pipelines needs the same puzzles for all
 #   simd     pipeline fast on the whole corpora at each SIMD level this CPU runs
 #   threads  pipeline fast on the whole corpora with -t 1..nproc
-# then scripts/report/report.py turns the JSON into tables and data files and
-# scripts/report/report.gp draws throughput.png (log scale), guesses.png (log scale), simd.png and
-# scaling.png.
+# then scripts/report/report.py turns the JSON into tables and draws throughput.png (log
+# scale), guesses.png (log scale above 1), simd.png and scaling.png, one panel per corpus in
+# the bar charts; a speedup below 1 is a warning in scaling.png and in report.md.
 #
 # Usage: scripts/report/report.sh [BINARY]           (default build/sudokubench)
 # Environment:
@@ -25,7 +25,9 @@
 #   REPORT_STUDY    1 (default) also runs the strategies study (scripts/report/study.sh, its own
 #                   STUDY_* settings; STUDY_SECONDS defaults to REPORT_SECONDS) into the same
 #                   directory and links it from report.md; 0 leaves it out
-# Needs gnuplot (Debian package gnuplot-nox, installed by `make deps`) and python3.
+#   PYTHON          the interpreter of report.py and study.py (default python3; make passes
+#                   Debian's /usr/bin/python3, which has python3-matplotlib)
+# Needs python3 with matplotlib (Debian packages python3 and python3-matplotlib: make deps).
 
 set -euo pipefail
 
@@ -35,10 +37,9 @@ SLICE=${REPORT_SLICE:-64}
 SECS=${REPORT_SECONDS:-0.5}
 HERE=$(cd "$(dirname "$0")" && pwd)
 
-if ! command -v gnuplot >/dev/null 2>&1; then
-    echo "report: gnuplot not found (Debian package gnuplot-nox: run 'make deps')" >&2
-    exit 2
-fi
+# py ARGS...: the tooling's Python with scripts/ on its path and no bytecode caches written
+py() { PYTHONPATH="$HERE/.." PYTHONDONTWRITEBYTECODE=1 "${PYTHON:-python3}" "$@"; }
+py -m sbperf.charts ready || exit 2
 . "$HERE/../datasets/corpora.sh"
 corpora "${REPORT_FILES:-}"
 NPROC=$(nproc)
@@ -99,8 +100,7 @@ done
     echo "files=${FILES[*]}"
 } >"$DATA/build.txt"
 
-python3 "$HERE/report.py" "$OUT"
-gnuplot -e "dir='$OUT'; slice='$SLICE'" "$HERE/report.gp"
+py "$HERE/report.py" "$OUT"
 if [ "${REPORT_STUDY:-1}" != 0 ]; then
     STUDY_DIR=$OUT STUDY_SECONDS=${STUDY_SECONDS:-$SECS} bash "$HERE/study.sh" "$BIN"
     printf '\n## Strategies study\n\nWhat each technique buys and costs on each corpus: %s\n' \

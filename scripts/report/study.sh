@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # scripts/report/study.sh — `make study`: what each technique buys and costs, per
 # corpus, measured with `sudokubench bench --json` (1 thread), as build/reports/study.md with
-# a Pareto chart study.png (time per puzzle against guesses per puzzle). docs/strategies.md
-# "The study" says how to read it.
+# a Pareto chart study.png (time per puzzle against guesses per puzzle), and the summary
+# table printed. docs/strategies.md "The study" says how to read it.
 #
 # Rows per corpus, from two bench runs: the generic rows `fast`, `list`, a base spec
 # (STUDY_BASE) alone and with each technique T added (BASE,T) on the first STUDY_N puzzles
@@ -25,12 +25,14 @@
 #   STUDY_TECHS    the techniques studied (default: every whole-board technique of the
 #                  registry, read from `solve --help`)
 #   STUDY_DIR      output directory (default build/reports)
+#   PYTHON         the interpreter of scripts/report/study.py (default python3; make passes
+#                  Debian's /usr/bin/python3, which has python3-matplotlib)
 # The default (samples) is sized for a few minutes on one core: the generic rows on the
 # hardest sample dominate (a dozen rows x 100 puzzles x up to ~70 ms, warm-up and one timed
 # pass each). `shared` benches the fast rows on the full corpora (about 100k puzzles) and
 # the generic rows on their first STUDY_N. The corpora and sample sizes used are printed
 # first, and build.txt records them.
-# Needs python3; gnuplot (gnuplot-nox) for the chart, which is skipped with a note without it.
+# Needs python3 with matplotlib (Debian packages python3 and python3-matplotlib: make deps).
 
 set -euo pipefail
 
@@ -46,6 +48,9 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 
 [ -x "$BIN" ] || { echo "study: $BIN is not an executable (make it first)" >&2; exit 2; }
+# py ARGS...: the tooling's Python with scripts/ on its path and no bytecode caches written
+py() { PYTHONPATH="$HERE/.." PYTHONDONTWRITEBYTECODE=1 "${PYTHON:-python3}" "$@"; }
+py -m sbperf.charts ready || exit 2
 if [ -n "${STUDY_TECHS:-}" ]; then
     read -r -a TECHS <<<"$STUDY_TECHS"
 else
@@ -145,10 +150,5 @@ done
     echo "elapsed=$(($(date +%s) - start))"
 } >"$DATA/build.txt"
 
-python3 "$HERE/study.py" "$OUT"
-if command -v gnuplot >/dev/null 2>&1; then
-    gnuplot -e "dir='$OUT'" "$HERE/study.gp"
-else
-    echo "study: gnuplot not found: study.png skipped (Debian package gnuplot-nox)" >&2
-fi
-echo "study: wrote $OUT/study.md in $(($(date +%s) - start)) s" >&2
+py "$HERE/study.py" "$OUT"
+echo "study: wrote $OUT/study.md and study.png in $(($(date +%s) - start)) s" >&2

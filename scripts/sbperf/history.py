@@ -1,5 +1,5 @@
-"""sbperf.history — performance history over commits: `make perf-history` (stdlib only;
-docs/ci.md "History: `make perf-history`").
+"""sbperf.history — performance history over commits: `make perf-history` (stdlib, and
+matplotlib for the charts; docs/ci.md "History: `make perf-history`").
 
 The measurement is the gate's own (sbperf.measure): callgrind instructions inside sb_solve
 (or sb_solve_many), callees included, for each entry of the gate's baseline, on the same
@@ -14,8 +14,10 @@ Commands
   run       measure the commits of a range into the history file (cached: a commit x entry
             already measured with the same toolchain and slice is not measured again; a
             commit that does not build is recorded once and skipped afterwards)
-  chart     Ir per puzzle over the commits, per entry, with the baseline and the threshold
-            band: history.png, history.svg (gnuplot) and history.html
+  chart     Ir per puzzle over the commits against the reference, a chart per corpus with
+            a line per pipeline and SIMD level and the threshold band: history.html (the
+            charts inline as SVG with a tooltip per point, a table per corpus) and
+            history.png (matplotlib; sbperf.report)
   build     build one revision's perf driver (cached) and print its path
   validate  check a history file against the JSON Schema (sbperf.json_schema)
 

@@ -1,5 +1,6 @@
-"""sbperf.stats — the figures the gates and the history share: change in percent, spread,
-and the Mann-Whitney U test (stdlib only).
+"""sbperf.stats — the figures the gates, the history and the study share: change in percent,
+spread, a figure of two sample sets with its range, and the Mann-Whitney U test (stdlib
+only).
 
 The instruction-count gate and the history compare counts by their change in percent; the
 wall-time report of the gate and the AVX-512 timed gate compare samples by median, spread
@@ -69,6 +70,16 @@ def u_distribution(n1, n2):
         table = new
     return table[n2]
 
+
+
+def pairwise(f, xs, ys):
+    """Returns (median, min, max) of f(x, y) over every pair of a sample x of xs and a
+    sample y of ys: a figure computed from two timings, each taken as repeated samples, with
+    the range its samples allow (the samples of two rows are not paired by their order)."""
+    if not xs or not ys:
+        raise ValueError("empty sample")
+    values = [f(x, y) for x in xs for y in ys]
+    return statistics.median(values), min(values), max(values)
 
 
 def median_change(new, old):

@@ -10,8 +10,12 @@
 # and leaves uncommitted work in the clone's checkout (a modified tracked file, an untracked
 # file), as a user would have. Then, with scripts from this tree pointed at the clone:
 #   - perf-history over the four commits records A, B and D for every planned entry and C
-#     as build_failed; B rises above the 2% threshold, A does not; the chart files exist
-#     and the page names the commits; a second run measures nothing (the cache);
+#     as build_failed; B rises above the 2% threshold, A does not; history.png is a PNG of
+#     the size of three corpora's rows; headless Chromium loads history.html and finds a
+#     chart per corpus (inline SVG of the set size, a tooltip per point: B's names its
+#     subject), a table per corpus, nothing fetched, no script and no console message (a
+#     page that logs an error is caught, so the check can fail); a second run measures
+#     nothing (the cache);
 #   - every record validates against bench/history.schema.json;
 #   - perf-bisect GOOD=base BAD=D names B (C, which does not build, is skipped), with and
 #     without ENTRY=;
@@ -20,7 +24,9 @@
 # The counts are callgrind's, so nothing here depends on the machine's speed; the slices are
 # small (HISTORY_TEST_PUZZLES, default 64 puzzles of pipeline fast at scalar), about a minute.
 #
-# Usage: tests/perf/test_history.sh   (from the repository root; skips without valgrind/git)
+# Usage: tests/perf/test_history.sh   (from the repository root; PYTHON: an interpreter with
+# matplotlib, as make test-history passes it; skips without valgrind, git, chromium or
+# matplotlib)
 
 set -u
 ROOT=$(pwd)
@@ -29,12 +35,17 @@ TURNS=${HISTORY_TEST_TURNS:-20000}
 PASS=0
 FAIL=0
 
-for tool in valgrind git gnuplot; do
+PYTHON=${PYTHON:-python3}
+for tool in valgrind git chromium; do
     if ! command -v "$tool" >/dev/null 2>&1; then
         echo "perf history test: skipped ($tool not installed: make deps)"
         exit 0
     fi
 done
+if ! "$PYTHON" -c 'import matplotlib' 2>/dev/null; then
+    echo "perf history test: skipped ($PYTHON has no matplotlib: make deps)"
+    exit 0
+fi
 TMP=$(mktemp -d)
 # Builds share a compiler cache with the other history runs (content-addressed: safe).
 export CCACHE_DIR=${CCACHE_DIR:-$ROOT/build/history/ccache}
@@ -74,12 +85,12 @@ state() { printf '%s\n' "$(g rev-parse HEAD)" "$(g symbolic-ref -q HEAD)" \
     g status --porcelain; }
 state >"$TMP/before"
 
-PY=(env PYTHONPATH="$ROOT/scripts" PYTHONDONTWRITEBYTECODE=1 python3 -m)
+PY=(env PYTHONPATH="$ROOT/scripts" PYTHONDONTWRITEBYTECODE=1 "$PYTHON" -m)
 PH=("${PY[@]}" sbperf.history)
 PB=("${PY[@]}" sbperf.bisect run)
 OPTS=(--repo "$R" --only fast:scalar --puzzles "$PUZZLES" --baseline bench/baseline.json --no-wall)
 HIST=$R/build/reports/history.jsonl
-count() { python3 - "$HIST" "$@" <<'EOF'
+count() { "$PYTHON" - "$HIST" "$@" <<'EOF'
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 commit, status = sys.argv[2], sys.argv[3]
@@ -96,7 +107,7 @@ else bad "perf-history records every entry of the commits that build (exit $RC)"
 if [ "$(count "$C" build_failed)" = 1 ] && grep -q "build failed" "$TMP/out"; then
     ok "a commit that does not build is recorded as build_failed and skipped"
 else bad "a commit that does not build is recorded as build_failed and skipped"; fi
-if python3 - "$HIST" "$A" "$B" <<'EOF'
+if "$PYTHON" - "$HIST" "$A" "$B" <<'EOF'
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 ir = {(r["commit"], r["entry"]): r["solve_ir"] for r in recs if r["status"] == "ok"}
@@ -109,11 +120,37 @@ EOF
 then ok "the slowing commit rises above the 2% threshold on every entry"
 else bad "the slowing commit rises above the 2% threshold on every entry"; fi
 H=$R/build/reports
-if [ -s "$H/history.png" ] && [ -s "$H/history.svg" ] && [ -s "$H/history.html" ] && \
-        grep -q "B: slow sb_solve on purpose" "$H/history.html" && \
-        grep -q "<svg" "$H/history.svg" && [ "$(head -c 4 "$H/history.png" | tail -c 3)" = PNG ]; then
-    ok "the chart (history.png, history.svg) and the page with the subjects exist"
-else bad "the chart (history.png, history.svg) and the page with the subjects exist"; fi
+if "${PY[@]}" sbperf.charts check "$H/history.png" history 3 >"$TMP/out" 2>&1; then
+    ok "history.png is a whole PNG of the size of three corpora's rows"
+else bad "history.png is a whole PNG of the size of three corpora's rows"; fi
+
+# chromium_load PAGE DIR: headless Chromium's DOM of PAGE after loading in DIR/dom, its log
+# in DIR/log; no network (every host name fails to resolve), so a page that fetched
+# anything would show it.
+chromium_load() {
+    mkdir -p "$2/profile"
+    timeout "${SUDOKUBENCH_TEST_TIMEOUT:-120}" chromium --headless --disable-gpu --no-sandbox \
+        --user-data-dir="$2/profile" --host-resolver-rules="MAP * ~NOTFOUND" \
+        --enable-logging=stderr --v=0 --dump-dom "file://$1" >"$2/dom" 2>"$2/log"
+}
+# The console check, on a page that logs an error: it must be seen.
+mkdir -p "$TMP/bad"
+echo '<!doctype html><p>x</p><script>console.error("history test: an error")</script>' \
+    >"$TMP/bad/page.html"
+chromium_load "$TMP/bad/page.html" "$TMP/bad"
+if grep -q 'CONSOLE.*history test: an error' "$TMP/bad/log"; then
+    ok "headless Chromium's log shows a page's console error (the check below can fail)"
+else cp "$TMP/bad/log" "$TMP/out"; bad "headless Chromium's log shows a page's console error"; fi
+mkdir -p "$TMP/page"
+chromium_load "$H/history.html" "$TMP/page"
+RC=$?
+grep 'CONSOLE' "$TMP/page/log" >"$TMP/out"
+# three corpora (fast:scalar on each), three points a line (A, B, D: C does not build)
+if [ $RC -eq 0 ] && [ ! -s "$TMP/out" ] && PYTHONPATH="$ROOT/scripts" PYTHONDONTWRITEBYTECODE=1 \
+        "$PYTHON" "$ROOT/tests/perf/history_page.py" "$TMP/page/dom" --charts 3 --points 3 \
+        --tip "#2 ${B:0:10}" --tip "B: slow sb_solve on purpose" >"$TMP/out" 2>&1; then
+    ok "Chromium shows history.html: a chart per corpus (SVG of its size, a tooltip per point), a table per corpus, nothing fetched, no console message"
+else bad "Chromium shows history.html: a chart per corpus, a table per corpus, no console message (exit $RC)"; fi
 
 "${PH[@]}" run "${OPTS[@]}" --rev "$BASE..$D" --no-chart >"$TMP/out" 2>&1
 if [ $? -eq 0 ] && grep -q "0 records written" "$TMP/out" && grep -q "already measured" "$TMP/out"; then

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""tests/perf/test_stats.py — sbperf.stats: the change in percent, the spread, and the
-Mann-Whitney U test (used by the gate's wall-time report and the AVX-512 gate) against known
-values. Part of `make test` (test-perf); no timing, no machine dependence.
+"""tests/perf/test_stats.py — sbperf.stats: the change in percent, the spread, a figure of
+two sample sets over their pairs (the study's), and the Mann-Whitney U test (used by the
+gate's wall-time report and the AVX-512 gate) against known values. Part of `make test`
+(test-perf); no timing, no machine dependence.
 
 Known values:
   - hand-computed exact probabilities: with n1 = n2 = 3 the 20 arrangements are equally
@@ -56,6 +57,22 @@ class Change(unittest.TestCase):
         self.assertEqual(stats.cv([5.0]), 0.0)
         self.assertEqual(stats.cv([4.0, 4.0, 4.0]), 0.0)
         self.assertAlmostEqual(stats.cv([9.0, 11.0]), 100.0 * math.sqrt(2) / 10.0)
+
+
+class Pairwise(unittest.TestCase):
+    def test_every_pair_of_samples(self):
+        # differences of {10, 12} and {1, 2, 3}: 7 8 9 9 10 11, median 9
+        self.assertEqual(stats.pairwise(lambda a, b: a - b, [10, 12], [1, 2, 3]), (9, 7, 11))
+        # the order of the samples does not pair them
+        self.assertEqual(stats.pairwise(lambda a, b: a - b, [12, 10], [3, 1, 2]), (9, 7, 11))
+
+    def test_a_range_across_zero(self):
+        mid, lo, hi = stats.pairwise(lambda a, b: a - b, [9.0, 11.0], [10.0])
+        self.assertEqual((mid, lo, hi), (0.0, -1.0, 1.0))
+
+    def test_an_empty_sample_is_refused(self):
+        with self.assertRaises(ValueError):
+            stats.pairwise(lambda a, b: a - b, [], [1.0])
 
 
 class Exact(unittest.TestCase):
