@@ -1,7 +1,6 @@
 /*
- * pipeline.c — the pipeline and technique registries with the spec parser (one file, so that
- * what names a pipeline and what reads a spec never call each other across files), and the
- * 9x9 stamp of the generic pipelines (technique.h): the elimination orders of the seed
+ * pipeline.c — the spec parser (over the registries of registry.c), and the 9x9 stamp of the
+ * generic pipelines (technique.h): the elimination orders of the seed
  * documents (list, array, restart, and any custom spec) on the same bitmask board and the same
  * search (search.h) as the fast kernel, so a comparison isolates the order. The stamp for any
  * geometry is src/geometry/gpipeline.c; both run the one implementation in technique.h.
@@ -26,71 +25,6 @@
 #define SB_SPEC_MAX_TEXT "32"
 _Static_assert(SB_SPEC_MAX == 32, "SB_SPEC_MAX_TEXT must match SB_SPEC_MAX");
 
-/* The technique registry, indexed by sb_technique. */
-static const sb_technique_info technique_table[SB_TECH_COUNT] = {
-    [SB_TECH_NAKED_SINGLE] = {"ns", "naked single: a known cell's digit leaves its house"},
-    [SB_TECH_HIDDEN_SINGLE] = {"hs", "hidden single: a digit with one place in a house"},
-    [SB_TECH_LOCKED] = {"lc", "locked candidates: pointing (box->line) and claiming (line->box)"},
-    [SB_TECH_NAKED_PAIR] = {"nt2", "naked pair: two cells, two digits"},
-    [SB_TECH_NAKED_TRIPLE] = {"nt3", "naked triple: three cells, three digits"},
-    [SB_TECH_NAKED_QUAD] = {"nt4", "naked quad: four cells, four digits"},
-    [SB_TECH_HIDDEN_PAIR] = {"ht2", "hidden pair: two digits confined to two cells"},
-    [SB_TECH_HIDDEN_TRIPLE] = {"ht3", "hidden triple: three digits confined to three cells"},
-    [SB_TECH_HIDDEN_QUAD] = {"ht4", "hidden quad: four digits confined to four cells"},
-    [SB_TECH_XWING] = {"xw", "X-wing: a digit's places in 2 rows lie in 2 columns (or vice versa)"},
-    [SB_TECH_SWORDFISH] = {"sf", "swordfish: a digit's places in 3 rows lie in 3 columns"},
-    [SB_TECH_JELLYFISH] = {"jf", "jellyfish: a digit's places in 4 rows lie in 4 columns"},
-    [SB_TECH_XY_WING] = {"xy", "XY-wing: pivot {x,y} seeing pincers {x,z} and {y,z}"},
-    [SB_TECH_XYZ_WING] = {"xyz", "XYZ-wing: pivot {x,y,z} seeing pincers {x,z} and {y,z}"},
-    [SB_TECH_W_WING] = {"ww", "W-wing: two {x,y} cells joined by a strong link on x"},
-    [SB_TECH_SKYSCRAPER] = {"sky", "skyscraper: two parallel strong links, one end aligned"},
-    [SB_TECH_KITE] = {"kite", "2-string kite: a row and a column strong link joined in a box"},
-    [SB_TECH_COLOURING] = {"col", "simple colouring: colour trap and colour wrap on one digit"},
-    [SB_TECH_XCHAIN] = {"xc", "X-chain: alternating strong/weak links on one digit (<= 15)"},
-};
-
-const sb_technique_info *sb_techniques(size_t *count)
-{
-    if (count)
-        *count = SB_TECH_COUNT;
-    return technique_table;
-}
-
-/* The pipeline registry: one row per pipeline. The CLI, tests and benchmarks iterate it;
- * every row but "fast" is a spec run by the generic engine (technique.h). */
-static const sb_pipeline_info pipeline_table[] = {
-    {"fast",
-     "fused SIMD kernel: naked + hidden singles, locked candidates, triads at a root with 50+ "
-     "open cells; the default",
-     "fast", "tuned freely (tdoku-style levers on a cell-bitmask board)"},
-    {"list", "technique-major; each sweep reads one snapshot, eliminations land together",
-     "list:ns,hs,lc,nt,ht", "seed 000, list version (immutable rows, transposes)"},
-    {"array", "technique-major, house by house in place through index tables",
-     "array:ns,hs,lc,nt,ht", "seed 000, array version (array access indices)"},
-    {"restart", "stages cheapest first; any change restarts from the first stage",
-     "restart:ns,hs,lc,nt2,nt3", "seed 001 (staged human techniques)"},
-    {"singles", "naked singles only, then search", "restart:ns",
-     "seed 004 (singleton solver)"},
-    {"none", "no propagation beyond consistency: search does everything", "restart:",
-     "seeds 002/003 (contention map, lazy-stream search)"},
-};
-#define PIPELINE_COUNT (sizeof pipeline_table / sizeof pipeline_table[0])
-
-const sb_pipeline_info *sb_pipelines(size_t *count)
-{
-    if (count)
-        *count = PIPELINE_COUNT;
-    return pipeline_table;
-}
-
-int sb_pipeline_find(const char *name)
-{
-    for (size_t i = 0; name && i < PIPELINE_COUNT; i++)
-        if (!strcmp(pipeline_table[i].name, name))
-            return (int)i;
-    return SB_ERR_PIPELINE;
-}
-
 /* The technique plug-ins a spec may name (sb_options.techniques). */
 typedef struct tech_names {
     const sb_plugin *const *p;
@@ -107,9 +41,10 @@ static int add_token(sb_plan *plan, const char *tok, size_t len, tech_names tn)
         int first, last;  /* technique range it stands for */
     } groups[] = {{"nt", SB_TECH_NAKED_PAIR, SB_TECH_NAKED_QUAD},
                   {"ht", SB_TECH_HIDDEN_PAIR, SB_TECH_HIDDEN_QUAD}};
+    const sb_technique_info *techniques = sb_techniques(NULL);
     int first = -1, last = -1;
     for (int t = 0; t < SB_TECH_COUNT; t++)
-        if (strlen(technique_table[t].name) == len && !strncmp(technique_table[t].name, tok, len))
+        if (strlen(techniques[t].name) == len && !strncmp(techniques[t].name, tok, len))
             first = last = t;
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
         if (strlen(groups[g].name) == len && !strncmp(groups[g].name, tok, len)) {
@@ -214,7 +149,7 @@ int sb_fast_parse(const sb_options *opt, const char *spec, sb_fast_tech *out, ch
                                         "(its propagation does ns, hs, lc; fast+ takes nt2, "
                                         "nt3, nt4, ht2, ht3, ht4, xw, sf, jf, sky, kite, xy, "
                                         "xyz, ww, col, xc; nt, ht)",
-                              technique_table[plan.steps[i]].name);
+                              sb_techniques(NULL)[plan.steps[i]].name);
     memset(out, 0, sizeof *out);
     out->nsteps = plan.nsteps;
     memcpy(out->steps, plan.steps, sizeof out->steps);
