@@ -21,7 +21,7 @@
 # AVX-512 gate of perf-check (sbperf.avx512, variables PERF_AVX512*) builds its base driver
 # through the same cache.
 
-DEB_PKGS += ccache
+DEB_PKGS_ALL += ccache
 TEST_EXTRA += test-history
 
 REV             ?=

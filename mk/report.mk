@@ -1,6 +1,6 @@
 # mk/report.mk — make report's test: tests/cli/report.sh runs scripts/report/report.sh on two
 # 120-puzzle slices with 0.01 s rows and checks the report and its four charts are made (a
-# few seconds). The report itself is `make report` (Makefile). Needs gnuplot (make deps).
+# few seconds). The report itself is `make report` (Makefile). Needs gnuplot (make deps-all).
 .PHONY: test-report
 ifneq ($(CROSS),)
 test-report:

@@ -25,7 +25,7 @@
 #   REPORT_STUDY    1 (default) also runs the strategies study (scripts/report/study.sh, its own
 #                   STUDY_* settings; STUDY_SECONDS defaults to REPORT_SECONDS) into the same
 #                   directory and links it from report.md; 0 leaves it out
-# Needs gnuplot (Debian package gnuplot-nox, installed by `make deps`) and python3.
+# Needs gnuplot (Debian package gnuplot-nox, installed by `make deps-all`) and python3.
 
 set -euo pipefail
 
@@ -36,7 +36,7 @@ SECS=${REPORT_SECONDS:-0.5}
 HERE=$(cd "$(dirname "$0")" && pwd)
 
 if ! command -v gnuplot >/dev/null 2>&1; then
-    echo "report: gnuplot not found (Debian package gnuplot-nox: run 'make deps')" >&2
+    echo "report: gnuplot not found (Debian package gnuplot-nox: run 'make deps-all')" >&2
     exit 2
 fi
 . "$HERE/../datasets/corpora.sh"

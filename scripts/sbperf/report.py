@@ -85,7 +85,7 @@ def chart(repo, commits, plan, store, tool_id, args):
     if not drawn:
         print("perf-history: no entry was measured in this range: no chart", file=sys.stderr)
     elif shutil.which("gnuplot") is None:
-        print("perf-history: gnuplot not found (Debian package gnuplot-nox: make deps); "
+        print("perf-history: gnuplot not found (Debian package gnuplot-nox: make deps-all); "
               "no chart", file=sys.stderr)
         status = 2
     else:

@@ -31,7 +31,7 @@ TIMEOUT=${SUDOKUBENCH_TEST_TIMEOUT:-120} # a hang guard per command, not a speed
 PLAIN_ONLY=0
 [ "$MBIN" = "$PWD/none" ] && PLAIN_ONLY=1
 if [ "$PLAIN_ONLY" = 0 ] && ! command -v "$MPIRUN" >/dev/null 2>&1; then
-    echo "mpi.sh: skipped: $MPIRUN not found (make deps installs openmpi-bin)"
+    echo "mpi.sh: skipped: $MPIRUN not found (make deps-all installs openmpi-bin)"
     exit 0
 fi
 

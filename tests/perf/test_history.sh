@@ -31,7 +31,7 @@ FAIL=0
 
 for tool in valgrind git gnuplot; do
     if ! command -v "$tool" >/dev/null 2>&1; then
-        echo "perf history test: skipped ($tool not installed: make deps)"
+        echo "perf history test: skipped ($tool not installed: make deps-all)"
         exit 0
     fi
 done
