@@ -175,29 +175,49 @@ PERF_WALL      ?= 1
 PERF_ARGS       = --driver $(PERF_DRIVER) --cc "$(CC)" --flags "$(CFLAGS)" \
                   $(if $(filter 1,$(PERF_WALL)),--gbench $(GBENCH))
 GBENCH_ARGS    ?= --benchmark_out=$(BUILD)/reports/gbench.json --benchmark_out_format=json
+# What the gates hand to CI (scripts/sbperf/publish.py; docs/ci.md "Pull-request gates"):
+# PERF_SUMMARY=FILE appends each gate's verdict, exit code and table as Markdown to FILE
+# ($GITHUB_STEP_SUMMARY); PERF_EXPORT='FORMAT:FILE ...' writes the counts as bmf (Bencher
+# Metric Format) or github (github-action-benchmark's customSmallerIsBetter), as bench
+# --export writes its rows, and the verdicts as junit (JUnit XML). The gates of one
+# perf-check write into the same files, which it removes first; the AVX-512 gate takes junit.
+PERF_SUMMARY   ?=
+PERF_EXPORT    ?=
+PERF_PUBLISH    = $(if $(PERF_SUMMARY),--summary "$(PERF_SUMMARY)") \
+                  $(foreach e,$(PERF_EXPORT),--export "$(e)")
+PERF_EXPORT_FILES = $(foreach e,$(PERF_EXPORT),$(patsubst $(firstword $(subst :, ,$(e))):%,%,$(e)))
+PERF_AVX512_PUBLISH = $(if $(PERF_SUMMARY),--summary "$(PERF_SUMMARY)") \
+                      $(foreach e,$(filter junit:%,$(PERF_EXPORT)),--export "$(e)")
 
-# Debian packages the build and tests need (`make deps` installs what is missing).
-# clang + libomp-dev: `make CC=clang`; gcc-aarch64-linux-gnu + qemu-user: `make test-aarch64`,
-# which also needs the arm64 architecture known to apt (DEB_FOREIGN_ARCHS) for the Criterion
-# sysroot that deps unpacks into build/sysroot/arm64; gcc-riscv64-linux-gnu: `make test-riscv64`
-# (no sysroot: see UNIT_SKIP). zlib1g-dev, libzstd-dev, liblzma-dev: compressed inputs (each
-# optional: see HAVE_ZLIB).
-DEB_PKGS := gcc make libc6-dev libcriterion-dev python3 time \
-            g++ libbenchmark-dev valgrind hyperfine cmake \
-            clang libomp-dev gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu qemu-user \
-            zlib1g-dev libzstd-dev liblzma-dev
+# Debian packages, in three sets; each mk/*.mk adds its area's to the set that needs them.
+#   DEB_PKGS       make deps: building (make, make all) and make bench. zlib1g-dev, libzstd-dev,
+#                  liblzma-dev: compressed inputs (each optional: see HAVE_ZLIB)
+#   DEB_PKGS_PERF  make deps-perf adds them: make perf-check (valgrind counts; python3 runs the
+#                  gate; git builds the AVX-512 gate's base revision; g++ and libbenchmark-dev
+#                  the wall-time part, PERF_WALL=1)
+#   DEB_PKGS_ALL   make deps-all adds them: make test and every other target. clang + libomp-dev:
+#                  `make CC=clang`; gcc-aarch64-linux-gnu + qemu-user: `make test-aarch64`, which
+#                  also needs the arm64 architecture known to apt (DEB_FOREIGN_ARCHS, added by
+#                  deps-all) for the Criterion sysroot that deps-all unpacks into
+#                  build/sysroot/arm64; gcc-riscv64-linux-gnu: `make test-riscv64` (no sysroot:
+#                  see UNIT_SKIP)
+DEB_PKGS      := gcc make libc6-dev zlib1g-dev libzstd-dev liblzma-dev
+DEB_PKGS_PERF := python3 valgrind git g++ libbenchmark-dev
+DEB_PKGS_ALL  := libcriterion-dev time hyperfine cmake \
+                 clang libomp-dev gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu qemu-user
 DEB_FOREIGN_ARCHS := arm64
 
 # Areas with their own targets (MPI, install/Python, fuzzing, ...) live in mk/*.mk, included
-# here so each keeps its rules in one file: they may append to DEB_PKGS (make deps) and to
-# TEST_EXTRA (extra prerequisites of make test).
+# here so each keeps its rules in one file: they may append to DEB_PKGS, DEB_PKGS_PERF or
+# DEB_PKGS_ALL (make deps, deps-perf, deps-all) and to TEST_EXTRA (extra prerequisites of
+# make test).
 .DEFAULT_GOAL := all
 TEST_EXTRA :=
 # $(call shards,NAME,N): the targets NAME.0 ... NAME.N-1 of a suite run as N shards (make test)
 shards = $(foreach k,$(shell seq 0 $$(($(2) - 1))),$(1).$(k))
 include $(sort $(wildcard mk/*.mk))
 
-.PHONY: all help deps check-all test test-serial test-unit test-cli test-sanitize test-aarch64 test-riscv64 bench batch datasets clean
+.PHONY: all help deps deps-perf deps-all check-all test test-serial test-unit test-cli test-sanitize test-aarch64 test-riscv64 bench batch datasets clean
 .PHONY: test-perf gbench perf-check perf-baseline report hyperfine same-bytes study
 
 all: $(BIN) $(LIB) ## build build/sudokubench and build/libsudokubench.a
@@ -209,27 +229,52 @@ help: ## list the targets
 	@echo "    gcc-aarch64-linux-gnu, tests via make test-aarch64 under qemu-user), CROSS=riscv64-linux-gnu-"
 	@echo "    (build/riscv64; gcc-riscv64-linux-gnu, make test-riscv64); HOSTCC=$(HOSTCC) builds gen_tables"
 	@echo "  perf: PERF_THRESHOLD=$(PERF_THRESHOLD) (percent) PERF_BASELINE=$(PERF_BASELINE) PERF_WALL=$(PERF_WALL) (0: no wall-time part)"
-	@echo "  DEB_PKGS (make deps): $(DEB_PKGS)"
+	@echo "  make deps: $(sort $(DEB_PKGS))"
+	@echo "  make deps-perf adds: $(sort $(filter-out $(DEB_PKGS),$(DEB_PKGS_PERF)))"
+	@echo "  make deps-all adds: $(sort $(filter-out $(DEB_PKGS) $(DEB_PKGS_PERF),$(DEB_PKGS_ALL))) and the $(DEB_FOREIGN_ARCHS) architecture"
 
-deps: ## install the missing Debian packages of DEB_PKGS, add arm64 to apt, unpack the arm64 Criterion sysroot (idempotent)
+# One recipe for the three sets: DEPS_SET is the target's packages, DEPS_ARCHS the foreign
+# architectures it adds to apt (deps-all only), each with its Criterion sysroot. The light
+# set comes without apt's recommended packages (libc6-dev's libc-devtools would bring an
+# image library stack: 82 packages instead of 45 on a Debian 12 base system); the others
+# keep them (the cross builds need the cross compilers' recommended libc6-dev-*-cross).
+deps: ## install the missing Debian packages building and make bench need (DEB_PKGS; idempotent)
+deps-perf: ## deps, and what make perf-check needs (DEB_PKGS_PERF: valgrind, ...)
+deps-all: ## deps-perf, and what make test and every other target need (DEB_PKGS_ALL); adds arm64 to apt, unpacks its Criterion sysroot
+# The probes above (the compiler's target, the compression libraries) and those of mk/*.mk
+# (MPI, python3, ...) ran when this make started: after an install they may be stale, so
+# when deps installed something it stops before the other goals of its command line
+# (DEPS_AFTER) and asks for them in a new make.
+DEPS_GOALS := deps deps-perf deps-all
+DEPS_AFTER := $(filter-out $(DEPS_GOALS),$(MAKECMDGOALS))
+deps:      DEPS_SET = $(DEB_PKGS)
+deps-perf: DEPS_SET = $(DEB_PKGS) $(DEB_PKGS_PERF)
+deps-all:  DEPS_SET = $(DEB_PKGS) $(DEB_PKGS_PERF) $(DEB_PKGS_ALL)
+deps-all:  DEPS_ARCHS = $(DEB_FOREIGN_ARCHS)
+deps:      DEPS_APT = --no-install-recommends
+deps deps-perf deps-all:
 	@set -e; SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); update=""; missing=""; \
-	for a in $(DEB_FOREIGN_ARCHS); do \
+	for a in $(DEPS_ARCHS); do \
 	  if ! dpkg --print-foreign-architectures | grep -qx "$$a"; then \
-	    echo "deps: adding the $$a architecture to apt"; $$SUDO dpkg --add-architecture "$$a"; update=1; \
+	    echo "$@: adding the $$a architecture to apt"; $$SUDO dpkg --add-architecture "$$a"; update=1; \
 	  fi; \
 	  [ -f build/sysroot/$$a/.complete ] || apt-cache show "libcriterion3:$$a" >/dev/null 2>&1 || update=1; \
 	done; \
-	for p in $(DEB_PKGS); do \
+	for p in $(sort $(DEPS_SET)); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing$$update" ]; then $$SUDO apt-get update -qq; fi; \
 	if [ -n "$$missing" ]; then \
-	  echo "deps: installing$$missing"; \
-	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
-	else echo "deps: all present ($(DEB_PKGS))"; fi; \
-	for a in $(DEB_FOREIGN_ARCHS); do \
+	  echo "$@: installing$$missing"; \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(DEPS_APT) $$missing; \
+	else echo "$@: all present ($(sort $(DEPS_SET)))"; fi; \
+	for a in $(DEPS_ARCHS); do \
 	  bash scripts/cross/cross-sysroot.sh "$$a" "build/sysroot/$$a" $(SYSROOT_PKGS); \
-	done
+	done; \
+	if [ -n "$$missing" ] && [ -n "$(DEPS_AFTER)" ]; then \
+	  echo "$@: installed; this make probed the machine before that: run 'make $(DEPS_AFTER)' now" >&2; \
+	  exit 1; \
+	fi
 
 $(BUILD)/gen/gen_tables: src/gen_tables.c include/sudokubench.h
 	@mkdir -p $(dir $@)
@@ -396,13 +441,21 @@ gbench: $(GBENCH) ## Google Benchmark: every pipeline x corpus x SIMD level; JSO
 	@mkdir -p $(BUILD)/reports
 	$(GBENCH) $(GBENCH_ARGS) $(BENCH_FILES)
 
-perf-check: $(PERF_DRIVER) $(if $(filter 1,$(PERF_WALL)),$(GBENCH)) ## CI gate: callgrind counts vs bench/baseline.json, fails above PERF_THRESHOLD=2 %
+perf-check: $(PERF_DRIVER) $(if $(filter 1,$(PERF_WALL)),$(GBENCH)) ## CI gate: callgrind counts vs bench/baseline.json, fails above PERF_THRESHOLD=2 % (PERF_SUMMARY=FILE, PERF_EXPORT='bmf|github|junit:FILE ...')
+	$(if $(PERF_EXPORT_FILES),rm -f $(foreach f,$(PERF_EXPORT_FILES),"$(f)"))
 	$(PY_TOOLS) -m sbperf.gate check $(PERF_ARGS) --baseline $(PERF_BASELINE) \
-	  --threshold $(PERF_THRESHOLD) --current-out $(PERF_DIR)/current.json
+	  --threshold $(PERF_THRESHOLD) --current-out $(PERF_DIR)/current.json $(PERF_PUBLISH)
 	SB_PERF_MANY=1 $(PY_TOOLS) -m sbperf.gate check --driver $(PERF_DRIVER) --cc "$(CC)" \
 	  --flags "$(CFLAGS)" --baseline $(PERF_BASELINE_MANY) --threshold $(PERF_THRESHOLD) \
-	  --current-out $(PERF_DIR)/current_many.json
-	$(if $(filter 1,$(PERF_AVX512)),$(PY_TOOLS) -m sbperf.avx512 gate $(PERF_AVX512_ARGS),@echo "perf-check avx512: NOT GATED (PERF_AVX512=0)")
+	  --current-out $(PERF_DIR)/current_many.json $(PERF_PUBLISH)
+	$(if $(filter 1,$(PERF_AVX512)),$(PERF_AVX512_GATE),@echo "perf-check avx512: NOT GATED (PERF_AVX512=0)")
+
+# The AVX-512 timed gate alone (perf-check's last part; mk/history.mk has its variables): it
+# times only where the CPU has AVX-512 and says NOT GATED elsewhere.
+PERF_AVX512_GATE = $(PY_TOOLS) -m sbperf.avx512 gate $(PERF_AVX512_ARGS) $(PERF_AVX512_PUBLISH)
+.PHONY: perf-check-avx512
+perf-check-avx512: $(PERF_DRIVER) ## perf-check's AVX-512 timed gate alone (NOT GATED where the CPU has no AVX-512)
+	$(PERF_AVX512_GATE)
 
 perf-baseline: $(PERF_DRIVER) $(if $(filter 1,$(PERF_WALL)),$(GBENCH)) ## measure and rewrite bench/baseline.json (review the diff, commit it)
 	$(PY_TOOLS) -m sbperf.gate baseline $(PERF_ARGS) --out $(PERF_BASELINE)

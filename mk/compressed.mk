@@ -2,7 +2,7 @@
 # that a gzip, zstd or xz file reads exactly as the plain one for every command that reads
 # puzzles, on 9x9 and 16x16, and that truncated or binary inputs are one error, exit 2. The
 # files are made by the command-line tools, hence their packages here.
-DEB_PKGS += gzip zstd xz-utils
+DEB_PKGS_ALL += gzip zstd xz-utils
 
 .PHONY: test-compressed
 TEST_EXTRA += test-compressed

@@ -12,7 +12,7 @@
 # counts of a source compiled into several objects (the library's PIC copy, the MPI CLI);
 # scripts/testing/coverage.py runs it (Debian's gcovr 5.2 cannot merge the kernel stamps' helpers).
 
-DEB_PKGS += gcovr
+DEB_PKGS_ALL += gcovr
 
 COV_TARGET ?= test
 COV_DIR    := build/cov$(if $(CROSS),-$(CROSS_ARCH))

@@ -24,7 +24,7 @@
 # the page in headless Chromium (chromium). The AVX-512 gate of perf-check (sbperf.avx512,
 # variables PERF_AVX512*) builds its base driver through the same cache.
 
-DEB_PKGS += ccache chromium
+DEB_PKGS_ALL += ccache chromium
 TEST_EXTRA += test-history
 
 REV             ?=

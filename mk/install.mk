@@ -44,8 +44,8 @@ PYTHONDIR   ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/lib/python3/dist-packages
 endif
 comma       := ,
 
-DEB_PKGS += help2man pkgconf bash-completion python3-cffi python3-numpy python3-pytest python3-dev \
-            python3-pip python3-setuptools python3-wheel
+DEB_PKGS_ALL += help2man pkgconf bash-completion python3-cffi python3-numpy python3-pytest python3-dev \
+                python3-pip python3-setuptools python3-wheel
 
 SB_VERSION_STR := $(shell sed -n 's/^\#define SB_VERSION "\(.*\)"/\1/p' include/sudokubench.h)
 SB_SOMAJOR     := $(firstword $(subst ., ,$(SB_VERSION_STR)))
@@ -203,6 +203,25 @@ else
 test-python: $(PY_STAMP) $(BIN)
 	SB_CLI=$(abspath $(BIN)) SB_PLUGINS=$(abspath $(BUILD)/plugins) PYTHONPATH=$(abspath $(PY_DIR)):$(abspath tests) PYTHONDONTWRITEBYTECODE=1 \
 	  $(PYTHON) -m pytest -q -p no:cacheprovider python/tests
+endif
+
+# The offline pip recipe of docs/python.md, for real (tests/install/pip.sh): a venv of Debian's
+# python3 (--system-site-packages) installs ./python with --no-index and solves a puzzle; each
+# interpreter of PIP_TEST_PYTHONS (default: the python3 on PATH, when it is another one, such
+# as a pyenv CPython) builds it in its own venv when it has cffi, else says what is missing.
+# The installs reuse $(BUILD)'s -fPIC archive (pip --config-settings build-dir): a few seconds each.
+PIP_TEST_PYTHONS ?= python3
+TEST_EXTRA += test-pip
+.PHONY: test-pip
+ifneq ($(CROSS),)
+test-pip:
+	@echo "test-pip: skipped for CROSS=$(CROSS) (the extension would need an $(CROSS_ARCH) Python)"
+else ifeq ($(SAN),1)
+test-pip:
+	@echo "test-pip: skipped under SAN=1 (an ASan extension needs the runtime preloaded into python3)"
+else
+test-pip: $(PIC_LIB) ## pip install ./python offline in venvs of Debian's python3 and of PIP_TEST_PYTHONS (tests/install/pip.sh)
+	CC="$(CC)" bash tests/install/pip.sh $(PYTHON) $(BUILD) $(PIP_TEST_PYTHONS)
 endif
 
 # The input forms of the reader through the CLI (tests/cli/forms.sh): nine-line grids, tdoku

@@ -3,7 +3,7 @@
 # busiest port per loop body
 # (scripts/measure/mca.sh; the per-microarchitecture analysis, docs/performance.md). A model,
 # never a test: it prints, it gates nothing.
-DEB_PKGS += llvm
+DEB_PKGS_ALL += llvm
 
 .PHONY: mca
 mca: $(TABLES) ## llvm-mca model of the kernels' hot loops per microarchitecture (scripts/measure/mca.sh)

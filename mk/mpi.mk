@@ -9,7 +9,7 @@
 # ASan runtime under mpirun; CC=clang: Open MPI's mpicc wraps gcc, and gcc objects with clang's
 # libomp would mix two OpenMP runtimes).
 
-DEB_PKGS  += openmpi-bin libopenmpi-dev
+DEB_PKGS_ALL += openmpi-bin libopenmpi-dev
 TEST_EXTRA += test-mpi
 
 MPICC     ?= mpicc
@@ -17,7 +17,7 @@ MPIRUN    ?= mpirun
 MPI_BIN   := $(BUILD)/sudokubench-mpi
 MPI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/mpi/obj/%.o)
 MPI_HAVE  := $(shell command -v $(MPICC) >/dev/null 2>&1 && command -v $(MPIRUN) >/dev/null 2>&1 && echo 1)
-MPI_SKIP  := $(if $(CROSS),CROSS=$(CROSS) (no MPI for the target),$(if $(filter 1,$(SAN)),SAN=1 (Open MPI under ASan),$(if $(CC_IS_CLANG),CC=clang (mpicc wraps gcc: two OpenMP runtimes),$(if $(MPI_HAVE),,$(MPICC) or $(MPIRUN) not installed (make deps)))))
+MPI_SKIP  := $(if $(CROSS),CROSS=$(CROSS) (no MPI for the target),$(if $(filter 1,$(SAN)),SAN=1 (Open MPI under ASan),$(if $(CC_IS_CLANG),CC=clang (mpicc wraps gcc: two OpenMP runtimes),$(if $(MPI_HAVE),,$(MPICC) or $(MPIRUN) not installed (make deps-all)))))
 # Samples for the MPI bench (scripts/measure/mpi_bench.sh): puzzles per file.
 MPI_BENCH_N  ?= 1000000
 MPI_BENCH_N2 ?= 10000000

@@ -15,7 +15,7 @@
 #   make fuzz           every libFuzzer target for FUZZ_SECONDS each (clang, ASan + UBSan)
 
 TEST_EXTRA += test-fault test-oracle
-DEB_PKGS   += python3 clang llvm libclang-rt-14-dev
+DEB_PKGS_ALL += python3 clang llvm libclang-rt-14-dev
 
 .PHONY: test-fault test-oracle check-oracle fuzz fuzz-build fuzz-corpus
 

@@ -3,8 +3,8 @@
 # on one, and checks the reports and their five charts are made (matplotlib, PNG files of
 # their set sizes); the scaling warning and the study's noise marks on made-up timings
 # (a few seconds). The reports themselves are `make report` and `make study` (Makefile).
-# The charts need Debian's python3-matplotlib (PYTHON, the Makefile's).
-DEB_PKGS += python3-matplotlib
+# The charts need Debian's python3-matplotlib (PYTHON, the Makefile's; make deps-all).
+DEB_PKGS_ALL += python3-matplotlib
 
 .PHONY: test-report
 ifneq ($(CROSS),)

@@ -6,7 +6,7 @@
 # every file is read) and root; slurm.sh itself skips with its reason when the daemons cannot
 # start (not root, no packages, a container that refuses them). About 35 s here.
 
-DEB_PKGS   += slurm-wlm munge
+DEB_PKGS_ALL += slurm-wlm munge
 TEST_EXTRA += test-slurm
 
 .PHONY: test-slurm

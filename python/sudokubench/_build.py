@@ -1,7 +1,7 @@
 """Builds sudokubench._sb, the cffi extension over libsudokubench (run by `make python`).
 
 Usage: python3 _build.py --lib BUILD/pic/libsudokubench_pic.a --include include --out DIR
-(python/setup.py, what `pip install ./python` runs, calls make_ffi the same way.)
+(python/sudokubench_build.py, what `pip install ./python` runs, calls make_ffi the same way.)
 
 API mode (the C compiler checks every declaration below against include/sudokubench.h, so
 a changed struct cannot be misread) and the library's -fPIC archive linked in: the module

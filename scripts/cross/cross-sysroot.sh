@@ -13,7 +13,7 @@
 # alone (its headers and link symlink; its own -dev dependencies are not needed to link), the
 # others with their dependency closure. The C library, libgcc and libgomp come from the cross
 # toolchain (/usr/aarch64-linux-gnu), so they are left out.
-# Needs the foreign architecture known to apt (`make deps` adds it: dpkg --add-architecture).
+# Needs the foreign architecture known to apt (`make deps-all` adds it: dpkg --add-architecture).
 # DIR/.complete lists what was unpacked; the script does nothing when it is present.
 set -euo pipefail
 
@@ -26,7 +26,7 @@ if [ -f "$dir/.complete" ]; then
     exit 0
 fi
 if ! apt-cache show "$1:$arch" >/dev/null 2>&1; then
-    echo "cross-sysroot: apt knows no $1:$arch; run 'make deps' (it adds the $arch" \
+    echo "cross-sysroot: apt knows no $1:$arch; run 'make deps-all' (it adds the $arch" \
          "architecture: dpkg --add-architecture $arch && apt-get update)" >&2
     exit 1
 fi

@@ -15,7 +15,7 @@
 #   BATCH_FORMAT   solve's output format (default solution)
 #   BATCH_KEEP=1   keep the outputs (default: removed after the comparison)
 #
-# Requires GNU time as /usr/bin/time (Debian package `time`, installed by `make deps`).
+# Requires GNU time as /usr/bin/time (Debian package `time`, installed by `make deps-all`).
 
 set -euo pipefail
 
@@ -26,7 +26,7 @@ DIR=build/batch
 GNU_TIME=/usr/bin/time
 
 if [ ! -x "$GNU_TIME" ] || ! "$GNU_TIME" -v true >/dev/null 2>&1; then
-    echo "batch_scale: GNU time not found at $GNU_TIME (run 'make deps': package 'time')" >&2
+    echo "batch_scale: GNU time not found at $GNU_TIME (run 'make deps-all': package 'time')" >&2
     exit 2
 fi
 

@@ -69,7 +69,7 @@ RAW=$REPORTS/$NAME-runs
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "COMPARE_ROUNDS must be a whole number >= 1, not '$ROUNDS'"
 [[ $SECS =~ ^[1-9][0-9]*$ ]] ||
     die "COMPARE_SECONDS must be a whole number >= 1 (tdoku's -t takes whole seconds), not '$SECS'"
-command -v python3 >/dev/null || die "python3 is needed for the table (make deps installs it)"
+command -v python3 >/dev/null || die "python3 is needed for the table (make deps-perf installs it)"
 
 if [ $# -ge 1 ]; then
     BIN=$1; shift

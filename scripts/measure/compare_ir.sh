@@ -41,8 +41,8 @@ PUZZLES=${COMPARE_IR_PUZZLES:-300}
     die "COMPARE_IR_PUZZLES must be a whole number >= 1, not '$PUZZLES'"
 [ -x "$BIN" ] || die "$BIN is not an executable (build it with 'make' first)"
 [ -x "$DRIVER" ] || die "$DRIVER is not an executable (make $DRIVER)"
-command -v valgrind >/dev/null || die "valgrind is needed to count instructions (make deps installs it)"
-command -v python3 >/dev/null || die "python3 is needed (make deps installs it)"
+command -v valgrind >/dev/null || die "valgrind is needed to count instructions (make deps-perf installs it)"
+command -v python3 >/dev/null || die "python3 is needed (make deps-perf installs it)"
 
 if [ $# -gt 0 ]; then
     FILES=("$@")

@@ -47,7 +47,7 @@ die() {
 [ "$(id -u)" = 0 ] || skip "not root (network namespaces need it)"
 command -v ip >/dev/null 2>&1 || skip "ip (iproute2) not found"
 command -v unshare >/dev/null 2>&1 || skip "unshare (util-linux) not found"
-command -v "$MPIRUN" >/dev/null 2>&1 || skip "$MPIRUN not found (make deps installs openmpi-bin)"
+command -v "$MPIRUN" >/dev/null 2>&1 || skip "$MPIRUN not found (make deps-all installs openmpi-bin)"
 [ -x "$GNU_TIME" ] || skip "$GNU_TIME (GNU time) not found"
 [ -x "$BIN" ] || skip "$BIN not built"
 [ -x "$MBIN" ] || skip "$MBIN not built (make mpi)"

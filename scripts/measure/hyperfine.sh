@@ -43,7 +43,7 @@ WARMUP=${HF_WARMUP:-1}
 RUNS=${HF_RUNS:-5}
 
 if ! command -v hyperfine >/dev/null 2>&1; then
-    echo "hyperfine.sh: hyperfine not found (Debian package hyperfine: run 'make deps')" >&2
+    echo "hyperfine.sh: hyperfine not found (Debian package hyperfine: run 'make deps-all')" >&2
     exit 2
 fi
 . "$(dirname "$0")/../datasets/corpora.sh"

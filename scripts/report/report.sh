@@ -27,7 +27,7 @@
 #                   directory and links it from report.md; 0 leaves it out
 #   PYTHON          the interpreter of report.py and study.py (default python3; make passes
 #                   Debian's /usr/bin/python3, which has python3-matplotlib)
-# Needs python3 with matplotlib (Debian packages python3 and python3-matplotlib: make deps).
+# Needs python3 with matplotlib (Debian packages python3 and python3-matplotlib: make deps-all).
 
 set -euo pipefail
 

@@ -19,6 +19,9 @@ test plus a minimum effect size.
     for n1*n2 <= 400) on the ROUNDS samples of each side. A REGRESSION needs both p < ALPHA
     and the median's increase above MIN_EFFECT percent; "faster" likewise the other way.
 
+--summary FILE appends the outcome (verdict, exit code, table) as Markdown, --export
+junit:FILE as a JUnit test case (sbperf.publish), as the count gate does.
+
 Exit codes: 0 pass (or not run: no AVX-512 here, said so), 1 regression, 2 cannot compare
 (a driver fails, the base revision does not build). The false-alarm rate and the detection
 of a 5% slowdown on this machine are in docs/ci.md.
@@ -27,6 +30,7 @@ Usage: python3 -m sbperf.avx512 gate --head DRIVER (--base DRIVER | --base-rev R
 """
 
 import argparse
+import io
 import json
 import os
 import statistics
@@ -34,11 +38,12 @@ import subprocess
 import sys
 import time
 
-from . import gate, stats, worktree
+from . import gate, publish, stats, worktree
 from .measure import PerfError, dataset_name, registry
 from .table import print_table
 
 LEVEL = "avx512"
+SUITE = "perf-check avx512 (timed)"  # its JUnit suite
 EXIT_PASS, EXIT_REGRESSION, EXIT_ERROR = 0, 1, 2
 
 
@@ -142,17 +147,47 @@ def default_base_rev(repo, baseline):
     return p.stdout.strip() or "HEAD"
 
 
+def published(args, word, code, text, table=None, seconds=0.0):
+    """Writes the gate's outcome where --summary and --export junit: ask: word is PASS,
+    FAIL, NOT GATED or ERROR; text says why; table is the Markdown table of a run."""
+    if args.summary:
+        body = "### perf-check avx512 (timed): %s, exit code %d\n\n%s\n" % (word, code, text)
+        if table:
+            body += "\n" + table
+        publish.append_summary(args.summary, body)
+    for _, path in args.exports:
+        case = {"name": "fast/avx512", "classname": "perf-check.avx512"}
+        if word == "FAIL":
+            case.update(failure=text, type="REGRESSION")
+        elif word == "NOT GATED":
+            case["skipped"] = text
+        elif word == "ERROR":
+            case.update(error="cannot compare", type="ERROR", detail=text)
+        publish.write_junit(path, SUITE, [case], seconds)
+    return code
+
+
 def cmd_gate(args):
+    """Runs the gate and publishes its outcome; returns the exit code."""
+    try:
+        return run_gate(args)
+    except PerfError as e:  # publishing failed: the outcome cannot be handed on
+        print("perf-check avx512: error: %s" % e, file=sys.stderr)
+        return EXIT_ERROR
+
+
+def run_gate(args):
     """Runs the gate; returns the exit code."""
     try:
         levels = native_levels(args.head)
     except (PerfError, ValueError) as e:
         print("perf-check avx512: error: %s" % e, file=sys.stderr)
-        return EXIT_ERROR
+        return published(args, "ERROR", EXIT_ERROR, str(e))
     if LEVEL not in levels:
-        print("perf-check avx512: NOT GATED: this CPU has no AVX-512 (levels %s); the "
-              "kernel is gated only where it runs" % ", ".join(levels))
-        return EXIT_PASS
+        why = ("this CPU has no AVX-512 (levels %s); the kernel is gated only where it runs"
+               % ", ".join(levels))
+        print("perf-check avx512: NOT GATED: " + why)
+        return published(args, "NOT GATED", EXIT_PASS, why)
     try:
         if args.base:
             base, label = args.base, args.base
@@ -160,25 +195,25 @@ def cmd_gate(args):
             rev = args.base_rev or default_base_rev(args.repo, args.baseline)
             if subprocess.run(["git", "-C", args.repo, "rev-parse", "--verify", "-q",
                                rev + "^{commit}"], capture_output=True).returncode != 0:
-                print("perf-check avx512: NOT GATED: the base revision %s is not in this "
-                      "repository (no git history? a shallow clone?); PERF_AVX512_BASE=REV "
-                      "names another" % rev)
-                return EXIT_PASS
+                why = ("the base revision %s is not in this repository (no git history? a "
+                       "shallow clone?); PERF_AVX512_BASE=REV names another" % rev)
+                print("perf-check avx512: NOT GATED: " + why)
+                return published(args, "NOT GATED", EXIT_PASS, why)
             base, sha = build_base(args.repo, rev, args.workdir, args.cc)
             label = "%s (%s)" % (sha[:10], "the baseline's revision" if not args.base_rev
                                  else args.base_rev)
         if LEVEL not in native_levels(base):
             print("perf-check avx512: NOT GATED: the base driver has no avx512 level")
-            return EXIT_PASS
+            return published(args, "NOT GATED", EXIT_PASS, "the base driver has no avx512 level")
         work = slices(args.baseline)
         if not work:
             raise PerfError("%s has no fast entries to take the slices from"
                                     % args.baseline)
-        print("perf-check avx512: timed gate (valgrind cannot count AVX-512): fast at avx512, "
-              "%d interleaved rounds over %s; base %s; Mann-Whitney U p < %g and median "
-              "change > +%g%% fails" % (args.rounds, ", ".join(
-                  "%s[:%d]" % (dataset_name(d), n) for d, n in work), label, args.alpha,
-                  args.min_effect))
+        what = ("fast at avx512, %d interleaved rounds over %s; base %s; Mann-Whitney U p < %g "
+                "and median change > +%g%% fails" % (args.rounds, ", ".join(
+                    "%s[:%d]" % (dataset_name(d), n) for d, n in work), label, args.alpha,
+                    args.min_effect))
+        print("perf-check avx512: timed gate (valgrind cannot count AVX-512): " + what)
         start = time.perf_counter()
 
         def progress(r, total):
@@ -190,7 +225,7 @@ def cmd_gate(args):
         samples, guesses = measure(base, args.head, work, args.rounds, progress=progress)
     except PerfError as e:
         print("perf-check avx512: cannot compare: %s" % e)
-        return EXIT_ERROR
+        return published(args, "ERROR", EXIT_ERROR, str(e))
     rows = [("clock", "base median ms", "CV", "head median ms", "CV", "delta", "p (MWU)",
              "verdict")]
     results = {}
@@ -203,21 +238,29 @@ def cmd_gate(args):
                      "%.2f" % (1000 * statistics.median(h)), "%.1f%%" % stats.cv(h),
                      "%+.2f%%" % d, "%.3g" % p,
                      verdict if clock == args.clock else "(" + verdict + ")"))
-    print_table(rows, sys.stdout)
-    for ds, g in guesses.items():
-        if g.get("base") != g.get("head"):
-            print("note: %s: guesses %s -> %s: the search itself changed"
-                  % (dataset_name(ds), g.get("base"), g.get("head")))
+    table = io.StringIO()
+    print_table(rows, table)
+    notes = ["%s: guesses %s -> %s: the search itself changed"
+             % (dataset_name(ds), g.get("base"), g.get("head"))
+             for ds, g in guesses.items() if g.get("base") != g.get("head")]
+    sys.stdout.write(table.getvalue())
+    for n in notes:
+        print("note: " + n)
     verdict, p, d = results[args.clock]
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump({"verdict": verdict, "p": p, "delta_pct": d, "clock": args.clock,
                        "alpha": args.alpha, "min_effect": args.min_effect,
                        "samples": samples}, f)
+    seconds = time.perf_counter() - start
+    word = "FAIL" if verdict == "REGRESSION" else "PASS"
     print("perf-check avx512: %s (%s time %+.2f%%, p=%.3g; %.0f s)"
-          % ("FAIL" if verdict == "REGRESSION" else "PASS", args.clock, d, p,
-             time.perf_counter() - start))
-    return EXIT_REGRESSION if verdict == "REGRESSION" else EXIT_PASS
+          % (word, args.clock, d, p, seconds))
+    code = EXIT_REGRESSION if verdict == "REGRESSION" else EXIT_PASS
+    text = ("%s time %+.2f%%, p=%.3g: %s. Timed gate (valgrind cannot count AVX-512): %s."
+            % (args.clock, d, p, "REGRESSION" if code else verdict, what))
+    return published(args, word, code, text,
+                     table.getvalue() + "".join("- %s\n" % n for n in notes), seconds)
 
 
 def main(argv):
@@ -240,8 +283,17 @@ def main(argv):
                    help="smallest median slowdown in percent that can fail (default 3)")
     g.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
     g.add_argument("--json", help="write the samples and the verdict here")
+    g.add_argument("--summary", metavar="FILE",
+                   help="append the verdict, exit code and table as Markdown to FILE")
+    g.add_argument("--export", metavar="junit:FILE", action="append", default=[],
+                   help="also write the verdict as a JUnit report (merged into FILE)")
     g.set_defaults(func=cmd_gate)
     args = ap.parse_args(argv)
+    try:
+        args.exports = publish.parse_exports(args.export, allowed=("junit",))
+    except PerfError as e:
+        print("perf-check avx512: error: %s" % e, file=sys.stderr)
+        return EXIT_ERROR
     return args.func(args)
 
 

@@ -20,11 +20,18 @@ Commands
             comparator the tests drive with synthetic pairs
   mwu       Mann-Whitney U of two comma-separated samples (for tests and curiosity)
 
+check and compare publish for CI on request (sbperf.publish): --summary FILE appends the
+verdict, the exit code and the table as Markdown ($GITHUB_STEP_SUMMARY); --export bmf:FILE
+and github:FILE write the counts as `sudokubench bench --export` writes its rows (Bencher
+Metric Format; github-action-benchmark's customSmallerIsBetter), --export junit:FILE the
+verdicts as a JUnit report, one test case per entry.
+
 Exit codes: 0 pass, 1 regression, 2 cannot compare (missing tool, stale or unreadable
 baseline, a failing driver). The baseline format is described in docs/ci.md.
 """
 
 import argparse
+import io
 import json
 import os
 import re
@@ -32,6 +39,7 @@ import statistics
 import sys
 import time
 
+from . import publish as publish_mod
 from .measure import (MEASURED_FUNCTION, PerfError, cpu_model, dataset_name, measure,
                       puzzle_lines, registry, run, slice_sha256, tool_versions)
 from .stats import cv, mann_whitney_u, median_change, pct
@@ -94,15 +102,17 @@ def calibrate(driver, pipeline, simd, dataset, target_s):
 # Comparison
 # ------------------------------------------------------------------------------------------
 
-def compare(base, cur, threshold, out=None):
-    """Prints the delta table of two measurement documents and returns the exit code: 1 when
-    some entry's solve Ir rose by more than threshold percent or a baseline entry was not
-    measured, else 0. Notes (not failures): improvements beyond the threshold, changed guess
-    counts (the search does different work), a different toolchain, entries only in cur."""
-    out = out or sys.stdout
+def evaluate(base, cur, threshold):
+    """Compares two measurement documents; returns {"rows": the delta table (header first),
+    "notes", "regressions" [(id, delta %)], "improvements", "missing", "skipped" [(id, why)],
+    "verdicts" {id: verdict}, "entries" (the baseline's count), "status": the exit code (1
+    when some entry's solve Ir rose by more than threshold percent or a baseline entry was
+    not measured, else 0)}. Notes (not failures): changed guess counts (the search does
+    different work), a different toolchain, entries only in cur."""
     base_entries = {e["id"]: e for e in base["entries"]}
     cur_entries = {e["id"]: e for e in cur["entries"]}
-    notes, regressions, improvements, missing = [], [], [], []
+    notes, regressions, improvements, missing, skipped = [], [], [], [], []
+    verdicts = {}
     for key in ("compiler", "flags", "valgrind"):
         b, c = base.get("build", {}).get(key), cur.get("build", {}).get(key)
         if b and c and b != c:
@@ -114,11 +124,14 @@ def compare(base, cur, threshold, out=None):
         c = cur_entries.get(eid)
         if c is not None and c.get("skipped"):
             notes.append("%s: skipped: %s" % (eid, c["skipped"]))
+            skipped.append((eid, c["skipped"]))
+            verdicts[eid] = "skipped"
             rows.append((eid, str(b["puzzles"]), fmt_int(b["solve_ir"]), "-", "-", "-", "-",
                          "skipped"))
             continue
         if c is None:
             missing.append(eid)
+            verdicts[eid] = "NOT MEASURED"
             rows.append((eid, str(b["puzzles"]), fmt_int(b["solve_ir"]), "-", "-", "-", "-",
                          "NOT MEASURED"))
             continue
@@ -126,10 +139,11 @@ def compare(base, cur, threshold, out=None):
         verdict = "ok"
         if d > threshold:
             verdict = "REGRESSION"
-            regressions.append(eid)
+            regressions.append((eid, d))
         elif d < -threshold:
             verdict = "improved"
-            improvements.append(eid)
+            improvements.append((eid, d))
+        verdicts[eid] = verdict
         if c.get("guesses") != b.get("guesses"):
             notes.append("%s: guesses %s -> %s: the search itself changed" %
                           (eid, b.get("guesses"), c.get("guesses")))
@@ -139,18 +153,162 @@ def compare(base, cur, threshold, out=None):
     for eid in cur_entries:
         if eid not in base_entries and not cur_entries[eid].get("skipped"):
             notes.append("%s: not in the baseline, not gated (make perf-baseline adds it)" % eid)
-    print_table(rows, out)
-    for n in notes:
+    return {"rows": rows, "notes": notes, "regressions": regressions,
+            "improvements": improvements, "missing": missing, "skipped": skipped,
+            "verdicts": verdicts, "entries": len(base_entries),
+            "status": EXIT_REGRESSION if regressions or missing else EXIT_PASS}
+
+
+def plural(n, one, many):
+    """Returns "N one" or "N many"."""
+    return "%d %s" % (n, one if n == 1 else many)
+
+
+def tally(res, threshold):
+    """Returns the closing count of a comparison: "24 entries, 0 regressions above +2.0%, 0
+    not measured"."""
+    return "%s, %s above +%.1f%%, %d not measured" % (
+        plural(res["entries"], "entry", "entries"),
+        plural(len(res["regressions"]), "regression", "regressions"), threshold,
+        len(res["missing"]))
+
+
+def report(res, threshold, out=None):
+    """Prints a comparison (evaluate's result): the table, the notes, the verdict line;
+    returns its exit code."""
+    out = out or sys.stdout
+    print_table(res["rows"], out)
+    for n in res["notes"]:
         print("note: " + n, file=out)
-    if improvements:
-        print("note: %d entr%s improved by more than %.1f%%: make perf-baseline to lock it in"
-              % (len(improvements), "y" if len(improvements) == 1 else "ies", threshold), file=out)
-    failed = regressions or missing
-    print("perf-check: %d entr%s, %d regression%s above +%.1f%%, %d not measured: %s"
-          % (len(base_entries), "y" if len(base_entries) == 1 else "ies",
-             len(regressions), "" if len(regressions) == 1 else "s",
-             threshold, len(missing), "FAIL" if failed else "PASS"), file=out)
-    return EXIT_REGRESSION if failed else EXIT_PASS
+    if res["improvements"]:
+        print("note: %s improved by more than %.1f%%: make perf-baseline to lock it in"
+              % (plural(len(res["improvements"]), "entry", "entries"), threshold), file=out)
+    print("perf-check: %s: %s" % (tally(res, threshold), "FAIL" if res["status"] else "PASS"),
+          file=out)
+    return res["status"]
+
+
+def compare(base, cur, threshold, out=None):
+    """Prints the delta table of two measurement documents and returns the exit code: 1 when
+    some entry's solve Ir rose by more than threshold percent or a baseline entry was not
+    measured, else 0 (evaluate has the rules)."""
+    return report(evaluate(base, cur, threshold), threshold, out)
+
+
+# ------------------------------------------------------------------------------------------
+# Publishing: the Markdown summary, the count exports, the JUnit report (sbperf.publish)
+# ------------------------------------------------------------------------------------------
+
+EXIT_MEANING = {EXIT_PASS: "pass", EXIT_REGRESSION: "a count rose above the threshold or an "
+                "entry was not measured", EXIT_ERROR: "cannot compare"}
+
+
+def entry_name(eid, function):
+    """Returns an entry's name in the exports: its id, with @FUNCTION appended when the
+    gated function is not sb_solve (the history names the paired-search entries so)."""
+    return eid if function == MEASURED_FUNCTION else "%s@%s" % (eid, function)
+
+
+def summary_section(function, baseline, threshold, res):
+    """Returns the Markdown section of a comparison: verdict, exit code, counts, table,
+    notes."""
+    code = res["status"]
+    out = io.StringIO()
+    out.write("### perf-check %s (`%s`): %s, exit code %d\n\n" % (
+        function, baseline, "PASS" if code == EXIT_PASS else "FAIL", code))
+    out.write("Callgrind instructions inside `%s`, threshold +%.1f%%: %s (exit code %d: %s).\n"
+              % (function, threshold, tally(res, threshold), code, EXIT_MEANING[code]))
+    if res["regressions"]:
+        out.write("\n**REGRESSION**: %s.\n" % ", ".join(
+            "`%s` %+.2f%%" % (eid, d) for eid, d in res["regressions"]))
+    if res["missing"]:
+        out.write("\n**NOT MEASURED**: %s.\n" % ", ".join("`%s`" % e for e in res["missing"]))
+    out.write("\n")
+    print_table(res["rows"], out)
+    notes = list(res["notes"])
+    if res["improvements"]:
+        notes.append("%s improved by more than %.1f%%: make perf-baseline to lock it in"
+                     % (plural(len(res["improvements"]), "entry", "entries"), threshold))
+    if notes:
+        out.write("\n" + "".join("- %s\n" % n for n in notes))
+    return out.getvalue()
+
+
+def count_records(base, cur, res, function):
+    """Returns the measured entries as export records (name, value: solve Ir, extra)."""
+    base_entries = {e["id"]: e for e in base["entries"]}
+    out = []
+    for c in cur["entries"]:
+        if c.get("skipped") or c.get("unmeasured"):
+            continue
+        b = base_entries.get(c["id"])
+        extra = "callgrind Ir inside %s; %d puzzles, %s a puzzle" % (
+            function, c["puzzles"], fmt_int(c["solve_ir"] // max(1, c["puzzles"])))
+        if b is not None:
+            extra += "; baseline %s (%+.2f%%): %s" % (
+                fmt_int(b["solve_ir"]), pct(c["solve_ir"], b["solve_ir"]), res["verdicts"][c["id"]])
+        else:
+            extra += "; not in the baseline"
+        out.append({"name": entry_name(c["id"], function), "value": c["solve_ir"],
+                    "extra": extra})
+    return out
+
+
+def junit_cases(base, cur, res, function, threshold):
+    """Returns the JUnit test cases of a comparison: one per baseline entry."""
+    cur_entries = {e["id"]: e for e in cur["entries"]}
+    cases = []
+    for b in base["entries"]:
+        eid, verdict = b["id"], res["verdicts"][b["id"]]
+        case = {"name": entry_name(eid, function), "classname": "perf-check." + function}
+        if verdict == "REGRESSION":
+            c = cur_entries[eid]
+            case["failure"] = "%s Ir %+.2f%%, above +%.1f%%" % (
+                function, pct(c["solve_ir"], b["solve_ir"]), threshold)
+            case["type"] = "REGRESSION"
+            case["detail"] = "%s: baseline %s, now %s instructions inside %s" % (
+                eid, fmt_int(b["solve_ir"]), fmt_int(c["solve_ir"]), function)
+        elif verdict == "NOT MEASURED":
+            case["failure"] = "not measured"
+            case["type"] = "NOT MEASURED"
+        elif verdict == "skipped":
+            case["skipped"] = cur_entries[eid]["skipped"]
+        cases.append(case)
+    return cases
+
+
+def suite_name(baseline):
+    """Returns the JUnit suite of a gate, keyed by its baseline file."""
+    return "perf-check %s" % baseline
+
+
+def publish(args, base, cur, res, function, seconds):
+    """Writes the summary section and the exports a gate's options ask for."""
+    if args.summary:
+        publish_mod.append_summary(args.summary, summary_section(
+            function, args.baseline, args.threshold, res))
+    for fmt, path in args.exports:
+        if fmt == "junit":
+            publish_mod.write_junit(path, suite_name(args.baseline),
+                                    junit_cases(base, cur, res, function, args.threshold),
+                                    seconds)
+        else:
+            publish_mod.write_counts(fmt, path, count_records(base, cur, res, function))
+
+
+def publish_error(args, message):
+    """Writes what a gate that cannot compare (exit 2) publishes: the error in the summary
+    and as the JUnit suite's one error; the count exports are left alone (no counts)."""
+    if getattr(args, "summary", None):
+        publish_mod.append_summary(args.summary, "### perf-check (`%s`): ERROR, exit code %d\n\n"
+                                   "Cannot compare (exit code %d: %s):\n\n```\n%s\n```\n"
+                                   % (args.baseline, EXIT_ERROR, EXIT_ERROR,
+                                      EXIT_MEANING[EXIT_ERROR], message))
+    for fmt, path in getattr(args, "exports", []):
+        if fmt == "junit":
+            publish_mod.write_junit(path, suite_name(args.baseline), [
+                {"name": "perf-check", "classname": "perf-check", "error": "cannot compare",
+                 "type": "ERROR", "detail": message}])
 
 
 # ------------------------------------------------------------------------------------------
@@ -354,8 +512,11 @@ def cmd_check(args):
     print("perf-check: SIMD level fixed per entry; gated levels %s%s" % (
         ", ".join(levels.get("gated", [])) or "?",
         "".join("; not gated: %s (%s)" % kv for kv in levels.get("not_gated", {}).items())))
-    status = compare(base, cur, args.threshold)
-    print("perf-check: counts took %.0f s" % (time.perf_counter() - start))
+    res = evaluate(base, cur, args.threshold)
+    status = report(res, args.threshold)
+    seconds = time.perf_counter() - start
+    publish(args, base, cur, res, function, seconds)
+    print("perf-check: counts took %.0f s" % seconds)
     if args.gbench and base.get("walltime", {}).get("benchmarks"):
         wall = base["walltime"]
         print("\nwall time (information only, never the gate): Google Benchmark, %d repetitions, "
@@ -370,8 +531,12 @@ def cmd_check(args):
 
 
 def cmd_compare(args):
-    """Compares two measurement documents (no measuring)."""
-    return compare(load(args.baseline), load(args.current), args.threshold)
+    """Compares two measurement documents (no measuring), publishing like check."""
+    base, cur = load(args.baseline), load(args.current)
+    res = evaluate(base, cur, args.threshold)
+    status = report(res, args.threshold)
+    publish(args, base, cur, res, base.get("function", MEASURED_FUNCTION), 0.0)
+    return status
 
 
 def cmd_mwu(args):
@@ -411,14 +576,25 @@ def main(argv):
                    help="choose every slice anew instead of keeping the old baseline's")
     b.set_defaults(func=cmd_baseline)
 
+    def publishing(p):
+        p.add_argument("--summary", metavar="FILE",
+                       help="append the verdict, exit code and table as Markdown to FILE "
+                       "(e.g. $GITHUB_STEP_SUMMARY)")
+        p.add_argument("--export", metavar="FORMAT:FILE", action="append", default=[],
+                       help="also write the counts as bmf (Bencher Metric Format) or github "
+                       "(github-action-benchmark's customSmallerIsBetter), or the verdicts as "
+                       "junit (JUnit XML); an existing FILE is merged into (repeatable)")
+
     c = sub.add_parser("check", help="measure and compare with the baseline")
     measuring(c)
+    publishing(c)
     c.add_argument("--baseline", default="bench/baseline.json")
     c.add_argument("--threshold", type=float, default=2.0)
     c.add_argument("--current-out", help="also write this run's counts here")
     c.set_defaults(func=cmd_check)
 
     m = sub.add_parser("compare", help="compare two measurement files")
+    publishing(m)
     m.add_argument("baseline")
     m.add_argument("current")
     m.add_argument("--threshold", type=float, default=2.0)
@@ -431,9 +607,19 @@ def main(argv):
 
     args = ap.parse_args(argv)
     try:
+        # Bad export options fail before any measuring, as bench's --export does.
+        args.exports = publish_mod.parse_exports(getattr(args, "export", None))
+    except PerfError as e:
+        print("perf-check: error: %s" % e, file=sys.stderr)
+        return EXIT_ERROR
+    try:
         return args.func(args)
     except PerfError as e:
         print("perf-check: error: %s" % e, file=sys.stderr)
+        try:
+            publish_error(args, str(e))
+        except (PerfError, OSError) as e2:
+            print("perf-check: error: %s" % e2, file=sys.stderr)
         return EXIT_ERROR
 
 

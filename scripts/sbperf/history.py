@@ -319,7 +319,7 @@ def common(args):
     store = Store(os.path.abspath(args.out or os.path.join(repo, "build", "reports",
                                                            "history.jsonl")))
     if shutil.which("valgrind") is None:
-        raise HistoryError("valgrind not found (Debian package valgrind; run 'make deps')")
+        raise HistoryError("valgrind not found (Debian package valgrind; run 'make deps-perf')")
     facts, tool_id = toolchain(args.cc)
     return repo, plan, store, facts, tool_id
 

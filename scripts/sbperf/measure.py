@@ -150,7 +150,7 @@ def measure(driver, entries, jobs, function=MEASURED_FUNCTION):
     """Measures every entry (jobs callgrind processes at a time: each is one thread and the
     counts do not depend on what runs beside it); returns them in the given order."""
     if shutil.which("valgrind") is None:
-        raise PerfError("valgrind not found (Debian package valgrind; run 'make deps')")
+        raise PerfError("valgrind not found (Debian package valgrind; run 'make deps-perf')")
     with tempfile.TemporaryDirectory(prefix="perf_check.") as workdir:
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             futures = [pool.submit(measure_one, driver, e, workdir, function)

@@ -2,9 +2,11 @@
 # tests/cli/benchstats.sh — bench's samples and exports (docs/cli.md, "bench"): --repeat and
 # the statistics of each row (table and --json), the header's CPU and load, notes and
 # warnings after the table, a pipeline named twice as one row, and --export in each format
-# (gbench, bmf, github) checked key by key, gbench also through Google Benchmark's own
-# compare.py when libbenchmark-tools and SciPy are installed. Timings are never asserted on:
-# runs are a few hundredths of a second, on a machine that may be busy.
+# (gbench, bmf, github) checked key by key, bmf and github also against the schemas
+# perf-check's exports share (bench/bmf.schema.json, bench/github-benchmark.schema.json),
+# gbench also through Google Benchmark's own compare.py when libbenchmark-tools and SciPy
+# are installed. Timings are never asserted on: runs are a few hundredths of a second, on a
+# machine that may be busy.
 #
 # Usage: tests/cli/benchstats.sh [BINARY]    (default build/sudokubench; run from the repo root)
 set -u
@@ -118,9 +120,15 @@ t_exports() {
     rc=$(sb o e bench -t 1 --pipelines fast,list --seconds 0.02 --repeat 3 --json j.json \
         --export gbench:g.json --export bmf:b.json --export github:gh.json two.txt nosol.txt)
     [ "$rc" = 0 ] || { echo "exit $rc"; cat e; }
-    python3 - j.json g.json b.json gh.json <<'PY'
+    PYTHONPATH="$ROOT/scripts" PYTHONDONTWRITEBYTECODE=1 python3 - j.json g.json b.json gh.json "$ROOT" <<'PY'
 import json, sys
-j, g, b, gh = (json.load(open(p)) for p in sys.argv[1:])
+from sbperf import json_schema
+j, g, b, gh = (json.load(open(p)) for p in sys.argv[1:5])
+# bmf and github against the schemas perf-check's exports are held to too
+for doc, schema in ((b, "bmf"), (gh, "github-benchmark")):
+    with open("%s/bench/%s.schema.json" % (sys.argv[5], schema)) as f:
+        errs = json_schema.validate(doc, json.load(f))
+    assert not errs, (schema, errs)
 rows = j["rows"]
 names = ["%s/%s" % (r["dataset"], r["pipeline"]) for r in rows]
 assert names == ["two.txt/fast", "two.txt/list", "nosol.txt/fast", "nosol.txt/list"], names
@@ -175,7 +183,7 @@ PY
 tcase "bench --export gbench, bmf, github: each format's keys, the rows' names and values" t_exports
 
 t_compare() {
-    # without the tool (make deps installs libbenchmark-tools and python3-scipy) nothing to run
+    # without the tool (make deps-all installs libbenchmark-tools and python3-scipy) nothing to run
     [ -f "$COMPARE" ] && [ -n "$CMP_PY" ] || return 0
     local rc
     for k in 1 2; do

@@ -30,7 +30,7 @@ skip() {
 command -v ip >/dev/null 2>&1 || skip "ip (iproute2) not found"
 command -v unshare >/dev/null 2>&1 || skip "unshare (util-linux) not found"
 command -v "${MPIRUN:-mpirun}" >/dev/null 2>&1 ||
-    skip "${MPIRUN:-mpirun} not found (make deps installs openmpi-bin)"
+    skip "${MPIRUN:-mpirun} not found (make deps-all installs openmpi-bin)"
 [ -x "${2:-build/sudokubench-mpi}" ] || skip "${2:-build/sudokubench-mpi} not built (make mpi)"
 
 # mpi.sh, sourced (it returns before its own cases): BIN, MBIN, MPIRUN, TIMEOUT (120 s per

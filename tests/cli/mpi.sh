@@ -33,7 +33,7 @@ case $PL in /*) ;; *) PL=$PWD/$PL ;; esac
 PLAIN_ONLY=0
 [ "$MBIN" = "$PWD/none" ] && PLAIN_ONLY=1
 if [ "$PLAIN_ONLY" = 0 ] && ! command -v "$MPIRUN" >/dev/null 2>&1; then
-    echo "mpi.sh: skipped: $MPIRUN not found (make deps installs openmpi-bin)"
+    echo "mpi.sh: skipped: $MPIRUN not found (make deps-all installs openmpi-bin)"
     exit 0
 fi
 

@@ -28,11 +28,11 @@ skip() {
 }
 [ "$(id -u)" = 0 ] || skip "not root (the daemons run as root here)"
 for c in munged slurmctld slurmd sbatch srun sinfo scancel; do
-    command -v "$c" >/dev/null 2>&1 || skip "$c not found (make deps installs slurm-wlm and munge)"
+    command -v "$c" >/dev/null 2>&1 || skip "$c not found (make deps-all installs slurm-wlm and munge)"
 done
 command -v unshare >/dev/null 2>&1 || skip "unshare (util-linux) not found"
 command -v "${MPIRUN:-mpirun}" >/dev/null 2>&1 ||
-    skip "${MPIRUN:-mpirun} not found (make deps installs openmpi-bin)"
+    skip "${MPIRUN:-mpirun} not found (make deps-all installs openmpi-bin)"
 [ -x "${2:-build/sudokubench-mpi}" ] || skip "${2:-build/sudokubench-mpi} not built (make mpi)"
 
 # mpi.sh, sourced (it returns before its own cases): BIN, MBIN, TIMEOUT (120 s per command),

@@ -25,7 +25,7 @@ PASS=0
 FAIL=0
 
 if ! command -v valgrind >/dev/null 2>&1; then
-    echo "perf real check: skipped (valgrind not installed: make deps)"
+    echo "perf real check: skipped (valgrind not installed: make deps-perf)"
     exit 0
 fi
 TMP=$(mktemp -d)

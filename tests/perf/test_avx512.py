@@ -13,6 +13,7 @@ import json
 import os
 import tempfile
 import unittest
+import xml.etree.ElementTree as ET
 
 from sbperf import avx512
 
@@ -79,6 +80,29 @@ class NotGated(unittest.TestCase):
                 code = avx512.main(["gate", "--head", driver, "--base", driver])
         self.assertEqual(code, avx512.EXIT_PASS)
         self.assertIn("NOT GATED: this CPU has no AVX-512 (levels scalar)", out.getvalue())
+
+    def test_not_gated_is_published_as_a_skipped_case(self):
+        with tempfile.TemporaryDirectory() as d:
+            driver = os.path.join(d, "driver")
+            with open(driver, "w") as f:
+                f.write("#!/bin/sh\necho '{\"simd\":\"avx2\",\"supported\":1}'\n")
+            os.chmod(driver, 0o755)
+            summary, junit = os.path.join(d, "s.md"), os.path.join(d, "r/j.xml")
+            err = io.StringIO()
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+                code = avx512.main(["gate", "--head", driver, "--base", driver, "--summary",
+                                    summary, "--export", "junit:" + junit])
+                bad = avx512.main(["gate", "--head", driver, "--export", "bmf:x.json"])
+            with open(summary) as f:
+                text = f.read()
+            case = ET.parse(junit).getroot().find("testsuite/testcase")
+        self.assertEqual((code, bad), (avx512.EXIT_PASS, avx512.EXIT_ERROR))
+        self.assertIn("bad --export 'bmf:x.json': FORMAT:FILE with FORMAT one of junit",
+                      err.getvalue())
+        self.assertIn("### perf-check avx512 (timed): NOT GATED, exit code 0", text)
+        self.assertIn("this CPU has no AVX-512 (levels avx2)", text)
+        self.assertEqual(case.get("name"), "fast/avx512")
+        self.assertIn("this CPU has no AVX-512", case.find("skipped").get("message"))
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ FAIL=0
 PYTHON=${PYTHON:-python3}
 for tool in valgrind git chromium; do
     if ! command -v "$tool" >/dev/null 2>&1; then
-        echo "perf history test: skipped ($tool not installed: make deps)"
+        echo "perf history test: skipped ($tool not installed: make deps-all)"
         exit 0
     fi
 done
