@@ -2,7 +2,7 @@
 # tests/cli/techniques.sh — technique plug-ins (--plugin FILE exporting
 # sb_plugin_technique_entry, docs/plugins.md): the X-wing of examples/plugins/xwing.c held to
 # the built-in "xw" (same records, guesses and technique counters in every order, in the fused
-# kernel's fast+ hook and on 16x16), its bench row, and every broken technique of
+# kernel's fast+ hook, on 16x16 and from pencilmarks), its bench row, and every broken technique of
 # tests/plugins/faulty_tech.c named with its exit code: an elimination that removes the
 # solution's digit, eliminations reported as no pattern, a failure code, a crash, load errors,
 # a geometry it refuses.
@@ -63,6 +63,15 @@ t_fast() { same_as_builtin fast+xw fast+xwing hard.txt; }
 tcase "fast+xwing, in the fused kernel's hook, = fast+xw (records, guesses)" t_fast
 t_16() { same_as_builtin restart:ns,hs,lc,xw restart:ns,hs,lc,xwing --grid 4x4 g16.txt; }
 tcase "16x16: restart:ns,hs,lc,xwing = restart:ns,hs,lc,xw" t_16
+
+t_marks() {
+    local p
+    head -n 20 hard.txt | while read -r p; do python3 "$ROOT/tests/pencilmarks.py" "$p"; done >marks.txt
+    [ "$(wc -l <marks.txt)" = 20 ] || { echo "pencilmarks.py wrote $(wc -l <marks.txt) lines"; return; }
+    same_as_builtin fast+xw fast+xwing marks.txt
+    same_as_builtin restart:ns,hs,lc,xw restart:ns,hs,lc,xwing marks.txt
+}
+tcase "pencilmark input: the technique takes the candidates as xw does" t_marks
 
 t_all() {
     local a b
