@@ -1,9 +1,9 @@
 /*
- * pipeline.c — the pipeline and technique registries with the spec parser (one file, so that
- * what names a pipeline and what reads a spec never call each other across files), and the
- * 9x9 stamp of the generic pipelines (technique.h): the elimination orders of the seed
- * documents (list, array, restart, and any custom spec) on the same bitmask board and the same
- * search (search.h) as the fast kernel, so a comparison isolates the order. The stamp for any
+ * pipeline.c — the spec parser (pipeline specs over the names of registry.c's tables and the
+ * technique plug-ins), and the 9x9 stamp of the generic pipelines (technique.h): the
+ * elimination orders of the seed documents (list, array, restart, and any custom spec) on the
+ * same bitmask board and the same search (search.h) as the fast kernel, so a comparison
+ * isolates the order. The stamp for any
  * geometry is src/geometry/gpipeline.c; both run the one implementation in technique.h.
  *
  * Data layout: the sb_board of internal.h. cand[c] is the candidate mask of cell c; the
@@ -26,71 +26,6 @@
 #define SB_SPEC_MAX_TEXT "32"
 _Static_assert(SB_SPEC_MAX == 32, "SB_SPEC_MAX_TEXT must match SB_SPEC_MAX");
 
-/* The technique registry, indexed by sb_technique. */
-static const sb_technique_info technique_table[SB_TECH_COUNT] = {
-    [SB_TECH_NAKED_SINGLE] = {"ns", "naked single: a known cell's digit leaves its house"},
-    [SB_TECH_HIDDEN_SINGLE] = {"hs", "hidden single: a digit with one place in a house"},
-    [SB_TECH_LOCKED] = {"lc", "locked candidates: pointing (box->line) and claiming (line->box)"},
-    [SB_TECH_NAKED_PAIR] = {"nt2", "naked pair: two cells, two digits"},
-    [SB_TECH_NAKED_TRIPLE] = {"nt3", "naked triple: three cells, three digits"},
-    [SB_TECH_NAKED_QUAD] = {"nt4", "naked quad: four cells, four digits"},
-    [SB_TECH_HIDDEN_PAIR] = {"ht2", "hidden pair: two digits confined to two cells"},
-    [SB_TECH_HIDDEN_TRIPLE] = {"ht3", "hidden triple: three digits confined to three cells"},
-    [SB_TECH_HIDDEN_QUAD] = {"ht4", "hidden quad: four digits confined to four cells"},
-    [SB_TECH_XWING] = {"xw", "X-wing: a digit's places in 2 rows lie in 2 columns (or vice versa)"},
-    [SB_TECH_SWORDFISH] = {"sf", "swordfish: a digit's places in 3 rows lie in 3 columns"},
-    [SB_TECH_JELLYFISH] = {"jf", "jellyfish: a digit's places in 4 rows lie in 4 columns"},
-    [SB_TECH_XY_WING] = {"xy", "XY-wing: pivot {x,y} seeing pincers {x,z} and {y,z}"},
-    [SB_TECH_XYZ_WING] = {"xyz", "XYZ-wing: pivot {x,y,z} seeing pincers {x,z} and {y,z}"},
-    [SB_TECH_W_WING] = {"ww", "W-wing: two {x,y} cells joined by a strong link on x"},
-    [SB_TECH_SKYSCRAPER] = {"sky", "skyscraper: two parallel strong links, one end aligned"},
-    [SB_TECH_KITE] = {"kite", "2-string kite: a row and a column strong link joined in a box"},
-    [SB_TECH_COLOURING] = {"col", "simple colouring: colour trap and colour wrap on one digit"},
-    [SB_TECH_XCHAIN] = {"xc", "X-chain: alternating strong/weak links on one digit (<= 15)"},
-};
-
-const sb_technique_info *sb_techniques(size_t *count)
-{
-    if (count)
-        *count = SB_TECH_COUNT;
-    return technique_table;
-}
-
-/* The pipeline registry: one row per pipeline. The CLI, tests and benchmarks iterate it;
- * every row but "fast" is a spec run by the generic engine (technique.h). */
-static const sb_pipeline_info pipeline_table[] = {
-    {"fast",
-     "fused SIMD kernel: naked + hidden singles, locked candidates, triads at a root with 50+ "
-     "open cells; the default",
-     "fast", "tuned freely (tdoku-style levers on a cell-bitmask board)"},
-    {"list", "technique-major; each sweep reads one snapshot, eliminations land together",
-     "list:ns,hs,lc,nt,ht", "seed 000, list version (immutable rows, transposes)"},
-    {"array", "technique-major, house by house in place through index tables",
-     "array:ns,hs,lc,nt,ht", "seed 000, array version (array access indices)"},
-    {"restart", "stages cheapest first; any change restarts from the first stage",
-     "restart:ns,hs,lc,nt2,nt3", "seed 001 (staged human techniques)"},
-    {"singles", "naked singles only, then search", "restart:ns",
-     "seed 004 (singleton solver)"},
-    {"none", "no propagation beyond consistency: search does everything", "restart:",
-     "seeds 002/003 (contention map, lazy-stream search)"},
-};
-#define PIPELINE_COUNT (sizeof pipeline_table / sizeof pipeline_table[0])
-
-const sb_pipeline_info *sb_pipelines(size_t *count)
-{
-    if (count)
-        *count = PIPELINE_COUNT;
-    return pipeline_table;
-}
-
-int sb_pipeline_find(const char *name)
-{
-    for (size_t i = 0; name && i < PIPELINE_COUNT; i++)
-        if (!strcmp(pipeline_table[i].name, name))
-            return (int)i;
-    return SB_ERR_PIPELINE;
-}
-
 /* The technique plug-ins a spec may name (sb_options.techniques). */
 typedef struct tech_names {
     const sb_plugin *const *p;
@@ -107,9 +42,10 @@ static int add_token(sb_plan *plan, const char *tok, size_t len, tech_names tn)
         int first, last;  /* technique range it stands for */
     } groups[] = {{"nt", SB_TECH_NAKED_PAIR, SB_TECH_NAKED_QUAD},
                   {"ht", SB_TECH_HIDDEN_PAIR, SB_TECH_HIDDEN_QUAD}};
+    const sb_technique_info *info = sb_techniques(NULL);
     int first = -1, last = -1;
     for (int t = 0; t < SB_TECH_COUNT; t++)
-        if (strlen(technique_table[t].name) == len && !strncmp(technique_table[t].name, tok, len))
+        if (strlen(info[t].name) == len && !strncmp(info[t].name, tok, len))
             first = last = t;
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
         if (strlen(groups[g].name) == len && !strncmp(groups[g].name, tok, len)) {
@@ -214,7 +150,7 @@ int sb_fast_parse(const sb_options *opt, const char *spec, sb_fast_tech *out, ch
                                         "(its propagation does ns, hs, lc; fast+ takes nt2, "
                                         "nt3, nt4, ht2, ht3, ht4, xw, sf, jf, sky, kite, xy, "
                                         "xyz, ww, col, xc; nt, ht)",
-                              technique_table[plan.steps[i]].name);
+                              sb_techniques(NULL)[plan.steps[i]].name);
     memset(out, 0, sizeof *out);
     out->nsteps = plan.nsteps;
     memcpy(out->steps, plan.steps, sizeof out->steps);
@@ -261,6 +197,7 @@ typedef struct gen_ctx {
     uint16_t emask[SB_CELLS];       /* digits scheduled to leave each cell; zero when made */
     uint64_t etouched[2];           /* cells with a non-zero emask (bit c%64 of word c/64) */
     uint16_t snap[SB_CELLS];        /* the list order's snapshot */
+    sb_board *stack;                /* the DFS's SB_STACK_DEPTH boards (NULL elsewhere) */
 } gen_ctx;
 
 /* The cells of row r in stack k; of column c in band k; the line n after v in its band or
@@ -301,6 +238,7 @@ static const uint8_t lc_cells[108][15] = {
 #define TQ_CTX gen_ctx
 #define TQ_BOARD sb_board
 #define TQ_NMAX SB_DIGITS
+#define TQ_CELLS_MAX SB_CELLS
 #define TQ_N(x) SB_DIGITS
 #define TQ_ALL(x) SB_ALL_DIGITS
 #define TQ_NCELLS(x) SB_CELLS
@@ -361,7 +299,15 @@ static int run_plan(gen_ctx *x, sb_board *b)
     return tq_plan(x, x->plan, b->cand, 0);
 }
 
-static int srch_load(gen_ctx *x, sb_board *b, const sb_grid *puzzle)
+/* The search (search.h) on 9x9 boards. */
+#define SB_SEARCH_CTX gen_ctx
+#define SRCH_BOARD sb_board
+#define SRCH_MASK uint16_t
+#include "search.h"
+
+/* The root board b from the givens of puzzle (or x->marks), propagated. @return 0 on
+ * contradiction. */
+static int gen_load(gen_ctx *x, sb_board *b, const sb_grid *puzzle)
 {
     memset(b, 0, sizeof *b);
     /* A given is a cell with one candidate: both starts are the same load. All givens are
@@ -412,32 +358,55 @@ static inline uint16_t srch_cell(gen_ctx *x, const sb_board *b, int c)
     return b->cand[c];
 }
 
-#define SB_SEARCH_CTX gen_ctx
-#define SB_SEARCH_DFS gen_dfs
-#define SB_SEARCH_BFS gen_bfs
-#include "search.h"
+static inline sb_board *srch_at(gen_ctx *x, size_t depth)
+{
+    return &x->stack[depth];
+}
+
+static inline sb_board *srch_push(gen_ctx *x, size_t depth)
+{
+    return srch_push_copy(x->stack, depth);
+}
+
+static inline void srch_solution(gen_ctx *x, const sb_board *b, uint8_t *out)
+{
+    srch_cells_digits(x, b, SB_CELLS, out);
+}
+
+/* The pipelines' searches: search.h's 9x9 entries. */
+static int gen_dfs(gen_ctx *x, const sb_grid *puzzle, uint64_t limit, sb_search_run *run)
+{
+    return srch_dfs_count(x, gen_load(x, &x->stack[0], puzzle), limit, run);
+}
+
+static int gen_bfs(gen_ctx *x, sb_board **ring, size_t *ring_len, size_t cap,
+                   const sb_grid *puzzle, uint64_t limit, sb_search_run *run)
+{
+    sb_board root;
+    return srch_bfs_count(x, &root, gen_load(x, &root, puzzle), ring, ring_len, cap, limit, run);
+}
 
 void sb_generic_dfs(const sb_plan *plan, sb_technique_counts *counts, sb_board *stack,
                     const sb_grid *puzzle, const uint16_t *marks, uint64_t limit,
-                    sb_result *res)
+                    sb_search_run *run)
 {
-    gen_ctx x = {.plan = plan, .counts = counts, .marks = marks};
-    gen_dfs(&x, stack, puzzle, limit, res);
+    gen_ctx x = {.plan = plan, .counts = counts, .marks = marks, .stack = stack};
+    run->status = gen_dfs(&x, puzzle, limit, run);
 }
 
 int sb_generic_bfs(const sb_plan *plan, sb_technique_counts *counts, sb_board **ring,
                    size_t *ring_len, size_t cap, const sb_grid *puzzle, const uint16_t *marks,
-                   uint64_t limit, sb_result *res)
+                   uint64_t limit, sb_search_run *run)
 {
     gen_ctx x = {.plan = plan, .counts = counts, .marks = marks};
-    return gen_bfs(&x, ring, ring_len, cap, puzzle, limit, res);
+    return gen_bfs(&x, ring, ring_len, cap, puzzle, limit, run);
 }
 
 int sb_generic_root(const sb_plan *plan, sb_technique_counts *counts, const sb_grid *puzzle,
                     const uint16_t *marks, sb_board *b)
 {
     gen_ctx x = {.plan = plan, .counts = counts, .marks = marks};
-    return srch_load(&x, b, puzzle) ? tq_complete(&x, b->cand) : 0;
+    return gen_load(&x, b, puzzle) ? tq_complete(&x, b->cand) : 0;
 }
 
 int sb_candidates_givens(const uint16_t cand[SB_CELLS], sb_grid *givens)

@@ -32,7 +32,7 @@ done
 
 # Each message names what is wrong and what would be right.
 NAMES='fast, list, array, restart, singles, none; or a spec ORDER:T1,T2,...'
-TECHS='ns, hs, lc, nt2, nt3, nt4, ht2, ht3, ht4, xw, sf, jf, xy, xyz, ww, sky, kite, col, xc; nt, ht = all three sizes'
+TECHS="ns, hs, lc, nt2, nt3, nt4, ht2, ht3, ht4, xw, sf, jf, xy, xyz, ww, sky, kite, col, xc; nt, ht = all three sizes; or a technique plug-in's name"
 EMPTY='empty technique name (a comma with no token before or after it)'
 SPEC33="list:$(printf 'ns,%.0s' $(seq 32))ns"
 while IFS='|' read -r bad want; do
