@@ -1,6 +1,7 @@
 # mk/structure.mk — the shape of the source tree: `make file-graph` builds the
 # file-level graph of src/ (calls from each object's undefined symbols to the object that
-# defines them, and the #include "..." lines; a header shares its .c's node) for the plain
+# defines them, the calls written in headers' inline functions, and the #include "..." lines;
+# a header shares its .c's node) for the plain
 # program and, where MPI builds, the MPI one, and fails naming every circle between files and
 # every dependency against the layers (src/cli/ -> src/app/ -> the library, never back).
 # `make test-app-private` keeps the programs' layer out of the library's ABI. (After

@@ -181,6 +181,17 @@ int sb_batch_team(int threads, size_t n, int *team)
     return sb_threads_check(*team, NULL, 0);
 }
 
+int sb_batch_begin(int threads, size_t n, int *team, void (*release)(void *), void *first)
+{
+    const int st = sb_batch_team(threads, n, team);
+    if (st != SB_OK) {
+        const int why = errno;
+        release(first);
+        errno = why;
+    }
+    return st;
+}
+
 /* Indices a thread takes at once in sb_generate_batch: one (an index is a whole generation,
  * up to milliseconds) until the range gives every thread 16 chunks, then more, up to
  * BATCH_CHUNK, so that after a stop the rest of a long range costs few loop steps. */

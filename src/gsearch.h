@@ -2,12 +2,14 @@
  * gsearch.h — what every geometry engine's search shares: the guess budget and the stop flag
  * (sb_glimit, polled the same way by all), and the stack of flat boards of the engines that
  * are not a whole-board kernel (sb_gsearch): the general solver (general.c) and the generic
- * pipelines (gpipeline.c). The search loop itself is src/search.h's, stamped in its geometry
- * mode by those two and by the 16-digit whole-board kernel (src/kernel/box16.h).
+ * pipelines (gpipeline.c). The search loop itself is src/search.h's, stamped through its
+ * geometry entry (srch_dfs_each) by those two and by the 16-digit whole-board kernel
+ * (src/kernel/box16.h).
  *
  * An sb_gsearch board is a flat run of `words` uint64_t, cand[0 .. ncells) first (bit d-1 =
- * digit d) and the number of assigned cells last (ncells: solved); search.h's SRCH_GSEARCH
- * mode supplies the board hooks for it.
+ * digit d) and the number of assigned cells last (ncells: solved); sb_gsearch_at and
+ * sb_gsearch_push place them on the stack, and gsearch_hooks.h gives search.h's board hooks
+ * on them.
  */
 #ifndef SB_GSEARCH_H
 #define SB_GSEARCH_H
@@ -92,6 +94,24 @@ static inline int sb_gsearch_init(sb_gsearch *k, int ncells, size_t words, uint6
     k->sol = malloc(nc ? nc : 1);
     sb_glimit_init(&k->lim, every);
     return k->stack && k->bcell && k->bdigit && k->sol ? 0 : -1;
+}
+
+/* The board of stack level depth. */
+static inline uint64_t *sb_gsearch_at(sb_gsearch *k, size_t depth)
+{
+    return k->stack + depth * k->words;
+}
+
+/* Copies level depth's board to level depth + 1, growing the stack (doubling) up to ncells + 1
+ * boards, the deepest a search goes. @return the copy, or NULL when out of memory. */
+static inline uint64_t *sb_gsearch_push(sb_gsearch *k, size_t depth)
+{
+    const size_t w = k->words;
+    if (!sb_stack_reserve(&k->stack, &k->cap, depth + 2, (size_t)k->ncells + 1, w))
+        return NULL;
+    uint64_t *b = k->stack + depth * w; /* the stack may have moved */
+    memcpy(b + w, b, w * sizeof *b);
+    return b + w;
 }
 
 /* Frees what sb_gsearch_init allocated. */

@@ -74,18 +74,8 @@ void sb_batch_error(int *shared, int st);
 /* The team of a batch call whose first per-thread object (solver, generator, engine: made
  * before the team, it checks the options and serves thread 0) is first: sb_batch_team's team
  * for n items into *team; when it cannot start, release(first) frees that object with errno
- * kept for the caller. @return as sb_batch_team. */
-static inline int sb_batch_begin(int threads, size_t n, int *team, void (*release)(void *),
-                                 void *first)
-{
-    const int st = sb_batch_team(threads, n, team);
-    if (st != SB_OK) {
-        const int why = errno;
-        release(first);
-        errno = why;
-    }
-    return st;
-}
+ * kept for the caller (batch_api.c). @return as sb_batch_team. */
+int sb_batch_begin(int threads, size_t n, int *team, void (*release)(void *), void *first);
 
 /* Lanes of a board: 81 cells padded to a multiple of 32 16-bit lanes (one AVX-512 vector
  * holds 32, an AVX2 vector 16) so whole-board vector passes need no tail handling. */
@@ -105,11 +95,10 @@ typedef struct sb_board {
 
 _Static_assert(sizeof(sb_board) == 2 * SB_LANES, "a board is exactly SB_LANES lanes");
 
-/* What sb_solve hands the search besides the result: the kernels' entries take only an
- * sb_result *, which is &run->res, and search.h finds the rest from it (res is the first
- * member, so the cast back is exact). Keeps the kernel signatures unchanged. */
+/* One 9x9 search's result with what bounds it: what sb_solve hands a kernel's entry (and the
+ * generic pipelines'), which read the budget and stop flag and write the rest. */
 typedef struct sb_search_run {
-    sb_result res;                     /* the result; must stay the first member */
+    sb_result res;                     /* the result */
     uint64_t max_guesses;              /* guesses allowed (UINT64_MAX: no budget) */
     const volatile sig_atomic_t *stop; /* stop flag polled between guesses, or NULL */
     int status;                        /* out: SB_OK, SB_ERR_BUDGET or SB_ERR_STOPPED */
@@ -150,30 +139,25 @@ static inline int sb_stack_reserve(uint64_t **stack, size_t *cap, size_t need, s
 #define SB_STACK_DEPTH (SB_CELLS + 1)
 
 /* A kernel's depth-first entry: counts solutions of puzzle up to limit (0 = all) using stack
- * (SB_STACK_DEPTH boards) and fills res. Cell values are already checked to be 0..9. */
-typedef void (*sb_dfs_fn)(sb_board *stack, const sb_grid *puzzle, uint64_t limit,
-                          sb_result *res);
+ * (SB_STACK_DEPTH boards) into run->res under run's budget and stop flag, and sets
+ * run->status (SB_OK, SB_ERR_BUDGET or SB_ERR_STOPPED). Cell values are already checked to
+ * be 0..9. */
+typedef void sb_dfs_entry(sb_board *stack, const sb_grid *puzzle, uint64_t limit,
+                          sb_search_run *run);
+typedef sb_dfs_entry *sb_dfs_fn;
 
 /* A kernel's breadth-first entry: as sb_dfs_fn over a frontier ring (*ring of *ring_len
- * boards, grown up to cap, owned by the caller). @return SB_OK, SB_ERR_FRONTIER or
- * SB_ERR_NOMEM. */
-typedef int (*sb_bfs_fn)(sb_board **ring, size_t *ring_len, size_t cap, const sb_grid *puzzle,
-                         uint64_t limit, sb_result *res);
+ * boards, grown up to cap, owned by the caller). @return SB_OK, SB_ERR_FRONTIER,
+ * SB_ERR_NOMEM, SB_ERR_BUDGET or SB_ERR_STOPPED (run->status is not set). */
+typedef int sb_bfs_entry(sb_board **ring, size_t *ring_len, size_t cap, const sb_grid *puzzle,
+                         uint64_t limit, sb_search_run *run);
+typedef sb_bfs_entry *sb_bfs_fn;
 
-void sb_kernel_dfs_scalar(sb_board *, const sb_grid *, uint64_t, sb_result *);
-void sb_kernel_dfs_sse4(sb_board *, const sb_grid *, uint64_t, sb_result *);
-void sb_kernel_dfs_avx2(sb_board *, const sb_grid *, uint64_t, sb_result *);
-void sb_kernel_dfs_avx512(sb_board *, const sb_grid *, uint64_t, sb_result *);
-void sb_kernel_dfs_avx512bw(sb_board *, const sb_grid *, uint64_t, sb_result *);
-void sb_kernel_dfs_neon(sb_board *, const sb_grid *, uint64_t, sb_result *);
-void sb_kernel_dfs_base(sb_board *, const sb_grid *, uint64_t, sb_result *);
-int sb_kernel_bfs_scalar(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *);
-int sb_kernel_bfs_sse4(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *);
-int sb_kernel_bfs_avx2(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *);
-int sb_kernel_bfs_avx512(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *);
-int sb_kernel_bfs_avx512bw(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *);
-int sb_kernel_bfs_neon(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *);
-int sb_kernel_bfs_base(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *);
+/* Each stamp's entries (kernel_<level>.c). */
+sb_dfs_entry sb_kernel_dfs_scalar, sb_kernel_dfs_sse4, sb_kernel_dfs_avx2, sb_kernel_dfs_avx512,
+    sb_kernel_dfs_avx512bw, sb_kernel_dfs_neon, sb_kernel_dfs_base;
+sb_bfs_entry sb_kernel_bfs_scalar, sb_kernel_bfs_sse4, sb_kernel_bfs_avx2, sb_kernel_bfs_avx512,
+    sb_kernel_bfs_avx512bw, sb_kernel_bfs_neon, sb_kernel_bfs_base;
 
 /* The prefix of "fast+T[,T...]", and the generic order that runs the same rules where there is
  * no fused kernel (the kernel's propagation ns, hs, lc, then the techniques T): the fused
@@ -217,32 +201,18 @@ int sb_fast_parse(const sb_options *opt, const char *spec, sb_fast_tech *out, ch
  * sb_tech_ext_step. */
 int sb_fast_plugin_step(struct sb_tech_ext *x, int k, const uint32_t *w, uint32_t *el);
 
-typedef void (*sb_tdfs_fn)(sb_board *, const sb_grid *, uint64_t, sb_result *,
-                           const sb_fast_tech *);
-typedef int (*sb_tbfs_fn)(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *,
-                          const sb_fast_tech *);
-void sb_tkernel_dfs_scalar(sb_board *, const sb_grid *, uint64_t, sb_result *, const sb_fast_tech *);
-void sb_tkernel_dfs_sse4(sb_board *, const sb_grid *, uint64_t, sb_result *, const sb_fast_tech *);
-void sb_tkernel_dfs_avx2(sb_board *, const sb_grid *, uint64_t, sb_result *, const sb_fast_tech *);
-void sb_tkernel_dfs_avx512(sb_board *, const sb_grid *, uint64_t, sb_result *, const sb_fast_tech *);
-void sb_tkernel_dfs_avx512bw(sb_board *, const sb_grid *, uint64_t, sb_result *,
-                             const sb_fast_tech *);
-void sb_tkernel_dfs_neon(sb_board *, const sb_grid *, uint64_t, sb_result *, const sb_fast_tech *);
-int sb_tkernel_bfs_scalar(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *,
-                          const sb_fast_tech *);
-int sb_tkernel_bfs_sse4(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *,
-                        const sb_fast_tech *);
-int sb_tkernel_bfs_avx2(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *,
-                        const sb_fast_tech *);
-int sb_tkernel_bfs_avx512(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *,
-                          const sb_fast_tech *);
-int sb_tkernel_bfs_avx512bw(sb_board **, size_t *, size_t, const sb_grid *, uint64_t,
-                            sb_result *, const sb_fast_tech *);
-int sb_tkernel_bfs_neon(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *,
-                        const sb_fast_tech *);
-void sb_tkernel_dfs_base(sb_board *, const sb_grid *, uint64_t, sb_result *, const sb_fast_tech *);
-int sb_tkernel_bfs_base(sb_board **, size_t *, size_t, const sb_grid *, uint64_t, sb_result *,
-                        const sb_fast_tech *);
+/* The "fast+T" entries (kernel_<level>_tech.c): sb_dfs_fn and sb_bfs_fn with the techniques
+ * to run. */
+typedef void sb_tdfs_entry(sb_board *stack, const sb_grid *puzzle, uint64_t limit,
+                           sb_search_run *run, const sb_fast_tech *t);
+typedef sb_tdfs_entry *sb_tdfs_fn;
+typedef int sb_tbfs_entry(sb_board **ring, size_t *ring_len, size_t cap, const sb_grid *puzzle,
+                          uint64_t limit, sb_search_run *run, const sb_fast_tech *t);
+typedef sb_tbfs_entry *sb_tbfs_fn;
+sb_tdfs_entry sb_tkernel_dfs_scalar, sb_tkernel_dfs_sse4, sb_tkernel_dfs_avx2,
+    sb_tkernel_dfs_avx512, sb_tkernel_dfs_avx512bw, sb_tkernel_dfs_neon, sb_tkernel_dfs_base;
+sb_tbfs_entry sb_tkernel_bfs_scalar, sb_tkernel_bfs_sse4, sb_tkernel_bfs_avx2,
+    sb_tkernel_bfs_avx512, sb_tkernel_bfs_avx512bw, sb_tkernel_bfs_neon, sb_tkernel_bfs_base;
 
 /* A resolved generic pipeline: an order and the technique steps it walks. */
 typedef struct sb_plan {
@@ -263,10 +233,10 @@ int sb_plan_parse_opt(const sb_options *opt, const char *spec, sb_plan *plan);
  * candidate masks (a cell with one candidate is a given; puzzle is then unused). */
 void sb_generic_dfs(const sb_plan *plan, sb_technique_counts *counts, sb_board *stack,
                     const sb_grid *puzzle, const uint16_t *marks, uint64_t limit,
-                    sb_result *res);
+                    sb_search_run *run);
 int sb_generic_bfs(const sb_plan *plan, sb_technique_counts *counts, sb_board **ring,
                    size_t *ring_len, size_t cap, const sb_grid *puzzle, const uint16_t *marks,
-                   uint64_t limit, sb_result *res);
+                   uint64_t limit, sb_search_run *run);
 
 /* Writes into givens the cells of cand with one candidate (the rest blank).
  * @return 1 when cand keeps every candidate those givens imply (sb_grid_candidates): the

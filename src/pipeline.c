@@ -1,8 +1,9 @@
 /*
- * pipeline.c — the spec parser (over the registries of registry.c), and the 9x9 stamp of the
- * generic pipelines (technique.h): the elimination orders of the seed
- * documents (list, array, restart, and any custom spec) on the same bitmask board and the same
- * search (search.h) as the fast kernel, so a comparison isolates the order. The stamp for any
+ * pipeline.c — the spec parser (pipeline specs over the names of registry.c's tables and the
+ * technique plug-ins), and the 9x9 stamp of the generic pipelines (technique.h): the
+ * elimination orders of the seed documents (list, array, restart, and any custom spec) on the
+ * same bitmask board and the same search (search.h) as the fast kernel, so a comparison
+ * isolates the order. The stamp for any
  * geometry is src/geometry/gpipeline.c; both run the one implementation in technique.h.
  *
  * Data layout: the sb_board of internal.h. cand[c] is the candidate mask of cell c; the
@@ -41,10 +42,10 @@ static int add_token(sb_plan *plan, const char *tok, size_t len, tech_names tn)
         int first, last;  /* technique range it stands for */
     } groups[] = {{"nt", SB_TECH_NAKED_PAIR, SB_TECH_NAKED_QUAD},
                   {"ht", SB_TECH_HIDDEN_PAIR, SB_TECH_HIDDEN_QUAD}};
-    const sb_technique_info *techniques = sb_techniques(NULL);
+    const sb_technique_info *info = sb_techniques(NULL);
     int first = -1, last = -1;
     for (int t = 0; t < SB_TECH_COUNT; t++)
-        if (strlen(techniques[t].name) == len && !strncmp(techniques[t].name, tok, len))
+        if (strlen(info[t].name) == len && !strncmp(info[t].name, tok, len))
             first = last = t;
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
         if (strlen(groups[g].name) == len && !strncmp(groups[g].name, tok, len)) {
@@ -196,6 +197,7 @@ typedef struct gen_ctx {
     uint16_t emask[SB_CELLS];       /* digits scheduled to leave each cell; zero when made */
     uint64_t etouched[2];           /* cells with a non-zero emask (bit c%64 of word c/64) */
     uint16_t snap[SB_CELLS];        /* the list order's snapshot */
+    sb_board *stack;                /* the DFS's SB_STACK_DEPTH boards (NULL elsewhere) */
 } gen_ctx;
 
 /* The cells of row r in stack k; of column c in band k; the line n after v in its band or
@@ -236,6 +238,7 @@ static const uint8_t lc_cells[108][15] = {
 #define TQ_CTX gen_ctx
 #define TQ_BOARD sb_board
 #define TQ_NMAX SB_DIGITS
+#define TQ_CELLS_MAX SB_CELLS
 #define TQ_N(x) SB_DIGITS
 #define TQ_ALL(x) SB_ALL_DIGITS
 #define TQ_NCELLS(x) SB_CELLS
@@ -296,7 +299,15 @@ static int run_plan(gen_ctx *x, sb_board *b)
     return tq_plan(x, x->plan, b->cand, 0);
 }
 
-static int srch_load(gen_ctx *x, sb_board *b, const sb_grid *puzzle)
+/* The search (search.h) on 9x9 boards. */
+#define SB_SEARCH_CTX gen_ctx
+#define SRCH_BOARD sb_board
+#define SRCH_MASK uint16_t
+#include "search.h"
+
+/* The root board b from the givens of puzzle (or x->marks), propagated. @return 0 on
+ * contradiction. */
+static int gen_load(gen_ctx *x, sb_board *b, const sb_grid *puzzle)
 {
     memset(b, 0, sizeof *b);
     /* A given is a cell with one candidate: both starts are the same load. All givens are
@@ -347,32 +358,55 @@ static inline uint16_t srch_cell(gen_ctx *x, const sb_board *b, int c)
     return b->cand[c];
 }
 
-#define SB_SEARCH_CTX gen_ctx
-#define SB_SEARCH_DFS gen_dfs
-#define SB_SEARCH_BFS gen_bfs
-#include "search.h"
+static inline sb_board *srch_at(gen_ctx *x, size_t depth)
+{
+    return &x->stack[depth];
+}
+
+static inline sb_board *srch_push(gen_ctx *x, size_t depth)
+{
+    return srch_push_copy(x->stack, depth);
+}
+
+static inline void srch_solution(gen_ctx *x, const sb_board *b, uint8_t *out)
+{
+    srch_cells_digits(x, b, SB_CELLS, out);
+}
+
+/* The pipelines' searches: search.h's 9x9 entries. */
+static int gen_dfs(gen_ctx *x, const sb_grid *puzzle, uint64_t limit, sb_search_run *run)
+{
+    return srch_dfs_count(x, gen_load(x, &x->stack[0], puzzle), limit, run);
+}
+
+static int gen_bfs(gen_ctx *x, sb_board **ring, size_t *ring_len, size_t cap,
+                   const sb_grid *puzzle, uint64_t limit, sb_search_run *run)
+{
+    sb_board root;
+    return srch_bfs_count(x, &root, gen_load(x, &root, puzzle), ring, ring_len, cap, limit, run);
+}
 
 void sb_generic_dfs(const sb_plan *plan, sb_technique_counts *counts, sb_board *stack,
                     const sb_grid *puzzle, const uint16_t *marks, uint64_t limit,
-                    sb_result *res)
+                    sb_search_run *run)
 {
-    gen_ctx x = {.plan = plan, .counts = counts, .marks = marks};
-    gen_dfs(&x, stack, puzzle, limit, res);
+    gen_ctx x = {.plan = plan, .counts = counts, .marks = marks, .stack = stack};
+    run->status = gen_dfs(&x, puzzle, limit, run);
 }
 
 int sb_generic_bfs(const sb_plan *plan, sb_technique_counts *counts, sb_board **ring,
                    size_t *ring_len, size_t cap, const sb_grid *puzzle, const uint16_t *marks,
-                   uint64_t limit, sb_result *res)
+                   uint64_t limit, sb_search_run *run)
 {
     gen_ctx x = {.plan = plan, .counts = counts, .marks = marks};
-    return gen_bfs(&x, ring, ring_len, cap, puzzle, limit, res);
+    return gen_bfs(&x, ring, ring_len, cap, puzzle, limit, run);
 }
 
 int sb_generic_root(const sb_plan *plan, sb_technique_counts *counts, const sb_grid *puzzle,
                     const uint16_t *marks, sb_board *b)
 {
     gen_ctx x = {.plan = plan, .counts = counts, .marks = marks};
-    return srch_load(&x, b, puzzle) ? tq_complete(&x, b->cand) : 0;
+    return gen_load(&x, b, puzzle) ? tq_complete(&x, b->cand) : 0;
 }
 
 int sb_candidates_givens(const uint16_t cand[SB_CELLS], sb_grid *givens)

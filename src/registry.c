@@ -1,8 +1,9 @@
 /*
- * registry.c — the technique and pipeline registries: the tables the CLI, the tests, the
- * benchmarks and the spec parser (pipeline.c) iterate. A file of data that calls nothing, so
- * that everything naming a technique or a pipeline (the parser, the plug-in loader's check that
- * a plug-in's name is not a built-in's) depends on it and never on each other.
+ * registry.c — the technique and pipeline registries: the names, one-line descriptions and
+ * specs the CLI, tests and benchmarks list (sb_techniques, sb_pipelines, sb_pipeline_find).
+ * Plain tables that call nothing, so the spec parser (pipeline.c) and the plug-in loader
+ * (plugin.c, which refuses a plug-in named as a built-in) both read them without calling
+ * each other.
  */
 #include <string.h>
 

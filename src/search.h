@@ -6,299 +6,263 @@
  * all stamp it, so every comparison isolates propagation: same branching cell, same digit
  * order, same guess count convention, the same budget and stop flag rules.
  *
- * Two signatures around the one loop, chosen by the includer:
- *   9x9 (the default): boards are sb_board, the stack SB_STACK_DEPTH boards from the caller,
- *       the result an sb_result inside an sb_search_run (internal.h), the first solution
- *       copied out; SB_SEARCH_BFS also stamps the breadth-first search.
- *         void SB_SEARCH_DFS(SB_SEARCH_CTX *x, sb_board *stack, const sb_grid *puzzle,
- *                            uint64_t limit, sb_result *res)
- *   geometry (SRCH_GEOMETRY defined): boards are runs of SRCH_ELEM that the hooks place
- *       (srch_at, srch_push), candidate masks SRCH_MASK, the root loaded by the caller (ok:
- *       0 when its propagation found a contradiction), every solution handed to fn.
- *         int SB_SEARCH_DFS(SB_SEARCH_CTX *x, int ok, uint64_t limit, sb_gsolution_fn fn,
- *                           void *user, sb_gresult *res, uint8_t *first)
- *       It counts solutions up to limit (0 = all) into res (zeroed by the caller), copies the
- *       first into first (may be NULL), hands each to fn (may be NULL) in DFS order, and
- *       returns SB_OK, SB_ERR_STOPPED (fn asked, or the stop flag), SB_ERR_BUDGET or
- *       SB_ERR_NOMEM. SRCH_STATE(x) is the search state (fields ncells, bcell[], bdigit[],
- *       sol, poll_at), SRCH_LIMIT(x) its sb_glimit (gsearch.h). SRCH_GSEARCH: the context's
- *       member srch is an sb_gsearch, and this file supplies those and the board hooks
- *       (general.c, gpipeline.c write choose, take and drop only). SRCH_INLINE: the loop is
- *       always_inline (box16.h: the box width in its hook context folds into every hook).
- *       SRCH_SINGLES: srch_choose may return a cell with one candidate (gpipeline.c).
+ * A stamp defines SB_SEARCH_CTX, SRCH_BOARD and SRCH_MASK, includes this file (which checks
+ * them and declares the hooks: search_hooks.h), defines the hooks, loads the root board into
+ * srch_at(x, 0), and names its entry: a function of its own that calls one of the entries
+ * below. Everything here is always inlined into that function, so the mode arguments
+ * (const int) are constants there and each call of an entry compiles to a loop specialised
+ * for them (and for whatever else the stamp makes constant, as box16.h's box width).
  *
- * Hooks, static inline, defined before including (b is a board, c a cell, d a digit's bit):
- *   int srch_load(SB_SEARCH_CTX *x, sb_board *b, const sb_grid *puzzle)          (9x9 only)
- *       root board from the givens, propagated; 0 on contradiction
- *   int srch_solved(SB_SEARCH_CTX *x, const BOARD *b)
- *       1 when b is a complete solution
- *   int srch_choose(SB_SEARCH_CTX *x, const BOARD *b)
- *       the branching cell: among the unassigned cells with the fewest candidates, the best by
- *       the engine's score (open peers sharing a digit), the first in cell order on a tie
- *   int srch_take(SB_SEARCH_CTX *x, BOARD *b, int cell, MASK digit)
- *       assign digit to cell and propagate; 0 on contradiction
- *   int srch_drop(SB_SEARCH_CTX *x, BOARD *b, int cell, MASK digit)
- *       remove digit from cell and propagate; 0 on contradiction
- *   MASK srch_cell(SB_SEARCH_CTX *x, const BOARD *b, int cell)
- *       the candidate mask of cell (bit d-1 = digit d): a kernel whose board layout is not
- *       cell-major (digit-major bitboards) converts here; the search reads cells only through it
- *   void srch_solution(SB_SEARCH_CTX *x, const sb_board *b, sb_grid *out)  (9x9, optional)
- *       writes solved board b's digits to out; defined with SRCH_SOLUTION by an includer whose
- *       layout has a faster way than 81 srch_cell calls
- *   SRCH_ELEM *srch_at(SB_SEARCH_CTX *x, size_t depth)                        (geometry only)
- *       the board of stack level depth
- *   SRCH_ELEM *srch_push(SB_SEARCH_CTX *x, size_t depth)                      (geometry only)
- *       copies level depth's board to level depth + 1 (growing the stack if it must) and
- *       returns that copy; NULL when out of memory
- * (BOARD: sb_board, or SRCH_ELEM in geometry mode; MASK: uint16_t, or SRCH_MASK.)
+ *   srch_dfs       the depth-first loop, shared, with two modes: singles (srch_choose may
+ *                  return a cell with one candidate, taken without a guess) and each (every
+ *                  solution written out and handed to a callback, or only the first kept).
+ *   srch_dfs_count the 9x9 entry: counts solutions up to limit into an sb_search_run's result,
+ *                  the first solution copied out, under its budget and stop flag (polled
+ *                  every SB_SEARCH_POLL guesses; a flag raised before the solve is seen at the
+ *                  first poll); @return its status.
+ *   srch_dfs_each  the geometry entry: counts solutions up to limit (0 = all) into an
+ *                  sb_gresult, copies the first into first (may be NULL), hands each to fn
+ *                  (may be NULL) in DFS order, under an sb_glimit polled every lim->every
+ *                  guesses from the first guess on (boards there can be large: a flag raised
+ *                  before the solve stops it at its first guess); @return SB_OK,
+ *                  SB_ERR_STOPPED (fn asked, or the stop flag), SB_ERR_BUDGET or SB_ERR_NOMEM.
+ *   srch_bfs_count the 9x9 breadth-first search, for boards of one SRCH_BOARD each.
  *
  * Guess convention (the field's): one guess per search state pushed. Digits are tried lowest
  * first; a cell with a single candidate is taken without a push (it is forced, not a guess).
  *
  * Budget and stop flag: the guess counter is compared with one precomputed bound per guess;
- * only when it passes the bound does the search look at the budget and the stop flag, so
- * neither costs anything per node. 9x9 polls every SB_SEARCH_POLL guesses through the
- * sb_search_run that res is the first member of (a flag raised before the solve is seen at
- * the first poll); geometry mode through SRCH_LIMIT(x) every lim->every guesses from the
- * first guess on (boards there can be large: a flag raised before the solve stops it at its
- * first guess). Work between two guesses is bounded (at most one board's forced assignments
- * and the pops of earlier guesses), so polling on guesses is prompt.
+ * only when it passes the bound does the search look at the budget and the stop flag
+ * (srch_poll), so neither costs anything per node. Work between two guesses is bounded (at
+ * most one board's forced assignments and the pops of earlier guesses), so polling on
+ * guesses is prompt.
  */
+#ifndef SB_SEARCH_H
+#define SB_SEARCH_H
+
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
+#include "gsearch.h"
+#include "search_hooks.h"
 
-#ifndef SRCH_GEOMETRY
-/* Candidate masks of the 9x9 boards. */
-#define SRCH_MASK uint16_t
+/* What a search keeps outside its boards: the 9x9 entry's locals, an sb_gsearch's fields
+ * (gsearch_hooks.h) or a whole-board kernel's. */
+typedef struct srch_space {
+    int ncells;           /* cells of a board: the digits of a solution */
+    int *bcell;           /* per level: the cell of the alternative left below */
+    SRCH_MASK *bdigit;    /* per level: the digit that alternative must drop */
+    uint8_t *sol;         /* scratch: the solution handed to the callback (mode each) */
+    uint64_t *poll_at;    /* the next poll bound: the 9x9 entry's local (a register), the
+                             geometry searches' state (memory: one register less for the
+                             propagation the loop inlines) */
+    const sb_glimit *lim; /* budget, stop flag and poll interval */
+} srch_space;
 
-/* Writes the solved board b (every cell one candidate) as digits into out: through the
- * includer's srch_solution when it defines SRCH_SOLUTION (a kernel whose board is not
- * cell-major), else cell by cell. */
-static inline void srch_copy_solution(SB_SEARCH_CTX *x, const sb_board *b, sb_grid *out)
+/* A 9x9 run's budget and stop flag as the sb_glimit its search polls, every SB_SEARCH_POLL
+ * guesses (the paired search, kernel_pair.h, polls the same way). */
+static inline sb_glimit srch_run_limit(const sb_search_run *run)
 {
-#ifdef SRCH_SOLUTION
-    srch_solution(x, b, out);
-#else
-    for (int c = 0; c < SB_CELLS; c++)
-        out->cell[c] = (uint8_t)(__builtin_ctz(srch_cell(x, b, c)) + 1);
-#endif
+    return (sb_glimit){run->max_guesses, run->stop, SB_SEARCH_POLL};
 }
 
-/* Called when a search is about to reach `need` guesses past *poll_at: checks the budget,
- * then the stop flag, and sets the next bound. @return SB_OK, SB_ERR_BUDGET or
- * SB_ERR_STOPPED. */
-static inline int srch_poll(const sb_search_run *run, uint64_t need, uint64_t *poll_at)
+/* A 9x9 run's first poll bound: SB_SEARCH_POLL guesses in, or the budget when that is less. */
+static inline uint64_t srch_run_first_poll(const sb_search_run *run)
 {
-    if (need > run->max_guesses)
-        return SB_ERR_BUDGET;
-    if (run->stop && *run->stop)
-        return SB_ERR_STOPPED;
-    const uint64_t next = need + SB_SEARCH_POLL;
-    *poll_at = next < need || next > run->max_guesses ? run->max_guesses : next;
-    return SB_OK;
-}
-#endif
-
-#ifdef SRCH_GSEARCH
-/* sb_gsearch's flat boards (gsearch.h): uint64_t words, cell-major, the assigned count last. */
-#define SRCH_ELEM uint64_t
-#define SRCH_MASK uint64_t
-#define SRCH_STATE(x) (&(x)->srch)
-#define SRCH_LIMIT(x) (&(x)->srch.lim)
-
-/* Solved: every cell assigned. */
-static inline int srch_solved(SB_SEARCH_CTX *x, const uint64_t *b)
-{
-    return b[x->srch.words - 1] == (uint64_t)x->srch.ncells;
+    return run->max_guesses < SB_SEARCH_POLL ? run->max_guesses : SB_SEARCH_POLL;
 }
 
-static inline uint64_t srch_cell(SB_SEARCH_CTX *x, const uint64_t *b, int c)
+/* A search's poll, when its guesses are about to reach need past its bound: checks the budget,
+ * then the stop flag (sb_glimit_check), and on SB_OK sets *poll_at to the next bound
+ * (sb_glimit_next). @return SB_OK, SB_ERR_BUDGET or SB_ERR_STOPPED. */
+static inline int srch_poll(const sb_glimit *lim, uint64_t need, uint64_t *poll_at)
 {
-    (void)x;
-    return b[c];
+    const int st = sb_glimit_check(lim, need);
+    if (st == SB_OK)
+        *poll_at = sb_glimit_next(lim, need);
+    return st;
 }
 
-static inline uint64_t *srch_at(SB_SEARCH_CTX *x, size_t depth)
+/* Writes the digits of solved board b's cells 0 .. n-1 into out through srch_cell: the
+ * srch_solution of a stamp without a faster way. */
+static inline __attribute__((always_inline)) void srch_cells_digits(SB_SEARCH_CTX *x,
+                                                                    const SRCH_BOARD *b, int n,
+                                                                    uint8_t *out)
 {
-    return x->srch.stack + depth * x->srch.words;
+    for (int c = 0; c < n; c++)
+        out[c] = (uint8_t)(__builtin_ctzll(srch_cell(x, b, c)) + 1);
 }
 
-/* The stack grows (doubling) up to ncells + 1 boards, the deepest a search goes. */
-static inline uint64_t *srch_push(SB_SEARCH_CTX *x, size_t depth)
+/* srch_push of a stack that is an array of whole boards (9x9): copies level depth up. */
+static inline __attribute__((always_inline)) SRCH_BOARD *srch_push_copy(SRCH_BOARD *stack,
+                                                                        size_t depth)
 {
-    sb_gsearch *k = &x->srch;
-    const size_t w = k->words;
-    if (!sb_stack_reserve(&k->stack, &k->cap, depth + 2, (size_t)k->ncells + 1, w))
-        return NULL;
-    uint64_t *b = k->stack + depth * w; /* the stack may have moved */
-    memcpy(b + w, b, w * sizeof *b);
-    return b + w;
+    stack[depth + 1] = stack[depth];
+    return &stack[depth + 1];
 }
-#endif
 
-/* Depth-first: the board below the current one keeps the untried alternative (the branch
- * digit is dropped from it when it is popped); the copy above takes the digit. The two
- * signatures (see the top) differ only in where the boards, the branch records and the
- * result live, and in what a solution and a poll do. */
-#ifdef SRCH_GEOMETRY
-#ifdef SRCH_INLINE
-static inline __attribute__((always_inline))
-#else
-static
-#endif
-int SB_SEARCH_DFS(SB_SEARCH_CTX *x, int ok, uint64_t limit, sb_gsolution_fn fn, void *user,
-                  sb_gresult *res, uint8_t *first)
+/* Depth-first from the root at srch_at(x, 0) (ok: 0 when its load found a contradiction):
+ * the board below the current one keeps the untried alternative (the branch digit is dropped
+ * from it when it is popped); the copy above takes the digit. Solutions are counted in *count
+ * up to limit (0 = all), guesses in *guesses, polled against sp->lim when they reach
+ * *sp->poll_at. Modes (constants in each entry):
+ *   singles  1: srch_choose may return a cell with one candidate, taken without a guess
+ *   each     0: the first solution's digits go to first (no callback, sp->sol unused);
+ *            1: every solution is written to sp->sol and handed to fn (may be NULL), the
+ *            first copied to first (may be NULL)
+ * @return SB_OK, SB_ERR_STOPPED (fn asked, or the stop flag), SB_ERR_BUDGET or SB_ERR_NOMEM. */
+static inline __attribute__((always_inline)) int srch_dfs(SB_SEARCH_CTX *x, int ok,
+                                                          uint64_t limit, const srch_space *sp,
+                                                          sb_gsolution_fn fn, void *user,
+                                                          uint64_t *count, uint64_t *guesses,
+                                                          uint8_t *first, const int singles,
+                                                          const int each)
 {
     size_t depth = 0;
-    SRCH_ELEM *b = srch_at(x, 0);
-    SRCH_STATE(x)->poll_at = 0; /* the first push polls: a flag raised before the solve stops it */
-#else
-static void SB_SEARCH_DFS(SB_SEARCH_CTX *x, sb_board *stack, const sb_grid *puzzle,
-                          uint64_t limit, sb_result *res)
-{
-    uint8_t branch_cell[SB_STACK_DEPTH];   /* cell of each alternative on the stack */
-    uint16_t branch_digit[SB_STACK_DEPTH]; /* digit that alternative must drop */
-    int depth = 0;
-    sb_board *b = &stack[0];
-
-    sb_search_run *run = (sb_search_run *)res;
-    uint64_t poll_at = run->max_guesses < SB_SEARCH_POLL ? run->max_guesses : SB_SEARCH_POLL;
-    memset(res, 0, sizeof *res);
-    int ok = srch_load(x, b, puzzle);
-#endif
+    SRCH_BOARD *b = srch_at(x, 0);
     for (;;) {
         if (ok && srch_solved(x, b)) {
-#ifdef SRCH_GEOMETRY
-            const int n = SRCH_STATE(x)->ncells;
-            uint8_t *sol = SRCH_STATE(x)->sol;
-            for (int c = 0; c < n; c++)
-                sol[c] = (uint8_t)(__builtin_ctzll(srch_cell(x, b, c)) + 1);
-            if (res->count == 0 && first)
-                memcpy(first, sol, (size_t)n);
-            res->count++;
-            if (fn && fn(sol, res->count - 1, user))
-                return SB_ERR_STOPPED;
-            if (limit && res->count >= limit)
+            if (each) {
+                srch_solution(x, b, sp->sol);
+                if (*count == 0 && first)
+                    memcpy(first, sp->sol, (size_t)sp->ncells);
+                (*count)++;
+                if (fn && fn(sp->sol, *count - 1, user))
+                    return SB_ERR_STOPPED;
+            } else if ((*count)++ == 0) {
+                srch_solution(x, b, first);
+            }
+            if (limit && *count >= limit)
                 return SB_OK;
-#else
-            if (res->count++ == 0)
-                srch_copy_solution(x, b, &res->solution);
-            if (limit && res->count >= limit)
-                return;
-#endif
             ok = 0; /* counted: look for the next one */
         }
         if (ok) {
             const int c = srch_choose(x, b);
             const SRCH_MASK m = srch_cell(x, b, c);
             const SRCH_MASK d = m & (SRCH_MASK)-m;
-#if !defined SRCH_GEOMETRY || defined SRCH_SINGLES
-            if (m != d)
-#endif
-            {
-#ifdef SRCH_GEOMETRY
-                if (__builtin_expect(res->guesses >= SRCH_STATE(x)->poll_at, 0)) {
-                    const int st = sb_glimit_check(SRCH_LIMIT(x), res->guesses + 1);
+            if (!singles || m != d) {
+                if (__builtin_expect(*guesses >= *sp->poll_at, 0)) {
+                    const int st = srch_poll(sp->lim, *guesses + 1, sp->poll_at);
                     if (st != SB_OK)
                         return st;
-                    SRCH_STATE(x)->poll_at = sb_glimit_next(SRCH_LIMIT(x), res->guesses + 1);
                 }
-                SRCH_ELEM *next = srch_push(x, depth);
+                SRCH_BOARD *next = srch_push(x, depth);
                 if (!next)
                     return SB_ERR_NOMEM;
-                SRCH_STATE(x)->bcell[depth] = c;
-                SRCH_STATE(x)->bdigit[depth] = d;
-#else
-                if (__builtin_expect(res->guesses >= poll_at, 0) &&
-                    (run->status = srch_poll(run, res->guesses + 1, &poll_at)) != SB_OK)
-                    return;
-                sb_board *next = b + 1;
-                *next = *b;
-                branch_cell[depth] = (uint8_t)c;
-                branch_digit[depth] = d;
-#endif
+                sp->bcell[depth] = c;
+                sp->bdigit[depth] = d;
                 depth++;
-                res->guesses++;
+                (*guesses)++;
                 b = next;
             }
             ok = srch_take(x, b, c, d);
             continue;
         }
-#ifdef SRCH_GEOMETRY
         if (depth == 0)
             return SB_OK;
         b = srch_at(x, --depth);
-        ok = srch_drop(x, b, SRCH_STATE(x)->bcell[depth], SRCH_STATE(x)->bdigit[depth]);
-#else
-        if (depth == 0)
-            return;
-        b = &stack[--depth];
-        ok = srch_drop(x, b, branch_cell[depth], branch_digit[depth]);
-#endif
+        ok = srch_drop(x, b, sp->bcell[depth], sp->bdigit[depth]);
     }
 }
 
-#if defined SB_SEARCH_BFS && !defined SRCH_GEOMETRY
-/* Breadth-first: a FIFO frontier of boards, grown by doubling up to cap boards. A branching
- * board's children (one per candidate of the chosen cell) join the back; every candidate
- * beyond the first counts as a guess, so a cell of k candidates costs k-1 guesses as in the DFS.
- * @return SB_OK, SB_ERR_FRONTIER when the frontier would exceed cap, SB_ERR_NOMEM,
- * SB_ERR_BUDGET or SB_ERR_STOPPED (as the DFS, checked before a node's guesses are added). */
-static int SB_SEARCH_BFS(SB_SEARCH_CTX *x, sb_board **ring, size_t *ring_len, size_t cap,
-                         const sb_grid *puzzle, uint64_t limit, sb_result *res)
+/* The 9x9 entry (see the top): the root at srch_at(x, 0), ok 0 when its load found a
+ * contradiction; cells with one candidate are taken without a guess. run->res is zeroed here.
+ * @return SB_OK, SB_ERR_BUDGET or SB_ERR_STOPPED. */
+static inline __attribute__((always_inline)) int srch_dfs_count(SB_SEARCH_CTX *x, int ok,
+                                                                uint64_t limit,
+                                                                sb_search_run *run)
+{
+    int bcell[SB_STACK_DEPTH];        /* cell of each alternative on the stack */
+    SRCH_MASK bdigit[SB_STACK_DEPTH]; /* digit that alternative must drop */
+    sb_result *res = &run->res;
+    const sb_glimit lim = srch_run_limit(run);
+    uint64_t poll_at = srch_run_first_poll(run);
+    const srch_space sp = {SB_CELLS, bcell, bdigit, NULL, &poll_at, &lim};
+    memset(res, 0, sizeof *res);
+    return srch_dfs(x, ok, limit, &sp, NULL, NULL, &res->count, &res->guesses,
+                    res->solution.cell, 1, 0);
+}
+
+/* The geometry entry (see the top): the root at srch_at(x, 0), ok 0 when its propagation found
+ * a contradiction; res zeroed by the caller; singles as srch_dfs's. */
+static inline __attribute__((always_inline)) int srch_dfs_each(SB_SEARCH_CTX *x, int ok,
+                                                               uint64_t limit,
+                                                               const srch_space *sp,
+                                                               sb_gsolution_fn fn, void *user,
+                                                               sb_gresult *res, uint8_t *first,
+                                                               const int singles)
+{
+    *sp->poll_at = 0; /* the first push polls: a flag raised before the solve stops it */
+    return srch_dfs(x, ok, limit, sp, fn, user, &res->count, &res->guesses, first, singles, 1);
+}
+
+/* Breadth-first, for a stamp whose board is one SRCH_BOARD (the 9x9 sb_board): a FIFO
+ * frontier of boards, grown by doubling up to cap boards, from root (ok 0: its load found a
+ * contradiction). A branching board's children (one per candidate of the chosen cell) join
+ * the back; every candidate beyond the first counts as a guess, so a cell of k candidates
+ * costs k-1 guesses as in the DFS. run->res is zeroed here; the budget and stop flag are
+ * run's, checked before a node's guesses are added. @return SB_OK, SB_ERR_FRONTIER when the
+ * frontier would exceed cap, SB_ERR_NOMEM, SB_ERR_BUDGET or SB_ERR_STOPPED. */
+static inline __attribute__((always_inline)) int srch_bfs_count(SB_SEARCH_CTX *x,
+                                                                const SRCH_BOARD *root, int ok,
+                                                                SRCH_BOARD **ring,
+                                                                size_t *ring_len, size_t cap,
+                                                                uint64_t limit,
+                                                                sb_search_run *run)
 {
     size_t head = 0, n = 0; /* frontier = ring[head .. head+n) modulo ring_len */
-    sb_board root;
-    const sb_search_run *run = (const sb_search_run *)res;
-    uint64_t poll_at = run->max_guesses < SB_SEARCH_POLL ? run->max_guesses : SB_SEARCH_POLL;
+    sb_result *res = &run->res;
+    const sb_glimit lim = srch_run_limit(run);
+    uint64_t poll_at = srch_run_first_poll(run);
 
     memset(res, 0, sizeof *res);
-    if (!srch_load(x, &root, puzzle))
+    if (!ok)
         return SB_OK;
     if (cap == 0)
         return SB_ERR_FRONTIER;
     if (*ring_len == 0) {
         const size_t len = cap < 64 ? cap : 64;
-        sb_board *r = aligned_alloc(64, len * sizeof *r);
+        SRCH_BOARD *r = aligned_alloc(64, len * sizeof *r);
         if (!r)
             return SB_ERR_NOMEM;
         *ring = r;
         *ring_len = len;
     }
-    (*ring)[0] = root;
+    (*ring)[0] = *root;
     n = 1;
     while (n > 0) {
-        sb_board b = (*ring)[head];
+        SRCH_BOARD b = (*ring)[head];
         head = (head + 1) % *ring_len;
         n--;
         if (srch_solved(x, &b)) {
             if (res->count++ == 0)
-                srch_copy_solution(x, &b, &res->solution);
+                srch_solution(x, &b, res->solution.cell);
             if (limit && res->count >= limit)
                 return SB_OK;
             continue;
         }
         const int c = srch_choose(x, &b);
-        const uint16_t cand = srch_cell(x, &b, c);
-        const uint64_t add = (uint64_t)(__builtin_popcount(cand) - 1);
+        const SRCH_MASK cand = srch_cell(x, &b, c);
+        const int k = sizeof cand <= sizeof(unsigned) ? __builtin_popcount(cand)
+                                                      : __builtin_popcountll(cand);
+        const uint64_t add = (uint64_t)(k - 1);
         if (res->guesses + add > poll_at) {
-            const int st = srch_poll(run, res->guesses + add, &poll_at);
+            const int st = srch_poll(&lim, res->guesses + add, &poll_at);
             if (st != SB_OK)
                 return st;
         }
         res->guesses += add;
-        for (uint16_t m = cand; m; m &= (uint16_t)(m - 1)) {
-            sb_board child = b;
-            if (!srch_take(x, &child, c, m & (uint16_t)-m))
+        for (SRCH_MASK m = cand; m; m &= (SRCH_MASK)(m - 1)) {
+            SRCH_BOARD child = b;
+            if (!srch_take(x, &child, c, m & (SRCH_MASK)-m))
                 continue;
             if (n >= cap)
                 return SB_ERR_FRONTIER;
             if (n == *ring_len) {
                 /* Grow: unroll the ring into a buffer twice the size. */
                 const size_t len = *ring_len * 2 < cap ? *ring_len * 2 : cap;
-                sb_board *r = aligned_alloc(64, len * sizeof *r);
+                SRCH_BOARD *r = aligned_alloc(64, len * sizeof *r);
                 if (!r)
                     return SB_ERR_NOMEM;
                 for (size_t i = 0; i < n; i++)
@@ -314,4 +278,5 @@ static int SB_SEARCH_BFS(SB_SEARCH_CTX *x, sb_board **ring, size_t *ring_len, si
     }
     return SB_OK;
 }
-#endif
+
+#endif /* SB_SEARCH_H */

@@ -264,8 +264,8 @@ static int run_search(sb_solver *s, const sb_grid *puzzle, const uint16_t *marks
                       sb_result *res)
 {
     const uint64_t limit = s->opt.limit;
-    /* The search reads the budget and stop flag from around its result (sb_search_run);
-     * the copy out is a hundred bytes per solve, against hundreds of nanoseconds of search. */
+    /* The search reads the budget and stop flag from run and writes its result there; the
+     * copy out is a hundred bytes per solve, against hundreds of nanoseconds of search. */
     sb_search_run run = {.max_guesses = s->opt.max_guesses, .stop = s->opt.stop};
     /* "fast" keeps no technique counters (sb_solver_counts), even when marks run it on the
      * generic engine: that work goes to a scratch array. "fast+T" counts its techniques; its
@@ -278,20 +278,20 @@ static int run_search(sb_solver *s, const sb_grid *puzzle, const uint16_t *marks
     int st;
     if (s->opt.search == SB_SEARCH_DFS) {
         if (kernel)
-            s->kernel.dfs(s->stack, puzzle, limit, &run.res);
+            s->kernel.dfs(s->stack, puzzle, limit, &run);
         else if (s->tech && !marks)
-            s->kernel.tdfs(s->stack, puzzle, limit, &run.res, &s->ft);
+            s->kernel.tdfs(s->stack, puzzle, limit, &run, &s->ft);
         else
-            sb_generic_dfs(&s->plan, counts, s->stack, puzzle, marks, limit, &run.res);
+            sb_generic_dfs(&s->plan, counts, s->stack, puzzle, marks, limit, &run);
         st = run.status;
     } else if (kernel) {
-        st = s->kernel.bfs(&s->ring, &s->ring_len, s->opt.bfs_cap, puzzle, limit, &run.res);
+        st = s->kernel.bfs(&s->ring, &s->ring_len, s->opt.bfs_cap, puzzle, limit, &run);
     } else if (s->tech && !marks) {
-        st = s->kernel.tbfs(&s->ring, &s->ring_len, s->opt.bfs_cap, puzzle, limit, &run.res,
+        st = s->kernel.tbfs(&s->ring, &s->ring_len, s->opt.bfs_cap, puzzle, limit, &run,
                             &s->ft);
     } else {
         st = sb_generic_bfs(&s->plan, counts, &s->ring, &s->ring_len, s->opt.bfs_cap, puzzle,
-                            marks, limit, &run.res);
+                            marks, limit, &run);
     }
     *res = run.res;
     /* A plug-in's breach beats everything: the search below it ran on a broken answer. */

@@ -20,70 +20,25 @@
  *                       2..N-1 cells), each as one run of cells: the shared cells, h's other
  *                       cells, the partner's other cells
  *
- * The includer defines, before including (x is a TQ_CTX *):
- *   TQ_MASK, TQ_CELL, TQ_CTX, TQ_BOARD   mask type, cell index type, context, board type
- *   TQ_NMAX                   most digits a house has (sizes the tuple scratch arrays)
- *   TQ_N(x), TQ_ALL(x)        digits (= cells per house) and the mask of all of them
- *   TQ_NCELLS(x), TQ_NHOUSES(x)
- *   TQ_HOUSE(x, h)            const TQ_CELL *: the cells of house h
- *   TQ_GROUP_END(x, h0)       one past the last house of the run of pairwise disjoint houses
- *                             starting at h0 (the unit of a sweep and of a list snapshot)
- *   TQ_PEERS(x, c), TQ_NPEERS(x, c)  the peers of cell c and how many
- *   TQ_EMASK(x), TQ_ETOUCHED(x), TQ_EWORDS(x), TQ_SNAP(x)  the buffers above
- *   TQ_COUNTS(x)              sb_technique_counts[SB_TECH_COUNT] the work is credited to
- *   TQ_LP_BEGIN(x, h), TQ_LP_END(x, h)  the partner indices of house h
- *   TQ_LP_BASE(x), TQ_LP_AT(x, j, i)    partner j's run: TQ_LP_BASE(x)[TQ_LP_AT(x, j, 0) ..
- *                             TQ_LP_AT(x, j, 1)) the shared cells, .. TQ_LP_AT(x, j, 2) h's
- *                             others, .. TQ_LP_AT(x, j, 3) the partner's others
- *   TQ_POPCOUNT(m)            bits of a mask (digits, or positions in a house)
- *   TQ_HALT(x)                1 when the running solve must stop (polled before each sweep
- *                             of tq_plan(.., poll = 1)); 0 on a stamp that never polls
- *   TQ_CAND(b)                TQ_MASK *: the candidates of board b
- *   TQ_ASSIGNED(x, b, c)      1 once cell c of b is assigned
- *   TQ_MARK(x, b, c)          marks cell c of b assigned and counts it
- *   TQ_EXT(x)                 the thread's technique plug-ins (sb_tech_ext *; read only when
- *                             a plan has a step SB_TECH_COUNT + k)
- *   and those of technique_board.h (the whole-board techniques: fish, wings, chains)
+ * The includer defines the TQ_* macros before including: technique_hooks.h lists them, says
+ * what each gives and checks them at compile time (included first, through technique_base.h).
+ *
+ * The technique headers, each calling only downward: technique_hooks.h (the contract) <-
+ * technique_base.h (result codes, scheduling eliminations) <- technique_board.h (the
+ * whole-board techniques, tq_board) <- this file (house techniques, applying eliminations,
+ * sweeps, orders, branching), which includes the two below it at its top.
  */
+#ifndef SB_TECHNIQUE_H
+#define SB_TECHNIQUE_H
+
 #include <string.h>
 
 #include "internal.h"
-
-/* Result of a technique on one house. */
-enum { TQ_CONTRADICTION = -1, TQ_NOTHING = 0, TQ_FOUND = 1 };
+#include "technique_base.h"
+#include "technique_board.h"
 
 /* Most cells of a tuple (nt4, ht4). */
 enum { TQ_TUPLE_MAX = 4 };
-
-/* 1 when m has exactly one bit. */
-static inline int tq_single(TQ_MASK m)
-{
-    return m && !(m & (TQ_MASK)(m - 1));
-}
-
-/* Schedules removing digits from cell c, whose candidates are m. @return 1 if any is there. */
-static inline int tq_schedule(TQ_CTX *x, int c, TQ_MASK m, TQ_MASK digits)
-{
-    const TQ_MASK d = m & digits;
-    if (!d)
-        return 0;
-    TQ_EMASK(x)[c] |= d;
-    TQ_ETOUCHED(x)[c / 64] |= UINT64_C(1) << (c % 64);
-    return 1;
-}
-
-/* Schedules removing digits from the cells of house cells hc at the positions in pos. @return 1
- * if any is there. */
-static inline int tq_schedule_at(TQ_CTX *x, const TQ_MASK *cand, const TQ_CELL *hc,
-                                 uint64_t pos, TQ_MASK digits)
-{
-    int found = 0;
-    for (; pos; pos &= pos - 1) {
-        const int c = hc[__builtin_ctzll(pos)];
-        found |= tq_schedule(x, c, cand[c], digits);
-    }
-    return found;
-}
 
 /* Digits of the known cells of house h; *dup gets those known twice. */
 static inline TQ_MASK tq_known(TQ_CTX *x, const TQ_MASK *cand, int h, TQ_MASK *dup)
@@ -297,8 +252,6 @@ static void tq_discard(TQ_CTX *x)
     }
 }
 
-#include "technique_board.h"
-
 /* Technique plug-in k on cand: the board handed over as masks, its eliminations scheduled.
  * @return the patterns it found, or -1 on contradiction (or a breach: TQ_EXT's fault). */
 static int tq_plugin(TQ_CTX *x, int k, const TQ_MASK *cand)
@@ -468,3 +421,5 @@ static inline int tq_choose(TQ_CTX *x, const TQ_BOARD *b)
         }
     return best;
 }
+
+#endif /* SB_TECHNIQUE_H */

@@ -1,20 +1,24 @@
 /*
  * technique_board.h — the whole-board techniques of technique.h (fish, single-digit patterns,
- * chains, wings), included by it and so stamped by both pipelines like the house techniques.
+ * chains, wings), included at its top and so stamped by both pipelines like the house
+ * techniques. Built on technique_base.h alone (tq_schedule, tq_single); technique.h's sweep
+ * calls tq_board.
+ *
  * A whole-board technique reads the whole candidate board once and schedules its eliminations
  * (tq_schedule); tq_sweep then applies them together, so in every order one sweep of it is
  * one snapshot and one landing. Every rule here holds in EACH solution of the board (no
  * uniqueness argument), so they stay sound on boards with 0 or several solutions.
  *
- * Extra includer macros (x is a TQ_CTX *):
- *   TQ_LINES(x)               1 when the geometry has two crossing families of lines (every
- *                             line of one meets every line of the other in exactly one cell:
- *                             rows and columns), else 0 (fish, sky and kite then find nothing)
- *   TQ_LINE0(x, f)            first house of family f (0 rows, 1 columns); N houses follow
- *   TQ_LINE_OF(x, f, c)       the index (0..N-1) of family f's line through cell c
- *   TQ_WORK(x, w)             declares `tq_work w`: int scratch of TQ_IWORK_INTS(x) and two
- *                             zeroed peer bitsets of TQ_EWORDS(x) words each
+ * Its includer macros (TQ_LINES, TQ_LINE0, TQ_LINE_OF, TQ_WORK) are technique_hooks.h's,
+ * with the others.
  */
+#ifndef SB_TECHNIQUE_BOARD_H
+#define SB_TECHNIQUE_BOARD_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "technique_base.h"
 
 /* Most links of an X-chain (xc): 8 strong links and the 7 weak links between them. */
 enum { TQ_XC_MAX_LINKS = 15 };
@@ -542,3 +546,5 @@ static int tq_board(TQ_CTX *x, int t, const TQ_MASK *cand)
     default: return tq_xchain(x, &w, cand);
     }
 }
+
+#endif /* SB_TECHNIQUE_BOARD_H */

@@ -323,7 +323,8 @@ static void sound_check(void *user, int t, const uint32_t *w, const uint32_t *el
  * the cell-major reference serves it elsewhere. Every stamp makes the same guesses. */
 Test(fast_tech, every_application_keeps_the_solution)
 {
-    typedef void (*tdfs)(sb_board *, const sb_grid *, uint64_t, sb_result *, const sb_fast_tech *);
+    typedef void (*tdfs)(sb_board *, const sb_grid *, uint64_t, sb_search_run *,
+                         const sb_fast_tech *);
     static const tdfs entry[SB_SIMD_LEVELS] = {
         [SB_SIMD_SCALAR] = sb_tkernel_dfs_scalar, [SB_SIMD_SSE4] = sb_tkernel_dfs_sse4,
         [SB_SIMD_AVX2] = sb_tkernel_dfs_avx2,     [SB_SIMD_AVX512] = sb_tkernel_dfs_avx512,
@@ -355,7 +356,7 @@ Test(fast_tech, every_application_keeps_the_solution)
                 x.sol = c->first[i];
                 const sb_grid g = tu_from_cells(c->cells[i]);
                 sb_search_run run = {.max_guesses = UINT64_MAX};
-                stamps[k](stack, &g, 2, &run.res, &ft);
+                stamps[k](stack, &g, 2, &run, &ft);
                 cr_assert_eq(run.res.count, c->count[i]);
                 if (k == 0)
                     guesses[i] = run.res.guesses;

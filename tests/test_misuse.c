@@ -32,7 +32,7 @@
  * callers are the library's own, which hand them checked arguments; a program cannot call
  * them without declaring them itself. */
 static const char *const internal_symbols[] = {
-    "sb_batch_error", "sb_batch_team", "sb_engine_ext", "sb_fast_plugin_step",
+    "sb_batch_begin", "sb_batch_error", "sb_batch_team", "sb_engine_ext", "sb_fast_plugin_step",
     "sb_gpipeline_ext", "sb_gpipeline_new_opt", "sb_gpipeline_plugin_counts",
     "sb_plan_parse_opt", "sb_solver_ext", "sb_tech_ext_free", "sb_tech_ext_new",
     "sb_tech_ext_step", "sb_box16_fits", "sb_box16_free", "sb_box16_new",

@@ -96,10 +96,10 @@ static int kernel_solve(kernel_fns f, kernel_state *k, int search, const uint8_t
     memset(&run.res, 0xA5, sizeof run.res);
     int st;
     if (search == SB_SEARCH_DFS) {
-        f.dfs(k->stack, &g, limit, &run.res);
+        f.dfs(k->stack, &g, limit, &run);
         st = run.status;
     } else {
-        st = f.bfs(&k->ring, &k->ring_len, TEST_BFS_CAP, &g, limit, &run.res);
+        st = f.bfs(&k->ring, &k->ring_len, TEST_BFS_CAP, &g, limit, &run);
     }
     *res = run.res;
     return st;

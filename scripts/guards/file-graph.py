@@ -12,6 +12,17 @@ the including file's directory, then src/ and include/). A file and the header o
 name beside it (batch.c, batch.h) are one node: the header is the file's interface, so
 `a.c includes b.h` and `a.c calls b.c` are the same dependency.
 
+A header's own code calls too: the static and inline functions written in a header are
+compiled into each includer, so no object shows their calls as a header's. Those calls are
+read from the text (comments and preprocessor lines dropped): a name called inside a
+function body of header H is an edge H -> the object that defines it globally (nm), else ->
+the header that declares it as a static prototype (a template's hook contract), else -> the
+one header that defines it. Names defined in H itself, or written by several files with no
+prototype (a template's hooks before they had a contract), give no edge. So a header whose
+inline function calls a function of a .c that includes it (internal.h -> batch_api.c ->
+internal.h), or two headers calling each other (one included halfway through the other),
+show as a circle.
+
 Prints every strongly connected component with more than one node (a circle) and one
 shortest cycle through it; with --edges the whole edge list first. It also checks the
 layers' direction: the programs (src/cli/) may use the programs' layer (src/app/) and the
@@ -68,6 +79,97 @@ def include_edges():
                             if a != b:
                                 edges.add((a, b))
                             break  # first match wins, as for the compiler
+    return edges
+
+
+C_KEYWORDS = {"if", "for", "while", "switch", "return", "sizeof", "do", "else", "case",
+              "_Static_assert", "_Generic", "_Alignof", "__attribute__", "__builtin_expect",
+              "defined", "typeof", "__typeof__", "_Pragma", "__extension__", "asm", "__asm__"}
+IDENT_CALL_RE = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
+
+
+def strip_c(text):
+    """text without comments, string and character literals, and preprocessor lines."""
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    text = re.sub(r"//[^\n]*", " ", text)
+    text = re.sub(r'"(?:\\.|[^"\\\n])*"', '""', text)
+    text = re.sub(r"'(?:\\.|[^'\\\n])*'", "''", text)
+    out, cont = [], False
+    for line in text.split("\n"):
+        pre = cont or line.lstrip().startswith("#")
+        cont = pre and line.rstrip().endswith("\\")
+        out.append("" if pre else line)
+    return "\n".join(out)
+
+
+def header_functions(text):
+    """(defined, static_declared, called) function names of one header's stripped text:
+    definitions and prototypes at file scope, names called inside function bodies."""
+    defined, declared, called = set(), set(), set()
+    depth, i, n = 0, 0, len(text)
+    start = 0  # where the current file-scope declaration began
+    while i < n:
+        ch = text[i]
+        if ch == "{":
+            if depth == 0:
+                head = text[start:i]
+                m = re.search(r"\b([A-Za-z_]\w*)\s*\([^()]*(?:\([^()]*\)[^()]*)*\)\s*"
+                              r"(?:__attribute__\s*\(\(.*?\)\)\s*)*$", head, re.S)
+                is_fn = m is not None and not re.search(r"\b(struct|union|enum)\s*\w*\s*$", head)
+                body_start = i
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                if is_fn:
+                    defined.add(m.group(1))
+                    for name in IDENT_CALL_RE.findall(text[body_start:i]):
+                        if name not in C_KEYWORDS:
+                            called.add(name)
+                start = i + 1
+        elif ch == ";" and depth == 0:
+            decl = text[start:i]
+            dm = re.search(r"\bstatic\b[^=]*?\b([A-Za-z_]\w*)\s*\([^=]*\)\s*"
+                           r"(?:__attribute__\s*\(\(.*?\)\)\s*)*$", decl, re.S)
+            if dm and "typedef" not in decl:
+                declared.add(dm.group(1))
+            start = i + 1
+        i += 1
+    return defined, declared, called
+
+
+def header_call_edges(owner):
+    """(from, to) node pairs of the calls written in src/ headers; owner maps a global
+    symbol to the source file that defines it."""
+    info = {}
+    for d, _, names in os.walk(SRC):
+        for nm in names:
+            if nm.endswith(".h"):
+                path = os.path.normpath(os.path.join(d, nm))
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    info[path] = header_functions(strip_c(f.read()))
+    declared_in, defined_in = defaultdict(set), defaultdict(set)
+    for path, (defined, declared, _) in info.items():
+        for name in declared:
+            declared_in[name].add(path)
+        for name in defined:
+            defined_in[name].add(path)
+    edges = set()
+    for path, (defined, _, called) in info.items():
+        for name in called:
+            if name in defined:
+                continue
+            if name in owner:
+                to = owner[name]
+            elif len(declared_in[name] - {path}) == 1:
+                to = next(iter(declared_in[name] - {path}))
+            elif len(defined_in[name]) == 1:
+                to = next(iter(defined_in[name]))
+            else:
+                continue
+            a, b = node(path), node(to)
+            if a != b:
+                edges.add((a, b))
     return edges
 
 
@@ -128,7 +230,7 @@ def call_edges(dirs):
             dst = owner.get(s)
             if dst and node(dst) != node(src):
                 edges.add((node(src), node(dst)))
-    return edges, len(objs)
+    return edges | header_call_edges(owner), len(objs)
 
 
 def sccs(nodes, adj):

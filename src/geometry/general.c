@@ -21,7 +21,7 @@
  * unassigned peers sharing a digit with it, bivalue ones counted three times, as the fast 9x9
  * kernel's src/kernel/branch.h), digits lowest first, one guess per state pushed
  * (src/search.h's counting), in the one search loop of every engine (src/search.h's geometry
- * mode: its guess budget, stop flag and enumeration callback).
+ * entry, srch_dfs_each: its guess budget, stop flag and enumeration callback).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -587,8 +587,15 @@ static int choose(const sb_gsolver *s, const uint64_t *b)
     return best;
 }
 
-/* The search's hooks (src/search.h, geometry mode): cell c takes digit d on board b (a copy
- * of the board the guess was made on), then propagation. @return 0 on a contradiction. */
+/* The search (src/search.h) on sb_gsearch's boards (gsearch_hooks.h gives the board hooks). */
+#define SB_SEARCH_CTX sb_gsolver
+#define SRCH_BOARD uint64_t
+#define SRCH_MASK uint64_t
+#include "../search.h"
+#include "../gsearch_hooks.h"
+
+/* The search's hooks: cell c takes digit d on board b (a copy of the board the guess was made
+ * on), then propagation. @return 0 on a contradiction. */
 static inline int srch_take(sb_gsolver *s, uint64_t *b, int c, uint64_t d)
 {
     b[c] = d;
@@ -616,11 +623,14 @@ static inline int srch_choose(sb_gsolver *s, const uint64_t *b)
     return choose(s, b);
 }
 
-#define SRCH_GEOMETRY
-#define SRCH_GSEARCH /* the board hooks of sb_gsearch's boards */
-#define SB_SEARCH_CTX sb_gsolver
-#define SB_SEARCH_DFS dfs
-#include "../search.h"
+/* The solver's search: search.h's geometry entry (choose never returns a single: propagation
+ * assigned those). */
+static int dfs(sb_gsolver *s, int ok, uint64_t limit, sb_gsolution_fn fn, void *user,
+               sb_gresult *res, uint8_t *first)
+{
+    const srch_space sp = srch_gsearch_space(&s->srch);
+    return srch_dfs_each(s, ok, limit, &sp, fn, user, res, first, 0);
+}
 
 /* The one search behind sb_gsolve and sb_gsolve_each. fn may be NULL; first may be NULL. */
 static int run(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,

@@ -382,6 +382,7 @@ static inline int halt_now(sb_gpipeline *p)
 #define TQ_CTX sb_gpipeline
 #define TQ_BOARD uint64_t
 #define TQ_NMAX SB_GEO_MAX_DIGITS
+#define TQ_CELLS_MAX SB_GEO_MAX_CELLS
 #define TQ_N(x) ((x)->n)
 #define TQ_ALL(x) ((x)->all)
 #define TQ_NCELLS(x) ((x)->ncells)
@@ -449,8 +450,15 @@ static int check_cells(const sb_gpipeline *p, const uint8_t *cells)
     return SB_OK;
 }
 
-/* The search's hooks (src/search.h, geometry mode): cell c takes digit d on board b, then
- * the plan. @return 0 on a contradiction. */
+/* The search (src/search.h) on sb_gsearch's boards (gsearch_hooks.h gives the board hooks). */
+#define SB_SEARCH_CTX sb_gpipeline
+#define SRCH_BOARD uint64_t
+#define SRCH_MASK uint64_t
+#include "../search.h"
+#include "../gsearch_hooks.h"
+
+/* The search's hooks: cell c takes digit d on board b, then the plan. @return 0 on a
+ * contradiction. */
 static inline int srch_take(sb_gpipeline *p, uint64_t *b, int c, uint64_t d)
 {
     return tq_assign(p, b, c, d) && run_plan(p, b);
@@ -470,12 +478,14 @@ static inline int srch_choose(sb_gpipeline *p, const uint64_t *b)
     return tq_choose(p, b);
 }
 
-#define SRCH_GEOMETRY
-#define SRCH_GSEARCH /* the board hooks of sb_gsearch's boards */
-#define SRCH_SINGLES /* known cells are assigned by the search, without a guess */
-#define SB_SEARCH_CTX sb_gpipeline
-#define SB_SEARCH_DFS dfs
-#include "../search.h"
+/* The pipelines' search: search.h's geometry entry, with singles (known cells are assigned by
+ * the search, without a guess). */
+static int dfs(sb_gpipeline *p, int ok, uint64_t limit, sb_gsolution_fn fn, void *user,
+               sb_gresult *res, uint8_t *first)
+{
+    const srch_space sp = srch_gsearch_space(&p->srch);
+    return srch_dfs_each(p, ok, limit, &sp, fn, user, res, first, 1);
+}
 
 /* The search behind sb_gpipeline_solve and sb_gpipeline_each (src/search.h's loop).
  * fn and first may be NULL. */

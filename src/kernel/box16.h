@@ -54,11 +54,11 @@ struct sb_box16 {
     b16_v16 *stack;             /* B16_DEPTH boards of 16 rows */
     int bcell[B16_DEPTH];       /* per level: the cell of the alternative left below */
     uint16_t bdigit[B16_DEPTH]; /* per level: the digit that alternative must drop */
-    int ncells;                 /* 256: the cells of a solution (search.h reads it) */
+    int ncells;                 /* 256: the cells of a solution (srch_space.ncells) */
     uint8_t sol[256];           /* scratch: the solution handed to callbacks */
-    const sb_glimit *lim;       /* the running search's budget and stop flag */
-    uint64_t poll_at;           /* its next poll bound (gsearch.h); in memory rather than in
-                                   two more registers the search loop would keep live */
+    uint64_t poll_at;           /* the running search's next poll bound (gsearch.h); in
+                                   memory rather than in two more registers the search loop
+                                   would keep live */
 };
 
 #ifdef __AVX2__
@@ -475,16 +475,21 @@ static inline __attribute__((always_inline)) int choose(const b16_v16 *b, const 
 #define B16_HOOK static inline __attribute__((always_inline))
 
 /* The search's hook context: the kernel, its box width (a constant where the loop is
- * called: the loop is always_inline, so it folds into every hook) and what the last
- * propagation found. */
+ * called: search.h's entries are always inlined, so it folds into every hook) and what the
+ * last propagation found. */
 typedef struct b16_ctx {
-    struct sb_box16 *k; /* the kernel: stack, branch records, budget */
+    struct sb_box16 *k; /* the kernel: stack, branch records, poll bound */
     int C;              /* lanes per box */
     int state;          /* B16_DEAD, B16_OPEN or B16_SOLVED: the current board's */
 } b16_ctx;
 
-/* The search's hooks (src/search.h, geometry mode). The current board is solved when its
- * propagation said so. */
+/* The search (src/search.h): boards of B16_ROWS rows, 16-bit masks. */
+#define SB_SEARCH_CTX b16_ctx
+#define SRCH_BOARD b16_v16
+#define SRCH_MASK uint16_t
+#include "../search.h"
+
+/* The search's hooks. The current board is solved when its propagation said so. */
 B16_HOOK int srch_solved(b16_ctx *x, const b16_v16 *b)
 {
     (void)b;
@@ -537,18 +542,14 @@ B16_HOOK b16_v16 *srch_push(b16_ctx *x, size_t depth)
     return b + B16_ROWS;
 }
 
-#define SRCH_GEOMETRY
-#define SRCH_INLINE
-#define SRCH_ELEM b16_v16
-#define SRCH_MASK uint16_t
-#define SRCH_STATE(x) ((x)->k)
-#define SRCH_LIMIT(x) ((x)->k->lim)
-#define SB_SEARCH_CTX b16_ctx
-#define SB_SEARCH_DFS b16_dfs
-#include "../search.h"
+/* A solved board's 256 digits. */
+B16_HOOK void srch_solution(b16_ctx *x, const b16_v16 *b, uint8_t *out)
+{
+    srch_cells_digits(x, b, B16_ROWS * B16_ROWS, out);
+}
 
 /* The stamp's entry (sb_box16_run's contract): the root board, the givens propagated, then
- * search.h's loop instanced per box width, so every loop bound is a constant. */
+ * search.h's geometry entry inlined once per box width, so every loop bound is a constant. */
 int B16_SEARCH(struct sb_box16 *k, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
                void *user, sb_gresult *res, uint8_t *first, const sb_glimit *lim)
 {
@@ -556,18 +557,18 @@ int B16_SEARCH(struct sb_box16 *k, const uint8_t *cells, uint64_t limit, sb_gsol
     for (int c = 0; c < 256; c++)
         xc[c] = cells[c] ? (uint16_t)(1u << (cells[c] - 1)) : 0xFFFF;
     memcpy(k->stack, xc, sizeof xc);
-    k->lim = lim;
     b16_ctx x = {.k = k, .state = prop(k->stack, -1, k->C)};
     const int ok = x.state != B16_DEAD;
+    const srch_space sp = {k->ncells, k->bcell, k->bdigit, k->sol, &k->poll_at, lim};
     switch (k->C) {
     case 2:
         x.C = 2;
-        return b16_dfs(&x, ok, limit, fn, user, res, first);
+        return srch_dfs_each(&x, ok, limit, &sp, fn, user, res, first, 0);
     case 4:
         x.C = 4;
-        return b16_dfs(&x, ok, limit, fn, user, res, first);
+        return srch_dfs_each(&x, ok, limit, &sp, fn, user, res, first, 0);
     default:
         x.C = 8;
-        return b16_dfs(&x, ok, limit, fn, user, res, first);
+        return srch_dfs_each(&x, ok, limit, &sp, fn, user, res, first, 0);
     }
 }

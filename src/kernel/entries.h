@@ -1,13 +1,14 @@
 /*
  * entries.h — the search hooks and the two exported entries of a fast-kernel stamp, written
  * once for every stamp (kernel.h, kernel_band.h). A fast kernel keeps all of its state in the
- * board, so the hook context is empty and each hook forwards to the kernel.
+ * board, so the hook context holds only the caller's stack of boards and each hook forwards
+ * to the kernel.
  *
  * The includer defines, before including: SB_KERNEL_DFS / SB_KERNEL_BFS (the entry names),
- * and the kernel functions SBK_LOAD(b, puzzle), SBK_TAKE(b, c, d), SBK_DROP(b, c, d),
- * SBK_CHOOSE(b) and SBK_CELL(b, c) (see search.h for their contracts), and optionally
- * SBK_SOLUTION(b, out) (writes a solved board's digits); the kernel sets b->nsolved at every
- * stable board.
+ * and the kernel functions SBK_LOAD(b, puzzle) (the root board from the givens, settled; 0 on
+ * contradiction), SBK_TAKE(b, c, d), SBK_DROP(b, c, d), SBK_CHOOSE(b), SBK_CELL(b, c) and
+ * SBK_SOLUTION(b, out) (see search_hooks.h for the hooks they serve); the kernel sets
+ * b->nsolved at every stable board.
  *
  * With SB_KERNEL_TECH (the "fast+T" stamps, kernel_<level>_tech.c) the includer also defines
  * SBK_PLANES(b, w) and SBK_ELIM(b, el) (kernel_tech.h): every load, take and drop that leaves
@@ -19,8 +20,9 @@
 #if SB_KERNEL_TECH
 #include "kernel_tech.h"
 
-/* The techniques, their counters and their memo: the only state beyond the board. */
+/* The stack, the techniques, their counters and their memo: the only state beyond the board. */
 typedef struct sbk_ctx {
+    sb_board *stack; /* SB_STACK_DEPTH boards (the DFS's) */
     const sb_fast_tech *t;
     sbt_memo memo;
 } sbk_ctx;
@@ -28,15 +30,21 @@ typedef struct sbk_ctx {
 /* A kernel settle, then the techniques on the stable board. */
 #define SBK_SETTLED(x, call) ((call) && sbt_stall((x)->t, &(x)->memo, b))
 #else
-/* The fast kernels need no hook context: their state is the board. */
+/* The fast kernels need only the stack in their hook context: their state is the board. */
 typedef struct sbk_ctx {
-    char unused; /* C requires a member */
+    sb_board *stack; /* SB_STACK_DEPTH boards (the DFS's) */
 } sbk_ctx;
 
 #define SBK_SETTLED(x, call) ((void)(x), (call))
 #endif
 
-static inline int srch_load(sbk_ctx *x, sb_board *b, const sb_grid *puzzle)
+#define SB_SEARCH_CTX sbk_ctx
+#define SRCH_BOARD sb_board
+#define SRCH_MASK uint16_t
+#include "search.h"
+
+/* The root board from the givens, settled (then the techniques): 0 on contradiction. */
+static inline int sbk_root(sbk_ctx *x, sb_board *b, const sb_grid *puzzle)
 {
     return SBK_SETTLED(x, SBK_LOAD(b, puzzle));
 }
@@ -69,50 +77,58 @@ static inline uint16_t srch_cell(sbk_ctx *x, const sb_board *b, int c)
     return SBK_CELL(b, c);
 }
 
-#ifdef SBK_SOLUTION
-/* The kernel writes a solved board out itself (search.h's optional hook). */
-static inline void srch_solution(sbk_ctx *x, const sb_board *b, sb_grid *out)
+static inline sb_board *srch_at(sbk_ctx *x, size_t depth)
+{
+    return &x->stack[depth];
+}
+
+static inline sb_board *srch_push(sbk_ctx *x, size_t depth)
+{
+    return srch_push_copy(x->stack, depth);
+}
+
+/* The kernel writes a solved board out itself, in its own layout's fastest way. */
+static inline void srch_solution(sbk_ctx *x, const sb_board *b, uint8_t *out)
 {
     (void)x;
     SBK_SOLUTION(b, out);
 }
-#define SRCH_SOLUTION 1
-#endif
-
-#define SB_SEARCH_CTX sbk_ctx
-#define SB_SEARCH_DFS sbk_dfs
-#define SB_SEARCH_BFS sbk_bfs
-#include "search.h"
 
 #if SB_KERNEL_TECH
-void SB_KERNEL_DFS(sb_board *stack, const sb_grid *puzzle, uint64_t limit, sb_result *res,
+void SB_KERNEL_DFS(sb_board *stack, const sb_grid *puzzle, uint64_t limit, sb_search_run *run,
                    const sb_fast_tech *t)
 {
     sbk_ctx x;
+    x.stack = stack;
     x.t = t;
     sbt_memo_clear(&x.memo, t);
-    sbk_dfs(&x, stack, puzzle, limit, res);
+    run->status = srch_dfs_count(&x, sbk_root(&x, stack, puzzle), limit, run);
 }
 
 int SB_KERNEL_BFS(sb_board **ring, size_t *ring_len, size_t cap, const sb_grid *puzzle,
-                  uint64_t limit, sb_result *res, const sb_fast_tech *t)
+                  uint64_t limit, sb_search_run *run, const sb_fast_tech *t)
 {
     sbk_ctx x;
+    sb_board root;
+    x.stack = NULL;
     x.t = t;
     sbt_memo_clear(&x.memo, t);
-    return sbk_bfs(&x, ring, ring_len, cap, puzzle, limit, res);
+    return srch_bfs_count(&x, &root, sbk_root(&x, &root, puzzle), ring, ring_len, cap, limit,
+                          run);
 }
 #else
-void SB_KERNEL_DFS(sb_board *stack, const sb_grid *puzzle, uint64_t limit, sb_result *res)
+void SB_KERNEL_DFS(sb_board *stack, const sb_grid *puzzle, uint64_t limit, sb_search_run *run)
 {
-    sbk_ctx x;
-    sbk_dfs(&x, stack, puzzle, limit, res);
+    sbk_ctx x = {stack};
+    run->status = srch_dfs_count(&x, sbk_root(&x, stack, puzzle), limit, run);
 }
 
 int SB_KERNEL_BFS(sb_board **ring, size_t *ring_len, size_t cap, const sb_grid *puzzle,
-                  uint64_t limit, sb_result *res)
+                  uint64_t limit, sb_search_run *run)
 {
-    sbk_ctx x;
-    return sbk_bfs(&x, ring, ring_len, cap, puzzle, limit, res);
+    sbk_ctx x = {NULL};
+    sb_board root;
+    return srch_bfs_count(&x, &root, sbk_root(&x, &root, puzzle), ring, ring_len, cap, limit,
+                          run);
 }
 #endif

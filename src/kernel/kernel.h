@@ -710,21 +710,29 @@ static inline uint16_t sbk_cell(const sb_board *b, int c)
     return b->cand[c];
 }
 
+/* Writes solved board b's 81 digits to out. */
 #if SB_KERNEL_AVX512
-/* Writes solved board b out, 32 cells per register: a lane's digit is the count of the bits
- * below its single bit, plus one, narrowed to bytes (81 scalar cell reads were a tenth of a
- * 17-clue puzzle's instructions). */
-static inline void sbk_solution(const sb_board *b, sb_grid *out)
+/* 32 cells per register: a lane's digit is the count of the bits below its single bit, plus
+ * one, narrowed to bytes (81 scalar cell reads were a tenth of a 17-clue puzzle's
+ * instructions). */
+static inline void sbk_solution(const sb_board *b, uint8_t *out)
 {
     const __m512i one = _mm512_set1_epi16(1);
     for (int j = 0; j < 3; j++) {
         const __m512i v = _mm512_load_si512((const void *)&b->cand[32 * j]);
         const __m512i d = _mm512_add_epi16(sbk_counts(_mm512_sub_epi16(v, one)), one);
-        _mm256_mask_storeu_epi8(&out->cell[32 * j], sbk_cells[j], _mm512_cvtepi16_epi8(d));
+        _mm256_mask_storeu_epi8(&out[32 * j], sbk_cells[j], _mm512_cvtepi16_epi8(d));
     }
 }
-#define SBK_SOLUTION sbk_solution
+#else
+/* Cell by cell: the lane's one bit. */
+static inline void sbk_solution(const sb_board *b, uint8_t *out)
+{
+    for (int c = 0; c < SB_CELLS; c++)
+        out[c] = (uint8_t)(__builtin_ctz(b->cand[c]) + 1);
+}
 #endif
+#define SBK_SOLUTION sbk_solution
 
 #if SB_KERNEL_TECH || !SB_KERNEL_AVX512
 /* The board as digit planes and eliminations back from them: "fast+T" (kernel_tech.h), and

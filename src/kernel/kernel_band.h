@@ -666,11 +666,11 @@ typedef uint8_t sbb_bytes __attribute__((vector_size(16)));
         d_ + 1;                                                                                \
     })
 
-/* Writes solved board b (one digit left in every cell) as digits into out: the four bit
- * planes of each cell's digit index, spread from bits to bytes by byte shuffles, about 150
- * vector operations where reading the 81 cells one by one (sbb_cell) took 3,600 (a fifth of
- * the instructions of a 17-clue puzzle). */
-static inline void sbb_solution(const sb_board *b, sb_grid *out)
+/* Writes solved board b (one digit left in every cell) as digits into out[0 .. 81): the four
+ * bit planes of each cell's digit index, spread from bits to bytes by byte shuffles, about
+ * 150 vector operations where reading the 81 cells one by one (sbb_cell) took 3,600 (a fifth
+ * of the instructions of a 17-clue puzzle). */
+static inline void sbb_solution(const sb_board *b, uint8_t *out)
 {
     const sbv4 *x = (const sbv4 *)(const void *)b->cand;
     const sbb_bytes p[4] = {(sbb_bytes)(x[1] | x[3] | x[5] | x[7]),
@@ -685,7 +685,7 @@ static inline void sbb_solution(const sb_board *b, sb_grid *out)
                             SBB_SOLVED_HALF(p, 2, 0), SBB_SOLVED_HALF(p, 2, 1)};
     for (int i = 0; i < 6; i++)
         memcpy(&tmp[27 * (i / 2) + 16 * (i % 2)], &h[i], 16);
-    memcpy(out->cell, tmp, SB_CELLS);
+    memcpy(out, tmp, SB_CELLS);
 }
 
 /* A cell set as two 64-bit sets: cells 0..53 (bands 0 and 1), then cells 54..80. */
@@ -944,7 +944,3 @@ static inline int sbb_elim(sb_board *b, const uint32_t *el)
 #define SBK_CELL sbb_cell
 #define SBK_SOLUTION sbb_solution
 #include "entries.h"
-
-#if SBB_DPV == 2 && !SB_KERNEL_TECH
-#include "kernel_pair.h"
-#endif

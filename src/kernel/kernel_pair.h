@@ -2,8 +2,8 @@
  * kernel_pair.h — the paired search of the AVX2 band kernel: two puzzles searched side by side,
  * one in each 16-byte half of every 32-byte vector.
  *
- * Included by kernel_band.h when a vector holds two digit groups (SBB_DPV == 2, the AVX2
- * stamp), after the single-board kernel, whose helpers it reuses. It defines
+ * Included by the AVX2 stamp (kernel_avx2.c, where a vector holds two digit groups: SBB_DPV
+ * == 2) after kernel_band.h, the single-board kernel, whose helpers it reuses. It defines
  * SB_KERNEL_PAIR(stacks, puzzles, n, limit, runs): the depth-first search of search.h run on
  * n puzzles, two at a time.
  *
@@ -38,6 +38,10 @@
  * corpora (Zen 5), so the pair policy (solver.c) gives it only the easy puzzles. Syncing
  * everything (a contradicted board waiting too) and two singles per loop trip were slower.
  */
+#if SBB_DPV != 2 || SB_KERNEL_TECH
+#error "kernel_pair.h pairs the 32-byte band kernel of a plain stamp (kernel_avx2.c)"
+#endif
+
 /* Word arrays stored to as whole vectors (a vector store needs the vector's alignment). */
 #define SBP_ALIGNED __attribute__((aligned(SBV_BYTES)))
 
@@ -235,7 +239,7 @@ static int sbp_start(sbp_lane *L, sbp_feed *f)
         }
         run->status = SB_OK;
         L->run = run;
-        L->poll_at = run->max_guesses < SB_SEARCH_POLL ? run->max_guesses : SB_SEARCH_POLL;
+        L->poll_at = srch_run_first_poll(run);
         L->depth = 0;
         L->root = 1;
         sbb_load_raw(&L->stack[0], &f->puzzles[i]);
@@ -258,7 +262,7 @@ static int sbp_advance(sbp_lane *L, sbp_feed *f, int ok)
     }
     if (ok && b->nsolved == SB_CELLS) {
         if (res->count++ == 0)
-            sbb_solution(b, &res->solution);
+            sbb_solution(b, res->solution.cell);
         if (f->limit && res->count >= f->limit)
             return sbp_start(L, f);
         ok = 0; /* counted: look for the next one */
@@ -268,9 +272,11 @@ static int sbp_advance(sbp_lane *L, sbp_feed *f, int ok)
         const uint16_t m = sbb_cell(b, c);
         const uint16_t d = m & (uint16_t)-m;
         if (m != d) {
-            if (__builtin_expect(res->guesses >= L->poll_at, 0) &&
-                (L->run->status = srch_poll(L->run, res->guesses + 1, &L->poll_at)) != SB_OK)
-                return sbp_start(L, f);
+            if (__builtin_expect(res->guesses >= L->poll_at, 0)) {
+                const sb_glimit lim = srch_run_limit(L->run);
+                if ((L->run->status = srch_poll(&lim, res->guesses + 1, &L->poll_at)) != SB_OK)
+                    return sbp_start(L, f);
+            }
             b[1] = *b;
             L->cell[L->depth] = (uint8_t)c;
             L->digit[L->depth] = d;
