@@ -66,8 +66,9 @@ APP_DEFS   := $(if $(HAVE_ZLIB),-DHAVE_ZLIB) $(if $(HAVE_ZSTD),-DHAVE_ZSTD) \
               $(if $(HAVE_LZMA),-DHAVE_LZMA)
 APP_LDLIBS := $(if $(HAVE_ZLIB),-lz) $(if $(HAVE_ZSTD),-lzstd) $(if $(HAVE_LZMA),-llzma)
 
-# The library: src/ and its engine folders; src/cli/ and src/app/ are the programs'.
-LIB_SRCS := $(wildcard src/*.c src/kernel/*.c src/geometry/*.c)
+# The library: src/'s folders but two, one per layer or component (src/README.md); src/cli/
+# and src/app/ are the programs'.
+LIB_SRCS := $(filter-out src/app/% src/cli/%,$(wildcard src/*/*.c))
 
 # Each kernel stamp is compiled for its instruction set with per-file flags (gcc and clang
 # alike); the rest of the library stays baseline. Stamps for another architecture compile to
@@ -85,7 +86,7 @@ KERNEL_FLAGS_avx2_tech   := $(KERNEL_FLAGS_avx2)
 KERNEL_FLAGS_avx512_tech := $(KERNEL_FLAGS_avx512)
 KERNEL_FLAGS_avx512bw_tech := $(KERNEL_FLAGS_avx512bw)
 endif
-LIB_SRCS := $(filter-out src/gen_tables.c,$(LIB_SRCS))
+LIB_SRCS := $(filter-out src/tables/gen_tables.c,$(LIB_SRCS))
 APP_SRCS := $(wildcard src/app/*.c)
 CLI_SRCS := $(wildcard src/cli/*.c)
 TEST_SRCS := $(wildcard tests/*.c)
@@ -276,9 +277,9 @@ deps deps-perf deps-all:
 	  exit 1; \
 	fi
 
-$(BUILD)/gen/gen_tables: src/gen_tables.c include/sudokubench.h
+$(BUILD)/gen/gen_tables: src/tables/gen_tables.c include/sudokubench.h
 	@mkdir -p $(dir $@)
-	$(HOSTCC) -std=c11 -O1 $(WARN) -Iinclude -o $@ src/gen_tables.c
+	$(HOSTCC) -std=c11 -O1 $(WARN) -Iinclude -o $@ src/tables/gen_tables.c
 
 $(BUILD)/gen/tables.inc: $(BUILD)/gen/gen_tables
 	$< > $@.tmp && mv $@.tmp $@
@@ -289,11 +290,15 @@ $(LANE_TABLES:%=$(BUILD)/gen/%.inc): $(BUILD)/gen/%.inc: $(BUILD)/gen/gen_tables
 $(LANE_TABLES:%=$(BUILD)/gen/%_w.inc): $(BUILD)/gen/%_w.inc: $(BUILD)/gen/gen_tables
 	$< $(GEN_MODE_$*) w > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/obj/src/kernel/kernel_%.o: src/kernel/kernel_%.c $(TABLES) $(wildcard include/*.h src/*.h src/kernel/*.h)
+$(BUILD)/obj/src/kernel/kernel_%.o: src/kernel/kernel_%.c $(TABLES) $(wildcard include/*.h src/*.h src/*/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(KERNEL_FLAGS_$*) -c -o $@ $<
 
-$(BUILD)/obj/%.o: %.c $(TABLES) $(wildcard include/*.h src/*.h src/kernel/*.h src/app/*.h src/cli/*.h tests/*.h)
+$(BUILD)/obj/src/box16/kernel_%.o: src/box16/kernel_%.c $(TABLES) $(wildcard include/*.h src/*.h src/*/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(KERNEL_FLAGS_$*) -c -o $@ $<
+
+$(BUILD)/obj/%.o: %.c $(TABLES) $(wildcard include/*.h src/*.h src/*/*.h tests/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests -c -o $@ $<
 

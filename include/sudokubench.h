@@ -1284,7 +1284,7 @@ int sb_geometry_detect(const char *text, size_t len, int more, sb_geometry **out
 /* ------------------------------------------------------------------------------------------ */
 
 /* An sb_engine solves puzzles of one geometry with one pipeline at one SIMD level. Making it
- * walks the engine table (src/engine.c, sb_engines) in order and takes the first row that
+ * walks the engine table (src/engine/engine.c, sb_engines) in order and takes the first row that
  * matches; every later call runs that row's code, with no further choice:
  *   "9x9"       the 9x9 grid (g NULL, or the boxed 3x3 geometry sb_geometry_parse("3x3")
  *               makes), any pipeline: sb_solver ("fast": the fused kernel of the level,
@@ -1698,7 +1698,7 @@ int sb_gaugment_batch(const sb_geometry *g, const uint8_t *in, size_t n_in, uint
                       const volatile sig_atomic_t *stop);
 
 /* ------------------------------------------------------------------------------------------ */
-/* Benchmark sets: the measurement of `sudokubench bench` (src/bench_api.c)                   */
+/* Benchmark sets: the measurement of `sudokubench bench` (src/engine/bench_api.c)                   */
 /* ------------------------------------------------------------------------------------------ */
 
 /* A benchmark set: the puzzles of one geometry held compactly (9x9 two cells a byte) and the

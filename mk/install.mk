@@ -84,11 +84,15 @@ shared: $(SHLIB) ## the shared library $(BUILD)/libsudokubench.so.X.Y.Z (soname 
 
 man: $(MAN_PAGES) ## man pages from each command's --help (help2man) in $(BUILD)/man
 
-$(BUILD)/pic/src/kernel/kernel_%.o: src/kernel/kernel_%.c $(TABLES) $(wildcard include/*.h src/*.h src/kernel/*.h)
+$(BUILD)/pic/src/kernel/kernel_%.o: src/kernel/kernel_%.c $(TABLES) $(wildcard include/*.h src/*.h src/*/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(KERNEL_FLAGS_$*) -fPIC -c -o $@ $<
 
-$(BUILD)/pic/%.o: %.c $(TABLES) $(wildcard include/*.h src/*.h src/kernel/*.h)
+$(BUILD)/pic/src/box16/kernel_%.o: src/box16/kernel_%.c $(TABLES) $(wildcard include/*.h src/*.h src/*/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(KERNEL_FLAGS_$*) -fPIC -c -o $@ $<
+
+$(BUILD)/pic/%.o: %.c $(TABLES) $(wildcard include/*.h src/*.h src/*/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -fPIC -c -o $@ $<
 

@@ -107,11 +107,15 @@ FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 # delete them after each link.
 .SECONDARY: $(FUZZ_LIB_OBJS)
 
-$(FUZZ_DIR)/obj/src/kernel/kernel_%.o: src/kernel/kernel_%.c $(TABLES) $(wildcard include/*.h src/*.h src/kernel/*.h)
+$(FUZZ_DIR)/obj/src/kernel/kernel_%.o: src/kernel/kernel_%.c $(TABLES) $(wildcard include/*.h src/*.h src/*/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(KERNEL_FLAGS_$*) -c -o $@ $<
 
-$(FUZZ_DIR)/obj/%.o: %.c $(TABLES) $(wildcard include/*.h src/*.h src/kernel/*.h src/app/*.h tests/*.h)
+$(FUZZ_DIR)/obj/src/box16/kernel_%.o: src/box16/kernel_%.c $(TABLES) $(wildcard include/*.h src/*.h src/*/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(KERNEL_FLAGS_$*) -c -o $@ $<
+
+$(FUZZ_DIR)/obj/%.o: %.c $(TABLES) $(wildcard include/*.h src/*.h src/*/*.h tests/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
@@ -184,6 +188,10 @@ fuzz-coverage: $(FUZZ_COV_DIR)/libcov.a
 FUZZ_COV_OBJS := $(LIB_SRCS:%.c=$(FUZZ_COV_DIR)/obj/%.o) $(APP_SRCS:%.c=$(FUZZ_COV_DIR)/obj/%.o)
 .SECONDARY: $(FUZZ_COV_OBJS)
 $(FUZZ_COV_DIR)/obj/src/kernel/kernel_%.o: src/kernel/kernel_%.c $(TABLES)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -DSB_EXPERT -fopenmp -Iinclude -Isrc -I$(BUILD)/gen -O1 -g \
+	  -fprofile-instr-generate -fcoverage-mapping $(KERNEL_FLAGS_$*) -c -o $@ $<
+$(FUZZ_COV_DIR)/obj/src/box16/kernel_%.o: src/box16/kernel_%.c $(TABLES)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -DSB_EXPERT -fopenmp -Iinclude -Isrc -I$(BUILD)/gen -O1 -g \
 	  -fprofile-instr-generate -fcoverage-mapping $(KERNEL_FLAGS_$*) -c -o $@ $<

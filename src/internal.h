@@ -44,7 +44,7 @@ static inline void sb_transform_map(const sb_transform *t, const sb_grid *in, sb
         out->cell[i] = t->digit[in->cell[t->cell[i]]];
 }
 
-/* The batch calls' team (batch_api.c, geometry/gbatch.c): picks the team for n items
+/* The batch calls' team (batch_api.c, engine/gbatch.c): picks the team for n items
  * (threads, 0 = OpenMP's default, at most n, at least 1) into *team and checks that it can
  * start (sb_threads_check). @return SB_OK, or sb_threads_check's error (errno set). */
 int sb_batch_team(int threads, size_t n, int *team);

@@ -1,5 +1,5 @@
 /*
- * test_engine.c — the engine table (sb_engine, src/engine.c): which row each (geometry,
+ * test_engine.c — the engine table (sb_engine, src/engine/engine.c): which row each (geometry,
  * pipeline, level) gets, every row's counts and first solutions against the dancing-links
  * oracle (dlx.c) on house lists written here, enumeration (every solution once, valid, in the
  * order the 0.1 engines give), 9x9 through the engine equal to sb_solve and sb_solve_batch,

@@ -1,6 +1,6 @@
 /*
  * test_gdataset.c — the generator and augmenter on any geometry (sb_ggenerator, sb_gaugment
- * and their batch calls, src/geometry/gdataset.c): puzzles unique and minimal by the
+ * and their batch calls, src/generate/gdataset.c): puzzles unique and minimal by the
  * dancing-links oracle (dlx.c, which shares no code with the library), solutions checked by
  * the rules, the same rows for any thread count, transforms that keep solution counts, the
  * error for a geometry with no full grid, and the stop flag.

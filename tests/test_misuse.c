@@ -28,7 +28,7 @@
 #include "test_util.h"
 
 /* Functions the library exports that the public header does not declare: helpers shared by
- * its own files (src/internal.h, src/kernel/kernel.h, src/gsearch.h, src/technique.h). Their
+ * its own files (src/internal.h, src/kernel/kernel.h, src/search/gsearch.h, src/technique/technique.h). Their
  * callers are the library's own, which hand them checked arguments; a program cannot call
  * them without declaring them itself. */
 static const char *const internal_symbols[] = {

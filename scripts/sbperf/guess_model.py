@@ -12,7 +12,7 @@ SBT3_OPEN = 50 cells open, src/kernel/triad.h):
   branch rule   src/kernel/branch.h: among the open cells with the fewest candidates, the one
                 whose digits reach the most open peers, bivalue peers counted three times,
                 the first in cell order on a tie;
-  search        src/search.h's DFS: take the cell's lowest digit (one guess, one board
+  search        src/search/search.h's DFS: take the cell's lowest digit (one guess, one board
                 pushed), and when that subtree is done drop the digit and propagate again,
                 then choose afresh; count solutions up to the limit.
 

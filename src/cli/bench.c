@@ -2,7 +2,7 @@
  * bench.c — the `bench` command: the field's standard throughput table per dataset x
  * pipeline (puzzles/sec, usec/puzzle, %no_guess, guesses/puzzle) plus build info.
  *
- * Method (the library's sb_bench calls, src/bench_api.c): load a file's valid puzzles into
+ * Method (the library's sb_bench calls, src/engine/bench_api.c): load a file's valid puzzles into
  * memory, warm up by solving each once and validating every answer against the givens and
  * the rules, then time --repeat samples of whole passes without checks, each until its share
  * of --seconds has elapsed (at least one pass). A row's puzzles/s is the samples' median and

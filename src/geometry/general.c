@@ -20,15 +20,16 @@
  * Search: branch on a cell with the fewest candidates (among those, the best score: its
  * unassigned peers sharing a digit with it, bivalue ones counted three times, as the fast 9x9
  * kernel's src/kernel/branch.h), digits lowest first, one guess per state pushed
- * (src/search.h's counting), in the one search loop of every engine (src/search.h's geometry
+ * (src/search/search.h's counting), in the one search loop of every engine (src/search/search.h's geometry
  * entry, srch_dfs_each: its guess budget, stop flag and enumeration callback).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "../internal.h"
+#include "internal.h"
 #include "sudokubench.h"
-#include "../gsearch.h"
+#include "box16/box16.h"
+#include "search/gsearch.h"
 
 struct sb_gsolver {
     const sb_geometry *g;       /* the geometry (not owned) */
@@ -587,12 +588,12 @@ static int choose(const sb_gsolver *s, const uint64_t *b)
     return best;
 }
 
-/* The search (src/search.h) on sb_gsearch's boards (gsearch_hooks.h gives the board hooks). */
+/* The search (src/search/search.h) on sb_gsearch's boards (gsearch_hooks.h gives the board hooks). */
 #define SB_SEARCH_CTX sb_gsolver
 #define SRCH_BOARD uint64_t
 #define SRCH_MASK uint64_t
-#include "../search.h"
-#include "../gsearch_hooks.h"
+#include "search/search.h"
+#include "search/gsearch_hooks.h"
 
 /* The search's hooks: cell c takes digit d on board b (a copy of the board the guess was made
  * on), then propagation. @return 0 on a contradiction. */

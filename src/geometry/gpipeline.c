@@ -1,6 +1,6 @@
 /*
  * gpipeline.c — the generic pipelines on any geometry (sb_gpipeline): the any-geometry stamp
- * of src/technique.h, whose 9x9 stamp is src/pipeline.c (also the home of the technique
+ * of src/technique/technique.h, whose 9x9 stamp is src/technique/pipeline.c (also the home of the technique
  * registry and spec parser, sb_plan_parse). The same techniques, orders, sweeps and branching
  * rule run here over the houses of an sb_geometry, with one uint64_t candidate mask per cell,
  * so N may reach 64; this file supplies the geometry's tables (houses, peers, runs of disjoint
@@ -27,8 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../internal.h"
-#include "../gsearch.h"
+#include "internal.h"
+#include "search/gsearch.h"
 
 /* Ints per locked-candidates partner entry in lpart. */
 enum { LPART_INTS = 5 };
@@ -411,7 +411,7 @@ static inline int halt_now(sb_gpipeline *p)
 #define TQ_LINE0(x, f) ((x)->line0[f])
 #define TQ_LINE_OF(x, f, c) ((x)->lineof[(size_t)(f) * (size_t)(x)->ncells + (size_t)(c)])
 #define TQ_WORK(x, w) tq_work w = {(x)->iwork, (x)->seen}
-#include "../technique.h"
+#include "technique/technique.h"
 
 /* Runs the plan's order to its fixpoint on cand (one test per call picks the instance, so a
  * board that does not poll between sweeps pays nothing per sweep). @return 0 on
@@ -422,7 +422,7 @@ static int run_plan(sb_gpipeline *p, uint64_t *cand)
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Search (src/search.h's rules on a geometry board)                                          */
+/* Search (src/search/search.h's rules on a geometry board)                                          */
 /* ------------------------------------------------------------------------------------------ */
 
 /* The root board from the givens, propagated. @return 0 on contradiction. */
@@ -450,12 +450,12 @@ static int check_cells(const sb_gpipeline *p, const uint8_t *cells)
     return SB_OK;
 }
 
-/* The search (src/search.h) on sb_gsearch's boards (gsearch_hooks.h gives the board hooks). */
+/* The search (src/search/search.h) on sb_gsearch's boards (gsearch_hooks.h gives the board hooks). */
 #define SB_SEARCH_CTX sb_gpipeline
 #define SRCH_BOARD uint64_t
 #define SRCH_MASK uint64_t
-#include "../search.h"
-#include "../gsearch_hooks.h"
+#include "search/search.h"
+#include "search/gsearch_hooks.h"
 
 /* The search's hooks: cell c takes digit d on board b, then the plan. @return 0 on a
  * contradiction. */
@@ -487,7 +487,7 @@ static int dfs(sb_gpipeline *p, int ok, uint64_t limit, sb_gsolution_fn fn, void
     return srch_dfs_each(p, ok, limit, &sp, fn, user, res, first, 1);
 }
 
-/* The search behind sb_gpipeline_solve and sb_gpipeline_each (src/search.h's loop).
+/* The search behind sb_gpipeline_solve and sb_gpipeline_each (src/search/search.h's loop).
  * fn and first may be NULL. */
 static int run(sb_gpipeline *p, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
                void *user, sb_gresult *res, uint8_t *first)

@@ -41,7 +41,7 @@ typedef struct sbk_ctx {
 #define SB_SEARCH_CTX sbk_ctx
 #define SRCH_BOARD sb_board
 #define SRCH_MASK uint16_t
-#include "search.h"
+#include "search/search.h"
 
 /* The root board from the givens, settled (then the techniques): 0 on contradiction. */
 static inline int sbk_root(sbk_ctx *x, sb_board *b, const sb_grid *puzzle)

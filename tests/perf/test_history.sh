@@ -63,7 +63,7 @@ g() { git -C "$R" -c user.name=perf-test -c user.email=perf-test@invalid -c comm
 BASE=$(g rev-parse HEAD)
 echo "history test: harmless change" >>"$R/README.md"
 g commit -q -m "A: a harmless change" -- README.md
-SRC=$(grep -l '^int sb_solve(sb_solver' "$R"/src/*.c | head -n 1)
+SRC=$(grep -l '^int sb_solve(sb_solver' "$R"/src/*/*.c | head -n 1)
 if [ -z "$SRC" ] || ! grep -A1 '^int sb_solve(sb_solver' "$SRC" | grep -q '^{$'; then
     echo "FAIL cannot find the definition of sb_solve to slow (int sb_solve(sb_solver ... then {)"
     exit 1

@@ -2,7 +2,7 @@
  * search.h — the one search loop of every engine that is not a fused kernel's propagation,
  * written once as a template: the fused 9x9 kernels (src/kernel/entries.h), the 9x9 generic
  * pipelines (pipeline.c), the general solver (geometry/general.c), the generic pipelines on
- * any geometry (geometry/gpipeline.c) and the 16-digit whole-board kernel (kernel/box16.h)
+ * any geometry (geometry/gpipeline.c) and the 16-digit whole-board kernel (box16/box16_kernel.h)
  * all stamp it, so every comparison isolates propagation: same branching cell, same digit
  * order, same guess count convention, the same budget and stop flag rules.
  *
@@ -11,7 +11,7 @@
  * srch_at(x, 0), and names its entry: a function of its own that calls one of the entries
  * below. Everything here is always inlined into that function, so the mode arguments
  * (const int) are constants there and each call of an entry compiles to a loop specialised
- * for them (and for whatever else the stamp makes constant, as box16.h's box width).
+ * for them (and for whatever else the stamp makes constant, as box16_kernel.h's box width).
  *
  *   srch_dfs       the depth-first loop, shared, with two modes: singles (srch_choose may
  *                  return a cell with one candidate, taken without a guess) and each (every

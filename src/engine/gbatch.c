@@ -1,6 +1,6 @@
 /*
  * gbatch.c — whole arrays of puzzles of any geometry in one call, on every core: what
- * sb_solve_batch (src/batch_api.c) is to 9x9, for bindings (python/) and other programs.
+ * sb_solve_batch (src/engine/batch_api.c) is to 9x9, for bindings (python/) and other programs.
  *
  * One OpenMP team; each thread makes its own engine for the options (sb_engine: the engine
  * table picks the row, 9x9 included; an engine is one thread's mutable state), takes chunks of
@@ -12,7 +12,7 @@
 #include <omp.h>
 #include <string.h>
 
-#include "../internal.h"
+#include "internal.h"
 #include "sudokubench.h"
 
 enum {

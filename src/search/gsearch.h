@@ -2,9 +2,9 @@
  * gsearch.h — what every geometry engine's search shares: the guess budget and the stop flag
  * (sb_glimit, polled the same way by all), and the stack of flat boards of the engines that
  * are not a whole-board kernel (sb_gsearch): the general solver (general.c) and the generic
- * pipelines (gpipeline.c). The search loop itself is src/search.h's, stamped through its
+ * pipelines (gpipeline.c). The search loop itself is src/search/search.h's, stamped through its
  * geometry entry (srch_dfs_each) by those two and by the 16-digit whole-board kernel
- * (src/kernel/box16.h).
+ * (src/box16/box16_kernel.h).
  *
  * An sb_gsearch board is a flat run of `words` uint64_t, cand[0 .. ncells) first (bit d-1 =
  * digit d) and the number of assigned cells last (ncells: solved); sb_gsearch_at and
@@ -123,49 +123,10 @@ static inline void sb_gsearch_free(sb_gsearch *k)
     free(k->sol);
 }
 
-/* The general solver's whole-board kernel for 16-digit boxed grids (geometry/box16.c):
- * RxC with R*C = 16 and R, C >= 2. It runs general.c's search (same fixpoint, same branching,
- * so the same counts, guesses and order of solutions) on 16-lane vectors. */
-typedef struct sb_box16 sb_box16;
-
-/* @return 1 when g is such a grid in the layout the kernel assumes (every house one row, one
- * column or one box of RxC, each once), else 0: the match of the engine table's "box16" row
- * (src/engine.c) and what sb_box16_new checks. */
-int sb_box16_fits(const sb_geometry *g);
-
-/* Builds the kernel for g. @return SB_OK with *out NULL when g is not such a grid
- * (sb_box16_fits), SB_OK with *out set, or SB_ERR_NOMEM. */
-int sb_box16_new(const sb_geometry *g, sb_box16 **out);
-
-/* Frees a kernel (NULL is allowed). */
-void sb_box16_free(sb_box16 *k);
-
-/* sb_gsolve / sb_gsolve_each on the kernel's stamp for level (a supported SB_SIMD_* other than
- * scalar: avx2 and avx512 run the AVX2 stamp, the others the baseline one) under the budget
- * and stop flag of lim: cells already checked (every value 0..16); fn may be NULL, first may
- * be NULL; res zeroed by the caller. @return as sb_gsolve_each. */
-int sb_box16_run(sb_box16 *k, int level, const uint8_t *cells, uint64_t limit,
-                 sb_gsolution_fn fn, void *user, sb_gresult *res, uint8_t *first,
-                 const sb_glimit *lim);
-
-/* The kernel's search in one stamp: sb_box16_run's arguments less the level. */
-typedef int (*sb_box16_fn)(sb_box16 *k, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
-                           void *user, sb_gresult *res, uint8_t *first, const sb_glimit *lim);
-
-/* @return the stamp that runs level (a supported level other than scalar), as sb_box16_run
- * picks it: the engine table's "box16" row picks it once, at sb_engine_new. */
-sb_box16_fn sb_box16_stamp(int level);
-
 /* The general solver without the whole-board kernel (the engine table's "general" row, and
  * 9x9 enumeration): sb_gsolver_new's solver that runs the per-cell engine at every level.
  * @return as sb_gsolver_new. */
 int sb_gsolver_new_cells(const sb_geometry *g, sb_gsolver **out);
-
-/* The kernel's search in each stamp (box16.h; sb_box16_stamp picks one). */
-int sb_box16_search_base(sb_box16 *k, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
-                         void *user, sb_gresult *res, uint8_t *first, const sb_glimit *lim);
-int sb_box16_search_avx2(sb_box16 *k, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
-                         void *user, sb_gresult *res, uint8_t *first, const sb_glimit *lim);
 
 /* qsort order of ints, ascending. */
 static inline int sb_gint_cmp(const void *a, const void *b)

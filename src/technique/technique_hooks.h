@@ -1,6 +1,6 @@
 /*
  * technique_hooks.h — the contract between the technique headers (technique_base.h,
- * technique_board.h, technique.h) and a stamp of them (src/pipeline.c for 9x9,
+ * technique_board.h, technique.h) and a stamp of them (src/technique/pipeline.c for 9x9,
  * src/geometry/gpipeline.c for any geometry): the macros the includer defines before
  * including technique.h, what each must give, and the checks the compiler makes of them.
  * Included at the top of technique_base.h, so every stamp passes through it first: a missing

@@ -9,7 +9,7 @@
  *             engine (pipeline.c) for the other pipelines; enumeration on the general solver
  *             ("fast") or the generic pipeline on the 3x3 geometry, whose DFS order is the one
  *             `solve --all` has always written (the fused kernel has no per-solution hook)
- *   box16     the 16-digit whole-board kernel (geometry/box16.c), its stamp chosen here
+ *   box16     the 16-digit whole-board kernel (box16/box16.c), its stamp chosen here
  *   general   the general solver's per-cell engine (geometry/general.c)
  *   pipeline  the generic pipelines on any geometry (geometry/gpipeline.c)
  *   plugin    a solver plug-in (sb_options.plugin; plugin.c), first: it is asked for by name
@@ -17,7 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gsearch.h"
+#include "box16/box16.h"
+#include "search/gsearch.h"
 #include "internal.h"
 #include "sudokubench.h"
 

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "../internal.h"
+#include "internal.h"
 #include "sudokubench.h"
 
 enum {

@@ -1,13 +1,14 @@
 /*
- * box16.c — the whole-board kernel for 16-digit boxed grids (src/kernel/box16.h) at the
+ * box16.c — the whole-board kernel for 16-digit boxed grids (src/box16/box16_kernel.h) at the
  * baseline instruction set, its set-up, the test of which geometries it fits and the choice of
- * stamp (AVX2 where the CPU has it): the engine table's "box16" row (src/engine.c) asks both
+ * stamp (AVX2 where the CPU has it): the engine table's "box16" row (src/engine/engine.c) asks both
  * once, the 0.1 general solver (general.c) at each solve, as its level may change.
  */
 #include <stdlib.h>
 
 #define B16_SEARCH sb_box16_search_base
-#include "../kernel/box16.h"
+#include "box16.h"
+#include "box16_kernel.h"
 
 /* The box of cell c on a 16x16 grid with boxes of R rows by C columns, numbered row-major. */
 static int box_of(int c, int R, int C)

@@ -1,7 +1,7 @@
 /*
- * box16.h — the general solver's whole-board kernel for 16-digit boxed grids: "RxC" with
+ * box16_kernel.h — the general solver's whole-board kernel for 16-digit boxed grids: "RxC" with
  * R*C = 16 and R, C >= 2 (4x4, 2x8, 8x2), the 16x16 Sudoku of exact-cover benchmarks.
- * Written once, compiled per instruction set: src/geometry/box16.c (the baseline: SSE2 on
+ * Written once, compiled per instruction set: src/box16/box16.c (the baseline: SSE2 on
  * x86-64, NEON on aarch64) and kernel_box16_avx2.c; the includer defines B16_SEARCH, the name
  * of its entry point.
  *
@@ -30,7 +30,7 @@
  */
 #include <string.h>
 
-#include "../gsearch.h"
+#include "box16_stamps.h"
 
 typedef uint16_t b16_v16 __attribute__((vector_size(32)));  /* 16 lanes of 16 bits */
 typedef uint16_t b16_v8 __attribute__((vector_size(16)));   /* 8 lanes of 16 bits */
@@ -483,11 +483,11 @@ typedef struct b16_ctx {
     int state;          /* B16_DEAD, B16_OPEN or B16_SOLVED: the current board's */
 } b16_ctx;
 
-/* The search (src/search.h): boards of B16_ROWS rows, 16-bit masks. */
+/* The search (src/search/search.h): boards of B16_ROWS rows, 16-bit masks. */
 #define SB_SEARCH_CTX b16_ctx
 #define SRCH_BOARD b16_v16
 #define SRCH_MASK uint16_t
-#include "../search.h"
+#include "search/search.h"
 
 /* The search's hooks. The current board is solved when its propagation said so. */
 B16_HOOK int srch_solved(b16_ctx *x, const b16_v16 *b)

@@ -1,6 +1,6 @@
 /*
  * technique.h — the generic pipelines' techniques, orders and branching rule, written once and
- * stamped twice: by src/pipeline.c for 9x9 (uint16_t masks, the compile-time tables of
+ * stamped twice: by src/technique/pipeline.c for 9x9 (uint16_t masks, the compile-time tables of
  * tables.inc, so every bound below is a constant there and the 9x9 pipelines cost what a
  * hand-written 9x9 version would) and by src/geometry/gpipeline.c for any geometry (uint64_t
  * masks, tables from the sb_geometry). On the 3x3 geometry both stamps therefore do the same

@@ -303,7 +303,7 @@ static int run_plan(gen_ctx *x, sb_board *b)
 #define SB_SEARCH_CTX gen_ctx
 #define SRCH_BOARD sb_board
 #define SRCH_MASK uint16_t
-#include "search.h"
+#include "search/search.h"
 
 /* The root board b from the givens of puzzle (or x->marks), propagated. @return 0 on
  * contradiction. */

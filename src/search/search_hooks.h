@@ -1,7 +1,7 @@
 /*
- * search_hooks.h — the contract between src/search.h's search and a stamp of it (the fused
- * 9x9 kernels through src/kernel/entries.h, src/pipeline.c, src/geometry/general.c,
- * src/geometry/gpipeline.c and src/kernel/box16.h): the three macros the includer defines
+ * search_hooks.h — the contract between src/search/search.h's search and a stamp of it (the fused
+ * 9x9 kernels through src/kernel/entries.h, src/technique/pipeline.c, src/geometry/general.c,
+ * src/geometry/gpipeline.c and src/box16/box16_kernel.h): the three macros the includer defines
  * before including search.h, and the hooks it defines (before or after the include), declared
  * here with their types. Included at the top of search.h, so a stamp without one of the
  * macros stops at an #error naming it, a hook written with another signature is a conflicting

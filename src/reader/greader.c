@@ -25,7 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../internal.h"
+#include "internal.h"
 #include "sudokubench.h"
 
 enum {
