@@ -107,7 +107,7 @@ GEN_MODE_cell_house_lanes := cells
 GEN_MODE_house_hi         := hi
 GEN_MODE_locked_lanes     := locked
 TABLES   := $(BUILD)/gen/tables.inc $(LANE_TABLES:%=$(BUILD)/gen/%.inc) \
-            $(LANE_TABLES:%=$(BUILD)/gen/%_w.inc)
+            $(LANE_TABLES:%=$(BUILD)/gen/%_w.inc) $(BUILD)/gen/geometry9.inc
 
 # Cross builds (CROSS=...): the tests run under qemu user-mode emulation (scripts/cross/qemu-run;
 # BIN_RUN is a generated wrapper for scripts that take a binary path), and the unit tests link
@@ -283,6 +283,9 @@ $(BUILD)/gen/gen_tables: src/tables/gen_tables.c include/sudokubench.h
 
 $(BUILD)/gen/tables.inc: $(BUILD)/gen/gen_tables
 	$< > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/geometry9.inc: $(BUILD)/gen/gen_tables
+	$< geometry > $@.tmp && mv $@.tmp $@
 
 $(LANE_TABLES:%=$(BUILD)/gen/%.inc): $(BUILD)/gen/%.inc: $(BUILD)/gen/gen_tables
 	$< $(GEN_MODE_$*) > $@.tmp && mv $@.tmp $@

@@ -107,7 +107,7 @@ bool load_corpus(const char *path, Corpus &out)
 void warm_up(Workload &w)
 {
     sb_bench *set = nullptr;
-    int rc = sb_bench_new(nullptr, &set);
+    int rc = sb_bench_new(sb_geometry_9x9(), &set);
     w.set.reset(set);
     for (size_t i = 0; rc == SB_OK && i < w.n; i++)
         rc = sb_bench_add(set, w.corpus->puzzles[i].cell);

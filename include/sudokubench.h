@@ -635,6 +635,12 @@ typedef enum sb_geometry_kind {
 /* An immutable geometry (opaque; read it through the accessors below). */
 typedef struct sb_geometry sb_geometry;
 
+/* @return the 9x9 grid, the geometry every call that takes one reads as the 9x9 API does (the
+ * 9x9 reader's forms, the fused kernels, sb_rate, the 9x9 generator): a constant, shared by
+ * every thread, never to be freed (sb_geometry_free ignores it). Its accessors give what
+ * those of sb_geometry_parse("3x3") give. */
+const sb_geometry *sb_geometry_9x9(void);
+
 /* Makes a geometry from a built-in spec ("3x3", "4x4", "latin:5", "cube:3", "x:3x3", ...).
  * @param why  receives the reason on failure (whylen bytes, e.g. SB_GEO_WHY_LEN; may be NULL)
  * @return SB_OK with *out set (free with sb_geometry_free), SB_ERR_ARG for a bad spec (the
@@ -713,10 +719,10 @@ int sb_gformat(const sb_geometry *g, const uint8_t *cells, int form, char *out, 
 /* Any geometry: reading, and batches that solve and rate                                     */
 /* ------------------------------------------------------------------------------------------ */
 
-/* A NULL geometry is 9x9 here: the 9x9 reader (sb_reader) and sb_rate do the work, so one
- * loop serves every geometry. Thread rules: an sb_greader and an sb_grater are one thread's
- * state (they may move between threads); sb_geometry_detect, sb_grate and sb_grate_batch keep
- * no state outside their arguments. */
+/* On the 9x9 grid (sb_geometry_9x9()) the 9x9 reader (sb_reader) and sb_rate do the work, so
+ * one loop serves every geometry; a NULL geometry is refused (SB_ERR_ARG). Thread rules: an
+ * sb_greader and an sb_grater are one thread's state (they may move between threads);
+ * sb_geometry_detect, sb_grate and sb_grate_batch keep no state outside their arguments. */
 
 enum { SB_GEO_MAX_LINE = 32000 /* longest line sb_greader takes, '\n' excluded (64x64 in
                                   integers needs about 12 KB) */ };
@@ -736,8 +742,8 @@ typedef struct sb_grecord {
  * sb_reader's. */
 typedef struct sb_greader sb_greader;
 
-/* Creates a reader of geometry g (which must outlive it; NULL: 9x9) over an open stream (not
- * closed by the reader). @return SB_OK, SB_ERR_ARG for NULL out or in, SB_ERR_NOMEM. */
+/* Creates a reader of geometry g (which must outlive it) over an open stream (not closed by
+ * the reader). @return SB_OK, SB_ERR_ARG for NULL out, g or in, SB_ERR_NOMEM. */
 int sb_greader_open(sb_greader **out, const sb_geometry *g, FILE *in);
 
 /* Reads the next puzzle or invalid line into rec and its cells into cells (sb_geometry_cells
@@ -757,7 +763,7 @@ int sb_greader_open(sb_greader **out, const sb_geometry *g, FILE *in);
  * column SB_GEO_MAX_LINE+1), reported as soon as that much of it is in, and the rest of it
  * discarded without being kept; a comment line ('#' first after blanks, within its first
  * SB_GEO_MAX_LINE bytes) is skipped whatever its length, its bytes discarded as they come. 9x9
- * (g NULL) reads as sb_reader_next: every 9x9 form, SB_MAX_LINE, pencilmarks beyond their
+ * (sb_geometry_9x9()) reads as sb_reader_next: every 9x9 form, SB_MAX_LINE, pencilmarks beyond their
  * givens refused, clashing givens a puzzle (count 0). @return 1 with *rec filled; 0 at the end
  * of input; SB_ERR_IO on a read error (errno set; EINTR: nothing consumed, call again);
  * SB_ERR_STOPPED when the stop flag was raised while a long line was discarded (a later call
@@ -772,9 +778,9 @@ void sb_greader_close(sb_greader *r);
  * nothing. */
 void sb_greader_set_stop(sb_greader *r, const volatile sig_atomic_t *stop);
 
-/* Solves n puzzles of geometry g (NULL: 9x9) as sb_solve_batch does (one OpenMP team,
+/* Solves n puzzles of geometry g as sb_solve_batch does (one OpenMP team,
  * sb_threads_check first, row i from puzzle i alone: the same for any thread count), each
- * thread with its own sb_engine for (g, *opt), so 9x9 (NULL or the 3x3 geometry) gives
+ * thread with its own sb_engine for (g, *opt), so 9x9 (sb_geometry_9x9() or "3x3") gives
  * sb_solve_batch's rows; opt->limit, max_guesses and stop as for one solve (stop also read
  * before each puzzle). Rows of sb_geometry_cells(g) bytes (81 for 9x9); outputs as
  * sb_solve_batch's (each may be NULL; status[i] what the solve of puzzle i returned).
@@ -787,7 +793,7 @@ int sb_gsolve_batch(const sb_geometry *g, const sb_options *opt, const uint8_t *
                     size_t n, int threads, uint64_t *counts, uint64_t *guesses,
                     uint8_t *solutions, int8_t *status);
 
-/* Rates n puzzles of geometry g (NULL: 9x9; puzzle i in bytes [i*C, (i+1)*C) with C =
+/* Rates n puzzles of geometry g (puzzle i in bytes [i*C, (i+1)*C) with C =
  * sb_geometry_cells, 81 for 9x9) on a team of `threads` threads as the 9x9 batch calls do
  * (0: every core; checked with sb_threads_check first): classes[i] = the sb_class, or -1 when
  * puzzle i was refused (a cell above N); eliminations (may be NULL; n*SB_TECH_COUNT entries)
@@ -841,8 +847,7 @@ int sb_plugin_one_thread(const sb_plugin *p);
  * NULL p. */
 int sb_plugin_is_technique(const sb_plugin *p);
 
-/* @return 1 when p works on grids of geometry g (NULL: 9x9), 0 when it refuses them or p is
- * NULL. */
+/* @return 1 when p works on grids of geometry g, 0 when it refuses them or p or g is NULL. */
 int sb_plugin_accepts(const sb_plugin *p, const sb_geometry *g);
 
 /* @return the name of the plug-in whose call is running on the calling thread, else NULL.
@@ -1272,7 +1277,8 @@ void sb_geometry_layout_of(const sb_geometry *g, sb_geometry_layout *out);
  *              too (0: none, text holds no puzzle line; may be NULL)
  * @param why   receives the reason for SB_ERR_ARG (whylen bytes, e.g. SB_GEO_WHY_LEN; may be
  *              NULL)
- * @return SB_OK with *out a new geometry (free with sb_geometry_free) or NULL for 9x9;
+ * @return SB_OK with *out a new geometry, or sb_geometry_9x9() for 9x9 (free either with
+ * sb_geometry_free);
  * SB_ERR_ARG when the count fits no boxed geometry but another shape, which the caller must
  * name (why: "27 cells is not an N x N grid: say cube:3"), or for NULL out (or NULL text with
  * len > 0); SB_ERR_NOMEM. */
@@ -1286,7 +1292,7 @@ int sb_geometry_detect(const char *text, size_t len, int more, sb_geometry **out
 /* An sb_engine solves puzzles of one geometry with one pipeline at one SIMD level. Making it
  * walks the engine table (src/engine/engine.c, sb_engines) in order and takes the first row that
  * matches; every later call runs that row's code, with no further choice:
- *   "9x9"       the 9x9 grid (g NULL, or the boxed 3x3 geometry sb_geometry_parse("3x3")
+ *   "9x9"       the 9x9 grid (sb_geometry_9x9(), or the boxed 3x3 geometry "3x3"
  *               makes), any pipeline: sb_solver ("fast": the fused kernel of the level,
  *               else the 9x9 generic engine), so counts, first solutions and guesses are
  *               sb_solve's; also breadth-first (opt->search). Enumeration (sb_engine_each)
@@ -1326,7 +1332,7 @@ typedef struct sb_gresult {
  * non-zero to stop the enumeration. */
 typedef int (*sb_gsolution_fn)(const uint8_t *solution, uint64_t index, void *user);
 
-/* Makes the engine for geometry g (NULL: 9x9; g must outlive the engine) and *opt: pipeline
+/* Makes the engine for geometry g (g must outlive the engine) and *opt: pipeline
  * (an index, or SB_PIPELINE_CUSTOM with spec, copied), simd, search (depth-first; 9x9 also
  * breadth-first, with bfs_cap), max_guesses and stop as sb_options says; opt->limit is the
  * 9x9 row's first limit (the limit is a per-call argument). @return SB_OK with *out set;
@@ -1358,6 +1364,26 @@ void sb_engine_stop(sb_engine *e, const volatile sig_atomic_t *stop);
  * SB_ERR_NOMEM. */
 int sb_engine_solve(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gresult *res,
                     uint8_t *first);
+
+/* Solves n puzzles (row i in bytes [i*C, (i+1)*C), C = sb_geometry_cells, 81 for 9x9) as n
+ * calls of sb_engine_solve would: res[i], status[i] and row i of first (may be NULL; n*C
+ * bytes, a row untouched when its puzzle has none) are the same, guesses included. Faster
+ * where the row has a batched path: the 9x9 row runs sb_solve_many (the fast pipeline's AVX2
+ * kernel searches two puzzles side by side). The stop flag is also read before each puzzle:
+ * once it is raised the puzzles not yet started get SB_ERR_STOPPED and a zero result, as a
+ * refused puzzle gets SB_ERR_ARG. @return SB_OK (each puzzle's own status in status[i]);
+ * SB_ERR_ARG for NULL e or (n > 0) NULL cells, res or status. */
+int sb_engine_solve_many(sb_engine *e, const uint8_t *cells, size_t n, uint64_t limit,
+                         sb_gresult *res, uint8_t *first, int *status);
+
+/* Counts the grids whose every cell holds one of its candidates (cand: sb_geometry_cells
+ * masks, bit d-1 = digit d, as a pencilmark grid gives them; a cell of one candidate is
+ * placed, one of none makes the count 0) up to limit, as sb_solve_candidates does on 9x9, and
+ * copies the first into first (may be NULL). Candidates that say no more than their givens
+ * run as those givens would. @return as sb_engine_solve; SB_ERR_ARG also for a mask above
+ * digit N, and on the plug-in row (a plug-in takes givens). */
+int sb_engine_solve_candidates(sb_engine *e, const uint64_t *cand, uint64_t limit,
+                               sb_gresult *res, uint8_t *first);
 
 /* Enumerates the solutions of cells up to limit (0 = all), calling fn for each in the row's
  * DFS order (the 9x9 row: see above), streaming, as sb_gsolve_each. @return as
@@ -1524,8 +1550,8 @@ void sb_gpipeline_counts_reset(sb_gpipeline *p);
 /* One thread's rating state for one geometry: a generic pipeline per class (sb_gpipeline). */
 typedef struct sb_grater sb_grater;
 
-/* Creates a rater for geometry g (which must outlive it; NULL: 9x9). @return SB_OK with *out
- * set, SB_ERR_ARG for NULL out, SB_ERR_NOMEM. */
+/* Creates a rater for geometry g (which must outlive it; sb_geometry_9x9(): sb_rate's).
+ * @return SB_OK with *out set, SB_ERR_ARG for NULL out or g, SB_ERR_NOMEM. */
 int sb_grater_new(const sb_geometry *g, sb_grater **out);
 
 /* Frees a rater (NULL is allowed). */
@@ -1550,8 +1576,9 @@ int sb_grate(const sb_geometry *g, const uint8_t *cells, sb_rating *out);
 /* ------------------------------------------------------------------------------------------ */
 
 /* What `sudokubench generate/augment --grid` make, for any geometry (docs/geometry.md
- * "Generating and augmenting"). A NULL geometry means the 9x9 grid (the 3x3 geometry; the
- * 9x9 calls sb_generate and sb_transform_* draw other puzzles and transforms).
+ * "Generating and augmenting"). sb_geometry_9x9() generates as the 3x3 geometry does (the
+ * 9x9 calls sb_generate and sb_transform_* draw other puzzles and transforms); a NULL
+ * geometry is refused (SB_ERR_ARG).
  *
  * Puzzle i of a seed: a random full grid (a quarter of the cells given random digits their
  * peers allow, then the general solver's first solution under a small guess budget; a stuck
@@ -1602,13 +1629,13 @@ typedef struct sb_ggen_options {
 /* Sets the defaults (see the field comments). NULL opt: nothing. */
 void sb_ggen_options_default(sb_ggen_options *opt);
 
-/* Checks that symmetry sym suits geometry g (NULL: 9x9, where every sb_symmetry does).
+/* Checks that symmetry sym suits geometry g (every sb_symmetry suits sb_geometry_9x9()).
  * @return SB_OK; SB_ERR_ARG with why, e.g. "rot90 does not suit 2x3: it maps house 12
  * onto cells that are no house" or "houses:16:4 has no grid picture for rot180 to act on (a
  * bare house list)". */
 int sb_gsymmetry_check(const sb_geometry *g, int sym, char *why, size_t whylen);
 
-/* Creates a generator for geometry g (NULL: 9x9; g must outlive it) and seed. Checks that g
+/* Creates a generator for geometry g (g must outlive it) and seed. Checks that g
  * has a full grid: its empty grid is solved under a small guess budget, which settles every
  * small geometry; one too hard to settle there is bounded by sb_ggenerate instead.
  * @param why  receives the reason on failure (whylen bytes, e.g. SB_GEO_WHY_LEN; may be NULL)
@@ -1618,7 +1645,7 @@ int sb_gsymmetry_check(const sb_geometry *g, int sym, char *why, size_t whylen);
 int sb_ggenerator_new(const sb_geometry *g, uint64_t seed, sb_ggenerator **out, char *why,
                       size_t whylen);
 
-/* Creates a generator for geometry g (NULL: 9x9) with options opt (NULL: the defaults; seed
+/* Creates a generator for geometry g with options opt (NULL: the defaults; seed
  * 0), as sb_ggenerator_new. @return as sb_ggenerator_new; also SB_ERR_ARG with why for a
  * symmetry sb_gsymmetry_check refuses, max_clues above the cells or below N-1 (no puzzle has
  * one solution there), or max_attempts 0. */
@@ -1652,7 +1679,7 @@ enum {
 int sb_ggenerate(sb_ggenerator *gen, uint64_t index, uint8_t *puzzle, uint8_t *solution,
                  sb_ggenerated *info);
 
-/* Writes in (sb_geometry_cells bytes of g, NULL: 9x9) transformed into out (not aliasing in):
+/* Writes in (sb_geometry_cells bytes of g) transformed into out (not aliasing in):
  * its digits relabelled, then a random symmetry of the geometry applied, both drawn from
  * (seed, index) only: bands, rows in bands, stacks, columns in stacks and a transpose when the
  * boxes are square (RxC); any rows and columns and a transpose (latin); mirrors and a transpose
@@ -1723,8 +1750,8 @@ typedef struct sb_bench_warmup {
                              removed fast's solution); else "" */
 } sb_bench_warmup;
 
-/* Makes an empty set for geometry g (NULL: 9x9; g must outlive the set). @return SB_OK or
- * SB_ERR_NOMEM (*out NULL); SB_ERR_ARG for NULL out. */
+/* Makes an empty set for geometry g (g must outlive it; sb_geometry_9x9(): packed 9x9).
+ * @return SB_OK or SB_ERR_NOMEM (*out NULL); SB_ERR_ARG for NULL out or g. */
 int sb_bench_new(const sb_geometry *g, sb_bench **out);
 
 /* Frees a set and its solvers (NULL allowed). */

@@ -356,6 +356,14 @@ int sb_tech_ext_step(sb_tech_ext *x, int k);
 /* sb_gpipeline_new with opt's technique plug-ins (sb_options.techniques) as spec tokens. */
 int sb_gpipeline_new_opt(const sb_geometry *g, const sb_options *opt, const char *name_or_spec,
                          sb_gpipeline **out);
+/* Solve from candidate masks (cand: sb_geometry_cells masks, bit d-1 = digit d; a cell of one
+ * candidate is placed, a cell of none is a contradiction): the grids whose every cell holds
+ * one of its candidates, counted as sb_gsolve / sb_gpipeline_solve count from givens.
+ * @return as those; SB_ERR_ARG for NULL arguments or a mask above digit N. */
+int sb_gsolve_candidates(sb_gsolver *s, const uint64_t *cand, uint64_t limit, sb_gresult *res,
+                         uint8_t *first);
+int sb_gpipeline_solve_candidates(sb_gpipeline *p, const uint64_t *cand, uint64_t limit,
+                                  sb_gresult *res, uint8_t *first);
 /* Copies the technique plug-ins' counters (one per plug-in, in sb_options.techniques order)
  * into out. @return how many (0: none). */
 int sb_gpipeline_plugin_counts(const sb_gpipeline *p, sb_technique_counts out[SB_TECH_PLUGINS]);
@@ -363,6 +371,28 @@ int sb_gpipeline_plugin_counts(const sb_gpipeline *p, sb_technique_counts out[SB
  * their breach. */
 sb_tech_ext *sb_gpipeline_ext(sb_gpipeline *p);
 sb_tech_ext *sb_solver_ext(sb_solver *s);
+
+/* Sets the limit, budget and stop flag of every later solve of s, as sb_options gave them at
+ * sb_solver_new: each solve reads them afresh, so one solver serves an engine whose limit is
+ * a per-call argument. NULL s: nothing. */
+void sb_solver_limits(sb_solver *s, uint64_t limit, uint64_t max_guesses,
+                      const volatile sig_atomic_t *stop);
 sb_tech_ext *sb_engine_ext(sb_engine *e);
+/* @return the puzzles e has handed to a paired kernel (sb_solver_paired of its 9x9 row; 0 on
+ * the others or for NULL e). */
+uint64_t sb_engine_paired(const sb_engine *e);
+
+/* The public calls take sb_geometry_9x9() for the 9x9 grid and refuse NULL; inside the
+ * library NULL still selects the 9x9 paths (the 9x9 reader, packed sets, the 9x9 rater and
+ * generator). sb_geo_in maps a public argument to that convention, sb_geo_out maps back where
+ * the library hands a geometry to a public call. */
+static inline const sb_geometry *sb_geo_in(const sb_geometry *g)
+{
+    return g == sb_geometry_9x9() ? NULL : g;
+}
+static inline const sb_geometry *sb_geo_out(const sb_geometry *g)
+{
+    return g ? g : sb_geometry_9x9();
+}
 
 #endif /* SB_INTERNAL_H */

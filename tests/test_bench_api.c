@@ -19,7 +19,7 @@ Test(bench_api, warmup_matches_one_solve_per_puzzle_for_any_thread_count)
     if (!cells[8 * SB_CELLS])
         cells[8 * SB_CELLS] = cells[8 * SB_CELLS + 1] = 5; /* now a clash in row 0 */
     sb_bench *b;
-    cr_assert_eq(sb_bench_new(NULL, &b), SB_OK);
+    cr_assert_eq(sb_bench_new(sb_geometry_9x9(), &b), SB_OK);
     for (size_t i = 0; i < N; i++)
         cr_assert_eq(sb_bench_add(b, cells + i * SB_CELLS), SB_OK);
     cr_assert_eq(sb_bench_size(b), N);
@@ -115,7 +115,7 @@ Test(bench_api, warmup_counts_the_puzzles_the_pair_policy_paired)
          * that would pair it if anything did. */
         const size_t m = pipe ? M / 2 : M;
         sb_bench *b;
-        cr_assert_eq(sb_bench_new(NULL, &b), SB_OK);
+        cr_assert_eq(sb_bench_new(sb_geometry_9x9(), &b), SB_OK);
         for (size_t i = 0; i < m; i++)
             cr_assert_eq(sb_bench_add(b, cells + i * SB_CELLS), SB_OK);
         for (int l = 0; l < nl; l++)

@@ -52,7 +52,7 @@ Test(bench_set, nine_by_nine_keeps_lines_only_once_given)
     for (int i = 0; i < SB_CELLS; i++)
         cells[i] = P1[i] == '.' ? 0 : (uint8_t)(P1[i] - '0');
     sb_bench *b;
-    cr_assert_eq(sb_bench_new(NULL, &b), SB_OK);
+    cr_assert_eq(sb_bench_new(sb_geometry_9x9(), &b), SB_OK);
     /* enough puzzles without lines to make the set grow before the first line comes */
     for (int i = 0; i < 5000; i++)
         cr_assert_eq(sb_bench_add(b, cells), SB_OK);

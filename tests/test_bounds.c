@@ -94,7 +94,7 @@ static int read9(const text *t, int mem, sb_record *rec)
     return n;
 }
 
-/* Reads every record of t with sb_greader on g (NULL: 9x9) into rec and cells. */
+/* Reads every record of t with sb_greader on g into rec and cells. */
 static int readg(const sb_geometry *g, const text *t, int mem, sb_grecord *rec, uint8_t *cells)
 {
     FILE *f = stream(t, mem);
@@ -315,7 +315,7 @@ Test(greader_bounds, a_5000_byte_comment_on_9x9_as_the_9x9_reader)
     for (int mem = 0; mem < 2; mem++) {
         sb_grecord rec[MAX_RECS];
         uint8_t cells[MAX_RECS * SB_CELLS];
-        cr_assert_eq(readg(NULL, &t, mem, rec, cells), 4);
+        cr_assert_eq(readg(sb_geometry_9x9(), &t, mem, rec, cells), 4);
         const uint64_t lines[] = {1, 3, 4, 5};
         for (int i = 0; i < 4; i++)
             cr_assert_eq(rec[i].line, lines[i], "record %d at line %llu", i,

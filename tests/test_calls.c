@@ -212,7 +212,7 @@ Test(calls, bench_sums_the_same_calls_on_any_thread_count)
     cr_assert_not_null(cells);
     tu_load_cells("datasets/samples/hardest_11plus_1000.txt", cells, N);
     sb_bench *b;
-    cr_assert_eq(sb_bench_new(NULL, &b), SB_OK);
+    cr_assert_eq(sb_bench_new(sb_geometry_9x9(), &b), SB_OK);
     for (int i = 0; i < N; i++)
         cr_assert_eq(sb_bench_add(b, cells + (size_t)SB_CELLS * i), SB_OK);
     uint8_t verdicts[N];

@@ -82,7 +82,7 @@ static const char *row_of(const sb_geometry *g, const char *pipeline, int simd)
     sb_options o = opts(pipeline, simd);
     sb_engine *e = NULL;
     const int rc = sb_engine_new(g, &o, &e);
-    cr_assert_eq(rc, SB_OK, "%s on %s: %s", pipeline, g ? sb_geometry_name(g) : "NULL",
+    cr_assert_eq(rc, SB_OK, "%s on %s: %s", pipeline, sb_geometry_name(g),
                  sb_strerror(rc));
     static char name[32];
     snprintf(name, sizeof name, "%s", sb_engine_name(e));
@@ -114,6 +114,7 @@ Test(engine, every_row_is_reachable_and_chosen_as_documented)
     sb_geometry *g33 = geo("3x3"), *g44 = geo("4x4"), *g28 = geo("2x8"), *g82 = geo("8x2");
     sb_geometry *g23 = geo("2x3"), *lat = geo("latin:5"), *x33 = geo("x:3x3");
     sb_geometry *g55 = geo("5x5"), *cube = geo("cube:4");
+    const sb_geometry *nine = sb_geometry_9x9();
     /* The 9x9 grid as a bare house list (no layout): same houses, but not the 9x9 row. */
     hl H;
     make_houses(&H, 9, 3, 3);
@@ -129,9 +130,9 @@ Test(engine, every_row_is_reachable_and_chosen_as_documented)
         int simd;
         const char *row;
     } cases[] = {
-        {NULL, "fast", SB_SIMD_SCALAR, "9x9"},
-        {NULL, "list", SB_SIMD_AUTO, "9x9"},
-        {NULL, "restart:ns,hs", SB_SIMD_AUTO, "9x9"},
+        {nine, "fast", SB_SIMD_SCALAR, "9x9"},
+        {nine, "list", SB_SIMD_AUTO, "9x9"},
+        {nine, "restart:ns,hs", SB_SIMD_AUTO, "9x9"},
         {g33, "fast", SB_SIMD_AUTO, "9x9"},
         {g33, "none", SB_SIMD_SCALAR, "9x9"},
         {g44, "fast", SB_SIMD_SCALAR, "general"},
@@ -156,7 +157,7 @@ Test(engine, every_row_is_reachable_and_chosen_as_documented)
     for (size_t i = 0; i < nc; i++) {
         const char *got = row_of(cases[i].g, cases[i].pipeline, cases[i].simd);
         cr_assert_str_eq(got, cases[i].row, "%s on %s at %s", cases[i].pipeline,
-                         cases[i].g ? sb_geometry_name(cases[i].g) : "NULL",
+                         sb_geometry_name(cases[i].g),
                          sb_simd_name(cases[i].simd));
         for (int r = 0; r < 5; r++)
             seen[r] |= !strcmp(got, want[r]);
@@ -199,6 +200,96 @@ static void puzzle(const hl *H, const uint8_t *full, int k, blanks b, uint8_t *p
     }
 }
 
+/* sb_engine_solve_many on a case's puzzles (and one refused, a cell above N) gives what one
+ * sb_engine_solve per puzzle gives: status, count, guesses and first solution. */
+static void many_agrees(sb_engine *e, const hl *H, blanks b, const uint8_t *full, int puzzles,
+                        uint64_t limit, const char *spec)
+{
+    const size_t nc = (size_t)H->ncells, n = (size_t)puzzles + 1;
+    uint8_t *all = malloc(n * nc), *first = malloc(n * nc), *one = malloc(nc);
+    sb_gresult *res = malloc(n * sizeof *res);
+    int *st = malloc(n * sizeof *st);
+    for (int k = 0; k < puzzles; k++)
+        puzzle(H, full, k, b, all + (size_t)k * nc);
+    memset(all + (n - 1) * nc, 0, nc);
+    all[(n - 1) * nc] = (uint8_t)(H->n + 1);
+    memset(first, 0xAA, n * nc);
+    cr_assert_eq(sb_engine_solve_many(e, all, n, limit, res, first, st), SB_OK);
+    for (size_t k = 0; k < n; k++) {
+        sb_gresult r;
+        memset(one, 0xAA, nc);
+        const int rc = sb_engine_solve(e, all + k * nc, limit, &r, one);
+        cr_assert_eq(st[k], rc, "%s many #%zu: status %d, one solve %d", spec, k, st[k], rc);
+        cr_assert_eq(res[k].count, r.count, "%s many #%zu: count", spec, k);
+        cr_assert_eq(res[k].guesses, r.guesses, "%s many #%zu: guesses", spec, k);
+        cr_assert_eq(memcmp(first + k * nc, one, nc), 0, "%s many #%zu: first solution", spec, k);
+    }
+    cr_assert_eq(st[n - 1], SB_ERR_ARG, "%s: the refused puzzle", spec);
+    free(all);
+    free(first);
+    free(one);
+    free(res);
+    free(st);
+}
+
+/* sb_engine_solve_candidates against the oracle on the solvable puzzles of a case: the givens'
+ * own candidates count as the givens do; a blank cell c cut to the digit d of the oracle's
+ * first solution counts as the puzzle with d given at c; c cut to every digit but d counts the
+ * rest (the whole count less that one, checked where the counts are complete). Every first
+ * solution is valid and inside the candidates. */
+static void candidates_agree(sb_engine *e, const hl *H, blanks b, const uint8_t *full,
+                             int puzzles, const char *spec)
+{
+    enum { CAP = 5000 };
+    const size_t nc = (size_t)H->ncells;
+    const uint64_t all = H->n == 64 ? UINT64_MAX : (UINT64_C(1) << H->n) - 1;
+    uint8_t *p = malloc(nc), *q = malloc(nc), *want = malloc(nc), *got = malloc(nc);
+    uint64_t *cand = malloc(nc * sizeof *cand);
+    int checked = 0;
+    for (int k = 0; k < puzzles; k++) {
+        puzzle(H, full, k, b, p);
+        const uint64_t count = dlx_count(H->ncells, H->n, H->nh, H->h, p, CAP, want);
+        int c0 = -1;
+        for (int c = 0; c < H->ncells && c0 < 0; c++)
+            if (!p[c])
+                c0 = c;
+        if (!count || count == CAP || c0 < 0)
+            continue;
+        memcpy(q, p, nc);
+        q[c0] = want[c0];
+        const uint64_t with = dlx_count(H->ncells, H->n, H->nh, H->h, q, CAP, NULL);
+        for (int mode = 0; mode < 3; mode++) {
+            for (int c = 0; c < H->ncells; c++)
+                cand[c] = p[c] ? UINT64_C(1) << (p[c] - 1) : all;
+            const uint64_t d = UINT64_C(1) << (want[c0] - 1);
+            if (mode == 1)
+                cand[c0] = d;
+            if (mode == 2)
+                cand[c0] = all & ~d;
+            const uint64_t expect = mode == 0 ? count : mode == 1 ? with : count - with;
+            sb_gresult r;
+            const int rc = sb_engine_solve_candidates(e, cand, 0, &r, got);
+            cr_assert_eq(rc, SB_OK, "%s cand #%d/%d: %s", spec, k, mode, sb_strerror(rc));
+            cr_assert_eq(r.count, expect, "%s cand #%d/%d: %llu, oracle %llu", spec, k, mode,
+                         (unsigned long long)r.count, (unsigned long long)expect);
+            if (r.count) {
+                cr_assert(valid(H, p, got), "%s cand #%d/%d: invalid first solution", spec, k,
+                          mode);
+                for (int c = 0; c < H->ncells; c++)
+                    cr_assert(cand[c] >> (got[c] - 1) & 1, "%s cand #%d/%d: cell %d outside "
+                              "its candidates", spec, k, mode, c);
+            }
+        }
+        checked++;
+    }
+    cr_assert_gt(checked, 0, "%s: no solvable puzzle to start from candidates", spec);
+    free(p);
+    free(q);
+    free(want);
+    free(got);
+    free(cand);
+}
+
 /* What one row must give on one geometry: counts and first solutions as the oracle's (the
  * first solution a valid one, equal to the oracle's when unique), up to limit. */
 static void row_agrees(const char *spec, int n, int br, int bc, const char *pipeline, int simd,
@@ -212,7 +303,7 @@ static void row_agrees(const char *spec, int n, int br, int bc, const char *pipe
     cr_assert_eq(dlx_count(H->ncells, n, H->nh, H->h, full, 1, full), 1);
     sb_options o = opts(pipeline, simd);
     sb_engine *e = NULL;
-    cr_assert_eq(sb_engine_new(!strcmp(spec, "3x3") ? NULL : g, &o, &e), SB_OK);
+    cr_assert_eq(sb_engine_new(!strcmp(spec, "3x3") ? sb_geometry_9x9() : g, &o, &e), SB_OK);
     cr_assert_str_eq(sb_engine_name(e), row);
     unsigned kinds = 0; /* bit 0: a puzzle without solution, 1: a unique one, 2: several */
     for (int k = 0; k < puzzles; k++) {
@@ -236,6 +327,8 @@ static void row_agrees(const char *spec, int n, int br, int bc, const char *pipe
                          spec, pipeline, k);
     }
     cr_assert_eq(kinds, 7, "%s: the puzzles must have 0, 1 and several solutions", spec);
+    many_agrees(e, H, b, full, puzzles, limit, spec);
+    candidates_agree(e, H, b, full, puzzles, spec);
     sb_engine_free(e);
     free(full);
     free(p);
@@ -348,7 +441,7 @@ static void each_case(const char *spec, int n, int br, int bc, const char *pipel
     sb_options o = opts(pipeline, simd);
     sb_engine *e = NULL;
     const int nine = !strcmp(spec, "3x3");
-    cr_assert_eq(sb_engine_new(nine ? NULL : g, &o, &e), SB_OK);
+    cr_assert_eq(sb_engine_new(nine ? sb_geometry_9x9() : g, &o, &e), SB_OK);
     cr_assert_str_eq(sb_engine_name(e), row);
     /* The reference order: the general solver per cell, or the generic pipeline on g. */
     sb_gsolver *gs = NULL;
@@ -448,7 +541,7 @@ Test(engine, nine_by_nine_equals_sb_solve_for_every_pipeline_and_limit)
             o.pipeline = (int)p;
             o.simd = lv[li];
             sb_engine *e = NULL;
-            cr_assert_eq(sb_engine_new(NULL, &o, &e), SB_OK);
+            cr_assert_eq(sb_engine_new(sb_geometry_9x9(), &o, &e), SB_OK);
             cr_assert_str_eq(sb_engine_name(e), "9x9");
             const uint64_t limits[] = {2, 1, 0, 2};
             for (size_t k = 0; k < 4; k++) {
@@ -533,7 +626,7 @@ Test(engine, gsolve_batch_of_9x9_equals_sb_solve_batch)
                 cr_assert_eq(sb_solve_batch(&o, cells, n, threads, c1, q1, s1, t1), SB_OK);
                 for (int which = 0; which < 2; which++) {
                     memset(s2, 0x55, SB_CELLS * MAX);
-                    cr_assert_eq(sb_gsolve_batch(which ? g33 : NULL, &o, cells, n, threads, c2,
+                    cr_assert_eq(sb_gsolve_batch(which ? g33 : sb_geometry_9x9(), &o, cells, n, threads, c2,
                                                  q2, s2, t2),
                                  SB_OK);
                     cr_assert_eq(memcmp(c1, c2, n * sizeof *c1), 0, "%s counts", pipes[p]);
@@ -612,7 +705,7 @@ Test(engine, bad_options_and_arguments_give_the_documented_errors)
     cr_assert_eq(sb_engine_new(g23, &o, NULL), SB_ERR_ARG);
     o.pipeline = 99;
     cr_assert_eq(sb_engine_new(g23, &o, &e), SB_ERR_PIPELINE);
-    cr_assert_eq(sb_engine_new(NULL, &o, &e), SB_ERR_PIPELINE);
+    cr_assert_eq(sb_engine_new(sb_geometry_9x9(), &o, &e), SB_ERR_PIPELINE);
     o.pipeline = -7;
     cr_assert_eq(sb_engine_new(g23, &o, &e), SB_ERR_PIPELINE);
     o.pipeline = SB_PIPELINE_CUSTOM;
@@ -620,13 +713,13 @@ Test(engine, bad_options_and_arguments_give_the_documented_errors)
     cr_assert_eq(sb_engine_new(g23, &o, &e), SB_ERR_PIPELINE);
     o.spec = "list:ns,zz";
     cr_assert_eq(sb_engine_new(g23, &o, &e), SB_ERR_PIPELINE);
-    cr_assert_eq(sb_engine_new(NULL, &o, &e), SB_ERR_PIPELINE);
+    cr_assert_eq(sb_engine_new(sb_geometry_9x9(), &o, &e), SB_ERR_PIPELINE);
     o.simd = 99; /* the pipeline error comes first */
     cr_assert_eq(sb_engine_new(g23, &o, &e), SB_ERR_PIPELINE);
     sb_options_default(&o);
     o.simd = 99;
     cr_assert_eq(sb_engine_new(g23, &o, &e), SB_ERR_SIMD);
-    cr_assert_eq(sb_engine_new(NULL, &o, &e), SB_ERR_SIMD);
+    cr_assert_eq(sb_engine_new(sb_geometry_9x9(), &o, &e), SB_ERR_SIMD);
     o.pipeline = 1;
     cr_assert_eq(sb_engine_new(g23, &o, &e), SB_ERR_SIMD, "pipelines check the level too");
     for (int l = SB_SIMD_SCALAR + 1; l < SB_SIMD_LEVELS; l++)
@@ -637,15 +730,15 @@ Test(engine, bad_options_and_arguments_give_the_documented_errors)
     sb_options_default(&o);
     o.search = SB_SEARCH_BFS;
     cr_assert_eq(sb_engine_new(g23, &o, &e), SB_ERR_ARG, "BFS beyond 9x9");
-    cr_assert_eq(sb_engine_new(NULL, &o, &e), SB_OK, "BFS on 9x9");
+    cr_assert_eq(sb_engine_new(sb_geometry_9x9(), &o, &e), SB_OK, "BFS on 9x9");
     sb_engine_free(e);
     o.search = 7;
-    cr_assert_eq(sb_engine_new(NULL, &o, &e), SB_ERR_ARG);
+    cr_assert_eq(sb_engine_new(sb_geometry_9x9(), &o, &e), SB_ERR_ARG);
     /* A registry name given as a custom spec is that pipeline. */
     o.search = SB_SEARCH_DFS;
     o.pipeline = SB_PIPELINE_CUSTOM;
     o.spec = "list";
-    cr_assert_eq(sb_engine_new(NULL, &o, &e), SB_OK);
+    cr_assert_eq(sb_engine_new(sb_geometry_9x9(), &o, &e), SB_OK);
     sb_engine_free(e);
     cr_assert_eq(sb_gsolve_batch(g23, &o, NULL, 1, 1, NULL, NULL, NULL, NULL), SB_ERR_ARG);
     o.search = SB_SEARCH_BFS;

@@ -142,11 +142,13 @@ Test(gdataset, a_seed_keeps_the_puzzles_the_cli_made)
     geo_free(&G);
 }
 
-Test(gdataset, null_geometry_is_9x9)
+Test(gdataset, the_9x9_geometry_generates_and_augments_as_3x3)
 {
     geo G = geo_make("3x3");
     sb_ggenerator *a, *b;
-    cr_assert_eq(sb_ggenerator_new(NULL, 3, &a, NULL, 0), SB_OK);
+    cr_assert_eq(sb_ggenerator_new(NULL, 3, &a, NULL, 0), SB_ERR_ARG);
+    cr_assert_null(a);
+    cr_assert_eq(sb_ggenerator_new(sb_geometry_9x9(), 3, &a, NULL, 0), SB_OK);
     cr_assert_eq(sb_ggenerator_new(G.g, 3, &b, NULL, 0), SB_OK);
     cr_assert_str_eq(sb_geometry_name(sb_ggenerator_geometry(a)), "3x3");
     uint8_t pa[81], pb[81], sa[81], sb[81], ta[81], tb[81];
@@ -154,7 +156,7 @@ Test(gdataset, null_geometry_is_9x9)
     cr_assert_eq(sb_ggenerate(b, 5, pb, sb, NULL), SB_OK);
     cr_assert_eq(memcmp(pa, pb, 81), 0);
     cr_assert_eq(memcmp(sa, sb, 81), 0);
-    cr_assert_eq(sb_gaugment(NULL, 9, 4, pa, ta), SB_OK);
+    cr_assert_eq(sb_gaugment(sb_geometry_9x9(), 9, 4, pa, ta), SB_OK);
     cr_assert_eq(sb_gaugment(G.g, 9, 4, pa, tb), SB_OK);
     cr_assert_eq(memcmp(ta, tb, 81), 0);
     sb_ggenerator_free(a);
@@ -514,7 +516,7 @@ Test(gdataset, symmetries_that_do_not_suit_a_geometry_are_refused_with_the_reaso
     }
     /* 9x9 (NULL) takes every symmetry; an unknown one is refused everywhere. */
     for (int sym = 0; sym < SB_SYM_COUNT; sym++)
-        cr_assert_eq(sb_gsymmetry_check(NULL, sym, NULL, 0), SB_OK);
+        cr_assert_eq(sb_gsymmetry_check(sb_geometry_9x9(), sym, NULL, 0), SB_OK);
     cr_assert_eq(sb_gsymmetry_check(NULL, SB_SYM_COUNT, NULL, 0), SB_ERR_ARG);
 }
 

@@ -236,6 +236,50 @@ Test(geometry, sudoku_peer_counts_and_names)
     }
 }
 
+Test(geometry, the_9x9_constant_is_the_3x3_geometry_and_the_peer_tables)
+{
+    const sb_geometry *k = sb_geometry_9x9();
+    sb_geometry *g = NULL;
+    cr_assert_eq(sb_geometry_parse("3x3", &g, NULL, 0), SB_OK);
+    cr_assert_eq(k, sb_geometry_9x9(), "one constant");
+    cr_assert_str_eq(sb_geometry_name(k), sb_geometry_name(g));
+    cr_assert_eq(sb_geometry_kind_of(k), SB_GEO_BOXED);
+    cr_assert_eq(sb_geometry_cells(k), SB_CELLS);
+    cr_assert_eq(sb_geometry_digits(k), SB_DIGITS);
+    cr_assert_eq(sb_geometry_houses(k), SB_HOUSES);
+    sb_geometry_layout lk, lg;
+    sb_geometry_layout_of(k, &lk);
+    sb_geometry_layout_of(g, &lg);
+    cr_assert_eq(memcmp(&lk, &lg, sizeof lk), 0);
+    const sb_peer_tables *t = sb_tables();
+    for (int h = 0; h < SB_HOUSES; h++) {
+        const uint16_t *a = sb_geometry_house(k, h), *b = sb_geometry_house(g, h);
+        for (int i = 0; i < SB_DIGITS; i++) {
+            cr_assert_eq(a[i], b[i], "house %d cell %d", h, i);
+            cr_assert_eq(a[i], t->house_cells[h][i], "house %d cell %d: the peer tables", h, i);
+        }
+    }
+    for (int c = 0; c < SB_CELLS; c++) {
+        int na, nb;
+        const uint16_t *a = sb_geometry_cell_houses(k, c, &na), *b = sb_geometry_cell_houses(g, c, &nb);
+        cr_assert_eq(na, 3);
+        cr_assert_eq(nb, 3);
+        for (int i = 0; i < 3; i++)
+            cr_assert_eq(a[i], b[i], "cell %d house %d", c, i);
+        a = sb_geometry_peers(k, c, &na);
+        b = sb_geometry_peers(g, c, &nb);
+        cr_assert_eq(na, SB_PEERS);
+        cr_assert_eq(nb, SB_PEERS);
+        for (int i = 0; i < SB_PEERS; i++) {
+            cr_assert_eq(a[i], b[i], "cell %d peer %d", c, i);
+            cr_assert_eq(a[i], t->peers[c][i], "cell %d peer %d: the peer tables", c, i);
+        }
+    }
+    sb_geometry_free((sb_geometry *)(uintptr_t)k); /* ignored: the constant stays */
+    cr_assert_eq(sb_geometry_cells(sb_geometry_9x9()), SB_CELLS);
+    sb_geometry_free(g);
+}
+
 Test(geometry, layouts_for_printing)
 {
     struct { const char *spec; sb_geometry_layout want; } t[] = {

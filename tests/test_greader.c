@@ -277,7 +277,7 @@ Test(greader, stop_flag_ends_the_skip_of_a_long_line_and_the_next_call_resumes)
     sb_geometry_free(g);
 }
 
-Test(greader, null_geometry_is_the_9x9_reader)
+Test(greader, the_9x9_geometry_is_the_9x9_reader)
 {
     /* a one-line puzzle, a nine-line grid, a Kaggle header, a clash (a puzzle on 9x9) */
     const char *text = "quizzes,solutions\n"
@@ -287,7 +287,7 @@ Test(greader, null_geometry_is_the_9x9_reader)
                        "11...............................................................................\n";
     sb_grecord rec[4];
     uint8_t cells[4 * SB_CELLS];
-    cr_assert_eq(read_all(NULL, text, 0, rec, cells, 4), 3);
+    cr_assert_eq(read_all(sb_geometry_9x9(), text, 0, rec, cells, 4), 3);
     cr_assert_eq(rec[0].line, 2);
     cr_assert_eq(rec[1].line, 3);
     cr_assert_eq(rec[2].line, 14);
@@ -305,6 +305,7 @@ Test(greader, arguments)
     sb_greader *r = (sb_greader *)1;
     cr_assert_eq(sb_greader_open(&r, NULL, NULL), SB_ERR_ARG);
     cr_assert_eq(sb_greader_open(NULL, NULL, stdin), SB_ERR_ARG);
+    cr_assert_eq(sb_greader_open(&r, NULL, stdin), SB_ERR_ARG); /* 9x9 is sb_geometry_9x9() */
     cr_assert_eq(sb_greader_next(NULL, NULL, NULL), SB_ERR_ARG);
     sb_greader_close(NULL);
     sb_greader_set_stop(NULL, NULL);
@@ -324,7 +325,7 @@ static void want_detect(const char *text, int more, int want_st, const char *wan
     const int st = sb_geometry_detect(text, strlen(text), more, &g, &line, why, sizeof why);
     cr_assert_eq(st, want_st, "%.40s: status %d (%s)", text, st, why);
     if (st == SB_OK)
-        cr_assert_str_eq(g ? sb_geometry_name(g) : "", want, "%.40s", text);
+        cr_assert_str_eq(g == sb_geometry_9x9() ? "" : sb_geometry_name(g), want, "%.40s", text);
     else
         cr_assert_str_eq(why, want, "%.40s", text);
     cr_assert_eq(line, want_line, "%.40s: line %llu", text, (unsigned long long)line);
@@ -388,7 +389,9 @@ Test(detect, named_cases)
     sb_geometry *g;
     cr_assert_eq(sb_geometry_detect("x", 1, 0, NULL, NULL, NULL, 0), SB_ERR_ARG);
     cr_assert_eq(sb_geometry_detect(NULL, 0, 0, &g, NULL, NULL, 0), SB_OK);
-    cr_assert_null(g);
+    cr_assert_eq(g, sb_geometry_9x9());
+    sb_geometry_free(g); /* the constant: a no-op */
+    cr_assert_eq(sb_geometry_cells(sb_geometry_9x9()), SB_CELLS);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -509,7 +512,7 @@ Test(grate, minimal_16x16_puzzles_rate_by_the_general_solver_and_need_search_whe
     sb_geometry_free(g);
 }
 
-Test(grate, the_3x3_geometry_rates_as_sb_rate_and_null_is_sb_rate)
+Test(grate, the_3x3_geometry_and_the_9x9_geometry_rate_as_sb_rate)
 {
     static const char *const files[] = {"datasets/samples/17_clue_2000.txt",
                                         "datasets/samples/top1465.txt"};
@@ -519,18 +522,18 @@ Test(grate, the_3x3_geometry_rates_as_sb_rate_and_null_is_sb_rate)
         FILE *in = fopen(files[f], "r");
         cr_assert(in != NULL, "%s", files[f]);
         sb_greader *r;
-        cr_assert_eq(sb_greader_open(&r, NULL, in), SB_OK);
+        cr_assert_eq(sb_greader_open(&r, sb_geometry_9x9(), in), SB_OK);
         sb_grecord rec;
         uint8_t cells[SB_CELLS];
         for (int k = 0; k < 150 && sb_greader_next(r, &rec, cells) == 1; k++) {
-            sb_rating want, got, null9;
+            sb_rating want, got, nine;
             cr_assert_eq(sb_rate((const sb_grid *)(const void *)cells, &want), SB_OK);
             cr_assert_eq(sb_grate(g, cells, &got), SB_OK);
-            cr_assert_eq(sb_grate(NULL, cells, &null9), SB_OK);
+            cr_assert_eq(sb_grate(sb_geometry_9x9(), cells, &nine), SB_OK);
             cr_assert_eq(got.cls, want.cls, "%s:%llu", files[f], (unsigned long long)rec.line);
             cr_assert_arr_eq(got.counts, want.counts, sizeof want.counts, "%s:%llu counters",
                              files[f], (unsigned long long)rec.line);
-            cr_assert_arr_eq(&null9, &want, sizeof want);
+            cr_assert_arr_eq(&nine, &want, sizeof want);
             classes[got.cls]++;
         }
         sb_greader_close(r);
@@ -602,7 +605,7 @@ Test(grate, batch_rows_equal_single_calls_for_any_thread_count_and_stop)
     sb_rating r9;
     int8_t c9;
     cr_assert_eq(sb_rate(&p9, &r9), SB_OK);
-    cr_assert_eq(sb_grate_batch(NULL, p9.cell, 1, 0, &c9, NULL, NULL), SB_OK);
+    cr_assert_eq(sb_grate_batch(sb_geometry_9x9(), p9.cell, 1, 0, &c9, NULL, NULL), SB_OK);
     cr_assert_eq(c9, (int8_t)r9.cls);
     sb_gsolver_free(s);
     sb_geometry_free(g);

@@ -28,11 +28,13 @@
 #include "test_util.h"
 
 /* Functions the library exports that the public header does not declare: helpers shared by
- * its own files (src/internal.h, src/kernel/kernel.h, src/search/gsearch.h, src/technique/technique.h). Their
- * callers are the library's own, which hand them checked arguments; a program cannot call
- * them without declaring them itself. */
+ * its own files (src/internal.h, src/kernel/kernel.h, src/search/gsearch.h,
+ * src/technique/technique.h, src/box16/box16.h). Their callers are the library's own, which
+ * hand them checked arguments; a program cannot call them without declaring them itself. */
 static const char *const internal_symbols[] = {
-    "sb_batch_begin", "sb_batch_error", "sb_batch_team", "sb_engine_ext", "sb_fast_plugin_step",
+    "sb_batch_begin", "sb_batch_error", "sb_batch_team", "sb_engine_ext", "sb_engine_paired",
+    "sb_gpipeline_solve_candidates", "sb_gsolve_candidates", "sb_solver_limits",
+    "sb_fast_plugin_step",
     "sb_gpipeline_ext", "sb_gpipeline_new_opt", "sb_gpipeline_plugin_counts",
     "sb_plan_parse_opt", "sb_solver_ext", "sb_tech_ext_free", "sb_tech_ext_new",
     "sb_tech_ext_step", "sb_box16_fits", "sb_box16_free", "sb_box16_new",
@@ -574,7 +576,7 @@ Test(misuse, general_solver)
     cr_assert_eq(sb_gsolve_batch(g, &o, NULL, 1, 1, counts, NULL, NULL, NULL), SB_ERR_ARG);
     cr_assert_eq(sb_gsolve_batch(g, &o, C4, SIZE_MAX / 16 + 1, 1, NULL, NULL, NULL, NULL),
                  SB_ERR_ARG);
-    cr_assert_eq(sb_gsolve_batch(NULL, &o, C4, SIZE_MAX / SB_CELLS + 1, 1, NULL, NULL, NULL,
+    cr_assert_eq(sb_gsolve_batch(sb_geometry_9x9(), &o, C4, SIZE_MAX / SB_CELLS + 1, 1, NULL, NULL, NULL,
                                  NULL),
                  SB_ERR_ARG);
     sb_geometry_free(g);
@@ -620,6 +622,30 @@ Test(misuse, engines)
     cr_assert_eq(sb_engine_each(e, C4, 0, NULL, NULL, &res), SB_ERR_ARG);
     cr_assert_eq(sb_engine_each(e, bad, 0, never, NULL, &res), SB_ERR_ARG);
     cr_assert_eq(sb_engine_each(NULL, C4, 0, never, NULL, &res), SB_ERR_ARG);
+    int st[2];
+    sb_gresult two[2];
+    cr_assert_eq(sb_engine_solve_many(NULL, C4, 1, 0, two, NULL, st), SB_ERR_ARG);
+    cr_assert_eq(sb_engine_solve_many(e, NULL, 1, 0, two, NULL, st), SB_ERR_ARG);
+    cr_assert_eq(sb_engine_solve_many(e, C4, 1, 0, NULL, NULL, st), SB_ERR_ARG);
+    cr_assert_eq(sb_engine_solve_many(e, C4, 1, 0, two, NULL, NULL), SB_ERR_ARG);
+    cr_assert_eq(sb_engine_solve_many(e, NULL, 0, 0, NULL, NULL, NULL), SB_OK);
+    cr_assert_eq(sb_engine_solve_many(e, C4, SIZE_MAX, 0, two, NULL, st), SB_ERR_ARG);
+    uint8_t pair[32];
+    memcpy(pair, bad, 16);
+    memcpy(pair + 16, C4, 16);
+    cr_assert_eq(sb_engine_solve_many(e, pair, 2, 0, two, NULL, st), SB_OK);
+    cr_assert_eq(st[0], SB_ERR_ARG); /* the refused puzzle alone */
+    cr_assert_eq(two[0].count, 0);
+    cr_assert_eq(st[1], SB_OK);
+    cr_assert_gt(two[1].count, 0);
+    uint64_t cand[16];
+    for (int c = 0; c < 16; c++)
+        cand[c] = 0xF;
+    cr_assert_eq(sb_engine_solve_candidates(NULL, cand, 0, &res, NULL), SB_ERR_ARG);
+    cr_assert_eq(sb_engine_solve_candidates(e, NULL, 0, &res, NULL), SB_ERR_ARG);
+    cr_assert_eq(sb_engine_solve_candidates(e, cand, 0, NULL, NULL), SB_ERR_ARG);
+    cand[5] = 0x10; /* digit 5 on a 4-digit grid */
+    cr_assert_eq(sb_engine_solve_candidates(e, cand, 0, &res, NULL), SB_ERR_ARG);
     sb_engine_free(e);
     sb_geometry_free(g);
 }
@@ -647,7 +673,7 @@ Test(misuse, reading_and_rating_any_geometry)
     cr_assert_eq(sb_geometry_detect(NULL, 5, 0, &d, NULL, NULL, 0), SB_ERR_ARG);
     cr_assert_eq(sb_geometry_detect("1..4", 4, 0, NULL, NULL, NULL, 0), SB_ERR_ARG);
     cr_assert_eq(sb_geometry_detect(NULL, 0, 0, &d, NULL, NULL, 0), SB_OK);
-    cr_assert_null(d);
+    cr_assert_eq(d, sb_geometry_9x9());
 
     sb_grater *rt = NULL;
     sb_rating rating;
@@ -782,7 +808,9 @@ Test(misuse, datasets_on_any_geometry)
     cr_assert_eq(sb_gsymmetry_check(g, 99, why, sizeof why), SB_ERR_ARG);
     cr_assert_str_eq(why, "unknown symmetry 99");
     cr_assert_eq(sb_gsymmetry_check(g, -1, NULL, 0), SB_ERR_ARG);
-    cr_assert_eq(sb_gsymmetry_check(NULL, SB_SYM_ROT90, NULL, 0), SB_OK);
+    cr_assert_eq(sb_gsymmetry_check(sb_geometry_9x9(), SB_SYM_ROT90, NULL, 0), SB_OK);
+    cr_assert_eq(sb_gsymmetry_check(NULL, SB_SYM_ROT90, why, sizeof why), SB_ERR_ARG);
+    cr_assert_str_eq(why, "no geometry");
 
     sb_ggenerator *gen = NULL;
     cr_assert_eq(sb_ggenerator_new(g, 0, NULL, why, sizeof why), SB_ERR_ARG);
@@ -848,7 +876,7 @@ static sb_bench *bench_of(int prepare)
     sb_bench *b = NULL;
     uint8_t cells[SB_CELLS];
     p1_cells(cells);
-    cr_assert_eq(sb_bench_new(NULL, &b), SB_OK);
+    cr_assert_eq(sb_bench_new(sb_geometry_9x9(), &b), SB_OK);
     cr_assert_eq(sb_bench_add(b, cells), SB_OK);
     sb_options o;
     sb_options_default(&o);
@@ -1336,7 +1364,7 @@ Test(misuse, record_solvers)
     rec.kind = SB_LINE_PUZZLE;
     rec.grid = tu_grid(P1);
     const sb_record *recs[2] = {NULL, &rec};
-    sb_result res;
+    sb_gresult res;
     sb_rating rt;
     sb_gresult gr;
     cr_assert_eq(sb_rsolver_new(NULL, &o, 0, &s), SB_OK);
@@ -1349,10 +1377,10 @@ Test(misuse, record_solvers)
     cr_assert_eq(sb_rsolver_solve(NULL, &rec, &res), SB_ERR_ARG);
     cr_assert_eq(sb_rsolver_solve(s, NULL, &res), SB_ERR_ARG);
     cr_assert_eq(sb_rsolver_solve(s, &rec, NULL), SB_ERR_ARG);
-    cr_assert_null(sb_rsolver_solution(NULL, &res));
+    cr_assert_null(sb_rsolver_solution(NULL));
     cr_assert_null(sb_rsolver_plugin_why(NULL));
-    cr_assert_null(sb_rsolver_solution(s, NULL));
-    cr_assert_not_null(sb_rsolver_solution(s, &res));
+    cr_assert_not_null(sb_rsolver_solution(s));
+    cr_assert_eq(sb_solution_check(&rec.grid, (const sb_grid *)(const void *)sb_rsolver_solution(s)), 1);
     cr_assert_eq(sb_rsolver_rate(NULL, &rec, &rt), SB_ERR_ARG);
     cr_assert_eq(sb_rsolver_rate(s, NULL, &rt), SB_ERR_ARG);
     cr_assert_eq(sb_rsolver_rate(s, &rec, NULL), SB_ERR_ARG);
@@ -1481,6 +1509,6 @@ Test(misuse, plugins)
     cr_assert_eq(sb_solver_new(&s, &o), SB_ERR_ARG);
     cr_assert_null(s);
     sb_engine *e = (sb_engine *)(uintptr_t)1;
-    cr_assert_eq(sb_engine_new(NULL, &o, &e), SB_ERR_ARG);
+    cr_assert_eq(sb_engine_new(sb_geometry_9x9(), &o, &e), SB_ERR_ARG);
     cr_assert_null(e);
 }

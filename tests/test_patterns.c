@@ -512,7 +512,7 @@ Test(patterns, never_removes_the_solution, .timeout = 600)
             *sols = malloc((size_t)SB_CELLS * GEN);
     size_t n = samples("datasets/samples/top1465.txt", cells, MAX);
     cr_assert_eq(n, MAX);
-    cr_assert_eq(sb_ggenerate_batch(NULL, 25, 0, GEN, 1, cells + SB_CELLS * n, sols, NULL, NULL),
+    cr_assert_eq(sb_ggenerate_batch(sb_geometry_9x9(), 25, 0, GEN, 1, cells + SB_CELLS * n, sols, NULL, NULL),
                  SB_OK);
     n += GEN;
     sb_solver *s = tu_solver(2, 0, SB_SIMD_SCALAR);

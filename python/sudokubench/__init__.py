@@ -177,7 +177,7 @@ class Plugin:
     def accepts(self, grid=None):
         """True when the plug-in solves grids of this geometry (None: 9x9)."""
         g = _geometry(grid)
-        return bool(lib.sb_plugin_accepts(self._ptr, g._ptr if g is not None else ffi.NULL))
+        return bool(lib.sb_plugin_accepts(self._ptr, _gptr(g)))
 
     def __repr__(self):
         return f"Plugin({self.path!r}: {self.name})"
@@ -374,7 +374,7 @@ def _detect(text, more, source, skipped=0):
         where = f"{source}:{at}" if source else f"line {at}"
         raise ValueError(f"{where}: cannot tell the geometry: {reason}")
     _check(st, "detect")
-    return Geometry._adopt(out[0]) if out[0] != ffi.NULL else None
+    return None if out[0] == lib.sb_geometry_9x9() else Geometry._adopt(out[0])
 
 
 def detect(source):
@@ -816,8 +816,8 @@ def _ptr(ctype, arr):
 
 
 def _gptr(g):
-    """The library's geometry pointer for g (NULL: 9x9)."""
-    return ffi.NULL if g is None else g._ptr
+    """The library's geometry pointer for g (None: the 9x9 grid, sb_geometry_9x9)."""
+    return lib.sb_geometry_9x9() if g is None else g._ptr
 
 
 # ------------------------------------------------------------------------------------------
@@ -911,7 +911,7 @@ def solve(puzzles, limit=2, pipeline="fast", threads=0, simd="auto", grid=None, 
         if g is None and plugin is None:
             return lib.sb_solve_batch(opt, *args)
         # a plug-in is an engine row on 9x9 too, which the geometry batch runs
-        return lib.sb_gsolve_batch(g._ptr if g is not None else ffi.NULL, opt, *args)
+        return lib.sb_gsolve_batch(_gptr(g), opt, *args)
 
     # A few puzzles with the fast kernel and a bounded count take microseconds: not worth a
     # helper thread (every other call may run long enough for Ctrl-C to matter, and so may

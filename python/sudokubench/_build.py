@@ -92,6 +92,7 @@ int sb_geometry_for_cells(int ncells, sb_geometry **out, char *why, size_t whyle
 int sb_geometry_read(FILE *in, const char *source, sb_geometry **out, char *why,
                      size_t whylen);
 void sb_geometry_free(sb_geometry *g);
+const sb_geometry *sb_geometry_9x9(void);
 const char *sb_geometry_name(const sb_geometry *g);
 int sb_geometry_kind_of(const sb_geometry *g);
 int sb_geometry_cells(const sb_geometry *g);

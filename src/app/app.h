@@ -18,6 +18,18 @@
 
 #include "sudokubench.h"
 
+/* The programs keep the 9x9 grid as no geometry (NULL): its records are sb_records, read by
+ * the 9x9 reader. sb_app_geo gives the library's value for it where a public call takes a
+ * geometry, sb_app_nine maps the library's back. */
+static inline const sb_geometry *sb_app_geo(const sb_geometry *g)
+{
+    return g ? g : sb_geometry_9x9();
+}
+static inline int sb_app_nine(const sb_geometry *g)
+{
+    return !g || g == sb_geometry_9x9();
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Streams: a batch over whole inputs on every core, output in input order (stream.c)         */
 /* ------------------------------------------------------------------------------------------ */
@@ -415,13 +427,13 @@ void sb_rsolver_free(sb_rsolver *s);
 void sb_rsolver_ahead(sb_rsolver *s, const sb_record *const *recs, size_t n);
 
 /* Solves puzzle record rec into res (count and guesses; the first solution: see
- * sb_rsolver_solution). @return as sb_solve (sb_engine_solve on another geometry); SB_ERR_ARG
- * for NULL arguments. */
-int sb_rsolver_solve(sb_rsolver *s, const sb_record *rec, sb_result *res);
+ * sb_rsolver_solution). @return as sb_engine_solve (sb_engine_solve_candidates for a
+ * pencilmark record); SB_ERR_ARG for NULL arguments. */
+int sb_rsolver_solve(sb_rsolver *s, const sb_record *rec, sb_gresult *res);
 
-/* @return the cells of the first solution of the last sb_rsolver_solve that gave res; NULL for
- * NULL s, or NULL res on 9x9. */
-const uint8_t *sb_rsolver_solution(const sb_rsolver *s, const sb_result *res);
+/* @return the cells of the first solution of the last sb_rsolver_solve (the geometry's cells;
+ * meaningful when its count was not 0); NULL for NULL s. */
+const uint8_t *sb_rsolver_solution(const sb_rsolver *s);
 
 /* After a solve that returned SB_ERR_PLUGIN with technique plug-ins: which broke its contract
  * and how. @return that text, or NULL. */

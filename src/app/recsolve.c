@@ -1,8 +1,8 @@
 /*
  * recsolve.c — one thread's solver of stream records of any geometry (app.h, "Record solvers"),
  * part of the programs' layer: the records an sb_gsource gives, 9x9 sb_records (givens or
- * pencilmarks) through an sb_solver, solved ahead a chunk at a time with sb_solve_many, and
- * other geometries' sb_stream_grecs through the geometry's sb_engine; rating through sb_rate or
+ * pencilmarks, solved ahead a chunk at a time with sb_engine_solve_many) and other
+ * geometries' sb_stream_grecs, all through the geometry's sb_engine; rating through sb_rate or
  * an sb_grater. So a command solves, validates and rates every geometry through one call, and
  * never chooses an engine itself.
  */
@@ -13,20 +13,21 @@
 
 struct sb_rsolver {
     const sb_geometry *g; /* NULL: 9x9 */
-    sb_solver *solver;    /* 9x9 */
-    sb_engine *eng;       /* another geometry, or a plug-in on any */
+    sb_engine *eng;       /* the geometry's engine (a plug-in's row, when one was given) */
     sb_grater *rater;     /* another geometry's rating (made when asked for) */
     uint64_t limit;       /* the options' limit (the engine takes it per call) */
     int plugin;           /* 1: eng runs a plug-in, whose every solution is checked */
     int techs;            /* 1: technique plug-ins run: puzzles are solved one at a time, so
                              a breach is read right after the solve it broke */
-    uint8_t *sol;         /* with eng: the last first solution, the geometry's cells */
+    uint8_t *sol;         /* the first solution of a puzzle solved alone, the geometry's cells */
+    const uint8_t *last;  /* the last solve's first solution: sol, or an entry of first */
     size_t cap;           /* entries of the arrays below */
     size_t ready, next;   /* solved ahead: entries next .. ready-1 not yet handed out */
     const sb_record **rec; /* the record of each entry */
     sb_grid *grid;        /* its puzzle */
-    sb_result *res;       /* its result */
-    int *st;              /* its sb_solve status */
+    sb_gresult *res;      /* its count and guesses */
+    sb_grid *first;       /* its first solution */
+    int *st;              /* its solve's status */
 };
 
 int sb_rsolver_new(const sb_geometry *g, const sb_options *opt, int rate, sb_rsolver **out)
@@ -40,14 +41,15 @@ int sb_rsolver_new(const sb_geometry *g, const sb_options *opt, int rate, sb_rso
     *out = s;
     if (!s)
         return SB_ERR_NOMEM;
+    g = sb_app_nine(g) ? NULL : g; /* 9x9: sb_records */
     s->g = g;
     s->limit = opt->limit;
-    const int eng = g || opt->plugin; /* a plug-in is an engine row on 9x9 too */
     s->plugin = opt->plugin != NULL;
     s->techs = opt->ntechniques > 0;
-    if (eng && !(s->sol = malloc(g ? (size_t)sb_geometry_cells(g) : SB_CELLS)))
+    if (!(s->sol = malloc(g ? (size_t)sb_geometry_cells(g) : SB_CELLS)))
         return SB_ERR_NOMEM;
-    int st = eng ? sb_engine_new(g, opt, &s->eng) : sb_solver_new(&s->solver, opt);
+    s->last = s->sol;
+    int st = sb_engine_new(sb_app_geo(g), opt, &s->eng);
     if (st == SB_OK && g && rate)
         st = sb_grater_new(g, &s->rater);
     return st;
@@ -59,6 +61,7 @@ static void ahead_free(sb_rsolver *s)
     free(s->rec);
     free(s->grid);
     free(s->res);
+    free(s->first);
     free(s->st);
     s->cap = 0;
 }
@@ -67,7 +70,6 @@ void sb_rsolver_free(sb_rsolver *s)
 {
     if (!s)
         return;
-    sb_solver_free(s->solver);
     sb_engine_free(s->eng);
     sb_grater_free(s->rater);
     free(s->sol);
@@ -80,17 +82,19 @@ void sb_rsolver_ahead(sb_rsolver *s, const sb_record *const *recs, size_t n)
     if (!s)
         return;
     s->ready = s->next = 0;
-    /* nothing ahead on another geometry, for a solver that failed to be made, with technique
-     * plug-ins, or for an array that cannot be there (its copies' sizes would wrap) */
-    if (s->g || !s->solver || s->techs || !recs || n > SIZE_MAX / sizeof *s->res)
+    /* nothing ahead on another geometry, for a plug-in (its every solution is checked as it
+     * comes), for an engine that failed to be made, with technique plug-ins, or for an array
+     * that cannot be there (its copies' sizes would wrap) */
+    if (s->g || s->plugin || !s->eng || s->techs || !recs || n > SIZE_MAX / sizeof *s->first)
         return;
     if (n > s->cap) {
         ahead_free(s);
         s->rec = malloc(n * sizeof *s->rec);
         s->grid = malloc(n * sizeof *s->grid);
         s->res = malloc(n * sizeof *s->res);
+        s->first = malloc(n * sizeof *s->first);
         s->st = malloc(n * sizeof *s->st);
-        s->cap = s->rec && s->grid && s->res && s->st ? n : 0;
+        s->cap = s->rec && s->grid && s->res && s->first && s->st ? n : 0;
         if (!s->cap)
             return; /* each record is solved when it is asked for */
     }
@@ -100,49 +104,48 @@ void sb_rsolver_ahead(sb_rsolver *s, const sb_record *const *recs, size_t n)
             s->rec[k] = recs[i];
             s->grid[k++] = recs[i]->grid;
         }
-    sb_solve_many(s->solver, s->grid, k, s->res, s->st);
-    s->ready = k;
+    if (sb_engine_solve_many(s->eng, s->grid[0].cell, k, s->limit, s->res, s->first[0].cell,
+                             s->st) == SB_OK)
+        s->ready = k; /* else each record is solved when it is asked for */
 }
 
-int sb_rsolver_solve(sb_rsolver *s, const sb_record *rec, sb_result *res)
+int sb_rsolver_solve(sb_rsolver *s, const sb_record *rec, sb_gresult *res)
 {
-    if (!s || !rec || !res)
+    if (!s || !rec || !res || !s->eng)
         return SB_ERR_ARG;
-    if (s->eng) {
-        if (!s->g && rec->marks)
-            return SB_ERR_ARG; /* a plug-in takes givens, not pencilmarks */
-        sb_gresult gr = {0, 0};
-        const uint8_t *cells = s->g ? ((const sb_stream_grec *)rec)->cells : rec->grid.cell;
-        int st = sb_engine_solve(s->eng, cells, s->limit, &gr, s->sol);
-        /* a plug-in's solution is checked against the givens and the rules, as bench does */
-        if (st == SB_OK && s->plugin && gr.count &&
-            !(s->g ? sb_gsolution_check(s->g, cells, s->sol)
-                   : sb_solution_check(&rec->grid, (const sb_grid *)(const void *)s->sol)))
-            st = SB_ERR_PLUGIN;
-        res->count = gr.count;
-        res->guesses = gr.guesses;
-        if (!s->g && gr.count)
-            memcpy(res->solution.cell, s->sol, SB_CELLS);
-        return st;
+    sb_gresult gr = {0, 0};
+    int st;
+    const uint8_t *cells = s->g ? ((const sb_stream_grec *)rec)->cells : rec->grid.cell;
+    s->last = s->sol;
+    if (s->next < s->ready && s->rec[s->next] == rec) { /* solved ahead */
+        gr = s->res[s->next];
+        s->last = s->first[s->next].cell;
+        st = s->st[s->next++];
+    } else if (!s->g && rec->marks) { /* a pencilmark record: solved from its candidates */
+        uint64_t cand[SB_CELLS];
+        for (int c = 0; c < SB_CELLS; c++)
+            cand[c] = rec->cand[c];
+        st = sb_engine_solve_candidates(s->eng, cand, s->limit, &gr, s->sol);
+    } else {
+        st = sb_engine_solve(s->eng, cells, s->limit, &gr, s->sol);
     }
-    if (s->next < s->ready && s->rec[s->next] == rec) {
-        *res = s->res[s->next];
-        return s->st[s->next++];
-    }
-    return rec->marks ? sb_solve_candidates(s->solver, rec->cand, res)
-                      : sb_solve(s->solver, &rec->grid, res);
+    /* a plug-in's solution is checked against the givens and the rules, as bench does */
+    if (st == SB_OK && s->plugin && gr.count &&
+        !(s->g ? sb_gsolution_check(s->g, cells, s->sol)
+               : sb_solution_check(&rec->grid, (const sb_grid *)(const void *)s->sol)))
+        st = SB_ERR_PLUGIN;
+    *res = gr;
+    return st;
 }
 
 const char *sb_rsolver_plugin_why(const sb_rsolver *s)
 {
-    return !s ? NULL : s->eng ? sb_engine_plugin_why(s->eng) : sb_solver_plugin_why(s->solver);
+    return s ? sb_engine_plugin_why(s->eng) : NULL;
 }
 
-const uint8_t *sb_rsolver_solution(const sb_rsolver *s, const sb_result *res)
+const uint8_t *sb_rsolver_solution(const sb_rsolver *s)
 {
-    if (!s)
-        return NULL;
-    return s->eng ? s->sol : res ? res->solution.cell : NULL;
+    return s ? s->last : NULL;
 }
 
 int sb_rsolver_rate(sb_rsolver *s, const sb_record *rec, sb_rating *out)

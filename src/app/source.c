@@ -53,7 +53,7 @@ static int greader_open(void *ctx, FILE *in, void **out)
 {
     const sb_gsource *s = ctx;
     sb_greader *r = NULL;
-    const int st = sb_greader_open(&r, s->g, in);
+    const int st = sb_greader_open(&r, sb_app_geo(s->g), in);
     sb_greader_set_stop(r, s->stop); /* a stop ends the skip of an endless line */
     *out = r;
     return st;
@@ -603,7 +603,7 @@ int64_t sb_input_pick(const char *const *paths, int n, char *buf, size_t cap, in
         /* the whole input seen (k < cap) and no puzzle line in it: the next decides */
         if (k < 0 || ((uint64_t)k < cap &&
                       sb_geometry_detect(buf, (size_t)k, 0, &g, &line, NULL, 0) == SB_OK &&
-                      !g && !line))
+                      sb_app_nine(g) && !line))
             continue;
         sb_geometry_free(g);
         *at = i;
@@ -635,7 +635,7 @@ int64_t sb_input_pick_head(const char *const *paths, int n, char *buf, size_t ca
         /* the whole input seen and no puzzle line in it: the next decides */
         if (k < 0 || (!one.more && sb_geometry_detect(buf, (size_t)k, 0, &g, &line, NULL, 0) ==
                                        SB_OK &&
-                      !g && !line))
+                      sb_app_nine(g) && !line))
             continue;
         sb_geometry_free(g);
         h->skipped = one.skipped;

@@ -254,7 +254,7 @@ static void keep_first_puzzles(dataset *d, uint64_t max)
 static int load(char *const *path, dataset *d, int threads)
 {
     d->size = d->g ? (size_t)sb_geometry_cells(d->g) : SB_CELLS;
-    if (sb_bench_new(d->g, &d->set) != SB_OK) {
+    if (sb_bench_new(sb_app_geo(d->g), &d->set) != SB_OK) {
         d->oom = 1;
         return 0;
     }

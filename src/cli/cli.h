@@ -251,11 +251,12 @@ int cli_plugin_check(const char *cmd, const sb_plugin *p, const sb_geometry *g);
 /* The getopt entry of --plugin FILE, which solve and bench take. */
 #define CLI_PLUGIN_LONGOPT {"plugin", required_argument, 0, CLI_OPT_PLUGIN}
 
-/* Appends one record of format f: res is the solve result for a puzzle, NULL for an
- * invalid line; status its sb_verdict, or CLI_STATUS_BUDGET when the guess budget ran out
- * (res then holds what was found so far). Byte-for-byte the formats of docs/cli.md. */
+/* Appends one record of format f: res is the solve result for a puzzle (solution its first
+ * solution's 81 cells, read when status is SB_SOLVED), NULL for an invalid line; status its
+ * sb_verdict, or CLI_STATUS_BUDGET when the guess budget ran out (res then holds what was
+ * found so far). Byte-for-byte the formats of docs/cli.md. */
 void cli_format_record(cli_buf *b, cli_format f, const cli_input *in, const sb_record *rec,
-                       const sb_result *res, int status);
+                       const sb_gresult *res, const uint8_t *solution, int status);
 
 /* The grids of one record of any geometry for cli_format_grids: 9x9 (g NULL: the record's
  * grid or pencilmarks, and solution an sb_grid's cells) or cells of geometry g written in the

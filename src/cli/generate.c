@@ -544,7 +544,7 @@ static int keep_puzzle(void *ctx, const char *name, const sb_record *rec)
         s->invalid++;
         return 0;
     }
-    if ((!s->set && sb_bench_new(s->g, &s->set) != SB_OK) ||
+    if ((!s->set && sb_bench_new(sb_app_geo(s->g), &s->set) != SB_OK) ||
         sb_bench_add_at(s->set, s->g ? gr->cells : rec->grid.cell, s->g ? gr->form : 0, 0))
         return cli_oom();
     s->n++;

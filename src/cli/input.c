@@ -75,6 +75,8 @@ int cli_grid_pick(const char *cmd, const cli_grid_opt *o, char *const *files, in
         free(name);
     }
     free(buf);
+    if (*g == sb_geometry_9x9())
+        *g = NULL; /* the programs' 9x9: no geometry (sb_app_geo) */
     if (!rc && !*g && need_geometry && sb_geometry_parse("3x3", g, why, sizeof why) != SB_OK)
         rc = cli_usage_error(cmd, "%s", why);
     return rc;

@@ -541,13 +541,13 @@ void cli_format_grids(cli_buf *b, cli_format f, const cli_input *in, const sb_re
 }
 
 void cli_format_record(cli_buf *b, cli_format f, const cli_input *in, const sb_record *rec,
-                       const sb_result *res, int status)
+                       const sb_gresult *res, const uint8_t *solution, int status)
 {
     char *const start =
         cli_buf_reserve(b, RECORD_MAX + in->msg_len + in->json_len + in->csv_len);
     if (!start)
         return;
-    const cli_grids v = {.solution = res ? res->solution.cell : NULL};
+    const cli_grids v = {.solution = solution};
     char *p = res ? put_record(start, f, in, rec, &v, res->count, res->guesses, status, 0)
                   : put_invalid(start, f, in, rec);
     b->len += (size_t)(p - start);

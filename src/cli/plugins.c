@@ -148,7 +148,7 @@ void cli_plugin_threads(const char *cmd, const sb_plugin *p, int *threads)
 
 int cli_plugin_check(const char *cmd, const sb_plugin *p, const sb_geometry *g)
 {
-    if (sb_plugin_accepts(p, g))
+    if (sb_plugin_accepts(p, sb_app_geo(g)))
         return 0;
     return cli_usage_error(cmd, "plug-in '%s' does not %s %s grids", sb_plugin_name(p),
                            sb_plugin_is_technique(p) ? "work on" : "solve",

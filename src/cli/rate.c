@@ -173,7 +173,7 @@ static int rate_record(void *wp, const cli_input *in, const sb_record *rec, cli_
     t->status = TAG_INVALID;
     t->cls = 0;
     if (rec->kind == SB_LINE_PUZZLE) {
-        sb_result res;
+        sb_gresult res;
         const int st = sb_rsolver_solve(w->rs, rec, &res);
         if (st == SB_ERR_STOPPED)
             return CLI_STOPPED;
@@ -182,7 +182,7 @@ static int rate_record(void *wp, const cli_input *in, const sb_record *rec, cli_
                           (unsigned long long)rec->line);
             return CLI_EXIT_USAGE;
         }
-        t->status = (uint8_t)sb_result_verdict(&res);
+        t->status = (uint8_t)sb_count_verdict(res.count);
         /* a proper puzzle's cells are in range: rating cannot fail */
         if (t->status == SB_SOLVED && sb_rsolver_rate(w->rs, rec, &rt) == SB_OK) {
             t->cls = (uint8_t)rt.cls;

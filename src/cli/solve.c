@@ -203,15 +203,15 @@ static void solve_chunk(void *wp, const sb_record *const *recs, size_t n)
 /* Appends the record of rec's result res with status (cli_format_record on 9x9; on another
  * geometry its cells and the engine's first solution). */
 static inline void put_result(const worker *w, cli_buf *out, const cli_input *in,
-                              const sb_record *rec, const sb_result *res, int status)
+                              const sb_record *rec, const sb_gresult *res, int status)
 {
     if (!w->g) {
-        cli_format_record(out, w->format, in, rec, res, status);
+        cli_format_record(out, w->format, in, rec, res, sb_rsolver_solution(w->rs), status);
         return;
     }
     const sb_stream_grec *gr = (const sb_stream_grec *)rec;
     const cli_grids v = {.g = w->g, .form = gr->form, .puzzle = gr->cells,
-                         .solution = sb_rsolver_solution(w->rs, res)};
+                         .solution = sb_rsolver_solution(w->rs)};
     cli_format_grids(out, w->format, in, rec, &v, res->count, res->guesses, status, 0);
 }
 
@@ -246,10 +246,10 @@ static int solve_record(void *wp, const cli_input *in, const sb_record *rec, cli
     t->guesses = 0;
     if (rec->kind == SB_LINE_INVALID) {
         t->kind = TAG_INVALID;
-        cli_format_record(out, w->format, in, rec, NULL, 0);
+        cli_format_record(out, w->format, in, rec, NULL, NULL, 0);
         return CLI_DONE;
     }
-    sb_result res;
+    sb_gresult res;
     const int st = sb_rsolver_solve(w->rs, rec, &res);
     if (st == SB_ERR_STOPPED)
         return CLI_STOPPED;
@@ -279,10 +279,10 @@ static int solve_record(void *wp, const cli_input *in, const sb_record *rec, cli
         sb_buf_printf(err, CLI_NAME ": %s:%llu: %s\n", in->msg_name,
                       (unsigned long long)rec->line, failed.why);
         t->kind = TAG_ERROR;
-        cli_format_record(out, w->format, in, &failed, NULL, 0);
+        cli_format_record(out, w->format, in, &failed, NULL, NULL, 0);
         return CLI_DONE;
     }
-    t->kind = (uint8_t)sb_result_verdict(&res);
+    t->kind = (uint8_t)sb_count_verdict(res.count);
     put_result(w, out, in, rec, &res, t->kind);
     return CLI_DONE;
 }
@@ -637,7 +637,7 @@ static int validate_record(void *wp, const cli_input *in, const sb_record *rec, 
         t->kind = SB_UNSOLVABLE;
         return CLI_DONE;
     }
-    sb_result res;
+    sb_gresult res;
     const int st = sb_rsolver_solve(w->rs, rec, &res);
     if (st == SB_ERR_STOPPED)
         return CLI_STOPPED;
@@ -649,7 +649,7 @@ static int validate_record(void *wp, const cli_input *in, const sb_record *rec, 
         sb_buf_printf(err, CLI_NAME ": %s:%llu: out of memory\n", in->msg_name, line);
         return CLI_EXIT_USAGE;
     }
-    const sb_verdict v = sb_result_verdict(&res);
+    const sb_verdict v = sb_count_verdict(res.count);
     t->kind = (uint8_t)v;
     if (v == SB_UNSOLVABLE)
         sb_buf_printf(err, CLI_NAME ": %s:%llu: no solution\n", in->msg_name, line);

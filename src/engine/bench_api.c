@@ -7,12 +7,12 @@
  * the memory; unpacking is a few instructions per puzzle, inside the timed loop as the string
  * parsing of other solvers' benchmarks is. Other geometries keep a byte a cell.
  *
- * A row is one set of options: sb_bench_prepare makes one solver per thread (sb_solver on
- * 9x9, the geometry's sb_engine elsewhere), sb_bench_warm solves every puzzle once with each
- * answer checked against the givens and the rules, and sb_bench_time runs whole passes
- * without checks until the time is up. Both passes hand out blocks of BENCH_CHUNK puzzles on
- * a dynamic schedule and solve a 9x9 block with sb_solve_many, as the solve command does
- * (some kernels work on two puzzles at once). The two steps are apart so that a caller
+ * A row is one set of options: sb_bench_prepare makes one engine per thread for the set's
+ * geometry, sb_bench_warm solves every puzzle once with each answer checked against the
+ * givens and the rules, and sb_bench_time runs whole passes without checks until the time is
+ * up. Both passes hand out blocks of BENCH_CHUNK puzzles on a dynamic schedule and solve a
+ * block with sb_engine_solve_many, as the solve command does (the 9x9 kernels work on two
+ * puzzles at once). The two steps are apart so that a caller
  * running on several processes (the CLI's MPI build) can agree on the checks in between and
  * start the timed passes together.
  */
@@ -30,9 +30,8 @@ enum {
 
 /* One thread's solver of a row. */
 typedef struct bsolver {
-    sb_solver *s;  /* 9x9 */
-    sb_engine *e;  /* other geometries, and a plug-in on any */
-    uint8_t *sol;  /* the engine's first solution, the geometry's cells */
+    sb_engine *e;  /* the row's engine */
+    uint8_t *sol;  /* a block's first solutions, BENCH_CHUNK rows of the geometry's cells */
     sb_engine *ref; /* with technique plug-ins: fast, whose solution the warm-up holds their
                        eliminations to (NULL: none) */
     uint8_t *truth; /* ref's solution, the geometry's cells */
@@ -51,10 +50,16 @@ struct sb_bench {
     int threads;          /* how many */
 };
 
+/* @return the bytes of one puzzle's cells: the geometry's, or 81 on 9x9 (unpacked). */
+static size_t cells(const sb_bench *b)
+{
+    return b->g ? b->size : SB_CELLS;
+}
+
 /* One block's puzzles and results. */
 typedef struct block {
     sb_grid g[BENCH_CHUNK];     /* 9x9: the unpacked puzzles */
-    sb_result res[BENCH_CHUNK]; /* each result (other geometries: count and guesses) */
+    sb_gresult res[BENCH_CHUNK]; /* each result */
     int st[BENCH_CHUNK];        /* each solve's status */
     uint8_t wrong[BENCH_CHUNK]; /* with check: the first solution broke the rules */
     size_t why_at;              /* the first puzzle of the block a technique plug-in broke
@@ -66,6 +71,10 @@ int sb_bench_new(const sb_geometry *g, sb_bench **out)
 {
     if (!out)
         return SB_ERR_ARG;
+    *out = NULL;
+    if (!g)
+        return SB_ERR_ARG;
+    g = sb_geo_in(g); /* NULL: 9x9, packed two cells a byte */
     sb_bench *b = calloc(1, sizeof *b);
     *out = b;
     if (!b)
@@ -79,7 +88,6 @@ int sb_bench_new(const sb_geometry *g, sb_bench **out)
 static void solvers_free(sb_bench *b)
 {
     for (int t = 0; b->s && t < b->threads; t++) {
-        sb_solver_free(b->s[t].s);
         sb_engine_free(b->s[t].e);
         sb_engine_free(b->s[t].ref);
         free(b->s[t].sol);
@@ -255,18 +263,18 @@ int sb_bench_prepare(sb_bench *b, const sb_options *opt, int threads)
     if (!(b->s = calloc((size_t)threads, sizeof *b->s)))
         return SB_ERR_NOMEM;
     b->threads = threads;
-    const int eng = b->g || opt->plugin; /* a plug-in is an engine row on 9x9 too */
     for (int t = 0; t < threads; t++) {
         int st = SB_ERR_NOMEM;
-        if (!eng || (b->s[t].sol = malloc(b->g ? b->size : sizeof(sb_grid))))
-            st = eng ? sb_engine_new(b->g, opt, &b->s[t].e) : sb_solver_new(&b->s[t].s, opt);
+        if ((b->s[t].sol = malloc(BENCH_CHUNK * cells(b))))
+            st = sb_engine_new(sb_geo_out(b->g), opt, &b->s[t].e);
         if (st == SB_OK && opt->ntechniques) {
             sb_options fast;
             sb_options_default(&fast);
             fast.limit = 1;
             fast.simd = opt->simd;
-            b->s[t].truth = malloc(b->g ? b->size : SB_CELLS);
-            st = b->s[t].truth ? sb_engine_new(b->g, &fast, &b->s[t].ref) : SB_ERR_NOMEM;
+            b->s[t].truth = malloc(cells(b));
+            st = b->s[t].truth ? sb_engine_new(sb_geo_out(b->g), &fast, &b->s[t].ref)
+                               : SB_ERR_NOMEM;
         }
         if (st != SB_OK) { /* no half-made row: the set is unprepared again */
             solvers_free(b);
@@ -280,7 +288,28 @@ int sb_bench_simd(const sb_bench *b)
 {
     if (!b || !b->s)
         return SB_ERR_ARG;
-    return b->s[0].e ? sb_simd_resolve(b->opt.simd) : sb_solver_simd(b->s[0].s);
+    return sb_simd_resolve(b->opt.simd);
+}
+
+/* The cells of puzzles lo .. lo+n-1 of b as rows of the geometry's cells: 9x9's unpacked into
+ * k->g, the others where the set keeps them. */
+static const uint8_t *block_cells(const sb_bench *b, size_t lo, size_t n, block *k)
+{
+    if (b->g)
+        return b->data + lo * b->size;
+    for (size_t j = 0; j < n; j++)
+        unpack(b, lo + j, k->g[j].cell);
+    return k->g[0].cell;
+}
+
+/* @return 1 when puzzle j of a block (cells p) failed its check: the solve ran out of memory,
+ * a plug-in broke its contract, or the first solution breaks the givens or the rules. */
+static int block_wrong(const sb_bench *b, const block *k, size_t j, const uint8_t *p,
+                       const uint8_t *sol)
+{
+    return k->st[j] == SB_ERR_NOMEM || k->st[j] == SB_ERR_PLUGIN ||
+           (k->res[j].count && !(b->g ? sb_gsolution_check(b->g, p, sol)
+                                      : sb_solution_check(&k->g[j], (const sb_grid *)(const void *)sol)));
 }
 
 /* The warm-up of a row with technique plug-ins: each puzzle solved by fast first, and then by
@@ -289,35 +318,23 @@ int sb_bench_simd(const sb_bench *b)
  * with the cell, as the first such puzzle's k->why. @return n. */
 static size_t solve_held(const sb_bench *b, bsolver *s, size_t lo, size_t n, block *k)
 {
+    const size_t C = cells(b);
+    const uint8_t *all = block_cells(b, lo, n, k);
+    sb_tech_ext *x = sb_engine_ext(s->e);
     for (size_t j = 0; j < n; j++) {
-        uint8_t *cells = b->data + (lo + j) * b->size;
-        if (!b->g) {
-            unpack(b, lo + j, k->g[j].cell);
-            cells = k->g[j].cell;
-        }
-        sb_gresult ref = {0, 0}, r = {0, 0};
-        const int rst = sb_engine_solve(s->ref, cells, 1, &ref, s->truth);
-        sb_tech_ext *x = s->e ? sb_engine_ext(s->e) : sb_solver_ext(s->s);
+        const uint8_t *p = all + j * C;
+        sb_gresult ref = {0, 0};
+        const int rst = sb_engine_solve(s->ref, p, 1, &ref, s->truth);
         if (x)
             x->truth = rst == SB_OK && ref.count ? s->truth : NULL;
-        uint8_t *sol = s->sol;
-        if (s->e) {
-            k->st[j] = sb_engine_solve(s->e, cells, b->opt.limit, &r, sol);
-            k->res[j].count = r.count;
-            k->res[j].guesses = r.guesses;
-        } else {
-            k->st[j] = sb_solve(s->s, &k->g[j], &k->res[j]);
-            sol = k->res[j].solution.cell;
-        }
+        k->st[j] = sb_engine_solve(s->e, p, b->opt.limit, &k->res[j], s->sol);
         if (x)
             x->truth = NULL;
         if (k->st[j] == SB_ERR_PLUGIN && x && x->fault && k->why_at == SIZE_MAX) {
             k->why_at = lo + j;
             memcpy(k->why, x->why, sizeof k->why);
         }
-        k->wrong[j] = k->st[j] == SB_ERR_NOMEM || k->st[j] == SB_ERR_PLUGIN ||
-                      (k->res[j].count && !(b->g ? sb_gsolution_check(b->g, cells, sol)
-                                                 : sb_solution_check(&k->g[j], (const sb_grid *)(const void *)sol)));
+        k->wrong[j] = block_wrong(b, k, j, p, s->sol);
     }
     return n;
 }
@@ -331,33 +348,14 @@ static size_t solve_block(const sb_bench *b, bsolver *s, size_t lo, int check, b
     k->why_at = SIZE_MAX;
     if (check && s->ref)
         return solve_held(b, s, lo, n, k);
-    if (!s->e) { /* several puzzles at once, as the solve command does */
-        for (size_t j = 0; j < n; j++)
-            unpack(b, lo + j, k->g[j].cell);
-        sb_solve_many(s->s, k->g, n, k->res, k->st);
-        for (size_t j = 0; check && j < n; j++)
-            k->wrong[j] = k->res[j].count && !sb_solution_check(&k->g[j], &k->res[j].solution);
-        return n;
-    }
-    for (size_t j = 0; j < n; j++) {
-        const uint8_t *p = b->data + (lo + j) * b->size;
-        if (!b->g) { /* a plug-in on 9x9: the engine takes cells */
-            unpack(b, lo + j, k->g[j].cell);
-            p = k->g[j].cell;
-        }
-        sb_gresult r = {0, 0};
-        /* the timed passes ask for the count alone, as 9x9's sb_solve_many gives it (a
-         * plug-in may then skip writing a solution) */
-        k->st[j] = sb_engine_solve(s->e, p, b->opt.limit, &r, check || b->g ? s->sol : NULL);
-        k->res[j].count = r.count;
-        k->res[j].guesses = r.guesses;
-        /* the engine's failures are memory and a plug-in's broken answer: the puzzle counts
-         * as a failed check */
-        if (check)
-            k->wrong[j] = k->st[j] == SB_ERR_NOMEM || k->st[j] == SB_ERR_PLUGIN ||
-                          (r.count && !(b->g ? sb_gsolution_check(b->g, p, s->sol)
-                                             : sb_solution_check(&k->g[j], (const sb_grid *)(const void *)s->sol)));
-    }
+    const size_t C = cells(b);
+    const uint8_t *p = block_cells(b, lo, n, k);
+    /* the timed passes ask for the counts alone on 9x9 (a plug-in may then skip writing a
+     * solution); the geometry rows find their first solutions either way */
+    sb_engine_solve_many(s->e, p, n, b->opt.limit, k->res, check || b->g ? s->sol : NULL,
+                         k->st);
+    for (size_t j = 0; check && j < n; j++)
+        k->wrong[j] = block_wrong(b, k, j, p + j * C, s->sol + j * C);
     return n;
 }
 
@@ -372,8 +370,7 @@ static uint64_t paired_so_far(const sb_bench *b)
 {
     uint64_t n = 0;
     for (int t = 0; t < b->threads; t++)
-        if (b->s[t].s)
-            n += sb_solver_paired(b->s[t].s);
+        n += sb_engine_paired(b->s[t].e);
     return n;
 }
 
@@ -411,7 +408,7 @@ int sb_bench_warm(sb_bench *b, uint8_t *verdicts, sb_bench_warmup *out)
                     continue;
                 if (k->wrong[j] && lo + j < wrong)
                     wrong = lo + j;
-                const sb_verdict v = sb_result_verdict(&k->res[j]);
+                const sb_verdict v = sb_count_verdict(k->res[j].count);
                 vc[v]++;
                 verdicts[lo + j] = (uint8_t)v;
                 guesses += k->res[j].guesses;
@@ -430,13 +427,8 @@ int sb_bench_warm(sb_bench *b, uint8_t *verdicts, sb_bench_warmup *out)
     for (int t = 0; t < b->threads; t++) {
         sb_technique_counts c[SB_TECH_COUNT], pc[SB_TECH_PLUGINS];
         int np;
-        if (b->s[t].e) {
-            sb_engine_counts(b->s[t].e, c);
-            np = sb_engine_plugin_counts(b->s[t].e, pc);
-        } else {
-            sb_solver_counts(b->s[t].s, c);
-            np = sb_solver_plugin_counts(b->s[t].s, pc);
-        }
+        sb_engine_counts(b->s[t].e, c);
+        np = sb_engine_plugin_counts(b->s[t].e, pc);
         sb_counts_add(out->counts, c, SB_TECH_COUNT);
         sb_counts_add(out->plugin_counts, pc, np);
     }

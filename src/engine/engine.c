@@ -20,12 +20,15 @@
 #include "box16/box16.h"
 #include "search/gsearch.h"
 #include "internal.h"
+
+/* The 9x9 row hands rows of 81 cells to sb_solver as sb_grids, without copying them. */
+_Static_assert(sizeof(sb_grid) == SB_CELLS, "an sb_grid is its 81 cells");
 #include "sudokubench.h"
 
 /* What a row's match looks at: the request, resolved. */
 typedef struct engine_want {
-    const sb_geometry *g; /* the geometry asked for (NULL: 9x9) */
-    int nine;             /* 1: the 9x9 grid (NULL or the standard 3x3 geometry) */
+    const sb_geometry *g; /* the geometry asked for */
+    int nine;             /* 1: the 9x9 grid (sb_geometry_9x9 or the standard 3x3 geometry) */
     int fast;             /* 1: pipeline "fast" */
     int level;            /* the SIMD level, resolved */
     const sb_plugin *plugin; /* the plug-in asked for (NULL: none) */
@@ -33,22 +36,18 @@ typedef struct engine_want {
 
 struct sb_engine {
     int row;                    /* index of the row chosen in ENGINE_ROWS */
-    const sb_geometry *g;       /* the caller's geometry (not owned; NULL: 9x9) */
-    const sb_geometry *gg;      /* the geometry the general engines run on: g, or for 9x9
-                                   enumeration g or g3 */
+    const sb_geometry *g;       /* the caller's geometry (not owned) */
+    const sb_geometry *gg;      /* the geometry the general engines run on: g (9x9
+                                   enumeration: the boxed 3x3 geometry it is) */
     int ncells, n;              /* cells and digits */
     int fast;                   /* 1: pipeline "fast" */
     int nine9;                  /* 1: the 9x9 grid (NULL or the standard 3x3 geometry) */
     int level;                  /* the SIMD level, resolved */
     sb_options opt;             /* the caller's options, spec dropped */
     char *spec;                 /* the pipeline's registry name or custom spec (owned) */
-    sb_solver *s9;              /* 9x9: the solver, for limit s9_limit (sb_solver fixes its
-                                   limit when made: a new limit makes it again) */
-    uint64_t s9_limit;          /* the limit s9 was made for */
-    int s9_stale;               /* 1: the budget or stop flag changed since s9 was made */
-    sb_technique_counts carry[SB_TECH_SLOTS]; /* 9x9: counters of solvers made again (the
-                                   built-ins, then the technique plug-ins) */
-    sb_geometry *g3;            /* 9x9 enumeration: the 3x3 geometry (made at the first each) */
+    sb_solver *s9;              /* 9x9: the solver (its limit, budget and stop flag set per
+                                   call: sb_solver_limits) */
+    sb_result *many;            /* 9x9 solve_many: one block's results (SB_ENGINE_BLOCK) */
     sb_gsolver *gs;             /* general; 9x9 enumeration of "fast" */
     sb_gpipeline *gp;           /* pipeline; 9x9 enumeration of the other pipelines */
     sb_box16 *k16;              /* box16: the kernel */
@@ -60,11 +59,12 @@ struct sb_engine {
 
 /* ---- 9x9: sb_solver, and the general engines on the 3x3 geometry for enumeration ---- */
 
-/* @return 1 when g is the 9x9 grid: NULL, or a boxed 3x3 geometry whose houses are the 9x9
- * API's in its order (rows, columns, boxes; sb_tables), so cells mean the same in both. */
+/* @return 1 when g is the 9x9 grid: sb_geometry_9x9(), or a boxed 3x3 geometry whose houses
+ * are the 9x9 API's in its order (rows, columns, boxes; sb_tables), so cells mean the same in
+ * both. */
 static int is_9x9(const sb_geometry *g)
 {
-    if (!g)
+    if (g == sb_geometry_9x9())
         return 1;
     if (sb_geometry_kind_of(g) != SB_GEO_BOXED || sb_geometry_cells(g) != SB_CELLS ||
         sb_geometry_digits(g) != SB_DIGITS || sb_geometry_houses(g) != SB_HOUSES)
@@ -85,50 +85,72 @@ static int match_nine(const engine_want *w)
     return w->nine;
 }
 
-/* Makes e->s9 for limit, keeping the counters of the one it replaces. @return as
- * sb_solver_new. */
-static int nine_solver(sb_engine *e, uint64_t limit)
+/* Puzzles per sb_solve_many call: its paired kernel's block, so the pair policy sees the
+ * blocks it would see given the whole array. */
+enum { SB_ENGINE_BLOCK = 256 };
+
+/* The rows' make, solve, many, cand and each: the ops of engine_ops below, on checked
+ * arguments. */
+static int make_nine(sb_engine *e)
 {
     sb_options o = e->opt;
     const int idx = sb_pipeline_find(e->spec); /* a registry name given as a spec too */
-    o.limit = limit;
     o.pipeline = idx >= 0 ? idx : SB_PIPELINE_CUSTOM;
     o.spec = idx >= 0 ? NULL : e->spec;
-    sb_solver *s;
-    const int st = sb_solver_new(&s, &o);
-    if (st != SB_OK)
-        return st;
-    if (e->s9) {
-        sb_technique_counts c[SB_TECH_COUNT];
-        sb_solver_counts(e->s9, c);
-        sb_counts_add(e->carry, c, SB_TECH_COUNT);
-        sb_counts_add(e->carry + SB_TECH_COUNT, c, sb_solver_plugin_counts(e->s9, c));
-        sb_solver_free(e->s9);
-    }
-    e->s9 = s;
-    e->s9_limit = limit;
-    e->s9_stale = 0;
-    return SB_OK;
+    /* the block of solve_many's results, made here so that memory fails at creation */
+    if (!(e->many = malloc(SB_ENGINE_BLOCK * sizeof *e->many)))
+        return SB_ERR_NOMEM;
+    return sb_solver_new(&e->s9, &o);
 }
 
-/* The rows' make, solve and each: the ops of engine_ops below, on checked arguments. */
-static int make_nine(sb_engine *e)
+/* Copies a grid's 81 cells as 80 + 1, a size the compiler copies inline (81 makes a memcpy
+ * call, a tenth of an easy puzzle's cost outside the search). */
+static inline void copy81(uint8_t *to, const uint8_t *from)
 {
-    return nine_solver(e, e->opt.limit);
+    memcpy(to, from, SB_CELLS - 1);
+    to[SB_CELLS - 1] = from[SB_CELLS - 1];
 }
 
 static int solve_nine(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gresult *res,
                       uint8_t *first)
 {
-    if (limit != e->s9_limit || e->s9_stale) {
-        const int st = nine_solver(e, limit);
-        if (st != SB_OK)
-            return st;
-    }
-    sb_grid p;
     sb_result r;
-    memcpy(p.cell, cells, SB_CELLS);
-    const int st = sb_solve(e->s9, &p, &r);
+    sb_solver_limits(e->s9, limit, e->opt.max_guesses, e->opt.stop);
+    const int st = sb_solve(e->s9, (const sb_grid *)(const void *)cells, &r);
+    res->count = r.count;
+    res->guesses = r.guesses;
+    if (first && r.count)
+        copy81(first, r.solution.cell);
+    return st;
+}
+
+static int many_nine(sb_engine *e, const uint8_t *cells, size_t n, uint64_t limit,
+                     sb_gresult *res, uint8_t *first, int *status)
+{
+    sb_solver_limits(e->s9, limit, e->opt.max_guesses, e->opt.stop);
+    const sb_grid *grid = (const sb_grid *)(const void *)cells;
+    for (size_t lo = 0; lo < n; lo += SB_ENGINE_BLOCK) {
+        const size_t k = n - lo < SB_ENGINE_BLOCK ? n - lo : SB_ENGINE_BLOCK;
+        sb_solve_many(e->s9, grid + lo, k, e->many, status + lo);
+        for (size_t j = 0; j < k; j++) {
+            const sb_result *r = &e->many[j];
+            res[lo + j] = (sb_gresult){r->count, r->guesses};
+            if (first && r->count)
+                copy81(first + (lo + j) * SB_CELLS, r->solution.cell);
+        }
+    }
+    return SB_OK;
+}
+
+static int cand_nine(sb_engine *e, const uint64_t *cand, uint64_t limit, sb_gresult *res,
+                     uint8_t *first)
+{
+    uint16_t c16[SB_CELLS];
+    sb_result r;
+    for (int c = 0; c < SB_CELLS; c++)
+        c16[c] = (uint16_t)cand[c]; /* checked: no bit above digit 9 */
+    sb_solver_limits(e->s9, limit, e->opt.max_guesses, e->opt.stop);
+    const int st = sb_solve_candidates(e->s9, c16, &r);
     res->count = r.count;
     res->guesses = r.guesses;
     if (first && r.count)
@@ -142,17 +164,15 @@ static int each_general(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_g
                         void *user, sb_gresult *res);
 static int each_pipeline(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
                          void *user, sb_gresult *res);
+static int many_each(sb_engine *e, const uint8_t *cells, size_t n, uint64_t limit,
+                     sb_gresult *res, uint8_t *first, int *status);
 
-/* Enumeration runs the rows general ("fast") or pipeline on the 3x3 geometry, made at the
+/* Enumeration runs the rows general ("fast") or pipeline on the boxed 3x3 geometry, made at the
  * first call (a batch of counts never pays for them). */
 static int each_nine(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
                      void *user, sb_gresult *res)
 {
     if (!e->gs && !e->gp) {
-        if (!e->gg && sb_geometry_parse("3x3", &e->g3, NULL, 0) != SB_OK)
-            return SB_ERR_NOMEM;
-        if (!e->gg)
-            e->gg = e->g3;
         const int st = (e->fast ? make_general : make_pipeline)(e);
         if (st != SB_OK)
             return st;
@@ -160,8 +180,8 @@ static int each_nine(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsol
     return (e->fast ? each_general : each_pipeline)(e, cells, limit, fn, user, res);
 }
 
-/* Hands e->opt's budget and stop flag to every engine e has made: the box16 kernel's limits,
- * the per-cell engines' setters (the 9x9 solver fixes them when made: see sb_engine_budget). */
+/* Hands e->opt's budget and stop flag to every engine e has made: the box16 kernel's limits
+ * and the per-cell engines' setters (the 9x9 solver takes them at each call). */
 static void engine_limits(sb_engine *e)
 {
     e->lim.max_guesses = e->opt.max_guesses;
@@ -174,6 +194,21 @@ static void engine_limits(sb_engine *e)
         sb_gpipeline_budget(e->gp, e->opt.max_guesses);
         sb_gpipeline_stop(e->gp, e->opt.stop);
     }
+}
+
+/* solve_many for rows without a batched path: one solve per puzzle, the stop flag read before
+ * each, as sb_solve_many does. */
+static int many_each(sb_engine *e, const uint8_t *cells, size_t n, uint64_t limit,
+                     sb_gresult *res, uint8_t *first, int *status)
+{
+    const size_t C = (size_t)e->ncells;
+    for (size_t i = 0; i < n; i++) {
+        memset(&res[i], 0, sizeof res[i]); /* what an unstarted puzzle gets */
+        status[i] = e->opt.stop && *e->opt.stop
+                        ? SB_ERR_STOPPED
+                        : sb_engine_solve(e, cells + i * C, limit, &res[i], first ? first + i * C : NULL);
+    }
+    return SB_OK;
 }
 
 /* ---- box16: the 16-digit whole-board kernel ---- */
@@ -207,7 +242,23 @@ static int each_box16(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gso
     return e->stamp(e->k16, cells, limit, fn, user, res, NULL, &e->lim);
 }
 
-/* ---- general and pipeline: the per-cell engines, one adapter stamped for both ---- */
+static int new_general(sb_engine *e);
+
+/* The kernel loads givens only: candidates run on the per-cell engine, made at the first such
+ * call (the same rules and branching, so the same counts and guesses). */
+static int cand_box16(sb_engine *e, const uint64_t *cand, uint64_t limit, sb_gresult *res,
+                      uint8_t *first)
+{
+    if (!e->gs) {
+        const int st = new_general(e);
+        if (st != SB_OK)
+            return st;
+        engine_limits(e);
+    }
+    return sb_gsolve_candidates(e->gs, cand, limit, res, first);
+}
+
+/* ---- general and pipeline: the per-cell engines ---- */
 
 /* Row general: "fast" on any other geometry. */
 static int match_general(const engine_want *w)
@@ -243,29 +294,57 @@ static int new_pipeline(sb_engine *e)
     return sb_gpipeline_new_opt(e->gg, &e->opt, spec, &e->gp);
 }
 
-/* Row id's make, solve and each over its engine e->F: new_id, then the caller's budget and
- * stop flag (engine_limits); SOLVE and EACH are its calls. */
-#define PERCELL_ROW(id, F, SOLVE, EACH)                                                         \
-    static int make_##id(sb_engine *e)                                                          \
-    {                                                                                           \
-        const int st = new_##id(e);                                                             \
-        if (st == SB_OK)                                                                        \
-            engine_limits(e);                                                                   \
-        return st;                                                                              \
-    }                                                                                           \
-    static int solve_##id(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gresult *res,  \
-                          uint8_t *first)                                                       \
-    {                                                                                           \
-        return SOLVE(e->F, cells, limit, res, first);                                           \
-    }                                                                                           \
-    static int each_##id(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn, \
-                         void *user, sb_gresult *res)                                           \
-    {                                                                                           \
-        return EACH(e->F, cells, limit, fn, user, res);                                         \
-    }
+static int make_general(sb_engine *e)
+{
+    const int st = new_general(e);
+    if (st == SB_OK)
+        engine_limits(e);
+    return st;
+}
 
-PERCELL_ROW(general, gs, sb_gsolve, sb_gsolve_each)
-PERCELL_ROW(pipeline, gp, sb_gpipeline_solve, sb_gpipeline_each)
+static int solve_general(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gresult *res,
+                         uint8_t *first)
+{
+    return sb_gsolve(e->gs, cells, limit, res, first);
+}
+
+static int cand_general(sb_engine *e, const uint64_t *cand, uint64_t limit, sb_gresult *res,
+                        uint8_t *first)
+{
+    return sb_gsolve_candidates(e->gs, cand, limit, res, first);
+}
+
+static int each_general(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
+                        void *user, sb_gresult *res)
+{
+    return sb_gsolve_each(e->gs, cells, limit, fn, user, res);
+}
+
+static int make_pipeline(sb_engine *e)
+{
+    const int st = new_pipeline(e);
+    if (st == SB_OK)
+        engine_limits(e);
+    return st;
+}
+
+static int solve_pipeline(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gresult *res,
+                          uint8_t *first)
+{
+    return sb_gpipeline_solve(e->gp, cells, limit, res, first);
+}
+
+static int cand_pipeline(sb_engine *e, const uint64_t *cand, uint64_t limit, sb_gresult *res,
+                         uint8_t *first)
+{
+    return sb_gpipeline_solve_candidates(e->gp, cand, limit, res, first);
+}
+
+static int each_pipeline(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
+                         void *user, sb_gresult *res)
+{
+    return sb_gpipeline_each(e->gp, cells, limit, fn, user, res);
+}
 
 /* ---- plugin: a solver plug-in (plugin.c) ---- */
 
@@ -278,7 +357,7 @@ static int match_plugin(const engine_want *w)
 static int make_plugin(sb_engine *e)
 {
     const sb_plugin *p = e->opt.plugin;
-    if (!sb_plugin_accepts(p, e->nine9 ? NULL : e->g))
+    if (!sb_plugin_accepts(p, e->nine9 ? sb_geometry_9x9() : e->g))
         return SB_ERR_PLUGIN;
     sb_plugin_geometry_of(p, e->nine9 ? NULL : e->g, &e->pg);
     e->pstate = sb_plugin_state_new(p, &e->pg);
@@ -291,6 +370,14 @@ static int solve_plugin(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_g
     return sb_plugin_solve(e->opt.plugin, e->pstate, cells, limit, &e->opt, first, res);
 }
 
+/* A plug-in takes givens (the ABI has no candidates). */
+static int cand_plugin(sb_engine *e, const uint64_t *cand, uint64_t limit, sb_gresult *res,
+                       uint8_t *first)
+{
+    (void)e, (void)cand, (void)limit, (void)res, (void)first;
+    return SB_ERR_ARG;
+}
+
 /* A plug-in counts; it does not list its solutions (the ABI has no callback). */
 static int each_plugin(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
                        void *user, sb_gresult *res)
@@ -301,22 +388,23 @@ static int each_plugin(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gs
 
 /* ---- the table ---- */
 
-/* The rows in match order: X(id, name, about). Each id has match_ID, make_ID, solve_ID and
- * each_ID above; the info and the ops below are both stamped from this one list. */
+/* The rows in match order: X(id, name, many, about). Each id has match_ID, make_ID, solve_ID,
+ * cand_ID and each_ID above; many is its batch call (many_each where the row has no batched
+ * path). The info and the ops below are both stamped from this one list. */
 #define ENGINE_ROWS(X)                                                                          \
-    X(plugin, "plugin",                                                                         \
+    X(plugin, "plugin", many_each,                                                              \
       "a solver plug-in (sb_options.plugin) on any geometry it accepts: its solve per puzzle, " \
       "every answer checked against the ABI's contract")                                        \
-    X(nine, "9x9",                                                                              \
+    X(nine, "9x9", many_nine,                                                                   \
       "the 9x9 grid, any pipeline: sb_solver (\"fast\": the fused kernel of the SIMD level, "   \
       "else the 9x9 generic engine); each enumerates on the general solver (\"fast\") or the " \
       "generic pipeline on the 3x3 geometry")                                                   \
-    X(box16, "box16",                                                                           \
+    X(box16, "box16", many_each,                                                                \
       "\"fast\" on a 16-digit boxed grid (4x4, 2x8, 8x2) above scalar: the whole-board "        \
       "kernel, AVX2 stamp for avx2/avx512, 128-bit otherwise")                                 \
-    X(general, "general",                                                                       \
+    X(general, "general", many_each,                                                            \
       "\"fast\" on any other geometry (or box16's at scalar): the general solver, per cell")   \
-    X(pipeline, "pipeline",                                                                     \
+    X(pipeline, "pipeline", many_each,                                                          \
       "any other pipeline or custom spec on a geometry other than 9x9: the generic pipeline")
 
 /* A row's operations (the rows' state lives in sb_engine). */
@@ -325,12 +413,16 @@ typedef struct engine_ops {
     int (*make)(sb_engine *e);          /* makes its state; SB_OK or an error */
     int (*solve)(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gresult *res,
                  uint8_t *first);       /* sb_engine_solve on checked arguments */
+    int (*many)(sb_engine *e, const uint8_t *cells, size_t n, uint64_t limit, sb_gresult *res,
+                uint8_t *first, int *status); /* sb_engine_solve_many on checked arguments */
+    int (*cand)(sb_engine *e, const uint64_t *cand, uint64_t limit, sb_gresult *res,
+                uint8_t *first);       /* sb_engine_solve_candidates on checked arguments */
     int (*each)(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
                 void *user, sb_gresult *res); /* sb_engine_each on checked arguments */
 } engine_ops;
 
-#define ENGINE_INFO(id, name, about) {name, about},
-#define ENGINE_OPS(id, name, about) {match_##id, make_##id, solve_##id, each_##id},
+#define ENGINE_INFO(id, name, many, about) {name, about},
+#define ENGINE_OPS(id, name, many, about) {match_##id, make_##id, solve_##id, many, cand_##id, each_##id},
 
 static const sb_engine_info engine_info[] = {ENGINE_ROWS(ENGINE_INFO)};
 static const engine_ops engine_table[] = {ENGINE_ROWS(ENGINE_OPS)};
@@ -350,8 +442,8 @@ void sb_engine_free(sb_engine *e)
     sb_solver_free(e->s9);
     sb_gsolver_free(e->gs);
     sb_gpipeline_free(e->gp);
-    sb_geometry_free(e->g3);
     sb_box16_free(e->k16);
+    free(e->many);
     if (e->pstate)
         sb_plugin_state_free(e->opt.plugin, e->pstate);
     free(e->spec);
@@ -363,7 +455,7 @@ int sb_engine_new(const sb_geometry *g, const sb_options *opt, sb_engine **out)
     if (!out)
         return SB_ERR_ARG;
     *out = NULL;
-    if (!opt)
+    if (!g || !opt)
         return SB_ERR_ARG;
     size_t np;
     const sb_pipeline_info *reg = sb_pipelines(&np);
@@ -422,7 +514,6 @@ void sb_engine_budget(sb_engine *e, uint64_t max_guesses)
     if (!e)
         return;
     e->opt.max_guesses = max_guesses;
-    e->s9_stale = 1; /* the 9x9 solver is made again at its next solve */
     engine_limits(e);
 }
 
@@ -431,7 +522,6 @@ void sb_engine_stop(sb_engine *e, const volatile sig_atomic_t *stop)
     if (!e)
         return;
     e->opt.stop = stop;
-    e->s9_stale = 1;
     engine_limits(e);
 }
 
@@ -459,6 +549,27 @@ int sb_engine_solve(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gresu
     return st != SB_OK ? st : engine_table[e->row].solve(e, cells, limit, res, first);
 }
 
+int sb_engine_solve_many(sb_engine *e, const uint8_t *cells, size_t n, uint64_t limit,
+                         sb_gresult *res, uint8_t *first, int *status)
+{
+    if (!e || (n && (!cells || !res || !status)) || n > SIZE_MAX / SB_GEO_MAX_CELLS)
+        return SB_ERR_ARG;
+    return engine_table[e->row].many(e, cells, n, limit, res, first, status);
+}
+
+int sb_engine_solve_candidates(sb_engine *e, const uint64_t *cand, uint64_t limit,
+                               sb_gresult *res, uint8_t *first)
+{
+    if (!e || !cand || !res)
+        return SB_ERR_ARG;
+    memset(res, 0, sizeof *res);
+    const uint64_t all = e->n == 64 ? UINT64_MAX : (UINT64_C(1) << e->n) - 1;
+    uint64_t over = 0;
+    for (int c = 0; c < e->ncells; c++)
+        over |= cand[c] & ~all;
+    return over ? SB_ERR_ARG : engine_table[e->row].cand(e, cand, limit, res, first);
+}
+
 int sb_engine_each(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
                    void *user, sb_gresult *res)
 {
@@ -478,7 +589,7 @@ void sb_engine_counts(const sb_engine *e, sb_technique_counts out[SB_TECH_COUNT]
     sb_technique_counts c[SB_TECH_COUNT];
     if (!e || !out)
         return;
-    memcpy(out, e->carry, SB_TECH_COUNT * sizeof *out);
+    memset(out, 0, SB_TECH_COUNT * sizeof *out);
     if (e->s9) {
         sb_solver_counts(e->s9, c);
         sb_counts_add(out, c, SB_TECH_COUNT);
@@ -496,12 +607,17 @@ int sb_engine_plugin_counts(const sb_engine *e, sb_technique_counts out[SB_TECH_
         return 0;
     const int n = e->opt.ntechniques < SB_TECH_PLUGINS ? (int)e->opt.ntechniques
                                                         : SB_TECH_PLUGINS;
-    memcpy(out, e->carry + SB_TECH_COUNT, (size_t)n * sizeof *out);
+    memset(out, 0, (size_t)n * sizeof *out);
     if (e->s9)
         sb_counts_add(out, c, sb_solver_plugin_counts(e->s9, c));
     if (e->gp)
         sb_counts_add(out, c, sb_gpipeline_plugin_counts(e->gp, c));
     return n;
+}
+
+uint64_t sb_engine_paired(const sb_engine *e)
+{
+    return e ? sb_solver_paired(e->s9) : 0;
 }
 
 const char *sb_engine_plugin_why(const sb_engine *e)
@@ -519,7 +635,6 @@ void sb_engine_counts_reset(sb_engine *e)
 {
     if (!e)
         return;
-    memset(e->carry, 0, sizeof e->carry);
     if (e->s9)
         sb_solver_counts_reset(e->s9);
     if (e->gp)

@@ -30,9 +30,9 @@ int sb_gsolve_batch(const sb_geometry *g, const sb_options *opt, const uint8_t *
                     size_t n, int threads, uint64_t *counts, uint64_t *guesses,
                     uint8_t *solutions, int8_t *status)
 {
-    if (!opt || (!cells && n))
+    if (!g || !opt || (!cells && n))
         return SB_ERR_ARG;
-    const size_t nc = g ? (size_t)sb_geometry_cells(g) : SB_CELLS;
+    const size_t nc = (size_t)sb_geometry_cells(g);
     if (n > SIZE_MAX / nc)
         return SB_ERR_ARG; /* n rows of nc bytes would wrap a size_t */
     /* The first engine, made before the team, checks the options (an error of the call, never

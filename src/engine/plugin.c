@@ -198,10 +198,10 @@ void sb_plugin_geometry_of(const sb_plugin *p, const sb_geometry *g, sb_plugin_g
 
 int sb_plugin_accepts(const sb_plugin *p, const sb_geometry *g)
 {
-    if (!p)
+    if (!p || !g)
         return 0;
     sb_plugin_geometry pg;
-    sb_plugin_geometry_of(p, g, &pg);
+    sb_plugin_geometry_of(p, sb_geo_in(g), &pg);
     /* Without accepts the plug-in solves 9x9 Sudoku only (a 3x3 geometry is that grid). */
     if (!p->accepts)
         return pg.cells == SB_CELLS && pg.box_rows == 3 && pg.box_cols == 3;
@@ -275,7 +275,7 @@ int sb_tech_ext_new(const sb_plugin *const *techs, size_t n, const sb_geometry *
     x->elim = x->cand + x->ncells;
     for (size_t k = 0; k < n; k++) {
         const sb_plugin *p = techs[k];
-        if (!p || !p->tech || !sb_plugin_accepts(p, g)) {
+        if (!p || !p->tech || !sb_plugin_accepts(p, sb_geo_out(g))) {
             sb_tech_ext_free(x);
             return SB_ERR_ARG;
         }

@@ -246,6 +246,16 @@ sb_tech_ext *sb_solver_ext(sb_solver *s)
     return s ? s->ext : NULL;
 }
 
+void sb_solver_limits(sb_solver *s, uint64_t limit, uint64_t max_guesses,
+                      const volatile sig_atomic_t *stop)
+{
+    if (!s)
+        return;
+    s->opt.limit = limit;
+    s->opt.max_guesses = max_guesses;
+    s->opt.stop = stop;
+}
+
 void sb_solver_counts_reset(sb_solver *s)
 {
     if (s)

@@ -82,7 +82,6 @@ static void random_perm(int *p, int n, sb_rng *r)
 
 struct sb_ggenerator {
     const sb_geometry *g;              /* the geometry */
-    sb_geometry *own;                  /* g when the generator made it (NULL given: 3x3) */
     uint64_t seed;                     /* puzzle i is a function of (seed, i, the options) */
     sb_ggen_options opt;               /* the options it was made with */
     int norbits;                       /* orbits of the symmetry (cells when none) */
@@ -203,7 +202,12 @@ int sb_gsymmetry_check(const sb_geometry *g, int sym, char *why, size_t whylen)
             snprintf(why, whylen, "unknown symmetry %d", sym);
         return SB_ERR_ARG;
     }
-    if (!g || sym == SB_SYM_NONE)
+    if (!g) {
+        if (why && whylen)
+            snprintf(why, whylen, "no geometry");
+        return SB_ERR_ARG;
+    }
+    if (g == sb_geometry_9x9() || sym == SB_SYM_NONE)
         return SB_OK; /* 9x9: every sb_symmetry maps rows, columns and boxes onto their kind */
     int *map = malloc((size_t)sb_geometry_cells(g) * sizeof *map);
     if (!map)
@@ -308,6 +312,8 @@ int sb_ggenerator_new_opts(const sb_geometry *g, const sb_ggen_options *opt,
     if (!out)
         return SB_ERR_ARG;
     *out = NULL;
+    if (!g)
+        return SB_ERR_ARG;
     sb_ggenerator *gen = calloc(1, sizeof *gen);
     if (!gen)
         return SB_ERR_NOMEM;
@@ -316,10 +322,6 @@ int sb_ggenerator_new_opts(const sb_geometry *g, const sb_ggen_options *opt,
     else
         sb_ggen_options_default(&gen->opt);
     int st = SB_OK;
-    if (!g) {
-        st = sb_geometry_parse("3x3", &gen->own, why, whylen);
-        g = gen->own;
-    }
     gen->g = g;
     gen->seed = gen->opt.seed;
     if (st == SB_OK)
@@ -363,7 +365,6 @@ void sb_ggenerator_free(sb_ggenerator *gen)
     if (!gen)
         return;
     sb_engine_free(gen->engine);
-    sb_geometry_free(gen->own);
     free(gen->grid);
     free(gen->puzzle);
     free(gen->order);
@@ -592,11 +593,6 @@ typedef struct gshape {
 /* Fills *s for g (NULL: 9x9). */
 static void shape_of(const sb_geometry *g, gshape *s)
 {
-    if (!g) {
-        *s = (gshape){.kind = SB_GEO_BOXED, .nc = SB_CELLS, .n = SB_DIGITS,
-                      .l = {.rows = 9, .cols = 9, .box_rows = 3, .box_cols = 3}};
-        return;
-    }
     s->kind = sb_geometry_kind_of(g);
     s->nc = sb_geometry_cells(g);
     s->n = sb_geometry_digits(g);
@@ -630,6 +626,8 @@ static int cells_in_range(const uint8_t *cells, size_t n, int max)
 int sb_gaugment(const sb_geometry *g, uint64_t seed, uint64_t index, const uint8_t *in,
                 uint8_t *out)
 {
+    if (!g)
+        return SB_ERR_ARG;
     gshape sh;
     shape_of(g, &sh);
     const uintptr_t i0 = (uintptr_t)in, o0 = (uintptr_t)out, nc = (uintptr_t)sh.nc;
@@ -733,6 +731,8 @@ int sb_gaugment_batch(const sb_geometry *g, const uint8_t *in, size_t n_in, uint
                       uint64_t first, size_t n, int threads, uint8_t *out,
                       const volatile sig_atomic_t *stop)
 {
+    if (!g)
+        return SB_ERR_ARG;
     gshape sh;
     shape_of(g, &sh);
     const size_t nc = (size_t)sh.nc;

@@ -633,35 +633,47 @@ static int dfs(sb_gsolver *s, int ok, uint64_t limit, sb_gsolution_fn fn, void *
     return srch_dfs_each(s, ok, limit, &sp, fn, user, res, first, 0);
 }
 
-/* The one search behind sb_gsolve and sb_gsolve_each. fn may be NULL; first may be NULL. */
-static int run(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
-               void *user, sb_gresult *res, uint8_t *first)
+/* The one search behind sb_gsolve, sb_gsolve_each and sb_gsolve_candidates: from the givens
+ * cells, or (cells NULL) from the candidate masks cand. fn may be NULL; first may be NULL. */
+static int run(sb_gsolver *s, const uint8_t *cells, const uint64_t *cand, uint64_t limit,
+               sb_gsolution_fn fn, void *user, sb_gresult *res, uint8_t *first)
 {
-    if (!s || !cells || !res)
+    if (!s || !(cells || cand) || !res)
         return SB_ERR_ARG;
     memset(res, 0, sizeof *res);
     for (int c = 0; c < s->ncells; c++)
-        if (cells[c] > s->n)
+        if (cells ? cells[c] > s->n : (cand[c] & ~s->all) != 0)
             return SB_ERR_ARG;
-    if (s->x16 && s->level != SB_SIMD_SCALAR && s->tech == SB_GTECH_ALL)
+    if (cells && s->x16 && s->level != SB_SIMD_SCALAR && s->tech == SB_GTECH_ALL)
         return sb_box16_run(s->x16, s->level, cells, limit, fn, user, res, first, &s->srch.lim);
 
     uint64_t *b = s->srch.stack;
     memset(b, 0, s->words * sizeof *b);
     s->qhead = s->qtail = 0;
     for (int c = 0; c < s->ncells; c++)
-        b[c] = s->all;
+        b[c] = cand ? cand[c] : s->all;
     for (int h = 0; h < s->nhouses; h++) /* the root: every house unscanned */
         s->dirty[h / 64] |= UINT64_C(1) << (h % 64);
-    /* Givens become singles first, then one propagation: a clash between two givens shows
-     * as a peer losing its only candidate. */
-    for (int c = 0; c < s->ncells; c++)
-        if (cells[c] || s->n == 1) { /* one digit: every cell is a single from the start, and
-                                        no elimination would ever assign it (found by fuzzing) */
-            b[c] = UINT64_C(1) << ((cells[c] ? cells[c] : 1) - 1);
-            assign(s, b, c);
+    /* Givens (or cells of one candidate) become singles first, then one propagation: a clash
+     * between two givens shows as a peer losing its only candidate, a cell without candidates
+     * as a contradiction at once. */
+    int ok = 1;
+    if (cand) {
+        for (int c = 0; c < s->ncells; c++) {
+            ok &= b[c] != 0;
+            if (b[c] && !(b[c] & (b[c] - 1)))
+                assign(s, b, c);
         }
-    return dfs(s, propagate(s, b), limit, fn, user, res, first);
+    } else {
+        for (int c = 0; c < s->ncells; c++)
+            if (cells[c] || s->n == 1) { /* one digit: every cell is a single from the start,
+                                            and no elimination would ever assign it (found by
+                                            fuzzing) */
+                b[c] = UINT64_C(1) << ((cells[c] ? cells[c] : 1) - 1);
+                assign(s, b, c);
+            }
+    }
+    return dfs(s, ok && propagate(s, b), limit, fn, user, res, first);
 }
 
 void sb_gsolver_techniques(sb_gsolver *s, unsigned mask)
@@ -696,7 +708,13 @@ void sb_gsolver_stop(sb_gsolver *s, const volatile sig_atomic_t *stop)
 int sb_gsolve(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gresult *res,
               uint8_t *first)
 {
-    return run(s, cells, limit, NULL, NULL, res, first);
+    return run(s, cells, NULL, limit, NULL, NULL, res, first);
+}
+
+int sb_gsolve_candidates(sb_gsolver *s, const uint64_t *cand, uint64_t limit, sb_gresult *res,
+                         uint8_t *first)
+{
+    return cand ? run(s, NULL, cand, limit, NULL, NULL, res, first) : SB_ERR_ARG;
 }
 
 int sb_gsolve_each(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
@@ -704,5 +722,5 @@ int sb_gsolve_each(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gsolu
 {
     if (!fn)
         return SB_ERR_ARG;
-    return run(s, cells, limit, fn, user, res, NULL);
+    return run(s, cells, NULL, limit, fn, user, res, NULL);
 }

@@ -52,9 +52,38 @@ static void say(char *why, size_t whylen, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The arrays of the 9x9 grid, generated at build time (src/tables/gen_tables.c). */
+#include "geometry9.inc"
+
+/* The 9x9 grid (sb_geometry_9x9): the boxed 3x3 geometry as const data, shared by every
+ * thread and never freed. The fields point at const arrays through non-const pointers only
+ * because the geometries made at run time fill the same fields; nothing writes a geometry
+ * once it is made. */
+static const sb_geometry geo9 = {
+    .kind = SB_GEO_BOXED,
+    .ncells = SB_CELLS,
+    .ndigits = SB_DIGITS,
+    .nhouses = SB_HOUSES,
+    .rows = 9,
+    .cols = 9,
+    .box_rows = 3,
+    .box_cols = 3,
+    .name = "3x3",
+    .house_cells = (uint16_t *)geo9_house_cells,
+    .cell_house_start = (int *)geo9_cell_house_start,
+    .cell_house_list = (uint16_t *)geo9_cell_house_list,
+    .peer_start = (int *)geo9_peer_start,
+    .peer_list = (uint16_t *)geo9_peer_list,
+};
+
+const sb_geometry *sb_geometry_9x9(void)
+{
+    return &geo9;
+}
+
 void sb_geometry_free(sb_geometry *g)
 {
-    if (!g)
+    if (!g || g == &geo9)
         return;
     free(g->house_cells);
     free(g->cell_house_start);

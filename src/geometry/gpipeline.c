@@ -439,6 +439,18 @@ static int load(sb_gpipeline *p, uint64_t *b, const uint8_t *cells)
     return run_plan(p, b);
 }
 
+/* The root board from candidate masks (a cell of one candidate is placed), propagated.
+ * @return 0 on contradiction. */
+static int load_candidates(sb_gpipeline *p, uint64_t *b, const uint64_t *cand)
+{
+    memset(b, 0, p->words * sizeof *b);
+    memcpy(b, cand, (size_t)p->ncells * sizeof *b);
+    for (int c = 0; c < p->ncells; c++)
+        if (!b[c] || (!(b[c] & (b[c] - 1)) && !tq_assign(p, b, c, b[c])))
+            return 0;
+    return run_plan(p, b);
+}
+
 /* Checks the arguments of a solve. @return SB_OK or SB_ERR_ARG. */
 static int check_cells(const sb_gpipeline *p, const uint8_t *cells)
 {
@@ -446,6 +458,17 @@ static int check_cells(const sb_gpipeline *p, const uint8_t *cells)
         return SB_ERR_ARG;
     for (int c = 0; c < p->ncells; c++)
         if (cells[c] > p->n)
+            return SB_ERR_ARG;
+    return SB_OK;
+}
+
+/* Checks candidate masks for a solve: none above digit N. @return SB_OK or SB_ERR_ARG. */
+static int check_candidates(const sb_gpipeline *p, const uint64_t *cand)
+{
+    if (!p || !cand)
+        return SB_ERR_ARG;
+    for (int c = 0; c < p->ncells; c++)
+        if (cand[c] & ~p->all)
             return SB_ERR_ARG;
     return SB_OK;
 }
@@ -487,22 +510,25 @@ static int dfs(sb_gpipeline *p, int ok, uint64_t limit, sb_gsolution_fn fn, void
     return srch_dfs_each(p, ok, limit, &sp, fn, user, res, first, 1);
 }
 
-/* The search behind sb_gpipeline_solve and sb_gpipeline_each (src/search/search.h's loop).
- * fn and first may be NULL. */
-static int run(sb_gpipeline *p, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
-               void *user, sb_gresult *res, uint8_t *first)
+/* The search behind sb_gpipeline_solve, sb_gpipeline_each and sb_gpipeline_solve_candidates
+ * (src/search/search.h's loop), from the givens cells or (cells NULL) the candidate masks
+ * cand. fn and first may be NULL. */
+static int run(sb_gpipeline *p, const uint8_t *cells, const uint64_t *cand, uint64_t limit,
+               sb_gsolution_fn fn, void *user, sb_gresult *res, uint8_t *first)
 {
     if (!res)
         return SB_ERR_ARG;
     memset(res, 0, sizeof *res);
-    const int st = check_cells(p, cells);
+    const int st = cells ? check_cells(p, cells) : check_candidates(p, cand);
     if (st != SB_OK)
         return st;
     p->halt = p->ncells > HALT_CELLS ? p->srch.lim.stop : NULL;
     p->halted = 0;
     if (p->ext)
         p->ext->fault = SB_OK;
-    const int rc = dfs(p, load(p, p->srch.stack, cells), limit, fn, user, res, first);
+    const int ok = cells ? load(p, p->srch.stack, cells)
+                         : load_candidates(p, p->srch.stack, cand);
+    const int rc = dfs(p, ok, limit, fn, user, res, first);
     p->halt = NULL;
     /* A plug-in's breach beats everything: the search below it ran on a broken answer. */
     if (p->ext && p->ext->fault)
@@ -513,7 +539,13 @@ static int run(sb_gpipeline *p, const uint8_t *cells, uint64_t limit, sb_gsoluti
 int sb_gpipeline_solve(sb_gpipeline *p, const uint8_t *cells, uint64_t limit, sb_gresult *res,
                        uint8_t *first)
 {
-    return run(p, cells, limit, NULL, NULL, res, first);
+    return run(p, cells, NULL, limit, NULL, NULL, res, first);
+}
+
+int sb_gpipeline_solve_candidates(sb_gpipeline *p, const uint64_t *cand, uint64_t limit,
+                                  sb_gresult *res, uint8_t *first)
+{
+    return run(p, NULL, cand, limit, NULL, NULL, res, first);
 }
 
 int sb_gpipeline_each(sb_gpipeline *p, const uint8_t *cells, uint64_t limit,
@@ -521,7 +553,7 @@ int sb_gpipeline_each(sb_gpipeline *p, const uint8_t *cells, uint64_t limit,
 {
     if (!fn)
         return SB_ERR_ARG;
-    return run(p, cells, limit, fn, user, res, NULL);
+    return run(p, cells, NULL, limit, fn, user, res, NULL);
 }
 
 int sb_gpipeline_root(sb_gpipeline *p, const uint8_t *cells)

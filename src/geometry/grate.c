@@ -33,6 +33,9 @@ int sb_grater_new(const sb_geometry *g, sb_grater **out)
     if (!out)
         return SB_ERR_ARG;
     *out = NULL;
+    if (!g)
+        return SB_ERR_ARG;
+    g = sb_geo_in(g); /* NULL: sb_rate's 9x9 rater */
     sb_grater *r = calloc(1, sizeof *r);
     if (!r)
         return SB_ERR_NOMEM;
@@ -85,7 +88,7 @@ int sb_grater_rate(sb_grater *r, const uint8_t *cells, sb_rating *out)
 
 int sb_grate(const sb_geometry *g, const uint8_t *cells, sb_rating *out)
 {
-    if (!cells || !out)
+    if (!g || !cells || !out)
         return SB_ERR_ARG;
     sb_grater *r;
     int st = sb_grater_new(g, &r);
@@ -108,9 +111,9 @@ static void note_error(int *shared, int st)
 int sb_grate_batch(const sb_geometry *g, const uint8_t *cells, size_t n, int threads,
                    int8_t *classes, uint64_t *eliminations, const volatile sig_atomic_t *stop)
 {
-    if ((!cells || !classes) && n)
+    if (!g || ((!cells || !classes) && n))
         return SB_ERR_ARG;
-    const size_t nc = g ? (size_t)sb_geometry_cells(g) : SB_CELLS;
+    const size_t nc = (size_t)sb_geometry_cells(g);
     if (n > SIZE_MAX / nc || (eliminations && n > SIZE_MAX / (SB_TECH_COUNT * sizeof(uint64_t))))
         return SB_ERR_ARG; /* the arrays' sizes would wrap */
     int team = threads > 0 ? threads : omp_get_max_threads();

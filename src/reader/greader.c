@@ -335,16 +335,16 @@ static void too_long(sb_grecord *rec, uint64_t line)
 
 int sb_greader_open(sb_greader **out, const sb_geometry *g, FILE *in)
 {
-    if (!out || !in)
+    if (!out || !in || !g)
         return SB_ERR_ARG;
     *out = NULL;
     sb_greader *r = calloc(1, sizeof *r);
     if (!r)
         return SB_ERR_NOMEM;
-    r->g = g;
+    r->g = sb_geo_in(g); /* NULL: the 9x9 reader's forms */
     r->in = in;
     r->fd = fileno(in);
-    const int st = !g ? sb_reader_open(&r->r9, in)
+    const int st = !r->g ? sb_reader_open(&r->r9, in)
                    : (r->buf = malloc(READ_BUF)) &&
                              (r->scratch = malloc((size_t)sb_geometry_cells(g)))
                          ? SB_OK
@@ -628,15 +628,22 @@ int sb_geometry_detect(const char *text, size_t len, int more, sb_geometry **out
     if (cells == SB_DIGITS || (cells == SB_CELLS * SB_DIGITS && marks_like(s, n)))
         cells = SB_CELLS; /* a row of a nine-line 9x9 grid (latin:3 must be said), or 9x9
                            * pencilmarks with a mark out of place (the 9x9 reader says which) */
-    if (cells == SB_CELLS)
+    /* the 9x9 grid: a constant the caller may free as any other geometry (a no-op) */
+    sb_geometry *const nine = (sb_geometry *)(uintptr_t)sb_geometry_9x9();
+    if (cells == SB_CELLS) {
+        *out = nine;
         return SB_OK;
+    }
     const int st = sb_geometry_for_cells(cells, out, reason, sizeof reason);
     if (st == SB_ERR_NOMEM)
         return st;
     /* no boxed geometry: when the reason names one to say (latin:N, cube:K) another shape
-     * fits and the caller must choose; otherwise nothing does and it is not a puzzle line */
-    if (st != SB_OK && !strstr(reason, "say "))
+     * fits and the caller must choose; otherwise nothing does and it is not a puzzle line,
+     * which the 9x9 reader reports */
+    if (st != SB_OK && !strstr(reason, "say ")) {
+        *out = nine;
         return SB_OK;
+    }
     if (st != SB_OK && why && whylen)
         snprintf(why, whylen, "%s", reason);
     return st;

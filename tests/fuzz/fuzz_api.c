@@ -90,6 +90,12 @@ typedef struct state {
     uint8_t cells[BIG_CELLS], out[BIG_CELLS];
 } state;
 
+/* The geometry the state's calls take: its own, or the 9x9 grid when it has none. */
+static const sb_geometry *api_geo(const state *s)
+{
+    return s->geo ? s->geo : sb_geometry_9x9();
+}
+
 /* Frees what depends on the geometry. */
 static void drop_geometry_users(state *s)
 {
@@ -235,7 +241,7 @@ static void op_bench(state *s, in *x)
     if (what == 0 || !s->bench) {
         sb_bench_free(s->bench);
         s->bench = NULL;
-        const int st = sb_bench_new(s->geo, null_next(x) ? NULL : &s->bench);
+        const int st = sb_bench_new(api_geo(s), null_next(x) ? NULL : &s->bench);
         FUZZ_CHECK(st == SB_OK || (st == SB_ERR_ARG && !s->bench), "sb_bench_new: %d", st);
         return;
     }
@@ -320,7 +326,7 @@ static void open_reader(state *s, in *x, int geometry)
     *f = fmemopen(text, len ? len : 1, "r"); /* fmemopen refuses size 0 */
     FUZZ_CHECK(*f, "fmemopen");
     const int nul = null_next(x);
-    const int st = geometry ? sb_greader_open(&s->greader, s->geo, nul ? NULL : *f)
+    const int st = geometry ? sb_greader_open(&s->greader, api_geo(s), nul ? NULL : *f)
                             : sb_reader_open(&s->reader, nul ? NULL : *f);
     FUZZ_CHECK(st == (nul ? SB_ERR_ARG : SB_OK), "reader open: %d", st);
 }
@@ -431,14 +437,14 @@ static void op_solvers(state *s, in *x)
         FUZZ_CHECK(s->gs ? a == SB_OK : a == SB_ERR_ARG, "sb_gsolver_new: %d", a);
         sb_gsolver_budget(s->gs, BUDGET);
         sb_options o = s->opt;
-        const int b = sb_engine_new(s->geo, null_next(x) ? NULL : &o, &s->eng);
+        const int b = sb_engine_new(api_geo(s), null_next(x) ? NULL : &o, &s->eng);
         FUZZ_CHECK(b == SB_OK || b == SB_ERR_ARG || b == SB_ERR_PIPELINE || b == SB_ERR_SIMD,
                    "sb_engine_new: %d", b);
         sb_engine_budget(s->eng, BUDGET);
         const int c = sb_gpipeline_new(s->geo, PICK(x, specs), &s->gp);
         FUZZ_CHECK(c == SB_OK || c == SB_ERR_ARG || c == SB_ERR_PIPELINE, "gpipeline: %d", c);
         sb_gpipeline_budget(s->gp, BUDGET);
-        const int d = sb_grater_new(s->geo, null_next(x) ? NULL : &s->rater);
+        const int d = sb_grater_new(api_geo(s), null_next(x) ? NULL : &s->rater);
         FUZZ_CHECK(d == SB_OK || d == SB_ERR_ARG, "grater: %d", d);
         return;
     }
@@ -475,7 +481,7 @@ static void op_solvers(state *s, in *x)
         memcpy(in2, s->cells, (size_t)s->ncells);
         const int shift = u8(x) % 3; /* 0: separate, 1: overlapping, 2: the same array */
         uint8_t *out = shift == 0 ? s->out : shift == 1 ? in2 + 1 : in2;
-        st = sb_gaugment(s->geo, u32(x), u32(x), nul ? NULL : in2, out);
+        st = sb_gaugment(api_geo(s), u32(x), u32(x), nul ? NULL : in2, out);
         const int overlap = shift == 2 || (shift == 1 && s->ncells > 1); /* 1 cell: adjacent */
         FUZZ_CHECK(st == (nul || over || overlap ? SB_ERR_ARG : SB_OK), "sb_gaugment: %d", st);
         return;
@@ -532,7 +538,7 @@ static void op_batches(state *s, in *x)
     }
     default: {
         const size_t m = huge ? n : 1;
-        st = sb_grate_batch(NULL, in, m, 1, classes, NULL, NULL);
+        st = sb_grate_batch(sb_geometry_9x9(), in, m, 1, classes, NULL, NULL);
         FUZZ_CHECK(nul || over || huge ? st == SB_ERR_ARG : st == SB_OK, "grate_batch: %d", st);
         break;
     }
