@@ -2,9 +2,9 @@
  * recsolve.c — one thread's solver of stream records of any geometry (app.h, "Record solvers"),
  * part of the programs' layer: the records an sb_gsource gives, 9x9 sb_records (givens or
  * pencilmarks) through an sb_solver, solved ahead a chunk at a time with sb_solve_many, and
- * other geometries' sb_stream_grecs through the geometry's sb_engine; rating through sb_rate or
- * an sb_grater. So a command solves, validates and rates every geometry through one call, and
- * never chooses an engine itself.
+ * other geometries' sb_stream_grecs through the geometry's sb_engine; rating through an
+ * sb_grater (sb_rate on 9x9), with technique plug-in rungs when asked. So a command solves,
+ * validates and rates every geometry through one call, and never chooses an engine itself.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +15,7 @@ struct sb_rsolver {
     const sb_geometry *g; /* NULL: 9x9 */
     sb_solver *solver;    /* 9x9 */
     sb_engine *eng;       /* another geometry, or a plug-in on any */
-    sb_grater *rater;     /* another geometry's rating (made when asked for) */
+    sb_grater *rater;     /* the rating (made when asked for), with its plug-in rungs */
     uint64_t limit;       /* the options' limit (the engine takes it per call) */
     int plugin;           /* 1: eng runs a plug-in, whose every solution is checked */
     int techs;            /* 1: technique plug-ins run: puzzles are solved one at a time, so
@@ -29,7 +29,8 @@ struct sb_rsolver {
     int *st;              /* its sb_solve status */
 };
 
-int sb_rsolver_new(const sb_geometry *g, const sb_options *opt, int rate, sb_rsolver **out)
+int sb_rsolver_new(const sb_geometry *g, const sb_options *opt, const sb_options *rate,
+                   sb_rsolver **out)
 {
     if (!out)
         return SB_ERR_ARG;
@@ -48,8 +49,8 @@ int sb_rsolver_new(const sb_geometry *g, const sb_options *opt, int rate, sb_rso
     if (eng && !(s->sol = malloc(g ? (size_t)sb_geometry_cells(g) : SB_CELLS)))
         return SB_ERR_NOMEM;
     int st = eng ? sb_engine_new(g, opt, &s->eng) : sb_solver_new(&s->solver, opt);
-    if (st == SB_OK && g && rate)
-        st = sb_grater_new(g, &s->rater);
+    if (st == SB_OK && rate)
+        st = sb_grater_new_opt(g, rate, &s->rater);
     return st;
 }
 
@@ -135,7 +136,10 @@ int sb_rsolver_solve(sb_rsolver *s, const sb_record *rec, sb_result *res)
 
 const char *sb_rsolver_plugin_why(const sb_rsolver *s)
 {
-    return !s ? NULL : s->eng ? sb_engine_plugin_why(s->eng) : sb_solver_plugin_why(s->solver);
+    if (!s)
+        return NULL;
+    const char *why = s->eng ? sb_engine_plugin_why(s->eng) : sb_solver_plugin_why(s->solver);
+    return why ? why : sb_grater_plugin_why(s->rater);
 }
 
 const uint8_t *sb_rsolver_solution(const sb_rsolver *s, const sb_result *res)
@@ -145,15 +149,16 @@ const uint8_t *sb_rsolver_solution(const sb_rsolver *s, const sb_result *res)
     return s->eng ? s->sol : res ? res->solution.cell : NULL;
 }
 
-int sb_rsolver_rate(sb_rsolver *s, const sb_record *rec, sb_rating *out)
+int sb_rsolver_rate(sb_rsolver *s, const sb_record *rec, const uint8_t *truth,
+                    sb_ladder_rating *out)
 {
-    if (!s || !rec || !out)
+    if (!s || !rec || !out || !s->rater)
         return SB_ERR_ARG;
     if (s->g)
-        return s->rater ? sb_grater_rate(s->rater, ((const sb_stream_grec *)rec)->cells, out)
-                        : SB_ERR_ARG;
+        return sb_grater_ladder(s->rater, ((const sb_stream_grec *)rec)->cells, truth, out);
     /* a pencilmark record is rated from its candidates: its eliminations count as done */
-    return rec->marks ? sb_rate_candidates(rec->cand, out) : sb_rate(&rec->grid, out);
+    return rec->marks ? sb_grater_ladder_candidates(s->rater, rec->cand, truth, out)
+                      : sb_grater_ladder(s->rater, rec->grid.cell, truth, out);
 }
 
 int sb_rsolver_each(sb_rsolver *s, const sb_record *rec, sb_gsolution_fn fn, void *user,
