@@ -1547,7 +1547,8 @@ void sb_gpipeline_counts_reset(sb_gpipeline *p);
 /* Rating any geometry one puzzle at a time                                                   */
 /* ------------------------------------------------------------------------------------------ */
 
-/* One thread's rating state for one geometry: a generic pipeline per class (sb_gpipeline). */
+/* One thread's rating state for one geometry: a generic pipeline per class (sb_gpipeline),
+ * and the states of its technique plug-ins (sb_grater_new_opt). */
 typedef struct sb_grater sb_grater;
 
 /* Creates a rater for geometry g (which must outlive it; sb_geometry_9x9(): sb_rate's).
@@ -1570,6 +1571,44 @@ int sb_grater_rate(sb_grater *r, const uint8_t *cells, sb_rating *out);
 /* sb_grater_rate with a rater made and freed for this one call. @return as sb_grater_rate;
  * SB_ERR_NOMEM. */
 int sb_grate(const sb_geometry *g, const uint8_t *cells, sb_rating *out);
+
+/* A rating on a ladder with technique plug-in rungs (sb_grater_new_opt): singles < ... <
+ * chains < plug-in 0 < ... < plug-in n-1 < search, rung k running chains' set and then
+ * plug-ins 0..k, in restart order. */
+typedef struct sb_ladder_rating {
+    sb_rating base;  /* a built-in class and its counts as sb_grater_rate gives them; for a
+                        puzzle the built-ins leave to search: SB_CLASS_SEARCH, and counts of
+                        the run that decided (rung's, or for search the last rung's) */
+    int rung;        /* -1: base.cls stands; k >= 0: plug-in k's rung solved it */
+    sb_technique_counts plugins[SB_TECH_PLUGINS]; /* each plug-in's work in that run (zero
+                        when a built-in class stands) */
+} sb_ladder_rating;
+
+/* Creates a rater for geometry g (which must outlive it) whose ladder has a rung
+ * for each technique plug-in of opt->techniques, in that order, after chains; the other
+ * fields of opt are ignored, and without plug-ins this is sb_grater_new. @return SB_OK with
+ * *out set; SB_ERR_ARG for NULL g, opt or out, more than SB_TECH_PLUGINS, or a plug-in that is
+ * not a technique or refuses g; SB_ERR_NOMEM. */
+int sb_grater_new_opt(const sb_geometry *g, const sb_options *opt, sb_grater **out);
+
+/* Rates cells on r's ladder: the built-in classes exactly as sb_grater_rate, and only a
+ * puzzle they leave to search goes up the plug-in rungs (the top rung first: when it cannot
+ * complete the grid no lower one can). Each plug-in step is held to its contract, and when
+ * solution (the puzzle's one solution, the geometry's cells; may be NULL) is given, no
+ * elimination may remove its digit. sb_grater_rate on such a rater gives out->base.
+ * @return SB_OK; SB_ERR_ARG for NULL r, cells or out, or a cell above N; SB_ERR_PLUGIN when
+ * a plug-in broke its contract (sb_grater_plugin_why names it; out is then unspecified). */
+int sb_grater_ladder(sb_grater *r, const uint8_t *cells, const uint8_t *solution,
+                     sb_ladder_rating *out);
+
+/* sb_grater_ladder from 9x9 candidate masks, as sb_rate_candidates rates them. @return as
+ * sb_grater_ladder; SB_ERR_ARG on a rater of another geometry or a mask above digit 9. */
+int sb_grater_ladder_candidates(sb_grater *r, const uint16_t cand[SB_CELLS],
+                                const uint8_t *solution, sb_ladder_rating *out);
+
+/* After a rating that returned SB_ERR_PLUGIN: which plug-in broke its contract and how, as
+ * sb_solver_plugin_why. @return that text, valid until the next rating, or NULL. */
+const char *sb_grater_plugin_why(const sb_grater *r);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Generating and augmenting any geometry (docs/geometry.md)                                  */

@@ -544,6 +544,60 @@ Test(grate, the_3x3_geometry_and_the_9x9_geometry_rate_as_sb_rate)
     sb_geometry_free(g);
 }
 
+Test(grate, a_ladder_without_plugins_is_the_built_in_rating)
+{
+    /* sb_grater_ladder with no rungs: sb_rate's class and counters on 9x9, the 3x3 geometry
+     * and from candidates (a blank cell less one candidate, as sb_rate_candidates rates it),
+     * rung -1 and no plug-in work */
+    sb_geometry *g = geo("3x3");
+    sb_options none;
+    sb_options_default(&none);
+    sb_grater *r9, *r3;
+    cr_assert_eq(sb_grater_new_opt(sb_geometry_9x9(), &none, &r9), SB_OK);
+    cr_assert_eq(sb_grater_new_opt(g, &none, &r3), SB_OK);
+    FILE *in = fopen("datasets/samples/top1465.txt", "r");
+    cr_assert(in != NULL);
+    sb_greader *r;
+    cr_assert_eq(sb_greader_open(&r, sb_geometry_9x9(), in), SB_OK);
+    sb_grecord rec;
+    uint8_t cells[SB_CELLS];
+    const sb_technique_counts zero[SB_TECH_PLUGINS] = {{0}};
+    int search = 0;
+    for (int k = 0; k < 100 && sb_greader_next(r, &rec, cells) == 1; k++) {
+        sb_rating want, wantc;
+        sb_ladder_rating got9, got3, gotc;
+        cr_assert_eq(sb_rate((const sb_grid *)(const void *)cells, &want), SB_OK);
+        cr_assert_eq(sb_grater_ladder(r9, cells, NULL, &got9), SB_OK);
+        cr_assert_eq(sb_grater_ladder(r3, cells, NULL, &got3), SB_OK);
+        for (const sb_ladder_rating *got = &got9; got; got = got == &got9 ? &got3 : NULL) {
+            cr_assert_eq(got->base.cls, want.cls, "line %llu", (unsigned long long)rec.line);
+            cr_assert_arr_eq(got->base.counts, want.counts, sizeof want.counts);
+            cr_assert_eq(got->rung, -1);
+            cr_assert_arr_eq(got->plugins, zero, sizeof zero);
+        }
+        uint16_t cand[SB_CELLS];
+        sb_grid_candidates((const sb_grid *)(const void *)cells, cand);
+        for (int c = 0; c < SB_CELLS; c++)
+            if (!cells[c] && (cand[c] & (cand[c] - 1))) { /* drop its highest candidate */
+                cand[c] &= (uint16_t)~(1u << (31 - __builtin_clz(cand[c])));
+                break;
+            }
+        cr_assert_eq(sb_rate_candidates(cand, &wantc), SB_OK);
+        cr_assert_eq(sb_grater_ladder_candidates(r9, cand, NULL, &gotc), SB_OK);
+        cr_assert_eq(gotc.base.cls, wantc.cls);
+        cr_assert_arr_eq(gotc.base.counts, wantc.counts, sizeof wantc.counts);
+        cr_assert_eq(gotc.rung, -1);
+        cr_assert_null(sb_grater_plugin_why(r9));
+        search += want.cls == SB_CLASS_SEARCH;
+    }
+    cr_assert(search > 0 && search < 100, "top1465's first puzzles: some need search, not all");
+    sb_greader_close(r);
+    fclose(in);
+    sb_grater_free(r9);
+    sb_grater_free(r3);
+    sb_geometry_free(g);
+}
+
 Test(grate, refused_cells_and_arguments)
 {
     sb_geometry *g = geo("2x2");

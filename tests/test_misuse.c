@@ -687,6 +687,24 @@ Test(misuse, reading_and_rating_any_geometry)
     cr_assert_eq(sb_grater_rate(rt, NULL, &rating), SB_ERR_ARG);
     cr_assert_eq(sb_grater_rate(rt, C4, NULL), SB_ERR_ARG);
     cr_assert_eq(sb_grater_rate(rt, bad, &rating), SB_ERR_ARG);
+    sb_ladder_rating lr;
+    uint16_t cand[SB_CELLS];
+    for (int c = 0; c < SB_CELLS; c++)
+        cand[c] = 0x1ff;
+    cr_assert_eq(sb_grater_ladder(NULL, C4, NULL, &lr), SB_ERR_ARG);
+    cr_assert_eq(sb_grater_ladder(rt, NULL, NULL, &lr), SB_ERR_ARG);
+    cr_assert_eq(sb_grater_ladder(rt, C4, NULL, NULL), SB_ERR_ARG);
+    cr_assert_eq(sb_grater_ladder(rt, bad, NULL, &lr), SB_ERR_ARG);
+    cr_assert_eq(sb_grater_ladder_candidates(rt, cand, NULL, &lr), SB_ERR_ARG); /* not 9x9 */
+    cr_assert_null(sb_grater_plugin_why(rt));
+    cr_assert_null(sb_grater_plugin_why(NULL));
+    sb_grater_free(rt);
+    cr_assert_eq(sb_grater_new(sb_geometry_9x9(), &rt), SB_OK);
+    cr_assert_eq(sb_grater_ladder_candidates(NULL, cand, NULL, &lr), SB_ERR_ARG);
+    cr_assert_eq(sb_grater_ladder_candidates(rt, NULL, NULL, &lr), SB_ERR_ARG);
+    cr_assert_eq(sb_grater_ladder_candidates(rt, cand, NULL, NULL), SB_ERR_ARG);
+    cand[5] = 0x200; /* digit 10 */
+    cr_assert_eq(sb_grater_ladder_candidates(rt, cand, NULL, &lr), SB_ERR_ARG);
     sb_grater_free(rt);
     cr_assert_eq(sb_grate(g, NULL, &rating), SB_ERR_ARG);
     cr_assert_eq(sb_grate(g, C4, NULL), SB_ERR_ARG);
@@ -1354,9 +1372,9 @@ Test(misuse, record_solvers)
     sb_rsolver *s = (sb_rsolver *)&s;
     sb_options o;
     sb_options_default(&o);
-    cr_assert_eq(sb_rsolver_new(NULL, NULL, 0, &s), SB_ERR_ARG);
+    cr_assert_eq(sb_rsolver_new(NULL, NULL, NULL, &s), SB_ERR_ARG);
     cr_assert_null(s);
-    cr_assert_eq(sb_rsolver_new(NULL, &o, 0, NULL), SB_ERR_ARG);
+    cr_assert_eq(sb_rsolver_new(NULL, &o, NULL, NULL), SB_ERR_ARG);
     sb_rsolver_free(NULL);
 
     sb_record rec;
@@ -1365,9 +1383,9 @@ Test(misuse, record_solvers)
     rec.grid = tu_grid(P1);
     const sb_record *recs[2] = {NULL, &rec};
     sb_gresult res;
-    sb_rating rt;
+    sb_ladder_rating rt;
     sb_gresult gr;
-    cr_assert_eq(sb_rsolver_new(NULL, &o, 0, &s), SB_OK);
+    cr_assert_eq(sb_rsolver_new(NULL, &o, &o, &s), SB_OK);
     sb_rsolver_ahead(NULL, recs, 2);
     sb_rsolver_ahead(s, NULL, 2);
     sb_rsolver_ahead(s, recs, SIZE_MAX);
@@ -1381,25 +1399,25 @@ Test(misuse, record_solvers)
     cr_assert_null(sb_rsolver_plugin_why(NULL));
     cr_assert_not_null(sb_rsolver_solution(s));
     cr_assert_eq(sb_solution_check(&rec.grid, (const sb_grid *)(const void *)sb_rsolver_solution(s)), 1);
-    cr_assert_eq(sb_rsolver_rate(NULL, &rec, &rt), SB_ERR_ARG);
-    cr_assert_eq(sb_rsolver_rate(s, NULL, &rt), SB_ERR_ARG);
-    cr_assert_eq(sb_rsolver_rate(s, &rec, NULL), SB_ERR_ARG);
+    cr_assert_eq(sb_rsolver_rate(NULL, &rec, NULL, &rt), SB_ERR_ARG);
+    cr_assert_eq(sb_rsolver_rate(s, NULL, NULL, &rt), SB_ERR_ARG);
+    cr_assert_eq(sb_rsolver_rate(s, &rec, NULL, NULL), SB_ERR_ARG);
     cr_assert_eq(sb_rsolver_each(NULL, &rec, never, NULL, &gr), SB_ERR_ARG);
     cr_assert_eq(sb_rsolver_each(s, &rec, never, NULL, &gr), SB_ERR_ARG); /* 9x9 */
     sb_rsolver_free(s);
 
     /* a solver whose making failed is freed, and refuses, without a crash */
     o.simd = 99;
-    cr_assert_eq(sb_rsolver_new(NULL, &o, 0, &s), SB_ERR_SIMD);
+    cr_assert_eq(sb_rsolver_new(NULL, &o, NULL, &s), SB_ERR_SIMD);
     sb_rsolver_ahead(s, recs, 2);
     cr_assert_eq(sb_rsolver_solve(s, &rec, &res), SB_ERR_ARG);
     sb_rsolver_free(s);
 
     sb_geometry *g = g4();
     sb_options_default(&o);
-    cr_assert_eq(sb_rsolver_new(g, &o, 0, &s), SB_OK);
+    cr_assert_eq(sb_rsolver_new(g, &o, NULL, &s), SB_OK);
     cr_assert_eq(sb_rsolver_each(s, NULL, never, NULL, &gr), SB_ERR_ARG);
-    cr_assert_eq(sb_rsolver_rate(s, &rec, &rt), SB_ERR_ARG); /* made without a rater */
+    cr_assert_eq(sb_rsolver_rate(s, &rec, NULL, &rt), SB_ERR_ARG); /* made without a rater */
     sb_rsolver_free(s);
     sb_geometry_free(g);
 }
@@ -1511,4 +1529,17 @@ Test(misuse, plugins)
     sb_engine *e = (sb_engine *)(uintptr_t)1;
     cr_assert_eq(sb_engine_new(sb_geometry_9x9(), &o, &e), SB_ERR_ARG);
     cr_assert_null(e);
+    /* a rater's rungs: too many, a list without technique plug-ins, none listed */
+    sb_grater *gr = (sb_grater *)(uintptr_t)1;
+    cr_assert_eq(sb_grater_new_opt(sb_geometry_9x9(), &o, &gr), SB_ERR_ARG);
+    cr_assert_null(gr);
+    o.ntechniques = 1; /* five[0] is NULL */
+    cr_assert_eq(sb_grater_new_opt(sb_geometry_9x9(), &o, &gr), SB_ERR_ARG);
+    o.techniques = NULL;
+    cr_assert_eq(sb_grater_new_opt(sb_geometry_9x9(), &o, &gr), SB_ERR_ARG);
+    cr_assert_eq(sb_grater_new_opt(sb_geometry_9x9(), NULL, &gr), SB_ERR_ARG);
+    cr_assert_eq(sb_grater_new_opt(sb_geometry_9x9(), &o, NULL), SB_ERR_ARG);
+    sb_options_default(&o);
+    cr_assert_eq(sb_grater_new_opt(NULL, &o, &gr), SB_ERR_ARG); /* 9x9 is sb_geometry_9x9() */
+    cr_assert_null(gr);
 }

@@ -34,8 +34,8 @@ Test(rsolver, nine_by_nine_ahead_and_one_at_a_time_agree_with_the_reference)
     sb_options opt;
     sb_options_default(&opt); /* limit 2: 0, 1 or 2 solutions */
     sb_rsolver *ahead, *single;
-    cr_assert_eq(sb_rsolver_new(NULL, &opt, 1, &ahead), SB_OK);
-    cr_assert_eq(sb_rsolver_new(NULL, &opt, 0, &single), SB_OK);
+    cr_assert_eq(sb_rsolver_new(NULL, &opt, &opt, &ahead), SB_OK);
+    cr_assert_eq(sb_rsolver_new(NULL, &opt, NULL, &single), SB_OK);
     sb_record recs[3];
     const sb_record *ptrs[3];
     for (int i = 0; i < 3; i++) {
@@ -60,13 +60,16 @@ Test(rsolver, nine_by_nine_ahead_and_one_at_a_time_agree_with_the_reference)
                          "puzzle %d: the same first solution ahead or not", i);
         }
     }
-    /* Rating: the unique puzzle rates as sb_rate rates it; a solver made without rate on 9x9
-     * needs no rater (sb_rate keeps no state). */
-    sb_rating got, want;
-    cr_assert_eq(sb_rsolver_rate(ahead, &recs[0], &got), SB_OK);
+    /* Rating: the unique puzzle rates as sb_rate rates it; a solver made without a rater
+     * has none to ask, on 9x9 too. */
+    sb_ladder_rating got;
+    sb_rating want;
+    cr_assert_eq(sb_rsolver_rate(ahead, &recs[0], NULL, &got), SB_OK);
     cr_assert_eq(sb_rate(&recs[0].grid, &want), SB_OK);
-    cr_assert_eq(got.cls, want.cls);
-    cr_assert(!memcmp(got.counts, want.counts, sizeof got.counts));
+    cr_assert_eq(got.base.cls, want.cls);
+    cr_assert(!memcmp(got.base.counts, want.counts, sizeof want.counts));
+    cr_assert_eq(got.rung, -1);
+    cr_assert_eq(sb_rsolver_rate(single, &recs[0], NULL, &got), SB_ERR_ARG);
     /* 9x9 enumerates as the 3x3 geometry, not here */
     sb_gresult gr;
     cr_assert_eq(sb_rsolver_each(single, &recs[0], NULL, NULL, &gr), SB_ERR_ARG);
@@ -126,7 +129,7 @@ Test(rsolver, another_geometry_solves_rates_and_lists_through_its_engine)
     sb_options_default(&opt);
     opt.limit = 0; /* every solution */
     sb_rsolver *s;
-    cr_assert_eq(sb_rsolver_new(g, &opt, 1, &s), SB_OK);
+    cr_assert_eq(sb_rsolver_new(g, &opt, &opt, &s), SB_OK);
     sb_stream_grec *rec = calloc(1, sizeof *rec + 16);
     cr_assert_not_null(rec);
     static const uint8_t puzzles[3][16] = {
@@ -155,14 +158,15 @@ Test(rsolver, another_geometry_solves_rates_and_lists_through_its_engine)
     }
     /* Rating goes to the geometry's rater: the same as sb_grate. */
     memcpy(rec->cells, puzzles[1], 16);
-    sb_rating got, want;
-    cr_assert_eq(sb_rsolver_rate(s, &rec->head, &got), SB_OK);
+    sb_ladder_rating got;
+    sb_rating want;
+    cr_assert_eq(sb_rsolver_rate(s, &rec->head, NULL, &got), SB_OK);
     cr_assert_eq(sb_grate(g, puzzles[1], &want), SB_OK);
-    cr_assert_eq(got.cls, want.cls);
+    cr_assert_eq(got.base.cls, want.cls);
     sb_rsolver_free(s);
     /* Without rate there is no rater to ask. */
-    cr_assert_eq(sb_rsolver_new(g, &opt, 0, &s), SB_OK);
-    cr_assert_eq(sb_rsolver_rate(s, &rec->head, &got), SB_ERR_ARG);
+    cr_assert_eq(sb_rsolver_new(g, &opt, NULL, &s), SB_OK);
+    cr_assert_eq(sb_rsolver_rate(s, &rec->head, NULL, &got), SB_ERR_ARG);
     sb_rsolver_free(s);
     free(rec);
     sb_geometry_free(g);

@@ -413,10 +413,13 @@ FILE *sb_unpack_mem(sb_input_kind kind, const void *p, size_t n);
 typedef struct sb_rsolver sb_rsolver;
 
 /* Makes a record solver for geometry g (NULL: 9x9; g must outlive it) with opt (its limit
- * for every record); rate: also a rater for sb_rsolver_rate. @return SB_OK (*out set even on
- * failure: free it), SB_ERR_NOMEM, or what sb_solver_new / sb_engine_new return; SB_ERR_ARG
- * for NULL out or opt (*out NULL). */
-int sb_rsolver_new(const sb_geometry *g, const sb_options *opt, int rate, sb_rsolver **out);
+ * for every record); rate (NULL: none): also a rater for sb_rsolver_rate, whose ladder has a
+ * rung per technique plug-in of rate (sb_grater_new_opt; opt's own plug-ins are the
+ * solver's). @return SB_OK (*out set even on failure: free it), SB_ERR_NOMEM, or what
+ * sb_solver_new / sb_engine_new / sb_grater_new_opt return; SB_ERR_ARG for NULL out or opt
+ * (*out NULL). */
+int sb_rsolver_new(const sb_geometry *g, const sb_options *opt, const sb_options *rate,
+                   sb_rsolver **out);
 
 /* Frees a record solver (NULL is allowed). */
 void sb_rsolver_free(sb_rsolver *s);
@@ -435,14 +438,16 @@ int sb_rsolver_solve(sb_rsolver *s, const sb_record *rec, sb_gresult *res);
  * meaningful when its count was not 0); NULL for NULL s. */
 const uint8_t *sb_rsolver_solution(const sb_rsolver *s);
 
-/* After a solve that returned SB_ERR_PLUGIN with technique plug-ins: which broke its contract
- * and how. @return that text, or NULL. */
+/* After a solve or a rating that returned SB_ERR_PLUGIN with technique plug-ins: which broke
+ * its contract and how. @return that text, or NULL. */
 const char *sb_rsolver_plugin_why(const sb_rsolver *s);
 
-/* Rates puzzle record rec (sb_rate, from its candidates for pencilmarks; sb_grater_rate on
- * another geometry). @return SB_OK; SB_ERR_ARG without a rater (sb_rsolver_new's rate 0) or
- * for NULL arguments. */
-int sb_rsolver_rate(sb_rsolver *s, const sb_record *rec, sb_rating *out);
+/* Rates puzzle record rec on the rater's ladder (sb_grater_ladder; from its candidates for
+ * 9x9 pencilmarks), the plug-ins' eliminations held to truth (rec's one solution, the
+ * geometry's cells; may be NULL). @return SB_OK; SB_ERR_PLUGIN (sb_rsolver_plugin_why);
+ * SB_ERR_ARG without a rater (sb_rsolver_new's rate NULL) or for NULL arguments. */
+int sb_rsolver_rate(sb_rsolver *s, const sb_record *rec, const uint8_t *truth,
+                    sb_ladder_rating *out);
 
 /* Lists rec's solutions as sb_engine_each does, up to the limit. @return as sb_engine_each;
  * SB_ERR_ARG on 9x9 (enumerate it as the 3x3 geometry) or for NULL s or rec. */

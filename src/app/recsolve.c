@@ -2,9 +2,9 @@
  * recsolve.c — one thread's solver of stream records of any geometry (app.h, "Record solvers"),
  * part of the programs' layer: the records an sb_gsource gives, 9x9 sb_records (givens or
  * pencilmarks, solved ahead a chunk at a time with sb_engine_solve_many) and other
- * geometries' sb_stream_grecs, all through the geometry's sb_engine; rating through sb_rate or
- * an sb_grater. So a command solves, validates and rates every geometry through one call, and
- * never chooses an engine itself.
+ * geometries' sb_stream_grecs, all through the geometry's sb_engine; rating through an
+ * sb_grater (sb_rate on 9x9), with technique plug-in rungs when asked. So a command solves,
+ * validates and rates every geometry through one call, and never chooses an engine itself.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +14,7 @@
 struct sb_rsolver {
     const sb_geometry *g; /* NULL: 9x9 */
     sb_engine *eng;       /* the geometry's engine (a plug-in's row, when one was given) */
-    sb_grater *rater;     /* another geometry's rating (made when asked for) */
+    sb_grater *rater;     /* the rating (made when asked for), with its plug-in rungs */
     uint64_t limit;       /* the options' limit (the engine takes it per call) */
     int plugin;           /* 1: eng runs a plug-in, whose every solution is checked */
     int techs;            /* 1: technique plug-ins run: puzzles are solved one at a time, so
@@ -30,7 +30,8 @@ struct sb_rsolver {
     int *st;              /* its solve's status */
 };
 
-int sb_rsolver_new(const sb_geometry *g, const sb_options *opt, int rate, sb_rsolver **out)
+int sb_rsolver_new(const sb_geometry *g, const sb_options *opt, const sb_options *rate,
+                   sb_rsolver **out)
 {
     if (!out)
         return SB_ERR_ARG;
@@ -50,8 +51,8 @@ int sb_rsolver_new(const sb_geometry *g, const sb_options *opt, int rate, sb_rso
         return SB_ERR_NOMEM;
     s->last = s->sol;
     int st = sb_engine_new(sb_app_geo(g), opt, &s->eng);
-    if (st == SB_OK && g && rate)
-        st = sb_grater_new(g, &s->rater);
+    if (st == SB_OK && rate)
+        st = sb_grater_new_opt(sb_app_geo(g), rate, &s->rater);
     return st;
 }
 
@@ -140,7 +141,10 @@ int sb_rsolver_solve(sb_rsolver *s, const sb_record *rec, sb_gresult *res)
 
 const char *sb_rsolver_plugin_why(const sb_rsolver *s)
 {
-    return s ? sb_engine_plugin_why(s->eng) : NULL;
+    if (!s)
+        return NULL;
+    const char *why = sb_engine_plugin_why(s->eng);
+    return why ? why : sb_grater_plugin_why(s->rater);
 }
 
 const uint8_t *sb_rsolver_solution(const sb_rsolver *s)
@@ -148,15 +152,16 @@ const uint8_t *sb_rsolver_solution(const sb_rsolver *s)
     return s ? s->last : NULL;
 }
 
-int sb_rsolver_rate(sb_rsolver *s, const sb_record *rec, sb_rating *out)
+int sb_rsolver_rate(sb_rsolver *s, const sb_record *rec, const uint8_t *truth,
+                    sb_ladder_rating *out)
 {
-    if (!s || !rec || !out)
+    if (!s || !rec || !out || !s->rater)
         return SB_ERR_ARG;
     if (s->g)
-        return s->rater ? sb_grater_rate(s->rater, ((const sb_stream_grec *)rec)->cells, out)
-                        : SB_ERR_ARG;
+        return sb_grater_ladder(s->rater, ((const sb_stream_grec *)rec)->cells, truth, out);
     /* a pencilmark record is rated from its candidates: its eliminations count as done */
-    return rec->marks ? sb_rate_candidates(rec->cand, out) : sb_rate(&rec->grid, out);
+    return rec->marks ? sb_grater_ladder_candidates(s->rater, rec->cand, truth, out)
+                      : sb_grater_ladder(s->rater, rec->grid.cell, truth, out);
 }
 
 int sb_rsolver_each(sb_rsolver *s, const sb_record *rec, sb_gsolution_fn fn, void *user,

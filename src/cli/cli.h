@@ -248,7 +248,13 @@ void cli_plugin_threads(const char *cmd, const sb_plugin *p, int *threads);
 /* @return 0 when p solves geometry g (NULL: 9x9), else CLI_EXIT_USAGE after a message. */
 int cli_plugin_check(const char *cmd, const sb_plugin *p, const sb_geometry *g);
 
-/* The getopt entry of --plugin FILE, which solve and bench take. */
+/* Reports the technique plug-in that broke its contract on rec (in solve, validate or rate:
+ * sb_rsolver_plugin_why) to err as FILE:LINE: WHY. @return CLI_EXIT_USAGE: the run stops, as
+ * for a solver plug-in. */
+int cli_technique_failed(const sb_rsolver *rs, cli_buf *err, const cli_input *in,
+                         const sb_record *rec);
+
+/* The getopt entry of --plugin FILE, which solve, validate, rate and bench take. */
 #define CLI_PLUGIN_LONGOPT {"plugin", required_argument, 0, CLI_OPT_PLUGIN}
 
 /* Appends one record of format f: res is the solve result for a puzzle (solution its first

@@ -2,7 +2,8 @@
  * plugins.c — the solver plug-ins of one run (--plugin FILE): loaded once, found by name by
  * -s, --pipelines and --pipeline, kept loaded until the process ends; and the fault handler that names a plug-in
  * which crashes the process (the isolation docs/plugins.md describes: in-process calls, so a
- * plug-in's row costs what the solver costs, and a crash that names its culprit).
+ * plug-in's row costs what the solver costs, and a crash that names its culprit); and the one
+ * message of a technique plug-in that broke its contract on a record (solve, validate, rate).
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -153,4 +154,13 @@ int cli_plugin_check(const char *cmd, const sb_plugin *p, const sb_geometry *g)
     return cli_usage_error(cmd, "plug-in '%s' does not %s %s grids", sb_plugin_name(p),
                            sb_plugin_is_technique(p) ? "work on" : "solve",
                            g ? sb_geometry_name(g) : "9x9");
+}
+
+int cli_technique_failed(const sb_rsolver *rs, cli_buf *err, const cli_input *in,
+                         const sb_record *rec)
+{
+    const char *why = sb_rsolver_plugin_why(rs);
+    sb_buf_printf(err, CLI_NAME ": %s:%llu: %s\n", in->msg_name, (unsigned long long)rec->line,
+                  why ? why : "a technique plug-in broke its contract");
+    return CLI_EXIT_USAGE;
 }

@@ -1,9 +1,9 @@
 /*
  * rate.c — the `rate` command: per puzzle, the weakest technique set that solves it without
  * guessing (singles -> +hidden singles -> +locked candidates -> +tuples -> +fish -> +wings ->
- * +chains -> needs search),
- * with what each technique did, and a per-file summary of the classes. Runs on the batch
- * engine: any -t gives the same bytes.
+ * +chains -> +each technique plug-in of --plugin, a rung apiece -> needs search), with what
+ * each technique did, and a per-file summary of the classes. Runs on the batch engine: any
+ * -t gives the same bytes.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -14,9 +14,13 @@
 /* Formats rate writes. */
 enum { RATE_CSV, RATE_JSON };
 
+/* A plug-in rung's class in tags and tallies: SB_CLASS_COUNT + k for plug-in k, after the
+ * built-in classes (sb_class). */
+enum { CLASS_SLOTS = SB_CLASS_COUNT + SB_TECH_PLUGINS };
+
 /* What one input file held. */
 typedef struct file_tally {
-    unsigned long long cls[SB_CLASS_COUNT]; /* proper puzzles per class */
+    unsigned long long cls[CLASS_SLOTS];    /* proper puzzles per class */
     unsigned long long verdict[3];          /* puzzles per sb_verdict */
     unsigned long long invalid;             /* invalid lines */
 } file_tally;
@@ -25,6 +29,7 @@ typedef struct file_tally {
 typedef struct rate_run {
     const sb_geometry *g;   /* the geometry, NULL for 9x9 */
     sb_options opt;         /* the uniqueness check's solver options */
+    sb_options ropt;        /* the rater's: its technique plug-ins, a rung each */
     int format;             /* RATE_CSV or RATE_JSON */
     int nfiles;             /* inputs (1 for stdin alone) */
     char *const *files;     /* their names as given ("-" = stdin) */
@@ -41,7 +46,7 @@ typedef struct rate_worker {
 /* What one record leaves for the tally (cli_batch.tag_size bytes). */
 typedef struct rate_tag {
     uint8_t status; /* an sb_verdict, or TAG_INVALID */
-    uint8_t cls;    /* its sb_class when status is SB_SOLVED */
+    uint8_t cls;    /* its class when status is SB_SOLVED (CLASS_SLOTS) */
 } rate_tag;
 
 enum { TAG_INVALID = 3 /* after the sb_verdict values */ };
@@ -51,7 +56,7 @@ static const char rate_help[] =
     "Rate every puzzle of the inputs (stdin when none): the weakest technique set that solves\n"
     "it without guessing, from the givens, cheapest technique first:\n"
     "  singles (ns) < hidden (+hs) < locked (+lc) < tuples (+nt2-4, ht2-4)\n"
-    "  < fish (+xw, sf, jf) < wings (+xy, xyz, ww) < chains (+sky, kite, col, xc) < search\n"
+    "  < fish (+xw, sf, jf) < wings (+xy, xyz, ww) < chains (+sky, kite, col, xc)%s < search\n"
     "with the candidates each technique eliminated at that level. Puzzles that are not\n"
     "proper (no solution, several) get that status and no class. A summary per file goes\n"
     "to stderr (none for a file that could not be opened or read).\n\n"
@@ -70,6 +75,10 @@ static const char rate_help[] =
     "                       2+ cells: never on latin:N; fish, sky and kite need rows and\n"
     "                       columns)\n"
     "      --geometry FILE  a geometry from a file, as --grid\n"
+    "      --plugin FILE    a technique plug-in (docs/plugins.md; repeatable, at most %d): a\n"
+    "                       rung of its own after chains, in the order given, named after it\n"
+    "                       (give it before --help to see its rung), and a column of its\n"
+    "                       eliminations after the built-in ones\n"
     "  -h, --help           show this help\n\n"
     "Exit: 0 every line was a puzzle, 1 some lines were invalid, 2 usage or I/O error,\n"
     "130 interrupted.\n";
@@ -83,7 +92,7 @@ static int worker_new(void *ctx, void **out)
     if (!w)
         return cli_oom();
     w->run = r;
-    const int st = sb_rsolver_new(r->g, &r->opt, 1, &w->rs);
+    const int st = sb_rsolver_new(r->g, &r->opt, &r->ropt, &w->rs);
     return st == SB_OK ? 0 : cli_solver_error("rate", st, r->opt.simd);
 }
 
@@ -114,28 +123,59 @@ static void commit(void *ctx, const uint32_t *input, const unsigned char *tags, 
     }
 }
 
+/* @return the name of class cls of a tag: a built-in class, or plug-in k's for
+ * SB_CLASS_COUNT + k. */
+static const char *class_name(const rate_run *r, int cls)
+{
+    return cls < SB_CLASS_COUNT ? sb_class_name(cls)
+                                : sb_plugin_name(r->ropt.techniques[cls - SB_CLASS_COUNT]);
+}
+
+/* @return the class of rating rt as a tag holds it. */
+static int ladder_class(const sb_ladder_rating *rt)
+{
+    return rt->rung >= 0 ? SB_CLASS_COUNT + rt->rung : (int)rt->base.cls;
+}
+
+/* Appends technique name's four counters c as one member of json's "counts" (sep before). */
+static void json_counts(cli_buf *out, const char *sep, const char *name,
+                        const sb_technique_counts *c)
+{
+    sb_buf_printf(out,
+                  "%s\"%s\":{\"applications\":%llu,\"placements\":%llu,"
+                  "\"eliminations\":%llu,\"calls\":%llu}",
+                  sep, name, (unsigned long long)c->applications,
+                  (unsigned long long)c->placements, (unsigned long long)c->eliminations,
+                  (unsigned long long)c->calls);
+}
+
 /* Formats one record in the one layout of every geometry: csv [file,]line,status,class, the
- * eliminations of each registry technique, then the calls of each (empty unless rated), or
- * json with the four counters of each technique; rt is NULL unless the puzzle was rated. */
+ * eliminations of each registry technique, then the calls of each, then the eliminations of
+ * each technique plug-in (empty unless rated), or json with the four counters of each
+ * technique, plug-ins last; rt is NULL unless the puzzle was rated. */
 static void rate_format(const rate_run *r, const cli_input *in, const sb_record *rec,
-                        const char *status, const sb_rating *rt, cli_buf *out)
+                        const char *status, const sb_ladder_rating *rt, cli_buf *out)
 {
     size_t nt;
     const sb_technique_info *tech = sb_techniques(&nt);
     const unsigned long long line = (unsigned long long)rec->line;
+    const size_t np = r->ropt.ntechniques;
     if (r->format == RATE_CSV) {
         if (in->with_file) {
             sb_buf_put(out, in->csv_name, in->csv_len);
             sb_buf_put(out, ",", 1);
         }
-        sb_buf_printf(out, "%llu,%s,%s", line, status, rt ? sb_class_name(rt->cls) : "");
-        for (size_t i = 0; i < 2 * nt; i++)
-            if (rt)
-                sb_buf_printf(out, ",%llu",
-                              (unsigned long long)(i < nt ? rt->counts[i].eliminations
-                                                          : rt->counts[i - nt].calls));
-            else
+        sb_buf_printf(out, "%llu,%s,%s", line, status, rt ? class_name(r, ladder_class(rt)) : "");
+        for (size_t i = 0; i < 2 * nt + np; i++)
+            if (!rt)
                 sb_buf_put(out, ",", 1);
+            else if (i < 2 * nt)
+                sb_buf_printf(out, ",%llu",
+                              (unsigned long long)(i < nt ? rt->base.counts[i].eliminations
+                                                          : rt->base.counts[i - nt].calls));
+            else
+                sb_buf_printf(out, ",%llu",
+                              (unsigned long long)rt->plugins[i - 2 * nt].eliminations);
         sb_buf_put(out, "\n", 1);
         return;
     }
@@ -147,16 +187,11 @@ static void rate_format(const rate_run *r, const cli_input *in, const sb_record 
         sb_buf_printf(out, ",\"error\":%s,\"column\":%zu", why, rec->col);
     }
     if (rt) {
-        sb_buf_printf(out, ",\"class\":\"%s\",\"counts\":{", sb_class_name(rt->cls));
+        sb_buf_printf(out, ",\"class\":\"%s\",\"counts\":{", class_name(r, ladder_class(rt)));
         for (size_t i = 0; i < nt; i++)
-            sb_buf_printf(out,
-                          "%s\"%s\":{\"applications\":%llu,\"placements\":%llu,"
-                          "\"eliminations\":%llu,\"calls\":%llu}",
-                          i ? "," : "", tech[i].name,
-                          (unsigned long long)rt->counts[i].applications,
-                          (unsigned long long)rt->counts[i].placements,
-                          (unsigned long long)rt->counts[i].eliminations,
-                          (unsigned long long)rt->counts[i].calls);
+            json_counts(out, i ? "," : "", tech[i].name, &rt->base.counts[i]);
+        for (size_t k = 0; k < np; k++)
+            json_counts(out, ",", sb_plugin_name(r->ropt.techniques[k]), &rt->plugins[k]);
         sb_buf_put(out, "}", 1);
     }
     sb_buf_put(out, "}\n", 2);
@@ -168,7 +203,7 @@ static int rate_record(void *wp, const cli_input *in, const sb_record *rec, cli_
 {
     rate_worker *w = wp;
     rate_tag *t = tp;
-    sb_rating rt;
+    sb_ladder_rating rt;
     int rated = 0;
     t->status = TAG_INVALID;
     t->cls = 0;
@@ -183,9 +218,15 @@ static int rate_record(void *wp, const cli_input *in, const sb_record *rec, cli_
             return CLI_EXIT_USAGE;
         }
         t->status = (uint8_t)sb_count_verdict(res.count);
-        /* a proper puzzle's cells are in range: rating cannot fail */
-        if (t->status == SB_SOLVED && sb_rsolver_rate(w->rs, rec, &rt) == SB_OK) {
-            t->cls = (uint8_t)rt.cls;
+        /* A proper puzzle's cells are in range: only a plug-in can fail the rating, and its
+         * eliminations are held to the one solution the verdict found. */
+        const int rst = t->status == SB_SOLVED
+                            ? sb_rsolver_rate(w->rs, rec, sb_rsolver_solution(w->rs), &rt)
+                            : SB_ERR_ARG;
+        if (rst == SB_ERR_PLUGIN)
+            return cli_technique_failed(w->rs, err, in, rec);
+        if (rst == SB_OK) {
+            t->cls = (uint8_t)ladder_class(&rt);
             rated = 1;
         }
     }
@@ -208,9 +249,16 @@ static int summarize(const rate_run *r, int f)
     const unsigned long long proper = t->verdict[SB_SOLVED];
     fprintf(stderr, "rate: %s: %llu puzzles:", name,
             t->verdict[0] + t->verdict[1] + t->verdict[2]);
-    for (int c = 0; c < SB_CLASS_COUNT; c++)
-        fprintf(stderr, "%s %s %llu (%.1f%%)", c ? "," : "", sb_class_name(c), t->cls[c],
-                proper ? 100.0 * (double)t->cls[c] / (double)proper : 0.0);
+    int order[CLASS_SLOTS], n = 0; /* the ladder's order: the plug-ins' rungs before search */
+    for (int c = 0; c < SB_CLASS_SEARCH; c++)
+        order[n++] = c;
+    for (size_t k = 0; k < r->ropt.ntechniques; k++)
+        order[n++] = SB_CLASS_COUNT + (int)k;
+    order[n++] = SB_CLASS_SEARCH;
+    for (int i = 0; i < n; i++)
+        fprintf(stderr, "%s %s %llu (%.1f%%)", i ? "," : "", class_name(r, order[i]),
+                t->cls[order[i]],
+                proper ? 100.0 * (double)t->cls[order[i]] / (double)proper : 0.0);
     fprintf(stderr, "; unsolvable %llu, multiple %llu, invalid lines %llu\n",
             t->verdict[SB_UNSOLVABLE], t->verdict[SB_MULTIPLE], t->invalid);
     free(name);
@@ -220,15 +268,46 @@ static int summarize(const rate_run *r, int f)
 static int rate_run_on(rate_run *rp, cli_batch *bp, const sb_geometry *geo,
                        const char *geometry_file, int argc, char **argv);
 
+/* Prints rate's --help, the ladder with a rung for each plug-in loaded so far. */
+static void rate_usage(void)
+{
+    char tbuf[64], rungs[SB_TECH_PLUGINS * 80] = "";
+    size_t at = 0;
+    for (int i = 0; i < cli_plugin_count() && at < sizeof rungs; i++) {
+        const char *name = sb_plugin_name(cli_plugin_at(i));
+        at += (size_t)snprintf(rungs + at, sizeof rungs - at, "\n  < %s (+%s)", name, name);
+    }
+    printf(rate_help, rungs, cli_threads_default(tbuf, sizeof tbuf), SB_TECH_PLUGINS);
+}
+
+/* Checks the plug-in --plugin path just loaded as a rung of the ladder: a technique, named
+ * unlike any class. @return 0, or CLI_EXIT_USAGE after a one-line message. */
+static int rung_check(const char *path)
+{
+    const sb_plugin *p = cli_plugin_at(cli_plugin_count() - 1);
+    const char *name = sb_plugin_name(p);
+    if (!sb_plugin_is_technique(p))
+        return cli_usage_error("rate", "--plugin '%s': '%s' is a solver plug-in; rate takes "
+                               "technique plug-ins (a rung of the ladder is a technique step)",
+                               path, name);
+    for (int c = 0; c < SB_CLASS_COUNT; c++)
+        if (!strcmp(name, sb_class_name(c)))
+            return cli_usage_error("rate", "--plugin '%s': technique '%s' is named as a class "
+                                   "of the ladder, so its rung would read as that class",
+                                   path, name);
+    return 0;
+}
+
 int cli_rate(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"format", required_argument, 0, 'f'},   {"simd", required_argument, 0, 'S'},
         {"threads", required_argument, 0, 't'},  {"progress", required_argument, 0, 'P'},
         {"help", no_argument, 0, 'h'},           CLI_OUTPUT_LONGOPT, CLI_GRID_LONGOPTS,
-        {"resume", no_argument, 0, 'R'},         {0, 0, 0, 0}};
+        {"resume", no_argument, 0, 'R'},         CLI_PLUGIN_LONGOPT, {0, 0, 0, 0}};
     rate_run r = {.format = RATE_CSV};
     sb_options_default(&r.opt);
+    sb_options_default(&r.ropt);
     r.opt.stop = cli_stop_flag();
     cli_batch b = {.threads = cli_default_threads(), .progress = CLI_PROGRESS_AUTO,
                    .unit = "puzzles", .out = stdout, .ctx = &r, .tag_size = sizeof(rate_tag),
@@ -248,17 +327,22 @@ int cli_rate(int argc, char **argv)
             else
                 return cli_usage_error("rate", "unknown format '%s' (csv, json)", optarg);
             break;
-        case 'h': {
-            char tbuf[64];
-            printf(rate_help, cli_threads_default(tbuf, sizeof tbuf));
-            return CLI_EXIT_OK;
-        }
+        case 'h': rate_usage(); return CLI_EXIT_OK;
+        case CLI_OPT_PLUGIN:
+            if (cli_plugin_load("rate", optarg) || rung_check(optarg))
+                return CLI_EXIT_USAGE;
+            break;
         default: return CLI_EXIT_USAGE; /* CLI_OPT_BAD: reported */
         }
     }
+    cli_plugin_techniques(&r.ropt);
     sb_geometry *geo;
     if (cli_grid_pick("rate", &gopt, argv + optind, argc - optind, 0, &geo))
         return CLI_EXIT_USAGE;
+    if (cli_plugin_techniques_ready("rate", &r.ropt, geo, &b.threads)) {
+        sb_geometry_free(geo);
+        return CLI_EXIT_USAGE;
+    }
     const int rc = rate_run_on(&r, &b, geo, gopt.file, argc, argv);
     sb_geometry_free(geo);
     return rc;
@@ -307,6 +391,8 @@ static int rate_run_on(rate_run *rp, cli_batch *bp, const sb_geometry *geo,
             printf(",%s", t[i].name);
         for (size_t i = 0; i < nt; i++)
             printf(",%s_calls", t[i].name);
+        for (size_t k = 0; k < r.ropt.ntechniques; k++)
+            printf(",%s", sb_plugin_name(r.ropt.techniques[k]));
         putchar('\n');
     }
     int rc = cli_batch_records(&b, argv + optind, argc - optind);

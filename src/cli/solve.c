@@ -155,17 +155,6 @@ static int plugin_failed(const sb_options *opt, sb_buf *err, const cli_input *in
     return CLI_EXIT_USAGE;
 }
 
-/* Reports the technique plug-in that broke its contract on rec to err. @return
- * CLI_EXIT_USAGE: the run stops, as for a solver plug-in. */
-static int technique_failed(const sb_rsolver *rs, sb_buf *err, const cli_input *in,
-                            const sb_record *rec)
-{
-    const char *why = sb_rsolver_plugin_why(rs);
-    sb_buf_printf(err, CLI_NAME ": %s:%llu: %s\n", in->msg_name, (unsigned long long)rec->line,
-                  why ? why : "a technique plug-in broke its contract");
-    return CLI_EXIT_USAGE;
-}
-
 /* Creates a worker with its own solver (cli_batch.worker_new). */
 static int worker_new(void *ctx, void **out)
 {
@@ -177,7 +166,7 @@ static int worker_new(void *ctx, void **out)
     w->g = r->g;
     w->format = r->format;
     w->opt = &r->opt;
-    const int st = sb_rsolver_new(r->g, &r->opt, 0, &w->rs);
+    const int st = sb_rsolver_new(r->g, &r->opt, NULL, &w->rs);
     if (st != SB_OK)
         return cli_solver_error(r->format == FMT_COUNT ? "validate" : "solve", st, r->opt.simd);
     return 0;
@@ -262,7 +251,7 @@ static int solve_record(void *wp, const cli_input *in, const sb_record *rec, cli
     if ((st == SB_ERR_PLUGIN || st == SB_ERR_ARG) && w->opt->plugin)
         return plugin_failed(w->opt, err, in, rec, st);
     if (st == SB_ERR_PLUGIN)
-        return technique_failed(w->rs, err, in, rec);
+        return cli_technique_failed(w->rs, err, in, rec);
     if (st != SB_OK && w->g) { /* the engine's one failure: memory */
         sb_buf_printf(err, CLI_NAME ": %s:%llu: out of memory\n", in->msg_name,
                       (unsigned long long)rec->line);
@@ -644,7 +633,7 @@ static int validate_record(void *wp, const cli_input *in, const sb_record *rec, 
     if ((st == SB_ERR_PLUGIN || st == SB_ERR_ARG) && w->opt->plugin)
         return plugin_failed(w->opt, err, in, rec, st);
     if (st == SB_ERR_PLUGIN)
-        return technique_failed(w->rs, err, in, rec);
+        return cli_technique_failed(w->rs, err, in, rec);
     if (st != SB_OK && w->g) {
         sb_buf_printf(err, CLI_NAME ": %s:%llu: out of memory\n", in->msg_name, line);
         return CLI_EXIT_USAGE;

@@ -1,8 +1,9 @@
 /*
  * faulty_tech.c — technique plug-ins that break the contract of sudokubench_plugin.h on
  * purpose, one per FAULT_* macro (mk/plugins.mk builds each into
- * build/plugins/test-tech-NAME.so), for tests/cli/plugins.sh. Each fault comes at a point in
- * the work (a call count, the board it is given), never at a time.
+ * build/plugins/test-tech-NAME.so), for tests/cli/techniques.sh and tests/cli/rate_plugins.sh.
+ * Each fault comes at a point in the work (a call count, the board it is given), never at a
+ * time.
  *
  *   FAULT_LIE       removes the lowest candidate of the first open cell at every call: a
  *                   guess, not a deduction, so on a board that keeps the solution it removes
@@ -12,6 +13,7 @@
  *   FAULT_CRASH     writes through NULL at its third call
  *   FAULT_ABI       built for an ABI version that does not exist
  *   FAULT_NAME      calls itself "xw", a built-in technique's name
+ *   FAULT_CLASSNAME calls itself "chains", a rating class's name (rate refuses it)
  *   FAULT_GEOMETRY  accepts 16x16 boxed grids only
  *
  * Every other call finds nothing, as an honest technique that knows no pattern would.
@@ -74,6 +76,8 @@ SB_PLUGIN_EXPORT const sb_plugin_technique *sb_plugin_technique_entry(void)
         .abi = FAULTY_ABI,
 #ifdef FAULT_NAME
         .name = "xw",
+#elif defined(FAULT_CLASSNAME)
+        .name = "chains",
 #else
         .name = "faulty",
 #endif
