@@ -173,8 +173,16 @@ PERF_BASELINE  ?= bench/baseline.json
 # search the CLI uses there), measured by the driver with SB_PERF_MANY=1.
 PERF_BASELINE_MANY ?= bench/baseline_many.json
 PERF_WALL      ?= 1
-PERF_ARGS       = --driver $(PERF_DRIVER) --cc "$(CC)" --flags "$(CFLAGS)" \
-                  $(if $(filter 1,$(PERF_WALL)),--gbench $(GBENCH))
+PERF_COUNT_ARGS = --driver $(PERF_DRIVER) --cc "$(CC)" --flags "$(CFLAGS)"
+PERF_ARGS       = $(PERF_COUNT_ARGS) $(if $(filter 1,$(PERF_WALL)),--gbench $(GBENCH))
+# PERF_PLUGIN=FILE: perf-check and perf-baseline gate that solver plug-in (docs/plugins.md)
+# instead of the library, against PERF_BASELINE, which must then name the plug-in's own file
+# (nothing is committed for one: make perf-baseline PERF_PLUGIN=FILE PERF_BASELINE=FILE
+# records it). The driver's --plugin mode counts the instructions inside sb_engine_solve (the
+# harness and the plug-in) on the same corpora, after checking every answer natively. The
+# library's other parts of perf-check (sb_solve_many, AVX-512, wall time) do not run.
+PERF_PLUGIN    ?=
+PERF_PLUGIN_ARGS = $(PERF_COUNT_ARGS) --plugin "$(PERF_PLUGIN)"
 GBENCH_ARGS    ?= --benchmark_out=$(BUILD)/reports/gbench.json --benchmark_out_format=json
 # What the gates hand to CI (scripts/sbperf/publish.py; docs/ci.md "Pull-request gates"):
 # PERF_SUMMARY=FILE appends each gate's verdict, exit code and table as Markdown to FILE
@@ -230,6 +238,7 @@ help: ## list the targets
 	@echo "    gcc-aarch64-linux-gnu, tests via make test-aarch64 under qemu-user), CROSS=riscv64-linux-gnu-"
 	@echo "    (build/riscv64; gcc-riscv64-linux-gnu, make test-riscv64); HOSTCC=$(HOSTCC) builds gen_tables"
 	@echo "  perf: PERF_THRESHOLD=$(PERF_THRESHOLD) (percent) PERF_BASELINE=$(PERF_BASELINE) PERF_WALL=$(PERF_WALL) (0: no wall-time part)"
+	@echo "    PERF_PLUGIN=FILE: perf-check/perf-baseline gate that solver plug-in against its own PERF_BASELINE=FILE"
 	@echo "  make deps: $(sort $(DEB_PKGS))"
 	@echo "  make deps-perf adds: $(sort $(filter-out $(DEB_PKGS),$(DEB_PKGS_PERF)))"
 	@echo "  make deps-all adds: $(sort $(filter-out $(DEB_PKGS) $(DEB_PKGS_PERF),$(DEB_PKGS_ALL))) and the $(DEB_FOREIGN_ARCHS) architecture"
@@ -440,23 +449,32 @@ test-perf:
 	$(PERF_UNIT)
 	@echo "test-perf: callgrind check skipped under SAN=1 (valgrind cannot run ASan builds)"
 else
-test-perf: $(PERF_DRIVER) $(PERF_SLOW)
+test-perf: $(PERF_DRIVER) $(PERF_SLOW) $(PLUGIN_SOS)
 	$(PERF_UNIT)
 	bash tests/perf/real_check.sh $(PERF_DRIVER) $(PERF_SLOW)
+	bash tests/perf/plugin_check.sh $(PERF_DRIVER) $(PLUGIN_DIR) "$(MAKE)"
 endif
 
 gbench: $(GBENCH) ## Google Benchmark: every pipeline x corpus x SIMD level; JSON in build/reports/gbench.json
 	@mkdir -p $(BUILD)/reports
 	$(GBENCH) $(GBENCH_ARGS) $(BENCH_FILES)
 
-perf-check: $(PERF_DRIVER) $(if $(filter 1,$(PERF_WALL)),$(GBENCH)) ## CI gate: callgrind counts vs bench/baseline.json, fails above PERF_THRESHOLD=2 % (PERF_SUMMARY=FILE, PERF_EXPORT='bmf|github|junit:FILE ...')
+# The wall-time part times the library's pipelines, so a plug-in's check does not build it.
+PERF_WALL_DEP = $(if $(PERF_PLUGIN),,$(if $(filter 1,$(PERF_WALL)),$(GBENCH)))
+
+perf-check: $(PERF_DRIVER) $(PERF_WALL_DEP) ## CI gate: callgrind counts vs bench/baseline.json, fails above PERF_THRESHOLD=2 % (PERF_SUMMARY=FILE, PERF_EXPORT='bmf|github|junit:FILE ...'; PERF_PLUGIN=FILE gates a solver plug-in)
 	$(if $(PERF_EXPORT_FILES),rm -f $(foreach f,$(PERF_EXPORT_FILES),"$(f)"))
+ifneq ($(PERF_PLUGIN),)
+	$(PY_TOOLS) -m sbperf.gate check $(PERF_PLUGIN_ARGS) --baseline $(PERF_BASELINE) \
+	  --threshold $(PERF_THRESHOLD) --current-out $(PERF_DIR)/current-$(notdir $(PERF_BASELINE)) $(PERF_PUBLISH)
+else
 	$(PY_TOOLS) -m sbperf.gate check $(PERF_ARGS) --baseline $(PERF_BASELINE) \
 	  --threshold $(PERF_THRESHOLD) --current-out $(PERF_DIR)/current.json $(PERF_PUBLISH)
-	SB_PERF_MANY=1 $(PY_TOOLS) -m sbperf.gate check --driver $(PERF_DRIVER) --cc "$(CC)" \
-	  --flags "$(CFLAGS)" --baseline $(PERF_BASELINE_MANY) --threshold $(PERF_THRESHOLD) \
+	SB_PERF_MANY=1 $(PY_TOOLS) -m sbperf.gate check $(PERF_COUNT_ARGS) \
+	  --baseline $(PERF_BASELINE_MANY) --threshold $(PERF_THRESHOLD) \
 	  --current-out $(PERF_DIR)/current_many.json $(PERF_PUBLISH)
 	$(if $(filter 1,$(PERF_AVX512)),$(PERF_AVX512_GATE),@echo "perf-check avx512: NOT GATED (PERF_AVX512=0)")
+endif
 
 # The AVX-512 timed gate alone (perf-check's last part; mk/history.mk has its variables): it
 # times only where the CPU has AVX-512 and says NOT GATED elsewhere.
@@ -465,10 +483,14 @@ PERF_AVX512_GATE = $(PY_TOOLS) -m sbperf.avx512 gate $(PERF_AVX512_ARGS) $(PERF_
 perf-check-avx512: $(PERF_DRIVER) ## perf-check's AVX-512 timed gate alone (NOT GATED where the CPU has no AVX-512)
 	$(PERF_AVX512_GATE)
 
-perf-baseline: $(PERF_DRIVER) $(if $(filter 1,$(PERF_WALL)),$(GBENCH)) ## measure and rewrite bench/baseline.json (review the diff, commit it)
+perf-baseline: $(PERF_DRIVER) $(PERF_WALL_DEP) ## measure and rewrite bench/baseline.json (review the diff, commit it); with PERF_PLUGIN=FILE the plug-in's PERF_BASELINE
+ifneq ($(PERF_PLUGIN),)
+	$(PY_TOOLS) -m sbperf.gate baseline $(PERF_PLUGIN_ARGS) --out $(PERF_BASELINE)
+else
 	$(PY_TOOLS) -m sbperf.gate baseline $(PERF_ARGS) --out $(PERF_BASELINE)
-	SB_PERF_MANY=1 $(PY_TOOLS) -m sbperf.gate baseline --driver $(PERF_DRIVER) --cc "$(CC)" \
-	  --flags "$(CFLAGS)" --function sb_solve_many --only fast:avx2 --out $(PERF_BASELINE_MANY)
+	SB_PERF_MANY=1 $(PY_TOOLS) -m sbperf.gate baseline $(PERF_COUNT_ARGS) \
+	  --function sb_solve_many --only fast:avx2 --out $(PERF_BASELINE_MANY)
+endif
 
 report: $(BIN) ## build/reports/report.md: bench matrix + thread scaling, PNG charts (matplotlib), the strategies study (REPORT_STUDY=0 leaves it out)
 	CC="$(CC)" PYTHON="$(PYTHON)" REPORT_DIR=$(BUILD)/reports bash scripts/report/report.sh $(BIN)

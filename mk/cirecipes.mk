@@ -2,12 +2,14 @@
 # gates"): a GitHub Actions workflow (perf-gate.yml) and GitLab CI jobs
 # (perf-gate.gitlab-ci.yml). tests/ci/recipes.py parses them (python3-yaml) and runs their
 # commands in this tree as the CI systems would, with their variables faked: the GitHub
-# workflow on the tree (it passes: summary, exports and JUnit report checked), the GitLab jobs
-# against a doctored baseline (a count 10% smaller: the gate fails and names the entry). The
-# steps that are CI plumbing (checkout, artifact upload, github-action-benchmark) are listed
-# there, with the reason they are not run. make perf-check's counts run once in full (about
-# 30 s idle) and once on one entry; where the CPU has AVX-512 its timed gate runs too, its
-# verdict not asserted (a timing).
+# workflow on the tree (it passes: summary, exports and JUnit report checked; its plug-in job
+# records the example plug-in's baseline and passes against it), the GitLab jobs against
+# doctored baselines (a count 10% smaller: each gate fails and names the entry). The steps
+# that are CI plumbing (checkout, artifact upload, github-action-benchmark) are listed there,
+# with the reason they are not run. make perf-check's counts run once in full (about 30 s
+# idle) and once on one entry, the plug-in's recorded once, checked once and once on one
+# entry; where the CPU has AVX-512 its timed gate runs too, its verdict not asserted (a
+# timing).
 DEB_PKGS_ALL += python3-yaml
 
 .PHONY: test-cirecipes

@@ -3,7 +3,8 @@
   measure      callgrind runs of the perf driver and their parsing; the workload's slices
   stats        change in percent, spread, a figure of two sample sets, the Mann-Whitney U test
   table        the aligned Markdown tables
-  gate         `make perf-check` / `make perf-baseline`: the instruction-count gate
+  gate         `make perf-check` / `make perf-baseline`: the instruction-count gate (of the
+               library, or of a solver plug-in)
   avx512       the timed gate of the AVX-512 kernel (valgrind cannot run it)
   worktree     a revision's perf driver, built in its own git worktree
   history      `make perf-history`: counts over commits, stored as JSON Lines

@@ -7,6 +7,15 @@ Those counts are the same on every run of the same binary and input, so a 2% thr
 no repetitions and never flakes; parsing and I/O fall outside sb_solve and cannot trip it (the
 whole process, "total Ir", is shown beside it for information).
 
+With --plugin FILE (a solver plug-in, docs/plugins.md) baseline and check gate that plug-in
+instead: one entry per dataset, named after it (NAME/plugin/DATASET), the driver's --plugin
+mode counting the instructions inside sb_engine_solve (the library's harness and the
+plug-in). Its baseline is a file of its own, which records the plug-in's name: a library
+baseline is never checked against a plug-in or overwritten by one, nor the reverse. Before
+any counting every answer of the plug-in on the slices is checked natively (solutions
+against the givens and the rules, counts against the library's own solver): a wrong one is
+exit 2, naming the plug-in and the puzzle.
+
 Usage: python3 -m sbperf.gate COMMAND ...   (PYTHONPATH=scripts)
 
 Commands
@@ -40,14 +49,19 @@ import sys
 import time
 
 from . import publish as publish_mod
-from .measure import (MEASURED_FUNCTION, PerfError, cpu_model, dataset_name, measure,
-                      puzzle_lines, registry, run, slice_sha256, tool_versions)
+from .measure import (MEASURED_FUNCTION, PLUGIN_FUNCTION, PLUGIN_LEVEL, PerfError, cpu_model,
+                      dataset_name, driver_cmd, measure, plugin_name, puzzle_lines, registry,
+                      run, slice_sha256, tool_versions, verify_plugin)
 from .stats import cv, mann_whitney_u, median_change, pct
 from .table import fmt_int, print_table
 
 FORMAT = "sudokubench-perf-baseline/1"
+# The committed corpora: three of unique puzzles from easy to hard, and the generator's
+# workload (full grids dug to 30-40 givens, kept with two solutions or more: the check stops
+# at the second solution; datasets/README.md).
 DEFAULT_DATASETS = ["datasets/samples/17_clue_2000.txt", "datasets/samples/top1465.txt",
-                    "datasets/samples/hardest_11plus_1000.txt"]
+                    "datasets/samples/hardest_11plus_1000.txt",
+                    "datasets/multi/dug_2000_seed1.txt"]
 EXIT_PASS, EXIT_REGRESSION, EXIT_ERROR = 0, 1, 2
 
 
@@ -60,10 +74,13 @@ def entry_id(pipeline, simd, dataset):
     return "%s/%s/%s" % (pipeline, simd, dataset_name(dataset))
 
 
-def planned_entries(driver, datasets):
+def planned_entries(driver, datasets, plugin=None):
     """Returns the (pipeline, simd, dataset) triples the registries call for: the fused
     pipeline at every level valgrind can run (its kernels differ per level), each generic
-    pipeline at scalar only (portable C: the same instructions at every level)."""
+    pipeline at scalar only (portable C: the same instructions at every level). For a
+    plug-in (its name), one triple per dataset at PLUGIN_LEVEL."""
+    if plugin:
+        return [(plugin, PLUGIN_LEVEL, ds) for ds in datasets]
     pipelines, levels = registry(driver, under_valgrind=True)
     out = []
     for name, generic in pipelines:
@@ -84,15 +101,16 @@ def level_coverage(driver):
                           if lv not in emulated}}
 
 
-def calibrate(driver, pipeline, simd, dataset, target_s):
-    """Returns the number of leading puzzles whose native solve (one process) first takes
-    at least target_s, doubling from 4; the whole file when it is faster than that."""
+def calibrate(driver, pipeline, simd, dataset, target_s, plugin=None):
+    """Returns the number of leading puzzles whose native solve (one process; through the
+    plug-in at path plugin when given) first takes at least target_s, doubling from 4; the
+    whole file when it is faster than that."""
     total = len(puzzle_lines(dataset))
     n = 4
     while True:
         n = min(n, total)
         start = time.perf_counter()
-        run([driver, pipeline, simd, str(n), dataset])
+        run(driver_cmd(driver, pipeline, simd, n, dataset, plugin))
         if time.perf_counter() - start >= target_s or n >= total:
             return n
         n *= 2
@@ -209,15 +227,17 @@ def entry_name(eid, function):
     return eid if function == MEASURED_FUNCTION else "%s@%s" % (eid, function)
 
 
-def summary_section(function, baseline, threshold, res):
+def summary_section(function, baseline, threshold, res, plugin=None):
     """Returns the Markdown section of a comparison: verdict, exit code, counts, table,
-    notes."""
+    notes; plugin, the gated plug-in's name, is said in the heading and the tally."""
     code = res["status"]
     out = io.StringIO()
-    out.write("### perf-check %s (`%s`): %s, exit code %d\n\n" % (
-        function, baseline, "PASS" if code == EXIT_PASS else "FAIL", code))
-    out.write("Callgrind instructions inside `%s`, threshold +%.1f%%: %s (exit code %d: %s).\n"
-              % (function, threshold, tally(res, threshold), code, EXIT_MEANING[code]))
+    out.write("### perf-check %s%s (`%s`): %s, exit code %d\n\n" % (
+        function, ", plug-in %s" % plugin if plugin else "", baseline,
+        "PASS" if code == EXIT_PASS else "FAIL", code))
+    out.write("Callgrind instructions inside `%s`%s, threshold +%.1f%%: %s (exit code %d: %s).\n"
+              % (function, " (the harness and plug-in `%s`)" % plugin if plugin else "",
+                 threshold, tally(res, threshold), code, EXIT_MEANING[code]))
     if res["regressions"]:
         out.write("\n**REGRESSION**: %s.\n" % ", ".join(
             "`%s` %+.2f%%" % (eid, d) for eid, d in res["regressions"]))
@@ -286,7 +306,7 @@ def publish(args, base, cur, res, function, seconds):
     """Writes the summary section and the exports a gate's options ask for."""
     if args.summary:
         publish_mod.append_summary(args.summary, summary_section(
-            function, args.baseline, args.threshold, res))
+            function, args.baseline, args.threshold, res, base.get("plugin")))
     for fmt, path in args.exports:
         if fmt == "junit":
             publish_mod.write_junit(path, suite_name(args.baseline),
@@ -437,13 +457,51 @@ def unbaselined(planned, known, only):
     return out
 
 
+def subject(doc):
+    """Returns what a baseline document gates, in words: plug-in 'NAME' or the library's
+    function."""
+    if doc.get("plugin"):
+        return "plug-in '%s'" % doc["plugin"]
+    return "the library's %s" % doc.get("function", MEASURED_FUNCTION)
+
+
+def same_subject(path, doc, plugin, hint):
+    """Raises PerfError, ending with hint, unless the baseline doc read from path gates
+    plugin (a plug-in's name; None: the library)."""
+    if doc.get("plugin") != plugin:
+        raise PerfError("%s holds the baseline of %s, not of %s: %s" % (
+            path, subject(doc), "plug-in '%s'" % plugin if plugin else "the library", hint))
+
+
+def plugin_of(args):
+    """Returns the name of the plug-in args.plugin names (None without one), after making
+    its path absolute (dlopen would search the library path for a bare file name); raises
+    PerfError for a plug-in that does not load as a 9x9 solver, or with --gbench."""
+    if not args.plugin:
+        return None
+    if args.gbench:
+        raise PerfError("--gbench times the library's pipelines; a plug-in has no wall-time "
+                        "part here (sudokubench bench --plugin times it)")
+    args.plugin = os.path.abspath(args.plugin)
+    return plugin_name(args.driver, args.plugin)
+
+
 def cmd_baseline(args):
     """Writes a new baseline: workload, counts, wall-time samples."""
+    plugin = plugin_of(args)
+    if plugin and args.function not in (None, PLUGIN_FUNCTION):
+        raise PerfError("--function: a plug-in is counted inside %s" % PLUGIN_FUNCTION)
+    function = PLUGIN_FUNCTION if plugin else args.function or MEASURED_FUNCTION
     old = {}
-    if os.path.exists(args.out) and not args.recalibrate:
-        old = {e["id"]: e for e in load(args.out)["entries"]}
+    if os.path.exists(args.out):
+        prev = load(args.out)
+        same_subject(args.out, prev, plugin, "it is not overwritten (%s)" % (
+            "a plug-in's baseline is a file of its own: PERF_BASELINE=FILE" if plugin else
+            "the library's baseline is a file of its own"))
+        if not args.recalibrate:
+            old = {e["id"]: e for e in prev["entries"]}
     entries = []
-    for pipeline, simd, ds in planned_entries(args.driver, args.datasets):
+    for pipeline, simd, ds in planned_entries(args.driver, args.datasets, plugin):
         if args.only and "%s:%s" % (pipeline, simd) not in args.only.split(","):
             continue
         eid = entry_id(pipeline, simd, ds)
@@ -452,15 +510,23 @@ def cmd_baseline(args):
         elif args.puzzles:
             n = min(args.puzzles, len(puzzle_lines(ds)))
         else:
-            n = calibrate(args.driver, pipeline, simd, ds, args.target_ms / 1000.0)
+            n = calibrate(args.driver, pipeline, simd, ds, args.target_ms / 1000.0,
+                          args.plugin)
         entries.append({"id": eid, "pipeline": pipeline, "simd": simd, "dataset": ds,
                         "puzzles": n, "slice_sha256": slice_sha256(ds, n)})
+    if plugin:
+        verify_plugin(args.driver, args.plugin, plugin, entries)
     start = time.perf_counter()
-    entries = measure(args.driver, entries, args.jobs, args.function)
-    doc = {"format": FORMAT, "function": args.function,
-           "measure": "callgrind Ir inside %s (inclusive), 1 thread, limit 2" % args.function,
-           "build": build_info(args), "levels": level_coverage(args.driver),
-           "entries": entries}
+    entries = measure(args.driver, entries, args.jobs, function, args.plugin)
+    doc = {"format": FORMAT, "function": function}
+    if plugin:
+        doc.update(plugin=plugin, measure="callgrind Ir inside %s (inclusive): the harness "
+                   "and plug-in '%s', 1 thread, limit 2" % (function, plugin),
+                   build=build_info(args))
+    else:
+        doc.update(measure="callgrind Ir inside %s (inclusive), 1 thread, limit 2" % function,
+                   build=build_info(args), levels=level_coverage(args.driver))
+    doc["entries"] = entries
     if args.only:  # what the gate holds on purpose: check notes nothing else as missing
         doc["only"] = args.only.split(",")
     print("perf-baseline: %d entries measured in %.0f s" % (len(entries),
@@ -487,31 +553,47 @@ def cmd_check(args):
     """Measures the baseline's workload on this tree and gates on it."""
     start = time.perf_counter()
     base = load(args.baseline)
+    plugin = plugin_of(args)
+    same_subject(args.baseline, base, plugin, (
+        "record the plug-in's own with make perf-baseline PERF_PLUGIN=%s PERF_BASELINE=FILE "
+        "and check against that FILE" % args.plugin) if plugin else
+        "give PERF_PLUGIN=the plug-in it was recorded for")
     check_workload(base["entries"])
     todo = [{k: e[k] for k in ("id", "pipeline", "simd", "dataset", "puzzles", "slice_sha256")}
             for e in base["entries"]]
-    # A baseline made where valgrind runs AVX2 checked on a CPU without it: those entries
-    # cannot be measured here, which is a fact about the machine, not a regression.
-    _, emulated = registry(args.driver, under_valgrind=True)
-    runnable = [e for e in todo if e["simd"] in emulated]
-    skipped = [{"id": e["id"], "skipped": "valgrind cannot run %s on this CPU" % e["simd"]}
-               for e in todo if e["simd"] not in emulated]
+    if plugin:
+        runnable, skipped = todo, []
+        verify_plugin(args.driver, args.plugin, plugin, todo)
+    else:
+        # A baseline made where valgrind runs AVX2 checked on a CPU without it: those entries
+        # cannot be measured here, which is a fact about the machine, not a regression.
+        _, emulated = registry(args.driver, under_valgrind=True)
+        runnable = [e for e in todo if e["simd"] in emulated]
+        skipped = [{"id": e["id"], "skipped": "valgrind cannot run %s on this CPU" % e["simd"]}
+                   for e in todo if e["simd"] not in emulated]
     function = base.get("function", MEASURED_FUNCTION)
     cur = {"format": FORMAT, "function": function, "build": build_info(args),
-           "entries": measure(args.driver, runnable, args.jobs, function) + skipped}
+           "entries": measure(args.driver, runnable, args.jobs, function, args.plugin) + skipped}
+    if plugin:
+        cur["plugin"] = plugin
     known = {e["id"] for e in base["entries"]}
-    planned = planned_entries(args.driver, sorted({e["dataset"] for e in todo}))
+    planned = planned_entries(args.driver, sorted({e["dataset"] for e in todo}), plugin)
     for eid in unbaselined(planned, known, base.get("only")):
         cur["entries"].append({"id": eid, "puzzles": 0, "solve_ir": 0, "total_ir": 0,
                                "unmeasured": True})
     if args.current_out:
         save(args.current_out, cur)
     levels = base.get("levels", {})
-    print("perf-check: callgrind instructions inside %s; baseline %s; threshold +%.1f%%"
-          % (function, args.baseline, args.threshold))
-    print("perf-check: SIMD level fixed per entry; gated levels %s%s" % (
-        ", ".join(levels.get("gated", [])) or "?",
-        "".join("; not gated: %s (%s)" % kv for kv in levels.get("not_gated", {}).items())))
+    print("perf-check: callgrind instructions inside %s%s; baseline %s; threshold +%.1f%%"
+          % (function, ": the harness and plug-in '%s' (%s)" % (plugin, args.plugin)
+             if plugin else "", args.baseline, args.threshold))
+    if plugin:
+        print("perf-check: every answer of '%s' on the slices was checked first: solutions "
+              "against the givens and the rules, counts against the library's own" % plugin)
+    else:
+        print("perf-check: SIMD level fixed per entry; gated levels %s%s" % (
+            ", ".join(levels.get("gated", [])) or "?",
+            "".join("; not gated: %s (%s)" % kv for kv in levels.get("not_gated", {}).items())))
     res = evaluate(base, cur, args.threshold)
     status = report(res, args.threshold)
     seconds = time.perf_counter() - start
@@ -562,12 +644,17 @@ def main(argv):
         p.add_argument("--repetitions", type=int, default=10)
         p.add_argument("--min-time", type=float, default=0.05)
         p.add_argument("--datasets", nargs="+", default=DEFAULT_DATASETS)
+        p.add_argument("--plugin", metavar="FILE",
+                       help="gate this solver plug-in instead of the library: one entry "
+                       "NAME/plugin/DATASET per dataset, the instructions inside "
+                       "sb_engine_solve counted; its baseline is a file of its own")
 
     b = sub.add_parser("baseline", help="measure and write a baseline")
     measuring(b)
     b.add_argument("--out", default="bench/baseline.json")
-    b.add_argument("--function", default=MEASURED_FUNCTION,
-                   help="the function whose inclusive instruction count is gated")
+    b.add_argument("--function",
+                   help="the function whose inclusive instruction count is gated (default "
+                   "%s; %s with --plugin)" % (MEASURED_FUNCTION, PLUGIN_FUNCTION))
     b.add_argument("--target-ms", type=float, default=100.0,
                    help="native time a new entry's slice should take (default 100)")
     b.add_argument("--puzzles", type=int, help="fixed slice size instead of calibrating")

@@ -65,6 +65,9 @@ def load_plan(repo, baselines, cap, only, divide=1):
         if not os.path.exists(full):
             continue
         doc = gate.load(full)
+        if doc.get("plugin"):  # a plug-in is not a commit of this tree: nothing to chart
+            raise HistoryError("%s is the baseline of plug-in '%s': the history measures "
+                               "this repository's commits, not a plug-in" % (path, doc["plugin"]))
         rev = subprocess.run(["git", "-C", repo, "log", "-1", "--format=%H", "--", path],
                              capture_output=True, text=True).stdout.strip()
         function = doc.get("function", measure.MEASURED_FUNCTION)

@@ -17,6 +17,12 @@ import subprocess
 import tempfile
 
 MEASURED_FUNCTION = "sb_solve"
+# A solver plug-in (docs/plugins.md) is measured through the library's engine row: the
+# driver's `--plugin` mode calls sb_engine_solve per puzzle, whose inclusive count is the
+# harness and the plug-in. Its entries have the level PLUGIN_LEVEL (the row runs none of the
+# library's kernels) and the plug-in's name as their pipeline.
+PLUGIN_FUNCTION = "sb_engine_solve"
+PLUGIN_LEVEL = "plugin"
 
 
 class PerfError(Exception):
@@ -124,13 +130,47 @@ def parse_callgrind(path, function=MEASURED_FUNCTION):
     return inclusive, total
 
 
-def measure_one(driver, entry, workdir, function):
-    """Runs one entry under callgrind; returns the entry with solve_ir (the inclusive cost
-    of function), total_ir and the driver's own figures (puzzles, guesses, verdict counts)
-    filled in."""
+def driver_cmd(driver, pipeline, simd, puzzles, dataset, plugin=None):
+    """Returns the driver's command line for one slice: a pipeline at a level, or with
+    plugin (a path) the plug-in's row (`--plugin`; pipeline and simd are then its entry's)."""
+    if plugin:
+        return [driver, "--plugin", plugin, str(puzzles), dataset]
+    return [driver, pipeline, simd, str(puzzles), dataset]
+
+
+def plugin_name(driver, plugin):
+    """Returns the name of the solver plug-in at path plugin as the driver loads it; raises
+    PerfError with the loader's reason (not a solver, refuses 9x9, another ABI, ...)."""
+    p = subprocess.run([driver, "--plugin-name", plugin], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise PerfError("cannot load the plug-in %s: %s" % (plugin, p.stderr.strip()))
+    return json.loads(p.stdout.strip().splitlines()[-1])["plugin"]
+
+
+def verify_plugin(driver, plugin, name, entries):
+    """Runs each dataset's largest slice of entries natively through the plug-in with every
+    answer checked (`--plugin-verify`: solutions against the givens and the rules, counts
+    against the library's own solver); raises PerfError naming the plug-in and the puzzle
+    at the first wrong one. The gate calls it before any counting."""
+    largest = {}
+    for e in entries:
+        largest[e["dataset"]] = max(largest.get(e["dataset"], 0), e["puzzles"])
+    for dataset, n in sorted(largest.items()):
+        p = subprocess.run([driver, "--plugin-verify", plugin, str(n), dataset],
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            raise PerfError("plug-in '%s' answered wrongly (every answer is checked before "
+                            "any counting; nothing was measured):\n%s"
+                            % (name, p.stderr.strip() or "exit code %d" % p.returncode))
+
+
+def measure_one(driver, entry, workdir, function, plugin=None):
+    """Runs one entry under callgrind (through the plug-in at path plugin when given);
+    returns the entry with solve_ir (the inclusive cost of function), total_ir and the
+    driver's own figures (puzzles, guesses, verdict counts) filled in."""
     out = os.path.join(workdir, entry["id"].replace("/", "__") + ".callgrind")
-    p = run(callgrind(out, [driver, entry["pipeline"], entry["simd"], str(entry["puzzles"]),
-                            entry["dataset"]]))
+    p = run(callgrind(out, driver_cmd(driver, entry["pipeline"], entry["simd"],
+                                      entry["puzzles"], entry["dataset"], plugin)))
     figures = json.loads(p.stdout.strip().splitlines()[-1])
     if figures["puzzles"] != entry["puzzles"]:
         raise PerfError("%s: driver solved %d puzzles, the slice has %d"
@@ -146,14 +186,15 @@ def measure_one(driver, entry, workdir, function):
     return result
 
 
-def measure(driver, entries, jobs, function=MEASURED_FUNCTION):
+def measure(driver, entries, jobs, function=MEASURED_FUNCTION, plugin=None):
     """Measures every entry (jobs callgrind processes at a time: each is one thread and the
-    counts do not depend on what runs beside it); returns them in the given order."""
+    counts do not depend on what runs beside it), through the plug-in at path plugin when
+    given; returns them in the given order."""
     if shutil.which("valgrind") is None:
         raise PerfError("valgrind not found (Debian package valgrind; run 'make deps-perf')")
     with tempfile.TemporaryDirectory(prefix="perf_check.") as workdir:
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            futures = [pool.submit(measure_one, driver, e, workdir, function)
+            futures = [pool.submit(measure_one, driver, e, workdir, function, plugin)
                        for e in entries]
             return [f.result() for f in futures]
 

@@ -16,20 +16,24 @@ step added to a recipe is run or refused, never skipped unseen.
 
   1. perf-gate.yml on the tree: every step exits 0 (the AVX-512 timed gate may say FAIL: a
      verdict on timings, never asserted here; its summary section and test case are); the
-     summary holds the count gates' PASS sections with every baseline entry's row, the
-     AVX-512 gate's section and the plug-in's bench table; the github exports validate against
-     bench/github-benchmark.schema.json and hold this tree's counts and the plug-in's row; the
-     JUnit report has the three gates' suites, without a failure from the counts.
-  2. perf-gate.gitlab-ci.yml against a doctored baseline (PERF_BASELINE in the environment,
-     as a make variable: one entry of bench/baseline.json with its count made 10% smaller
-     than the tree's):
-     the perf-check job fails at `make perf-check`, whose summary says FAIL with the gate's
-     exit code 1 and names the entry as a REGRESSION of +11.11%, as its JUnit report does;
-     the Bencher export validates against bench/bmf.schema.json and holds the tree's count;
-     the plug-in job passes.
+     summary holds the count gates' PASS sections with every baseline entry's row and the
+     AVX-512 gate's section; the github exports validate against
+     bench/github-benchmark.schema.json and hold this tree's counts; the JUnit report has the
+     three gates' suites, without a failure from the counts. The plug-in job, with no
+     baseline of the example plug-in committed, records one (naive's, an entry per corpus of
+     the gate), then its make perf-check PERF_PLUGIN=... passes: its summary section names
+     the plug-in with a passing row per entry, its github export holds the counts it measured.
+  2. perf-gate.gitlab-ci.yml against doctored baselines (in the environment: PERF_BASELINE,
+     as a make variable, one entry of bench/baseline.json with its count made 10% smaller
+     than the tree's; PLUGIN_BASELINE, the job's variable, the same of the plug-in's baseline
+     recorded in 1):
+     each job fails at its `make perf-check`, whose summary says FAIL with the gate's exit
+     code 1 and names the entry as a REGRESSION of +11.11%, as its JUnit report does; the
+     Bencher exports validate against bench/bmf.schema.json and hold the tree's counts; the
+     plug-in job records nothing (its baseline exists).
 
 make perf-check's counts run once in full (about 30 s on an idle 2-core machine) and once on
-the one doctored entry. Prints "ok - ..." or "FAIL - ..." per check and "N passed, N failed".
+the one doctored entry; the plug-in's are recorded once, checked once and once on one entry. Prints "ok - ..." or "FAIL - ..." per check and "N passed, N failed".
 
 Usage: tests/ci/recipes.py    (run from anywhere; needs valgrind, make, bash, python3-yaml)
 """
@@ -48,7 +52,7 @@ import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
-from sbperf import json_schema  # noqa: E402  (the tree's own validator)
+from sbperf import gate, json_schema  # noqa: E402  (the tree's own validator and corpora)
 
 GITHUB = "docs/examples/perf-gate.yml"
 GITLAB = "docs/examples/perf-gate.gitlab-ci.yml"
@@ -286,10 +290,6 @@ def github_checks(res):
                   "github summary: %s's row for %s passes" % (function, eid), row or "no row")
     check("### perf-check avx512 (timed): " in summary, "github summary: the AVX-512 gate's section",
           summary[-1500:])
-    plugin = read(res["plugin"]["summary"])
-    check("### bench --plugin build/plugins/naive.so" in plugin and
-          "| top1465.txt | naive |" in plugin and "| top1465.txt | fast |" in plugin,
-          "github summary: the plug-in's bench table (rows fast and naive)", plugin[-1500:])
     gh = json.loads(read(os.path.join(reports, "perf-check-github.json")))
     check(json_schema.validate(gh, schema("github-benchmark")) == [],
           "github export: valid against bench/github-benchmark.schema.json",
@@ -314,10 +314,34 @@ def github_checks(res):
     check(all(suites[n].get("failures") == "0" and suites[n].get("errors") == "0"
               for n in suites if n.startswith("perf-check bench/")),
           "junit: no failure from the counts")
-    plug = json.loads(read(os.path.join(reports, "plugin-github.json")))
-    check(json_schema.validate(plug, schema("github-benchmark")) == [] and
-          [e["name"] for e in plug] == ["top1465.txt/fast", "top1465.txt/naive"],
-          "plug-in github export: valid, rows fast and naive", json.dumps(plug)[:500])
+    return current, plugin_checks(res["plugin"])
+
+
+def plugin_checks(res):
+    """Checks the GitHub plug-in job's results; returns the counts it measured {id: Ir}."""
+    reports = os.path.join(ROOT, "build", "reports")
+    base = json.loads(read(os.path.join(reports, "plugin-baseline.json")))
+    ids = [e["id"] for e in base["entries"]]
+    check(base.get("plugin") == "naive" and base.get("function") == "sb_engine_solve" and
+          ids == ["naive/plugin/" + gate.dataset_name(d) for d in gate.DEFAULT_DATASETS],
+          "github plugin: the job recorded naive's baseline, an entry per corpus of the gate",
+          str(ids))
+    summary = read(res["summary"])
+    head = ("### perf-check sb_engine_solve, plug-in naive (`build/reports/plugin-baseline.json`):"
+            " PASS, exit code 0")
+    check(head in summary, "github plugin summary: " + head, summary[:1500])
+    for eid in ids:
+        row = table_row(summary, eid)
+        check(re.search(r"\| ok *\|$", row) is not None,
+              "github plugin summary: the row for %s passes" % eid, row or "no row")
+    current = {e["id"]: e["solve_ir"] for e in json.loads(read(os.path.join(
+        ROOT, "build/perf/current-plugin-baseline.json")))["entries"]}
+    gh = json.loads(read(os.path.join(reports, "plugin-github.json")))
+    check(json_schema.validate(gh, schema("github-benchmark")) == [] and
+          [e["name"] for e in gh] == [eid + "@sb_engine_solve" for eid in ids] and
+          all(e["value"] == current[e["name"].split("@")[0]] for e in gh),
+          "plug-in github export: valid, the counts the gate measured, named after the plug-in",
+          json.dumps(gh)[:500])
     return current
 
 
@@ -332,23 +356,23 @@ def yaml_steps(job):
     return _GITHUB_DOC["jobs"][job]["steps"]
 
 
-def doctor(tmp, current):
-    """Writes a baseline of bench/baseline.json's first entry with its count made 10% smaller
-    than this tree's (current, as the first run measured it); returns (path, entry id, the
-    tree's count)."""
-    base = json.loads(read(os.path.join(ROOT, "bench/baseline.json")))
-    entry = dict(base["entries"][0])
+def doctor(tmp, current, source="bench/baseline.json", pick=lambda entries: entries[0]):
+    """Writes a baseline of one entry of the baseline file source (the first, or the one
+    pick chooses) with its count made 10% smaller than this tree's (current, as the first run
+    measured it); returns (path, entry id, the tree's count)."""
+    base = json.loads(read(os.path.join(ROOT, source)))
+    entry = dict(pick(base["entries"]))
     true = current[entry["id"]]
     entry["solve_ir"] = true * 9 // 10
     base["entries"] = [entry]
     base.pop("walltime", None)
-    path = os.path.join(tmp, "doctored_baseline.json")
+    path = os.path.join(tmp, "doctored_" + os.path.basename(source))
     with open(path, "w") as f:
         json.dump(base, f)
     return path, entry["id"], true
 
 
-def gitlab_checks(res, doctored, eid, true):
+def gitlab_checks(res, doctored, eid, true, pdoctored, peid, ptrue):
     reports = os.path.join(ROOT, "build", "reports")
     pc = res["perf-check"]
     gate_line = next(k for k, line in enumerate(pc["lines"]) if line.startswith("make perf-check "))
@@ -378,14 +402,31 @@ def gitlab_checks(res, doctored, eid, true):
           bmf == {eid: {"instructions": {"value": true}}},
           "bmf export: valid against bench/bmf.schema.json, the entry's count",
           json.dumps(bmf)[:500])
-    pb = res["plugin-bench"]
-    check(pb["code"] == 0 and pb["ran"] == len(pb["lines"]),
-          "gitlab plugin-bench: every line exits 0",
-          "exit %d at line %d; the log's end:\n%s" % (pb["code"], pb["ran"], tail(pb["log"])))
+    pj = res["plugin"]
+    gate_line = next(k for k, line in enumerate(pj["lines"]) if line.startswith("make perf-check "))
+    log = read(pj["log"])
+    check(pj["code"] != 0 and pj["ran"] == gate_line and "perf-baseline: wrote" not in log,
+          "gitlab plugin: records nothing (its baseline exists), fails at `make perf-check`",
+          "exit %d, stopped at line %d of %d; the log's end:\n%s"
+          % (pj["code"], pj["ran"], len(pj["lines"]), tail(pj["log"])))
+    check("perf-check: 1 entry, 1 regression above +2.0%, 0 not measured: FAIL" in log,
+          "gitlab plugin: the gate's verdict line", tail(pj["log"]))
+    summary = read(os.path.join(reports, "plugin.md"))
+    head = "### perf-check sb_engine_solve, plug-in naive (`%s`): FAIL, exit code 1" % pdoctored
+    check(head in summary and "**REGRESSION**: `%s` +11.11%%." % peid in summary,
+          "gitlab plugin summary: %s, naming %s +11.11%%" % (head, peid), summary[:1500])
+    root = ET.parse(os.path.join(reports, "plugin.xml")).getroot()
+    name = peid + "@sb_engine_solve"
+    case = root.find("testsuite[@name='perf-check %s']/testcase[@name='%s']" % (pdoctored, name))
+    failure = case.find("failure") if case is not None else None
+    check(failure is not None and failure.get("type") == "REGRESSION" and
+          failure.get("message") == "sb_engine_solve Ir +11.11%, above +2.0%",
+          "plug-in junit: %s failed as a REGRESSION" % name,
+          ET.tostring(root, encoding="unicode")[:1500])
     plug = json.loads(read(os.path.join(reports, "plugin-bmf.json")))
     check(json_schema.validate(plug, schema("bmf")) == [] and
-          list(plug) == ["top1465.txt/fast", "top1465.txt/naive"],
-          "plug-in bmf export: valid, rows fast and naive", json.dumps(plug)[:500])
+          plug == {name: {"instructions": {"value": ptrue}}},
+          "plug-in bmf export: valid, the entry's count", json.dumps(plug)[:500])
 
 
 def main():
@@ -399,10 +440,13 @@ def main():
     tmp = tempfile.mkdtemp(dir=keep)
     print("test-cirecipes: logs in %s" % os.path.relpath(tmp, ROOT))
     gh = run_github(tmp)
-    current = github_checks(gh)
+    current, pcurrent = github_checks(gh)
     doctored, eid, true = doctor(tmp, current)
-    gl = run_gitlab(tmp, {"PERF_BASELINE": doctored})
-    gitlab_checks(gl, doctored, eid, true)
+    # the plug-in's cheapest entry: the failing run measures it alone
+    pdoctored, peid, ptrue = doctor(tmp, pcurrent, "build/reports/plugin-baseline.json",
+                                    lambda entries: min(entries, key=lambda e: e["solve_ir"]))
+    gl = run_gitlab(tmp, {"PERF_BASELINE": doctored, "PLUGIN_BASELINE": pdoctored})
+    gitlab_checks(gl, doctored, eid, true, pdoctored, peid, ptrue)
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

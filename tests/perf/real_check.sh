@@ -21,19 +21,7 @@ set -u
 DRIVER=$1
 SLOW=$2
 DATA=datasets/samples/17_clue_2000.txt
-PASS=0
-FAIL=0
-
-if ! command -v valgrind >/dev/null 2>&1; then
-    echo "perf real check: skipped (valgrind not installed: make deps-perf)"
-    exit 0
-fi
-TMP=$(mktemp -d)
-GATE=(env PYTHONPATH="$PWD/scripts" PYTHONDONTWRITEBYTECODE=1 python3 -m sbperf.gate)
-trap 'rm -rf "$TMP"' EXIT
-
-ok() { PASS=$((PASS + 1)); echo "ok   $1"; }
-bad() { FAIL=$((FAIL + 1)); echo "FAIL $1"; sed 's/^/     /' "$TMP/out"; }
+. tests/perf/check_lib.sh "perf real check"
 
 # Runs the check with DRIVER $1 and extra arguments; sets RC, output in $TMP/out.
 check() {

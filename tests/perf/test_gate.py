@@ -189,6 +189,45 @@ class Files(unittest.TestCase):
             gate.check_workload([entry])
 
 
+class Plugin(unittest.TestCase):
+    """What a plug-in's gate adds without running anything (tests/perf/plugin_check.sh runs
+    it under callgrind)."""
+
+    def test_entries_are_named_after_the_plugin_one_per_dataset(self):
+        planned = gate.planned_entries("no-driver-needed", ["a/x.txt", "b/y.txt"], "mine")
+        self.assertEqual(planned, [("mine", "plugin", "a/x.txt"), ("mine", "plugin", "b/y.txt")])
+        self.assertEqual([gate.entry_id(*t) for t in planned], ["mine/plugin/x", "mine/plugin/y"])
+        self.assertEqual(gate.entry_name("mine/plugin/x", measure.PLUGIN_FUNCTION),
+                         "mine/plugin/x@sb_engine_solve")
+        self.assertEqual(measure.driver_cmd("d", "mine", "plugin", 8, "a/x.txt", "/p/mine.so"),
+                         ["d", "--plugin", "/p/mine.so", "8", "a/x.txt"])
+        self.assertEqual(measure.driver_cmd("d", "fast", "avx2", 8, "a/x.txt"),
+                         ["d", "fast", "avx2", "8", "a/x.txt"])
+
+    def test_a_baseline_gates_one_subject(self):
+        lib, mine = dict(BASE, function="sb_solve"), dict(BASE, function="sb_engine_solve",
+                                                          plugin="mine")
+        gate.same_subject("b.json", lib, None, "hint")
+        gate.same_subject("p.json", mine, "mine", "hint")
+        for path, doc_, plugin, said in (
+                ("b.json", lib, "mine", "b.json holds the baseline of the library's sb_solve, "
+                 "not of plug-in 'mine': hint"),
+                ("p.json", mine, None, "p.json holds the baseline of plug-in 'mine', not of "
+                 "the library: hint"),
+                ("p.json", mine, "other", "p.json holds the baseline of plug-in 'mine', not of "
+                 "plug-in 'other': hint")):
+            with self.assertRaises(measure.PerfError) as cm:
+                gate.same_subject(path, doc_, plugin, "hint")
+            self.assertEqual(str(cm.exception), said)
+
+    def test_the_summary_names_the_plugin(self):
+        res = gate.evaluate(BASE, BASE, 2.0)
+        text = gate.summary_section("sb_engine_solve", "p.json", 2.0, res, "mine")
+        self.assertIn("### perf-check sb_engine_solve, plug-in mine (`p.json`): PASS, exit code 0",
+                      text)
+        self.assertIn("inside `sb_engine_solve` (the harness and plug-in `mine`)", text)
+
+
 def schema(name):
     """Returns the JSON schema bench/NAME.schema.json."""
     with open(os.path.join(ROOT, "bench", name + ".schema.json"), encoding="utf-8") as f:

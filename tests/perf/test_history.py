@@ -50,6 +50,18 @@ class Plan(unittest.TestCase):
         divided = ph.load_plan(self.tmp, self.files, 0, None, divide=3)
         self.assertEqual([p["puzzles"] for p in divided], [3, 1, 3])  # ceil(8/3), ceil(2/3)
 
+    def test_a_plugin_baseline_is_refused(self):
+        # A plug-in's baseline (make perf-baseline PERF_PLUGIN=...) gates outside code, which
+        # the repository's commits do not change: the plan says so instead of failing later.
+        with open(os.path.join(self.tmp, "bench", "p.json"), "w") as f:
+            json.dump({"format": "sudokubench-perf-baseline/1", "function": "sb_engine_solve",
+                       "plugin": "naive", "entries": [
+                           {"id": "naive/plugin/d", "pipeline": "naive", "simd": "plugin",
+                            "dataset": "d.txt", "puzzles": 2, "solve_ir": 900}]}, f)
+        with self.assertRaisesRegex(ph.HistoryError, "bench/p.json is the baseline of plug-in "
+                                    "'naive': the history measures this repository's commits"):
+            ph.load_plan(self.tmp, ["bench/p.json"], 0, None)
+
     def test_the_cache_key(self):
         plan = ph.load_plan(self.tmp, self.files, 0, None)
         store = ph.Store(os.path.join(self.tmp, "h.jsonl"))

@@ -22,7 +22,8 @@
 #   - the clone's checkout is unchanged: HEAD, branch, status, no bisection in progress;
 #     and this repository's branch and bisect state are untouched too.
 # The counts are callgrind's, so nothing here depends on the machine's speed; the slices are
-# small (HISTORY_TEST_PUZZLES, default 64 puzzles of pipeline fast at scalar), about a minute.
+# small (HISTORY_TEST_PUZZLES, default 64 puzzles of pipeline fast at scalar on the three
+# samples of unique puzzles), about a minute.
 #
 # Usage: tests/perf/test_history.sh   (from the repository root; PYTHON: an interpreter with
 # matplotlib, as make test-history passes it; skips without valgrind, git, chromium or
@@ -88,7 +89,10 @@ state >"$TMP/before"
 PY=(env PYTHONPATH="$ROOT/scripts" PYTHONDONTWRITEBYTECODE=1 "$PYTHON" -m)
 PH=("${PY[@]}" sbperf.history)
 PB=("${PY[@]}" sbperf.bisect run)
-OPTS=(--repo "$R" --only fast:scalar --puzzles "$PUZZLES" --baseline bench/baseline.json --no-wall)
+# fast at scalar on three corpora: the counts below (3 entries a commit, 3 charts) do not
+# move when the baseline gains a corpus.
+ONLY=fast/scalar/17_clue_2000,fast/scalar/top1465,fast/scalar/hardest_11plus_1000
+OPTS=(--repo "$R" --only "$ONLY" --puzzles "$PUZZLES" --baseline bench/baseline.json --no-wall)
 HIST=$R/build/reports/history.jsonl
 count() { "$PYTHON" - "$HIST" "$@" <<'EOF'
 import json, sys
