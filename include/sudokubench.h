@@ -133,16 +133,16 @@ extern "C" {
 /* The version, as numbers and as text (they always agree: tests/test_tables.c). The
  * library's sb_version() tells which version a program runs against, the macros which one it
  * was compiled with. */
-#define SB_VERSION_MAJOR 0
-#define SB_VERSION_MINOR 1
+#define SB_VERSION_MAJOR 1
+#define SB_VERSION_MINOR 0
 #define SB_VERSION_PATCH 0
 #define SB_VERSION_NUMBER (SB_VERSION_MAJOR * 10000 + SB_VERSION_MINOR * 100 + SB_VERSION_PATCH)
-#define SB_VERSION "0.1.0"
+#define SB_VERSION "1.0.0"
 
 /* @return the library's SB_VERSION_NUMBER (MAJOR * 10000 + MINOR * 100 + PATCH). */
 unsigned sb_version(void);
 
-/* @return the library's SB_VERSION text, e.g. "0.1.0". */
+/* @return the library's SB_VERSION text, e.g. "1.0.0". */
 const char *sb_version_string(void);
 
 /* Status codes; SB_OK is 0, errors are negative. */

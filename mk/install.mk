@@ -5,8 +5,8 @@
 #   make install   PREFIX=/usr/local DESTDIR=      (both optional)
 #   make uninstall PREFIX=... DESTDIR=...          removes exactly the files install wrote
 #
-# Installed: bin/sudokubench, lib/libsudokubench.a, lib/libsudokubench.so.0.X.Y with the
-# links .so.0 (the soname) and .so, include/sudokubench.h, lib/pkgconfig/sudokubench.pc,
+# Installed: bin/sudokubench, lib/libsudokubench.a, lib/libsudokubench.so.MAJOR.MINOR.PATCH
+# with the links .so.MAJOR (the soname) and .so, include/sudokubench.h, lib/pkgconfig/sudokubench.pc,
 # share/man/man1/sudokubench.1 and sudokubench-COMMAND.1 for each command,
 # share/bash-completion/completions/sudokubench, and the Python package (sudokubench/ with
 # its cffi extension) in PYTHONDIR: Debian's site directory for PREFIX, the one its python3

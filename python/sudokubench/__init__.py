@@ -56,7 +56,7 @@ __all__ = ["solve", "validate", "rate", "generate", "augment", "bench", "read", 
            "GenerateResult", "RateResult", "BenchResult", "VERDICTS", "CLASSES", "PIPELINES", "SYMMETRIES", "TECHNIQUES",
            "PAIR_POLICIES", "__version__"]
 
-__version__ = "0.1.0"
+__version__ = "1.0.0"
 CELLS = lib.SB_CELLS  # the 9x9 path's cells (grid=None)
 #: rate() codes index this tuple (the library's sb_class order)
 #: (sb_class_name answers "?" past the last class, so the list follows the library's)

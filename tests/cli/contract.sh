@@ -449,7 +449,7 @@ end
 begin "version: sudokubench --version"
 run --version
 expect_rc 0
-grep -qF '0.1.0' out || fail "stdout does not show version 0.1.0:"$'\n'"$(show out)"
+grep -qF '1.0.0' out || fail "stdout does not show version 1.0.0:"$'\n'"$(show out)"
 end
 begin "version: the simd line names the level a run uses, and every level solve accepts"
 run bench -t 1 --pipelines fast --seconds 0 p1.txt
@@ -596,7 +596,7 @@ NUM='[0-9]+(\.[0-9]+)?'
 begin "bench: table header, columns and a fast row"
 run bench -t 1 --seconds 0.05 bench.txt
 expect_rc 0
-expect_out_re "^# sudokubench 0\\.1\\.0 \\| compiler .+ \\| flags .* \\| simd (scalar|sse4|avx2|avx512bw|avx512|neon) \\| threads 1 \\| limit 2( \\| pair auto)?\$"
+expect_out_re "^# sudokubench 1\\.0\\.0 \\| compiler .+ \\| flags .* \\| simd (scalar|sse4|avx2|avx512bw|avx512|neon) \\| threads 1 \\| limit 2( \\| pair auto)?\$"
 expect_out_re "^# sudokubench .* \\| flags .* \\| cpu [^|]+ \\| load ($NUM|unknown) \\| repeat 5 \\| simd "
 # Where auto is avx2 the build line names the pair policy and the table has %paired before
 # the spread (MAD as a % of the median puzzles/s).
