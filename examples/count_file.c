@@ -1,5 +1,5 @@
 /*
- * count_file.c — count a file of puzzles with one solver per thread (POSIX threads): each
+ * count_file.c — count a file of puzzles with one engine per thread (POSIX threads): each
  * thread takes every T-th puzzle, so no state is shared but the read-only puzzle array.
  * Prints how many puzzles have 0, 1 and 2+ solutions, and the guesses made.
  *
@@ -22,21 +22,21 @@ typedef struct job {
     int status;                     /* SB_OK, or the first error */
 } job;
 
-/* Thread body: its own solver, its own tallies. */
+/* Thread body: its own engine, its own tallies. */
 static void *count_part(void *arg)
 {
     job *j = arg;
     sb_options opt;
     sb_options_default(&opt);
-    sb_solver *s;
-    j->status = sb_solver_new(&s, &opt);
+    sb_engine *e;
+    j->status = sb_engine_new(sb_geometry_9x9(), &opt, &e);
     for (size_t i = j->first; j->status == SB_OK && i < j->n; i += j->step) {
-        sb_result res;
-        j->status = sb_solve(s, &j->puzzles[i], &res);
-        j->verdicts[sb_result_verdict(&res)]++;
+        sb_gresult res;
+        j->status = sb_engine_solve(e, j->puzzles[i].cell, 2, &res, NULL);
+        j->verdicts[sb_count_verdict(res.count)]++;
         j->guesses += res.guesses;
     }
-    sb_solver_free(s);
+    sb_engine_free(e);
     return NULL;
 }
 

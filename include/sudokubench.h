@@ -13,15 +13,16 @@
  * core (OpenMP); solver plug-ins (shared objects) run as engines beside the built-in ones.
  * Everything a program needs is declared here; nothing else under src/ is public.
  *
- * Two tiers. The stable tier comes first: versions, status codes, the 9x9 reader, solver,
- * rater and generator, their batch calls, geometries with their text form, reader and batch
- * calls that solve and rate, and plug-in loading. The expert tier follows, declared only
- * when SB_EXPERT is defined before the header is included (`#define SB_EXPERT` then
- * `#include <sudokubench.h>`): registries (techniques, pipelines, engines), technique
- * counters, search, pair and SIMD knobs, pipeline specs, candidate-level calls and input
- * forms, random numbers, transforms and augmenting, the objects per geometry (engine,
- * general solver, generic pipeline, rater, generator), generating on any geometry, and
- * benchmark sets. The library exports both tiers; the tree's own code (library, programs,
+ * Two tiers. The stable tier comes first: versions, status codes, the 9x9 reader, rater and
+ * generator, their batch calls, geometries with their text form (sb_geometry_9x9() is the
+ * 9x9 grid), the one solver handle of every geometry (sb_engine), the reader and batch calls
+ * of any geometry, and plug-in loading. The expert tier follows, declared only when SB_EXPERT
+ * is defined before the header is included (`#define SB_EXPERT` then `#include
+ * <sudokubench.h>`): the 9x9 sb_solver and the per-geometry sb_gsolver, sb_gpipeline and
+ * sb_grater (kept for one release: each is a row of the engine), registries (techniques,
+ * pipelines, engines), technique counters, search, pair and SIMD knobs, pipeline specs,
+ * candidate-level calls and input forms, random numbers, transforms and augmenting, the
+ * generator of any geometry, and benchmark sets. The library exports both tiers; the tree's own code (library, programs,
  * tests, Python binding) is built with SB_EXPERT.
  *
  * Conventions
@@ -51,8 +52,8 @@
  * Output arguments
  *   - Results go to caller-owned memory passed by pointer; the caller frees only the
  *     objects the library makes. An object comes back through `out` (the first argument of
- *     sb_solver_new, sb_generator_new, sb_reader_open, sb_greader_open; after the inputs
- *     elsewhere), to be used only after SB_OK.
+ *     sb_generator_new, sb_reader_open, sb_greader_open; after the inputs elsewhere, as in
+ *     sb_engine_new), to be used only after SB_OK.
  *   - A refusal's reason goes to an optional `why` buffer (may be NULL) followed by its size
  *     (sb_parse_line's holds SB_WHY_LEN bytes), the offending column to an optional *col.
  *   - Arrays of puzzles are row-major, puzzle i in bytes [i*C, (i+1)*C), C = SB_CELLS or
@@ -83,7 +84,7 @@
  *     {
  *         const char *text = argc > 1 ? argv[1]
  *                                     : "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
- *         sb_grid puzzle;
+ *         sb_grid puzzle, solution;
  *         char why[SB_WHY_LEN];
  *         size_t col;
  *         if (sb_parse_line(text, strlen(text), &puzzle, why, &col) != SB_LINE_PUZZLE) {
@@ -92,12 +93,12 @@
  *         }
  *         sb_options opt;
  *         sb_options_default(&opt);
- *         sb_solver *solver;
- *         sb_result res;
- *         int st = sb_solver_new(&solver, &opt);
+ *         sb_engine *engine;
+ *         sb_gresult res;
+ *         int st = sb_engine_new(sb_geometry_9x9(), &opt, &engine);
  *         if (st == SB_OK) {
- *             st = sb_solve(solver, &puzzle, &res);
- *             sb_solver_free(solver);
+ *             st = sb_engine_solve(engine, puzzle.cell, 2, &res, solution.cell);
+ *             sb_engine_free(engine);
  *         }
  *         if (st != SB_OK) {
  *             fprintf(stderr, "solve_one: %s\n", sb_strerror(st));
@@ -108,10 +109,10 @@
  *             return 1;
  *         }
  *         char out[SB_GRID_TEXT];
- *         sb_grid_format(&res.solution, out);
+ *         sb_grid_format(&solution, out);
  *         printf("%s %s (%llu guesses)\n", out, res.count == 1 ? "unique" : "multiple",
  *                (unsigned long long)res.guesses);
- *         return sb_solution_check(&puzzle, &res.solution) ? 0 : 1;
+ *         return sb_solution_check(&puzzle, &solution) ? 0 : 1;
  *     }
  */
 #ifndef SUDOKUBENCH_H
@@ -278,27 +279,27 @@ enum { SB_MAX_LINE = 1024 /* longest accepted line in bytes, '\n' excluded */ };
 int sb_reader_read_cells(sb_reader *r, uint8_t *cells, size_t max, size_t *n, sb_record *bad);
 
 /* ------------------------------------------------------------------------------------------ */
-/* Solving 9x9 puzzles: options, results, the solver                                          */
+/* Solving: options and verdicts (the solver of every geometry is sb_engine, below)           */
 /* ------------------------------------------------------------------------------------------ */
 
-/* How a solver runs. Fill with sb_options_default() and then change fields. */
+/* How an engine solves. Fill with sb_options_default() and then change fields. */
 typedef struct sb_options {
-    uint64_t limit;   /* stop after this many solutions: 1 first, 2 uniqueness (default), 0 all */
+    uint64_t limit;   /* stop after this many solutions: 1 first, 2 uniqueness (default), 0 all
+                         (the batch calls; sb_engine_solve takes its limit per call) */
     int pipeline;     /* index into sb_pipelines(), or SB_PIPELINE_CUSTOM; default 0 ("fast") */
     const char *spec; /* the custom spec when pipeline is SB_PIPELINE_CUSTOM (copied by
-                         sb_solver_new), else ignored */
+                         sb_engine_new), else ignored */
     int simd;         /* an sb_simd level; default SB_SIMD_AUTO */
     int search;       /* an sb_search mode; default SB_SEARCH_DFS */
     size_t bfs_cap;   /* most boards the BFS frontier may hold; default SB_BFS_CAP */
     uint64_t max_guesses; /* guess budget per puzzle: a search that needs more stops with
                              SB_ERR_BUDGET (deterministic); default UINT64_MAX, no budget */
     const volatile sig_atomic_t *stop; /* polled every few thousand guesses while a search
-                             runs; when it reads non-zero sb_solve returns SB_ERR_STOPPED.
+                             runs; when it reads non-zero the solve returns SB_ERR_STOPPED.
                              NULL (default): never. Lets Ctrl-C end a long search */
-    int pair;         /* an sb_pair policy for sb_solve_many; default SB_PAIR_AUTO */
+    int pair;         /* an sb_pair policy for the 9x9 arrays; default SB_PAIR_AUTO */
     const struct sb_plugin *plugin; /* a loaded solver plug-in (sb_plugin_open): sb_engine_new
-                             then runs it instead of the pipeline. NULL (default): none.
-                             sb_solver_new refuses a plug-in (SB_ERR_ARG) */
+                             then runs it instead of the pipeline. NULL (default): none */
     const struct sb_plugin *const *techniques; /* loaded technique plug-ins (at most
                              SB_TECH_PLUGINS): their names are technique tokens of the spec,
                              and every solver and engine runs their steps. NULL: none */
@@ -310,16 +311,9 @@ typedef struct sb_options {
 void sb_options_default(sb_options *opt);
 
 /* Sets opt->pipeline (and opt->spec) from a registry name or a custom spec; spec must outlive
- * the sb_solver_new call. @return SB_OK or SB_ERR_PIPELINE; SB_ERR_ARG for NULL opt or
+ * the sb_engine_new call. @return SB_OK or SB_ERR_PIPELINE; SB_ERR_ARG for NULL opt or
  * name_or_spec. */
 int sb_options_pipeline(sb_options *opt, const char *name_or_spec);
-
-/* What one solve found. */
-typedef struct sb_result {
-    uint64_t count;      /* solutions found, at most limit (when limit > 0) */
-    uint64_t guesses;    /* search states pushed (one per branch taken): the field's guess count */
-    sb_grid solution;    /* the first solution found; all zero when count is 0 */
-} sb_result;
 
 /* The verdict on a puzzle for a given limit. */
 typedef enum sb_verdict {
@@ -328,45 +322,9 @@ typedef enum sb_verdict {
     SB_MULTIPLE = 2      /* two or more solutions */
 } sb_verdict;
 
-/* @return the verdict for a result: 0 solutions, 1, or more; SB_UNSOLVABLE for NULL. */
-sb_verdict sb_result_verdict(const sb_result *res);
-
-/* @return the verdict for a solution count of any geometry (sb_gresult.count, sb_result.count):
+/* @return the verdict for a solution count (sb_gresult.count, and the batch calls' counts):
  * 0 solutions, 1, or more. */
 sb_verdict sb_count_verdict(uint64_t count);
-
-/* A solver context: search stack and scratch state for one thread. Thread rules: one per
- * thread; it may move between threads, never be used by two at once. */
-typedef struct sb_solver sb_solver;
-
-/* Creates a solver. @return SB_OK; SB_ERR_ARG for NULL out or opt; SB_ERR_PIPELINE for a bad
- * pipeline index; SB_ERR_SIMD
- * when the requested (or environment-forced) level is unknown or unsupported here; SB_ERR_ARG
- * for a bad search mode or pair policy (sb_pair_resolve); SB_ERR_NOMEM. */
-int sb_solver_new(sb_solver **out, const sb_options *opt);
-
-/* Frees a solver (NULL is allowed). */
-void sb_solver_free(sb_solver *s);
-
-/* Solves (counts) one puzzle up to the solver's limit. Conflicting givens give count 0.
- * With limit 0 the count can exceed what is practical to enumerate: that is the caller's
- * choice. @return SB_OK; SB_ERR_ARG for NULL arguments or cell values above 9;
- * SB_ERR_FRONTIER when BFS needs more than bfs_cap boards; SB_ERR_BUDGET when the search
- * would need more than max_guesses guesses (res->guesses is then at most max_guesses:
- * exactly max_guesses in DFS); SB_ERR_STOPPED
- * when the stop flag was raised; SB_ERR_NOMEM. After an error res holds what was found so
- * far (count and solution), never a verdict. */
-int sb_solve(sb_solver *s, const sb_grid *puzzle, sb_result *res);
-
-/* Solves puzzles[0..n) as n calls of sb_solve would: res[i] and status[i] (sb_solve's return
- * value for puzzle i) are the same, solutions and guesses included. Faster where the kernel
- * can work on several puzzles at once: the fast pipeline's AVX2 kernel searches two puzzles
- * side by side, one in each half of its vectors (docs/performance.md), in blocks of up to 256
- * puzzles chosen by the solver's pair policy (sb_options.pair); elsewhere it is a loop.
- * The stop flag is also looked at before each puzzle: once it is raised, the puzzles not yet
- * started get SB_ERR_STOPPED and a zero result (as does a puzzle refused with SB_ERR_ARG).
- * @return SB_OK, or SB_ERR_ARG for a NULL solver or (when n > 0) NULL arrays. */
-int sb_solve_many(sb_solver *s, const sb_grid *puzzles, size_t n, sb_result *res, int *status);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Rating                                                                                     */
@@ -512,7 +470,7 @@ typedef struct sb_generator sb_generator;
 /* Creates a generator. @return SB_OK; SB_ERR_ARG for NULL out or opt, or when max_clues is
  * outside SB_MIN_CLUES..81 (fewer than 17 clues never give one solution), min_guesses >
  * max_guesses, max_attempts is 0 or the symmetry is unknown; SB_ERR_SIMD or SB_ERR_NOMEM as
- * sb_solver_new. */
+ * sb_engine_new. */
 int sb_generator_new(sb_generator **out, const sb_gen_options *opt);
 
 /* Frees a generator (NULL is allowed). */
@@ -549,11 +507,11 @@ int sb_generate_class(sb_generator *g, uint64_t index, int cls, uint64_t tries,
  * whole process. */
 
 /* Solves n puzzles with the options *opt (limit, pipeline, SIMD level, budget, stop flag).
- * Outputs may each be NULL: counts[i] and guesses[i] as sb_result; solutions + i*SB_CELLS the
- * first solution found (all zero when none); status[i] what sb_solve returned for puzzle i
+ * Outputs may each be NULL: counts[i] and guesses[i] as sb_gresult; solutions + i*SB_CELLS
+ * the first solution found (all zero when none); status[i] what the solve of puzzle i returned
  * (SB_OK, SB_ERR_BUDGET, SB_ERR_ARG for a cell above 9, SB_ERR_STOPPED for puzzles not run
  * once opt->stop was raised, ...). @return SB_OK; SB_ERR_ARG for NULL opt or cells; what
- * sb_solver_new returns for bad options (nothing solved); SB_ERR_THREADS (errno set; nothing
+ * sb_engine_new returns for bad options (nothing solved); SB_ERR_THREADS (errno set; nothing
  * solved); SB_ERR_STOPPED when the stop flag ended the batch; SB_ERR_NOMEM when a thread
  * could not make its solver. */
 int sb_solve_batch(const sb_options *opt, const uint8_t *cells, size_t n, int threads,
@@ -716,6 +674,85 @@ int sb_gparse(const sb_geometry *g, const char *line, size_t len, uint8_t *cells
 int sb_gformat(const sb_geometry *g, const uint8_t *cells, int form, char *out, size_t outlen);
 
 /* ------------------------------------------------------------------------------------------ */
+/* Solving any geometry: the engine                                                           */
+/* ------------------------------------------------------------------------------------------ */
+
+/* An sb_engine solves puzzles of one geometry (sb_geometry_9x9() for 9x9) with one pipeline at
+ * one SIMD level: the library's one solver handle. It is made once for (geometry, options),
+ * which picks the code that runs (the fused 9x9 kernel of the level, the 16x16 whole-board
+ * kernel, the general solver, a generic pipeline or a solver plug-in; the expert tier lists
+ * the table), and every call solves with that code: one puzzle, an array, a pencilmark grid,
+ * or every solution in turn. Thread rules: one thread's mutable state; it may move between
+ * threads, never be used by two at once. */
+typedef struct sb_engine sb_engine;
+
+/* What one general solve found. */
+typedef struct sb_gresult {
+    uint64_t count;    /* solutions found, at most limit when limit > 0 */
+    uint64_t guesses;  /* search states pushed (one per branch taken): the field's guess count */
+} sb_gresult;
+
+/* Called once per solution by sb_engine_each, sb_gsolve_each and sb_gpipeline_each; solution
+ * holds sb_geometry_cells digits and is valid only during the call. @return 0 to go on,
+ * non-zero to stop the enumeration. */
+typedef int (*sb_gsolution_fn)(const uint8_t *solution, uint64_t index, void *user);
+
+/* Makes the engine for geometry g (g must outlive the engine) and *opt: pipeline
+ * (an index, or SB_PIPELINE_CUSTOM with spec, copied), simd, search (depth-first; 9x9 also
+ * breadth-first, with bfs_cap), max_guesses and stop as sb_options says; opt->limit is the
+ * 9x9 row's first limit (the limit is a per-call argument). @return SB_OK with *out set;
+ * SB_ERR_ARG for NULL out or opt, or breadth-first search on a geometry other than 9x9;
+ * SB_ERR_PIPELINE for a bad index, a NULL or bad spec; SB_ERR_SIMD for a level unknown or
+ * lacking here (also for the pipelines, which run portable C); SB_ERR_NOMEM. Checked in that
+ * order. */
+int sb_engine_new(const sb_geometry *g, const sb_options *opt, sb_engine **out);
+
+/* Frees an engine (NULL is allowed). */
+void sb_engine_free(sb_engine *e);
+
+/* Sets the guess budget of every later solve and enumeration (UINT64_MAX: none), as
+ * opt->max_guesses at sb_engine_new. NULL e: nothing. */
+void sb_engine_budget(sb_engine *e, uint64_t max_guesses);
+
+/* Sets the stop flag every later solve and enumeration polls (NULL: none), as opt->stop. NULL
+ * e: nothing. */
+void sb_engine_stop(sb_engine *e, const volatile sig_atomic_t *stop);
+
+/* Counts the solutions of cells (sb_geometry_cells bytes, 81 for 9x9) up to limit (0 = all)
+ * and copies the first into first (may be NULL; untouched when there is none), as sb_gsolve.
+ * @return SB_OK; SB_ERR_ARG for NULL arguments or a cell above N; SB_ERR_BUDGET and
+ * SB_ERR_STOPPED (res holds what was found so far); SB_ERR_FRONTIER (9x9 breadth-first);
+ * SB_ERR_NOMEM. */
+int sb_engine_solve(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gresult *res,
+                    uint8_t *first);
+
+/* Solves n puzzles (row i in bytes [i*C, (i+1)*C), C = sb_geometry_cells, 81 for 9x9) as n
+ * calls of sb_engine_solve would: res[i], status[i] and row i of first (may be NULL; n*C
+ * bytes, a row untouched when its puzzle has none) are the same, guesses included. Faster
+ * where the row has a batched path: the 9x9 row runs sb_solve_many (the fast pipeline's AVX2
+ * kernel searches two puzzles side by side). The stop flag is also read before each puzzle:
+ * once it is raised the puzzles not yet started get SB_ERR_STOPPED and a zero result, as a
+ * refused puzzle gets SB_ERR_ARG. @return SB_OK (each puzzle's own status in status[i]);
+ * SB_ERR_ARG for NULL e or (n > 0) NULL cells, res or status. */
+int sb_engine_solve_many(sb_engine *e, const uint8_t *cells, size_t n, uint64_t limit,
+                         sb_gresult *res, uint8_t *first, int *status);
+
+/* Counts the grids whose every cell holds one of its candidates (cand: sb_geometry_cells
+ * masks, bit d-1 = digit d, as a pencilmark grid gives them; a cell of one candidate is
+ * placed, one of none makes the count 0) up to limit, as sb_solve_candidates does on 9x9, and
+ * copies the first into first (may be NULL). Candidates that say no more than their givens
+ * run as those givens would. @return as sb_engine_solve; SB_ERR_ARG also for a mask above
+ * digit N, and on the plug-in row (a plug-in takes givens). */
+int sb_engine_solve_candidates(sb_engine *e, const uint64_t *cand, uint64_t limit,
+                               sb_gresult *res, uint8_t *first);
+
+/* Enumerates the solutions of cells up to limit (0 = all), calling fn for each in the row's
+ * DFS order (the 9x9 row: see above), streaming, as sb_gsolve_each. @return as
+ * sb_gsolve_each; SB_ERR_ARG for a NULL fn. */
+int sb_engine_each(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
+                   void *user, sb_gresult *res);
+
+/* ------------------------------------------------------------------------------------------ */
 /* Any geometry: reading, and batches that solve and rate                                     */
 /* ------------------------------------------------------------------------------------------ */
 
@@ -873,6 +910,59 @@ const char *sb_plugin_running(void);
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ------------------------------------------------------------------------------------------ */
+/* The 9x9 solver (kept for one release: sb_engine on sb_geometry_9x9() is the same solver)     */
+/* ------------------------------------------------------------------------------------------ */
+
+/* sb_solver is the engine's 9x9 row on its own, with the limit fixed when it is made: it
+ * gives the same counts, guesses and first solutions as sb_engine_solve and
+ * sb_engine_solve_many on sb_geometry_9x9(). sb_gsolver, sb_gpipeline and sb_grater below are
+ * likewise the engine's general and pipeline rows and the rater, on one geometry. All four
+ * stay for one release, for programs written against 0.1; new code uses sb_engine. */
+
+/* What one solve found. */
+typedef struct sb_result {
+    uint64_t count;      /* solutions found, at most limit (when limit > 0) */
+    uint64_t guesses;    /* search states pushed (one per branch taken): the field's guess count */
+    sb_grid solution;    /* the first solution found; all zero when count is 0 */
+} sb_result;
+
+/* @return the verdict for a result: 0 solutions, 1, or more; SB_UNSOLVABLE for NULL. */
+sb_verdict sb_result_verdict(const sb_result *res);
+
+/* A solver context: search stack and scratch state for one thread. Thread rules: one per
+ * thread; it may move between threads, never be used by two at once. */
+typedef struct sb_solver sb_solver;
+
+/* Creates a solver. @return SB_OK; SB_ERR_ARG for NULL out or opt; SB_ERR_PIPELINE for a bad
+ * pipeline index; SB_ERR_SIMD
+ * when the requested (or environment-forced) level is unknown or unsupported here; SB_ERR_ARG
+ * for a bad search mode or pair policy (sb_pair_resolve); SB_ERR_NOMEM. */
+int sb_solver_new(sb_solver **out, const sb_options *opt);
+
+/* Frees a solver (NULL is allowed). */
+void sb_solver_free(sb_solver *s);
+
+/* Solves (counts) one puzzle up to the solver's limit. Conflicting givens give count 0.
+ * With limit 0 the count can exceed what is practical to enumerate: that is the caller's
+ * choice. @return SB_OK; SB_ERR_ARG for NULL arguments or cell values above 9;
+ * SB_ERR_FRONTIER when BFS needs more than bfs_cap boards; SB_ERR_BUDGET when the search
+ * would need more than max_guesses guesses (res->guesses is then at most max_guesses:
+ * exactly max_guesses in DFS); SB_ERR_STOPPED
+ * when the stop flag was raised; SB_ERR_NOMEM. After an error res holds what was found so
+ * far (count and solution), never a verdict. */
+int sb_solve(sb_solver *s, const sb_grid *puzzle, sb_result *res);
+
+/* Solves puzzles[0..n) as n calls of sb_solve would: res[i] and status[i] (sb_solve's return
+ * value for puzzle i) are the same, solutions and guesses included. Faster where the kernel
+ * can work on several puzzles at once: the fast pipeline's AVX2 kernel searches two puzzles
+ * side by side, one in each half of its vectors (docs/performance.md), in blocks of up to 256
+ * puzzles chosen by the solver's pair policy (sb_options.pair); elsewhere it is a loop.
+ * The stop flag is also looked at before each puzzle: once it is raised, the puzzles not yet
+ * started get SB_ERR_STOPPED and a zero result (as does a puzzle refused with SB_ERR_ARG).
+ * @return SB_OK, or SB_ERR_ARG for a NULL solver or (when n > 0) NULL arrays. */
+int sb_solve_many(sb_solver *s, const sb_grid *puzzles, size_t n, sb_result *res, int *status);
 
 /* ------------------------------------------------------------------------------------------ */
 /* 9x9 peer tables, candidates, input forms beyond one puzzle per line (docs/cli.md)          */
@@ -1286,31 +1376,27 @@ int sb_geometry_detect(const char *text, size_t len, int more, sb_geometry **out
                        uint64_t *line, char *why, size_t whylen);
 
 /* ------------------------------------------------------------------------------------------ */
-/* Engines: one solver context for every geometry, picked once from one table                 */
+/* The engine table, and an engine's technique counters                                       */
 /* ------------------------------------------------------------------------------------------ */
 
-/* An sb_engine solves puzzles of one geometry with one pipeline at one SIMD level. Making it
- * walks the engine table (src/engine/engine.c, sb_engines) in order and takes the first row that
- * matches; every later call runs that row's code, with no further choice:
+/* The engine table (src/engine/engine.c): sb_engine_new walks it in order and takes the first
+ * row that matches the geometry, the pipeline and the SIMD level; every later call runs that
+ * row's code, with no further choice:
+ *   "plugin"    a solver plug-in (sb_options.plugin) on any geometry it accepts.
  *   "9x9"       the 9x9 grid (sb_geometry_9x9(), or the boxed 3x3 geometry "3x3"
- *               makes), any pipeline: sb_solver ("fast": the fused kernel of the level,
+ *               makes), any pipeline: the 9x9 solver ("fast": the fused kernel of the level,
  *               else the 9x9 generic engine), so counts, first solutions and guesses are
  *               sb_solve's; also breadth-first (opt->search). Enumeration (sb_engine_each)
  *               runs on the general solver ("fast") or the generic pipeline on the 3x3
- *               geometry (sb_gsolve_each / sb_gpipeline_each, DFS): the fused kernel has no
- *               per-solution hook, and that order is the one `solve --all` writes; its
- *               guesses are that engine's.
+ *               geometry (DFS): the fused kernel has no per-solution hook, and that order is
+ *               the one `solve --all` writes; its guesses are that engine's.
  *   "box16"     "fast" on a 16-digit boxed grid (4x4, 2x8, 8x2) at a level above scalar:
  *               the whole-board kernel (the AVX2 stamp for avx2 and avx512, 128-bit vectors
  *               otherwise).
  *   "general"   "fast" on any other geometry (and box16's at scalar): the general solver's
  *               per-cell engine. box16 and general find the same counts, guesses and order.
  *   "pipeline"  any other pipeline or custom spec on a geometry other than 9x9: the generic
- *               pipeline (sb_gpipeline).
- * sb_solver, sb_gsolver and sb_gpipeline remain objects of their own; an sb_gsolver made
- * with sb_gsolver_new is rows box16 and general at once, as its level may change after it is
- * made. Thread rules: an sb_engine is one thread's mutable state; sb_engines is read-only. */
-typedef struct sb_engine sb_engine;
+ *               pipeline. sb_engines is read-only. */
 
 /* One row of the engine table. */
 typedef struct sb_engine_info {
@@ -1321,75 +1407,9 @@ typedef struct sb_engine_info {
 /* Returns the engine table's rows in match order and sets *count (count may be NULL). */
 const sb_engine_info *sb_engines(size_t *count);
 
-/* What one general solve found. */
-typedef struct sb_gresult {
-    uint64_t count;    /* solutions found, at most limit when limit > 0 */
-    uint64_t guesses;  /* search states pushed (one per branch taken), as sb_result */
-} sb_gresult;
-
-/* Called once per solution by sb_engine_each, sb_gsolve_each and sb_gpipeline_each; solution
- * holds sb_geometry_cells digits and is valid only during the call. @return 0 to go on,
- * non-zero to stop the enumeration. */
-typedef int (*sb_gsolution_fn)(const uint8_t *solution, uint64_t index, void *user);
-
-/* Makes the engine for geometry g (g must outlive the engine) and *opt: pipeline
- * (an index, or SB_PIPELINE_CUSTOM with spec, copied), simd, search (depth-first; 9x9 also
- * breadth-first, with bfs_cap), max_guesses and stop as sb_options says; opt->limit is the
- * 9x9 row's first limit (the limit is a per-call argument). @return SB_OK with *out set;
- * SB_ERR_ARG for NULL out or opt, or breadth-first search on a geometry other than 9x9;
- * SB_ERR_PIPELINE for a bad index, a NULL or bad spec; SB_ERR_SIMD for a level unknown or
- * lacking here (also for the pipelines, which run portable C); SB_ERR_NOMEM. Checked in that
- * order. */
-int sb_engine_new(const sb_geometry *g, const sb_options *opt, sb_engine **out);
-
-/* Frees an engine (NULL is allowed). */
-void sb_engine_free(sb_engine *e);
-
 /* @return the name of the row the engine runs (sb_engine_info.name), for build info; NULL for
  * NULL. */
 const char *sb_engine_name(const sb_engine *e);
-
-/* Sets the guess budget of every later solve and enumeration (UINT64_MAX: none), as
- * opt->max_guesses at sb_engine_new. NULL e: nothing. */
-void sb_engine_budget(sb_engine *e, uint64_t max_guesses);
-
-/* Sets the stop flag every later solve and enumeration polls (NULL: none), as opt->stop. NULL
- * e: nothing. */
-void sb_engine_stop(sb_engine *e, const volatile sig_atomic_t *stop);
-
-/* Counts the solutions of cells (sb_geometry_cells bytes, 81 for 9x9) up to limit (0 = all)
- * and copies the first into first (may be NULL; untouched when there is none), as sb_gsolve.
- * @return SB_OK; SB_ERR_ARG for NULL arguments or a cell above N; SB_ERR_BUDGET and
- * SB_ERR_STOPPED (res holds what was found so far); SB_ERR_FRONTIER (9x9 breadth-first);
- * SB_ERR_NOMEM. */
-int sb_engine_solve(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gresult *res,
-                    uint8_t *first);
-
-/* Solves n puzzles (row i in bytes [i*C, (i+1)*C), C = sb_geometry_cells, 81 for 9x9) as n
- * calls of sb_engine_solve would: res[i], status[i] and row i of first (may be NULL; n*C
- * bytes, a row untouched when its puzzle has none) are the same, guesses included. Faster
- * where the row has a batched path: the 9x9 row runs sb_solve_many (the fast pipeline's AVX2
- * kernel searches two puzzles side by side). The stop flag is also read before each puzzle:
- * once it is raised the puzzles not yet started get SB_ERR_STOPPED and a zero result, as a
- * refused puzzle gets SB_ERR_ARG. @return SB_OK (each puzzle's own status in status[i]);
- * SB_ERR_ARG for NULL e or (n > 0) NULL cells, res or status. */
-int sb_engine_solve_many(sb_engine *e, const uint8_t *cells, size_t n, uint64_t limit,
-                         sb_gresult *res, uint8_t *first, int *status);
-
-/* Counts the grids whose every cell holds one of its candidates (cand: sb_geometry_cells
- * masks, bit d-1 = digit d, as a pencilmark grid gives them; a cell of one candidate is
- * placed, one of none makes the count 0) up to limit, as sb_solve_candidates does on 9x9, and
- * copies the first into first (may be NULL). Candidates that say no more than their givens
- * run as those givens would. @return as sb_engine_solve; SB_ERR_ARG also for a mask above
- * digit N, and on the plug-in row (a plug-in takes givens). */
-int sb_engine_solve_candidates(sb_engine *e, const uint64_t *cand, uint64_t limit,
-                               sb_gresult *res, uint8_t *first);
-
-/* Enumerates the solutions of cells up to limit (0 = all), calling fn for each in the row's
- * DFS order (the 9x9 row: see above), streaming, as sb_gsolve_each. @return as
- * sb_gsolve_each; SB_ERR_ARG for a NULL fn. */
-int sb_engine_each(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
-                   void *user, sb_gresult *res);
 
 /* @return the techniques of the pipeline that have nothing to work on in this geometry, bit t
  * for sb_technique t, as sb_gpipeline_skipped (0 for "fast" and for 9x9, and for NULL). */
