@@ -147,7 +147,7 @@ static int load_plugin(const char *path, sb_plugin **out)
         return 2;
     }
     const char *refusal = sb_plugin_is_technique(*out) ? "is a technique plug-in, not a solver"
-                          : !sb_plugin_accepts(*out, NULL) ? "refuses 9x9 grids" : NULL;
+                          : !sb_plugin_accepts(*out, sb_geometry_9x9()) ? "refuses 9x9 grids" : NULL;
     if (refusal) {
         fprintf(stderr, "perf_driver: %s: plug-in '%s' %s\n", path, sb_plugin_name(*out),
                 refusal);
