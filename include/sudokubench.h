@@ -304,15 +304,20 @@ typedef struct sb_options {
                              SB_TECH_PLUGINS): their names are technique tokens of the spec,
                              and every solver and engine runs their steps. NULL: none */
     size_t ntechniques; /* how many (default 0) */
+    uint64_t parsed[20]; /* private: the spec as sb_options_pipeline parsed it, so that every
+                            engine made from these options (one per thread) reuses that parse;
+                            set by sb_options_pipeline and sb_options_default, read by nothing
+                            once pipeline, spec or techniques change */
 } sb_options;
 
 /* Sets the defaults: limit 2, pipeline "fast", SIMD auto, DFS, BFS cap SB_BFS_CAP, no guess
  * budget, no stop flag. NULL opt: nothing. */
 void sb_options_default(sb_options *opt);
 
-/* Sets opt->pipeline (and opt->spec) from a registry name or a custom spec; spec must outlive
- * the sb_engine_new call. @return SB_OK or SB_ERR_PIPELINE; SB_ERR_ARG for NULL opt or
- * name_or_spec. */
+/* Sets opt->pipeline (and opt->spec) from a registry name or a custom spec, parsed here once
+ * with opt's technique plug-ins (set those first) for every engine made from opt; spec must
+ * outlive the sb_engine_new calls. @return SB_OK or SB_ERR_PIPELINE; SB_ERR_ARG for NULL opt
+ * or name_or_spec. */
 int sb_options_pipeline(sb_options *opt, const char *name_or_spec);
 
 /* The verdict on a puzzle for a given limit. */

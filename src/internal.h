@@ -191,6 +191,38 @@ typedef struct sb_fast_tech {
                                      or NULL */
 } sb_fast_tech;
 
+/* A pipeline spec parsed once (sb_options_pipeline keeps one in sb_options.parsed): what
+ * sb_solver_new, sb_engine_new and the generic pipelines make their plans from. The key
+ * (pipeline, spec, techniques) says which options it was parsed for. */
+typedef struct sb_spec_parsed {
+    int valid;                     /* 1: filled by sb_spec_parse */
+    int pipeline;                  /* key: sb_options.pipeline it was parsed for */
+    const char *spec;              /* key: sb_options.spec (NULL for a registry name) */
+    const struct sb_plugin *const *techniques; /* key: sb_options.techniques */
+    size_t ntechniques;            /* key: sb_options.ntechniques */
+    int fast;                      /* 1: "fast" or "fast+T" (the fused kernel) */
+    int tech;                      /* 1: "fast+T" */
+    int ft_nsteps;                 /* fast+T: its techniques */
+    uint8_t ft_steps[SB_SPEC_MAX];
+    int order;                     /* the generic plan: an sb_order (SB_FAST_GENERIC's for fast,
+                                      with the techniques after it for fast+T) */
+    int nsteps;
+    uint8_t steps[SB_SPEC_MAX];
+} sb_spec_parsed;
+
+/* Parses spec text (a registry entry's spec, "fast", "fast+T..." or ORDER:T,...) with opt's
+ * technique plug-ins into *out (key unset). @return SB_OK, or SB_ERR_PIPELINE with the
+ * reason in why (len bytes; may be NULL). */
+int sb_spec_parse(const sb_options *opt, const char *text, sb_spec_parsed *out, char *why,
+                  size_t len);
+
+/* @return opt's parsed spec when sb_options_pipeline made it for opt's pipeline, spec and
+ * techniques as they are now, else NULL (the caller parses). */
+const sb_spec_parsed *sb_options_parsed(const sb_options *opt);
+_Static_assert(sizeof(sb_spec_parsed) <= sizeof(((sb_options *)0)->parsed),
+               "a parsed spec fits sb_options.parsed");
+
+
 /* Parses "fast+T[,T...]" into *out (counts and check NULL). @return SB_OK, or SB_ERR_PIPELINE
  * with the reason in why (len bytes; why may be NULL) for anything else. */
 int sb_fast_parse(const sb_options *opt, const char *spec, sb_fast_tech *out, char *why,
@@ -227,6 +259,8 @@ typedef struct sb_plan {
 int sb_plan_parse(const char *spec, sb_plan *plan);
 /* sb_plan_parse with opt's technique plug-ins as tokens (steps SB_TECH_COUNT + k). */
 int sb_plan_parse_opt(const sb_options *opt, const char *spec, sb_plan *plan);
+/* Copies a parsed spec's generic plan into *plan (ext NULL). */
+void sb_spec_plan(const sb_spec_parsed *p, sb_plan *plan);
 
 /* Generic (portable) search for a plan, DFS and BFS, adding technique work into counts.
  * The search starts from the givens of puzzle, or when marks is not NULL from those 81
@@ -364,6 +398,9 @@ int sb_gsolve_candidates(sb_gsolver *s, const uint64_t *cand, uint64_t limit, sb
                          uint8_t *first);
 int sb_gpipeline_solve_candidates(sb_gpipeline *p, const uint64_t *cand, uint64_t limit,
                                   sb_gresult *res, uint8_t *first);
+/* sb_gpipeline_new_opt from a parsed spec's generic plan (no parse). */
+int sb_gpipeline_new_parsed(const sb_geometry *g, const sb_options *opt,
+                            const sb_spec_parsed *pp, sb_gpipeline **out);
 /* Copies the technique plug-ins' counters (one per plug-in, in sb_options.techniques order)
  * into out. @return how many (0: none). */
 int sb_gpipeline_plugin_counts(const sb_gpipeline *p, sb_technique_counts out[SB_TECH_PLUGINS]);
@@ -371,6 +408,9 @@ int sb_gpipeline_plugin_counts(const sb_gpipeline *p, sb_technique_counts out[SB
  * their breach. */
 sb_tech_ext *sb_gpipeline_ext(sb_gpipeline *p);
 sb_tech_ext *sb_solver_ext(sb_solver *s);
+
+/* sb_solver_new from a parsed spec (NULL: parse opt's here); out and opt not NULL. */
+int sb_solver_new_parsed(sb_solver **out, const sb_options *opt, const sb_spec_parsed *pp);
 
 /* Sets the limit, budget and stop flag of every later solve of s, as sb_options gave them at
  * sb_solver_new: each solve reads them afresh, so one solver serves an engine whose limit is

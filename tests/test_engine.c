@@ -787,3 +787,47 @@ Test(engine, bad_options_and_arguments_give_the_documented_errors)
             }
     sb_geometry_free(g23);
 }
+
+Test(engine, a_spec_is_parsed_once_by_sb_options_pipeline)
+{
+    /* Engines made from options that sb_options_pipeline filled run the spec as it was parsed
+     * then: the spec's text is not read again (here it is overwritten with one that does not
+     * parse), and the counts, guesses and counters are those of the spec as given. */
+    enum { MAX = 20 };
+    uint8_t *cells = malloc(SB_CELLS * MAX);
+    const size_t n = samples("datasets/samples/top1465.txt", cells, MAX);
+    char spec[32] = "restart:ns,hs,lc,xw";
+    sb_options o;
+    sb_options_default(&o);
+    cr_assert_eq(sb_options_pipeline(&o, spec), SB_OK);
+    sb_engine *before = NULL, *after = NULL;
+    cr_assert_eq(sb_engine_new(sb_geometry_9x9(), &o, &before), SB_OK);
+    strcpy(spec, "restart:nope");
+    cr_assert_eq(sb_engine_new(sb_geometry_9x9(), &o, &after), SB_OK, "the spec was parsed again");
+    sb_geometry *g44 = geo("4x4");
+    sb_engine *e44 = NULL;
+    cr_assert_eq(sb_engine_new(g44, &o, &e44), SB_OK, "the pipeline row parsed the spec again");
+    sb_engine_free(e44);
+    for (size_t i = 0; i < n; i++) {
+        sb_gresult a, b;
+        cr_assert_eq(sb_engine_solve(before, cells + i * SB_CELLS, 2, &a, NULL), SB_OK);
+        cr_assert_eq(sb_engine_solve(after, cells + i * SB_CELLS, 2, &b, NULL), SB_OK);
+        cr_assert_eq(a.count, b.count);
+        cr_assert_eq(a.guesses, b.guesses);
+    }
+    sb_technique_counts ca[SB_TECH_COUNT], cb[SB_TECH_COUNT];
+    sb_engine_counts(before, ca);
+    sb_engine_counts(after, cb);
+    cr_assert_eq(memcmp(ca, cb, sizeof ca), 0);
+    cr_assert_gt(ca[SB_TECH_XWING].calls, 0, "xw ran");
+    /* options changed after the parse are parsed afresh: the overwritten spec is refused */
+    sb_options changed = o;
+    char other[32] = "restart:nope";
+    changed.spec = other;
+    sb_engine *bad = (sb_engine *)1;
+    cr_assert_eq(sb_engine_new(sb_geometry_9x9(), &changed, &bad), SB_ERR_PIPELINE);
+    sb_engine_free(before);
+    sb_engine_free(after);
+    sb_geometry_free(g44);
+    free(cells);
+}

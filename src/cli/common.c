@@ -107,9 +107,10 @@ double cli_now_seconds(void)
 int cli_parse_pipeline(const char *cmd, const char *arg, sb_options *opt)
 {
     char why[2 * SB_WHY_LEN + 64];
-    if (sb_options_explain(opt, arg, why, sizeof why) == SB_OK &&
-        sb_options_pipeline(opt, arg) == SB_OK)
+    /* the run's one parse of the spec: every engine made from opt reuses it */
+    if (sb_options_pipeline(opt, arg) == SB_OK)
         return 0;
+    sb_options_explain(opt, arg, why, sizeof why); /* the reason, for the message */
     if (strchr(arg, ':') || !strncmp(arg, "fast+", 5))
         return cli_usage_error(cmd, "bad pipeline spec '%s': %s", arg, why);
     for (size_t k = 0; k < opt->ntechniques; k++)

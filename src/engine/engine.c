@@ -45,6 +45,7 @@ struct sb_engine {
     int level;                  /* the SIMD level, resolved */
     sb_options opt;             /* the caller's options, spec dropped */
     char *spec;                 /* the pipeline's registry name or custom spec (owned) */
+    sb_spec_parsed parsed;      /* the spec, parsed once (sb_options_pipeline's, or here) */
     sb_solver *s9;              /* 9x9: the solver (its limit, budget and stop flag set per
                                    call: sb_solver_limits) */
     sb_result *many;            /* 9x9 solve_many: one block's results (SB_ENGINE_BLOCK) */
@@ -93,14 +94,10 @@ enum { SB_ENGINE_BLOCK = 256 };
  * arguments. */
 static int make_nine(sb_engine *e)
 {
-    sb_options o = e->opt;
-    const int idx = sb_pipeline_find(e->spec); /* a registry name given as a spec too */
-    o.pipeline = idx >= 0 ? idx : SB_PIPELINE_CUSTOM;
-    o.spec = idx >= 0 ? NULL : e->spec;
     /* the block of solve_many's results, made here so that memory fails at creation */
     if (!(e->many = malloc(SB_ENGINE_BLOCK * sizeof *e->many)))
         return SB_ERR_NOMEM;
-    return sb_solver_new(&e->s9, &o);
+    return sb_solver_new_parsed(&e->s9, &e->opt, &e->parsed);
 }
 
 /* Copies a grid's 81 cells as 80 + 1, a size the compiler copies inline (81 makes a memcpy
@@ -280,18 +277,14 @@ static int new_general(sb_engine *e)
     return st == SB_OK ? sb_gsolver_simd(e->gs, e->level) : st;
 }
 
-/* Makes the generic pipeline of the spec; for 9x9 enumeration (on the 3x3 geometry, which has
- * no fused kernel) "fast+T" as its generic order with the same techniques. Other geometries
- * refuse "fast+T": it names the 9x9 kernel. */
+/* Makes the generic pipeline of the parsed spec; for 9x9 enumeration (on the 3x3 geometry,
+ * which has no fused kernel) "fast+T" runs its generic plan (fast's order, then T). Other
+ * geometries refuse "fast+T": it names the 9x9 kernel. */
 static int new_pipeline(sb_engine *e)
 {
-    const size_t n = strlen(SB_FAST_PLUS);
-    if (strncmp(e->spec, SB_FAST_PLUS, n) != 0 || !is_9x9(e->gg))
-        return sb_gpipeline_new_opt(e->gg, &e->opt, e->spec, &e->gp);
-    char spec[256];
-    if (snprintf(spec, sizeof spec, SB_FAST_GENERIC ",%s", e->spec + n) >= (int)sizeof spec)
+    if (e->parsed.tech && !is_9x9(e->gg))
         return SB_ERR_PIPELINE;
-    return sb_gpipeline_new_opt(e->gg, &e->opt, spec, &e->gp);
+    return sb_gpipeline_new_parsed(e->gg, &e->opt, &e->parsed, &e->gp);
 }
 
 static int make_general(sb_engine *e)
@@ -471,10 +464,20 @@ int sb_engine_new(const sb_geometry *g, const sb_options *opt, sb_engine **out)
      * step of a pipeline (opt->techniques), never a row. */
     if (w.plugin && sb_plugin_is_technique(w.plugin))
         return SB_ERR_ARG;
+    /* The spec parsed once: sb_options_pipeline's parse when it made opt's pipeline, else
+     * here; every row and every engine made from these options runs from it. */
+    const sb_spec_parsed *pp = sb_options_parsed(opt);
+    sb_spec_parsed parsed;
     if (w.plugin)
         name = sb_plugin_name(w.plugin);
-    else if (!name || (!w.fast && sb_options_explain(opt, name, NULL, 0) != SB_OK))
+    else if (!name)
         return SB_ERR_PIPELINE;
+    else if (!pp) {
+        const int ri = opt->pipeline == SB_PIPELINE_CUSTOM ? sb_pipeline_find(name)
+                                                            : opt->pipeline; /* a name as spec */
+        if (sb_spec_parse(opt, ri >= 0 ? reg[ri].spec : name, &parsed, NULL, 0) != SB_OK)
+            return SB_ERR_PIPELINE;
+    }
     /* The geometry engines search depth-first only; 9x9 also breadth-first (sb_solver). */
     if (opt->search != SB_SEARCH_DFS && !(opt->search == SB_SEARCH_BFS && w.nine && !w.plugin))
         return SB_ERR_ARG;
@@ -499,6 +502,8 @@ int sb_engine_new(const sb_geometry *g, const sb_options *opt, sb_engine **out)
     e->level = w.level;
     e->opt = *opt;
     e->opt.spec = NULL;
+    if (!w.plugin)
+        e->parsed = pp ? *pp : parsed;
     e->spec = strdup(name);
     const int st = e->spec ? engine_table[row].make(e) : SB_ERR_NOMEM;
     if (st != SB_OK) {

@@ -52,10 +52,6 @@ static const kernel_entry kernel_table[SB_SIMD_LEVELS] = {
                           sb_tkernel_dfs_avx512bw, sb_tkernel_bfs_avx512bw},
 };
 
-/* Candidates beyond the givens under "fast+T": the generic restart order, the kernel's
- * techniques first, then T (room for SB_SPEC_MAX - 3 of them). */
-#define FAST_PLUS_MARKS_BASE 3
-
 struct sb_solver {
     sb_options opt;                              /* its options, simd resolved, spec dropped */
     int fast;                                    /* 1: the fused kernel ("fast"); 0: the
@@ -119,16 +115,20 @@ int sb_options_pipeline(sb_options *opt, const char *name_or_spec)
 {
     if (!opt || !name_or_spec)
         return SB_ERR_ARG;
+    size_t np;
     const int p = sb_pipeline_find(name_or_spec);
-    if (p >= 0) {
-        opt->pipeline = p;
-        opt->spec = NULL;
-        return SB_OK;
-    }
-    if (sb_options_explain(opt, name_or_spec, NULL, 0) != SB_OK)
+    sb_spec_parsed parsed;
+    if (sb_spec_parse(opt, p >= 0 ? sb_pipelines(&np)[p].spec : name_or_spec, &parsed, NULL, 0) !=
+        SB_OK)
         return SB_ERR_PIPELINE;
-    opt->pipeline = SB_PIPELINE_CUSTOM;
-    opt->spec = name_or_spec;
+    opt->pipeline = p >= 0 ? p : SB_PIPELINE_CUSTOM;
+    opt->spec = p >= 0 ? NULL : name_or_spec;
+    /* the one parse of a run: every engine and solver made from opt (or a copy) reuses it */
+    parsed.pipeline = opt->pipeline;
+    parsed.spec = opt->spec;
+    parsed.techniques = opt->techniques;
+    parsed.ntechniques = opt->ntechniques;
+    memcpy(opt->parsed, &parsed, sizeof parsed);
     return SB_OK;
 }
 
@@ -146,30 +146,35 @@ int sb_solver_new(sb_solver **out, const sb_options *opt)
 {
     if (!out || !opt)
         return SB_ERR_ARG;
+    return sb_solver_new_parsed(out, opt, sb_options_parsed(opt));
+}
+
+int sb_solver_new_parsed(sb_solver **out, const sb_options *opt, const sb_spec_parsed *pp)
+{
     *out = NULL;
     if (opt->plugin) /* plug-ins are engine rows (sb_engine_new) */
         return SB_ERR_ARG;
-    const char *spec;
-    size_t npipelines;
-    const sb_pipeline_info *pipelines = sb_pipelines(&npipelines);
-    if (opt->pipeline == SB_PIPELINE_CUSTOM)
-        spec = opt->spec;
-    else if (opt->pipeline >= 0 && (size_t)opt->pipeline < npipelines)
-        spec = pipelines[opt->pipeline].spec;
-    else
-        return SB_ERR_PIPELINE;
-    sb_fast_tech ft = {0};
-    const int tech = spec && sb_fast_parse(opt, spec, &ft, NULL, 0) == SB_OK;
-    const int fast = tech || (spec && !strcmp(spec, "fast"));
-    sb_plan plan;
-    if (sb_plan_parse_opt(opt, fast ? SB_FAST_GENERIC : spec, &plan) != SB_OK)
-        return SB_ERR_PIPELINE;
-    if (tech) { /* candidate solves: the kernel's techniques, then the spec's */
-        if (ft.nsteps > SB_SPEC_MAX - FAST_PLUS_MARKS_BASE)
+    sb_spec_parsed own;
+    if (!pp) { /* options not made by sb_options_pipeline: parse their spec here */
+        size_t npipelines;
+        const sb_pipeline_info *pipelines = sb_pipelines(&npipelines);
+        const char *spec;
+        if (opt->pipeline == SB_PIPELINE_CUSTOM)
+            spec = opt->spec;
+        else if (opt->pipeline >= 0 && (size_t)opt->pipeline < npipelines)
+            spec = pipelines[opt->pipeline].spec;
+        else
             return SB_ERR_PIPELINE;
-        memcpy(plan.steps + plan.nsteps, ft.steps, (size_t)ft.nsteps);
-        plan.nsteps += ft.nsteps;
+        if (!spec || sb_spec_parse(opt, spec, &own, NULL, 0) != SB_OK)
+            return SB_ERR_PIPELINE;
+        pp = &own;
     }
+    const int tech = pp->tech, fast = pp->fast;
+    sb_fast_tech ft = {0};
+    ft.nsteps = pp->ft_nsteps;
+    memcpy(ft.steps, pp->ft_steps, sizeof ft.steps);
+    sb_plan plan; /* the generic plan; candidate solves of fast+T: the kernel's, then T */
+    sb_spec_plan(pp, &plan);
     if (opt->search != SB_SEARCH_DFS && opt->search != SB_SEARCH_BFS)
         return SB_ERR_ARG;
     const int pair = sb_pair_resolve(opt->pair);

@@ -227,6 +227,9 @@ int sb_gpipeline_new(const sb_geometry *g, const char *name_or_spec, sb_gpipelin
     return sb_gpipeline_new_opt(g, &none, name_or_spec, out);
 }
 
+static int gpipeline_make(const sb_geometry *g, const sb_options *opt, const sb_plan *planp,
+                          sb_gpipeline **out);
+
 int sb_gpipeline_new_opt(const sb_geometry *g, const sb_options *opt, const char *name_or_spec,
                          sb_gpipeline **out)
 {
@@ -239,6 +242,24 @@ int sb_gpipeline_new_opt(const sb_geometry *g, const sb_options *opt, const char
     sb_plan plan;
     if (sb_plan_parse_opt(opt, spec, &plan) != SB_OK) /* also "fast": the general solver's */
         return SB_ERR_PIPELINE;
+    return gpipeline_make(g, opt, &plan, out);
+}
+
+int sb_gpipeline_new_parsed(const sb_geometry *g, const sb_options *opt,
+                            const sb_spec_parsed *pp, sb_gpipeline **out)
+{
+    *out = NULL;
+    sb_plan plan;
+    sb_spec_plan(pp, &plan);
+    return gpipeline_make(g, opt, &plan, out);
+}
+
+/* Makes the pipeline of plan on g with opt's technique plug-ins. @return SB_OK with *out set,
+ * or an error (out of memory, a plug-in refusing g). */
+static int gpipeline_make(const sb_geometry *g, const sb_options *opt, const sb_plan *planp,
+                          sb_gpipeline **out)
+{
+    sb_plan plan = *planp;
     sb_gpipeline *p = calloc(1, sizeof *p);
     if (!p)
         return SB_ERR_NOMEM;

@@ -157,6 +157,51 @@ int sb_fast_parse(const sb_options *opt, const char *spec, sb_fast_tech *out, ch
     return SB_OK;
 }
 
+int sb_spec_parse(const sb_options *opt, const char *text, sb_spec_parsed *out, char *why,
+                  size_t len)
+{
+    sb_fast_tech ft = {0};
+    const int fastplus = text && !strncmp(text, SB_FAST_PLUS, strlen(SB_FAST_PLUS));
+    if (fastplus && sb_fast_parse(opt, text, &ft, why, len) != SB_OK)
+        return SB_ERR_PIPELINE;
+    const int fast = fastplus || (text && !strcmp(text, "fast"));
+    sb_plan plan;
+    const tech_names tn = {opt ? opt->techniques : NULL, opt ? opt->ntechniques : 0};
+    if (plan_parse(fast ? SB_FAST_GENERIC : text, tn, &plan, why, len) != SB_OK)
+        return SB_ERR_PIPELINE;
+    /* fast+T's generic plan (candidate solves, enumeration): fast's, then T */
+    if (plan.nsteps + ft.nsteps > SB_SPEC_MAX)
+        return spec_error(why, len, "more than " SB_SPEC_MAX_TEXT " technique steps");
+    memset(out, 0, sizeof *out);
+    out->valid = 1;
+    out->fast = fast;
+    out->tech = fastplus;
+    out->ft_nsteps = ft.nsteps;
+    memcpy(out->ft_steps, ft.steps, sizeof out->ft_steps);
+    memcpy(plan.steps + plan.nsteps, ft.steps, (size_t)ft.nsteps);
+    out->order = plan.order;
+    out->nsteps = plan.nsteps + ft.nsteps;
+    memcpy(out->steps, plan.steps, sizeof out->steps);
+    return SB_OK;
+}
+
+const sb_spec_parsed *sb_options_parsed(const sb_options *opt)
+{
+    const sb_spec_parsed *p = opt ? (const sb_spec_parsed *)(const void *)opt->parsed : NULL;
+    return p && p->valid && p->pipeline == opt->pipeline && p->spec == opt->spec &&
+                   p->techniques == opt->techniques && p->ntechniques == opt->ntechniques
+               ? p
+               : NULL;
+}
+
+void sb_spec_plan(const sb_spec_parsed *p, sb_plan *plan)
+{
+    memset(plan, 0, sizeof *plan);
+    plan->order = (sb_order)p->order;
+    plan->nsteps = p->nsteps;
+    memcpy(plan->steps, p->steps, sizeof plan->steps);
+}
+
 int sb_pipeline_check(const char *spec)
 {
     /* A spec only: a registry name is not one (sb_options_pipeline looks names up first). */
