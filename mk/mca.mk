@@ -1,10 +1,14 @@
-# make mca — llvm-mca's model of the kernels' hot loops on Intel (sapphirerapids,
-# icelake-server; cascadelake for avx512bw) and AMD (znver3) cores: cycles, uops and the
-# busiest port per loop body
+# make mca — llvm-mca's model of the kernels' hot loops on the CPUs of MCA_CPUS (default Intel
+# sapphirerapids, alderlake, icelake-server and cascadelake, AMD znver3): cycles, uops and
+# the busiest port per loop body, then a table of cycles per region and CPU
 # (scripts/measure/mca.sh; the per-microarchitecture analysis, docs/performance.md). A model,
 # never a test: it prints, it gates nothing.
 DEB_PKGS_ALL += llvm
 
+MCA_CPUS ?= sapphirerapids alderlake icelake-server cascadelake znver3
+
 .PHONY: mca
-mca: $(TABLES) ## llvm-mca model of the kernels' hot loops per microarchitecture (scripts/measure/mca.sh)
-	@CC="$(CC)" scripts/measure/mca.sh $(BUILD)
+mca: $(TABLES) ## llvm-mca model of the kernels' hot loops per CPU of MCA_CPUS (scripts/measure/mca.sh)
+	@CC="$(CC)" MCA_CPUS="$(MCA_CPUS)" MCA_FLAGS_sse4="$(KERNEL_FLAGS_sse4)" \
+	  MCA_FLAGS_avx2="$(KERNEL_FLAGS_avx2)" MCA_FLAGS_avx512bw="$(KERNEL_FLAGS_avx512bw)" \
+	  MCA_FLAGS_avx512="$(KERNEL_FLAGS_avx512)" scripts/measure/mca.sh $(BUILD)

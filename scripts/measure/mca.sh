@@ -4,40 +4,60 @@
 #
 #   scripts/measure/mca.sh [BUILD]        (BUILD: a build dir whose gen/ holds the tables; default build)
 #
-# Regions (marked in temporary copies of the kernel headers; the tree is never touched):
+# Environment: MCA_CPUS, the CPUs to model (LLVM -mcpu names; default below); MCA, the llvm-mca
+# to run; CC; MCA_FLAGS_<stamp> (sse4, avx2, avx512bw, avx512), the stamp's -m flags (make mca
+# passes the Makefile's KERNEL_FLAGS_<stamp>; the defaults here are a copy for a direct run).
+#
+# Regions (marked in temporary copies of the kernel sources; the tree is never touched):
 #   avx512-round  one whole-board round of the AVX-512 kernel's settle (kernel.h), stamped
 #                 with VBMI (avx512: byte permutes) and without (avx512bw: word permutes)
 #   band-hidden   one digit vector of the band kernel's hidden-singles pass (kernel_band.h),
 #                 stamped at avx2 (32-byte) and sse4 (16-byte)
 #   band-naked    one naked-singles iteration of the band kernel that places one single (the
-#                 cell count, the index planes, the single's digit and its peers' update),
-#                 at avx2 and sse4: the chain a settle waits on, each iteration on the last
-# CPUs: LLVM 14's sapphirerapids and icelake-server (both run its Skylake-server port model),
-# cascadelake (the avx512bw level's CPUs: no VBMI), znver3 (its newest AMD model: no AVX-512,
-# so only the band stamps run there).
+#                 cell count, the index planes, the single's digit, its peers into the
+#                 digit's eliminations and the eliminations applied to the board), at avx2
+#                 and sse4: the chain a settle waits on, each iteration on the last. llvm-mca
+#                 assumes no load depends on a store, so the eliminations' store-to-load
+#                 forwarding (about 5 cycles on these cores) is not in its figure
+# A region runs on each CPU of MCA_CPUS whose -march (asked of CC) has the region's
+# instructions: the AVX-512 rounds only on AVX-512 CPUs (the avx512 one needs VBMI).
+# LLVM 14 (Debian 12) has no model of its own for every CPU it names: sapphirerapids runs its
+# Skylake-server model, alderlake its Skylake-client one, icelake-server its Ice Lake one
+# (the busiest port's prefix says which: SKX, SKL, ICX; Zn3 for znver3).
 # Prints per region and CPU: cycles per iteration (steady state of 200 back-to-back bodies,
 # an upper bound on throughput since a settle round depends on the one before), uops, and the
-# busiest port with its cycles. A model, not a measurement: docs/performance.md says which
-# figures were checked against `sudokubench bench` on a real CPU.
+# busiest port with its cycles; then the cycles as a Markdown table, a row per region and a
+# column per CPU. A model, not a measurement: docs/performance.md says which figures were
+# checked against `sudokubench bench` on a real CPU.
 set -eu
 BUILD=${1:-build}
 MCA=${MCA:-llvm-mca}
 CC=${CC:-gcc}
+MCA_CPUS=${MCA_CPUS:-sapphirerapids alderlake icelake-server cascadelake znver3}
+MCA_FLAGS_sse4=${MCA_FLAGS_sse4:--msse4.1 -mpopcnt}
+MCA_FLAGS_avx2=${MCA_FLAGS_avx2:--mavx2 -mbmi -mbmi2 -mpopcnt -mlzcnt}
+MCA_FLAGS_avx512bw=${MCA_FLAGS_avx512bw:--mavx512f -mavx512bw -mavx512vl $MCA_FLAGS_avx2}
+MCA_FLAGS_avx512=${MCA_FLAGS_avx512:-$MCA_FLAGS_avx512bw -mavx512vpopcntdq -mavx512vbmi \
+-mavx512bitalg}
 command -v "$MCA" >/dev/null || { echo "mca.sh: $MCA not found (Debian package llvm)" >&2; exit 2; }
-[ -d "$BUILD/gen" ] || { echo "mca.sh: $BUILD/gen missing: run make BUILD=$BUILD first" >&2; exit 2; }
+[ -d "$BUILD/gen" ] || { echo "mca.sh: $BUILD/gen missing: run make BUILD=$BUILD" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# One copy of the kernel sources per set of marks (a region is the first marked one a stamp
-# compiles to): naked/ holds the naked-singles marks, the top copy the others.
-cp src/kernel/*.h src/kernel/*.c "$tmp"/
-mkdir "$tmp/naked"
-cp src/kernel/*.h src/kernel/*.c "$tmp/naked"/
+
+# One copy of the kernel sources per set of marks, since a region is the first marked one a
+# stamp compiles to: top/ (the rounds and the hidden body) and naked/. The copies are
+# compiled in place of src/kernel/: their includes of their own folder ("kernel_band.h")
+# find the marked copy, those by path from src/ ("search/search.h") the tree's (-Isrc).
+for set in top naked; do
+    mkdir "$tmp/$set"
+    cp src/kernel/*.h src/kernel/*.c "$tmp/$set"/
+done
 
 # mark FILE START END: put LLVM-MCA markers before the first line containing START and after
 # the first later line containing END (both must exist: a moved loop fails loudly). FILE is
 # relative to $tmp.
 mark() {
-    python3 - "$tmp/$1" "$2" "$3" <<'EOF'
+    python3 - "$tmp/$1" "$2" "$3" <<'PY'
 import sys
 path, start, end = sys.argv[1:]
 lines = open(path).read().split('\n')
@@ -46,28 +66,42 @@ j = next(k for k in range(i + 1, len(lines)) if end in lines[k])
 lines.insert(j + 1, '__asm volatile("# LLVM-MCA-END");')
 lines.insert(i, '__asm volatile("# LLVM-MCA-BEGIN");')
 open(path, 'w').write('\n'.join(lines))
-EOF
+PY
 }
-mark kernel.h "/* Per house: once (digits with a place)" "changed |= _mm512_cmpneq_epi16_mask(nv, v[j]);"
-mark kernel_band.h "hid[k] = sbb_hidden_of(bv[k], &none);" "hid1 |= hid[k];"
-mark naked/kernel_band.h "sbv4 once, twice;" "dirty |= SBB_HIDDEN_DIRTY(d);"
+mark top/kernel.h "/* Per house: once (digits with a place)" \
+    "changed |= _mm512_cmpneq_epi16_mask(nv, v[j]);"
+mark top/kernel_band.h "hid[k] = sbb_hidden_of(bv[k], &none);" "hid1 |= hid[k];"
+mark naked/kernel_band.h "sbv4 once, twice;" "sbb_nelim_apply(v, &elim);"
 
-x86="-mavx2 -mbmi -mbmi2 -mpopcnt -mlzcnt"
-avx512bw="-mavx512f -mavx512bw -mavx512vl $x86"
-avx512="$avx512bw -mavx512vpopcntdq -mavx512vbmi -mavx512bitalg"
-# region NAME STAMP FLAGS CPUS...: compile STAMP's .c, cut the first marked region, model it
-# (from the naked/ copy when NAME starts with band-naked).
+# has CPU MACRO: CC's -march=CPU defines MACRO (the CPU has the region's instructions).
+has() {
+    $CC -march="$1" -dM -E - </dev/null 2>/dev/null | grep -q "^#define $2 "
+}
+
+table="$tmp/table"
+: >"$table"
+# region NAME SET STAMP MACRO: compile STAMP's .c from copy SET with its flags, cut the first
+# marked region, model it on each CPU of MCA_CPUS that has MACRO.
 region() {
-    name=$1 stamp=$2 flags=$3
-    shift 3
-    src=$tmp
-    case $name in band-naked*) src=$tmp/naked ;; esac
-    $CC -std=c11 -D_GNU_SOURCE -DSB_EXPERT -O3 -Iinclude -Isrc -I"$src" -I"$BUILD/gen" $flags -S \
-        -o "$tmp/$name.s" "$src/kernel_$stamp.c"
+    name=$1 set=$2 stamp=$3 macro=$4
+    case $stamp in
+    sse4) flags=$MCA_FLAGS_sse4 ;;
+    avx2) flags=$MCA_FLAGS_avx2 ;;
+    avx512bw) flags=$MCA_FLAGS_avx512bw ;;
+    *) flags=$MCA_FLAGS_avx512 ;;
+    esac
+    # shellcheck disable=SC2086 # flags are words
+    $CC -std=c11 -D_GNU_SOURCE -DSB_EXPERT -O3 -Iinclude -Isrc -I"$BUILD/gen" $flags -S \
+        -o "$tmp/$name.s" "$tmp/$set/kernel_$stamp.c"
     awk '/LLVM-MCA-BEGIN/{f=1} f{print} /LLVM-MCA-END/{exit}' "$tmp/$name.s" |
         grep -v '^[[:space:]]*\.' >"$tmp/$name.r.s"
-    for cpu in "$@"; do
-        "$MCA" -mcpu="$cpu" -iterations=200 -resource-pressure "$tmp/$name.r.s" 2>/dev/null |
+    row="| $name |"
+    for cpu in $MCA_CPUS; do
+        if ! has "$cpu" "$macro"; then
+            row="$row - |"
+            continue
+        fi
+        line=$("$MCA" -mcpu="$cpu" -iterations=200 -resource-pressure "$tmp/$name.r.s" 2>/dev/null |
             awk -v name="$name" -v cpu="$cpu" '
                 /^Instructions:/ { n = $2 / 200 }
                 /^Total Cycles:/ { c = $3 / 200 }
@@ -76,13 +110,27 @@ region() {
                                                          # group ([12.0], [12.1]) count too
                 /^Resource pressure per iteration:/ { getline; getline; for (i = 1; i <= NF; i++)
                     if ($i != "-" && $i + 0 > best) { best = $i + 0; port = res[i - 1] } }
-                END { printf "%-13s %-15s %7.1f cycles %6.1f instr %6.1f uops  busiest %s %.1f\n",
-                      name, cpu, c, n, u, port, best }'
+                END { printf "%-16s %-15s %7.1f cycles %6.1f instr %6.1f uops  busiest %s %.1f\n",
+                      name, cpu, c, n, u, port, best }')
+        echo "$line"
+        row="$row $(echo "$line" | awk '{ print $3 }') |"
     done
+    echo "$row" >>"$table"
 }
-region avx512-round avx512 "$avx512" sapphirerapids icelake-server
-region avx512bw-round avx512bw "$avx512bw" sapphirerapids cascadelake
-region band-hidden-avx2 avx2 "$x86" sapphirerapids znver3
-region band-hidden-sse4 sse4 "-msse4.1 -mpopcnt" sapphirerapids znver3
-region band-naked-avx2 avx2 "$x86" sapphirerapids znver3
-region band-naked-sse4 sse4 "-msse4.1 -mpopcnt" sapphirerapids znver3
+region avx512-round top avx512 __AVX512VBMI__
+region avx512bw-round top avx512bw __AVX512BW__
+region band-hidden-avx2 top avx2 __AVX2__
+region band-hidden-sse4 top sse4 __SSE4_1__
+region band-naked-avx2 naked avx2 __AVX2__
+region band-naked-sse4 naked sse4 __SSE4_1__
+
+version=$("$MCA" --version | awk '/LLVM version/ { print "llvm-mca", $NF; exit }')
+echo
+echo "cycles per iteration ($version; - : the CPU lacks the region's instructions)"
+echo
+printf '| region |'
+for cpu in $MCA_CPUS; do printf ' %s |' "$cpu"; done
+printf '\n|---|'
+for cpu in $MCA_CPUS; do printf -- '---:|'; done
+echo
+cat "$table"

@@ -13,7 +13,8 @@
  *   always-empty phantom digit, masked out of every house check): 144 or 160 bytes.
  *   words 40..42  the placed cells (their digit has left their peers), one word per band;
  *   word 43       the dirty digits: bit d (hidden-singles pass) and bit 16+d (locked pass)
- *                 set when digit d+1's word changed since that pass last looked at it.
+ *                 set when digit d+1's word changed since that pass last looked at it;
+ *   word 44       the branch memo: the cell last chosen on this board and its candidates.
  *   The board's nsolved lane (95) lies beyond them and keeps its meaning. An assigned cell is
  *   a cell with one candidate left, as in the cell-major kernels.
  *
@@ -37,8 +38,9 @@
  *   Whole-board rounds of every rule (as the AVX-512 stamp runs them) were measured 1.7x
  *   slower here: a band round is bound by throughput (every digit's SWAR work), the naked
  *   chain by latency (docs/performance.md).
- * load: the givens leave their peers and are placed in one pass of house flags per digit
- *   vector (sbb_place_givens), the settle then starts from the singles they leave; the root's
+ * load: the grid's values are read as bit planes by byte compares (sbb_value_sets), the givens
+ *   leave their peers and are placed (sbb_place_givens), the settle then starts from the
+ *   singles they leave; the root's
  *   settle also runs the triad rules once locked candidates stall, when at least SBT3_OPEN
  *   cells are open then (triad.h).
  * search: search.h's DFS/BFS through entries.h; the branch rule (branch.h's) is computed on
@@ -182,6 +184,16 @@ static inline sbv sbb_locked(sbv to, sbv cb, sbv s1, sbv s2)
 #define SBB_HIDDEN_DIRTY(d) (1u << (d))
 #define SBB_ALL_DIRTY 0x01FF01FFu
 
+/* Word of the board's branch memo: the cell sbb_branch_cell chose on this board, plus 1 (low
+ * half), and its candidate mask (high half); 0 when there is none. The search reads a chosen
+ * cell's mask three times (its look-up, its take on the copy above, its drop from the board
+ * left below) and the memo answers each in a compare instead of reading the cell off the
+ * digit words (sbb_cell: about 30 instructions, and the take's own per-vector tests). Every
+ * change to the candidates outside a settle (load, take, drop, eliminations from outside)
+ * clears it, and a settle only ever follows one of those, so a memo always describes the board
+ * it is on. */
+#define SBB_MEMO 44
+
 /* The vectors holding a digit of the set (bit k: vector k), so that a pass walks its dirty
  * vectors in one loop instead of one hard-to-predict branch per vector. */
 static inline uint32_t sbb_vecs_of(uint32_t digits)
@@ -229,25 +241,16 @@ static inline sbv sbb_wide(sbv4 x)
 #endif
 }
 
-/* One-hot digit selectors: entry SB_DIGITS - 1 is all ones, every other entry zero, so
- * that &sbb_one_hot[SB_DIGITS - 1 - d] indexed by e is all ones exactly when e == d. A naked
- * single's elimination then ANDs each digit word with a loaded mask instead of building it
- * by a compare (one instruction fewer per digit, and no broadcast of the digit). The last
- * entry (zero) lets the AVX2 stamp read 32 bytes (digit indexes 2k and 2k+1) for any d. */
-#define SBB_ONE_HOT(...)                                                                       \
-    {{0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}, {__VA_ARGS__}, {0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}}
-static const sbv4 sbb_one_hot[2 * SB_DIGITS] = SBB_ONE_HOT(~0u, ~0u, ~0u, ~0u);
-
-#if defined(__SSE2__) && !defined(__AVX__)
-/* Without VEX's three-operand forms (the sse4 and baseline stamps), v & ~(peer & sel) costs
- * a register copy per digit (pandn overwrites its operand); v & (~peer | cold) with the
- * complement table does not: 3 instructions a digit instead of 4 (-8 a naked single). */
-#define SBB_ONES {~0u, ~0u, ~0u, ~0u}
-#define SBB_ONE_COLD                                                                           \
-    {SBB_ONES, SBB_ONES, SBB_ONES, SBB_ONES, SBB_ONES, SBB_ONES, SBB_ONES, SBB_ONES, {0},      \
-     SBB_ONES, SBB_ONES, SBB_ONES, SBB_ONES, SBB_ONES, SBB_ONES, SBB_ONES, SBB_ONES}
-static const sbv4 sbb_one_cold[2 * SB_DIGITS - 1] = SBB_ONE_COLD;
+/* All ones in the lanes of digit index e within its vector, zero elsewhere. */
+static inline sbv sbb_digit_lanes(int e)
+{
+#if SBB_DPV == 1
+    (void)e;
+    return sbv_splat(~0u);
+#else
+    return (sbv)((sbv){0, 0, 0, 0, 1, 1, 1, 1} == (uint32_t)(e & 1));
 #endif
+}
 
 /* 16-byte alignment for word arrays stored to as whole sbv4 vectors. */
 #define SBB_ALIGNED __attribute__((aligned(16)))
@@ -297,14 +300,63 @@ static inline uint32_t sbb_digit_at(uint64_t q01, uint64_t q23, int s)
     return (uint32_t)(u | u >> 31) & 0xFu;
 }
 
+/* The naked singles' eliminations (sbb_naked), one sbv4 a digit (the AVX2 stamp's phantom
+ * tenth too), kept in memory while the board stays in registers: a single adds its 20 peers
+ * to its own digit's entry (one load, one operation, one store) and each iteration applies
+ * every digit's entry once, where selecting the digit's word among the board's registers cost
+ * an operation or two per digit per single. At 16 bytes an entry holds the cells kept (ANDed
+ * into the board from memory), at 32 bytes the cells removed (each 32-byte vector read as its
+ * two stored halves: a load spanning two smaller stores stalls). The eliminations only grow
+ * within a call, and applying them twice changes nothing.
+ * callgrind, against the per-digit selection: -3.8..-7.4% instructions at sse4, -0.1..-1.0%
+ * at avx2 on the samples and datasets/multi. */
+typedef struct sbb_nelim {
+    sbv v[SBB_NV];
+} sbb_nelim;
+
+/* No elimination yet. */
+static inline void sbb_nelim_clear(sbb_nelim *e)
+{
+    for (int k = 0; k < SBB_NV; k++)
+        e->v[k] = sbv_splat(SBB_DPV == 1 ? ~0u : 0);
+}
+
+/* Digit index d's cells lose the peers of cell c. */
+static inline void sbb_nelim_add(sbb_nelim *e, uint32_t d, int c)
+{
+    sbv4 *x = (sbv4 *)(void *)e->v;
+#if SBB_DPV == 1
+    x[d] &= ~*(const sbv4 *)(const void *)sb_band_peers[c];
+#else
+    x[d] |= *(const sbv4 *)(const void *)sb_band_peers[c];
+#endif
+}
+
+/* The board's vectors v lose the eliminations e. */
+static inline void sbb_nelim_apply(sbv v[SBB_NV], const sbb_nelim *e)
+{
+#if SBB_DPV == 1
+    for (int k = 0; k < SBB_NV; k++)
+        v[k] &= e->v[k];
+#else
+    const sbv4 *x = (const sbv4 *)(const void *)e->v;
+    for (int k = 0; k < SBB_NV; k++)
+#if defined(__AVX2__)
+        v[k] &= ~(sbv)_mm256_inserti128_si256(_mm256_castsi128_si256((__m128i)x[2 * k]),
+                                              (__m128i)x[2 * k + 1], 1);
+#else
+        v[k] &= ~sbv_join(x[2 * k], x[2 * k + 1]); /* vec.h's rule: every target builds */
+#endif
+#endif
+}
+
 /* Naked singles to their fixpoint: every cell left with one digit and not yet placed has
- * that digit removed from its 20 peers (sb_band_peers, masked to the digit's word by
- * sbb_one_hot, so the board stays in registers across iterations), then the cells are counted
- * again, until no new single appears. A clash (two singles of one digit in a house) empties
- * one of them. At 16 bytes the board is nine digit words; the AVX2 stamp keeps it as its five
- * 32-byte vectors (two digits each), so a single's update is five ANDs, not nine, and the
- * count folds the halves once an iteration: 11% fewer instructions and 6-8% faster on Zen 5
- * than nine 16-byte words (docs/performance.md).
+ * that digit removed from its 20 peers (sb_band_peers, through sbb_nelim, the board staying in
+ * registers across iterations), then the cells are counted again, until no new single
+ * appears. A clash (two singles of one digit in a house) empties both. At 16 bytes the
+ * board is nine digit words; the AVX2 stamp keeps it as its five 32-byte vectors (two digits
+ * each), so the count folds the halves once an iteration: 11% fewer instructions and 6-8%
+ * faster on Zen 5 than nine 16-byte words (docs/performance.md).
  * @return 0 on an empty cell, else 1. */
 static inline int sbb_naked(sb_board *b)
 {
@@ -312,17 +364,13 @@ static inline int sbb_naked(sb_board *b)
     sbv4 *donep = (sbv4 *)(void *)&w[SBB_DONE];
     const sbv4 cells = {SBB_CELLS, SBB_CELLS, SBB_CELLS, 0};
     sbv *bv = sbb_vecs(b);
-#if SBB_DPV == 2
-    sbv v[SBB_NV];
+    sbv v[SBB_NV]; /* at 16 bytes sbv is sbv4: one digit word each */
     for (int k = 0; k < SBB_NV; k++)
         v[k] = bv[k];
-#else
-    sbv4 v[SB_DIGITS];
-    for (int d = 0; d < SB_DIGITS; d++)
-        v[d] = *(const sbv4 *)(const void *)&w[4 * d];
-#endif
     sbv4 done = *donep;
     uint32_t dirty = 0;
+    sbb_nelim elim;
+    int any = 0; /* a single was found: elim is in use and the board changes */
     for (;;) {
         sbv4 once, twice;
 #if SBB_DPV == 2
@@ -340,6 +388,10 @@ static inline int sbb_naked(sb_board *b)
         const sbv4 fresh = once & ~twice & ~done;
         if (!sbv4_any(fresh))
             break;
+        if (!any) { /* cleared here, not on entry: most calls find no single */
+            any = 1;
+            sbb_nelim_clear(&elim);
+        }
         done |= fresh;
         /* The four bit planes of each cell's digit index (exact for the cells with one digit),
          * one vector per band (lane k: plane k), so that a single's digit is one shift and one
@@ -362,28 +414,15 @@ static inline int sbb_naked(sb_board *b)
             fw[j] &= fw[j] - 1;
             nz &= ~((unsigned)(fw[j] == 0) << j);
             const uint32_t d = sbb_lane_bits(pt[j], s);
-#if SBB_DPV == 2
-            const sbv peer = sbv_dup(*(const sbv4 *)(const void *)sb_band_peers[c]);
-            const sbv4 *sel = &sbb_one_hot[SB_DIGITS - 1 - d];
-            for (int k = 0; k < SBB_NV; k++)
-                v[k] &= ~(peer & sbv_loadu(&sel[2 * k]));
-#else
-            const sbv4 peer = *(const sbv4 *)(const void *)sb_band_peers[c];
-#ifdef SBB_ONE_COLD
-            const sbv4 keep = ~peer, *cold = &sbb_one_cold[SB_DIGITS - 1 - d];
-            for (int e = 0; e < SB_DIGITS; e++)
-                v[e] &= keep | cold[e];
-#else
-            const sbv4 *sel = &sbb_one_hot[SB_DIGITS - 1 - d];
-            for (int e = 0; e < SB_DIGITS; e++)
-                v[e] &= ~(peer & sel[e]);
-#endif
-#endif
+            sbb_nelim_add(&elim, d, c);
             dirty |= SBB_HIDDEN_DIRTY(d);
         } while (nz);
+        sbb_nelim_apply(v, &elim);
     }
-    for (int k = 0; k < (int)(sizeof v / sizeof v[0]); k++)
-        bv[k] = (sbv)v[k];
+    if (!any)
+        return 1;
+    for (int k = 0; k < SBB_NV; k++)
+        bv[k] = v[k];
     *donep = done;
     w[SBB_DIRTY] |= dirty | dirty << 16;
     return 1;
@@ -567,6 +606,7 @@ static inline void sbb_remove(sb_board *b, const uint32_t *el)
         moved |= (uint32_t)(any != 0) << d;
     }
     w[SBB_DIRTY] |= moved * 0x10001u;
+    w[SBB_MEMO] = 0;
 }
 
 /* The triad rules (triad.h) on board b, whose words are its planes: the eliminations leave
@@ -632,8 +672,8 @@ static __attribute__((noinline)) int sbb_settle_root(sb_board *b)
     return sbb_settle_at(b, 1);
 }
 
-/* The candidate mask of cell c (bit d-1 = digit d). */
-static inline uint16_t sbb_cell(const sb_board *b, int c)
+/* The candidate mask of cell c (bit d-1 = digit d), read off the digit words. */
+static inline uint16_t sbb_cell_read(const sb_board *b, int c)
 {
     const sbb_word *w = sbb_words((sb_board *)b);
     const int k = c / 27, s = c % 27;
@@ -641,6 +681,13 @@ static inline uint16_t sbb_cell(const sb_board *b, int c)
     for (int d = 0; d < SB_DIGITS; d++)
         m |= (uint16_t)(((w[4 * d + k] >> s) & 1u) << d);
     return m;
+}
+
+/* The candidate mask of cell c: from the branch memo when c is the cell chosen on b. */
+static inline uint16_t sbb_cell(const sb_board *b, int c)
+{
+    const uint32_t memo = sbb_words((sb_board *)b)[SBB_MEMO];
+    return (memo & 0xFFFFu) == (uint32_t)c + 1 ? (uint16_t)(memo >> 16) : sbb_cell_read(b, c);
 }
 
 /* A 16-byte vector of bytes, for writing a solution out. */
@@ -752,6 +799,11 @@ static inline int sbb_branch_cell(const sb_board *b)
                 best = deg > best_deg ? c : best;
                 best_deg = deg > best_deg ? deg : best_deg;
             }
+        /* The memo (SBB_MEMO): the best cell's two digits, read as its score read them. The
+         * board is the search's own (never a const object): the memo is a cache of it. */
+        const int j = best / 27, s = best % 27;
+        const uint32_t two = 1u << sbb_lane_bits(lt[j], s) | 1u << sbb_lane_bits(ht[j], s);
+        ((sbb_word *)w)[SBB_MEMO] = ((uint32_t)best + 1) | two << 16;
         return best;
     }
     /* No bivalue cell: exact counts from "at least k digits" sets. */
@@ -788,44 +840,95 @@ static inline sbv sbb_cell_bit(int c)
     return sbb_wide((sbv4)((sbv4){0, 1, 2, 3} == (uint32_t)(c / 27)) & (1u << (c % 27)));
 }
 
-/* All ones in the lanes of digit index e within its vector, zero elsewhere. */
-static inline sbv sbb_digit_lanes(int e)
-{
-#if SBB_DPV == 1
-    (void)e;
-    return sbv_splat(~0u);
+#if defined(__SSE2__)
+/* The bytes of vector x (cell values 0..9) as bit sets, bit i for byte i: blank the bytes
+ * holding 0, plane[j] those whose value has bit j set. A value's bit j is the top bit of its
+ * byte after a 16-bit shift by 7 - j (no other bit of the byte reaches its top), and one mask
+ * move gathers the tops of a vector's bytes. */
+#define SBB_VALUE_BITS(x, plane, blank)                                                        \
+    do {                                                                                       \
+        (blank) = (uint32_t)SBB_MOVEMASK(SBB_CMPEQ0(x));                                       \
+        for (int j_ = 0; j_ < 4; j_++)                                                         \
+            (plane)[j_] = (uint32_t)SBB_MOVEMASK(SBB_SLLI16(x, 7 - j_));                       \
+    } while (0)
+#if defined(__AVX2__)
+#define SBB_MOVEMASK _mm256_movemask_epi8
+#define SBB_CMPEQ0(x) _mm256_cmpeq_epi8((x), _mm256_setzero_si256())
+#define SBB_SLLI16 _mm256_slli_epi16
 #else
-    return (sbv)((sbv){0, 0, 0, 0, 1, 1, 1, 1} == (uint32_t)(e & 1));
+#define SBB_MOVEMASK _mm_movemask_epi8
+#define SBB_CMPEQ0(x) _mm_cmpeq_epi8((x), _mm_setzero_si128())
+#define SBB_SLLI16 _mm_slli_epi16
 #endif
-}
 
-/* Board b, loaded (every blank holding every digit, every given its own), with its givens
- * placed: each given's digit leaves its peers and the given joins the placed cells, a whole
- * vector of digits at a time from the house flags of its givens (given4: the given cells),
- * instead of as the first settle's naked singles one by one (17 to 26 of them, a fifth to a
- * quarter of the singles of an easy or a multi-solution puzzle; +1-3% on those at sse4 and
- * avx2). A vector with a digit given twice in a house is left as it is: the settle finds that
- * clash as it always did. Out of line: it runs once a puzzle, and inlined it grew the AVX2
- * paired search's loop (-1..-6% there). */
-static __attribute__((noinline)) void sbb_place_givens(sb_board *b, sbv4 given4)
+/* The blank cells of grid cell[0..81) and the four bit planes of its values, as band words
+ * (lane k: band k; lane 3 zero). Reads only cell[0..81): the loads overlap instead of
+ * running past its end. */
+static inline void sbb_value_sets(const uint8_t *cell, sbv4 *blank, sbv4 plane[4])
 {
-    sbb_word *w = sbb_words(b);
-    const sbv given = sbb_wide(given4);
-    sbv *bv = sbb_vecs(b);
-    sbv placed = {0};
-    for (int k = 0; k < SBB_NV; k++) {
-        const sbv g = bv[k] & given;
-        const sbb_houses h = sbb_houses_of(g);
-        if (sbv_any(h.r2 | h.x2 | h.c2))
-            continue;
-        bv[k] &= ~(sbb_fill_rows(h.r1) | sbb_fill_boxes(h.x1) | sbb_fill_cols(h.c1)) | g;
-        placed |= g;
+    uint32_t bl[3], pl[3][4];
+#if defined(__AVX2__)
+    /* A band's 27 bytes in one 32-byte load; the last band's load ends at cell 80, so its
+     * bits start at bit 5. */
+    for (int k = 0; k < 3; k++) {
+        const int at = k < 2 ? 27 * k : SB_CELLS - 32;
+        const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(cell + at));
+        SBB_VALUE_BITS(x, pl[k], bl[k]);
+        const int sh = 27 * k - at;
+        bl[k] = bl[k] >> sh & SBB_CELLS;
+        for (int j = 0; j < 4; j++)
+            pl[k][j] = pl[k][j] >> sh & SBB_CELLS;
     }
-#if SBB_DPV == 1
-    *(sbv4 *)(void *)&w[SBB_DONE] = placed;
 #else
-    *(sbv4 *)(void *)&w[SBB_DONE] = sbv_lo(placed) | sbv_hi(placed); /* lanes 3, 7 are 0 */
+    /* A band's 27 bytes in two overlapping 16-byte loads (bytes 0..15 and 11..26). */
+    for (int k = 0; k < 3; k++) {
+        uint32_t l[4], h[4], lb, hb;
+        const __m128i x0 = _mm_loadu_si128((const __m128i *)(const void *)(cell + 27 * k));
+        const __m128i x1 = _mm_loadu_si128((const __m128i *)(const void *)(cell + 27 * k + 11));
+        SBB_VALUE_BITS(x0, l, lb);
+        SBB_VALUE_BITS(x1, h, hb);
+        bl[k] = lb | hb << 11;
+        for (int j = 0; j < 4; j++)
+            pl[k][j] = l[j] | h[j] << 11;
+    }
 #endif
+    *blank = (sbv4){bl[0], bl[1], bl[2], 0};
+    for (int j = 0; j < 4; j++)
+        plane[j] = (sbv4){pl[0][j], pl[1][j], pl[2][j], 0};
+}
+#undef SBB_VALUE_BITS
+#undef SBB_MOVEMASK
+#undef SBB_CMPEQ0
+#undef SBB_SLLI16
+#endif
+
+/* Board b, loaded (every blank holding every digit, every given its own; cell[0..81) the
+ * grid's values), with its givens given4 placed: each given's peer mask is ORed into its
+ * digit's eliminations, every digit word then loses its own at once, and the givens join the
+ * placed cells. This does the first settle's naked singles for the givens (17 to 35 of them)
+ * in about 12 instructions a given; a digit vector at a time from the house flags of its
+ * givens costs about 84 instructions a vector (9 vectors at sse4: 1,070 a puzzle, 5% of a
+ * multi-solution puzzle). Two equal givens in a house empty each other, a contradiction the
+ * settle finds. Out of line: it runs once a puzzle, and the paired search's loop (kernel_pair.h)
+ * loses when its code grows. */
+static __attribute__((noinline)) void sbb_place_givens(sb_board *b, sbv4 given4,
+                                                       const uint8_t *cell)
+{
+    sbv4 elim[SB_DIGITS + 1] SBB_ALIGNED; /* by value: entry 0 unused */
+#pragma GCC unroll 9 /* nine vector stores, not a string store */
+    for (int d = 1; d <= SB_DIGITS; d++)
+        elim[d] = (sbv4){0};
+    uint64_t f[2];
+    sbb_split(given4, f);
+    for (int h = 0; h < 2; h++)
+        for (uint64_t x = f[h]; x; x &= x - 1) {
+            const int c = 54 * h + __builtin_ctzll(x);
+            elim[cell[c]] |= *(const sbv4 *)(const void *)sb_band_peers[c];
+        }
+    sbb_word *w = sbb_words(b);
+    for (int d = 0; d < SB_DIGITS; d++)
+        *(sbv4 *)(void *)&w[4 * d] &= ~elim[d + 1];
+    *(sbv4 *)(void *)&w[SBB_DONE] = given4;
 }
 
 /* The three ways a board enters propagation (0 on contradiction, else 1). Loading: every
@@ -833,22 +936,44 @@ static __attribute__((noinline)) void sbb_place_givens(sb_board *b, sbv4 given4)
  * (sbb_place_givens; equal givens in a house are a clash the settle finds like any other). */
 static inline void sbb_load_raw(sb_board *b, const sb_grid *puzzle)
 {
+    sbb_word *w = sbb_words(b);
+#if defined(__SSE2__)
+    /* Every word is stored once: the digit words below, the rest zero here (a memset of
+     * the board ran as a 24-trip string store). */
+    for (int k = 4 * SB_DIGITS; k < (int)(sizeof *b / sizeof *w); k += 4)
+        *(sbv4 *)(void *)&w[k] = (sbv4){0};
+    /* The blanks and the four bit planes of the cells' values, one set of band words each
+     * (sbb_value_sets: byte compares and mask moves), then each digit's cells as a match of
+     * the planes: 230 instructions a puzzle fewer than a cell-by-cell scatter at sse4, 305 at
+     * avx2 (callgrind). */
+    sbv4 blank, plane[4];
+    sbb_value_sets(puzzle->cell, &blank, plane);
+    const sbv4 given = ~blank & (sbv4){SBB_CELLS, SBB_CELLS, SBB_CELLS, 0};
+#pragma GCC unroll 9
+    for (int d = 0; d < SB_DIGITS; d++) {
+        sbv4 m = given;
+        for (int j = 0; j < 4; j++)
+            m &= (d + 1) >> j & 1 ? plane[j] : ~plane[j];
+        *(sbv4 *)(void *)&w[4 * d] = blank | m;
+    }
+#else
     /* Each cell's bit goes to the row of its value, blanks to row 0, without a branch on the
      * cell (one mispredicted branch in three there: a third of the mispredictions of a
      * top1465 puzzle). */
+    memset(b, 0, sizeof *b);
     uint32_t digit[SB_DIGITS + 1][3];
     memset(digit, 0, sizeof digit);
     for (int k = 0; k < 3; k++)
 #pragma GCC unroll 27 /* a 27-trip loop's exit mispredicts, three times a puzzle */
         for (int s = 0; s < 27; s++)
             digit[puzzle->cell[27 * k + s]][k] |= 1u << s;
-    memset(b, 0, sizeof *b);
-    sbb_word *w = sbb_words(b);
     for (int d = 0; d < SB_DIGITS; d++)
         for (int k = 0; k < 3; k++)
             w[4 * d + k] = digit[0][k] | digit[d + 1][k];
-    sbb_place_givens(b, (sbv4){~digit[0][0] & SBB_CELLS, ~digit[0][1] & SBB_CELLS,
-                               ~digit[0][2] & SBB_CELLS, 0});
+    const sbv4 given = {~digit[0][0] & SBB_CELLS, ~digit[0][1] & SBB_CELLS,
+                        ~digit[0][2] & SBB_CELLS, 0};
+#endif
+    sbb_place_givens(b, given, puzzle->cell);
     w[SBB_DIRTY] = SBB_ALL_DIRTY; /* after the placed cells: their vector store spans it */
 }
 
@@ -881,15 +1006,23 @@ static inline void sbb_take_raw(sb_board *b, int c, uint16_t d)
     sbv *bv = sbb_vecs(b);
     const sbv bit = sbb_cell_bit(c);
     const int e = __builtin_ctz(d);
-    /* Only the words that lose c change. The board was settled (no dirty digit), so the
-     * passes need to look at the vectors of c's digits only, not at the whole board. */
-    uint32_t moved = 0;
-    for (int k = 0; k < SBB_NV; k++) {
-        moved |= (uint32_t)-sbv_any(bv[k] & bit) & sbb_vec_digits(k);
+    /* Only the words of c's other digits change. The board was settled (no dirty digit), so
+     * the passes need to look at those digits' vectors only, not at the whole board. */
+    const uint32_t moved = sbb_cell(b, c);
+#if SBB_DPV == 1
+    /* One store a digit (one digit, for the bivalue cells the search nearly always branches
+     * on), not nine. */
+    for (uint32_t x = moved & ~(uint32_t)d; x; x &= x - 1)
+        bv[__builtin_ctz(x)] &= ~bit;
+#else
+    /* Every vector: clearing a digit's lanes alone needs a lane mask per digit, which cost
+     * more (callgrind: +0.1-0.2%). */
+    for (int k = 0; k < SBB_NV; k++)
         bv[k] &= ~bit;
-    }
     bv[e / SBB_DPV] |= bit & sbb_digit_lanes(e);
+#endif
     sbb_words(b)[SBB_DIRTY] |= moved * 0x10001u;
+    sbb_words(b)[SBB_MEMO] = 0;
     sbb_place(b, c, e);
 }
 
@@ -908,6 +1041,7 @@ static inline void sbb_drop_raw(sb_board *b, int c, uint16_t d)
     const uint16_t m = sbb_cell(b, c) & (uint16_t)~d;
     sbb_vecs(b)[e / SBB_DPV] &= ~(sbb_cell_bit(c) & sbb_digit_lanes(e));
     w[SBB_DIRTY] |= (SBB_HIDDEN_DIRTY(__builtin_ctz(d)) * 0x10001u);
+    w[SBB_MEMO] = 0;
     if ((m & (m - 1)) == 0) /* one digit left (a bivalue cell's alternative, nearly always) */
         sbb_place(b, c, __builtin_ctz(m));
 }
