@@ -335,6 +335,17 @@ t_plugins() {
     NPS=2 same "validate --plugin xwing" validate --plugin "$PL/xwing.so" -t 1 mixed.txt
     NPS=2 same "a failing technique" solve --plugin "$PL/test-tech-fail.so" \
         -s restart:ns,hs,faulty -t 1 plug.txt
+    # rate: a technique plug-in is a rung of the ladder after chains, reached only by puzzles
+    # the built-ins leave to search, so hard puzzles are needed for the rung to be seen
+    grep -v '^#' "$SAMPLES/top1465.txt" | head -n 150 >rhard.txt
+    NPS="1 3" same "rate --plugin forcing" rate --plugin "$PL/forcing.so" -t 2 rhard.txt
+    grep -q ',forcing,' p.out || echo "rate --plugin forcing: no puzzle was rated forcing"
+    NPS=2 same "rate --plugin forcing -f json" rate --plugin "$PL/forcing.so" -t 1 -f json \
+        rhard.txt
+    NPS=2 same "rate --plugin, a technique that lies" rate --plugin "$PL/test-tech-lie.so" -t 1 \
+        rhard.txt
+    grep -q "rhard.txt:[0-9]*: technique plug-in 'faulty' removed digit" p.err ||
+        echo "rate --plugin lie: no message names the plug-in and the line: $(head -2 p.err)"
 }
 
 t_output_file() {
@@ -535,7 +546,7 @@ tcase "validate and rate: summaries over all ranks" t_validate_rate
 tcase "generate and augment: index ranges, same bytes, -o FILE" t_generate_augment
 tcase "other geometries (16x16, 4x4, jigsaw): split over ranks, same bytes" t_geometry
 tcase "bench: totals equal one process's, one row per rank, JSON" t_bench
-tcase "plug-ins (a solver, a technique, a failing technique): same bytes as one process" t_plugins
+tcase "plug-ins (a solver, a technique, a failing technique; rate with a rung and with a lie): same bytes as one process" t_plugins
 tcase "-o FILE: plain and MPI" t_output_file
 tcase "-o FILE written by every rank: every format and command, same bytes" t_output_direct
 tcase "-o FILE through MPI-IO (SUDOKUBENCH_MPI_IO=1): same bytes" t_output_mpiio
