@@ -52,13 +52,27 @@ static const kernel_entry kernel_table[SB_SIMD_LEVELS] = {
                           sb_tkernel_dfs_avx512bw, sb_tkernel_bfs_avx512bw},
 };
 
+/* One search of a solver: from the givens of puzzle, or from the candidate masks marks (the
+ * generic plan's searches only), with the budget, stop flag and result in run. @return its
+ * status. */
+typedef int (*search_fn)(sb_solver *s, const sb_grid *puzzle, const uint16_t *marks,
+                         sb_search_run *run);
+
 struct sb_solver {
     sb_options opt;                              /* its options, simd resolved, spec dropped */
-    int fast;                                    /* 1: the fused kernel ("fast"); 0: the
-                                                    generic plan, or "fast+T" */
-    int tech;                                    /* 1: "fast+T": the kernel with techniques */
+    search_fn givens;                            /* the search of a puzzle's givens and */
+    search_fn marks;                             /* of candidate masks: chosen at creation from
+                                                    the pipeline and the search mode, so a
+                                                    solve dispatches once, through these */
+    sb_pair_fn pairs;                            /* the paired kernel when the solver runs
+                                                    "fast" depth-first on a level that has one,
+                                                    else NULL (sb_solve_many) */
     sb_fast_tech ft;                             /* its techniques (counts: this context's) */
     kernel_entry kernel;                         /* kernel_table[opt.simd] */
+    sb_technique_counts *plan_counts;            /* where the generic plan counts: counts, or
+                                                    scratch for "fast" (which keeps none, even
+                                                    when marks run it on the plan) */
+    sb_technique_counts scratch[SB_TECH_SLOTS];
     sb_plan plan;                                /* the generic pipeline; for "fast",
                                                     SB_FAST_GENERIC (candidate solves: the fused
                                                     kernel loads givens only) */
@@ -149,6 +163,59 @@ int sb_solver_new(sb_solver **out, const sb_options *opt)
     return sb_solver_new_parsed(out, opt, sb_options_parsed(opt));
 }
 
+/* The six searches a solver may run: the fused kernel, the kernel with techniques ("fast+T")
+ * and the generic plan, each depth- or breadth-first. The kernels load givens only. */
+static int fused_dfs(sb_solver *s, const sb_grid *puzzle, const uint16_t *marks,
+                     sb_search_run *run)
+{
+    (void)marks;
+    s->kernel.dfs(s->stack, puzzle, s->opt.limit, run);
+    return run->status;
+}
+
+static int fused_bfs(sb_solver *s, const sb_grid *puzzle, const uint16_t *marks,
+                     sb_search_run *run)
+{
+    (void)marks;
+    return s->kernel.bfs(&s->ring, &s->ring_len, s->opt.bfs_cap, puzzle, s->opt.limit, run);
+}
+
+static int tech_dfs(sb_solver *s, const sb_grid *puzzle, const uint16_t *marks,
+                    sb_search_run *run)
+{
+    (void)marks;
+    s->kernel.tdfs(s->stack, puzzle, s->opt.limit, run, &s->ft);
+    return run->status;
+}
+
+static int tech_bfs(sb_solver *s, const sb_grid *puzzle, const uint16_t *marks,
+                    sb_search_run *run)
+{
+    (void)marks;
+    return s->kernel.tbfs(&s->ring, &s->ring_len, s->opt.bfs_cap, puzzle, s->opt.limit, run,
+                          &s->ft);
+}
+
+static int plan_dfs(sb_solver *s, const sb_grid *puzzle, const uint16_t *marks,
+                    sb_search_run *run)
+{
+    sb_generic_dfs(&s->plan, s->plan_counts, s->stack, puzzle, marks, s->opt.limit, run);
+    return run->status;
+}
+
+static int plan_bfs(sb_solver *s, const sb_grid *puzzle, const uint16_t *marks,
+                    sb_search_run *run)
+{
+    return sb_generic_bfs(&s->plan, s->plan_counts, &s->ring, &s->ring_len, s->opt.bfs_cap,
+                          puzzle, marks, s->opt.limit, run);
+}
+
+/* The searches by [search mode][fused, fast+T, plan]. */
+static const search_fn searches[2][3] = {
+    [SB_SEARCH_DFS] = {fused_dfs, tech_dfs, plan_dfs},
+    [SB_SEARCH_BFS] = {fused_bfs, tech_bfs, plan_bfs},
+};
+
 int sb_solver_new_parsed(sb_solver **out, const sb_options *opt, const sb_spec_parsed *pp)
 {
     *out = NULL;
@@ -200,12 +267,15 @@ int sb_solver_new_parsed(sb_solver **out, const sb_options *opt, const sb_spec_p
     s->opt.spec = NULL; /* the plan holds what it said */
     if (s->opt.bfs_cap == 0)
         s->opt.bfs_cap = SB_BFS_CAP;
-    s->fast = fast && !tech; /* "fast+T" takes its own branch of run_search */
-    s->tech = tech;
     s->ft = ft;
     s->ft.counts = s->counts;
     s->ft.ext = s->ext;
     s->kernel = kernel_table[level];
+    const int fused = fast && !tech, bfs = opt->search == SB_SEARCH_BFS;
+    s->givens = searches[bfs][fused ? 0 : tech ? 1 : 2];
+    s->marks = searches[bfs][2];
+    s->pairs = fused && !bfs ? s->kernel.pair : NULL;
+    s->plan_counts = fused ? s->scratch : s->counts;
     s->plan = plan;
     s->plan.ext = s->ext;
     *out = s;
@@ -272,42 +342,17 @@ uint64_t sb_solver_paired(const sb_solver *s)
     return s ? s->paired : 0;
 }
 
-/* Runs the solver's search from the givens of puzzle, or from the candidate masks marks when
- * not NULL (then through the generic engine: the fused kernels load givens only), and returns
- * its status with *res filled. Arguments already checked. */
-static int run_search(sb_solver *s, const sb_grid *puzzle, const uint16_t *marks,
+/* Runs search fn (the solver's givens or marks search) and returns its status with *res
+ * filled. Arguments already checked. */
+static int run_search(sb_solver *s, search_fn fn, const sb_grid *puzzle, const uint16_t *marks,
                       sb_result *res)
 {
-    const uint64_t limit = s->opt.limit;
     /* The search reads the budget and stop flag from run and writes its result there; the
      * copy out is a hundred bytes per solve, against hundreds of nanoseconds of search. */
     sb_search_run run = {.max_guesses = s->opt.max_guesses, .stop = s->opt.stop};
-    /* "fast" keeps no technique counters (sb_solver_counts), even when marks run it on the
-     * generic engine: that work goes to a scratch array. "fast+T" counts its techniques; its
-     * kernel is tested after plain fast's, which so keeps its instructions. */
-    sb_technique_counts scratch[SB_TECH_SLOTS];
-    sb_technique_counts *counts = s->fast ? scratch : s->counts;
     if (s->ext)
         s->ext->fault = SB_OK;
-    const int kernel = s->fast && !marks;
-    int st;
-    if (s->opt.search == SB_SEARCH_DFS) {
-        if (kernel)
-            s->kernel.dfs(s->stack, puzzle, limit, &run);
-        else if (s->tech && !marks)
-            s->kernel.tdfs(s->stack, puzzle, limit, &run, &s->ft);
-        else
-            sb_generic_dfs(&s->plan, counts, s->stack, puzzle, marks, limit, &run);
-        st = run.status;
-    } else if (kernel) {
-        st = s->kernel.bfs(&s->ring, &s->ring_len, s->opt.bfs_cap, puzzle, limit, &run);
-    } else if (s->tech && !marks) {
-        st = s->kernel.tbfs(&s->ring, &s->ring_len, s->opt.bfs_cap, puzzle, limit, &run,
-                            &s->ft);
-    } else {
-        st = sb_generic_bfs(&s->plan, counts, &s->ring, &s->ring_len, s->opt.bfs_cap, puzzle,
-                            marks, limit, &run);
-    }
+    const int st = fn(s, puzzle, marks, &run);
     *res = run.res;
     /* A plug-in's breach beats everything: the search below it ran on a broken answer. */
     return s->ext && s->ext->fault ? s->ext->fault : st;
@@ -324,7 +369,7 @@ int sb_solve(sb_solver *s, const sb_grid *puzzle, sb_result *res)
         over |= puzzle->cell[c] > 9;
     if (over)
         return SB_ERR_ARG;
-    return run_search(s, puzzle, NULL, res);
+    return run_search(s, s->givens, puzzle, NULL, res);
 }
 
 int sb_solve_candidates(sb_solver *s, const uint16_t cand[SB_CELLS], sb_result *res)
@@ -338,8 +383,8 @@ int sb_solve_candidates(sb_solver *s, const uint16_t cand[SB_CELLS], sb_result *
      * (the fused kernel for "fast"), with its guess counts. */
     sb_grid givens;
     if (sb_candidates_givens(cand, &givens))
-        return run_search(s, &givens, NULL, res);
-    return run_search(s, NULL, cand, res);
+        return run_search(s, s->givens, &givens, NULL, res);
+    return run_search(s, s->marks, NULL, cand, res);
 }
 
 /* Puzzles handed to a paired kernel per call: bounds the run records on the stack; the tail
@@ -378,7 +423,7 @@ int sb_solve_many(sb_solver *s, const sb_grid *puzzles, size_t n, sb_result *res
 {
     if (!s || (n && (!puzzles || !res || !status)))
         return SB_ERR_ARG;
-    if (!(s->fast && s->opt.search == SB_SEARCH_DFS && s->kernel.pair)) {
+    if (!s->pairs) {
         solve_each(s, puzzles, n, res, status);
         return SB_OK;
     }
@@ -402,7 +447,7 @@ int sb_solve_many(sb_solver *s, const sb_grid *puzzles, size_t n, sb_result *res
                 run[k] = (sb_search_run){.max_guesses = s->opt.max_guesses, .stop = s->opt.stop};
                 at[k++] = i;
             }
-            s->kernel.pair(s->stack, grid, k, s->opt.limit, run);
+            s->pairs(s->stack, grid, k, s->opt.limit, run);
             for (size_t j = 0; j < k; j++) {
                 res[at[j]] = run[j].res;
                 status[at[j]] = run[j].status;
