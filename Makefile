@@ -180,7 +180,9 @@ PERF_ARGS       = $(PERF_COUNT_ARGS) $(if $(filter 1,$(PERF_WALL)),--gbench $(GB
 # (nothing is committed for one: make perf-baseline PERF_PLUGIN=FILE PERF_BASELINE=FILE
 # records it). The driver's --plugin mode counts the instructions inside sb_engine_solve (the
 # harness and the plug-in) on the same corpora, after checking every answer natively. The
-# library's other parts of perf-check (sb_solve_many, AVX-512, wall time) do not run.
+# library's other parts of perf-check (sb_solve_many, AVX-512, wall time) do not run. With
+# PERF_PLUGIN_REPO=DIR and PERF_PLUGIN_BUILD='CMD', perf-history and perf-bisect chart the
+# plug-in's own commits, PERF_PLUGIN then the .so's path in DIR (mk/history.mk).
 PERF_PLUGIN    ?=
 PERF_PLUGIN_ARGS = $(PERF_COUNT_ARGS) --plugin "$(PERF_PLUGIN)"
 GBENCH_ARGS    ?= --benchmark_out=$(BUILD)/reports/gbench.json --benchmark_out_format=json
@@ -239,6 +241,7 @@ help: ## list the targets
 	@echo "    (build/riscv64; gcc-riscv64-linux-gnu, make test-riscv64); HOSTCC=$(HOSTCC) builds gen_tables"
 	@echo "  perf: PERF_THRESHOLD=$(PERF_THRESHOLD) (percent) PERF_BASELINE=$(PERF_BASELINE) PERF_WALL=$(PERF_WALL) (0: no wall-time part)"
 	@echo "    PERF_PLUGIN=FILE: perf-check/perf-baseline gate that solver plug-in against its own PERF_BASELINE=FILE"
+	@echo "    PERF_PLUGIN_REPO=DIR PERF_PLUGIN_BUILD='CMD' PERF_PLUGIN=REL/PATH.so PERF_BASELINE=FILE: perf-history/perf-bisect over the plug-in's commits"
 	@echo "  make deps: $(sort $(DEB_PKGS))"
 	@echo "  make deps-perf adds: $(sort $(filter-out $(DEB_PKGS),$(DEB_PKGS_PERF)))"
 	@echo "  make deps-all adds: $(sort $(filter-out $(DEB_PKGS) $(DEB_PKGS_PERF),$(DEB_PKGS_ALL))) and the $(DEB_FOREIGN_ARCHS) architecture"
@@ -453,6 +456,7 @@ test-perf: $(PERF_DRIVER) $(PERF_SLOW) $(PLUGIN_SOS)
 	$(PERF_UNIT)
 	bash tests/perf/real_check.sh $(PERF_DRIVER) $(PERF_SLOW)
 	bash tests/perf/plugin_check.sh $(PERF_DRIVER) $(PLUGIN_DIR) "$(MAKE)"
+	PYTHON="$(PYTHON)" bash tests/perf/plugin_history.sh $(PERF_DRIVER) "$(MAKE)"
 endif
 
 gbench: $(GBENCH) ## Google Benchmark: every pipeline x corpus x SIMD level; JSON in build/reports/gbench.json

@@ -30,10 +30,11 @@ EXIT_GOOD, EXIT_BAD, EXIT_SKIP, EXIT_ABORT = 0, 1, 125, 128
 SCRIPTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def measured(repo, sha, items, store, args, facts, tool_id):
-    """Measures (or reuses) sha x items; returns {entry: record} (commit-level failures as
-    the same record for every entry)."""
-    history.run_history(repo, [sha], items, store, args, facts, tool_id)
+def measured(target, sha, items, store, args, facts, tool_id):
+    """Measures (or reuses) sha x items of target (sbperf.history.TreeCommits or
+    PluginCommits); returns {entry: record} (commit-level failures as the same record for
+    every entry)."""
+    history.run_history(target, [sha], items, store, args, facts, tool_id)
     c = store.find(sha, tool_id)
     return {it["entry"]: c or store.find(sha, tool_id, it) for it in items}
 
@@ -43,12 +44,12 @@ def cmd_step(args):
     repository (the cwd); exit 0 when its count is within the threshold of --ref-ir, 1 when
     above, 125 when it cannot be measured, 128 (abort the bisection) on any other error."""
     try:
-        repo, plan, store, facts, tool_id = history.common(args)
+        target, plan, store, facts, tool_id = history.common(args)
         here = os.getcwd()
         sha = git(here, "rev-parse", "BISECT_HEAD", check=False) or git(here, "rev-parse", "HEAD")
         item = next(it for it in plan if it["entry"] == args.entry)
-        rec = measured(repo, sha, [item], store, args, facts, tool_id)[item["entry"]]
-        subject = commit_info(repo, sha)[1]
+        rec = measured(target, sha, [item], store, args, facts, tool_id)[item["entry"]]
+        subject = commit_info(target.repo, sha)[1]
         if rec is None or rec["status"] != "ok":
             print("perf-bisect: %s %s: skip (%s)" % (sha[:8], subject[:60],
                                                   rec["status"] if rec else "?"),
@@ -77,13 +78,19 @@ def changes(items, good, bad):
 
 def step_command(args, repo, store_path, item, ref_ir):
     """Returns the command `git bisect run` calls for each commit: this module's step, with
-    the options of this run, one entry and GOOD's count as the reference."""
+    the options of this run (a plug-in's among them), one entry and GOOD's count as the
+    reference; repo is the one that holds the baselines."""
+    plugin = []
+    if args.plugin_repo:
+        plugin = ["--plugin-repo", os.path.abspath(args.plugin_repo), "--plugin-build",
+                  args.plugin_build, "--plugin", args.plugin, "--driver", args.driver]
     return [sys.executable, "-m", "sbperf.bisect", "step", "--repo", repo,
             "--workdir", args.workdir, "--out", store_path, "--cc", args.cc,
             "--jobs", str(args.jobs), "--puzzles", str(args.puzzles),
             "--divide", str(args.divide),
             "--entry", item["entry"], "--ref-ir", str(ref_ir),
-            "--threshold", str(args.threshold), "--no-wall", "--baseline"] + args.baseline
+            "--threshold", str(args.threshold), "--no-wall"] + plugin + \
+        ["--baseline"] + args.baseline
 
 
 def step_env():
@@ -95,7 +102,8 @@ def step_env():
 
 def cmd_bisect(args):
     """Finds the first commit of GOOD..BAD whose count rose above the threshold."""
-    repo, plan, store, facts, tool_id = history.common(args)
+    target, plan, store, facts, tool_id = history.common(args)
+    repo = target.repo  # the commits bisected: this repository's or the plug-in's
     good, bad = resolve(repo, args.good), resolve(repo, args.bad)
     if subprocess.run(["git", "-C", repo, "merge-base", "--is-ancestor", good, bad]).returncode:
         raise HistoryError("GOOD %s is not an ancestor of BAD %s" % (args.good, args.bad))
@@ -107,8 +115,8 @@ def cmd_bisect(args):
                                % (args.entry, ", ".join(it["entry"] for it in plan)))
     print("perf-bisect: measuring GOOD %s and BAD %s (%d entries)"
           % (good[:8], bad[:8], len(items)), file=sys.stderr)
-    g = measured(repo, good, items, store, args, facts, tool_id)
-    b = measured(repo, bad, items, store, args, facts, tool_id)
+    g = measured(target, good, items, store, args, facts, tool_id)
+    b = measured(target, bad, items, store, args, facts, tool_id)
     deltas = changes(items, g, b)
     if not deltas:
         raise HistoryError("no entry could be measured at both GOOD and BAD")
@@ -127,7 +135,7 @@ def cmd_bisect(args):
         git(repo, "clone", "-q", "--shared", "--no-checkout", repo, clone)
         git(clone, "bisect", "start", "--no-checkout", bad, good)
         p = subprocess.run(["git", "-C", clone, "bisect", "run"]
-                           + step_command(args, repo, store.path, item, rg["solve_ir"]),
+                           + step_command(args, target.tree, store.path, item, rg["solve_ir"]),
                            capture_output=True, text=True, cwd=clone, env=step_env())
         log = p.stdout + p.stderr
         with open(os.path.join(args.workdir, "bisect.log"), "w", encoding="utf-8") as f:

@@ -11,7 +11,9 @@ of a chart shares the band.
 history.html is self-contained and works offline: per corpus its chart as inline SVG, each
 point's tooltip (an SVG <title>: no script) giving the commit, its subject, the Ir per puzzle
 and the change; then a table of the commits with each line's change. history.png holds the
-same charts in one image, a row per corpus.
+same charts in one image, a row per corpus. Both are named after the history file
+(history-naive.jsonl: history-naive.html and history-naive.png), so that a plug-in's
+history and the library's sit side by side.
 """
 
 import html
@@ -19,6 +21,7 @@ import os
 import sys
 
 from . import charts
+from .measure import PLUGIN_LEVEL
 from .stats import pct
 from .table import fmt_int
 from .worktree import commit_info
@@ -59,12 +62,18 @@ def corpus(item):
     return name[:-4] if name.endswith(".txt") else name
 
 
+def paired(item):
+    """Returns whether an entry counts the paired search, sb_solve_many (drawn dash-dotted)."""
+    return item.get("function") == "sb_solve_many"
+
+
 def line_label(item):
     """Returns the name of an entry's line in its corpus's chart: pipeline and level, and the
-    function when it is not sb_solve."""
+    function when it is sb_solve_many; a plug-in's, its name."""
+    if item["simd"] == PLUGIN_LEVEL:
+        return "plug-in %s" % item["pipeline"]
     label = "%s %s" % (item["pipeline"], item["simd"])
-    return label if item.get("function", "sb_solve") == "sb_solve" \
-        else "%s (%s)" % (label, item["function"])
+    return "%s (%s)" % (label, item["function"]) if paired(item) else label
 
 
 def by_corpus(drawn):
@@ -102,9 +111,9 @@ def draw_corpus(ax, name, lines, commits, ser, threshold, tips=None, infos=None)
         top = max([top] + [abs(y) * 1.15 for y in ys if y == y])
         style = dict(color=colours[j % len(colours)], marker=MARKERS.get(item["simd"], "o"),
                      ms=6)
-        ax.plot(xs, ys, lw=1.6, ls="-" if item.get("function", "sb_solve") == "sb_solve"
-                else "-.", label=line_label(item) if shared else "%s (vs %s)"
-                % (line_label(item), label), **style)
+        ax.plot(xs, ys, lw=1.6, ls="-." if paired(item) else "-",
+                label=line_label(item) if shared else "%s (vs %s)" % (line_label(item), label),
+                **style)
         if tips is None:
             continue
         for i, (x, y) in enumerate(zip(xs, ys)):
@@ -127,9 +136,11 @@ def draw_corpus(ax, name, lines, commits, ser, threshold, tips=None, infos=None)
 
 
 def chart(repo, commits, plan, store, tool_id, args):
-    """Writes history.png and history.html in outdir; returns 0, or 2 when the charts could
-    not be drawn (the page is written all the same, with its tables)."""
+    """Writes STEM.png and STEM.html in outdir, STEM the history file's name without its
+    extension (history.jsonl: history.png); returns 0, or 2 when the charts could not be
+    drawn (the page is written all the same, with its tables). repo holds the commits."""
     outdir = os.path.abspath(args.outdir or os.path.dirname(store.path))
+    stem = os.path.splitext(os.path.basename(store.path))[0]
     os.makedirs(outdir, exist_ok=True)
     ser = series(commits, plan, store, tool_id)
     infos = []
@@ -158,15 +169,15 @@ def chart(repo, commits, plan, store, tool_id, args):
             for ax, (name, lines) in zip(fig.subplots(len(groups), 1, squeeze=False).flat,
                                          groups):
                 draw_corpus(ax, name, lines, commits, ser, args.threshold)
-            charts.save_png(fig, os.path.join(outdir, "history.png"))
+            charts.save_png(fig, os.path.join(outdir, stem + ".png"))
         except charts.ChartError as e:
             problem = str(e)
             print("perf-history: %s; no chart" % problem, file=sys.stderr)
             status = 2
-    write_html(os.path.join(outdir, "history.html"), commits, infos, groups, ser, args,
-               tool_id, svgs, problem)
-    print("perf-history: chart %s/history.png, page %s/history.html"
-          % (os.path.relpath(outdir), os.path.relpath(outdir)), file=sys.stderr)
+    write_html(os.path.join(outdir, stem + ".html"), commits, infos, groups, ser, args,
+               tool_id, svgs, problem, plan[0].get("plugin"))
+    print("perf-history: chart %s.png, page %s.html"
+          % ((os.path.relpath(os.path.join(outdir, stem)),) * 2), file=sys.stderr)
     return status
 
 
@@ -196,8 +207,10 @@ def table(commits, infos, lines, ser, threshold):
         "</table>" % (head, "\n".join(rows))
 
 
-def write_html(path, commits, infos, groups, ser, args, tool_id, svgs, problem=None):
-    """Writes the page: per corpus its chart (inline SVG, when drawn) and its table."""
+def write_html(path, commits, infos, groups, ser, args, tool_id, svgs, problem=None,
+               plugin=None):
+    """Writes the page: per corpus its chart (inline SVG, when drawn) and its table; plugin,
+    the name of the plug-in whose commits these are, is said in the title."""
     e = html.escape
     sections = []
     for name, lines in groups:
@@ -207,15 +220,16 @@ def write_html(path, commits, infos, groups, ser, args, tool_id, svgs, problem=N
                         % (e(name), e(name), figure,
                            table(commits, infos, lines, ser, args.threshold)))
     nav = " | ".join('<a href="#%s">%s</a>' % (e(n), e(n)) for n, _ in groups)
+    of = " of plug-in %s" % e(plugin) if plugin else ""
     page = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>sudokubench performance history</title>
+<html lang="en"><head><meta charset="utf-8"><title>sudokubench performance history%s</title>
 <style>body{font-family:"DejaVu Sans",sans-serif;margin:1em;max-width:1400px}
 table{border-collapse:collapse;font-size:80%%;margin:0.5em 0 2em}
 td,th{border:1px solid #ccc;padding:2px 5px;text-align:right}
 td:nth-child(3){white-space:nowrap}td:nth-child(4),th:nth-child(4){text-align:left;min-width:20em}
 .up{background:#f4b6b6}.down{background:#b6e3b6}figure.chart{margin:0}
 figure.chart svg{max-width:1000px;height:auto}.missing{color:#b00000}</style></head><body>
-<h1>Performance history</h1>
+<h1>Performance history%s</h1>
 <p>Callgrind instructions inside the gated function per puzzle, over %d commits, as the
 change against a reference: the baseline's figure when the slice is the baseline's, else the
 revision that wrote the baseline measured on the same slice, else the first commit measured.
@@ -226,6 +240,6 @@ Generated by <code>make perf-history</code> (scripts/sbperf/history.py; docs/ci.
 <p>%s</p>
 %s
 </body></html>
-""" % (len(commits), args.threshold, e(tool_id), nav, "\n".join(sections))
+""" % (of, of, len(commits), args.threshold, e(tool_id), nav, "\n".join(sections))
     with open(path, "w", encoding="utf-8") as f:
         f.write(page)

@@ -3,7 +3,9 @@
 The history, the bisection and the AVX-512 gate measure other revisions than the checkout.
 Each revision is built from a detached worktree WORKDIR/wt/SHA12, kept so that a commit is
 built once, with ccache when installed (consecutive commits share most sources); the user's
-checkout, branch, index and bisect state are never touched. The toolchain facts (compiler,
+checkout, branch, index and bisect state are never touched. The worktree and its build are
+any repository's and any command's (build_in_worktree): a solver plug-in's history builds
+the plug-in's own commits by its own command. The toolchain facts (compiler,
 valgrind, the make invocation) identify which builds and counts may be compared.
 """
 
@@ -57,10 +59,11 @@ def commit_info(repo, sha):
     return date, subject
 
 
-def toolchain(cc):
+def toolchain(cc, build=None, harness=None):
     """Returns the facts that make counts comparable (compiler and valgrind versions, the
-    make invocation) and a short id of them: records of another toolchain are kept but
-    neither reused nor charted together."""
+    build: by default the make invocation of the commit's driver) and a short id of them:
+    records of another toolchain are kept but neither reused nor charted together. harness
+    (a plug-in's history) is the revision of the tree whose driver measures every commit."""
     def first_line(cmd):
         try:
             return subprocess.run(cmd, capture_output=True, text=True).stdout.splitlines()[0]
@@ -68,9 +71,22 @@ def toolchain(cc):
             return "unknown"
     facts = {"cc": cc, "compiler": first_line(cc.split() + ["--version"]).strip(),
              "valgrind": first_line(["valgrind", "--version"]).strip(),
-             "build": "make %s (the commit's own Makefile and default CFLAGS)" % DRIVER_TARGET}
+             "build": build or "make %s (the commit's own Makefile and default CFLAGS)"
+             % DRIVER_TARGET}
+    if harness:
+        facts["harness"] = harness
     ident = hashlib.sha256(json.dumps(facts, sort_keys=True).encode()).hexdigest()[:12]
     return facts, ident
+
+
+def revision(repo):
+    """Returns the revision of the checkout at repo: HEAD's hash, followed by +dirty.SHA12
+    (the sha256 of the diff of its tracked files against HEAD) when they differ, so that
+    uncommitted changes to the code give another revision."""
+    head = git(repo, "rev-parse", "HEAD")
+    diff = subprocess.run(["git", "-C", repo, "diff", "--binary", "HEAD"],
+                          capture_output=True).stdout
+    return head + ("+dirty." + hashlib.sha256(diff).hexdigest()[:12] if diff else "")
 
 
 # ------------------------------------------------------------------------------------------
@@ -78,6 +94,61 @@ def toolchain(cc):
 # ------------------------------------------------------------------------------------------
 
 _worktree_lock = threading.Lock()
+STAMP = ".perf-history-built"
+
+
+def worktree_path(workdir, sha):
+    """Returns the worktree of commit sha under workdir: WORKDIR/wt/SHA12."""
+    return os.path.join(workdir, "wt", sha[:12])
+
+
+def log_path(workdir, sha):
+    """Returns the build log of commit sha under workdir: WORKDIR/logs/SHA12.log."""
+    return os.path.join(workdir, "logs", sha[:12] + ".log")
+
+
+def checkout(repo, sha, workdir):
+    """Returns the worktree of sha (worktree_path), adding it as a detached worktree of repo
+    when it is missing: the checkout, branch and index of repo stay as they are."""
+    wt = worktree_path(workdir, sha)
+    with _worktree_lock:
+        if not os.path.exists(os.path.join(wt, ".git")):
+            if os.path.exists(wt):
+                shutil.rmtree(wt)
+            git(repo, "worktree", "prune")
+            git(repo, "worktree", "add", "--detach", "-q", wt, sha)
+    return wt
+
+
+def build_in_worktree(repo, sha, workdir, stamp_id, product, command, env, label):
+    """Builds sha in its own worktree (kept for reuse) by running command there: an argv
+    list, or a string run by the shell in the worktree's root; its output goes to the log
+    (log_path). Returns ("ok", the full path of product, a path relative to the worktree's
+    root) or ("build_failed", reason: label's exit code or the missing product, the log and
+    its first error lines). A worktree whose stamp says product was built with stamp_id is not built
+    again."""
+    wt = worktree_path(workdir, sha)
+    out = os.path.join(wt, product)
+    stamp = os.path.join(wt, STAMP)
+    if os.path.exists(stamp) and os.path.exists(out):
+        with open(stamp, encoding="utf-8") as f:
+            if f.read().strip() == stamp_id:
+                return "ok", out
+    checkout(repo, sha, workdir)
+    log = log_path(workdir, sha)
+    os.makedirs(os.path.dirname(log), exist_ok=True)
+    with open(log, "w", encoding="utf-8") as f:
+        p = subprocess.run(command, shell=isinstance(command, str), cwd=wt, stdout=f,
+                           stderr=subprocess.STDOUT, env=env)
+    if p.returncode != 0 or not os.path.exists(out):
+        with open(log, encoding="utf-8", errors="replace") as f:
+            tail = [ln for ln in f.read().splitlines() if "error" in ln.lower()][:3]
+        what = "exited %d" % p.returncode if p.returncode else "gave no %s" % product
+        return "build_failed", "%s %s (log %s)%s" % (
+            label, what, os.path.relpath(log), (": " + " | ".join(tail)) if tail else "")
+    with open(stamp, "w", encoding="utf-8") as f:
+        f.write(stamp_id + "\n")
+    return "ok", out
 
 
 def build(repo, sha, workdir, cc, jobs, tool_id):
@@ -86,21 +157,6 @@ def build(repo, sha, workdir, cc, jobs, tool_id):
     if subprocess.run(["git", "-C", repo, "cat-file", "-e", "%s:%s" % (sha, DRIVER_SRC)],
                       capture_output=True).returncode != 0:
         return "no_driver", "the commit has no %s" % DRIVER_SRC
-    wt = os.path.join(workdir, "wt", sha[:12])
-    driver = os.path.join(wt, DRIVER_TARGET)
-    stamp = os.path.join(wt, ".perf-history-built")
-    if os.path.exists(stamp) and os.path.exists(driver):
-        with open(stamp, encoding="utf-8") as f:
-            if f.read().strip() == tool_id:
-                return "ok", driver
-    with _worktree_lock:
-        if not os.path.exists(os.path.join(wt, ".git")):
-            if os.path.exists(wt):
-                shutil.rmtree(wt)
-            git(repo, "worktree", "prune")
-            git(repo, "worktree", "add", "--detach", "-q", wt, sha)
-    log = os.path.join(workdir, "logs", sha[:12] + ".log")
-    os.makedirs(os.path.dirname(log), exist_ok=True)
     env = clean_make_env()
     make_cc = cc
     if shutil.which("ccache") and os.environ.get("PERF_HISTORY_CCACHE", "1") != "0":
@@ -109,21 +165,16 @@ def build(repo, sha, workdir, cc, jobs, tool_id):
         make_cc = "ccache " + cc
         env.setdefault("CCACHE_DIR", os.path.join(workdir, "ccache"))
         env["CCACHE_NOHASHDIR"] = "1"
-        env["CCACHE_BASEDIR"] = wt
-    with open(log, "w", encoding="utf-8") as f:
-        p = subprocess.run(["make", "-C", wt, "-j%d" % max(1, jobs), "CC=" + make_cc,
-                            DRIVER_TARGET], stdout=f, stderr=subprocess.STDOUT, env=env)
-    if p.returncode != 0 or not os.path.exists(driver):
-        with open(log, encoding="utf-8", errors="replace") as f:
+        env["CCACHE_BASEDIR"] = worktree_path(workdir, sha)
+    status, what = build_in_worktree(
+        repo, sha, workdir, tool_id, DRIVER_TARGET,
+        ["make", "-j%d" % max(1, jobs), "CC=" + make_cc, DRIVER_TARGET], env, "make")
+    if status != "ok":
+        with open(log_path(workdir, sha), encoding="utf-8", errors="replace") as f:
             text = f.read()
         if "No rule to make target" in text and "perf_driver" in text:
             return "no_driver", "its Makefile has no %s target" % DRIVER_TARGET
-        tail = [ln for ln in text.splitlines() if "error" in ln.lower()][:3]
-        return "build_failed", "make exited %d (log %s)%s" % (
-            p.returncode, os.path.relpath(log), (": " + " | ".join(tail)) if tail else "")
-    with open(stamp, "w", encoding="utf-8") as f:
-        f.write(tool_id + "\n")
-    return "ok", driver
+    return status, what
 
 
 # Variables the project's Makefile reads that would change where or how a commit builds.

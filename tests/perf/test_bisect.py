@@ -52,6 +52,16 @@ class Step(unittest.TestCase):
                                    "--ref-ir", "1234", "--threshold", "2.5", "--no-wall",
                                    "--baseline", "b.json"])
 
+    def test_a_plugin_step_carries_the_plugin_and_the_driver(self):
+        args = self.args("--plugin-repo", "/p", "--plugin-build", "make so", "--plugin",
+                         "out/x.so", "--driver", "build/perf/perf_driver", "--baseline",
+                         "/b/naive.json")
+        cmd = bisect.step_command(args, "/tree", "/h.jsonl", {"entry": "naive/plugin/x"}, 9)
+        self.assertEqual(cmd[4:6], ["--repo", "/tree"])
+        self.assertEqual(cmd[-11:], ["--no-wall", "--plugin-repo", "/p", "--plugin-build",
+                                     "make so", "--plugin", "out/x.so", "--driver",
+                                     "build/perf/perf_driver", "--baseline", "/b/naive.json"])
+
     def test_the_step_finds_the_package_from_any_directory(self):
         env = bisect.step_env()
         paths = env["PYTHONPATH"].split(os.pathsep)

@@ -67,6 +67,10 @@ class Lines(unittest.TestCase):
         self.assertEqual(report.corpus(many), "top1465")
         self.assertEqual(report.line_label(many), "fast avx2 (sb_solve_many)")
         self.assertEqual(report.line_label(entry("list", "scalar", "top1465")), "list scalar")
+        plugin = entry("naive", "plugin", "top1465", "sb_engine_solve")
+        self.assertEqual(report.line_label(plugin), "plug-in naive")
+        self.assertFalse(report.paired(plugin))  # a solid line, as the library's sb_solve
+        self.assertTrue(report.paired(many))
 
     def test_grouped_by_corpus_in_first_seen_order(self):
         a, b, c = entry("fast", "scalar", "b"), entry("fast", "scalar", "a"), \
@@ -118,8 +122,9 @@ class Drawn(unittest.TestCase):
                                   "subject": "subject <%d>" % i})
             args = argparse.Namespace(threshold=2.0, outdir=d)
             self.assertEqual(report.chart(d, commits, plan, store, "t1", args), 0)
-            self.assertIsNone(charts.check(os.path.join(d, "history.png"), "history", 2))
-            with open(os.path.join(d, "history.html"), encoding="utf-8") as f:
+            # named after the history file: h.jsonl draws h.png and h.html
+            self.assertIsNone(charts.check(os.path.join(d, "h.png"), "history", 2))
+            with open(os.path.join(d, "h.html"), encoding="utf-8") as f:
                 page = f.read()
         self.assertEqual(page.count('<figure class="chart"><svg'), 2)
         self.assertEqual(page.count("<table>"), 2)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """tests/perf/test_worktree.py — sbperf.worktree: a commit's build starts from the commit's
 own make defaults, ranges and subjects are read from git, a commit without the perf
-driver is named as such before anything is built, and the toolchain id is stable. Part of
+driver is named as such before anything is built, a checkout's revision names its
+uncommitted changes, and the toolchain id is stable. Part of
 `make test` (test-history); a throwaway git repository, no build, no valgrind.
 
 Run alone: PYTHONPATH=scripts python3 tests/perf/test_worktree.py
@@ -61,6 +62,18 @@ class Git(unittest.TestCase):
         with self.assertRaises(worktree.HistoryError):
             worktree.commit_range(self.repo, "nosuchrev", 1)
 
+    def test_the_revision_names_uncommitted_changes(self):
+        head = self.shas[-1]
+        self.assertEqual(worktree.revision(self.repo), head)
+        with open(os.path.join(self.repo, "f.txt"), "a") as f:
+            f.write("four\n")
+        dirty = worktree.revision(self.repo)
+        self.assertRegex(dirty, r"^%s\+dirty\.[0-9a-f]{12}$" % head)
+        self.assertEqual(worktree.revision(self.repo), dirty)
+        with open(os.path.join(self.repo, "f.txt"), "a") as f:
+            f.write("five\n")
+        self.assertNotEqual(worktree.revision(self.repo), dirty)
+
     def test_a_commit_without_the_driver_is_not_built(self):
         with tempfile.TemporaryDirectory() as work:
             status, why = worktree.build(self.repo, self.shas[0], work, "cc", 1, "t1")
@@ -75,6 +88,11 @@ class Toolchain(unittest.TestCase):
         self.assertRegex(ident, r"^[0-9a-f]{12}$")
         self.assertEqual(facts["cc"], "cc")
         self.assertNotEqual(worktree.toolchain("cc -O1")[1], ident)
+        # a plug-in's history: its build command and the harness's revision are facts too
+        pfacts, pid = worktree.toolchain("cc", "make so", "a" * 40)
+        self.assertEqual((pfacts["build"], pfacts["harness"]), ("make so", "a" * 40))
+        self.assertNotIn("harness", facts)
+        self.assertNotEqual(worktree.toolchain("cc", "make so", "b" * 40)[1], pid)
 
 
 if __name__ == "__main__":
