@@ -85,12 +85,13 @@ bool load_corpus(const char *path, Corpus &out)
         return false;
     }
     sb_reader *reader = nullptr;
-    int rc = sb_reader_open(&reader, in);
+    int rc = sb_reader_open(&reader, sb_geometry_9x9(), in);
     sb_record rec;
+    sb_grid grid;
     if (rc == SB_OK)
-        while ((rc = sb_reader_next(reader, &rec)) == 1)
+        while ((rc = sb_reader_next(reader, &rec, grid.cell, nullptr)) == 1)
             if (rec.kind == SB_LINE_PUZZLE)
-                out.puzzles.push_back(rec.grid);
+                out.puzzles.push_back(grid);
     sb_reader_close(reader);
     std::fclose(in);
     if (rc < 0) {

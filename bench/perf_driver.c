@@ -86,7 +86,7 @@ static int open_slice(const char *path, FILE **in, sb_reader **reader)
         fprintf(stderr, "perf_driver: %s: %s\n", path, strerror(errno));
         return 2;
     }
-    const int rc = sb_reader_open(reader, *in);
+    const int rc = sb_reader_open(reader, sb_geometry_9x9(), *in);
     if (rc != SB_OK) {
         fprintf(stderr, "perf_driver: %s\n", sb_strerror(rc));
         fclose(*in);
@@ -97,11 +97,11 @@ static int open_slice(const char *path, FILE **in, sb_reader **reader)
 }
 
 /* Reads the next valid puzzle (the slice skips every other record). @return 1 with *rec
- * set, 0 at the end, or sb_reader_next's negative status. */
-static int next_puzzle(sb_reader *reader, sb_record *rec)
+ * and its 81 cells set, 0 at the end, or sb_reader_next's negative status. */
+static int next_puzzle(sb_reader *reader, sb_record *rec, uint8_t *cells)
 {
     int rc;
-    while ((rc = sb_reader_next(reader, rec)) == 1)
+    while ((rc = sb_reader_next(reader, rec, cells, NULL)) == 1)
         if (rec->kind == SB_LINE_PUZZLE)
             return 1;
     return rc;
@@ -199,7 +199,9 @@ static int plugin_main(int verify, const char *plugin_path, const char *count_ar
         signal(faults[i], on_fault);
     unsigned long long n = 0, verdicts[3] = {0, 0, 0}, guesses = 0;
     sb_record rec;
-    while (status == 0 && (want == 0 || n < want) && (rc = next_puzzle(reader, &rec)) == 1) {
+    sb_grid grid;
+    while (status == 0 && (want == 0 || n < want) &&
+           (rc = next_puzzle(reader, &rec, grid.cell)) == 1) {
         sb_grid first = {{0}}; /* a count without a written solution fails the check */
         sb_gresult res;
         sb_result own;
@@ -208,17 +210,17 @@ static int plugin_main(int verify, const char *plugin_path, const char *count_ar
                                  (unsigned long long)rec.line);
         crash_len = len < 0 ? 0 : (size_t)len < sizeof crash_text ? (size_t)len
                                                                   : sizeof crash_text - 1;
-        const int st = sb_engine_solve(engine, rec.grid.cell, opt.limit, &res, first.cell);
+        const int st = sb_engine_solve(engine, grid.cell, opt.limit, &res, first.cell);
         if (st != SB_OK) {
             fprintf(stderr, "perf_driver: plug-in '%s': %s:%llu: %s\n", name, path,
                     (unsigned long long)rec.line, sb_strerror(st));
             status = 2;
-        } else if (res.count >= 1 && !sb_solution_check(&rec.grid, &first)) {
+        } else if (res.count >= 1 && !sb_solution_check(&grid, &first)) {
             /* A gate that counted instructions of wrong answers would bless them. */
             fprintf(stderr, "perf_driver: plug-in '%s': %s:%llu: wrong solution (it breaks "
                     "the givens or the rules)\n", name, path, (unsigned long long)rec.line);
             status = 2;
-        } else if (verify && (rc = sb_solve(library, &rec.grid, &own)) != SB_OK) {
+        } else if (verify && (rc = sb_solve(library, &grid, &own)) != SB_OK) {
             fprintf(stderr, "perf_driver: %s:%llu: the library's own solver: %s\n", path,
                     (unsigned long long)rec.line, sb_strerror(rc));
             status = 2;
@@ -321,8 +323,7 @@ int main(int argc, char **argv)
         size_t k = 0;
         sb_record rec;
         while (k < block && (want == 0 || n + k < want) &&
-               (rc = next_puzzle(reader, &rec)) == 1) { /* the slice: the first N valid puzzles */
-            grid[k] = rec.grid;
+               (rc = next_puzzle(reader, &rec, grid[k].cell)) == 1) { /* the first N puzzles */
             line[k++] = rec.line;
         }
         more = k == block;

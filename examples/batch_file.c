@@ -22,7 +22,7 @@ int main(int argc, char **argv)
     const int threads = argc > 2 ? atoi(argv[2]) : 0; /* 0: every core */
     FILE *in = fopen(argv[1], "r");
     sb_reader *r;
-    if (!in || sb_reader_open(&r, in) != SB_OK) {
+    if (!in || sb_reader_open(&r, sb_geometry_9x9(), in) != SB_OK) {
         perror(argv[1]);
         return 2;
     }

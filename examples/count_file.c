@@ -49,15 +49,16 @@ int main(int argc, char **argv)
     const int nthreads = argc > 2 ? atoi(argv[2]) : 2;
     FILE *in = fopen(argv[1], "r");
     sb_reader *r;
-    if (!in || sb_reader_open(&r, in) != SB_OK) {
+    if (!in || sb_reader_open(&r, sb_geometry_9x9(), in) != SB_OK) {
         perror(argv[1]);
         return 2;
     }
     sb_grid *puzzles = NULL;
     size_t n = 0, cap = 0, invalid = 0;
     sb_record rec;
+    sb_grid grid;
     int got;
-    while ((got = sb_reader_next(r, &rec)) == 1) {
+    while ((got = sb_reader_next(r, &rec, grid.cell, NULL)) == 1) {
         if (rec.kind != SB_LINE_PUZZLE) {
             fprintf(stderr, "%s:%llu:%zu: %s\n", argv[1], (unsigned long long)rec.line, rec.col,
                     rec.why);
@@ -71,7 +72,7 @@ int main(int argc, char **argv)
                 return 2;
             puzzles = more;
         }
-        puzzles[n++] = rec.grid;
+        puzzles[n++] = grid;
     }
     sb_reader_close(r);
     fclose(in);

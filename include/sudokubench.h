@@ -41,7 +41,7 @@
  *   - Some return a value instead of SB_OK, so that only a negative return is an error:
  *     counts, levels, kinds, indices and lengths (sb_geometry_cells, sb_simd_parse,
  *     sb_pipeline_find, sb_gformat, ...); 1 for a record, 0 at the end of input
- *     (sb_reader_next, sb_greader_next; sb_reader_read_cells also 2 at an invalid record);
+ *     (sb_reader_next; sb_reader_read_cells also 2 at an invalid record);
  *     1 made, 0 missed (sb_generate, sb_generate_class; sb_ggenerate: SB_GGEN_MISSED).
  *   - Predicates return 1 or 0 and never fail (sb_grid_conflict, sb_solution_check,
  *     sb_gsolution_check, sb_simd_supported, sb_line_is_grid, sb_plugin_one_thread,
@@ -52,7 +52,7 @@
  * Output arguments
  *   - Results go to caller-owned memory passed by pointer; the caller frees only the
  *     objects the library makes. An object comes back through `out` (the first argument of
- *     sb_generator_new, sb_reader_open, sb_greader_open; after the inputs elsewhere, as in
+ *     sb_generator_new, sb_reader_open; after the inputs elsewhere, as in
  *     sb_engine_new), to be used only after SB_OK.
  *   - A refusal's reason goes to an optional `why` buffer (may be NULL) followed by its size
  *     (sb_parse_line's holds SB_WHY_LEN bytes), the offending column to an optional *col.
@@ -204,7 +204,7 @@ int sb_grid_conflict(const sb_grid *grid, int *a, int *b);
 int sb_solution_check(const sb_grid *puzzle, const sb_grid *solution);
 
 /* ------------------------------------------------------------------------------------------ */
-/* Reading 9x9 puzzles                                                                        */
+/* Reading puzzles (9x9 lines, and the reader of every geometry)                             */
 /* ------------------------------------------------------------------------------------------ */
 
 /* What one input line holds. */
@@ -227,37 +227,74 @@ enum { SB_WHY_LEN = 64 /* room for the reason a line is invalid, NUL included */
 sb_line_kind sb_parse_line(const char *line, size_t len, sb_grid *grid, char *why,
                            size_t *col);
 
-/* One record read from an input: a puzzle or an invalid line, with its line number. */
+enum { SB_MAX_LINE = 1024 /* longest 9x9 line in bytes, '\n' excluded */ };
+
+/* One record of a reader: a puzzle or an invalid line of any geometry, with its line number.
+ * Its cells (and a pencilmark line's candidates) go into the caller's arrays given to
+ * sb_reader_next. */
 typedef struct sb_record {
-    uint64_t line;             /* 1-based line number in its input */
-    sb_line_kind kind;         /* SB_LINE_PUZZLE or SB_LINE_INVALID (skips are not returned) */
-    uint8_t marks;             /* 1: a pencilmark line (below): grid holds its givens (cells
-                                  with one candidate) and cand all its candidates; one byte
-                                  beside kind, so a plain record's fields keep their 256 bytes */
-    sb_grid grid;              /* the puzzle, when kind is SB_LINE_PUZZLE */
-    char why[SB_WHY_LEN];      /* why the line is invalid, else empty */
-    size_t col;                /* 1-based column of the first offending byte, when invalid */
-    char text[SB_GRID_TEXT];   /* the line's first 81 bytes, non-printables as '?', for echoing */
-    uint16_t cand[SB_CELLS];   /* a pencilmark record's candidates (bit d-1 = digit d), for
-                                  sb_solve_candidates; unset when marks is 0 */
+    uint64_t line;           /* 1-based line number in its input */
+    sb_line_kind kind;       /* SB_LINE_PUZZLE or SB_LINE_INVALID (skips are not returned) */
+    int form;                /* the sb_gform the line is written in (9x9: SB_GFORM_CHARS) */
+    int marks;               /* 1: a pencilmark line (9x9) whose candidates went into cand;
+                                its cells hold its givens (cells with one candidate) */
+    size_t col;              /* 1-based column of the first offending byte, when invalid */
+    char why[SB_WHY_LEN];    /* why the line is invalid, else empty */
+    char text[SB_GRID_TEXT]; /* the line's first 81 bytes, non-printables and ':' as '?', for
+                                echoing (another geometry's line too long: "?") */
 } sb_record;
 
-/* A streaming line reader with constant memory, whatever the line lengths or input size.
- * Thread rules: one thread's state; it may move between threads, never be used by two at
- * once. */
+struct sb_geometry; /* a geometry (sb_geometry, "Geometries" below) */
+
+/* A streaming reader of puzzle lines of one geometry, with constant memory whatever the line
+ * lengths or input size. Thread rules: one thread's state; it may move between threads, never
+ * be used by two at once. */
 typedef struct sb_reader sb_reader;
 
-/* Creates a reader over an open stream (not closed by the reader). A UTF-8 BOM at the start
- * is skipped. @return SB_OK, or SB_ERR_NOMEM / SB_ERR_ARG (NULL out or in). */
-int sb_reader_open(sb_reader **out, FILE *in);
+/* Creates a reader of geometry g (sb_geometry_9x9(), or any other; it must outlive the
+ * reader) over an open stream (not closed by the reader). A UTF-8 BOM at the start is
+ * skipped. @return SB_OK, SB_ERR_NOMEM, or SB_ERR_ARG for NULL out, g or in. */
+int sb_reader_open(sb_reader **out, const struct sb_geometry *g, FILE *in);
 
-/* Reads the next puzzle or invalid line, skipping comments, blank lines and a Kaggle header.
- * Lines longer than SB_MAX_LINE bytes are reported invalid ("line too long") and consumed
- * without being buffered, except comment lines (a '#' first after spaces or tabs, within the
- * first SB_MAX_LINE bytes), which are skipped whatever their length. @return 1 with *rec
- * filled, 0 at end of input, SB_ERR_IO on a read error, SB_ERR_STOPPED when the stop flag was
- * raised (sb_reader_set_stop), SB_ERR_ARG for NULL r or rec. */
-int sb_reader_next(sb_reader *r, sb_record *rec);
+/* Reads the next puzzle or invalid line into rec and its cells into cells
+ * (sb_geometry_cells(g) bytes, 81 for 9x9; unspecified for an invalid line), skipping
+ * comments ('#' first after blanks) and blank lines.
+ *
+ * On the 9x9 grid (sb_geometry_9x9()) a line is read as sb_parse_line reads it (every 9x9
+ * form: 81 cells, a Kaggle row, whose CSV header is skipped too, a tdoku record, pencilmarks),
+ * nine-line grids are gathered (the forms listed before sb_line_is_grid), and clashing givens
+ * are a puzzle (count 0). Lines longer than SB_MAX_LINE bytes are reported invalid ("line too
+ * long", column SB_MAX_LINE+1) and consumed without being buffered, except comment lines (a
+ * '#' first after spaces or tabs, within the first SB_MAX_LINE bytes), which are skipped
+ * whatever their length. cand is NULL or 81 masks (bit d-1 = digit d): a pencilmark line's candidates go
+ * there and set rec->marks, and such a record must be solved from cand
+ * (sb_engine_solve_candidates), as its cells alone may be a different puzzle. With cand NULL
+ * a pencilmark line whose marks eliminate more than its givens imply is invalid
+ * ("pencilmarks: elimination beyond the givens (rRcC)"), so a caller that reads only the
+ * cells is never misled.
+ *
+ * On any other geometry a line is parsed as sb_gparse does (a line with more cells than g:
+ * "too many cells (more than 16)" at the first cell too many; a '#' after the cells:
+ * "unexpected '#': a comment takes its own line" at the '#'); a tdoku record
+ * PUZZLE:COUNT[:SOLUTION] is its puzzle, its tail checked as on 9x9; on the 9x9 shape (3x3)
+ * the 9x9 one-line forms (a Kaggle row, pencilmarks without eliminations beyond their givens)
+ * are read too, and a nine-line grid is one invalid record at its first line. A line is also
+ * invalid when it uses the character form on a geometry of more than 35 digits (that form
+ * cannot write such a grid back: "one character per cell needs N <= 35, not 36: write
+ * integers", at its first cell) or when two givens clash in a house: "3 twice in row 1 (r1c1,
+ * r1c5)" (cells r<row>c<col>, a cube's x<x>y<y>z<z>, a house list's "cell K"; houses row,
+ * column, box, region, main diagonal, anti-diagonal, plane x=K, house K), at the second
+ * cell's column. A line longer than SB_GEO_MAX_LINE bytes is invalid ("line too long", column
+ * SB_GEO_MAX_LINE+1), reported as soon as that much of it is in, and the rest of it discarded
+ * without being kept; a comment line ('#' first after blanks, within its first
+ * SB_GEO_MAX_LINE bytes) is skipped whatever its length, its bytes discarded as they come.
+ * cand is not written (rec->marks is 0).
+ *
+ * @return 1 with *rec filled; 0 at the end of input; SB_ERR_IO on a read error (errno set;
+ * EINTR or EAGAIN: nothing consumed, call again); SB_ERR_STOPPED when the stop flag was
+ * raised while a long line was discarded (sb_reader_set_stop; a later call goes on);
+ * SB_ERR_ARG for NULL r, rec or cells. */
+int sb_reader_next(sb_reader *r, sb_record *rec, uint8_t *cells, uint64_t *cand);
 
 /* Frees a reader (NULL is allowed). */
 void sb_reader_close(sb_reader *r);
@@ -268,14 +305,13 @@ void sb_reader_close(sb_reader *r);
  * later call resumes the skip. NULL r: nothing. */
 void sb_reader_set_stop(sb_reader *r, const volatile sig_atomic_t *stop);
 
-enum { SB_MAX_LINE = 1024 /* longest accepted line in bytes, '\n' excluded */ };
-
-/* Reads up to max puzzles from r into cells (max*SB_CELLS bytes, one row per puzzle) and sets
- * *n to how many it stored, so a binding fills an array in one call per chunk. Stops at an
- * invalid record, copied into *bad (may be NULL). @return 1 when max puzzles were stored (more
- * may follow), 0 at the end of input, 2 at an invalid record (the puzzles before it are
- * stored; the next call goes on after it), or an error of sb_reader_next; SB_ERR_ARG for NULL
- * r or n, or NULL cells with max > 0. */
+/* Reads up to max puzzles from r into cells (max rows of sb_geometry_cells(g) bytes, one
+ * row per puzzle) and sets *n to how many it stored, so a binding fills an array in one call
+ * per chunk. Pencilmark lines are read as with cand NULL. Stops at an invalid record, copied
+ * into *bad (may be NULL). @return 1 when max puzzles were stored (more may follow), 0 at the
+ * end of input, 2 at an invalid record (the puzzles before it are stored; the next call goes
+ * on after it), or an error of sb_reader_next; SB_ERR_ARG for NULL r or n, NULL cells with
+ * max > 0, or max rows whose bytes would pass SIZE_MAX. */
 int sb_reader_read_cells(sb_reader *r, uint8_t *cells, size_t max, size_t *n, sb_record *bad);
 
 /* ------------------------------------------------------------------------------------------ */
@@ -574,7 +610,7 @@ int sb_generate_batch_stop(const sb_gen_options *opt, uint64_t first, size_t n, 
  * Any other geometry comes from a file (sb_geometry_read / sb_geometry_load).
  *
  * Thread rules: a geometry is immutable once made and may be shared by any number of
- * threads; the objects made on one (sb_greader, and in the expert tier sb_engine,
+ * threads; the objects made on one (sb_reader, and in the expert tier sb_engine,
  * sb_gsolver, sb_gpipeline, sb_grater, sb_ggenerator, sb_bench) are each one thread's mutable
  * state. */
 
@@ -761,64 +797,13 @@ int sb_engine_each(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolut
 /* Any geometry: reading, and batches that solve and rate                                     */
 /* ------------------------------------------------------------------------------------------ */
 
-/* On the 9x9 grid (sb_geometry_9x9()) the 9x9 reader (sb_reader) and sb_rate do the work, so
- * one loop serves every geometry; a NULL geometry is refused (SB_ERR_ARG). Thread rules: an
- * sb_greader and an sb_grater are one thread's state (they may move between threads);
- * sb_geometry_detect, sb_grate and sb_grate_batch keep no state outside their arguments. */
+/* On the 9x9 grid (sb_geometry_9x9()) sb_rate does the rating, so one loop serves every
+ * geometry; a NULL geometry is refused (SB_ERR_ARG). Thread rules: an sb_grater is one
+ * thread's state (it may move between threads); sb_geometry_detect, sb_grate and
+ * sb_grate_batch keep no state outside their arguments. */
 
-enum { SB_GEO_MAX_LINE = 32000 /* longest line sb_greader takes, '\n' excluded (64x64 in
-                                  integers needs about 12 KB) */ };
-
-/* One record of sb_greader_next: a puzzle or an invalid line, with its line number. */
-typedef struct sb_grecord {
-    uint64_t line;           /* 1-based line number in its input */
-    sb_line_kind kind;       /* SB_LINE_PUZZLE or SB_LINE_INVALID (skips are not returned) */
-    int form;                /* the sb_gform the line is written in (9x9: SB_GFORM_CHARS) */
-    size_t col;              /* 1-based column of the first offending byte, when invalid */
-    char why[SB_WHY_LEN];    /* why the line is invalid, else empty */
-    char text[SB_GRID_TEXT]; /* the line's first 81 bytes, non-printables and ':' as '?' (a
-                                line too long: "?"), for echoing */
-} sb_grecord;
-
-/* A streaming reader of puzzle lines of one geometry, in bounded memory. Thread rules: as
- * sb_reader's. */
-typedef struct sb_greader sb_greader;
-
-/* Creates a reader of geometry g (which must outlive it) over an open stream (not closed by
- * the reader). @return SB_OK, SB_ERR_ARG for NULL out, g or in, SB_ERR_NOMEM. */
-int sb_greader_open(sb_greader **out, const sb_geometry *g, FILE *in);
-
-/* Reads the next puzzle or invalid line into rec and its cells into cells (sb_geometry_cells
- * bytes; 81 for 9x9; unspecified for an invalid line). Blank lines and '#' comments are
- * skipped, a UTF-8 BOM at the start ignored. A line is parsed as sb_gparse does (a line with
- * more cells than g: "too many cells (more than 16)" at the first cell too many; a '#' after
- * the cells: "unexpected '#': a comment takes its own line" at the '#'); a tdoku record
- * PUZZLE:COUNT[:SOLUTION] is its puzzle, its tail checked as the 9x9 reader does; on the 9x9
- * shape (3x3) the 9x9 reader's other one-line forms (a Kaggle row, pencilmarks without
- * eliminations beyond their givens) are read too, and a nine-line grid is one invalid record at
- * its first line. A line is also invalid when it uses the character form on a geometry of more
- * than 35 digits (that form cannot write such a grid back: "one character per cell needs N <=
- * 35, not 36: write integers", at its first cell) or when two givens clash in a house: "3 twice
- * in row 1 (r1c1, r1c5)" (cells r<row>c<col>, a cube's x<x>y<y>z<z>, a house list's "cell K";
- * houses row, column, box, region, main diagonal, anti-diagonal, plane x=K, house K), at the
- * second cell's column. A line longer than SB_GEO_MAX_LINE bytes is invalid ("line too long",
- * column SB_GEO_MAX_LINE+1), reported as soon as that much of it is in, and the rest of it
- * discarded without being kept; a comment line ('#' first after blanks, within its first
- * SB_GEO_MAX_LINE bytes) is skipped whatever its length, its bytes discarded as they come. 9x9
- * (sb_geometry_9x9()) reads as sb_reader_next: every 9x9 form, SB_MAX_LINE, pencilmarks beyond their
- * givens refused, clashing givens a puzzle (count 0). @return 1 with *rec filled; 0 at the end
- * of input; SB_ERR_IO on a read error (errno set; EINTR: nothing consumed, call again);
- * SB_ERR_STOPPED when the stop flag was raised while a long line was discarded (a later call
- * goes on); SB_ERR_ARG for NULL arguments. */
-int sb_greader_next(sb_greader *r, sb_grecord *rec, uint8_t *cells);
-
-/* Frees a reader (NULL is allowed). */
-void sb_greader_close(sb_greader *r);
-
-/* Makes the reader poll *stop (NULL: none) before each read while it discards a long line,
- * as sb_reader_set_stop: a line without end (/dev/zero) cannot hold the caller. NULL r:
- * nothing. */
-void sb_greader_set_stop(sb_greader *r, const volatile sig_atomic_t *stop);
+enum { SB_GEO_MAX_LINE = 32000 /* longest line a reader of a geometry other than 9x9 takes,
+                                  '\n' excluded (64x64 in integers needs about 12 KB) */ };
 
 /* Solves n puzzles of geometry g as sb_solve_batch does (one OpenMP team,
  * sb_threads_check first, row i from puzzle i alone: the same for any thread count), each
@@ -991,18 +976,18 @@ const sb_peer_tables *sb_tables(void);
  * nothing is written. */
 void sb_grid_candidates(const sb_grid *grid, uint16_t cand[SB_CELLS]);
 
-/* Besides the forms listed at sb_parse_line, the reader and the parser take, told apart per
- * record:
+/* Besides the forms listed at sb_parse_line, the 9x9 reader and the parser take, told apart
+ * per record:
  *   - tdoku records "PUZZLE:COUNT[:SOLUTION]" (what `solve -f tdoku` writes): COUNT decimal
  *     or "budget", SOLUTION empty or 81 digits, both checked for form and otherwise ignored;
  *     the record of an invalid line ("TEXT:invalid:") stays invalid;
  *   - 729-character pencilmark lines (tdoku -p): 9 characters per cell, the k-th the digit k+1
  *     (a candidate) or '.' (eliminated); a cell with one candidate is a given, a cell with no
  *     candidate is refused. Optionally followed by a tdoku tail ":COUNT:SOLUTION" (what
- *     `solve -f tdoku` writes for one). The reader's records carry the candidates (marks,
- *     cand); a line whose marks eliminate more than its givens imply is a different puzzle
- *     than its grid, so it is refused ("elimination beyond the givens") by sb_parse_line
- *     and by a reader not told otherwise (sb_reader_set_marks);
+ *     `solve -f tdoku` writes for one). The reader hands the candidates to a caller that
+ *     gives it room for them (sb_reader_next's cand); a line whose marks eliminate more than
+ *     its givens imply is a different puzzle than its grid, so it is refused ("elimination
+ *     beyond the givens") by sb_parse_line and by a reader given no cand;
  *   - nine-line grids, gathered by sb_reader_next only: rows of 9 cells ('1'-'9', '.', '0',
  *     '-', '_') with any spaces, tabs and '|' between them, optionally with rule lines of
  *     '-', '+', '=', '|' (a line of exactly nine '-' is a row of blanks); rows of 18 cells
@@ -1013,28 +998,21 @@ void sb_grid_candidates(const sb_grid *grid, uint16_t cand[SB_CELLS]);
  *     grid one invalid record at that row's line and column. A valid grid's record carries
  *     the line number of its first line (a row or its top rule). */
 
-/* Lets pencilmark lines eliminate more than their givens imply (on = 1): such a record is a
- * puzzle with marks set and must be solved from rec->cand (sb_solve_candidates), as its grid
- * alone is a different puzzle. Off (the default) they are invalid records ("elimination
- * beyond the givens"), so a caller that reads only rec->grid is never misled. NULL r:
- * nothing. */
-void sb_reader_set_marks(sb_reader *r, int on);
-
 /* @return 1 when line is a row or a rule line of the nine-line grid form (a line the
  * one-line forms refuse and sb_reader_next gathers into a grid), else 0 (also for NULL line).
  * Lets a caller that
  * sniffs the first line of an input (which geometry is it?) recognise this form. */
 int sb_line_is_grid(const char *line, size_t len);
 
-/* Solves (counts) the grid consistent with candidate masks: cand[c] holds the digits cell c
- * may take (bit d-1 = digit d; a pencilmark line, sb_record.cand), so the solutions are the
- * valid grids with every cell's digit among its candidates. A cell with one candidate is a
- * given; a cell with none makes the count 0. Candidates that keep every digit their givens
- * allow are that puzzle and solve exactly as sb_solve (the same kernel and guesses).
- * Further eliminations are searched by the generic engine (pipeline.c) with the solver's
- * pipeline, the same branching rule and guess convention; for "fast" (whose fused kernel
- * loads givens only) with its techniques as the plan "restart:ns,hs,lc". The solver's limit,
- * search mode, budget and stop flag apply as in sb_solve.
+/* Solves (counts) the grid consistent with candidate masks: cand[c] holds the digits cell c may
+ * take (bit d-1 = digit d; a pencilmark line's, as sb_reader_next reads them), so the solutions
+ * are the valid grids with every cell's digit among its candidates. A cell with one candidate
+ * is a given; a cell with none makes the count 0. Candidates that keep every digit their givens
+ * allow are that puzzle and solve exactly as sb_solve (the same kernel and guesses). Further
+ * eliminations are searched by the generic engine (pipeline.c) with the solver's pipeline, the
+ * same branching rule and guess convention; for "fast" (whose fused kernel loads givens only)
+ * with its techniques as the plan "restart:ns,hs,lc". The solver's limit, search mode, budget
+ * and stop flag apply as in sb_solve.
  * @return as sb_solve; SB_ERR_ARG for NULL arguments or a mask with bits above digit 9. */
 int sb_solve_candidates(sb_solver *s, const uint16_t cand[SB_CELLS], sb_result *res);
 

@@ -50,21 +50,21 @@ static inline void sb_transform_map(const sb_transform *t, const sb_grid *in, sb
 int sb_batch_team(int threads, size_t n, int *team);
 
 /* The count field of a tdoku record PUZZLE:COUNT[:SOLUTION] at line[i..hi) (i just past the
- * puzzle's ':', i > 0): digits or the word "budget", then the end or ':'; the 9x9 reader's
- * and sb_greader's one rule. @return the index of its end (hi or the ':'), or 0 with why
- * (SB_WHY_LEN bytes) and *col set: "bad count field", or "tdoku record of an invalid line"
- * for "invalid" (the record of an invalid line stays invalid). */
+ * puzzle's ':', i > 0): digits or the word "budget", then the end or ':'; one rule for both
+ * paths of the reader (9x9 and the other geometries). @return the index of its end (hi or
+ * the ':'), or 0 with why (SB_WHY_LEN bytes) and *col set: "bad count field", or "tdoku
+ * record of an invalid line" for "invalid" (the record of an invalid line stays invalid). */
 size_t sb_tdoku_count(const char *line, size_t i, size_t hi, char *why, size_t *col);
 
 /* 1 when line (blanks and a '\r' around it trimmed) is the Kaggle header "quizzes,solutions",
- * which both readers skip on 9x9 (sb_greader on the 3x3 geometry too). */
+ * which the reader skips on 9x9 (and on the 3x3 geometry too). */
 int sb_kaggle_header(const char *line, size_t len);
 
 /* 1 when line is a rule line of a nine-line grid (only '-', '+', '=', '|' and blanks, and not
- * nine '-': that is a row of blanks), for both readers. */
+ * nine '-': that is a row of blanks), for both paths of the reader. */
 int sb_grid_rule_line(const char *line, size_t len);
 
-/* Both readers' message for a '#' after a puzzle's cells (at the '#'). */
+/* The reader's message for a '#' after a puzzle's cells (at the '#'), on every geometry. */
 #define SB_WHY_COMMENT "unexpected '#': a comment takes its own line"
 
 /* Records an error a team's thread met in *shared (SB_OK is ignored). With several errors one

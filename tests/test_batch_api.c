@@ -125,7 +125,7 @@ Test(batch_api, read_cells_in_chunks_stops_at_an_invalid_record)
         "6.....8.3.4.7.................5.4.7.3..2.....1.6.......2.....5.....8.6......1....\n";
     FILE *f = fmemopen((void *)text, sizeof text - 1, "r");
     sb_reader *r;
-    cr_assert_eq(sb_reader_open(&r, f), SB_OK);
+    cr_assert_eq(sb_reader_open(&r, sb_geometry_9x9(), f), SB_OK);
     uint8_t cells[3 * SB_CELLS];
     size_t n;
     sb_record bad;

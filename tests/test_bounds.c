@@ -1,7 +1,7 @@
 /*
  * test_bounds.c — the readers' bounds on line length against comment lines, and the look at
  * an input's start that tells its geometry: a comment line of any length is skipped by every
- * reader (the 9x9 reader, its Kaggle rows, the reader of any geometry, sb_greader on NULL),
+ * reader (the 9x9 reader, its Kaggle rows, the reader of any geometry, sb_reader on 9x9),
  * with later records at their physical line numbers, whether the line comes whole in one read
  * or in pieces; a long line that is not a comment stays one invalid record "line too long";
  * sb_input_pick_head finds the first puzzle line behind any number of comment lines, in a
@@ -79,14 +79,15 @@ static FILE *stream(const text *t, int mem)
 
 #define MAX_RECS 16
 
-/* Reads every record of t with the 9x9 reader. @return the number of records. */
-static int read9(const text *t, int mem, sb_record *rec)
+/* Reads every record of t with the 9x9 reader into rec and cells. @return the number of
+ * records. */
+static int read9(const text *t, int mem, sb_record *rec, uint8_t (*cells)[SB_CELLS])
 {
     FILE *f = stream(t, mem);
     sb_reader *r;
-    cr_assert_eq(sb_reader_open(&r, f), SB_OK);
+    cr_assert_eq(sb_reader_open(&r, sb_geometry_9x9(), f), SB_OK);
     int n = 0, st;
-    while ((st = sb_reader_next(r, &rec[n])) == 1)
+    while ((st = sb_reader_next(r, &rec[n], cells[n], NULL)) == 1)
         cr_assert_lt(++n, MAX_RECS);
     cr_assert_eq(st, 0, "sb_reader_next: %d", st);
     sb_reader_close(r);
@@ -94,29 +95,30 @@ static int read9(const text *t, int mem, sb_record *rec)
     return n;
 }
 
-/* Reads every record of t with sb_greader on g into rec and cells. */
-static int readg(const sb_geometry *g, const text *t, int mem, sb_grecord *rec, uint8_t *cells)
+/* Reads every record of t with sb_reader on g into rec and cells. */
+static int readg(const sb_geometry *g, const text *t, int mem, sb_record *rec, uint8_t *cells)
 {
     FILE *f = stream(t, mem);
-    sb_greader *r;
-    cr_assert_eq(sb_greader_open(&r, g, f), SB_OK);
+    sb_reader *r;
+    cr_assert_eq(sb_reader_open(&r, g, f), SB_OK);
     int n = 0, st;
-    while ((st = sb_greader_next(r, &rec[n], cells + (size_t)n * SB_CELLS)) == 1)
+    while ((st = sb_reader_next(r, &rec[n], cells + (size_t)n * SB_CELLS, NULL)) == 1)
         cr_assert_lt(++n, MAX_RECS);
-    cr_assert_eq(st, 0, "sb_greader_next: %d", st);
-    sb_greader_close(r);
+    cr_assert_eq(st, 0, "sb_reader_next: %d", st);
+    sb_reader_close(r);
     fclose(f);
     return n;
 }
 
-static void want9(const sb_record *rec, uint64_t line_no, const char *puzzle)
+static void want9(const sb_record *rec, const uint8_t *cells, uint64_t line_no,
+                  const char *puzzle)
 {
     cr_assert_eq(rec->kind, SB_LINE_PUZZLE, "line %llu: %s", (unsigned long long)rec->line,
                  rec->why);
     cr_assert_eq(rec->line, line_no, "record at line %llu, want %llu",
                  (unsigned long long)rec->line, (unsigned long long)line_no);
     const sb_grid g = tu_grid(puzzle);
-    cr_assert_arr_eq(rec->grid.cell, g.cell, SB_CELLS);
+    cr_assert_arr_eq(cells, g.cell, SB_CELLS);
 }
 
 static void want_too_long(const sb_record *rec, uint64_t line_no)
@@ -148,10 +150,11 @@ Test(reader_bounds, a_5000_byte_comment_between_puzzles_is_skipped)
     line(&t, P1);                    /* 5 */
     for (int mem = 0; mem < 2; mem++) {
         sb_record rec[MAX_RECS];
-        cr_assert_eq(read9(&t, mem, rec), 3, "a record for a comment line");
-        want9(&rec[0], 1, P1);
-        want9(&rec[1], 3, P2);
-        want9(&rec[2], 5, P1);
+        uint8_t cells[MAX_RECS][SB_CELLS];
+        cr_assert_eq(read9(&t, mem, rec, cells), 3, "a record for a comment line");
+        want9(&rec[0], cells[0], 1, P1);
+        want9(&rec[1], cells[1], 3, P2);
+        want9(&rec[2], cells[2], 5, P1);
     }
     free(t.s);
 }
@@ -169,9 +172,10 @@ Test(reader_bounds, comments_longer_than_the_buffer_are_skipped_at_the_start_mid
     t.n--;                                                /* no final '\n' */
     for (int mem = 0; mem < 2; mem++) {
         sb_record rec[MAX_RECS];
-        cr_assert_eq(read9(&t, mem, rec), 2);
-        want9(&rec[0], 2, P1);
-        want9(&rec[1], 4, P2);
+        uint8_t cells[MAX_RECS][SB_CELLS];
+        cr_assert_eq(read9(&t, mem, rec, cells), 2);
+        want9(&rec[0], cells[0], 2, P1);
+        want9(&rec[1], cells[1], 4, P2);
     }
     free(t.s);
 }
@@ -188,11 +192,12 @@ Test(reader_bounds, a_long_comment_ends_a_grid_as_a_short_one_does)
         long_line(&t, "#", 'c', lens[k]);
         line(&t, P1);
         sb_record rec[MAX_RECS];
-        cr_assert_eq(read9(&t, 0, rec), 2, "comment of %zu bytes", lens[k]);
+        uint8_t cells[MAX_RECS][SB_CELLS];
+        cr_assert_eq(read9(&t, 0, rec, cells), 2, "comment of %zu bytes", lens[k]);
         cr_assert_eq(rec[0].kind, SB_LINE_INVALID);
         cr_assert_eq(rec[0].line, 1);
         cr_assert_str_eq(rec[0].why, "grid ends after 2 of 9 rows");
-        want9(&rec[1], 4, P1);
+        want9(&rec[1], cells[1], 4, P1);
         free(t.s);
     }
 }
@@ -208,13 +213,14 @@ Test(reader_bounds, a_2000_byte_line_that_is_no_comment_stays_line_too_long)
     line(&t, P1);                     /* 6 */
     for (int mem = 0; mem < 2; mem++) {
         sb_record rec[MAX_RECS];
-        cr_assert_eq(read9(&t, mem, rec), 6);
-        want9(&rec[0], 1, P1);
+        uint8_t cells[MAX_RECS][SB_CELLS];
+        cr_assert_eq(read9(&t, mem, rec, cells), 6);
+        want9(&rec[0], cells[0], 1, P1);
         want_too_long(&rec[1], 2);
-        want9(&rec[2], 3, P2);
+        want9(&rec[2], cells[2], 3, P2);
         want_too_long(&rec[3], 4);
         want_too_long(&rec[4], 5);
-        want9(&rec[5], 6, P1);
+        want9(&rec[5], cells[5], 6, P1);
     }
     free(t.s);
 }
@@ -229,9 +235,10 @@ Test(reader_bounds, a_hash_past_the_first_1024_bytes_does_not_make_a_comment)
     long_line(&t, "#", 'c', 3000); /* 1: 1024 blanks, then '#' */
     line(&t, P1);                  /* 2 */
     sb_record rec[MAX_RECS];
-    cr_assert_eq(read9(&t, 0, rec), 2);
+    uint8_t cells[MAX_RECS][SB_CELLS];
+    cr_assert_eq(read9(&t, 0, rec, cells), 2);
     want_too_long(&rec[0], 1);
-    want9(&rec[1], 2, P1);
+    want9(&rec[1], cells[1], 2, P1);
     free(t.s);
 }
 
@@ -250,11 +257,12 @@ Test(reader_bounds, kaggle_rows_around_a_long_comment)
     line(&t, row);                          /* 6 */
     for (int mem = 0; mem < 2; mem++) {
         sb_record rec[MAX_RECS];
-        cr_assert_eq(read9(&t, mem, rec), 4);
-        want9(&rec[0], 2, P1);
-        want9(&rec[1], 4, P1);
+        uint8_t cells[MAX_RECS][SB_CELLS];
+        cr_assert_eq(read9(&t, mem, rec, cells), 4);
+        want9(&rec[0], cells[0], 2, P1);
+        want9(&rec[1], cells[1], 4, P1);
         want_too_long(&rec[2], 5);
-        want9(&rec[3], 6, P1);
+        want9(&rec[3], cells[3], 6, P1);
     }
     free(t.s);
 }
@@ -272,7 +280,7 @@ Test(reader_bounds, a_long_comment_in_pieces_resumes_after_eagain_and_a_stop)
     cr_assert_eq(fcntl(p[0], F_SETFL, O_NONBLOCK), 0);
     FILE *in = fdopen(p[0], "r");
     sb_reader *r;
-    cr_assert_eq(sb_reader_open(&r, in), SB_OK);
+    cr_assert_eq(sb_reader_open(&r, sb_geometry_9x9(), in), SB_OK);
     volatile sig_atomic_t stop = 0;
     sb_reader_set_stop(r, &stop);
     char chunk[3000];
@@ -282,22 +290,25 @@ Test(reader_bounds, a_long_comment_in_pieces_resumes_after_eagain_and_a_stop)
     put(p[1], "\n", 1);
     put(p[1], chunk, sizeof chunk);
     sb_record rec;
-    cr_assert_eq(sb_reader_next(r, &rec), 1);
-    want9(&rec, 1, P1);
+    uint8_t cells[SB_CELLS];
+    cr_assert_eq(sb_reader_next(r, &rec, cells, NULL), 1);
+    want9(&rec, cells, 1, P1);
     errno = 0;
-    cr_assert_eq(sb_reader_next(r, &rec), SB_ERR_IO, "the comment has not ended: no record");
+    cr_assert_eq(sb_reader_next(r, &rec, cells, NULL), SB_ERR_IO,
+                 "the comment has not ended: no record");
     cr_assert_eq(errno, EAGAIN);
     stop = 1;
     put(p[1], chunk + 1, 100);
-    cr_assert_eq(sb_reader_next(r, &rec), SB_ERR_STOPPED, "a stop while the comment is skipped");
+    cr_assert_eq(sb_reader_next(r, &rec, cells, NULL), SB_ERR_STOPPED,
+                 "a stop while the comment is skipped");
     stop = 0;
     put(p[1], "cc\n", 3);
     put(p[1], P2, 81);
     put(p[1], "\n", 1);
     close(p[1]);
-    cr_assert_eq(sb_reader_next(r, &rec), 1);
-    want9(&rec, 3, P2);
-    cr_assert_eq(sb_reader_next(r, &rec), 0);
+    cr_assert_eq(sb_reader_next(r, &rec, cells, NULL), 1);
+    want9(&rec, cells, 3, P2);
+    cr_assert_eq(sb_reader_next(r, &rec, cells, NULL), 0);
     sb_reader_close(r);
     fclose(in);
 }
@@ -313,7 +324,7 @@ Test(greader_bounds, a_5000_byte_comment_on_9x9_as_the_9x9_reader)
     long_line(&t, "1", '2', 2000);
     line(&t, P1);
     for (int mem = 0; mem < 2; mem++) {
-        sb_grecord rec[MAX_RECS];
+        sb_record rec[MAX_RECS];
         uint8_t cells[MAX_RECS * SB_CELLS];
         cr_assert_eq(readg(sb_geometry_9x9(), &t, mem, rec, cells), 4);
         const uint64_t lines[] = {1, 3, 4, 5};
@@ -349,7 +360,7 @@ Test(greader_bounds, comments_past_its_bound_are_skipped_other_long_lines_refuse
     long_line(&t, "1", '2', 40000);              /* 9 */
     line(&t, S44);                               /* 10 */
     for (int mem = 0; mem < 2; mem++) {
-        sb_grecord rec[MAX_RECS];
+        sb_record rec[MAX_RECS];
         uint8_t cells[MAX_RECS * SB_CELLS];
         cr_assert_eq(readg(g, &t, mem, rec, cells), 6);
         const uint64_t lines[] = {2, 4, 6, 8, 9, 10};

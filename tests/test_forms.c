@@ -102,13 +102,14 @@ Test(forms, pencilmarks)
     cr_assert_eq(col, 3);
 }
 
-/* Reads the records of stream f (closed after) up to max; returns how many. */
-static int read_stream(FILE *f, sb_record *recs, int max)
+/* Reads the records of stream f (closed after) up to max, their cells into cells; returns
+ * how many. */
+static int read_stream(FILE *f, sb_record *recs, uint8_t (*cells)[SB_CELLS], int max)
 {
     sb_reader *r;
-    cr_assert_eq(sb_reader_open(&r, f), SB_OK);
+    cr_assert_eq(sb_reader_open(&r, sb_geometry_9x9(), f), SB_OK);
     int n = 0, got;
-    while (n < max && (got = sb_reader_next(r, &recs[n])) == 1)
+    while (n < max && (got = sb_reader_next(r, &recs[n], cells[n], NULL)) == 1)
         n++;
     sb_reader_close(r);
     fclose(f);
@@ -116,9 +117,9 @@ static int read_stream(FILE *f, sb_record *recs, int max)
 }
 
 /* Reads every record of text; returns how many (at most max). */
-static int read_all(const char *text, sb_record *recs, int max)
+static int read_all(const char *text, sb_record *recs, uint8_t (*cells)[SB_CELLS], int max)
 {
-    return read_stream(fmemopen((void *)text, strlen(text), "r"), recs, max);
+    return read_stream(fmemopen((void *)text, strlen(text), "r"), recs, cells, max);
 }
 
 /* Appends P as nine rows, each written by fmt with its nine cells as arguments. */
@@ -147,14 +148,15 @@ Test(forms, nine_line_grids_and_their_errors)
     strcat(text, P);                                           /* 33: ... a one-line puzzle */
     strcat(text, "\n12345678\n");                              /* 34: not a row: invalid */
     sb_record rec[8];
-    const int n = read_all(text, rec, 8);
+    uint8_t cells[8][SB_CELLS];
+    const int n = read_all(text, rec, cells, 8);
     cr_assert_eq(n, 6, "records: %d", n);
     cr_assert_eq(rec[0].kind, SB_LINE_PUZZLE);
     cr_assert_eq(rec[0].line, 1);
-    cr_assert_arr_eq(rec[0].grid.cell, want.cell, SB_CELLS);
+    cr_assert_arr_eq(cells[0], want.cell, SB_CELLS);
     cr_assert_eq(rec[1].kind, SB_LINE_PUZZLE);
     cr_assert_eq(rec[1].line, 11); /* its first row: the rule right after a grid closed it */
-    cr_assert_arr_eq(rec[1].grid.cell, want.cell, SB_CELLS);
+    cr_assert_arr_eq(cells[1], want.cell, SB_CELLS);
     cr_assert_eq(rec[2].kind, SB_LINE_INVALID);
     cr_assert_eq(rec[2].line, 27);
     cr_assert_eq(rec[2].col, 6, "col %zu", rec[2].col);
@@ -173,7 +175,8 @@ Test(forms, nine_line_grids_and_their_errors)
 Test(forms, grid_cut_by_end_of_input_and_lone_rules)
 {
     sb_record rec[4];
-    int n = read_all("+---+---+---+\n\n-----------\n123456789\n.........\n", rec, 4);
+    uint8_t cells[4][SB_CELLS];
+    int n = read_all("+---+---+---+\n\n-----------\n123456789\n.........\n", rec, cells, 4);
     cr_assert_eq(n, 1);
     cr_assert_eq(rec[0].kind, SB_LINE_INVALID);
     cr_assert_eq(rec[0].line, 3); /* the rule opening it; the first rule was alone */
@@ -195,12 +198,13 @@ Test(forms, grid_streams_from_a_pipe)
     cr_assert_eq(write(fd[1], rows, strlen(rows)), (ssize_t)strlen(rows));
     FILE *in = fdopen(fd[0], "r");
     sb_reader *r;
-    cr_assert_eq(sb_reader_open(&r, in), SB_OK);
+    cr_assert_eq(sb_reader_open(&r, sb_geometry_9x9(), in), SB_OK);
     sb_record rec;
-    cr_assert_eq(sb_reader_next(r, &rec), 1); /* would block for ever if it read ahead */
+    uint8_t cells[SB_CELLS];
+    cr_assert_eq(sb_reader_next(r, &rec, cells, NULL), 1); /* would block if it read ahead */
     cr_assert_eq(rec.kind, SB_LINE_PUZZLE);
     close(fd[1]);
-    cr_assert_eq(sb_reader_next(r, &rec), 0);
+    cr_assert_eq(sb_reader_next(r, &rec, cells, NULL), 0);
     sb_reader_close(r);
     fclose(in);
 }
@@ -269,6 +273,7 @@ Test(forms, pencilmark_solves_match_the_reference)
                                         "datasets/samples/top1465.txt"};
     static const char *const pipes[] = {"fast", "list", "restart", "none"};
     static sb_record samples[PER_FILE];
+    static uint8_t sample_cells[PER_FILE][SB_CELLS];
     sb_solver *solvers[4][2];
     for (int p = 0; p < 4; p++)
         for (int m = 0; m < 2; m++) {
@@ -290,9 +295,9 @@ Test(forms, pencilmark_solves_match_the_reference)
     for (size_t f = 0; f < 2; f++) {
         FILE *in = fopen(files[f], "r");
         cr_assert(in, "cannot open %s (tests run from the repository root)", files[f]);
-        cr_assert_eq(read_stream(in, samples, PER_FILE), PER_FILE);
+        cr_assert_eq(read_stream(in, samples, sample_cells, PER_FILE), PER_FILE);
         for (int i = 0; i < PER_FILE; i++) {
-            const uint8_t *p = samples[i].grid.cell;
+            const uint8_t *p = sample_cells[i];
             uint8_t sol[SB_CELLS];
             cr_assert_eq(ref_count(p, 2, sol), 1);
             for (int kind = 0; kind < 3; kind++) {
@@ -303,13 +308,19 @@ Test(forms, pencilmark_solves_match_the_reference)
                 strcat(line, "\n");
                 FILE *in = fmemopen(line, strlen(line), "r");
                 sb_reader *r;
-                cr_assert_eq(sb_reader_open(&r, in), SB_OK);
-                sb_reader_set_marks(r, 1);
+                cr_assert_eq(sb_reader_open(&r, sb_geometry_9x9(), in), SB_OK);
                 sb_record rec;
-                cr_assert_eq(sb_reader_next(r, &rec), 1);
+                uint8_t cells[SB_CELLS];
+                uint64_t rcand[SB_CELLS];
+                cr_assert_eq(sb_reader_next(r, &rec, cells, rcand), 1);
                 cr_assert_eq(rec.kind, SB_LINE_PUZZLE, "%s", rec.why);
                 cr_assert_eq(rec.marks, 1);
-                cr_assert_arr_eq(rec.cand, cand, sizeof cand);
+                uint16_t got[SB_CELLS]; /* the masks, as sb_solve_candidates takes them */
+                for (int c = 0; c < SB_CELLS; c++) {
+                    cr_assert_leq(rcand[c], (uint64_t)SB_ALL_DIGITS);
+                    got[c] = (uint16_t)rcand[c];
+                }
+                cr_assert_arr_eq(got, cand, sizeof cand);
                 sb_reader_close(r);
                 fclose(in);
 
@@ -320,7 +331,7 @@ Test(forms, pencilmark_solves_match_the_reference)
                     for (int m = 0; m < (kind == 0 ? 2 : 1); m++) { /* others: too wide
                                                                        for a BFS frontier */
                         sb_result res;
-                        const int st = sb_solve_candidates(solvers[pi][m], rec.cand, &res);
+                        const int st = sb_solve_candidates(solvers[pi][m], got, &res);
                         cr_assert_eq(st, SB_OK, "%s %s kind %d: %s", pipes[pi],
                                      m ? "bfs" : "dfs", kind, sb_strerror(st));
                         cr_assert_eq(res.count, (uint64_t)want, "%s %s kind %d: %s", pipes[pi],
@@ -387,8 +398,9 @@ Test(forms, plain_pencilmarks_solve_as_their_givens)
     sb_solver_free(s);
 }
 
-/* A reader not told to take them refuses extra eliminations (its caller reads grids only),
- * and keeps taking plain pencilmarks; one told to reads a tdoku record of marks back. */
+/* A reader given no room for candidates refuses extra eliminations (its caller reads cells
+ * only), and keeps taking plain pencilmarks; one given room reads a tdoku record of marks
+ * back. */
 Test(forms, reader_marks_switch_and_tdoku_of_marks)
 {
     const sb_grid g = grid_of_p();
@@ -405,17 +417,19 @@ Test(forms, reader_marks_switch_and_tdoku_of_marks)
     for (int on = 0; on < 2; on++) {
         FILE *in = fmemopen(text, strlen(text), "r");
         sb_reader *r;
-        cr_assert_eq(sb_reader_open(&r, in), SB_OK);
-        sb_reader_set_marks(r, on);
+        cr_assert_eq(sb_reader_open(&r, sb_geometry_9x9(), in), SB_OK);
         sb_record rec[2];
+        uint8_t cells[2][SB_CELLS];
+        uint64_t rcand[2][SB_CELLS];
         for (int i = 0; i < 2; i++) {
-            cr_assert_eq(sb_reader_next(r, &rec[i]), 1);
+            cr_assert_eq(sb_reader_next(r, &rec[i], cells[i], on ? rcand[i] : NULL), 1);
             cr_assert_eq(rec[i].line, (uint64_t)i + 1);
             if (on) {
                 cr_assert_eq(rec[i].kind, SB_LINE_PUZZLE, "%s", rec[i].why);
                 cr_assert_eq(rec[i].marks, 1);
-                cr_assert_arr_eq(rec[i].cand, cand, sizeof cand);
-                cr_assert_arr_eq(rec[i].grid.cell, g.cell, SB_CELLS);
+                for (int c = 0; c < SB_CELLS; c++)
+                    cr_assert_eq(rcand[i][c], (uint64_t)cand[c], "cell %d", c);
+                cr_assert_arr_eq(cells[i], g.cell, SB_CELLS);
             } else {
                 cr_assert_eq(rec[i].kind, SB_LINE_INVALID);
                 cr_assert_eq(rec[i].marks, 0);

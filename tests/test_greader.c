@@ -1,6 +1,6 @@
 /*
  * test_greader.c — reading and rating any geometry in the library (include/sudokubench.h,
- * "Any geometry: reading, ..." and the expert tier): sb_greader's records, line numbers, forms,
+ * "Any geometry: reading, ..." and the expert tier): sb_reader's records, line numbers, forms,
  * reasons and columns, the clash message per kind of house, the bound on line length and the
  * stop flag; sb_geometry_detect for every cell count; sb_grate's classes against the general
  * solver's technique sets under a guess budget of 0 (another engine, same rules) and against
@@ -45,18 +45,18 @@ static FILE *stream(const char *text, size_t len, int fd)
 
 /* Reads every record of text on g into recs (at most max) and their cells into cells
  * (max rows of the geometry's cell count). @return the number of records. */
-static int read_all(const sb_geometry *g, const char *text, int fd, sb_grecord *recs,
+static int read_all(const sb_geometry *g, const char *text, int fd, sb_record *recs,
                     uint8_t *cells, int max)
 {
     FILE *f = stream(text, strlen(text), fd);
-    sb_greader *r;
-    cr_assert_eq(sb_greader_open(&r, g, f), SB_OK);
+    sb_reader *r;
+    cr_assert_eq(sb_reader_open(&r, g, f), SB_OK);
     const size_t nc = g ? (size_t)sb_geometry_cells(g) : SB_CELLS;
     int n = 0, st;
-    while ((st = sb_greader_next(r, &recs[n], cells + (size_t)n * nc)) == 1)
+    while ((st = sb_reader_next(r, &recs[n], cells + (size_t)n * nc, NULL)) == 1)
         cr_assert(++n < max, "more records than expected");
     cr_assert_eq(st, 0, "reader ended with %d", st);
-    sb_greader_close(r);
+    sb_reader_close(r);
     fclose(f);
     return n;
 }
@@ -81,7 +81,7 @@ Test(greader, records_line_numbers_forms_and_reasons)
                        "\t# comment\n"
                        "2143432132141432"; /* no final newline */
     for (int fd = 0; fd < 2; fd++) {
-        sb_grecord rec[8];
+        sb_record rec[8];
         uint8_t cells[8 * 16];
         char t[17];
         cr_assert_eq(read_all(g, text, fd, rec, cells, 8), 5);
@@ -115,7 +115,7 @@ Test(greader, records_line_numbers_forms_and_reasons)
 Test(greader, echo_text_as_the_9x9_reader)
 {
     sb_geometry *g = geo("2x2");
-    sb_grecord rec[2];
+    sb_record rec[2];
     uint8_t cells[2 * 16];
     cr_assert_eq(read_all(g, "00:0\x01\x80x\n", 0, rec, cells, 2), 1);
     cr_assert_eq(rec[0].kind, SB_LINE_INVALID);
@@ -126,7 +126,7 @@ Test(greader, echo_text_as_the_9x9_reader)
 /* Reads one line on spec and checks it is invalid with why at col. */
 static void want_invalid(sb_geometry *g, const char *line, const char *why, size_t col)
 {
-    sb_grecord rec[2];
+    sb_record rec[2];
     uint8_t *cells = malloc(2 * (size_t)sb_geometry_cells(g));
     cr_assert(cells != NULL);
     cr_assert_eq(read_all(g, line, 0, rec, cells, 2), 1);
@@ -178,7 +178,7 @@ Test(greader, character_form_only_up_to_35_digits)
     for (int i = 1; i < 1296; i++)
         memcpy(line + 2 * i - 1, ",0", 2);
     strcpy(line + 2 * 1296 - 1, "\n");
-    sb_grecord rec[2];
+    sb_record rec[2];
     uint8_t *cells = malloc(2 * 1296);
     cr_assert(cells != NULL);
     cr_assert_eq(read_all(g, line, 0, rec, cells, 2), 1);
@@ -219,7 +219,7 @@ Test(greader, long_lines_are_refused_without_being_kept)
     n += over;
     sprintf(text + n, "\n%s\n", S44);
     for (int fd = 0; fd < 2; fd++) {
-        sb_grecord rec[8];
+        sb_record rec[8];
         uint8_t cells[8 * 16];
         cr_assert_eq(read_all(g, text, fd, rec, cells, 8), 4);
         for (int i = 0; i < 4; i += 2) {
@@ -236,7 +236,7 @@ Test(greader, long_lines_are_refused_without_being_kept)
     memset(text, ' ', SB_GEO_MAX_LINE);
     memcpy(text + SB_GEO_MAX_LINE - 16, S44, 16);
     strcpy(text + SB_GEO_MAX_LINE, "\n");
-    sb_grecord rec[2];
+    sb_record rec[2];
     uint8_t cells[2 * 16];
     cr_assert_eq(read_all(g, text, 0, rec, cells, 2), 1);
     cr_assert_eq(rec[0].kind, SB_LINE_PUZZLE, "%s", rec[0].why);
@@ -253,26 +253,26 @@ Test(greader, stop_flag_ends_the_skip_of_a_long_line_and_the_next_call_resumes)
     memset(chunk, '7', sizeof chunk);
     cr_assert_eq(write(p[1], chunk, sizeof chunk), (ssize_t)sizeof chunk);
     FILE *in = fdopen(p[0], "r");
-    sb_greader *r;
+    sb_reader *r;
     volatile sig_atomic_t stop = 0;
-    cr_assert_eq(sb_greader_open(&r, g, in), SB_OK);
-    sb_greader_set_stop(r, &stop);
-    sb_grecord rec;
+    cr_assert_eq(sb_reader_open(&r, g, in), SB_OK);
+    sb_reader_set_stop(r, &stop);
+    sb_record rec;
     uint8_t cells[16];
-    cr_assert_eq(sb_greader_next(r, &rec, cells), 1); /* reported before its end arrives */
+    cr_assert_eq(sb_reader_next(r, &rec, cells, NULL), 1); /* reported before its end arrives */
     cr_assert_str_eq(rec.why, "line too long");
     stop = 1; /* the line has no end yet: without the flag the call would wait for it */
-    cr_assert_eq(sb_greader_next(r, &rec, cells), SB_ERR_STOPPED);
-    cr_assert_eq(sb_greader_next(r, &rec, cells), SB_ERR_STOPPED);
+    cr_assert_eq(sb_reader_next(r, &rec, cells, NULL), SB_ERR_STOPPED);
+    cr_assert_eq(sb_reader_next(r, &rec, cells, NULL), SB_ERR_STOPPED);
     stop = 0;
     const char rest[] = "777\n0000002130040000\n";
     cr_assert_eq(write(p[1], rest, strlen(rest)), (ssize_t)strlen(rest));
     close(p[1]);
-    cr_assert_eq(sb_greader_next(r, &rec, cells), 1);
+    cr_assert_eq(sb_reader_next(r, &rec, cells, NULL), 1);
     cr_assert_eq(rec.kind, SB_LINE_PUZZLE);
     cr_assert_eq(rec.line, 2);
-    cr_assert_eq(sb_greader_next(r, &rec, cells), 0);
-    sb_greader_close(r);
+    cr_assert_eq(sb_reader_next(r, &rec, cells, NULL), 0);
+    sb_reader_close(r);
     fclose(in);
     sb_geometry_free(g);
 }
@@ -285,7 +285,7 @@ Test(greader, the_9x9_geometry_is_the_9x9_reader)
                        "..3|.2.|6..\n9..|3.5|..1\n..1|8.6|4..\n---+---+---\n..8|1.2|9..\n"
                        "7..|...|..8\n..6|7.8|2..\n---+---+---\n..2|6.9|5..\n8..|2.3|..9\n..5|.1.|3..\n"
                        "11...............................................................................\n";
-    sb_grecord rec[4];
+    sb_record rec[4];
     uint8_t cells[4 * SB_CELLS];
     cr_assert_eq(read_all(sb_geometry_9x9(), text, 0, rec, cells, 4), 3);
     cr_assert_eq(rec[0].line, 2);
@@ -302,13 +302,13 @@ Test(greader, the_9x9_geometry_is_the_9x9_reader)
 
 Test(greader, arguments)
 {
-    sb_greader *r = (sb_greader *)1;
-    cr_assert_eq(sb_greader_open(&r, NULL, NULL), SB_ERR_ARG);
-    cr_assert_eq(sb_greader_open(NULL, NULL, stdin), SB_ERR_ARG);
-    cr_assert_eq(sb_greader_open(&r, NULL, stdin), SB_ERR_ARG); /* 9x9 is sb_geometry_9x9() */
-    cr_assert_eq(sb_greader_next(NULL, NULL, NULL), SB_ERR_ARG);
-    sb_greader_close(NULL);
-    sb_greader_set_stop(NULL, NULL);
+    sb_reader *r = (sb_reader *)1;
+    cr_assert_eq(sb_reader_open(&r, NULL, NULL), SB_ERR_ARG);
+    cr_assert_eq(sb_reader_open(NULL, NULL, stdin), SB_ERR_ARG);
+    cr_assert_eq(sb_reader_open(&r, NULL, stdin), SB_ERR_ARG); /* 9x9 is sb_geometry_9x9() */
+    cr_assert_eq(sb_reader_next(NULL, NULL, NULL, NULL), SB_ERR_ARG);
+    sb_reader_close(NULL);
+    sb_reader_set_stop(NULL, NULL);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -489,12 +489,12 @@ Test(grate, minimal_16x16_puzzles_rate_by_the_general_solver_and_need_search_whe
     cr_assert_eq(sb_gsolver_new(g, &s), SB_OK);
     FILE *in = fopen(MINIMAL16_FILE, "r");
     cr_assert(in != NULL);
-    sb_greader *r;
-    cr_assert_eq(sb_greader_open(&r, g, in), SB_OK);
-    sb_grecord rec;
+    sb_reader *r;
+    cr_assert_eq(sb_reader_open(&r, g, in), SB_OK);
+    sb_record rec;
     uint8_t cells[256];
     int n = 0;
-    while (sb_greader_next(r, &rec, cells) == 1) {
+    while (sb_reader_next(r, &rec, cells, NULL) == 1) {
         cr_assert_eq(rec.kind, SB_LINE_PUZZLE);
         const int cls = check_class(g, s, cells);
         sb_gresult res;
@@ -506,7 +506,7 @@ Test(grate, minimal_16x16_puzzles_rate_by_the_general_solver_and_need_search_whe
         n++;
     }
     cr_assert_eq(n, 10);
-    sb_greader_close(r);
+    sb_reader_close(r);
     fclose(in);
     sb_gsolver_free(s);
     sb_geometry_free(g);
@@ -521,11 +521,11 @@ Test(grate, the_3x3_geometry_and_the_9x9_geometry_rate_as_sb_rate)
     for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
         FILE *in = fopen(files[f], "r");
         cr_assert(in != NULL, "%s", files[f]);
-        sb_greader *r;
-        cr_assert_eq(sb_greader_open(&r, sb_geometry_9x9(), in), SB_OK);
-        sb_grecord rec;
+        sb_reader *r;
+        cr_assert_eq(sb_reader_open(&r, sb_geometry_9x9(), in), SB_OK);
+        sb_record rec;
         uint8_t cells[SB_CELLS];
-        for (int k = 0; k < 150 && sb_greader_next(r, &rec, cells) == 1; k++) {
+        for (int k = 0; k < 150 && sb_reader_next(r, &rec, cells, NULL) == 1; k++) {
             sb_rating want, got, nine;
             cr_assert_eq(sb_rate((const sb_grid *)(const void *)cells, &want), SB_OK);
             cr_assert_eq(sb_grate(g, cells, &got), SB_OK);
@@ -536,7 +536,7 @@ Test(grate, the_3x3_geometry_and_the_9x9_geometry_rate_as_sb_rate)
             cr_assert_arr_eq(&nine, &want, sizeof want);
             classes[got.cls]++;
         }
-        sb_greader_close(r);
+        sb_reader_close(r);
         fclose(in);
     }
     cr_assert(classes[SB_CLASS_SEARCH] > 0 && classes[SB_CLASS_LOCKED] + classes[SB_CLASS_HIDDEN] > 0,
@@ -557,13 +557,13 @@ Test(grate, a_ladder_without_plugins_is_the_built_in_rating)
     cr_assert_eq(sb_grater_new_opt(g, &none, &r3), SB_OK);
     FILE *in = fopen("datasets/samples/top1465.txt", "r");
     cr_assert(in != NULL);
-    sb_greader *r;
-    cr_assert_eq(sb_greader_open(&r, sb_geometry_9x9(), in), SB_OK);
-    sb_grecord rec;
+    sb_reader *r;
+    cr_assert_eq(sb_reader_open(&r, sb_geometry_9x9(), in), SB_OK);
+    sb_record rec;
     uint8_t cells[SB_CELLS];
     const sb_technique_counts zero[SB_TECH_PLUGINS] = {{0}};
     int search = 0;
-    for (int k = 0; k < 100 && sb_greader_next(r, &rec, cells) == 1; k++) {
+    for (int k = 0; k < 100 && sb_reader_next(r, &rec, cells, NULL) == 1; k++) {
         sb_rating want, wantc;
         sb_ladder_rating got9, got3, gotc;
         cr_assert_eq(sb_rate((const sb_grid *)(const void *)cells, &want), SB_OK);
@@ -591,7 +591,7 @@ Test(grate, a_ladder_without_plugins_is_the_built_in_rating)
         search += want.cls == SB_CLASS_SEARCH;
     }
     cr_assert(search > 0 && search < 100, "top1465's first puzzles: some need search, not all");
-    sb_greader_close(r);
+    sb_reader_close(r);
     fclose(in);
     sb_grater_free(r9);
     sb_grater_free(r3);

@@ -48,7 +48,8 @@ static const char *const internal_symbols[] = {
     "sb_kernel_dfs_avx2", "sb_kernel_dfs_avx512", "sb_kernel_dfs_avx512bw",
     "sb_kernel_dfs_base", "sb_kernel_dfs_neon", "sb_kernel_dfs_scalar", "sb_kernel_dfs_sse4",
     "sb_kernel_pair_avx2", "sb_plan_parse", "sb_plugin_geometry_of", "sb_plugin_solve",
-    "sb_plugin_state_free", "sb_plugin_state_new", "sb_tdoku_count", "sb_tkernel_bfs_avx2",
+    "sb_plugin_state_free", "sb_plugin_state_new", "sb_read_9x9", "sb_read_echo",
+    "sb_read_refill", "sb_tdoku_count", "sb_tkernel_bfs_avx2",
     "sb_tkernel_bfs_avx512", "sb_tkernel_bfs_avx512bw", "sb_tkernel_bfs_base",
     "sb_tkernel_bfs_neon", "sb_tkernel_bfs_scalar", "sb_tkernel_bfs_sse4",
     "sb_tkernel_dfs_avx2", "sb_tkernel_dfs_avx512", "sb_tkernel_dfs_avx512bw",
@@ -179,20 +180,22 @@ Test(misuse, parse_and_reader)
     cr_assert_eq(sb_parse_line(P1, SB_CELLS, NULL, NULL, NULL), SB_LINE_INVALID);
     cr_assert_eq(sb_line_is_grid(NULL, 5), 0);
 
+    const sb_geometry *nine = sb_geometry_9x9();
     sb_reader *r = (sb_reader *)&g; /* any non-NULL value: must stay as it is */
-    cr_assert_eq(sb_reader_open(NULL, stdin), SB_ERR_ARG);
-    cr_assert_eq(sb_reader_open(&r, NULL), SB_ERR_ARG);
+    cr_assert_eq(sb_reader_open(NULL, nine, stdin), SB_ERR_ARG);
+    cr_assert_eq(sb_reader_open(&r, nine, NULL), SB_ERR_ARG);
     sb_record rec;
-    cr_assert_eq(sb_reader_next(NULL, &rec), SB_ERR_ARG);
+    uint8_t cells[SB_CELLS];
+    uint64_t cand[SB_CELLS];
+    cr_assert_eq(sb_reader_next(NULL, &rec, cells, cand), SB_ERR_ARG);
     sb_reader_close(NULL);
     sb_reader_set_stop(NULL, NULL);
-    sb_reader_set_marks(NULL, 1);
 
     FILE *f = fmemopen((void *)P1, sizeof P1 - 1, "r");
     cr_assert_not_null(f);
-    cr_assert_eq(sb_reader_open(&r, f), SB_OK);
-    cr_assert_eq(sb_reader_next(r, NULL), SB_ERR_ARG);
-    uint8_t cells[SB_CELLS];
+    cr_assert_eq(sb_reader_open(&r, nine, f), SB_OK);
+    cr_assert_eq(sb_reader_next(r, NULL, cells, cand), SB_ERR_ARG);
+    cr_assert_eq(sb_reader_next(r, &rec, NULL, cand), SB_ERR_ARG);
     size_t n = 7;
     cr_assert_eq(sb_reader_read_cells(NULL, cells, 1, &n, NULL), SB_ERR_ARG);
     cr_assert_eq(sb_reader_read_cells(r, NULL, 1, &n, NULL), SB_ERR_ARG);
@@ -655,20 +658,25 @@ Test(misuse, engines)
 Test(misuse, reading_and_rating_any_geometry)
 {
     sb_geometry *g = g4();
-    sb_greader *r = NULL;
-    FILE *f = fmemopen((void *)"1...\n", 5, "r");
+    sb_reader *r = NULL;
+    FILE *f = fmemopen((void *)"1...............\n", 17, "r");
     cr_assert_not_null(f);
-    cr_assert_eq(sb_greader_open(NULL, g, f), SB_ERR_ARG);
-    cr_assert_eq(sb_greader_open(&r, g, NULL), SB_ERR_ARG);
-    sb_grecord rec;
+    cr_assert_eq(sb_reader_open(NULL, g, f), SB_ERR_ARG);
+    cr_assert_eq(sb_reader_open(&r, g, NULL), SB_ERR_ARG);
+    cr_assert_eq(sb_reader_open(&r, NULL, f), SB_ERR_ARG);
+    sb_record rec;
     uint8_t cells[16];
-    cr_assert_eq(sb_greader_next(NULL, &rec, cells), SB_ERR_ARG);
-    sb_greader_close(NULL);
-    sb_greader_set_stop(NULL, NULL);
-    cr_assert_eq(sb_greader_open(&r, g, f), SB_OK);
-    cr_assert_eq(sb_greader_next(r, NULL, cells), SB_ERR_ARG);
-    cr_assert_eq(sb_greader_next(r, &rec, NULL), SB_ERR_ARG);
-    sb_greader_close(r);
+    cr_assert_eq(sb_reader_next(NULL, &rec, cells, NULL), SB_ERR_ARG);
+    cr_assert_eq(sb_reader_open(&r, g, f), SB_OK);
+    cr_assert_eq(sb_reader_next(r, NULL, cells, NULL), SB_ERR_ARG);
+    cr_assert_eq(sb_reader_next(r, &rec, NULL, NULL), SB_ERR_ARG);
+    size_t n = 7;
+    cr_assert_eq(sb_reader_read_cells(r, cells, SIZE_MAX / 16 + 1, &n, NULL), SB_ERR_ARG);
+    cr_assert_eq(n, 7);
+    cr_assert_eq(sb_reader_read_cells(r, cells, 1, &n, NULL), 1, "nothing consumed");
+    cr_assert_eq(n, 1);
+    cr_assert_eq(cells[0], 1);
+    sb_reader_close(r);
     fclose(f);
 
     sb_geometry *d = NULL;
@@ -1059,10 +1067,12 @@ static void w_end(void *ctx, void *worker)
     (void)ctx;
     (void)worker;
 }
-static int w_record(void *ctx, void *worker, uint32_t input, const sb_record *rec, sb_buf *out,
-                    sb_buf *err, void *tag)
+static int w_record(void *ctx, void *worker, uint32_t input, const sb_record *rec,
+                    const uint8_t *cells, const uint64_t *cand, sb_buf *out, sb_buf *err,
+                    void *tag)
 {
-    (void)ctx, (void)worker, (void)input, (void)rec, (void)out, (void)err, (void)tag;
+    (void)ctx, (void)worker, (void)input, (void)rec, (void)cells, (void)cand, (void)out;
+    (void)err, (void)tag;
     return SB_OK;
 }
 static int w_item(void *ctx, void *worker, uint64_t index, sb_buf *out, sb_buf *err, void *tag)
@@ -1130,13 +1140,14 @@ Test(misuse, streams)
     job.tag_size = SIZE_MAX;
     cr_assert_eq(sb_stream_new(&s, &job), SB_ERR_ARG);
 
-    /* records: a name missing, first out of range, a source without its hooks */
+    /* records: a name missing, first out of range, no geometry */
     char *files[] = {"-", NULL};
     job = items_job(0);
     job.files = files;
     job.nfiles = 2;
     job.record = w_record;
     job.input_error = w_input_error;
+    job.g = sb_geometry_9x9();
     cr_assert_eq(sb_stream_new(&s, &job), SB_ERR_ARG);
     job.nfiles = 1;
     job.first = 2;
@@ -1147,21 +1158,17 @@ Test(misuse, streams)
     job.input_error = NULL;
     cr_assert_eq(sb_stream_new(&s, &job), SB_ERR_ARG);
     job.input_error = w_input_error;
-    sb_stream_source src = {.rec_size = 1};
-    job.source = &src;
+    job.g = NULL;
     cr_assert_eq(sb_stream_new(&s, &job), SB_ERR_ARG);
-    sb_gsource gs;
-    sb_gsource_init(&gs, NULL, NULL);
-    job.source = &gs.source;
+    job.g = sb_geometry_9x9();
+    job.marks = 1;
     cr_assert_eq(sb_stream_new(&s, &job), SB_OK);
     sb_stream_free(s);
-    gs.source.rec_size = SIZE_MAX;
-    cr_assert_eq(sb_stream_new(&s, &job), SB_ERR_ARG);
+    job.marks = 0;
 
     /* the given stream is closed by a refused sb_stream_new, as by any other */
     int p[2];
     cr_assert_eq(pipe(p), 0);
-    job.source = NULL;
     job.given = fdopen(p[0], "r");
     cr_assert_not_null(job.given);
     job.record = NULL;
@@ -1266,7 +1273,6 @@ Test(misuse, segments)
 
 Test(misuse, sources)
 {
-    sb_gsource_init(NULL, NULL, NULL);
     char buf[256];
     errno = 0;
     cr_assert_eq(sb_input_peek(NULL, buf, sizeof buf), -1);
@@ -1376,50 +1382,64 @@ Test(misuse, record_solvers)
     sb_options_default(&o);
     cr_assert_eq(sb_rsolver_new(NULL, NULL, NULL, &s), SB_ERR_ARG);
     cr_assert_null(s);
-    cr_assert_eq(sb_rsolver_new(NULL, &o, NULL, NULL), SB_ERR_ARG);
+    cr_assert_eq(sb_rsolver_new(sb_geometry_9x9(), &o, NULL, NULL), SB_ERR_ARG);
+    cr_assert_eq(sb_rsolver_new(NULL, &o, NULL, &s), SB_ERR_ARG, "a geometry is needed");
+    cr_assert_null(s);
     sb_rsolver_free(NULL);
 
-    sb_record rec;
-    memset(&rec, 0, sizeof rec);
-    rec.kind = SB_LINE_PUZZLE;
-    rec.grid = tu_grid(P1);
-    const sb_record *recs[2] = {NULL, &rec};
+    sb_record recs[2];
+    memset(recs, 0, sizeof recs);
+    recs[0].kind = SB_LINE_INVALID;
+    recs[1].kind = SB_LINE_PUZZLE;
+    const sb_record *rec = &recs[1];
+    uint8_t cells[2][SB_CELLS] = {{0}};
+    const sb_grid p1 = tu_grid(P1);
+    memcpy(cells[1], p1.cell, SB_CELLS);
+    uint64_t cand[SB_CELLS];
+    for (int c = 0; c < SB_CELLS; c++)
+        cand[c] = 1u << 9; /* above digit 9 */
     sb_gresult res;
     sb_ladder_rating rt;
     sb_gresult gr;
-    cr_assert_eq(sb_rsolver_new(NULL, &o, &o, &s), SB_OK);
-    sb_rsolver_ahead(NULL, recs, 2);
-    sb_rsolver_ahead(s, NULL, 2);
-    sb_rsolver_ahead(s, recs, SIZE_MAX);
-    sb_rsolver_ahead(s, recs, 2); /* the NULL entry is passed over */
-    cr_assert_eq(sb_rsolver_solve(s, &rec, &res), SB_OK);
+    cr_assert_eq(sb_rsolver_new(sb_geometry_9x9(), &o, &o, &s), SB_OK);
+    sb_rsolver_ahead(NULL, recs, cells[0], 2);
+    sb_rsolver_ahead(s, NULL, cells[0], 2);
+    sb_rsolver_ahead(s, recs, NULL, 2);
+    sb_rsolver_ahead(s, recs, cells[0], SIZE_MAX);
+    sb_rsolver_ahead(s, recs, cells[0], 2); /* the invalid record is passed over */
+    cr_assert_eq(sb_rsolver_solve(s, rec, cells[1], NULL, &res), SB_OK);
     cr_assert_eq(res.count, 1);
-    cr_assert_eq(sb_rsolver_solve(NULL, &rec, &res), SB_ERR_ARG);
-    cr_assert_eq(sb_rsolver_solve(s, NULL, &res), SB_ERR_ARG);
-    cr_assert_eq(sb_rsolver_solve(s, &rec, NULL), SB_ERR_ARG);
+    cr_assert_eq(sb_rsolver_solve(NULL, rec, cells[1], NULL, &res), SB_ERR_ARG);
+    cr_assert_eq(sb_rsolver_solve(s, NULL, cells[1], NULL, &res), SB_ERR_ARG);
+    cr_assert_eq(sb_rsolver_solve(s, rec, NULL, NULL, &res), SB_ERR_ARG);
+    cr_assert_eq(sb_rsolver_solve(s, rec, cells[1], NULL, NULL), SB_ERR_ARG);
+    cr_assert_eq(sb_rsolver_solve(s, rec, cells[1], cand, &res), SB_ERR_ARG, "a mask above 9");
     cr_assert_null(sb_rsolver_solution(NULL));
     cr_assert_null(sb_rsolver_plugin_why(NULL));
+    cr_assert_eq(sb_rsolver_solve(s, rec, cells[1], NULL, &res), SB_OK);
     cr_assert_not_null(sb_rsolver_solution(s));
-    cr_assert_eq(sb_solution_check(&rec.grid, (const sb_grid *)(const void *)sb_rsolver_solution(s)), 1);
-    cr_assert_eq(sb_rsolver_rate(NULL, &rec, NULL, &rt), SB_ERR_ARG);
-    cr_assert_eq(sb_rsolver_rate(s, NULL, NULL, &rt), SB_ERR_ARG);
-    cr_assert_eq(sb_rsolver_rate(s, &rec, NULL, NULL), SB_ERR_ARG);
-    cr_assert_eq(sb_rsolver_each(NULL, &rec, never, NULL, &gr), SB_ERR_ARG);
-    cr_assert_eq(sb_rsolver_each(s, &rec, never, NULL, &gr), SB_ERR_ARG); /* 9x9 */
+    cr_assert_eq(sb_solution_check(&p1, (const sb_grid *)(const void *)sb_rsolver_solution(s)),
+                 1);
+    cr_assert_eq(sb_rsolver_rate(NULL, cells[1], NULL, NULL, &rt), SB_ERR_ARG);
+    cr_assert_eq(sb_rsolver_rate(s, NULL, NULL, NULL, &rt), SB_ERR_ARG);
+    cr_assert_eq(sb_rsolver_rate(s, cells[1], NULL, NULL, NULL), SB_ERR_ARG);
+    cr_assert_eq(sb_rsolver_rate(s, cells[1], cand, NULL, &rt), SB_ERR_ARG, "a mask above 9");
+    cr_assert_eq(sb_rsolver_each(NULL, cells[1], never, NULL, &gr), SB_ERR_ARG);
+    cr_assert_eq(sb_rsolver_each(s, cells[1], never, NULL, &gr), SB_ERR_ARG); /* 9x9 */
     sb_rsolver_free(s);
 
     /* a solver whose making failed is freed, and refuses, without a crash */
     o.simd = 99;
-    cr_assert_eq(sb_rsolver_new(NULL, &o, NULL, &s), SB_ERR_SIMD);
-    sb_rsolver_ahead(s, recs, 2);
-    cr_assert_eq(sb_rsolver_solve(s, &rec, &res), SB_ERR_ARG);
+    cr_assert_eq(sb_rsolver_new(sb_geometry_9x9(), &o, NULL, &s), SB_ERR_SIMD);
+    sb_rsolver_ahead(s, recs, cells[0], 2);
+    cr_assert_eq(sb_rsolver_solve(s, rec, cells[1], NULL, &res), SB_ERR_ARG);
     sb_rsolver_free(s);
 
     sb_geometry *g = g4();
     sb_options_default(&o);
     cr_assert_eq(sb_rsolver_new(g, &o, NULL, &s), SB_OK);
     cr_assert_eq(sb_rsolver_each(s, NULL, never, NULL, &gr), SB_ERR_ARG);
-    cr_assert_eq(sb_rsolver_rate(s, &rec, NULL, &rt), SB_ERR_ARG); /* made without a rater */
+    cr_assert_eq(sb_rsolver_rate(s, cells[1], NULL, NULL, &rt), SB_ERR_ARG); /* no rater */
     sb_rsolver_free(s);
     sb_geometry_free(g);
 }

@@ -281,6 +281,7 @@ static FILE *stream_of(const char *data, size_t len)
 
 typedef struct recs {
     sb_record r[MAX_RECS];
+    uint8_t cells[MAX_RECS][SB_CELLS]; /* row i: record i's cells */
     int n;
 } recs;
 
@@ -290,11 +291,11 @@ static recs *read_all(FILE *f)
     recs *out = calloc(1, sizeof *out);
     cr_assert_not_null(out);
     sb_reader *r = NULL;
-    cr_assert_eq(sb_reader_open(&r, f), SB_OK);
+    cr_assert_eq(sb_reader_open(&r, sb_geometry_9x9(), f), SB_OK);
     cr_assert_not_null(r);
     for (;;) {
         cr_assert_lt(out->n, MAX_RECS, "too many records");
-        int rc = sb_reader_next(r, &out->r[out->n]);
+        int rc = sb_reader_next(r, &out->r[out->n], out->cells[out->n], NULL);
         cr_assert_geq(rc, 0, "sb_reader_next: %d (%s)", rc, sb_strerror(rc));
         if (rc == 0)
             break;
@@ -303,7 +304,8 @@ static recs *read_all(FILE *f)
     }
     /* End of input is sticky. */
     sb_record extra;
-    cr_assert_eq(sb_reader_next(r, &extra), 0);
+    uint8_t cells[SB_CELLS];
+    cr_assert_eq(sb_reader_next(r, &extra, cells, NULL), 0);
     sb_reader_close(r);
     return out;
 }
@@ -316,15 +318,17 @@ static recs *read_string(const char *data, size_t len)
     return out;
 }
 
-static void expect_rec_puzzle(const sb_record *rec, uint64_t line, const char *want81)
+/* Checks record i of a: a puzzle at line with the cells of want81. */
+static void expect_rec_puzzle(const recs *a, int i, uint64_t line, const char *want81)
 {
+    const sb_record *rec = &a->r[i];
     cr_assert_eq(rec->kind, SB_LINE_PUZZLE, "line %llu: kind %d (why %s)",
                  (unsigned long long)rec->line, rec->kind, rec->why);
     cr_assert_eq(rec->line, line, "record line %llu, want %llu", (unsigned long long)rec->line,
                  (unsigned long long)line);
     cr_assert_str_eq(rec->why, "", "a puzzle record has a reason: %s", rec->why);
     sb_grid want = tu_grid(want81);
-    cr_assert_arr_eq(rec->grid.cell, want.cell, 81, "line %llu: wrong grid",
+    cr_assert_arr_eq(a->cells[i], want.cell, 81, "line %llu: wrong grid",
                      (unsigned long long)line);
 }
 
@@ -342,7 +346,8 @@ static void expect_rec_invalid(const sb_record *rec, uint64_t line, const char *
 Test(reader, open_arguments)
 {
     sb_reader *r = NULL;
-    cr_assert_eq(sb_reader_open(&r, NULL), SB_ERR_ARG);
+    cr_assert_eq(sb_reader_open(&r, sb_geometry_9x9(), NULL), SB_ERR_ARG);
+    cr_assert_eq(sb_reader_open(&r, NULL, stdin), SB_ERR_ARG, "a NULL geometry is refused");
     sb_reader_close(NULL);
 }
 
@@ -369,8 +374,8 @@ Test(reader, fmemopen_stream)
     recs *a = read_all(f);
     fclose(f);
     cr_assert_eq(a->n, 2);
-    expect_rec_puzzle(&a->r[0], 1, P1);
-    expect_rec_puzzle(&a->r[1], 2, P2);
+    expect_rec_puzzle(a, 0, 1, P1);
+    expect_rec_puzzle(a, 1, 2, P2);
     free(a);
 }
 
@@ -380,24 +385,24 @@ Test(reader, bom_crlf_and_missing_final_newline)
     int len = snprintf(data, sizeof data, "\xEF\xBB\xBF%s\r\n%s\r\n%s", P1, P2, P1);
     recs *a = read_string(data, (size_t)len);
     cr_assert_eq(a->n, 3);
-    expect_rec_puzzle(&a->r[0], 1, P1);
-    expect_rec_puzzle(&a->r[1], 2, P2);
-    expect_rec_puzzle(&a->r[2], 3, P1);
+    expect_rec_puzzle(a, 0, 1, P1);
+    expect_rec_puzzle(a, 1, 2, P2);
+    expect_rec_puzzle(a, 2, 3, P1);
     free(a);
 
     /* BOM then a comment line; and a final line ending in a bare CR. */
     len = snprintf(data, sizeof data, "\xEF\xBB\xBF# header\n%s\n%s\r", P1, P2);
     a = read_string(data, (size_t)len);
     cr_assert_eq(a->n, 2);
-    expect_rec_puzzle(&a->r[0], 2, P1);
-    expect_rec_puzzle(&a->r[1], 3, P2);
+    expect_rec_puzzle(a, 0, 2, P1);
+    expect_rec_puzzle(a, 1, 3, P2);
     free(a);
 
     /* A BOM in the middle of the input is not skipped. */
     len = snprintf(data, sizeof data, "%s\n\xEF\xBB\xBF%s\n", P1, P2);
     a = read_string(data, (size_t)len);
     cr_assert_eq(a->n, 2);
-    expect_rec_puzzle(&a->r[0], 1, P1);
+    expect_rec_puzzle(a, 0, 1, P1);
     cr_assert_eq(a->r[1].kind, SB_LINE_INVALID);
     cr_assert_eq(a->r[1].line, 2);
     free(a);
@@ -420,10 +425,10 @@ Test(reader, skipped_lines_keep_physical_numbers)
                        P1, KP, KS, P2);
     recs *a = read_string(data, (size_t)len);
     cr_assert_eq(a->n, 4);
-    expect_rec_puzzle(&a->r[0], 5, P1);
+    expect_rec_puzzle(a, 0, 5, P1);
     expect_rec_invalid(&a->r[1], 7, "too few cells (5 of 81)");
-    expect_rec_puzzle(&a->r[2], 8, KP);
-    expect_rec_puzzle(&a->r[3], 10, P2);
+    expect_rec_puzzle(a, 2, 8, KP);
+    expect_rec_puzzle(a, 3, 10, P2);
     free(a);
 }
 
@@ -467,11 +472,11 @@ Test(reader, long_lines_do_not_shift_records)
     recs *a = read_string(data, n);
     free(data);
     cr_assert_eq(a->n, 5, "%d records", a->n);
-    expect_rec_puzzle(&a->r[0], 1, P1);
+    expect_rec_puzzle(a, 0, 1, P1);
     expect_rec_invalid(&a->r[1], 2, "line too long");
-    expect_rec_puzzle(&a->r[2], 3, P2);
+    expect_rec_puzzle(a, 2, 3, P2);
     expect_rec_invalid(&a->r[3], 4, "line too long");
-    expect_rec_puzzle(&a->r[4], 5, P1);
+    expect_rec_puzzle(a, 4, 5, P1);
     char want[82];
     memset(want, '.', 81);
     want[81] = '\0';
@@ -500,9 +505,9 @@ Test(reader, max_line_boundary)
     recs *a = read_string(data, n);
     free(data);
     cr_assert_eq(a->n, 3);
-    expect_rec_puzzle(&a->r[0], 1, P1);
+    expect_rec_puzzle(a, 0, 1, P1);
     expect_rec_invalid(&a->r[1], 2, "line too long");
-    expect_rec_puzzle(&a->r[2], 3, P1);
+    expect_rec_puzzle(a, 2, 3, P1);
     free(a);
 }
 
@@ -590,6 +595,7 @@ Test(reader, many_records_mixed_forms)
         if (kind[i] == 4)
             continue;
         cr_assert_lt(k, a->n);
+        const uint8_t *cells = a->cells[k];
         const sb_record *rec = &a->r[k++];
         cr_assert_eq(rec->line, (uint64_t)i + 1, "record %d: line %llu, want %d", k,
                      (unsigned long long)rec->line, i + 1);
@@ -597,7 +603,7 @@ Test(reader, many_records_mixed_forms)
             expect_rec_invalid(rec, (uint64_t)i + 1, "too few cells (79 of 81)");
         } else {
             cr_assert_eq(rec->kind, SB_LINE_PUZZLE, "line %d: why %s", i + 1, rec->why);
-            cr_assert_arr_eq(rec->grid.cell, grids[i], 81, "line %d", i + 1);
+            cr_assert_arr_eq(cells, grids[i], 81, "line %d", i + 1);
         }
     }
     cr_assert_eq(k, a->n);
@@ -612,9 +618,10 @@ Test(reader, read_error_reports_io)
     FILE *f = fopen("/dev/null", "w"); /* reading a write-only stream fails */
     cr_assert_not_null(f);
     sb_reader *r = NULL;
-    cr_assert_eq(sb_reader_open(&r, f), SB_OK);
+    cr_assert_eq(sb_reader_open(&r, sb_geometry_9x9(), f), SB_OK);
     sb_record rec;
-    cr_assert_eq(sb_reader_next(r, &rec), SB_ERR_IO);
+    uint8_t cells[SB_CELLS];
+    cr_assert_eq(sb_reader_next(r, &rec, cells, NULL), SB_ERR_IO);
     sb_reader_close(r);
     fclose(f);
 }

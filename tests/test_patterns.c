@@ -445,7 +445,7 @@ static size_t samples(const char *path, uint8_t *cells, size_t max)
     cr_assert_not_null(in, "%s", path);
     sb_reader *r;
     size_t n = 0;
-    cr_assert_eq(sb_reader_open(&r, in), SB_OK);
+    cr_assert_eq(sb_reader_open(&r, sb_geometry_9x9(), in), SB_OK);
     cr_assert_geq(sb_reader_read_cells(r, cells, max, &n, NULL), 0, "%s", path);
     sb_reader_close(r);
     fclose(in);

@@ -87,7 +87,7 @@ static sb_reader *pipe_reader(int fds[2], int nonblocking, FILE **in)
     *in = fdopen(fds[0], "rb");
     cr_assert_not_null(*in);
     sb_reader *r;
-    cr_assert_eq(sb_reader_open(&r, *in), SB_OK);
+    cr_assert_eq(sb_reader_open(&r, sb_geometry_9x9(), *in), SB_OK);
     return r;
 }
 
@@ -104,27 +104,30 @@ Test(reader_resume, after_eagain_mid_line)
     FILE *in;
     sb_reader *r = pipe_reader(fds, 1, &in);
     sb_record rec;
+    uint8_t cells[SB_CELLS];
     char half[42];
     memcpy(half, P1, 41);
     half[41] = '\0';
     put(fds[1], half);
     errno = 0;
-    cr_assert_eq(sb_reader_next(r, &rec), SB_ERR_IO, "half a line is not a record yet");
+    cr_assert_eq(sb_reader_next(r, &rec, cells, NULL), SB_ERR_IO,
+                 "half a line is not a record yet");
     cr_assert_eq(errno, EAGAIN);
     put(fds[1], P1 + 41);
     put(fds[1], "\nxyz\n");
-    cr_assert_eq(sb_reader_next(r, &rec), 1);
+    cr_assert_eq(sb_reader_next(r, &rec, cells, NULL), 1);
     cr_assert_eq(rec.kind, SB_LINE_PUZZLE, "%s", rec.why);
     cr_assert_eq(rec.line, 1);
     sb_grid want = tu_grid(P1);
-    cr_assert_arr_eq(rec.grid.cell, want.cell, SB_CELLS, "the halves were not joined");
-    cr_assert_eq(sb_reader_next(r, &rec), 1);
+    cr_assert_arr_eq(cells, want.cell, SB_CELLS, "the halves were not joined");
+    cr_assert_eq(sb_reader_next(r, &rec, cells, NULL), 1);
     cr_assert_eq(rec.kind, SB_LINE_INVALID);
     cr_assert_eq(rec.line, 2);
-    cr_assert_eq(sb_reader_next(r, &rec), SB_ERR_IO);
+    cr_assert_eq(sb_reader_next(r, &rec, cells, NULL), SB_ERR_IO);
     cr_assert_eq(errno, EAGAIN);
     close(fds[1]);
-    cr_assert_eq(sb_reader_next(r, &rec), 0, "end of input after the writer closed");
+    cr_assert_eq(sb_reader_next(r, &rec, cells, NULL), 0,
+                 "end of input after the writer closed");
     sb_reader_close(r);
     fclose(in);
 }
@@ -139,24 +142,27 @@ Test(reader_resume, long_line_reported_before_its_end_and_skipped_after_eagain)
     chunk[1500] = '\0';
     put(fds[1], chunk);
     sb_record rec;
-    cr_assert_eq(sb_reader_next(r, &rec), 1, "a too-long line is reported without its end");
+    uint8_t cells[SB_CELLS];
+    cr_assert_eq(sb_reader_next(r, &rec, cells, NULL), 1,
+                 "a too-long line is reported without its end");
     cr_assert_eq(rec.kind, SB_LINE_INVALID);
     cr_assert_str_eq(rec.why, "line too long");
     cr_assert_eq(rec.line, 1);
     cr_assert_eq(rec.col, SB_MAX_LINE + 1);
-    cr_assert_eq(sb_reader_next(r, &rec), SB_ERR_IO, "the rest of the long line has not come");
+    cr_assert_eq(sb_reader_next(r, &rec, cells, NULL), SB_ERR_IO,
+                 "the rest of the long line has not come");
     cr_assert_eq(errno, EAGAIN);
     put(fds[1], chunk); /* more of the same line: still skipped */
-    cr_assert_eq(sb_reader_next(r, &rec), SB_ERR_IO);
+    cr_assert_eq(sb_reader_next(r, &rec, cells, NULL), SB_ERR_IO);
     cr_assert_eq(errno, EAGAIN);
     put(fds[1], "77\n");
     put(fds[1], P1);
     put(fds[1], "\n");
-    cr_assert_eq(sb_reader_next(r, &rec), 1);
+    cr_assert_eq(sb_reader_next(r, &rec, cells, NULL), 1);
     cr_assert_eq(rec.kind, SB_LINE_PUZZLE, "%s", rec.why);
     cr_assert_eq(rec.line, 2, "the long line's tail was taken for a line");
     close(fds[1]);
-    cr_assert_eq(sb_reader_next(r, &rec), 0);
+    cr_assert_eq(sb_reader_next(r, &rec, cells, NULL), 0);
     sb_reader_close(r);
     fclose(in);
 }
@@ -201,8 +207,9 @@ Test(reader_resume, after_eintr_from_a_signal)
     pthread_t t;
     cr_assert_eq(pthread_create(&t, NULL, nudge, &n), 0);
     sb_record rec;
+    uint8_t cells[SB_CELLS];
     errno = 0;
-    const int got = sb_reader_next(r, &rec);
+    const int got = sb_reader_next(r, &rec, cells, NULL);
     const int err = errno;
     atomic_store(&n.stop, 1);
     pthread_join(t, NULL);
@@ -211,13 +218,13 @@ Test(reader_resume, after_eintr_from_a_signal)
     put(fds[1], "\n");
     put(fds[1], P1);
     close(fds[1]);
-    cr_assert_eq(sb_reader_next(r, &rec), 1);
+    cr_assert_eq(sb_reader_next(r, &rec, cells, NULL), 1);
     cr_assert_eq(rec.kind, SB_LINE_INVALID, "the 5 bytes before the signal were lost");
     cr_assert_str_eq(rec.why, "too few cells (5 of 81)");
-    cr_assert_eq(sb_reader_next(r, &rec), 1);
+    cr_assert_eq(sb_reader_next(r, &rec, cells, NULL), 1);
     cr_assert_eq(rec.kind, SB_LINE_PUZZLE, "last line without a newline: %s", rec.why);
     cr_assert_eq(rec.line, 2);
-    cr_assert_eq(sb_reader_next(r, &rec), 0);
+    cr_assert_eq(sb_reader_next(r, &rec, cells, NULL), 0);
     sb_reader_close(r);
     fclose(in);
 }

@@ -1,8 +1,9 @@
 /*
- * test_rsolver.c — the record solver (sb_rsolver, src/app/): records of any geometry, as an
- * sb_gsource gives them, solved (a chunk of 9x9 ones ahead or one at a time), rated and, off
- * 9x9, enumerated. Counts are checked against independent counters (tests/reference.c for
- * 9x9, tests/dlx.c for the 4x4), solutions against the givens and the rules.
+ * test_rsolver.c — the record solver (sb_rsolver, src/app/): records of any geometry and
+ * their cells, as sb_reader gives them, solved (a chunk of 9x9 ones ahead or one at a time),
+ * rated and, off 9x9, enumerated. Counts are checked against independent counters
+ * (tests/reference.c for 9x9, tests/dlx.c for the 4x4), solutions against the givens and the
+ * rules.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -20,12 +21,12 @@ static const char *const LINES9[] = {
     "55.......................................................................................",
 };
 
-/* Fills rec from an 81-character puzzle line (its first 81 characters). */
-static void record9(sb_record *rec, const char *line, uint64_t no)
+/* Fills rec and its cells from an 81-character puzzle line (its first 81 characters). */
+static void record9(sb_record *rec, uint8_t *cells, const char *line, uint64_t no)
 {
     memset(rec, 0, sizeof *rec);
     rec->line = no;
-    rec->kind = sb_parse_line(line, SB_CELLS, &rec->grid, rec->why, &rec->col);
+    rec->kind = sb_parse_line(line, SB_CELLS, (sb_grid *)(void *)cells, rec->why, &rec->col);
     cr_assert_eq(rec->kind, SB_LINE_PUZZLE, "line %s: %s", line, rec->why);
 }
 
@@ -34,28 +35,26 @@ Test(rsolver, nine_by_nine_ahead_and_one_at_a_time_agree_with_the_reference)
     sb_options opt;
     sb_options_default(&opt); /* limit 2: 0, 1 or 2 solutions */
     sb_rsolver *ahead, *single;
-    cr_assert_eq(sb_rsolver_new(NULL, &opt, &opt, &ahead), SB_OK);
-    cr_assert_eq(sb_rsolver_new(NULL, &opt, NULL, &single), SB_OK);
+    cr_assert_eq(sb_rsolver_new(sb_geometry_9x9(), &opt, &opt, &ahead), SB_OK);
+    cr_assert_eq(sb_rsolver_new(sb_geometry_9x9(), &opt, NULL, &single), SB_OK);
     sb_record recs[3];
-    const sb_record *ptrs[3];
-    for (int i = 0; i < 3; i++) {
-        record9(&recs[i], LINES9[i], (uint64_t)i + 1);
-        ptrs[i] = &recs[i];
-    }
-    sb_rsolver_ahead(ahead, ptrs, 3);
+    uint8_t cells[3][SB_CELLS];
+    for (int i = 0; i < 3; i++)
+        record9(&recs[i], cells[i], LINES9[i], (uint64_t)i + 1);
+    sb_rsolver_ahead(ahead, recs, cells[0], 3);
     for (int i = 0; i < 3; i++) {
         sb_gresult a, b;
         uint8_t first[SB_CELLS];
-        cr_assert_eq(sb_rsolver_solve(ahead, &recs[i], &a), SB_OK);
-        cr_assert_eq(sb_rsolver_solve(single, &recs[i], &b), SB_OK);
-        const int want = ref_count(recs[i].grid.cell, 2, first);
+        cr_assert_eq(sb_rsolver_solve(ahead, &recs[i], cells[i], NULL, &a), SB_OK);
+        cr_assert_eq(sb_rsolver_solve(single, &recs[i], cells[i], NULL, &b), SB_OK);
+        const int want = ref_count(cells[i], 2, first);
         cr_assert_eq(a.count, (uint64_t)want, "puzzle %d: %llu, reference %d", i,
                      (unsigned long long)a.count, want);
         cr_assert_eq(b.count, a.count);
         cr_assert_eq(b.guesses, a.guesses, "the same search ahead or not");
         if (want > 0) {
             const uint8_t *sol = sb_rsolver_solution(ahead);
-            cr_assert(ref_is_valid_solution(recs[i].grid.cell, sol), "puzzle %d", i);
+            cr_assert(ref_is_valid_solution(cells[i], sol), "puzzle %d", i);
             cr_assert_eq(memcmp(sol, sb_rsolver_solution(single), SB_CELLS), 0,
                          "puzzle %d: the same first solution ahead or not", i);
         }
@@ -64,15 +63,15 @@ Test(rsolver, nine_by_nine_ahead_and_one_at_a_time_agree_with_the_reference)
      * has none to ask, on 9x9 too. */
     sb_ladder_rating got;
     sb_rating want;
-    cr_assert_eq(sb_rsolver_rate(ahead, &recs[0], NULL, &got), SB_OK);
-    cr_assert_eq(sb_rate(&recs[0].grid, &want), SB_OK);
+    cr_assert_eq(sb_rsolver_rate(ahead, cells[0], NULL, NULL, &got), SB_OK);
+    cr_assert_eq(sb_rate((const sb_grid *)(const void *)cells[0], &want), SB_OK);
     cr_assert_eq(got.base.cls, want.cls);
     cr_assert(!memcmp(got.base.counts, want.counts, sizeof want.counts));
     cr_assert_eq(got.rung, -1);
-    cr_assert_eq(sb_rsolver_rate(single, &recs[0], NULL, &got), SB_ERR_ARG);
+    cr_assert_eq(sb_rsolver_rate(single, cells[0], NULL, NULL, &got), SB_ERR_ARG);
     /* 9x9 enumerates as the 3x3 geometry, not here */
     sb_gresult gr;
-    cr_assert_eq(sb_rsolver_each(single, &recs[0], NULL, NULL, &gr), SB_ERR_ARG);
+    cr_assert_eq(sb_rsolver_each(single, cells[0], NULL, NULL, &gr), SB_ERR_ARG);
     sb_rsolver_free(ahead);
     sb_rsolver_free(single);
     sb_rsolver_free(NULL);
@@ -83,17 +82,17 @@ Test(rsolver, a_record_not_handed_ahead_is_solved_when_asked)
     sb_options opt;
     sb_options_default(&opt);
     sb_rsolver *s;
-    cr_assert_eq(sb_rsolver_new(NULL, &opt, 0, &s), SB_OK);
+    cr_assert_eq(sb_rsolver_new(sb_geometry_9x9(), &opt, 0, &s), SB_OK);
     sb_record a, b;
-    record9(&a, LINES9[0], 1);
-    record9(&b, LINES9[1], 2);
-    const sb_record *first[1] = {&a};
-    sb_rsolver_ahead(s, first, 1);
+    uint8_t ca[SB_CELLS], cb[SB_CELLS];
+    record9(&a, ca, LINES9[0], 1);
+    record9(&b, cb, LINES9[1], 2);
+    sb_rsolver_ahead(s, &a, ca, 1);
     sb_gresult res;
     /* b was not in the chunk: solved now, and a's result still waits for a */
-    cr_assert_eq(sb_rsolver_solve(s, &b, &res), SB_OK);
+    cr_assert_eq(sb_rsolver_solve(s, &b, cb, NULL, &res), SB_OK);
     cr_assert_eq(res.count, 2);
-    cr_assert_eq(sb_rsolver_solve(s, &a, &res), SB_OK);
+    cr_assert_eq(sb_rsolver_solve(s, &a, ca, NULL, &res), SB_OK);
     cr_assert_eq(res.count, 1);
     sb_rsolver_free(s);
 }
@@ -130,20 +129,20 @@ Test(rsolver, another_geometry_solves_rates_and_lists_through_its_engine)
     opt.limit = 0; /* every solution */
     sb_rsolver *s;
     cr_assert_eq(sb_rsolver_new(g, &opt, &opt, &s), SB_OK);
-    sb_stream_grec *rec = calloc(1, sizeof *rec + 16);
-    cr_assert_not_null(rec);
+    sb_record rec = {0};
+    uint8_t cells[16];
     static const uint8_t puzzles[3][16] = {
         {1, 2, 0, 0, 3, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, /* several solutions */
         {1, 0, 0, 0, 0, 0, 3, 0, 0, 4, 0, 0, 0, 0, 0, 2}, /* counted by dlx */
         {1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, /* clashing givens: none */
     };
     for (int i = 0; i < 3; i++) {
-        rec->head.kind = SB_LINE_PUZZLE;
-        rec->head.line = (uint64_t)i + 1;
-        memcpy(rec->cells, puzzles[i], 16);
-        sb_rsolver_ahead(s, (const sb_record *const[]){&rec->head}, 1); /* nothing ahead here */
+        rec.kind = SB_LINE_PUZZLE;
+        rec.line = (uint64_t)i + 1;
+        memcpy(cells, puzzles[i], 16);
+        sb_rsolver_ahead(s, &rec, cells, 1); /* nothing ahead here */
         sb_gresult res;
-        cr_assert_eq(sb_rsolver_solve(s, &rec->head, &res), SB_OK);
+        cr_assert_eq(sb_rsolver_solve(s, &rec, cells, NULL, &res), SB_OK);
         const uint64_t want = dlx4(g, puzzles[i], 0);
         cr_assert_eq(res.count, want, "puzzle %d: %llu, dlx %llu", i,
                      (unsigned long long)res.count, (unsigned long long)want);
@@ -152,22 +151,21 @@ Test(rsolver, another_geometry_solves_rates_and_lists_through_its_engine)
                          "puzzle %d", i);
         uint64_t seen = 0;
         sb_gresult gr;
-        cr_assert_eq(sb_rsolver_each(s, &rec->head, each_one, &seen, &gr), SB_OK);
+        cr_assert_eq(sb_rsolver_each(s, cells, each_one, &seen, &gr), SB_OK);
         cr_assert_eq(seen, want, "puzzle %d lists every solution", i);
         cr_assert_eq(gr.count, want);
     }
     /* Rating goes to the geometry's rater: the same as sb_grate. */
-    memcpy(rec->cells, puzzles[1], 16);
+    memcpy(cells, puzzles[1], 16);
     sb_ladder_rating got;
     sb_rating want;
-    cr_assert_eq(sb_rsolver_rate(s, &rec->head, NULL, &got), SB_OK);
+    cr_assert_eq(sb_rsolver_rate(s, cells, NULL, NULL, &got), SB_OK);
     cr_assert_eq(sb_grate(g, puzzles[1], &want), SB_OK);
     cr_assert_eq(got.base.cls, want.cls);
     sb_rsolver_free(s);
     /* Without rate there is no rater to ask. */
     cr_assert_eq(sb_rsolver_new(g, &opt, NULL, &s), SB_OK);
-    cr_assert_eq(sb_rsolver_rate(s, &rec->head, NULL, &got), SB_ERR_ARG);
+    cr_assert_eq(sb_rsolver_rate(s, cells, NULL, NULL, &got), SB_ERR_ARG);
     sb_rsolver_free(s);
-    free(rec);
     sb_geometry_free(g);
 }

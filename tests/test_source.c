@@ -1,8 +1,7 @@
 /*
- * test_source.c — the record sources (sb_gsource, src/app/) and the look ahead at an input
- * (sb_input_peek; sb_input_pick over several): a source of any geometry gives each puzzle
- * line's cells and line number and each invalid line's kind, through the same
- * sb_stream_source calls the stream engine makes; a look ahead returns an input's first
+ * test_source.c — the look ahead at an input (sb_input_peek; sb_input_pick over several), and
+ * the records a stream reads through sb_reader on any geometry: each puzzle line's cells,
+ * form and line number and each invalid line's kind; a look ahead returns an input's first
  * bytes and leaves them to be read, and the pick passes over inputs that cannot tell.
  *
  * The expected cells are written out by hand from the test's own text (one digit a cell).
@@ -20,25 +19,24 @@
 
 static const char TEXT4[] = "12..34..........\nxyz\n# a comment\n\n..3.............\n";
 
-/* Reads every record of text through the source of geometry g (NULL: 9x9) into recs
- * (rec_size bytes each, up to max). @return the records read. */
-static int read_all(const sb_geometry *g, const char *text, char *recs, size_t max)
+/* Reads every record of text with the reader of geometry g, as a stream opens it (a stop
+ * flag set), into recs and cells (sb_geometry_cells bytes each, up to max). @return the
+ * records read. */
+static int read_all(const sb_geometry *g, const char *text, sb_record *recs, uint8_t *cells,
+                    size_t max)
 {
     static volatile sig_atomic_t stop = 0;
-    sb_gsource src;
-    sb_gsource_init(&src, g, &stop);
-    cr_assert_eq(src.source.ctx, &src);
-    cr_assert(src.source.rec_size >= sizeof(sb_record));
-    cr_assert_eq(src.source.rec_size % 8, 0);
+    const size_t nc = (size_t)sb_geometry_cells(g);
     FILE *in = fmemopen((void *)text, strlen(text), "r");
     cr_assert_not_null(in);
-    void *reader = NULL;
-    cr_assert_eq(src.source.open(src.source.ctx, in, &reader), SB_OK);
-    int n = 0, st;
+    sb_reader *reader = NULL;
+    cr_assert_eq(sb_reader_open(&reader, g, in), SB_OK);
+    sb_reader_set_stop(reader, &stop);
+    int n = 0;
     while ((size_t)n < max &&
-           (st = src.source.next(reader, (sb_record *)(recs + (size_t)n * src.source.rec_size))) == 1)
+           sb_reader_next(reader, &recs[n], cells + (size_t)n * nc, NULL) == 1)
         n++;
-    src.source.close(reader);
+    sb_reader_close(reader);
     fclose(in);
     return n;
 }
@@ -48,28 +46,23 @@ Test(source, another_geometry_gives_cells_and_lines)
     sb_geometry *g;
     char why[SB_GEO_WHY_LEN];
     cr_assert_eq(sb_geometry_parse("2x2", &g, why, sizeof why), SB_OK);
-    sb_gsource src;
-    sb_gsource_init(&src, g, NULL);
-    const size_t rs = src.source.rec_size;
-    cr_assert(rs >= sizeof(sb_stream_grec) + 16);
-    char *recs = calloc(8, rs);
-    cr_assert_eq(read_all(g, TEXT4, recs, 8), 3, "two puzzles and one invalid line");
-    const sb_stream_grec *a = (const sb_stream_grec *)recs;
-    const sb_stream_grec *b = (const sb_stream_grec *)(recs + rs);
-    const sb_stream_grec *c = (const sb_stream_grec *)(recs + 2 * rs);
+    sb_record recs[8];
+    uint8_t cells[8 * 16];
+    cr_assert_eq(read_all(g, TEXT4, recs, cells, 8), 3, "two puzzles and one invalid line");
+    const sb_record *a = &recs[0], *b = &recs[1], *c = &recs[2];
     static const uint8_t want_a[16] = {1, 2, 0, 0, 3, 4};
     static const uint8_t want_c[16] = {0, 0, 3};
-    cr_assert_eq(a->head.kind, SB_LINE_PUZZLE);
-    cr_assert_eq(a->head.line, 1);
-    cr_assert(!memcmp(a->cells, want_a, 16));
+    cr_assert_eq(a->kind, SB_LINE_PUZZLE);
+    cr_assert_eq(a->line, 1);
+    cr_assert(!memcmp(cells, want_a, 16));
     cr_assert_eq(a->form, SB_GFORM_CHARS);
-    cr_assert_eq(b->head.kind, SB_LINE_INVALID);
-    cr_assert_eq(b->head.line, 2);
-    cr_assert(strstr(b->head.why, "out of range") != NULL, "why: %s", b->head.why);
-    cr_assert_eq(c->head.kind, SB_LINE_PUZZLE);
-    cr_assert_eq(c->head.line, 5, "blank and comment lines are skipped but counted");
-    cr_assert(!memcmp(c->cells, want_c, 16));
-    free(recs);
+    cr_assert_eq(a->marks, 0);
+    cr_assert_eq(b->kind, SB_LINE_INVALID);
+    cr_assert_eq(b->line, 2);
+    cr_assert(strstr(b->why, "out of range") != NULL, "why: %s", b->why);
+    cr_assert_eq(c->kind, SB_LINE_PUZZLE);
+    cr_assert_eq(c->line, 5, "blank and comment lines are skipped but counted");
+    cr_assert(!memcmp(cells + 2 * 16, want_c, 16));
     sb_geometry_free(g);
 }
 
@@ -78,14 +71,13 @@ Test(source, nine_by_nine_gives_the_readers_records)
     static const char text[] =
         "..5..63........4..98.74...51...7.9....95.16....8.2...76...18.93..1........42..5..\n"
         "bad\n";
-    sb_gsource src;
-    sb_gsource_init(&src, NULL, NULL);
-    cr_assert_eq(src.source.rec_size, sizeof(sb_record));
     sb_record recs[4];
-    cr_assert_eq(read_all(NULL, text, (char *)recs, 4), 2);
+    uint8_t cells[4 * SB_CELLS];
+    cr_assert_eq(read_all(sb_geometry_9x9(), text, recs, cells, 4), 2);
     cr_assert_eq(recs[0].kind, SB_LINE_PUZZLE);
-    cr_assert_eq(recs[0].grid.cell[2], 5);
-    cr_assert_eq(recs[0].grid.cell[0], 0);
+    cr_assert_eq(recs[0].form, SB_GFORM_CHARS);
+    cr_assert_eq(cells[2], 5);
+    cr_assert_eq(cells[0], 0);
     cr_assert_eq(recs[1].kind, SB_LINE_INVALID);
     cr_assert_eq(recs[1].line, 2);
 }

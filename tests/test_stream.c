@@ -98,11 +98,14 @@ static void worker_end(void *ctx, void *worker)
 }
 
 /* Solves a record and writes "LINE SOLUTION" (or "LINE invalid" with a message). */
-static int record(void *ctx, void *worker, uint32_t input, const sb_record *rec, sb_buf *out,
-                  sb_buf *err, void *tag)
+static int record(void *ctx, void *worker, uint32_t input, const sb_record *rec,
+                  const uint8_t *cells, const uint64_t *cand, sb_buf *out, sb_buf *err,
+                  void *tag)
 {
     collect *c = ctx;
     (void)input;
+    cr_assert_null(cand, "no pencilmarks asked for");
+    const sb_grid *grid = (const sb_grid *)(const void *)cells;
     memset(tag, 1, 1);
     if (rec->line == c->stop_line)
         c->stop = 1; /* this record still completes; the flag stops what follows */
@@ -112,8 +115,8 @@ static int record(void *ctx, void *worker, uint32_t input, const sb_record *rec,
         return SB_OK;
     }
     sb_result res;
-    if (sb_solve(worker, &rec->grid, &res) != SB_OK || res.count != 1 ||
-        !sb_solution_check(&rec->grid, &res.solution))
+    if (sb_solve(worker, grid, &res) != SB_OK || res.count != 1 ||
+        !sb_solution_check(grid, &res.solution))
         return 98; /* fails the comparison: the output stops here */
     char *p = sb_buf_reserve(out, 32 + SB_CELLS);
     if (!p)
@@ -204,7 +207,8 @@ static sb_stream_job job_of(collect *c, int threads)
                            .worker_new = worker_new, .worker_end = worker_end,
                            .record = record, .item = item, .write = write_cb,
                            .message = message_cb, .commit = commit_cb,
-                           .input_error = input_error_cb, .error = error_cb};
+                           .input_error = input_error_cb, .error = error_cb,
+                           .g = sb_geometry_9x9()};
 }
 
 /* Runs job to its end. @return sb_stream_run's status; *st its final counts. */

@@ -99,7 +99,7 @@ static inline void tu_load_cells(const char *path, uint8_t *cells, size_t n)
     FILE *f = fopen(path, "r");
     cr_assert(f, "cannot open %s (tests run from the repository root)", path);
     sb_reader *r;
-    cr_assert_eq(sb_reader_open(&r, f), SB_OK);
+    cr_assert_eq(sb_reader_open(&r, sb_geometry_9x9(), f), SB_OK);
     size_t got;
     cr_assert_eq(sb_reader_read_cells(r, cells, n, &got, NULL), 1);
     cr_assert_eq(got, n);

@@ -675,7 +675,7 @@ def _iter_stream(f, source, cap):
     call each), then closes it (also when the caller stops early)."""
     reader = ffi.new("sb_reader **")
     try:
-        _check(lib.sb_reader_open(reader, f), "sb_reader_open")
+        _check(lib.sb_reader_open(reader, lib.sb_geometry_9x9(), f), "sb_reader_open")
         bad = ffi.new("sb_record *")
         got_n = ffi.new("size_t *")
         while True:
@@ -698,7 +698,7 @@ def _iter_stream(f, source, cap):
 
 
 def _read_gstream(f, g, source, with_lines=False):
-    """Reads every record of an open FILE with the reader of geometry g (sb_greader), then
+    """Reads every record of an open FILE with the reader of geometry g (sb_reader), then
     closes it. Returns the cells (n, g.cells), and with with_lines also each row's line."""
     parts = list(_iter_gstream(f, g, source, 1 << 14))
     cells = (np.concatenate([c for c, _ in parts]) if parts
@@ -709,12 +709,12 @@ def _read_gstream(f, g, source, with_lines=False):
 
 def _iter_gstream(f, g, source, cap):
     """Yields (cells, lines) chunks of up to cap records of an open FILE read with the reader
-    of geometry g (sb_greader), then closes it (also when the caller stops early)."""
-    reader = ffi.new("sb_greader **")
+    of geometry g (sb_reader), then closes it (also when the caller stops early)."""
+    reader = ffi.new("sb_reader **")
     nc = g.cells
     try:
-        _check(lib.sb_greader_open(reader, g._ptr, f), "sb_greader_open")
-        rec = ffi.new("sb_grecord *")
+        _check(lib.sb_reader_open(reader, g._ptr, f), "sb_reader_open")
+        rec = ffi.new("sb_record *")
         n = 0
         buf = np.empty((cap, nc), dtype=np.uint8)
         lines = np.empty(cap, dtype=np.uint64)
@@ -726,7 +726,7 @@ def _iter_gstream(f, g, source, cap):
                 buf = np.empty((cap, nc), dtype=np.uint8)
                 lines = np.empty(cap, dtype=np.uint64)
                 base = ffi.cast("uint8_t *", ffi.from_buffer(buf))
-            got = lib.sb_greader_next(reader[0], rec, base + n * nc)
+            got = lib.sb_reader_next(reader[0], rec, base + n * nc, ffi.NULL)
             if got == 0:
                 break
             if got < 0:
@@ -743,7 +743,7 @@ def _iter_gstream(f, g, source, cap):
         if n:
             yield buf[:n], lines[:n]
     finally:
-        lib.sb_greader_close(reader[0])
+        lib.sb_reader_close(reader[0])
         lib.fclose(f)
 
 

@@ -18,7 +18,8 @@ CDEF = """
 typedef struct { uint8_t cell[81]; } sb_grid;
 typedef enum { SB_LINE_PUZZLE = 0, SB_LINE_SKIP = 1, SB_LINE_INVALID = 2 } sb_line_kind;
 typedef struct {
-    uint64_t line; sb_line_kind kind; sb_grid grid; char why[64]; size_t col; ...;
+    uint64_t line; sb_line_kind kind; int form; int marks; size_t col; char why[64];
+    char text[82]; ...;
 } sb_record;
 typedef int... sig_atomic_t;
 typedef struct sb_plugin sb_plugin;
@@ -32,6 +33,7 @@ typedef struct {
     uint64_t max_guesses; uint64_t max_attempts; int simd; ...;
 } sb_gen_options;
 typedef struct sb_reader sb_reader;
+typedef struct sb_geometry sb_geometry;
 static const int SB_ERR_THREADS;
 
 const char *sb_strerror(int status);
@@ -42,8 +44,8 @@ void sb_options_default(sb_options *opt);
 int sb_options_pipeline(sb_options *opt, const char *name_or_spec);
 void sb_gen_options_default(sb_gen_options *opt);
 sb_line_kind sb_parse_line(const char *line, size_t len, sb_grid *grid, char *why, size_t *col);
-int sb_reader_open(sb_reader **out, FILE *in);
-int sb_reader_next(sb_reader *r, sb_record *rec);
+int sb_reader_open(sb_reader **out, const sb_geometry *g, FILE *in);
+int sb_reader_next(sb_reader *r, sb_record *rec, uint8_t *cells, uint64_t *cand);
 void sb_reader_close(sb_reader *r);
 FILE *fdopen(int fd, const char *mode);
 FILE *fmemopen(void *buf, size_t size, const char *mode);
@@ -66,13 +68,8 @@ int sb_augment_batch_stop(const uint8_t *in, size_t n_in, uint64_t seed, uint64_
                           const volatile sig_atomic_t *stop);
 int sb_reader_read_cells(sb_reader *r, uint8_t *cells, size_t max, size_t *n, sb_record *bad);
 
-typedef struct sb_geometry sb_geometry;
 typedef struct { int rows; int cols; int box_rows; int box_cols; } sb_geometry_layout;
 typedef struct { const char *name; const char *description; } sb_technique_info;
-typedef struct {
-    uint64_t line; sb_line_kind kind; int form; size_t col; char why[64]; char text[82]; ...;
-} sb_grecord;
-typedef struct sb_greader sb_greader;
 static const int SB_GEO_WHY_LEN;
 static const int SB_ERR_ARG;
 static const int SB_ERR_IO;
@@ -103,9 +100,6 @@ const uint16_t *sb_geometry_peers(const sb_geometry *g, int c, int *count);
 void sb_geometry_layout_of(const sb_geometry *g, sb_geometry_layout *out);
 int sb_gsolution_check(const sb_geometry *g, const uint8_t *puzzle, const uint8_t *solution);
 int sb_gformat(const sb_geometry *g, const uint8_t *cells, int form, char *out, size_t outlen);
-int sb_greader_open(sb_greader **out, const sb_geometry *g, FILE *in);
-int sb_greader_next(sb_greader *r, sb_grecord *rec, uint8_t *cells);
-void sb_greader_close(sb_greader *r);
 int sb_geometry_detect(const char *text, size_t len, int more, sb_geometry **out,
                        uint64_t *line, char *why, size_t whylen);
 const sb_technique_info *sb_techniques(size_t *count);

@@ -18,18 +18,6 @@
 
 #include "sudokubench.h"
 
-/* The programs keep the 9x9 grid as no geometry (NULL): its records are sb_records, read by
- * the 9x9 reader. sb_app_geo gives the library's value for it where a public call takes a
- * geometry, sb_app_nine maps the library's back. */
-static inline const sb_geometry *sb_app_geo(const sb_geometry *g)
-{
-    return g ? g : sb_geometry_9x9();
-}
-static inline int sb_app_nine(const sb_geometry *g)
-{
-    return !g || g == sb_geometry_9x9();
-}
-
 /* ------------------------------------------------------------------------------------------ */
 /* Streams: a batch over whole inputs on every core, output in input order (stream.c)         */
 /* ------------------------------------------------------------------------------------------ */
@@ -64,19 +52,6 @@ void sb_buf_printf(sb_buf *b, const char *fmt, ...) __attribute__((format(printf
 
 /* Frees b's memory and empties it (NULL b: nothing). */
 void sb_buf_free(sb_buf *b);
-
-/* A record source other than sb_reader: records of rec_size bytes, each starting with an
- * sb_record whose line, kind, why and col the stream reads (the rest is the source's). */
-typedef struct sb_stream_source {
-    size_t rec_size; /* bytes per record, at least sizeof(sb_record) */
-    void *ctx;       /* handed to open */
-    /* Opens a reader over in (which it must not close). @return SB_OK or an SB_ERR_* code. */
-    int (*open)(void *ctx, FILE *in, void **reader);
-    /* Reads the next record into rec. @return as sb_reader_next. */
-    int (*next)(void *reader, sb_record *rec);
-    /* Frees a reader (NULL allowed). */
-    void (*close)(void *reader);
-} sb_stream_source;
 
 /* Why an input failed (sb_stream_job.input_error). */
 typedef enum sb_stream_fail {
@@ -126,8 +101,10 @@ typedef struct sb_stream_job {
     int first;
     FILE *given;
     uint64_t items;
-    const sb_stream_source *source; /* NULL: sb_reader records (sizeof(sb_record)) */
-    int marks;              /* sb_reader_set_marks for sb_reader records */
+    const sb_geometry *g;   /* the records' geometry, read by sb_reader (sb_geometry_9x9()
+                               for 9x9; a record run needs one); must outlive the stream */
+    int marks;              /* 9x9 pencilmark lines beyond their givens are records: their
+                               candidates go to record (sb_reader_next's cand) */
     uint64_t skip;          /* records to read and drop before the first handled one */
     uint64_t line_base;     /* added to every record's line */
     uint64_t item_base;     /* index of item 0 as handlers and the item window see it */
@@ -138,12 +115,16 @@ typedef struct sb_stream_job {
     /* Frees a worker (called in thread order, on the calling thread). */
     void (*worker_end)(void *ctx, void *worker);
     /* Handles one record (invalid lines too) of input `input` on the worker's thread (ctx
-     * is shared: read it only): appends its output to out, messages to err, fills tag.
-     * @return SB_OK or see above. */
-    int (*record)(void *ctx, void *worker, uint32_t input, const sb_record *rec, sb_buf *out,
-                  sb_buf *err, void *tag);
-    /* Optional: a chunk's records before record is called on each (work them together). */
-    void (*chunk)(void *ctx, void *worker, const sb_record *const *recs, size_t n);
+     * is shared: read it only), its cells (sb_geometry_cells bytes) and, for a pencilmark
+     * record (rec->marks), its candidates (else NULL): appends its output to out, messages
+     * to err, fills tag. @return SB_OK or see above. */
+    int (*record)(void *ctx, void *worker, uint32_t input, const sb_record *rec,
+                  const uint8_t *cells, const uint64_t *cand, sb_buf *out, sb_buf *err,
+                  void *tag);
+    /* Optional: a chunk's n records before record is called on each (work them together);
+     * row i of cells (sb_geometry_cells bytes) belongs to recs[i]. */
+    void (*chunk)(void *ctx, void *worker, const sb_record *recs, const uint8_t *cells,
+                  size_t n);
     /* Handles item index like record. */
     int (*item)(void *ctx, void *worker, uint64_t index, sb_buf *out, sb_buf *err, void *tag);
     sb_stream_sink *sink;   /* when set, output, messages and tags go here, and write,
@@ -178,10 +159,9 @@ typedef struct sb_stream_stats {
 /* Creates the workers and windows of job (kept by pointer: it must outlive the stream).
  * @return SB_OK, SB_ERR_NOMEM, or worker_new's code; SB_ERR_ARG for NULL out or job, or a job
  * that lacks a callback the run calls (worker_new, worker_end, error; write and message
- * without a sink; record and input_error with files, item with items), has a NULL name among
- * files[first..nfiles-1], first outside 0..nfiles (with given: 0..nfiles-1), a source without
- * its three hooks or with rec_size outside sizeof(sb_record)..16 MiB, or tag_size above 16 MiB
- * (given is closed all the same). */
+ * without a sink; record, input_error and g with files, item with items), has a NULL name
+ * among files[first..nfiles-1], first outside 0..nfiles (with given: 0..nfiles-1), or
+ * tag_size above 16 MiB (given is closed all the same). */
 int sb_stream_new(sb_stream **out, const sb_stream_job *job);
 
 /* Runs the job to its end, the stop flag or a failure. Worker threads block SIGINT and
@@ -204,7 +184,7 @@ void sb_stream_free(sb_stream *s);
 /* Several processes can share one input by each streaming its own segments (sb_stream_job
  * .given with .line_base: the lines before the segment). A cut goes only after a line that
  * leaves a reader fresh: a one-line puzzle, a blank or a comment line (never inside a
- * nine-line grid), or any line when each_line is set (a source whose records are single
+ * nine-line grid), or any line when each_line is set (a reader whose records are single
  * lines). Lines are counted as a reader counts them: newlines, plus an unterminated last. */
 
 /* @return where a cut near byte pos of regular file fd (size bytes) goes: the end of the
@@ -276,27 +256,8 @@ int64_t sb_segment_writer_failed(const sb_segment_writer *w, int *err);
 void sb_segment_writer_free(sb_segment_writer *w);
 
 /* ------------------------------------------------------------------------------------------ */
-/* Sources: the records of any geometry for a stream, and a look ahead at an input (source.c) */
+/* A look ahead at an input (source.c)                                                        */
 /* ------------------------------------------------------------------------------------------ */
-
-/* A record of another geometry than 9x9 from an sb_gsource (rec_size bytes). */
-typedef struct sb_stream_grec {
-    sb_record head;  /* line, kind, why, col, text (grid and marks unused) */
-    int form;        /* the sb_gform the line was written in */
-    uint8_t cells[]; /* the puzzle, sb_geometry_cells bytes */
-} sb_stream_grec;
-
-/* The reader of a geometry as a stream source: 9x9 (g NULL) gives sb_records of sb_reader,
- * any other geometry sb_stream_grecs of sb_greader. Every reader polls stop (may be NULL),
- * so a raised flag ends even the skip of an endless line. */
-typedef struct sb_gsource {
-    sb_stream_source source;           /* for sb_stream_job.source; its ctx is this struct */
-    const sb_geometry *g;              /* the geometry (NULL: 9x9); must outlive the source */
-    const volatile sig_atomic_t *stop; /* handed to every reader */
-} sb_gsource;
-
-/* Fills *s for geometry g (NULL: 9x9) and stop flag stop. NULL s: nothing. */
-void sb_gsource_init(sb_gsource *s, const sb_geometry *g, const volatile sig_atomic_t *stop);
 
 /* Reads up to cap bytes from the start of input path ("-": standard input) without consuming
  * them: a regular file by pread, a pipe at standard input or by name (<(...), /dev/fd/N) by
@@ -407,32 +368,35 @@ FILE *sb_unpack_mem(sb_input_kind kind, const void *p, size_t n);
 /* Record solvers: the records of any geometry solved and rated by one call (recsolve.c)      */
 /* ------------------------------------------------------------------------------------------ */
 
-/* One thread's solver of the records an sb_gsource of geometry g gives: 9x9 sb_records (givens
- * or pencilmarks) through an sb_solver, which may solve a chunk of them ahead (sb_solve_many),
- * and another geometry's sb_stream_grecs through its sb_engine. One per thread. */
+/* One thread's solver of the records sb_reader gives on geometry g, through g's sb_engine:
+ * 9x9 puzzles (givens or pencilmarks) may be solved a chunk ahead (sb_engine_solve_many).
+ * One per thread. */
 typedef struct sb_rsolver sb_rsolver;
 
-/* Makes a record solver for geometry g (NULL: 9x9; g must outlive it) with opt (its limit
- * for every record); rate (NULL: none): also a rater for sb_rsolver_rate, whose ladder has a
- * rung per technique plug-in of rate (sb_grater_new_opt; opt's own plug-ins are the
- * solver's). @return SB_OK (*out set even on failure: free it), SB_ERR_NOMEM, or what
- * sb_solver_new / sb_engine_new / sb_grater_new_opt return; SB_ERR_ARG for NULL out or opt
- * (*out NULL). */
+/* Makes a record solver for geometry g (sb_geometry_9x9() or any; it must outlive the
+ * solver) with opt (its limit for every record); rate (NULL: none): also a rater for
+ * sb_rsolver_rate, whose ladder has a rung per technique plug-in of rate (sb_grater_new_opt;
+ * opt's own plug-ins are the solver's). @return SB_OK (*out set even on failure: free it),
+ * SB_ERR_NOMEM, or what sb_solver_new / sb_engine_new / sb_grater_new_opt return;
+ * SB_ERR_ARG for NULL out, g or opt (*out NULL). */
 int sb_rsolver_new(const sb_geometry *g, const sb_options *opt, const sb_options *rate,
                    sb_rsolver **out);
 
 /* Frees a record solver (NULL is allowed). */
 void sb_rsolver_free(sb_rsolver *s);
 
-/* Solves the 9x9 puzzles among recs[0..n-1] together; sb_rsolver_solve then hands their
- * results out in that order (nothing ahead on another geometry or when memory runs out; nor
- * for NULL s or recs, or a solver whose making failed; NULL entries are passed over). */
-void sb_rsolver_ahead(sb_rsolver *s, const sb_record *const *recs, size_t n);
+/* Solves the 9x9 puzzles among recs[0..n-1] (their cells: row i of cells, 81 bytes)
+ * together; sb_rsolver_solve then hands their results out in that order, to the same record
+ * pointers (nothing ahead on another geometry or when memory runs out; nor for NULL s, recs
+ * or cells, or a solver whose making failed; pencilmark records are solved when asked for). */
+void sb_rsolver_ahead(sb_rsolver *s, const sb_record *recs, const uint8_t *cells, size_t n);
 
-/* Solves puzzle record rec into res (count and guesses; the first solution: see
- * sb_rsolver_solution). @return as sb_engine_solve (sb_engine_solve_candidates for a
- * pencilmark record); SB_ERR_ARG for NULL arguments. */
-int sb_rsolver_solve(sb_rsolver *s, const sb_record *rec, sb_gresult *res);
+/* Solves puzzle record rec (its cells: the geometry's; cand: a pencilmark record's
+ * candidates, else NULL) into res (count and guesses; the first solution: see
+ * sb_rsolver_solution). @return as sb_engine_solve (sb_engine_solve_candidates with cand);
+ * SB_ERR_ARG for NULL s, rec, cells or res. */
+int sb_rsolver_solve(sb_rsolver *s, const sb_record *rec, const uint8_t *cells,
+                     const uint64_t *cand, sb_gresult *res);
 
 /* @return the cells of the first solution of the last sb_rsolver_solve (the geometry's cells;
  * meaningful when its count was not 0); NULL for NULL s. */
@@ -442,16 +406,18 @@ const uint8_t *sb_rsolver_solution(const sb_rsolver *s);
  * its contract and how. @return that text, or NULL. */
 const char *sb_rsolver_plugin_why(const sb_rsolver *s);
 
-/* Rates puzzle record rec on the rater's ladder (sb_grater_ladder; from its candidates for
- * 9x9 pencilmarks), the plug-ins' eliminations held to truth (rec's one solution, the
- * geometry's cells; may be NULL). @return SB_OK; SB_ERR_PLUGIN (sb_rsolver_plugin_why);
- * SB_ERR_ARG without a rater (sb_rsolver_new's rate NULL) or for NULL arguments. */
-int sb_rsolver_rate(sb_rsolver *s, const sb_record *rec, const uint8_t *truth,
-                    sb_ladder_rating *out);
+/* Rates a puzzle (its cells; cand: 9x9 pencilmarks' candidates, else NULL) on the rater's
+ * ladder (sb_grater_ladder; from the candidates with cand), the plug-ins' eliminations held
+ * to truth (its one solution, the geometry's cells; may be NULL). @return SB_OK;
+ * SB_ERR_PLUGIN (sb_rsolver_plugin_why); SB_ERR_ARG without a rater (sb_rsolver_new's rate
+ * NULL), for a mask above digit 9 or for NULL s, cells or out. */
+int sb_rsolver_rate(sb_rsolver *s, const uint8_t *cells, const uint64_t *cand,
+                    const uint8_t *truth, sb_ladder_rating *out);
 
-/* Lists rec's solutions as sb_engine_each does, up to the limit. @return as sb_engine_each;
- * SB_ERR_ARG on 9x9 (enumerate it as the 3x3 geometry) or for NULL s or rec. */
-int sb_rsolver_each(sb_rsolver *s, const sb_record *rec, sb_gsolution_fn fn, void *user,
+/* Lists the solutions of a puzzle (its cells) as sb_engine_each does, up to the limit.
+ * @return as sb_engine_each; SB_ERR_ARG on 9x9 (enumerate it as the 3x3 geometry) or for
+ * NULL s or cells. */
+int sb_rsolver_each(sb_rsolver *s, const uint8_t *cells, sb_gsolution_fn fn, void *user,
                     sb_gresult *res);
 
 /* ------------------------------------------------------------------------------------------ */

@@ -1,10 +1,8 @@
 /*
- * source.c — record sources of the stream engine for any geometry (app.h, "Sources"), part of
- * the programs' layer: the 9x9 reader's records or the reader of any geometry (sb_greader)
- * behind one sb_stream_source, so a stream, a serial loop or a sharded run reads every geometry
- * the same way; a look at the start of an input that consumes nothing, for picking the
- * geometry before the input is read (sb_geometry_detect), which decodes a compressed input's
- * start (unpack.c); and the opening of an input told by that look (sb_input_open).
+ * source.c — the start of an input (app.h, "A look ahead at an input"), part of the programs'
+ * layer: a look at the start of an input that consumes nothing, for picking the geometry
+ * before the input is read (sb_geometry_detect), which decodes a compressed input's start
+ * (unpack.c); and the opening of an input told by that look (sb_input_open).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,89 +22,6 @@
 
 #include "app.h"
 
-/* sb_stream_source.open of 9x9 records: the sb_reader over in. */
-static int reader_open(void *ctx, FILE *in, void **out)
-{
-    const sb_gsource *s = ctx;
-    sb_reader *r = NULL;
-    const int st = sb_reader_open(&r, in);
-    if (st == SB_OK)
-        sb_reader_set_stop(r, s->stop);
-    *out = r;
-    return st;
-}
-
-/* sb_stream_source.next of 9x9 records. */
-static int reader_next(void *r, sb_record *rec)
-{
-    return sb_reader_next(r, rec);
-}
-
-/* sb_stream_source.close of 9x9 records. */
-static void reader_close(void *r)
-{
-    sb_reader_close(r);
-}
-
-/* sb_stream_source.open of another geometry: an sb_greader over in. */
-static int greader_open(void *ctx, FILE *in, void **out)
-{
-    const sb_gsource *s = ctx;
-    sb_greader *r = NULL;
-    const int st = sb_greader_open(&r, sb_app_geo(s->g), in);
-    sb_greader_set_stop(r, s->stop); /* a stop ends the skip of an endless line */
-    *out = r;
-    return st;
-}
-
-/* sb_stream_source.next of another geometry: the next puzzle or invalid line as an
- * sb_stream_grec. @return 1, 0 at the end, SB_ERR_IO (errno set; EINTR also when the stop
- * flag cut a skip short: every caller then looks at the flag and calls again). */
-static int greader_next(void *r, sb_record *rec)
-{
-    sb_stream_grec *gr = (sb_stream_grec *)rec;
-    sb_grecord g;
-    const int st = sb_greader_next(r, &g, gr->cells);
-    if (st == SB_ERR_STOPPED) {
-        errno = EINTR;
-        return SB_ERR_IO;
-    }
-    if (st != 1)
-        return st;
-    rec->line = g.line;
-    rec->kind = g.kind;
-    rec->marks = 0; /* the 9x9 reader's pencilmarks: none here */
-    rec->col = g.col;
-    memcpy(rec->why, g.why, sizeof rec->why);
-    memcpy(rec->text, g.text, sizeof rec->text);
-    gr->form = g.form;
-    return 1;
-}
-
-/* sb_stream_source.close of another geometry. */
-static void greader_close(void *r)
-{
-    sb_greader_close(r);
-}
-
-void sb_gsource_init(sb_gsource *s, const sb_geometry *g, const volatile sig_atomic_t *stop)
-{
-    if (!s)
-        return;
-    s->g = g;
-    s->stop = stop;
-    if (!g) {
-        s->source = (sb_stream_source){.rec_size = sizeof(sb_record), .ctx = s,
-                                       .open = reader_open, .next = reader_next,
-                                       .close = reader_close};
-        return;
-    }
-    /* a multiple of 8 bytes, so records in an array stay aligned */
-    s->source = (sb_stream_source){
-        .rec_size = (offsetof(sb_stream_grec, cells) + (size_t)sb_geometry_cells(g) + 7) / 8 * 8,
-        .ctx = s, .open = greader_open, .next = greader_next, .close = greader_close};
-}
-
 /* ---- looking at the start of an input ---- */
 
 /* How far a look has passed over the lines every reader skips at the start of an input. */
@@ -116,12 +31,12 @@ typedef struct skim {
 } skim;
 
 /* Passes over the lines at the start of s (n bytes, continuing k; end: the input ends there)
- * that every reader skips whatever their length: comment lines ('#' first after spaces or
- * tabs, within the line's first SB_MAX_LINE bytes: the 9x9 reader's rule, which sb_greader's
- * takes in) and blank lines (spaces, tabs, '\r') of at most SB_MAX_LINE bytes (a longer one
- * is "line too long" to the 9x9 reader, so it is read). A UTF-8 BOM opening line 1 is part of
- * the line. @return the bytes passed over; *found is 1 when a line that is read starts there,
- * 0 when s ends before that is known (in a comment line, or in a short line of blanks). */
+ * that every reader skips whatever their length: comment lines ('#' first after spaces or tabs,
+ * within the line's first SB_MAX_LINE bytes: the 9x9 path's rule, which the other geometries'
+ * path takes in) and blank lines (spaces, tabs, '\r') of at most SB_MAX_LINE bytes (a longer
+ * one is "line too long" to the 9x9 reader, so it is read). A UTF-8 BOM opening line 1 is part
+ * of the line. @return the bytes passed over; *found is 1 when a line that is read starts
+ * there, 0 when s ends before that is known (in a comment line, or a short line of blanks). */
 static size_t skim_lines(const char *s, size_t n, int end, skim *k, int *found)
 {
     size_t i = 0;
@@ -603,7 +518,7 @@ int64_t sb_input_pick(const char *const *paths, int n, char *buf, size_t cap, in
         /* the whole input seen (k < cap) and no puzzle line in it: the next decides */
         if (k < 0 || ((uint64_t)k < cap &&
                       sb_geometry_detect(buf, (size_t)k, 0, &g, &line, NULL, 0) == SB_OK &&
-                      sb_app_nine(g) && !line))
+                      g == sb_geometry_9x9() && !line))
             continue;
         sb_geometry_free(g);
         *at = i;
@@ -635,7 +550,7 @@ int64_t sb_input_pick_head(const char *const *paths, int n, char *buf, size_t ca
         /* the whole input seen and no puzzle line in it: the next decides */
         if (k < 0 || (!one.more && sb_geometry_detect(buf, (size_t)k, 0, &g, &line, NULL, 0) ==
                                        SB_OK &&
-                      sb_app_nine(g) && !line))
+                      g == sb_geometry_9x9() && !line))
             continue;
         sb_geometry_free(g);
         h->skipped = one.skipped;

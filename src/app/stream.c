@@ -6,9 +6,11 @@
  * CLI's batch.c renders them).
  *
  * Data layout and flow. Two windows alternate. A window holds up to `window` records read
- * in input order (sb_record, 424 bytes each with a pencilmark's candidates, written by the
- * reader in place), split into chunks of CHUNK records; each chunk owns an output buffer
- * and a message buffer. One round:
+ * in input order, written by the reader in place: an array of sb_record, an array of their
+ * cells (a row of the geometry's cells each) and, when pencilmarks are on, an array of their
+ * candidates (a row of uint64_t masks each, written only for a pencilmark line). It is split
+ * into chunks of CHUNK records; each chunk owns an output buffer and a message buffer. One
+ * round:
  *
  *     calling thread:  write window k-1's buffers in order, then read window k+1
  *     every thread:    handle the chunks of window k (dynamic schedule, one worker each)
@@ -49,12 +51,14 @@ enum {
                                 window stays cache-near on the single-thread path) */
     WINDOW_MAX = 1 << 16,    /* records per window at most (16 MiB of records) */
     WINDOW_PER_THREAD = 4096, /* window grows with threads so every round has ~16 chunks a thread */
-    WINDOW_BYTES = 16 << 20  /* records of a window at most, bytes (a source's large ones) */
+    WINDOW_BYTES = 16 << 20  /* records of a window at most, bytes (large grids: fewer) */
 };
 
 /* One window: a slice of the run's records (or items) and their formatted output. */
 typedef struct window {
     sb_record *rec;     /* records in input order (record runs; NULL for item runs) */
+    uint8_t *cells;     /* row i (ncells bytes): record i's cells */
+    uint64_t *cand;     /* row i (ncells masks): record i's candidates (NULL: no marks) */
     uint32_t *input;    /* for each record, its input's index */
     size_t n;           /* items held */
     uint64_t first;     /* run-wide index of the first item */
@@ -85,8 +89,9 @@ struct sb_stream {
     int end_input;          /* inputs before this index are read (nfiles; given: one) */
     int cur;                /* index of the open input */
     FILE *in;               /* the open input, NULL between inputs */
-    void *reader;           /* its reader: an sb_reader, or job->source's */
-    size_t rec_size;        /* bytes per record: sizeof(sb_record), or job->source's */
+    sb_reader *reader;      /* its reader */
+    const sb_geometry *geo; /* the records' geometry */
+    size_t ncells;          /* its cells: bytes per row of cells */
     int fd;                 /* its descriptor */
     FILE *given;            /* the already open stream of input next_input, if any */
     int in_regular;         /* it is a regular file: reads never block, size is known */
@@ -110,12 +115,6 @@ struct sb_stream {
 
 /* The flag of a job without one: never raised. */
 static const volatile sig_atomic_t never_stop;
-
-/* Record i of window w: records are s->rec_size bytes apart. */
-static inline sb_record *rec_at(const sb_stream *s, const window *w, size_t i)
-{
-    return (sb_record *)((char *)w->rec + i * s->rec_size);
-}
 
 /* ------------------------------------------------------------------------------------------ */
 /* Buffers                                                                                    */
@@ -245,7 +244,7 @@ static void write_window(sb_stream *s, window *w)
         if (k > 0 && w->rec) {
             const size_t last = c * CHUNK + k - 1;
             s->last_input = (int)w->input[last];
-            s->last_line = rec_at(s, w, last)->line;
+            s->last_line = w->rec[last].line;
         }
         if (k > 0 && job->sink) {
             sb_buf_put(&job->sink->tags, w->tags + c * CHUNK * job->tag_size, k * job->tag_size);
@@ -287,10 +286,7 @@ static void close_input(sb_stream *s)
     struct stat st;
     if (s->in_regular && fstat(s->fd, &st) == 0)
         s->bytes_prior += (uint64_t)st.st_size;
-    if (s->job->source)
-        s->job->source->close(s->reader);
-    else
-        sb_reader_close(s->reader);
+    sb_reader_close(s->reader);
     if (s->in != stdin)
         fclose(s->in);
     s->reader = NULL;
@@ -324,14 +320,8 @@ static int open_next(sb_stream *s, window *w)
             input_failed(s, w, i, SB_STREAM_OPEN, SB_ERR_IO, errno);
         return -1;
     }
-    const sb_stream_source *src = job->source;
-    sb_reader *r = NULL;
-    const int st = src ? src->open(src->ctx, in, &s->reader) : sb_reader_open(&r, in);
-    if (st == SB_OK && !src) {
-        sb_reader_set_stop(r, s->stop);
-        sb_reader_set_marks(r, job->marks);
-        s->reader = r;
-    }
+    const int st = sb_reader_open(&s->reader, s->geo, in);
+    sb_reader_set_stop(s->reader, s->stop); /* a stop ends the skip of an endless line */
     if (st != SB_OK) {
         if (in != stdin)
             fclose(in);
@@ -376,9 +366,9 @@ static void fill(sb_stream *s, window *w, int may_block)
         }
         if (!s->in_regular && (w->n > 0 || !may_block) && !readable(s->fd))
             break;
-        sb_record *rec = rec_at(s, w, w->n);
-        const int st = job->source ? job->source->next(s->reader, rec)
-                                   : sb_reader_next(s->reader, rec);
+        sb_record *rec = &w->rec[w->n];
+        const int st = sb_reader_next(s->reader, rec, w->cells + w->n * s->ncells,
+                                      w->cand ? w->cand + w->n * s->ncells : NULL);
         if (st == 1 && s->skipped < job->skip) {
             s->skipped++; /* its output was written by an earlier run */
             if (rec->kind == SB_LINE_INVALID)
@@ -419,14 +409,10 @@ static void run_chunk(sb_stream *s, window *w, size_t c, void *worker)
      * meanwhile (the handler reports SB_ERR_STOPPED at the first one the flag cut short);
      * any other record stops at the flag, as without a chunk handler. */
     const int ahead = job->chunk && w->rec && hi > lo;
-    if (ahead) {
-        const sb_record *recs[CHUNK];
-        for (size_t k = lo; k < hi; k++)
-            recs[k - lo] = rec_at(s, w, k);
-        job->chunk(job->ctx, worker, recs, hi - lo);
-    }
+    if (ahead)
+        job->chunk(job->ctx, worker, w->rec + lo, w->cells + lo * s->ncells, hi - lo);
     for (; i < hi; i++) {
-        if (*s->stop && !(ahead && rec_at(s, w, i)->kind == SB_LINE_PUZZLE))
+        if (*s->stop && !(ahead && w->rec[i].kind == SB_LINE_PUZZLE))
             break;
 #pragma omp atomic read
         halt_at = s->halt_at;
@@ -434,9 +420,12 @@ static void run_chunk(sb_stream *s, window *w, size_t c, void *worker)
             break; /* an earlier item ended the run: nothing after it is written */
         const size_t olen = out.len, elen = err.len;
         unsigned char *tag = w->tags + i * job->tag_size;
-        if (w->rec)
-            st = job->record(job->ctx, worker, w->input[i], rec_at(s, w, i), &out, &err, tag);
-        else
+        if (w->rec) {
+            const sb_record *rec = &w->rec[i];
+            const uint64_t *cand = rec->marks ? w->cand + i * s->ncells : NULL;
+            st = job->record(job->ctx, worker, w->input[i], rec, w->cells + i * s->ncells, cand,
+                             &out, &err, tag);
+        } else
             st = job->item(job->ctx, worker, w->first + i, &out, &err, tag);
         if (st != SB_OK) {
             out.len = olen; /* an unfinished item leaves nothing behind */
@@ -600,6 +589,8 @@ void sb_stream_free(sb_stream *s)
             sb_buf_free(&w->err[c]);
         }
         free(w->rec);
+        free(w->cells);
+        free(w->cand);
         free(w->input);
         free(w->out);
         free(w->err);
@@ -639,23 +630,19 @@ static uint64_t inputs_size(const sb_stream_job *job)
 /* @return whether job has what a stream calls and sizes that fit (sb_stream_new). */
 static int job_usable(const sb_stream_job *job)
 {
-    const sb_stream_source *src = job->source;
     const int records = job->files != NULL;
     if (!job->worker_new || !job->worker_end || !job->error)
         return 0;
     if (!job->sink && (!job->write || !job->message))
         return 0;
-    if (records ? !job->record || !job->input_error || job->nfiles < 0 || job->first < 0 ||
-                      (!job->given && job->first > job->nfiles) ||
+    if (records ? !job->record || !job->input_error || !job->g || job->nfiles < 0 ||
+                      job->first < 0 || (!job->given && job->first > job->nfiles) ||
                       (job->given && job->first >= job->nfiles)
                 : job->items && !job->item)
         return 0;
     for (int i = job->first; records && i < job->nfiles; i++)
         if (!job->files[i])
             return 0;
-    if (src && (src->rec_size < sizeof(sb_record) || src->rec_size > WINDOW_BYTES ||
-                !src->open || !src->next || !src->close))
-        return 0;
     return job->tag_size <= WINDOW_BYTES;
 }
 
@@ -688,9 +675,13 @@ int sb_stream_new(sb_stream **out, const sb_stream_job *job)
     s->inputs_done = !s->records && job->items == 0;
     size_t win = (size_t)s->threads * WINDOW_PER_THREAD;
     s->window = win < WINDOW_MIN ? WINDOW_MIN : win > WINDOW_MAX ? WINDOW_MAX : win;
-    s->rec_size = job->source ? job->source->rec_size : sizeof(sb_record);
-    if (s->window * s->rec_size > WINDOW_BYTES) /* large records (64x64 grids): fewer */
-        s->window = WINDOW_BYTES / s->rec_size / CHUNK * CHUNK + CHUNK;
+    s->geo = job->g;
+    s->ncells = s->records ? (size_t)sb_geometry_cells(s->geo) : 0;
+    const int marks = s->records && job->marks;
+    const size_t rec_bytes =
+        sizeof(sb_record) + s->ncells + (marks ? s->ncells * sizeof(uint64_t) : 0);
+    if (s->window * rec_bytes > WINDOW_BYTES) /* large records (64x64 grids): fewer */
+        s->window = WINDOW_BYTES / rec_bytes / CHUNK * CHUNK + CHUNK;
     sigemptyset(&s->stop_set);
     sigaddset(&s->stop_set, SIGINT);
     sigaddset(&s->stop_set, SIGTERM);
@@ -715,9 +706,11 @@ int sb_stream_new(sb_stream **out, const sb_stream_job *job)
         if (!w->out || !w->err || !w->done || !w->halt || !w->tags)
             goto oom;
         if (s->records) {
-            w->rec = malloc(s->window * s->rec_size);
+            w->rec = malloc(s->window * sizeof *w->rec);
+            w->cells = malloc(s->window * s->ncells);
+            w->cand = marks ? malloc(s->window * s->ncells * sizeof *w->cand) : NULL;
             w->input = malloc(s->window * sizeof *w->input);
-            if (!w->rec || !w->input)
+            if (!w->rec || !w->cells || (marks && !w->cand) || !w->input)
                 goto oom;
         }
     }

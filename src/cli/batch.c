@@ -299,20 +299,22 @@ static void worker_end(void *ctx, void *worker)
 
 /* Handles a record: an invalid line's message first, then the command's handler. */
 static int handle_record(void *ctx, void *worker, uint32_t input, const sb_record *rec,
-                         sb_buf *out, sb_buf *err, void *tag)
+                         const uint8_t *cells, const uint64_t *cand, sb_buf *out, sb_buf *err,
+                         void *tag)
 {
     const run *r = ctx;
     const cli_input *in = &r->inputs[input];
     if (rec->kind == SB_LINE_INVALID)
         cli_format_invalid(err, in->msg_name, rec);
-    return r->job->record(worker, in, rec, out, err, tag);
+    return r->job->record(worker, in, rec, cells, cand, out, err, tag);
 }
 
 /* Hands a chunk's records to the command's chunk handler. */
-static void handle_chunk(void *ctx, void *worker, const sb_record *const *recs, size_t n)
+static void handle_chunk(void *ctx, void *worker, const sb_record *recs, const uint8_t *cells,
+                         size_t n)
 {
     const run *r = ctx;
-    r->job->chunk(worker, recs, n);
+    r->job->chunk(worker, recs, cells, n);
 }
 
 /* Handles an item with the command's handler. */
@@ -337,7 +339,7 @@ static void job_init(run *r, const cli_batch *b, sb_stream_job *sj)
                                (b->progress == CLI_PROGRESS_AUTO && isatty(STDERR_FILENO)));
     r->always = b->progress == CLI_PROGRESS_ALWAYS;
     *sj = (sb_stream_job){.threads = b->threads, .ctx = r, .stop = cli_stop_flag(),
-                          .source = b->source, .marks = b->marks,
+                          .g = b->g, .marks = b->marks,
                           .skip = b->skip, .line_base = b->line_base,
                           .item_base = b->item_base, .tag_size = b->tag_size,
                           .opened = b->opened, .sink = b->sink, .worker_new = worker_new,

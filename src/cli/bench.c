@@ -77,7 +77,7 @@ enum { FAST_NAME_MAX = 64 /* the longest fast+T of --pipelines ("fast+" and a to
 
 /* The valid puzzles of one file and what the rows learnt about them. */
 typedef struct dataset {
-    const sb_geometry *g; /* the geometry, NULL for 9x9 */
+    const sb_geometry *g; /* the geometry */
     size_t size;       /* cells per puzzle */
     sb_bench *set;     /* the puzzles in file order (their forms and, under MPI, lines),
                           and each row's solvers */
@@ -184,20 +184,17 @@ enum { TAG_VALID = 0, TAG_FORM = 1, TAG_LINE = 2, TAG_PUZZLE = TAG_LINE + 8 };
 
 /* Batch record handler of a load: the record into its tag (the engine has put an invalid
  * line's message in err already). */
-static int shard_record(void *worker, const cli_input *in, const sb_record *rec, cli_buf *out,
-                        cli_buf *err, void *tag)
+static int shard_record(void *worker, const cli_input *in, const sb_record *rec,
+                        const uint8_t *cells, const uint64_t *cand, cli_buf *out, cli_buf *err,
+                        void *tag)
 {
-    (void)in, (void)out, (void)err;
+    (void)in, (void)cand, (void)out, (void)err;
     const dataset *d = worker;
     unsigned char *t = tag;
     t[TAG_VALID] = rec->kind == SB_LINE_PUZZLE;
-    if (t[TAG_VALID] && d->g) {
-        const sb_stream_grec *gr = (const sb_stream_grec *)rec;
-        t[TAG_FORM] = (unsigned char)gr->form;
-        memcpy(t + TAG_PUZZLE, gr->cells, d->size);
-    } else if (t[TAG_VALID]) {
-        t[TAG_FORM] = SB_GFORM_CHARS; /* 9x9 keeps no form: the set's default */
-        memcpy(t + TAG_PUZZLE, rec->grid.cell, d->size);
+    if (t[TAG_VALID]) {
+        t[TAG_FORM] = (unsigned char)rec->form; /* 9x9: SB_GFORM_CHARS, the set's default */
+        memcpy(t + TAG_PUZZLE, cells, d->size);
     }
     memcpy(t + TAG_LINE, &rec->line, sizeof rec->line);
     return CLI_DONE;
@@ -253,16 +250,13 @@ static void keep_first_puzzles(dataset *d, uint64_t max)
  * invalid lines of every rank. */
 static int load(char *const *path, dataset *d, int threads)
 {
-    d->size = d->g ? (size_t)sb_geometry_cells(d->g) : SB_CELLS;
-    if (sb_bench_new(sb_app_geo(d->g), &d->set) != SB_OK) {
+    d->size = (size_t)sb_geometry_cells(d->g);
+    if (sb_bench_new(d->g, &d->set) != SB_OK) {
         d->oom = 1;
         return 0;
     }
-    sb_gsource src;
-    sb_gsource_init(&src, d->g, cli_stop_flag());
     const cli_batch b = {.threads = threads, .progress = CLI_PROGRESS_NEVER, .out = stdout,
-                         .ctx = d, .tag_size = TAG_PUZZLE + d->size,
-                         .source = d->g ? &src.source : NULL,
+                         .ctx = d, .tag_size = TAG_PUZZLE + d->size, .g = d->g,
                          .record = shard_record, .commit = shard_commit}; /* worker: d */
     d->lines = cli_mpi_size() > 0;
     const int rc = cli_batch_shard(&b, path, 1);
@@ -559,12 +553,12 @@ static int bench_one(dataset *d, const sb_options *opt, int threads, double min_
     return 0;
 }
 
-/* @return whether a row at simd on geo (NULL: 9x9) may run a paired kernel, so that the
+/* @return whether a row at simd on geo may run a paired kernel, so that the
  * build info names the pair policy and the rows show what it chose: the fast pipeline's
  * AVX2 search on 9x9 is the one there is. */
 static int pair_shown(const sb_geometry *geo, int simd)
 {
-    return !geo && simd == SB_SIMD_AVX2;
+    return geo == sb_geometry_9x9() && simd == SB_SIMD_AVX2;
 }
 
 /* Fills host: the CPU model (a '|' or control byte in it becomes a space, as the header's
@@ -824,7 +818,7 @@ static int write_json(cli_whole *o, const char *path, const sb_geometry *geo,
         fprintf(f, ",\"pair\":\"%s\"", sb_pair_name(sb_pair_resolve(SB_PAIR_AUTO)));
     if (nranks) /* MPI: threads are per rank */
         fprintf(f, ",\"ranks\":%d", nranks);
-    if (geo) { /* another geometry than the 9x9 fast path: named as --grid names it */
+    if (geo != sb_geometry_9x9()) { /* another geometry: named as --grid names it */
         fputs(",\"grid\":", f);
         cli_json_string(f, sb_geometry_name(geo));
     }
@@ -885,7 +879,7 @@ static int write_json(cli_whole *o, const char *path, const sb_geometry *geo,
     return whole_commit(o, path);
 }
 
-/* Prints the table's build line (naming geo, NULL: 9x9, the CPU, the samples per row and
+/* Prints the table's build line (naming geo unless 9x9, the CPU, the samples per row and
  * the load average at start) and column heads; under MPI (nranks > 0) with the ranks, a rank
  * column and a seconds column; where a paired kernel may run (pair_shown), the pair policy
  * and a column, %paired; last the spread, ±MAD%. */
@@ -902,7 +896,7 @@ static void print_header(const sb_geometry *geo, int simd, int threads,
         fputs("unknown", stdout);
     printf(" | repeat %d | simd %s | threads %d | limit %llu", repeat, sb_simd_name(simd),
            threads, limit);
-    if (geo)
+    if (geo != sb_geometry_9x9())
         printf(" | grid %s", sb_geometry_name(geo));
     if (pair)
         printf(" | pair %s", sb_pair_name(sb_pair_resolve(SB_PAIR_AUTO)));
@@ -1139,8 +1133,8 @@ int cli_bench(int argc, char **argv)
     /* Other geometries default to fast alone: the reference pipelines take very long there.
      * With plug-ins, the rows are fast and each plug-in, checked against fast's verdicts. */
     if (npipes == 0) {
-        if (add_pipelines(&opt, geo || cli_plugin_count() ? "fast" : "all", pipes, &npipes,
-                          MAX_PIPELINES, fast_names)) {
+        if (add_pipelines(&opt, geo != sb_geometry_9x9() || cli_plugin_count() ? "fast" : "all",
+                          pipes, &npipes, MAX_PIPELINES, fast_names)) {
             sb_geometry_free(geo);
             return CLI_EXIT_USAGE;
         }
@@ -1152,7 +1146,8 @@ int cli_bench(int argc, char **argv)
                 push_pipe(pipes, &npipes, MAX_PIPELINES, sb_plugin_name(pl));
                 continue;
             }
-            snprintf(fast_names[npipes], FAST_NAME_MAX, geo ? "restart:ns,hs,lc,%s" : "fast+%s",
+            snprintf(fast_names[npipes], FAST_NAME_MAX,
+                     geo != sb_geometry_9x9() ? "restart:ns,hs,lc,%s" : "fast+%s",
                      sb_plugin_name(pl));
             push_pipe(pipes, &npipes, MAX_PIPELINES, fast_names[npipes]);
         }
@@ -1175,8 +1170,8 @@ static void abort_outputs(cli_whole *json, bench_export *exports, int nexports)
             cli_whole_abort(&exports[e].o);
 }
 
-/* Runs bench once the options are read: every FILE of files x pipes on geometry geo (NULL:
- * 9x9) with opt. @return the exit code. */
+/* Runs bench once the options are read: every FILE of files x pipes on geometry geo with
+ * opt. @return the exit code. */
 static int bench_run(sb_options *optp, const sb_geometry *geo, const char *const *pipes,
                      int npipes, size_t max_puzzles, double seconds, int repeat,
                      const char *json, bench_export *exports, int nexports,
@@ -1195,7 +1190,7 @@ static int bench_run(sb_options *optp, const sb_geometry *geo, const char *const
             return CLI_EXIT_USAGE;
         if (plug) /* every row at the same thread count, so the rows compare */
             cli_plugin_threads("bench", plug, &threads);
-        if (plug || !geo)
+        if (plug || geo == sb_geometry_9x9())
             continue;
         sb_options_pipeline(&opt, pipes[p]);
         if (cli_engine_check("bench", geo, &opt))

@@ -119,16 +119,17 @@ void cli_whole_abort(cli_whole *o);
  * left out when rc is already CLI_EXIT_USAGE: that failure has been reported). */
 int cli_close_stdout(int rc);
 
-/* Called for every record in input order; name is the input's display name. Returns 0 to go
- * on, non-zero to stop the whole iteration with that code. */
-typedef int (*cli_record_fn)(void *ctx, const char *name, const sb_record *rec);
+/* Called for every record in input order with its cells; name is the input's display name.
+ * Returns 0 to go on, non-zero to stop the whole iteration with that code. */
+typedef int (*cli_record_fn)(void *ctx, const char *name, const sb_record *rec,
+                             const uint8_t *cells);
 
-/* Reads each of the nfiles inputs in order ("-" or no file at all = stdin) through src,
- * reports invalid lines on stderr as
- * FILE:LINE:COL, and calls fn for every record (invalid ones included). Unreadable files are
- * reported and skipped. @return 0, CLI_EXIT_USAGE after any I/O error, CLI_EXIT_INTERRUPTED
- * when the stop flag ended the reading, or fn's stop code. */
-int cli_for_each_record(const sb_stream_source *src, char *const *files, int nfiles,
+/* Reads each of the nfiles inputs in order ("-" or no file at all = stdin) with the reader of
+ * geometry g (pencilmarks beyond their givens refused), reports invalid lines on
+ * stderr as FILE:LINE:COL, and calls fn for every record (invalid ones included). Unreadable
+ * files are reported and skipped. @return 0, CLI_EXIT_USAGE after any I/O error,
+ * CLI_EXIT_INTERRUPTED when the stop flag ended the reading, or fn's stop code. */
+int cli_for_each_record(const sb_geometry *g, char *const *files, int nfiles,
                         cli_record_fn fn, void *ctx);
 
 /* Appends the message of input name whose first bytes say it is kind, which this build does
@@ -142,10 +143,10 @@ void cli_input_kind_msg(sb_buf *msg, const char *name, sb_input_kind kind);
 int cli_input_open(const char *path, const char *name, FILE **in);
 
 /* cli_for_each_record's reading of one open input in (named name in messages): the records
- * of src (never NULL) into rec (src->rec_size bytes), each handed to fn. @return as
+ * of g's reader into rec and cells (sb_geometry_cells bytes), each handed to fn. @return as
  * cli_for_each_record. */
-int cli_read_stream(const sb_stream_source *src, FILE *in, const char *name, sb_record *rec,
-                    cli_record_fn fn, void *ctx);
+int cli_read_stream(const sb_geometry *g, FILE *in, const char *name, sb_record *rec,
+                    uint8_t *cells, cli_record_fn fn, void *ctx);
 
 /* Looks up a format by name; returns FMT_COUNT when unknown. */
 cli_format cli_format_find(const char *name);
@@ -227,7 +228,7 @@ const sb_plugin *cli_plugin_find(const char *name);
  * tokens of opt's specs): before any spec is parsed. */
 void cli_plugin_techniques(sb_options *opt);
 
-/* Checks that each of opt's technique plug-ins works on geometry g (NULL: 9x9), and brings
+/* Checks that each of opt's technique plug-ins works on geometry g, and brings
  * *threads to 1 for one that keeps global state. @return 0, or CLI_EXIT_USAGE after a message. */
 int cli_plugin_techniques_ready(const char *cmd, const sb_options *opt, const sb_geometry *g,
                                 int *threads);
@@ -245,7 +246,7 @@ const char *cli_plugin_path(int i);
  * stderr. */
 void cli_plugin_threads(const char *cmd, const sb_plugin *p, int *threads);
 
-/* @return 0 when p solves geometry g (NULL: 9x9), else CLI_EXIT_USAGE after a message. */
+/* @return 0 when p solves geometry g, else CLI_EXIT_USAGE after a message. */
 int cli_plugin_check(const char *cmd, const sb_plugin *p, const sb_geometry *g);
 
 /* Reports the technique plug-in that broke its contract on rec (in solve, validate or rate:
@@ -257,20 +258,23 @@ int cli_technique_failed(const sb_rsolver *rs, cli_buf *err, const cli_input *in
 /* The getopt entry of --plugin FILE, which solve, validate, rate and bench take. */
 #define CLI_PLUGIN_LONGOPT {"plugin", required_argument, 0, CLI_OPT_PLUGIN}
 
-/* Appends one record of format f: res is the solve result for a puzzle (solution its first
+/* Appends one 9x9 record of format f: cells its puzzle's 81 cells and cand a pencilmark
+ * record's candidates (else NULL); res is the solve result for a puzzle (solution its first
  * solution's 81 cells, read when status is SB_SOLVED), NULL for an invalid line; status its
  * sb_verdict, or CLI_STATUS_BUDGET when the guess budget ran out (res then holds what was
  * found so far). Byte-for-byte the formats of docs/cli.md. */
 void cli_format_record(cli_buf *b, cli_format f, const cli_input *in, const sb_record *rec,
-                       const sb_gresult *res, const uint8_t *solution, int status);
+                       const uint8_t *cells, const uint64_t *cand, const sb_gresult *res,
+                       const uint8_t *solution, int status);
 
-/* The grids of one record of any geometry for cli_format_grids: 9x9 (g NULL: the record's
- * grid or pencilmarks, and solution an sb_grid's cells) or cells of geometry g written in the
- * text form of their input line. */
+/* The grids of one record for cli_format_grids: cells of geometry g written in the text form
+ * of their input line, or, inside cli_format_record (g NULL), 81 cells of a 9x9 record, the
+ * puzzle written as its pencilmarks when cand is set. */
 typedef struct cli_grids {
-    const sb_geometry *g;    /* the geometry, NULL for the 9x9 fast path */
+    const sb_geometry *g;    /* the geometry; NULL: cli_format_record's 81-cell writers */
     int form;                /* g's sb_gform */
-    const uint8_t *puzzle;   /* g's puzzle cells (9x9: unused, the record has them) */
+    const uint8_t *puzzle;   /* the puzzle's cells */
+    const uint64_t *cand;    /* 9x9: a pencilmark record's candidates, else NULL */
     const uint8_t *solution; /* the first solution, read when the status is solved */
 } cli_grids;
 
@@ -319,7 +323,7 @@ typedef enum cli_progress {
  * applies), at most 1024. */
 int cli_default_threads(void);
 
-/* ---- input.c: the geometry of a run and its record source ------------------------------ */
+/* ---- input.c: the geometry of a run and its reader ------------------------------------- */
 
 /* getopt codes of the geometry options (above any character). */
 enum { CLI_OPT_GRID = 0x100, CLI_OPT_GEOMETRY, CLI_OPT_ALL, CLI_OPT_PLUGIN, CLI_OPT_BAD = 0x1ff };
@@ -337,11 +341,11 @@ typedef struct cli_grid_opt {
     int limit_given;  /* -l was given (--all alone means no cap) */
 } cli_grid_opt;
 
-/* Picks the geometry of a run: --grid or --geometry when given, else the one
- * sb_geometry_detect finds on the first puzzle line of the inputs. *g is left NULL for input
- * the 9x9 fast path takes (81 cells, a 9x9 line, or input that cannot be looked at ahead, a
- * terminal) unless need_geometry, which makes it 3x3 then. @return 0, or CLI_EXIT_USAGE
- * after a message (a bad spec or file; a first line no geometry fits, naming the choices). */
+/* Picks the geometry of a run: --grid or --geometry when given, else the one sb_geometry_detect
+ * finds on the first puzzle line of the inputs. *g is sb_geometry_9x9() for input the 9x9 fast
+ * path takes (81 cells, a 9x9 line, or input that cannot be looked at ahead, a terminal) unless
+ * need_geometry, which makes it the 3x3 geometry then. @return 0, or CLI_EXIT_USAGE after a
+ * message (a bad spec or file; a first line no geometry fits, naming the choices). */
 int cli_grid_pick(const char *cmd, const cli_grid_opt *o, char *const *files, int nfiles,
                   int need_geometry, sb_geometry **g);
 
@@ -384,11 +388,11 @@ typedef struct cli_batch {
     unsigned char *opened; /* optional, one per input: 1 once the input is opened, back to 0
                               on a read error, so summaries leave out inputs that could not
                               be read (a directory opens, then fails its first read) */
-    const sb_stream_source *source; /* optional: where records come from (NULL: sb_reader);
-                              another geometry's records (sb_gsource) are one line each,
-                              so the MPI build (mpi.c) may cut an input after any line */
-    int marks;             /* the sb_reader takes pencilmark lines beyond their givens
-                              (sb_reader_set_marks): record must solve rec->cand then */
+    const sb_geometry *g;  /* the records' geometry (sb_geometry_9x9() for 9x9); another
+                              geometry's records are one line each, so the MPI build
+                              (mpi.c) may cut an input after any line */
+    int marks;             /* 9x9 pencilmark lines beyond their givens are records: record
+                              gets their candidates (cand) and must solve those */
     /* Creates one thread's worker in *worker (NULL: ctx is every thread's worker and
      * worker_end is NULL too). @return 0, or an exit code after a message.
      * A worker written on every record should own its cache lines (CLI_CACHE_LINE-aligned
@@ -396,16 +400,18 @@ typedef struct cli_batch {
     int (*worker_new)(void *ctx, void **worker);
     /* Frees a worker (worker may be NULL). */
     void (*worker_end)(void *ctx, void *worker);
-    /* Handles one record of cli_batch_records: appends its output record to out and any
-     * stderr text to err, and fills tag. Invalid lines arrive too, their "invalid puzzle"
-     * message already in err. Must not touch shared state. @return CLI_DONE, CLI_STOPPED or
-     * an exit code (see above). */
-    int (*record)(void *worker, const cli_input *in, const sb_record *rec, cli_buf *out,
-                  cli_buf *err, void *tag);
-    /* Optional: called with a chunk's records, in order, before record is called on each of
-     * them, so that a handler can work on them together (solve: sb_solve_many). Must not
-     * touch shared state; record must still work on a record it was not given. */
-    void (*chunk)(void *worker, const sb_record *const *recs, size_t n);
+    /* Handles one record of cli_batch_records, its cells (sb_geometry_cells bytes) and a
+     * pencilmark record's candidates (cand, else NULL): appends its output record to out and
+     * any stderr text to err, and fills tag. Invalid lines arrive too, their "invalid
+     * puzzle" message already in err. Must not touch shared state. @return CLI_DONE,
+     * CLI_STOPPED or an exit code (see above). */
+    int (*record)(void *worker, const cli_input *in, const sb_record *rec, const uint8_t *cells,
+                  const uint64_t *cand, cli_buf *out, cli_buf *err, void *tag);
+    /* Optional: called with a chunk's n records and their cells (row i: recs[i]'s), in order,
+     * before record is called on each of them, so that a handler can work on them together
+     * (solve: sb_engine_solve_many). Must not touch shared state; record must still work on a
+     * record it was not given. */
+    void (*chunk)(void *worker, const sb_record *recs, const uint8_t *cells, size_t n);
     /* Handles item index (0-based, run-wide) of cli_batch_items, like record. Derive any
      * randomness from index so the output does not depend on the thread count. */
     int (*item)(void *worker, uint64_t index, cli_buf *out, cli_buf *err, void *tag);
@@ -424,15 +430,14 @@ typedef struct cli_batch {
     uint64_t item_base;    /* run-wide index of the segment's item 0 */
 } cli_batch;
 
-/* The last step before a batch command runs: points batch b of cmd at geometry g (NULL:
- * 9x9, the chunks of sb_records) with records from g's source, which src (the caller's,
- * outliving the run) becomes, one at a time (no 9x9 chunks, no pencilmarks); checks that a
- * solver for opt can be made (cli_engine_check; on 9x9 the SIMD level: one this CPU lacks);
- * then opens -o FILE (cli_output_open against the inputs files, nfiles and extra).
- * So every usage error is found before FILE is truncated. @return 0, or CLI_EXIT_USAGE
- * after a message. */
-int cli_batch_ready(const char *cmd, cli_batch *b, const sb_geometry *g, sb_gsource *src,
-                    const sb_options *opt, char *const *files, int nfiles, const char *extra);
+/* The last step before a batch command runs: points batch b of cmd at geometry g (9x9,
+ * sb_geometry_9x9(), solved a chunk at a time; another geometry one record at a time, without
+ * pencilmarks); checks that a solver for opt can be made (cli_engine_check; on 9x9 the SIMD
+ * level: one this CPU lacks); then opens -o FILE (cli_output_open against the inputs files,
+ * nfiles and extra). So every usage error is found before FILE is truncated. @return 0, or
+ * CLI_EXIT_USAGE after a message. */
+int cli_batch_ready(const char *cmd, cli_batch *b, const sb_geometry *g, const sb_options *opt,
+                    char *const *files, int nfiles, const char *extra);
 
 /* Where the options several commands share go; a member left NULL is an option the command
  * does not take (its getopt table lacks it too). */

@@ -277,28 +277,28 @@ int cli_input_open(const char *path, const char *name, FILE **in)
     return CLI_EXIT_USAGE;
 }
 
-int cli_read_stream(const sb_stream_source *src, FILE *in, const char *name, sb_record *rec,
-                    cli_record_fn fn, void *ctx)
+int cli_read_stream(const sb_geometry *g, FILE *in, const char *name, sb_record *rec,
+                    uint8_t *cells, cli_record_fn fn, void *ctx)
 {
-    void *r = NULL;
-    int st = src->open(src->ctx, in, &r);
+    sb_reader *r = NULL;
+    int st = sb_reader_open(&r, g, in);
     if (st != SB_OK) {
-        src->close(r);
         fprintf(stderr, CLI_NAME ": %s: %s\n", name, sb_strerror(st));
         return CLI_EXIT_USAGE;
     }
+    sb_reader_set_stop(r, cli_stop_flag()); /* a stop ends the skip of an endless line */
     cli_buf msg = {0};
     int stop = 0;
-    while (!stop && !cli_stop_requested() && (st = src->next(r, rec)) == 1) {
+    while (!stop && !cli_stop_requested() && (st = sb_reader_next(r, rec, cells, NULL)) == 1) {
         if (rec->kind == SB_LINE_INVALID) {
             msg.len = 0;
             cli_format_invalid(&msg, name, rec);
             fwrite(msg.data, 1, msg.len, stderr);
         }
-        stop = fn(ctx, name, rec);
+        stop = fn(ctx, name, rec, cells);
     }
     sb_buf_free(&msg);
-    src->close(r);
+    sb_reader_close(r);
     if (stop)
         return stop;
     if (cli_stop_requested())
@@ -310,12 +310,13 @@ int cli_read_stream(const sb_stream_source *src, FILE *in, const char *name, sb_
     return 0;
 }
 
-int cli_for_each_record(const sb_stream_source *src, char *const *files, int nfiles,
+int cli_for_each_record(const sb_geometry *g, char *const *files, int nfiles,
                         cli_record_fn fn, void *ctx)
 {
     cli_inputs(&files, &nfiles);
-    sb_record *rec = malloc(src->rec_size);
-    if (!rec)
+    sb_record rec;
+    uint8_t *cells = malloc((size_t)sb_geometry_cells(g));
+    if (!cells)
         return cli_oom();
     int rc = 0;
     for (int i = 0; i < nfiles; i++) {
@@ -330,7 +331,7 @@ int cli_for_each_record(const sb_stream_source *src, char *const *files, int nfi
             rc = CLI_EXIT_USAGE;
             continue;
         }
-        const int st = cli_read_stream(src, in, name.msg_name, rec, fn, ctx);
+        const int st = cli_read_stream(g, in, name.msg_name, &rec, cells, fn, ctx);
         cli_input_free(&name);
         if (in != stdin)
             fclose(in);
@@ -341,6 +342,6 @@ int cli_for_each_record(const sb_stream_source *src, char *const *files, int nfi
             break;
         }
     }
-    free(rec);
+    free(cells);
     return rc;
 }

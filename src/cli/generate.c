@@ -8,10 +8,11 @@
  * solve. Puzzle i depends only on (seed, i, options); augment draws transform i from rng
  * stream i of the seed.
  *
- * One path for every geometry: the run holds the geometry (NULL: the 9x9 fast path, whose
- * library calls are sb_generate and sb_transform_*), and only the library call and the record
- * layout of an item differ (sb_ggenerate and sb_gaugment elsewhere). Options the generator of
- * another geometry lacks are refused one by one, naming the option and the geometry.
+ * One path for every geometry: the run holds the geometry (sb_geometry_9x9(): the 9x9 fast
+ * path, whose library calls are sb_generate and sb_transform_*), and only the library call and
+ * the record layout of an item differ (sb_ggenerate and sb_gaugment elsewhere). Options the
+ * generator of another geometry lacks are refused one by one, naming the option and the
+ * geometry.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -43,7 +44,9 @@ typedef struct gen_stats {
 
 /* One generate run: what the workers read, the totals after. */
 typedef struct gen_run {
-    sb_geometry *g;           /* the geometry, NULL for the 9x9 fast path (the run owns it) */
+    sb_geometry *g;           /* the geometry (the run owns it; sb_geometry_9x9(): the 9x9 fast
+                                 path) */
+    int other;                /* g is another geometry than 9x9: sb_ggenerate */
     sb_geometry *nine;        /* 9x9: the 3x3 geometry its records are written as (owned) */
     sb_gen_options opt;       /* every 9x9 generator's options (seed and max_attempts: all) */
     sb_ggen_options gopt;     /* every generator's options on geometry g */
@@ -61,7 +64,7 @@ typedef struct gen_run {
 static void put_generated(cli_buf *o, const gen_run *r, unsigned long long index,
                           const uint8_t *puzzle, const uint8_t *solution, const sb_ggenerated *p)
 {
-    const sb_geometry *g = r->g ? r->g : r->nine;
+    const sb_geometry *g = r->other ? r->g : r->nine;
     const int form = r->form;
     switch (r->format) {
     case GF_TDOKU:
@@ -93,7 +96,7 @@ static void put_generated(cli_buf *o, const gen_run *r, unsigned long long index
         sb_buf_put(o, "\"}", 2);
         break;
     case GF_PRETTY: /* as solve -f pretty: the givens beside the solution */
-        if (r->g)
+        if (r->other)
             sb_buf_printf(o, "# puzzle %llu (%d clues)\n", index, p->clues);
         else
             sb_buf_printf(o, "# puzzle %llu (clues %d, guesses %llu)\n", index, p->clues,
@@ -195,7 +198,7 @@ static int gen_worker_new(void *ctx, void **out)
     if (!w)
         return cli_oom();
     w->r = r;
-    if (r->g) { /* cli_generate made one with these options already: memory is all that fails */
+    if (r->other) { /* cli_generate made one with these options already: memory alone fails */
         const size_t nc = (size_t)sb_geometry_cells(r->g);
         if (!(w->puzzle = malloc(nc)) || !(w->solution = malloc(nc)) ||
             sb_ggenerator_new_opts(r->g, &r->gopt, &w->gg, NULL, 0) != SB_OK)
@@ -227,7 +230,7 @@ static int gave_up(const gen_run *r, unsigned long long i, cli_buf *err)
 {
     char what[160] = "";
     size_t used = 0;
-    const int max_clues = r->g                          ? r->gopt.max_clues
+    const int max_clues = r->other                      ? r->gopt.max_clues
                           : r->opt.max_clues < SB_CELLS ? r->opt.max_clues
                                                          : 0; /* 0: no bound */
     if (max_clues)
@@ -256,7 +259,7 @@ static int gen_item(void *wp, uint64_t index, cli_buf *out, cli_buf *err, void *
     sb_ggenerated p;
     sb_generated q;
     int st;
-    if (r->g) {
+    if (r->other) {
         st = sb_ggenerate(w->gg, i, w->puzzle, w->solution, &p);
     } else {
         st = sb_generate_class(w->g, i, r->cls, r->opt.max_attempts, &q) == 1 ? SB_OK
@@ -331,6 +334,7 @@ static int generate_grid(const cli_grid_opt *gopt, const sb_gen_options *opt, ge
     if (cli_grid_pick("generate", gopt, NULL, 0, 0, &g))
         return CLI_EXIT_USAGE;
     run->g = g;
+    run->other = 1;
     const char *name = sb_geometry_name(g);
     const int nc = sb_geometry_cells(g), n = sb_geometry_digits(g);
     char why[SB_GEO_WHY_LEN];
@@ -487,6 +491,7 @@ int cli_generate(int argc, char **argv)
                     (unsigned long long)opt.max_attempts);
         if (sb_geometry_parse("3x3", &run.nine, why, sizeof why) != SB_OK)
             return cli_oom();
+        run.g = (sb_geometry *)(uintptr_t)sb_geometry_9x9(); /* freed as any: a no-op */
     }
     /* -o FILE only once every option is known good: a usage error leaves FILE as it was */
     if (cli_output_open("generate", &ob, NULL, 0, gopt.file)) { /* --geometry FILE: an input */
@@ -516,7 +521,7 @@ int cli_generate(int argc, char **argv)
         fprintf(stderr, "stats: %llu puzzles (%s), %.2f clues/puzzle (%d..%d), %.3f "
                         "guesses/puzzle, %.2f attempts/puzzle, %llu undecided clues, %d threads, "
                         "%.3f s, %.1f puzzles/s\n",
-                st->made, run.g ? sb_geometry_name(run.g) : "9x9", (double)st->clues / n,
+                st->made, run.other ? sb_geometry_name(run.g) : "9x9", (double)st->clues / n,
                 st->min_clues, st->max_clues, (double)st->guesses / n, (double)st->attempts / n,
                 st->undecided, threads, secs, secs > 0 ? n / secs : 0.0);
     }
@@ -527,25 +532,24 @@ int cli_generate(int argc, char **argv)
 
 /* The valid puzzles of augment's inputs, in input order (with the form each was written in). */
 typedef struct puzzle_set {
-    sb_geometry *g;       /* the geometry; NULL: 9x9 */
+    sb_geometry *g;       /* the geometry */
     sb_bench *set;        /* the puzzles */
     size_t n;             /* puzzles held */
     size_t invalid;       /* invalid lines seen (reported, skipped) */
 } puzzle_set;
 
-/* Record callback of augment: keep every valid puzzle (9x9 records, or the geometry
- * source's sb_stream_grecs). Returns CLI_EXIT_USAGE when out of memory, else 0. */
-static int keep_puzzle(void *ctx, const char *name, const sb_record *rec)
+/* Record callback of augment: keep every valid puzzle. Returns CLI_EXIT_USAGE when out of
+ * memory, else 0. */
+static int keep_puzzle(void *ctx, const char *name, const sb_record *rec, const uint8_t *cells)
 {
     (void)name;
     puzzle_set *s = ctx;
-    const sb_stream_grec *gr = (const sb_stream_grec *)rec;
     if (rec->kind != SB_LINE_PUZZLE) {
         s->invalid++;
         return 0;
     }
-    if ((!s->set && sb_bench_new(sb_app_geo(s->g), &s->set) != SB_OK) ||
-        sb_bench_add_at(s->set, s->g ? gr->cells : rec->grid.cell, s->g ? gr->form : 0, 0))
+    if ((!s->set && sb_bench_new(s->g, &s->set) != SB_OK) ||
+        sb_bench_add_at(s->set, cells, rec->form, 0))
         return cli_oom();
     s->n++;
     return 0;
@@ -577,7 +581,8 @@ static int aug_worker_new(void *ctx, void **out)
     const aug_run *r = ctx;
     aug_worker *w = calloc(1, sizeof *w);
     *out = w;
-    const size_t nc = r->set.g ? (size_t)sb_geometry_cells(r->set.g) : 0;
+    const sb_geometry *g = r->set.g;
+    const size_t nc = g != sb_geometry_9x9() ? (size_t)sb_geometry_cells(g) : 0;
     if (!w || (nc && (!(w->in = malloc(nc)) || !(w->cells = malloc(nc)))))
         return cli_oom();
     w->r = r;
@@ -606,7 +611,7 @@ static int aug_item(void *wp, uint64_t index, cli_buf *out, cli_buf *err, void *
     (void)err;
     (void)tag;
     const size_t i = (size_t)(index % set->n);
-    if (set->g) {
+    if (set->g != sb_geometry_9x9()) {
         /* The set holds valid puzzles only, the one thing sb_gaugment refuses besides NULL. */
         sb_bench_puzzle(set->set, i, w->in);
         sb_gaugment(set->g, r->seed, index, w->in, w->cells);
@@ -692,10 +697,7 @@ int cli_augment(int argc, char **argv)
      * the run as documented, not kill it. */
     cli_stop_state stop;
     cli_stop_begin(&stop);
-    sb_gsource src;
-    sb_gsource_init(&src, geo, cli_stop_flag());
-    int rc = cli_for_each_record(&src.source, argv + optind, argc - optind, keep_puzzle,
-                                 &run.set);
+    int rc = cli_for_each_record(geo, argv + optind, argc - optind, keep_puzzle, &run.set);
     const int stopped = rc == CLI_EXIT_INTERRUPTED || cli_stop_requested();
     cli_stop_end(&stop);
     if (stopped) {

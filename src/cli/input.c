@@ -2,9 +2,8 @@
  * input.c — what a run reads, on any geometry (docs/geometry.md "Command line"): the geometry
  * options, the geometry picked from --grid, --geometry or the first puzzle line
  * (sb_geometry_detect on the bytes sb_input_pick_head finds ahead, from that line on, with
- * nothing of the input lost), and the batch engine pointed at the record source (src/app/) of
- * any geometry (sb_gsource), so the engine's windows, threads, ordered output and interrupts
- * hold on every geometry.
+ * nothing of the input lost), and the batch engine pointed at the reader of that geometry, so
+ * the engine's windows, threads, ordered output and interrupts hold on every geometry.
  */
 #include <stdlib.h>
 
@@ -55,7 +54,7 @@ int cli_grid_pick(const char *cmd, const cli_grid_opt *o, char *const *files, in
     if (n > 0)
         cli_mpi_bcast(buf, (size_t)n, 0);
     const char *path = nfiles > 0 ? files[head.at] : "-";
-    /* 9x9 (*g NULL) when nothing could be looked at: the 9x9 path reports the input */
+    /* 9x9 when nothing could be looked at: the 9x9 path reports the input */
     uint64_t lineno = 0;
     int rc = 0;
     const int st = n > 0 ? sb_geometry_detect(buf, (size_t)n, head.more, g, &lineno, why,
@@ -75,20 +74,20 @@ int cli_grid_pick(const char *cmd, const cli_grid_opt *o, char *const *files, in
         free(name);
     }
     free(buf);
-    if (*g == sb_geometry_9x9())
-        *g = NULL; /* the programs' 9x9: no geometry (sb_app_geo) */
-    if (!rc && !*g && need_geometry && sb_geometry_parse("3x3", g, why, sizeof why) != SB_OK)
+    if (!rc && n <= 0) /* the 9x9 grid: a constant, freed as any geometry (a no-op) */
+        *g = (sb_geometry *)(uintptr_t)sb_geometry_9x9();
+    if (!rc && *g == sb_geometry_9x9() && need_geometry &&
+        sb_geometry_parse("3x3", g, why, sizeof why) != SB_OK)
         rc = cli_usage_error(cmd, "%s", why);
     return rc;
 }
 
-int cli_batch_ready(const char *cmd, cli_batch *b, const sb_geometry *g, sb_gsource *src,
-                    const sb_options *opt, char *const *files, int nfiles, const char *extra)
+int cli_batch_ready(const char *cmd, cli_batch *b, const sb_geometry *g, const sb_options *opt,
+                    char *const *files, int nfiles, const char *extra)
 {
-    if (g) {
-        sb_gsource_init(src, g, cli_stop_flag());
-        b->source = &src->source;
-        b->chunk = NULL; /* the 9x9 solve's chunks of sb_records */
+    b->g = g;
+    if (g != sb_geometry_9x9()) {
+        b->chunk = NULL; /* the 9x9 solve's chunks */
         b->marks = 0;
         if (cli_engine_check(cmd, g, opt))
             return CLI_EXIT_USAGE;

@@ -45,7 +45,7 @@
  *
  * Standard input and other inputs that cannot be read at an offset (pipes, terminals) are
  * read by rank 0 in line-aligned pieces of SEGMENT bytes, dealt round-robin the same way.
- * Another geometry (an sb_gsource: one record per line) may be cut after any line.
+ * Another geometry (one record per line) may be cut after any line.
  * Item runs (generate, augment) deal ranges of ITEMS indices round-robin likewise.
  *
  * bench (cli_batch_shard: cli_mpi_records with local set) loads its puzzles through the same
@@ -835,7 +835,7 @@ static void shard_file(mpi_run *m, char *const *files, int nfiles, int i, int fd
 {
     const off_t seg = (off_t)env_size("SUDOKUBENCH_MPI_SEGMENT", SEGMENT_DEFAULT);
     const off_t nseg = (size + seg - 1) / seg;
-    const int each = m->b->source != NULL; /* another geometry: a record per line */
+    const int each = m->b->g != sb_geometry_9x9(); /* another geometry: a record a line */
     uint64_t lines = 0;
     for (off_t k = 0; k * m->size < nseg && !m->stop; k++) {
         const off_t j = k * m->size + m->rank;
@@ -875,7 +875,7 @@ static void deal_stream(mpi_run *m, char *const *files, int nfiles, int i, int f
                         const char *msg_name)
 {
     const size_t seg = (size_t)env_size("SUDOKUBENCH_MPI_SEGMENT", SEGMENT_DEFAULT);
-    const int each = m->b->source != NULL; /* another geometry: a record per line */
+    const int each = m->b->g != sb_geometry_9x9(); /* another geometry: a record a line */
     sb_segment_piece p = {0};
     char *mine = NULL;
     uint64_t lines = 0;

@@ -225,16 +225,16 @@ static inline char *put_u64(char *p, unsigned long long v)
     return p + n;
 }
 
-/* Writes the puzzle of a record in its input's form: 81 characters, or a pencilmark
- * record's 729 (digit k+1 or '.' at character k of each cell), so tdoku and json output of
- * pencilmarks reads back as the same puzzle. */
-static char *put_puzzle(char *p, const sb_record *rec)
+/* Writes a 9x9 puzzle in its input's form: 81 characters, or a pencilmark record's 729
+ * (digit k+1 or '.' at character k of each cell), so tdoku and json output of pencilmarks
+ * reads back as the same puzzle. */
+static char *put_puzzle(char *p, const cli_grids *v)
 {
-    if (!rec->marks)
-        return cli_put_grid(p, &rec->grid, '.');
+    if (!v->cand)
+        return cli_put_grid(p, (const sb_grid *)(const void *)v->puzzle, '.');
     for (int c = 0; c < SB_CELLS; c++)
         for (int k = 0; k < SB_DIGITS; k++)
-            *p++ = rec->cand[c] >> k & 1 ? (char)('1' + k) : '.';
+            *p++ = v->cand[c] >> k & 1 ? (char)('1' + k) : '.';
     return p;
 }
 
@@ -337,10 +337,10 @@ static inline __attribute__((always_inline)) char *put_solution_grid(char *p, co
     return put_gcells(p, v->g, v->solution, v->form);
 }
 
-/* Writes the puzzle of record rec (9x9: its grid or pencilmarks) or of v's geometry. */
-static inline __attribute__((always_inline)) char *put_puzzle_grid(char *p, const sb_record *rec, const cli_grids *v)
+/* Writes the puzzle of v (9x9: its cells or pencilmarks; else in its geometry's form). */
+static inline __attribute__((always_inline)) char *put_puzzle_grid(char *p, const cli_grids *v)
 {
-    return v->g ? put_gcells(p, v->g, v->puzzle, v->form) : put_puzzle(p, rec);
+    return v->g ? put_gcells(p, v->g, v->puzzle, v->form) : put_puzzle(p, v);
 }
 
 /* Writes a csv field of v's solution: quoted in the integer form, which has commas. */
@@ -476,7 +476,7 @@ static inline __attribute__((always_inline)) char *put_record(char *p, cli_forma
             p = solved ? put_solution_grid(p, v) : put_str(p, word);
         break;
     case FMT_TDOKU:
-        p = put_puzzle_grid(p, rec, v);
+        p = put_puzzle_grid(p, v);
         *p++ = ':';
         /* a count cut short by the budget is no count: the status word stands in for it */
         p = status == CLI_STATUS_BUDGET ? put_str(p, word) : put_u64(p, count);
@@ -502,7 +502,7 @@ static inline __attribute__((always_inline)) char *put_record(char *p, cli_forma
         p = put_str(p, ",\"guesses\":");
         p = put_u64(p, guesses);
         p = put_str(p, ",\"puzzle\":\"");
-        p = put_puzzle_grid(p, rec, v);
+        p = put_puzzle_grid(p, v);
         p = put_str(p, "\",\"solution\":");
         if (solved) {
             *p++ = '"';
@@ -519,7 +519,7 @@ static inline __attribute__((always_inline)) char *put_record(char *p, cli_forma
         p = put_u64(p, guesses);
         /* a grid shows a pencilmark record's givens only: the header says so */
         p = put_str(p, rec->marks ? ", givens of pencilmarks)\n" : ")\n");
-        p = put_gpretty(p, v->g, v->g ? v->puzzle : rec->grid.cell, solved ? v->solution : NULL);
+        p = put_gpretty(p, v->g, v->puzzle, solved ? v->solution : NULL);
         break;
     default: break;
     }
@@ -541,13 +541,14 @@ void cli_format_grids(cli_buf *b, cli_format f, const cli_input *in, const sb_re
 }
 
 void cli_format_record(cli_buf *b, cli_format f, const cli_input *in, const sb_record *rec,
-                       const sb_gresult *res, const uint8_t *solution, int status)
+                       const uint8_t *cells, const uint64_t *cand, const sb_gresult *res,
+                       const uint8_t *solution, int status)
 {
     char *const start =
         cli_buf_reserve(b, RECORD_MAX + in->msg_len + in->json_len + in->csv_len);
     if (!start)
         return;
-    const cli_grids v = {.solution = solution};
+    const cli_grids v = {.puzzle = cells, .cand = cand, .solution = solution};
     char *p = res ? put_record(start, f, in, rec, &v, res->count, res->guesses, status, 0)
                   : put_invalid(start, f, in, rec);
     b->len += (size_t)(p - start);

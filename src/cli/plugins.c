@@ -149,11 +149,11 @@ void cli_plugin_threads(const char *cmd, const sb_plugin *p, int *threads)
 
 int cli_plugin_check(const char *cmd, const sb_plugin *p, const sb_geometry *g)
 {
-    if (sb_plugin_accepts(p, sb_app_geo(g)))
+    if (sb_plugin_accepts(p, g))
         return 0;
     return cli_usage_error(cmd, "plug-in '%s' does not %s %s grids", sb_plugin_name(p),
                            sb_plugin_is_technique(p) ? "work on" : "solve",
-                           g ? sb_geometry_name(g) : "9x9");
+                           g == sb_geometry_9x9() ? "9x9" : sb_geometry_name(g));
 }
 
 int cli_technique_failed(const sb_rsolver *rs, cli_buf *err, const cli_input *in,

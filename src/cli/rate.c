@@ -27,7 +27,7 @@ typedef struct file_tally {
 
 /* One rate run: options read by the workers, per-file totals after. */
 typedef struct rate_run {
-    const sb_geometry *g;   /* the geometry, NULL for 9x9 */
+    const sb_geometry *g;   /* the geometry */
     sb_options opt;         /* the uniqueness check's solver options */
     sb_options ropt;        /* the rater's: its technique plug-ins, a rung each */
     int format;             /* RATE_CSV or RATE_JSON */
@@ -198,8 +198,9 @@ static void rate_format(const rate_run *r, const cli_input *in, const sb_record 
 }
 
 /* Checks, rates and formats one record (cli_batch.record). */
-static int rate_record(void *wp, const cli_input *in, const sb_record *rec, cli_buf *out,
-                       cli_buf *err, void *tp)
+static int rate_record(void *wp, const cli_input *in, const sb_record *rec,
+                       const uint8_t *cells, const uint64_t *cand, cli_buf *out, cli_buf *err,
+                       void *tp)
 {
     rate_worker *w = wp;
     rate_tag *t = tp;
@@ -209,7 +210,7 @@ static int rate_record(void *wp, const cli_input *in, const sb_record *rec, cli_
     t->cls = 0;
     if (rec->kind == SB_LINE_PUZZLE) {
         sb_gresult res;
-        const int st = sb_rsolver_solve(w->rs, rec, &res);
+        const int st = sb_rsolver_solve(w->rs, rec, cells, cand, &res);
         if (st == SB_ERR_STOPPED)
             return CLI_STOPPED;
         if (st != SB_OK) { /* the engine's one failure: memory */
@@ -221,7 +222,8 @@ static int rate_record(void *wp, const cli_input *in, const sb_record *rec, cli_
         /* A proper puzzle's cells are in range: only a plug-in can fail the rating, and its
          * eliminations are held to the one solution the verdict found. */
         const int rst = t->status == SB_SOLVED
-                            ? sb_rsolver_rate(w->rs, rec, sb_rsolver_solution(w->rs), &rt)
+                            ? sb_rsolver_rate(w->rs, cells, cand, sb_rsolver_solution(w->rs),
+                                              &rt)
                             : SB_ERR_ARG;
         if (rst == SB_ERR_PLUGIN)
             return cli_technique_failed(w->rs, err, in, rec);
@@ -348,18 +350,16 @@ int cli_rate(int argc, char **argv)
     return rc;
 }
 
-/* Runs rate over the inputs (argv from optind) on geometry geo (NULL: 9x9) once the options
+/* Runs rate over the inputs (argv from optind) on geometry geo once the options
  * are read; geometry_file: --geometry FILE, an input too (or NULL). @return the exit code. */
 static int rate_run_on(rate_run *rp, cli_batch *bp, const sb_geometry *geo,
                        const char *geometry_file, int argc, char **argv)
 {
     rate_run r = *rp;
     cli_batch b = *bp;
-    sb_gsource src;
     b.ctx = &r;
     r.g = geo;
-    if (cli_batch_ready("rate", &b, geo, &src, &r.opt, argv + optind, argc - optind,
-                        geometry_file))
+    if (cli_batch_ready("rate", &b, geo, &r.opt, argv + optind, argc - optind, geometry_file))
         return CLI_EXIT_USAGE;
     r.nfiles = argc - optind > 0 ? argc - optind : 1;
     r.files = argc - optind > 0 ? argv + optind : NULL;

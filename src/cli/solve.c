@@ -4,11 +4,10 @@
  * a tag (its status and guesses) that the engine commits once the record is written, so the
  * summaries count exactly the records written, interrupted or not.
  *
- * One path for every geometry: 9x9 records come from sb_reader and are solved by sb_solver
- * (a chunk at a time, sb_solve_many); other geometries come from the geometry source
- * (input.c, sb_greader) and are solved by the geometry's engine. --all streams every solution
- * as it is found, straight to the output, one puzzle at a time (a puzzle may have millions of
- * solutions; a window of them would not fit in memory).
+ * One path for every geometry: records come from sb_reader on the run's geometry and are
+ * solved by its engine (9x9 a chunk at a time, sb_engine_solve_many). --all streams every
+ * solution as it is found, straight to the output, one puzzle at a time (a puzzle may have
+ * millions of solutions; a window of them would not fit in memory).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -36,7 +35,7 @@ typedef struct tag {
 
 /* One solve or validate run: options shared read-only by the workers, totals after. */
 typedef struct run {
-    const sb_geometry *g; /* the geometry, NULL for 9x9 */
+    const sb_geometry *g; /* the geometry */
     sb_options opt;   /* every worker's solver options */
     cli_format format; /* solve: record format */
     tally total;      /* the committed tags, summed */
@@ -65,6 +64,7 @@ static uint64_t tally_counts(tally *t, uint64_t *c, int to_counts)
 typedef struct worker {
     sb_rsolver *rs;           /* this thread's record solver */
     const sb_geometry *g;     /* copy of run.g */
+    int nine;                 /* g is the 9x9 grid: its records' own formatter */
     cli_format format;        /* copy of run.format, read on every record */
     const sb_options *opt;    /* run.opt (its plug-in names a failure) */
 } worker;
@@ -164,6 +164,7 @@ static int worker_new(void *ctx, void **out)
         return cli_oom();
     *out = w;
     w->g = r->g;
+    w->nine = r->g == sb_geometry_9x9();
     w->format = r->format;
     w->opt = &r->opt;
     const int st = sb_rsolver_new(r->g, &r->opt, NULL, &w->rs);
@@ -184,22 +185,23 @@ static void worker_end(void *ctx, void *wp)
 
 /* Solves the puzzles among a chunk's records together (cli_batch.chunk); their results wait
  * for the record handler. */
-static void solve_chunk(void *wp, const sb_record *const *recs, size_t n)
+static void solve_chunk(void *wp, const sb_record *recs, const uint8_t *cells, size_t n)
 {
-    sb_rsolver_ahead(((worker *)wp)->rs, recs, n);
+    sb_rsolver_ahead(((worker *)wp)->rs, recs, cells, n);
 }
 
 /* Appends the record of rec's result res with status (cli_format_record on 9x9; on another
  * geometry its cells and the engine's first solution). */
 static inline void put_result(const worker *w, cli_buf *out, const cli_input *in,
-                              const sb_record *rec, const sb_gresult *res, int status)
+                              const sb_record *rec, const uint8_t *cells, const uint64_t *cand,
+                              const sb_gresult *res, int status)
 {
-    if (!w->g) {
-        cli_format_record(out, w->format, in, rec, res, sb_rsolver_solution(w->rs), status);
+    if (w->nine) {
+        cli_format_record(out, w->format, in, rec, cells, cand, res, sb_rsolver_solution(w->rs),
+                          status);
         return;
     }
-    const sb_stream_grec *gr = (const sb_stream_grec *)rec;
-    const cli_grids v = {.g = w->g, .form = gr->form, .puzzle = gr->cells,
+    const cli_grids v = {.g = w->g, .form = rec->form, .puzzle = cells,
                          .solution = sb_rsolver_solution(w->rs)};
     cli_format_grids(out, w->format, in, rec, &v, res->count, res->guesses, status, 0);
 }
@@ -227,32 +229,33 @@ static void commit(void *ctx, const uint32_t *input, const unsigned char *tags, 
 }
 
 /* Solves one record and formats it (cli_batch.record of solve). */
-static int solve_record(void *wp, const cli_input *in, const sb_record *rec, cli_buf *out,
-                        cli_buf *err, void *tp)
+static int solve_record(void *wp, const cli_input *in, const sb_record *rec,
+                        const uint8_t *cells, const uint64_t *cand, cli_buf *out, cli_buf *err,
+                        void *tp)
 {
     worker *w = wp;
     tag *t = tp;
     t->guesses = 0;
     if (rec->kind == SB_LINE_INVALID) {
         t->kind = TAG_INVALID;
-        cli_format_record(out, w->format, in, rec, NULL, NULL, 0);
+        cli_format_record(out, w->format, in, rec, cells, NULL, NULL, NULL, 0);
         return CLI_DONE;
     }
     sb_gresult res;
-    const int st = sb_rsolver_solve(w->rs, rec, &res);
+    const int st = sb_rsolver_solve(w->rs, rec, cells, cand, &res);
     if (st == SB_ERR_STOPPED)
         return CLI_STOPPED;
     t->guesses = res.guesses;
     if (st == SB_ERR_BUDGET) {
         t->kind = TAG_BUDGET;
-        put_result(w, out, in, rec, &res, CLI_STATUS_BUDGET);
+        put_result(w, out, in, rec, cells, cand, &res, CLI_STATUS_BUDGET);
         return CLI_DONE;
     }
     if ((st == SB_ERR_PLUGIN || st == SB_ERR_ARG) && w->opt->plugin)
         return plugin_failed(w->opt, err, in, rec, st);
     if (st == SB_ERR_PLUGIN)
         return cli_technique_failed(w->rs, err, in, rec);
-    if (st != SB_OK && w->g) { /* the engine's one failure: memory */
+    if (st != SB_OK && !w->nine) { /* the engine's one failure: memory */
         sb_buf_printf(err, CLI_NAME ": %s:%llu: out of memory\n", in->msg_name,
                       (unsigned long long)rec->line);
         return CLI_EXIT_USAGE;
@@ -268,11 +271,11 @@ static int solve_record(void *wp, const cli_input *in, const sb_record *rec, cli
         sb_buf_printf(err, CLI_NAME ": %s:%llu: %s\n", in->msg_name,
                       (unsigned long long)rec->line, failed.why);
         t->kind = TAG_ERROR;
-        cli_format_record(out, w->format, in, &failed, NULL, NULL, 0);
+        cli_format_record(out, w->format, in, &failed, cells, NULL, NULL, NULL, 0);
         return CLI_DONE;
     }
     t->kind = (uint8_t)sb_count_verdict(res.count);
-    put_result(w, out, in, rec, &res, t->kind);
+    put_result(w, out, in, rec, cells, cand, &res, t->kind);
     return CLI_DONE;
 }
 
@@ -330,20 +333,19 @@ static int all_one(const uint8_t *sol, uint64_t index, void *user)
  * (the count is known only at the end). @return 0 (also when Ctrl-C cut the listing: the
  * solutions so far stand, the puzzle gets no count, the reading ends on the flag), or
  * CLI_EXIT_USAGE after a failed write or out of memory (reported). */
-static int all_record(void *ctx, const char *name, const sb_record *rec)
+static int all_record(void *ctx, const char *name, const sb_record *rec, const uint8_t *cells)
 {
     (void)name; /* a->in names the input in every form */
     all_ctx *a = ctx;
-    const sb_stream_grec *r = (const sb_stream_grec *)rec;
     tag t = {.kind = TAG_INVALID};
     if (rec->kind == SB_LINE_INVALID) {
         cli_format_grids(&a->sink.out, a->f, a->in, rec, NULL, 0, 0, 0, 0);
     } else {
         sb_gresult res;
-        a->v.form = r->form;
-        a->v.puzzle = r->cells;
+        a->v.form = rec->form;
+        a->v.puzzle = cells;
         a->line = rec->line;
-        const int sst = sb_rsolver_each(a->w->rs, rec, all_one, a, &res);
+        const int sst = sb_rsolver_each(a->w->rs, cells, all_one, a, &res);
         if (a->failed)
             return CLI_EXIT_USAGE;
         if (sst == SB_ERR_STOPPED)
@@ -368,17 +370,18 @@ static int all_record(void *ctx, const char *name, const sb_record *rec)
 }
 
 /* solve --all: the inputs in order on one thread, streaming through b (the run's batch with
- * the tally's commit and the geometry source). @return the run's status (0, CLI_EXIT_USAGE,
+ * the tally's commit and the geometry). @return the run's status (0, CLI_EXIT_USAGE,
  * CLI_EXIT_INTERRUPTED). */
 static int all_run(const cli_batch *b, char *const *files, int nfiles)
 {
     const run *ru = b->ctx;
     cli_inputs(&files, &nfiles);
     void *wp = NULL;
-    sb_stream_grec *r = malloc(b->source->rec_size);
+    sb_record r;
+    uint8_t *cells = malloc((size_t)sb_geometry_cells(ru->g));
     uint8_t *first = malloc((size_t)sb_geometry_cells(ru->g));
     /* made: non-zero when the worker could not be made (its message given): nothing runs */
-    const int made = r && first ? worker_new(b->ctx, &wp) : cli_oom();
+    const int made = cells && first ? worker_new(b->ctx, &wp) : cli_oom();
     int rc = made;
     all_ctx a = {.v = {.g = ru->g}, .b = b, .w = wp, .f = ru->format, .last = cli_now_seconds(),
                  .first = first};
@@ -399,12 +402,12 @@ static int all_run(const cli_batch *b, char *const *files, int nfiles)
             rc = CLI_EXIT_USAGE;
         } else {
             a.in = &in;
-            int st = cli_read_stream(b->source, f, in.msg_name, &r->head, all_record, &a);
+            int st = cli_read_stream(ru->g, f, in.msg_name, &r, cells, all_record, &a);
             if (st == CLI_EXIT_INTERRUPTED && all_write(&a) != 0) /* what the cut puzzle listed */
                 st = CLI_EXIT_USAGE;
             else if (st == CLI_EXIT_INTERRUPTED)
                 fprintf(stderr, CLI_NAME ": interrupted (%s:%llu)\n", in.msg_name,
-                        (unsigned long long)r->head.line);
+                        (unsigned long long)r.line);
             if (st)
                 rc = st;
             if (f != stdin)
@@ -415,7 +418,7 @@ static int all_run(const cli_batch *b, char *const *files, int nfiles)
     cli_stop_end(&stop);
     sb_stream_sink_free(&a.sink);
     worker_end(b->ctx, wp);
-    free(r);
+    free(cells);
     free(first);
     return rc;
 }
@@ -528,20 +531,18 @@ int cli_solve(int argc, char **argv)
     return rc;
 }
 
-/* Runs solve over the inputs (argv from optind) once the options are read: on geometry geo
- * (NULL: 9x9), --all when gopt says so. @return the exit code. */
+/* Runs solve over the inputs (argv from optind) once the options are read: on geometry geo,
+ * --all when gopt says so. @return the exit code. */
 static int solve_run(run *rp, cli_batch *bp, const sb_geometry *geo, const cli_grid_opt *gopt,
                      int stats, int argc, char **argv)
 {
     run r = *rp;
     cli_batch b = *bp;
-    sb_gsource src;
     b.ctx = &r;
     if (gopt->all && !gopt->limit_given)
         r.opt.limit = 0; /* --all alone lists every solution */
     r.g = geo;
-    if (cli_batch_ready("solve", &b, geo, &src, &r.opt, argv + optind, argc - optind,
-                        gopt->file))
+    if (cli_batch_ready("solve", &b, geo, &r.opt, argv + optind, argc - optind, gopt->file))
         return CLI_EXIT_USAGE;
     int has_header = 0;
     uint64_t skipped_invalid = 0;
@@ -606,7 +607,8 @@ static const char validate_help[] =
     "Exit: 0 every puzzle is proper, 1 otherwise, 2 usage or I/O error, 130 interrupted.\n";
 
 /* Diagnoses one record that is not a proper puzzle (cli_batch.record of validate). */
-static int validate_record(void *wp, const cli_input *in, const sb_record *rec, cli_buf *out,
+static int validate_record(void *wp, const cli_input *in, const sb_record *rec,
+                           const uint8_t *cells, const uint64_t *cand, cli_buf *out,
                            cli_buf *err, void *tp)
 {
     (void)out;
@@ -619,22 +621,22 @@ static int validate_record(void *wp, const cli_input *in, const sb_record *rec, 
         return CLI_DONE;
     }
     int a, b;
-    if (!w->g && sb_grid_conflict(&rec->grid, &a, &b)) { /* sb_greader refuses clashes */
+    /* the other geometries' reader refuses clashes */
+    if (w->nine && sb_grid_conflict((const sb_grid *)(const void *)cells, &a, &b)) {
         sb_buf_printf(err, CLI_NAME ": %s:%llu: conflicting givens: r%dc%d and r%dc%d are both %d\n",
-                      in->msg_name, line, a / 9 + 1, a % 9 + 1, b / 9 + 1, b % 9 + 1,
-                      rec->grid.cell[a]);
+                      in->msg_name, line, a / 9 + 1, a % 9 + 1, b / 9 + 1, b % 9 + 1, cells[a]);
         t->kind = SB_UNSOLVABLE;
         return CLI_DONE;
     }
     sb_gresult res;
-    const int st = sb_rsolver_solve(w->rs, rec, &res);
+    const int st = sb_rsolver_solve(w->rs, rec, cells, cand, &res);
     if (st == SB_ERR_STOPPED)
         return CLI_STOPPED;
     if ((st == SB_ERR_PLUGIN || st == SB_ERR_ARG) && w->opt->plugin)
         return plugin_failed(w->opt, err, in, rec, st);
     if (st == SB_ERR_PLUGIN)
         return cli_technique_failed(w->rs, err, in, rec);
-    if (st != SB_OK && w->g) {
+    if (st != SB_OK && !w->nine) {
         sb_buf_printf(err, CLI_NAME ": %s:%llu: out of memory\n", in->msg_name, line);
         return CLI_EXIT_USAGE;
     }
@@ -700,7 +702,8 @@ int cli_validate(int argc, char **argv)
     cli_plugin_techniques(&r.opt);
     if (r.opt.ntechniques) {
         const char *tname = sb_plugin_name(r.opt.techniques[0]);
-        snprintf(tspec, sizeof tspec, geo ? "restart:ns,hs,lc,%s" : "fast+%s", tname);
+        const int nine = geo == sb_geometry_9x9();
+        snprintf(tspec, sizeof tspec, nine ? "fast+%s" : "restart:ns,hs,lc,%s", tname);
         if (cli_plugin_techniques_ready("validate", &r.opt, geo, &b.threads) ||
             cli_parse_pipeline("validate", tspec, &r.opt)) {
             sb_geometry_free(geo);
@@ -709,10 +712,8 @@ int cli_validate(int argc, char **argv)
     }
     if (r.opt.plugin)
         cli_plugin_threads("validate", r.opt.plugin, &b.threads);
-    sb_gsource src;
     r.g = geo;
-    if (cli_batch_ready("validate", &b, geo, &src, &r.opt, argv + optind, argc - optind,
-                        gopt.file)) {
+    if (cli_batch_ready("validate", &b, geo, &r.opt, argv + optind, argc - optind, gopt.file)) {
         sb_geometry_free(geo);
         return CLI_EXIT_USAGE;
     }

@@ -437,24 +437,3 @@ int sb_augment_batch_stop(const uint8_t *in, size_t n_in, uint64_t seed, uint64_
     }
     return stopped ? SB_ERR_STOPPED : SB_OK;
 }
-
-int sb_reader_read_cells(sb_reader *r, uint8_t *cells, size_t max, size_t *n, sb_record *bad)
-{
-    if (!r || !n || (!cells && max) || max > ROWS_MAX)
-        return SB_ERR_ARG;
-    *n = 0;
-    sb_record rec;
-    while (*n < max) {
-        const int got = sb_reader_next(r, &rec);
-        if (got != 1)
-            return got; /* 0 at the end, or an error */
-        if (rec.kind != SB_LINE_PUZZLE) {
-            if (bad)
-                *bad = rec;
-            return 2;
-        }
-        memcpy(cells + *n * SB_CELLS, rec.grid.cell, SB_CELLS);
-        ++*n;
-    }
-    return 1;
-}

@@ -1,7 +1,8 @@
 /*
- * parse.c — puzzle lines and the streaming reader.
+ * parse.c — 9x9 puzzle lines, and the reader's 9x9 path and input buffer (parse.h: the
+ * reader object).
  *
- * The reader keeps one fixed buffer (READ_BUF bytes) whatever the input: a line longer than
+ * The reader keeps one fixed buffer (SB_READ_BUF bytes) whatever the input: a line longer than
  * SB_MAX_LINE is reported as invalid and skipped without being stored, so memory stays
  * constant for any input size or shape; a comment line of any length is skipped without a
  * record, as a short one is. Input order and physical line numbers are kept.
@@ -31,32 +32,16 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "parse.h"
+
+_Static_assert((int)SB_READ_BUF > (int)SB_MAX_LINE, "a whole accepted line fits the buffer");
 
 enum {
-    READ_BUF = 1 << 16,       /* bytes read at once; must exceed SB_MAX_LINE */
     KAGGLE_LEN = 2 * SB_CELLS + 1, /* "puzzle,solution" */
     PENCIL_LEN = SB_CELLS * SB_DIGITS /* tdoku -p: 9 characters per cell */
 };
 
 static const char kaggle_header[] = "quizzes,solutions";
-
-struct sb_reader {
-    FILE *in;        /* the stream read (not owned) */
-    int fd;          /* its descriptor, or -1 when it has none (e.g. fmemopen) */
-    char *buf;       /* READ_BUF bytes */
-    size_t start;    /* first unread byte of buf */
-    size_t end;      /* one past the last valid byte of buf */
-    int eof;         /* the stream reported end of input */
-    int skipping;    /* inside a line already reported too long: discard up to its '\n' */
-    uint64_t line;   /* physical lines consumed so far */
-    const volatile sig_atomic_t *stop; /* polled while skipping (sb_reader_set_stop), or NULL */
-    int marks;       /* pencilmark lines may eliminate beyond their givens (sb_reader_set_marks) */
-    int grid_open;   /* a nine-line grid is being gathered (a row or a rule line seen) */
-    int grid_rows;   /* its rows read so far (bad rows count: a grid stays one record) */
-    int grid_bad;    /* a row was bad: grid.why/col/line say the first fault */
-    int after_grid;  /* the previous line closed a grid: a rule line now is its bottom rule */
-    sb_record grid;  /* the grid's record: line of its first line, cells, first fault */
-};
 
 /* What a line is to the nine-line grid form. */
 typedef enum grid_line {
@@ -85,7 +70,8 @@ static void why_unexpected(char *why, unsigned char ch)
 }
 
 /* A comment after a puzzle's cells (line[i..hi) is blanks, then '#'): why says so and *col
- * points at the '#', the same message as sb_greader's. @return 1 when it is one, else 0. */
+ * points at the '#', the same message as the other geometries' path. @return 1 when it is
+ * one, else 0. */
 static int comment_at(const char *line, size_t i, size_t hi, char *why, size_t *col)
 {
     while (i < hi && (line[i] == ' ' || line[i] == '\t'))
@@ -150,9 +136,9 @@ static sb_line_kind parse_tdoku_tail(const char *line, size_t i, size_t hi, char
 
 /* Where a pencilmark line's candidates go (the reader's records); NULL for sb_parse_line. */
 typedef struct marks_sink {
-    uint16_t *cand; /* receives the 81 candidate masks */
-    int extra;      /* 1: accept eliminations beyond the givens (sb_reader_set_marks) */
-    uint8_t *found; /* set to 1 when the line was a pencilmark line */
+    uint64_t *cand; /* receives the 81 candidate masks, eliminations beyond the givens
+                       accepted; NULL: none (such a line is refused) */
+    int *found;     /* set to 1 when the line was a pencilmark line whose masks went to cand */
 } marks_sink;
 
 /* Reads a 729-character pencilmark line (tdoku -p): cell c is characters 9c..9c+8, the k-th
@@ -161,11 +147,10 @@ typedef struct marks_sink {
  * accepts them (sb_parse_line: an sb_grid holds givens only) a line whose marks eliminate
  * more than its givens imply is refused: it would be a different puzzle. base is s's offset
  * in its line, for columns. */
-static sb_line_kind parse_pencilmarks(const char *s, size_t base, sb_grid *grid,
+static sb_line_kind parse_pencilmarks(const char *s, size_t base, uint8_t *cells,
                                       const marks_sink *sink, char *why, size_t *col)
 {
-    uint16_t local[SB_CELLS];
-    uint16_t *marks = sink ? sink->cand : local;
+    uint16_t marks[SB_CELLS];
     for (int c = 0; c < SB_CELLS; c++) {
         unsigned m = 0;
         for (int k = 0; k < SB_DIGITS; k++) {
@@ -188,19 +173,19 @@ static sb_line_kind parse_pencilmarks(const char *s, size_t base, sb_grid *grid,
             return SB_LINE_INVALID;
         }
         marks[c] = (uint16_t)m;
-        grid->cell[c] = (uint8_t)((m & (m - 1)) ? 0 : __builtin_ctz(m) + 1);
+        cells[c] = (uint8_t)((m & (m - 1)) ? 0 : __builtin_ctz(m) + 1);
     }
-    if (sink)
+    if (sink && sink->cand) {
+        for (int c = 0; c < SB_CELLS; c++)
+            sink->cand[c] = marks[c];
         *sink->found = 1;
-    if (sink && sink->extra)
         return SB_LINE_PUZZLE;
+    }
     uint16_t allowed[SB_CELLS];
-    sb_grid_candidates(grid, allowed);
+    sb_grid_candidates((const sb_grid *)(const void *)cells, allowed);
     for (int c = 0; c < SB_CELLS; c++) {
-        const unsigned lost = grid->cell[c] ? 0u : (unsigned)(allowed[c] & ~marks[c]);
+        const unsigned lost = cells[c] ? 0u : (unsigned)(allowed[c] & ~marks[c]);
         if (lost) {
-            if (sink)
-                *sink->found = 0;
             *col = base + (size_t)(SB_DIGITS * c + __builtin_ctz(lost)) + 1;
             snprintf(why, SB_WHY_LEN, "pencilmarks: elimination beyond the givens (r%dc%d)",
                      c / SB_DIGITS + 1, c % SB_DIGITS + 1);
@@ -288,8 +273,9 @@ int sb_line_is_grid(const char *line, size_t len)
     return classify_grid_line(line, len, row, why, &col) != GRID_NONE;
 }
 
-/* sb_parse_line, with the candidates of a pencilmark line going to sink (may be NULL). */
-static sb_line_kind parse_line(const char *line, size_t len, sb_grid *grid,
+/* sb_parse_line into 81 cells, with the candidates of a pencilmark line going to sink (may
+ * be NULL). */
+static sb_line_kind parse_line(const char *line, size_t len, uint8_t *cells,
                                const marks_sink *sink, char *why, size_t *col);
 
 sb_line_kind sb_parse_line(const char *line, size_t len, sb_grid *grid, char *why, size_t *col)
@@ -301,10 +287,10 @@ sb_line_kind sb_parse_line(const char *line, size_t len, sb_grid *grid, char *wh
             *col = 0;
         return SB_LINE_INVALID;
     }
-    return parse_line(line, len, grid, NULL, why, col);
+    return parse_line(line, len, grid->cell, NULL, why, col);
 }
 
-static sb_line_kind parse_line(const char *line, size_t len, sb_grid *grid,
+static sb_line_kind parse_line(const char *line, size_t len, uint8_t *cells,
                                const marks_sink *sink, char *why, size_t *col)
 {
     char scratch[SB_WHY_LEN];
@@ -329,7 +315,7 @@ static sb_line_kind parse_line(const char *line, size_t len, sb_grid *grid,
              * which does not vectorise. At most one term is 1. */
             const unsigned char blank = (unsigned char)((c == '.') + (c == '-') + (c == '_'));
             bad |= (unsigned char)((digit | blank) ^ 1);
-            grid->cell[i] = digit ? d : 0;
+            cells[i] = digit ? d : 0;
         }
         if (!bad)
             return SB_LINE_PUZZLE;
@@ -348,7 +334,7 @@ static sb_line_kind parse_line(const char *line, size_t len, sb_grid *grid,
     /* A pencilmark line, alone or as the puzzle of a tdoku record (`solve -f tdoku` output
      * of one): no other form has 729 cell characters before its end or a ':'. */
     if (hi - lo == PENCIL_LEN || (hi - lo > PENCIL_LEN && line[lo + PENCIL_LEN] == ':')) {
-        const sb_line_kind k = parse_pencilmarks(line + lo, lo, grid, sink, why, col);
+        const sb_line_kind k = parse_pencilmarks(line + lo, lo, cells, sink, why, col);
         if (k != SB_LINE_PUZZLE || hi - lo == PENCIL_LEN)
             return k;
         const sb_line_kind t = parse_tdoku_tail(line, lo + PENCIL_LEN + 1, hi, why, col);
@@ -371,7 +357,7 @@ static sb_line_kind parse_line(const char *line, size_t len, sb_grid *grid,
                 why_unexpected(why, (unsigned char)line[i]);
             return SB_LINE_INVALID;
         }
-        grid->cell[n] = (uint8_t)v;
+        cells[n] = (uint8_t)v;
     }
     if (n < SB_CELLS) {
         *col = i + 1;
@@ -406,86 +392,39 @@ static sb_line_kind parse_line(const char *line, size_t len, sb_grid *grid,
     return SB_LINE_PUZZLE;
 }
 
-int sb_reader_open(sb_reader **out, FILE *in)
-{
-    if (!out || !in)
-        return SB_ERR_ARG;
-    *out = NULL;
-    sb_reader *r = calloc(1, sizeof *r);
-    if (!r)
-        return SB_ERR_NOMEM;
-    r->buf = malloc(READ_BUF);
-    if (!r->buf) {
-        free(r);
-        return SB_ERR_NOMEM;
-    }
-    r->in = in;
-    r->fd = fileno(in);
-    *out = r;
-    return SB_OK;
-}
-
-void sb_reader_close(sb_reader *r)
-{
-    if (!r)
-        return;
-    free(r->buf);
-    free(r);
-}
-
-void sb_reader_set_stop(sb_reader *r, const volatile sig_atomic_t *stop)
-{
-    if (r)
-        r->stop = stop;
-}
-
-void sb_reader_set_marks(sb_reader *r, int on)
-{
-    if (r)
-        r->marks = on != 0;
-}
-
-/* Moves the unread bytes to the front and reads more after them.
- * @return SB_OK (r->eof set at end of input) or SB_ERR_IO. */
-static int refill(sb_reader *r)
+int sb_read_refill(sb_reader *r)
 {
     if (r->start > 0) {
         memmove(r->buf, r->buf + r->start, r->end - r->start);
         r->end -= r->start;
         r->start = 0;
     }
-    const size_t room = READ_BUF - r->end;
-    /* read() returns what a pipe has now, so records stream; fread() serves streams
-     * without a descriptor. EINTR and EAGAIN are returned, not retried (see the top). */
+    const size_t room = SB_READ_BUF - r->end;
+    ssize_t got;
     if (r->fd >= 0) {
-        const ssize_t got = read(r->fd, r->buf + r->end, room);
+        got = read(r->fd, r->buf + r->end, room);
         if (got < 0)
             return SB_ERR_IO;
-        if (got == 0)
-            r->eof = 1;
-        r->end += (size_t)got;
     } else {
-        const size_t got = fread(r->buf + r->end, 1, room, r->in);
-        if (got == 0) {
-            if (ferror(r->in))
-                return SB_ERR_IO;
-            r->eof = 1;
-        }
-        r->end += got;
+        got = (ssize_t)fread(r->buf + r->end, 1, room, r->in);
+        if (got == 0 && ferror(r->in))
+            return SB_ERR_IO;
     }
+    if (got == 0)
+        r->eof = 1;
+    r->end += (size_t)got;
     return SB_OK;
 }
 
-/* Copies the first bytes of a line into rec->text, unprintables and ':' shown as '?'. */
-static void echo_text(sb_record *rec, const char *s, size_t len)
+void sb_read_echo(char *text, const char *s, size_t len)
 {
     size_t n = len < SB_CELLS ? len : SB_CELLS;
     for (size_t i = 0; i < n; i++) { /* a select, not a branch: vectorises */
         const unsigned char ch = (unsigned char)s[i];
         const int shown = (unsigned char)(ch - 0x20) < 0x5f && ch != ':';
-        rec->text[i] = shown ? (char)ch : '?';
+        text[i] = shown ? (char)ch : '?';
     }
-    rec->text[n] = '\0';
+    text[n] = '\0';
 }
 
 /* @return 1 when a line longer than SB_MAX_LINE (s: its first len bytes, BOM removed) is a
@@ -527,7 +466,7 @@ static int skip_rest_of_line(sb_reader *r)
             r->skipping = 0;
             return SB_OK;
         }
-        const int st = refill(r);
+        const int st = sb_read_refill(r);
         if (st != SB_OK)
             return st;
     }
@@ -540,17 +479,21 @@ static void grid_begin(sb_reader *r, const char *s, size_t len)
     r->grid_rows = 0;
     r->grid_bad = 0;
     memset(&r->grid, 0, sizeof r->grid);
+    memset(r->grid_cells, 0, sizeof r->grid_cells);
     r->grid.line = r->line;
     r->grid.kind = SB_LINE_PUZZLE;
-    echo_text(&r->grid, s, len);
+    r->grid.form = SB_GFORM_CHARS;
+    sb_read_echo(r->grid.text, s, len);
 }
 
 /* Ends the open grid before its ninth row (a blank line, a comment, a one-line puzzle, a long
- * line or the end of input came first) and puts its record, invalid, in *rec: the first bad
- * row's fault, else "grid ends after K of 9 rows" at the grid's first line. */
-static void grid_cut(sb_reader *r, sb_record *rec)
+ * line or the end of input came first) and puts its record, invalid, in *rec and its cells in
+ * cells: the first bad row's fault, else "grid ends after K of 9 rows" at the grid's first
+ * line. */
+static void grid_cut(sb_reader *r, sb_record *rec, uint8_t *cells)
 {
     *rec = r->grid;
+    memcpy(cells, r->grid_cells, SB_CELLS);
     if (!r->grid_bad) {
         rec->kind = SB_LINE_INVALID;
         rec->col = 1;
@@ -560,11 +503,11 @@ static void grid_cut(sb_reader *r, sb_record *rec)
 }
 
 /* Offers a line one-line parsing refused to the nine-line grid form. @return 1 when the line
- * completed a grid (its record in *rec), 0 when the line was taken (a row, or a rule line:
- * inside a grid, opening one, or right after one), -1 when it is no grid text and no grid
- * with rows is open (the caller reports the line itself). A bad line inside a grid counts as
- * one of its rows, so a grid with a typo is still one record, not several. */
-static int grid_take(sb_reader *r, const char *s, size_t len, sb_record *rec)
+ * completed a grid (its record in *rec, its cells in cells), 0 when the line was taken (a
+ * row, or a rule line: inside a grid, opening one, or right after one), -1 when it is no grid
+ * text and no grid with rows is open (the caller reports the line itself). A bad line inside
+ * a grid counts as one of its rows, so a grid with a typo is still one record, not several. */
+static int grid_take(sb_reader *r, const char *s, size_t len, sb_record *rec, uint8_t *cells)
 {
     uint8_t row[SB_DIGITS];
     char why[SB_WHY_LEN] = "";
@@ -583,7 +526,7 @@ static int grid_take(sb_reader *r, const char *s, size_t len, sb_record *rec)
     if (!r->grid_open)
         grid_begin(r, s, len);
     if (g == GRID_ROW && !r->grid_bad) {
-        memcpy(r->grid.grid.cell + SB_DIGITS * r->grid_rows, row, SB_DIGITS);
+        memcpy(r->grid_cells + SB_DIGITS * r->grid_rows, row, SB_DIGITS);
     } else if (g == GRID_NONE && !r->grid_bad) {
         r->grid_bad = 1;
         r->grid.line = r->line;
@@ -594,15 +537,14 @@ static int grid_take(sb_reader *r, const char *s, size_t len, sb_record *rec)
     if (++r->grid_rows < SB_DIGITS)
         return 0;
     *rec = r->grid;
+    memcpy(cells, r->grid_cells, SB_CELLS);
     r->grid_open = 0;
     r->after_grid = 1;
     return 1;
 }
 
-int sb_reader_next(sb_reader *r, sb_record *rec)
+int sb_read_9x9(sb_reader *r, sb_record *rec, uint8_t *cells, uint64_t *cand)
 {
-    if (!r || !rec)
-        return SB_ERR_ARG;
     if (r->skipping) {
         const int st = skip_rest_of_line(r);
         if (st != SB_OK)
@@ -620,7 +562,7 @@ int sb_reader_next(sb_reader *r, sb_record *rec)
             len = (size_t)(nl - s);
         } else if (avail > SB_MAX_LINE) {
             if (cut)
-                return grid_cut(r, rec), 1;
+                return grid_cut(r, rec, cells), 1;
             const size_t bom = bom_at(r, s, avail);
             r->line++;
             if (long_comment(s + bom, avail - bom)) {
@@ -639,20 +581,20 @@ int sb_reader_next(sb_reader *r, sb_record *rec)
             rec->kind = SB_LINE_INVALID;
             rec->col = SB_MAX_LINE + 1;
             snprintf(rec->why, SB_WHY_LEN, "line too long");
-            echo_text(rec, s, avail);
+            sb_read_echo(rec->text, s, avail);
             /* The rest of the line is discarded by the next call: this record is returned
              * now, without waiting for the line's end to arrive. */
             r->start = r->end;
             r->skipping = 1;
             return 1;
         } else if (!r->eof) {
-            const int st = refill(r);
+            const int st = sb_read_refill(r);
             if (st != SB_OK)
                 return st;
             continue;
         } else if (avail == 0) {
             if (cut)
-                return grid_cut(r, rec), 1;
+                return grid_cut(r, rec, cells), 1;
             r->grid_open = 0;
             return 0;
         } else {
@@ -662,7 +604,7 @@ int sb_reader_next(sb_reader *r, sb_record *rec)
         /* a comment line of any length is parsed (skipped) as a short one */
         const int too_long = len - bom > SB_MAX_LINE && !long_comment(s + bom, len - bom);
         if (too_long && cut)
-            return grid_cut(r, rec), 1;
+            return grid_cut(r, rec, cells), 1;
         const size_t start = r->start;
         r->start += nl ? len + 1 : len;
         r->line++;
@@ -673,16 +615,16 @@ int sb_reader_next(sb_reader *r, sb_record *rec)
             rec->kind = SB_LINE_INVALID;
             rec->col = SB_MAX_LINE + 1;
             snprintf(rec->why, SB_WHY_LEN, "line too long");
-            echo_text(rec, s, len);
+            sb_read_echo(rec->text, s, len);
             r->grid_open = 0;
             r->after_grid = 0;
             return 1;
         }
         rec->marks = 0;
-        const marks_sink sink = {rec->cand, r->marks, &rec->marks};
-        const sb_line_kind kind = parse_line(s, len, &rec->grid, &sink, rec->why, &rec->col);
+        const marks_sink sink = {cand, &rec->marks};
+        const sb_line_kind kind = parse_line(s, len, cells, &sink, rec->why, &rec->col);
         if (kind == SB_LINE_INVALID) {
-            const int g = grid_take(r, s, len, rec);
+            const int g = grid_take(r, s, len, rec, cells);
             if (g == 1)
                 return 1;
             if (g == 0)
@@ -694,7 +636,7 @@ int sb_reader_next(sb_reader *r, sb_record *rec)
                     r->start = start;
                     r->line--;
                 }
-                return grid_cut(r, rec), 1;
+                return grid_cut(r, rec, cells), 1;
             }
             r->grid_open = 0;
         }
@@ -702,7 +644,7 @@ int sb_reader_next(sb_reader *r, sb_record *rec)
             continue;
         rec->line = r->line;
         rec->kind = kind;
-        echo_text(rec, s, len);
+        sb_read_echo(rec->text, s, len);
         return 1;
     }
 }

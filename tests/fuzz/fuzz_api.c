@@ -84,7 +84,7 @@ typedef struct state {
     sb_grater *rater;
     sb_bench *bench;
     sb_reader *reader;
-    sb_greader *greader;
+    sb_reader *greader;
     FILE *rf, *gf;                    /* the readers' streams */
     char rtext[TEXT_MAX], gtext[TEXT_MAX]; /* their bytes */
     uint8_t cells[BIG_CELLS], out[BIG_CELLS];
@@ -104,7 +104,7 @@ static void drop_geometry_users(state *s)
     sb_gpipeline_free(s->gp);
     sb_grater_free(s->rater);
     sb_bench_free(s->bench);
-    sb_greader_close(s->greader);
+    sb_reader_close(s->greader);
     if (s->gf)
         fclose(s->gf);
     s->gs = NULL, s->eng = NULL, s->gp = NULL, s->rater = NULL, s->bench = NULL;
@@ -318,7 +318,7 @@ static void open_reader(state *s, in *x, int geometry)
     memcpy(text, x->p + x->at, len);
     x->at += len;
     if (geometry)
-        sb_greader_close(s->greader), s->greader = NULL;
+        sb_reader_close(s->greader), s->greader = NULL;
     else
         sb_reader_close(s->reader), s->reader = NULL;
     if (*f)
@@ -326,8 +326,8 @@ static void open_reader(state *s, in *x, int geometry)
     *f = fmemopen(text, len ? len : 1, "r"); /* fmemopen refuses size 0 */
     FUZZ_CHECK(*f, "fmemopen");
     const int nul = null_next(x);
-    const int st = geometry ? sb_greader_open(&s->greader, api_geo(s), nul ? NULL : *f)
-                            : sb_reader_open(&s->reader, nul ? NULL : *f);
+    const int st = geometry ? sb_reader_open(&s->greader, api_geo(s), nul ? NULL : *f)
+                            : sb_reader_open(&s->reader, sb_geometry_9x9(), nul ? NULL : *f);
     FUZZ_CHECK(st == (nul ? SB_ERR_ARG : SB_OK), "reader open: %d", st);
 }
 
@@ -340,14 +340,16 @@ static void op_reader(state *s, in *x)
         open_reader(s, x, 1);
     } else if (what == 2) {
         sb_record rec;
+        uint64_t cand[SB_CELLS];
         const int nul = null_next(x);
-        const int st = sb_reader_next(s->reader, nul ? NULL : &rec);
+        const int st = sb_reader_next(s->reader, nul ? NULL : &rec, s->cells,
+                                      u8(x) % 2 ? cand : NULL);
         FUZZ_CHECK(s->reader && !nul ? st == 0 || st == 1 : st == SB_ERR_ARG, "next: %d", st);
         FUZZ_CHECK(st != 1 || rec.kind != SB_LINE_SKIP, "a skip returned");
     } else if (what == 3) {
-        sb_grecord rec;
+        sb_record rec;
         const int nul = null_next(x);
-        const int st = sb_greader_next(s->greader, nul ? NULL : &rec, s->cells);
+        const int st = sb_reader_next(s->greader, nul ? NULL : &rec, s->cells, NULL);
         FUZZ_CHECK(s->greader && !nul ? st == 0 || st == 1 : st == SB_ERR_ARG, "gnext: %d", st);
     } else if (what == 4) {
         uint8_t cells[3 * SB_CELLS]; /* any_size: at most 3, or too many to exist */
@@ -359,8 +361,7 @@ static void op_reader(state *s, in *x)
         FUZZ_CHECK(st < 0 || n <= max, "stored %zu of %zu", n, max);
     } else {
         sb_reader_set_stop(u8(x) % 2 ? s->reader : NULL, NULL);
-        sb_reader_set_marks(u8(x) % 2 ? s->reader : NULL, u8(x) % 2);
-        sb_greader_set_stop(u8(x) % 2 ? s->greader : NULL, NULL);
+        sb_reader_set_stop(u8(x) % 2 ? s->greader : NULL, NULL);
         char why[SB_WHY_LEN];
         sb_grid g;
         const size_t len = u8(x) % 100;

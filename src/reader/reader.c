@@ -1,19 +1,21 @@
 /*
- * greader.c — reading puzzles of any geometry (docs/geometry.md "Reading and rating any
- * geometry"): the streaming reader (sb_greader) and the geometry of an input from its first
- * record (sb_geometry_detect).
+ * reader.c — the streaming reader of every geometry (sb_reader; docs/geometry.md "Reading and
+ * rating any geometry"): its object, the path of every geometry other than 9x9 (the 9x9 path
+ * is parse.c's, beside its line parser), and the geometry of an input from its first record
+ * (sb_geometry_detect).
  *
- * The reader keeps one fixed buffer whatever the input: a line longer than SB_GEO_MAX_LINE
- * is reported ("line too long") and the rest of it discarded as it arrives, so memory stays
- * bounded for any input (/dev/zero included); a comment line of any length is discarded the
- * same way without a record, as a short one is skipped; the stop flag is polled while discarding,
- * because such a line may never end. Each line is parsed for the geometry (sb_gparse) and
+ * On a geometry other than 9x9 the reader keeps one fixed buffer whatever the input: a line
+ * longer than SB_GEO_MAX_LINE is reported ("line too long") and the rest of it discarded as it
+ * arrives, so memory stays bounded for any input (/dev/zero included); a comment line of any
+ * length is discarded the same way without a record, as a short one is skipped; the stop flag
+ * is polled while discarding, because such a line may never end. Each line is parsed for the geometry (sb_gparse) and
  * checked for givens that clash in a house, so a record reaching a solver is a puzzle whose
  * only possible fault is having no solution; the clash message names both cells and the
  * house in the geometry's own terms (r1c5, x1y2z3, plane y=2, region 3).
  *
- * A NULL geometry is 9x9: the 9x9 reader (sb_reader) does the reading, with every form it
- * knows, so a caller needs one loop for every geometry.
+ * On sb_geometry_9x9() the 9x9 path does the reading, with every form it knows and its hot
+ * path for 81-character lines straight into the caller's cells, so a caller needs one loop
+ * and one record type for every geometry.
  *
  * Resuming: a read() that fails (EINTR from a signal handler without SA_RESTART) returns
  * SB_ERR_IO having consumed nothing, and a stop request while a long line is discarded
@@ -26,30 +28,13 @@
 #include <unistd.h>
 
 #include "internal.h"
-#include "sudokubench.h"
+#include "parse.h"
 
 enum {
-    READ_BUF = 1 << 16, /* bytes read at once; more than SB_GEO_MAX_LINE + its '\n' */
-    ALPHABET_MAX = 35   /* the largest N the character form can write ('1'-'9', 'A'-'Z') */
+    ALPHABET_MAX = 35 /* the largest N the character form can write ('1'-'9', 'A'-'Z') */
 };
 
-_Static_assert(READ_BUF > SB_GEO_MAX_LINE + 1, "a whole accepted line fits the buffer");
-
-struct sb_greader {
-    const sb_geometry *g; /* the geometry; NULL: r9 reads 9x9 */
-    sb_reader *r9;        /* the 9x9 reader when g is NULL */
-    FILE *in;             /* the input (not ours) */
-    int fd;               /* its descriptor (-1: read through stdio, e.g. fmemopen) */
-    char *buf;            /* READ_BUF bytes */
-    uint8_t *scratch;     /* a tdoku record's solution cells (sb_geometry_cells bytes) */
-    int grid_rows;        /* after a nine-line grid's message, its rows still to come + 1
-                             (0: none): its lines are one record, whose rules are skipped */
-    size_t start, end;    /* unread bytes: buf[start..end) */
-    int eof;              /* the input has ended */
-    int skipping;         /* inside a line already reported too long: discard up to its '\n' */
-    uint64_t line;        /* lines read so far */
-    const volatile sig_atomic_t *stop; /* polled while discarding (sb_greader_set_stop) */
-};
+_Static_assert(SB_READ_BUF > SB_GEO_MAX_LINE + 1, "a whole accepted line fits the buffer");
 
 /* ------------------------------------------------------------------------------------------ */
 /* Lines and the clash message                                                                */
@@ -169,16 +154,6 @@ static int find_clash(const sb_geometry *g, const uint8_t *cells, int *a, int *b
     return 0;
 }
 
-/* Copies the first bytes of a line into rec->text for echoing, unprintables and ':' as '?'
- * (as the 9x9 reader does: a tdoku record of the line stays one record). */
-static void echo_text(sb_grecord *rec, const char *s, size_t len)
-{
-    const size_t n = len < SB_CELLS ? len : SB_CELLS;
-    for (size_t i = 0; i < n; i++)
-        rec->text[i] = (s[i] >= 0x20 && s[i] < 0x7f && s[i] != ':') ? s[i] : '?';
-    rec->text[n] = '\0';
-}
-
 static int count_cells(const char *s, size_t len);
 static int marks_like(const char *s, size_t len);
 static void trim(const char *s, size_t len, size_t *lo, size_t *hi);
@@ -197,7 +172,7 @@ static int nine_by_nine(const sb_geometry *g)
  * blank cell), checked for its form and otherwise ignored. scratch holds the solution's
  * cells. @return 1 when the tail is good, else 0 with rec->why and rec->col set. */
 static int tdoku_tail(const sb_geometry *g, const char *s, size_t at, size_t len,
-                      uint8_t *scratch, sb_grecord *rec)
+                      uint8_t *scratch, sb_record *rec)
 {
     size_t lo, hi;
     trim(s, len, &lo, &hi);
@@ -228,7 +203,7 @@ static int tdoku_tail(const sb_geometry *g, const char *s, size_t at, size_t len
  * row, pencilmarks (without eliminations beyond their givens) or '-' blanks give their cells;
  * a pencilmark line's fault, or a row or rule of a nine-line grid, is said for that form.
  * @return 1 with cells (a puzzle) or rec (invalid) filled, 0 when the line is none of these. */
-static int as_9x9(const char *s, size_t len, sb_grecord *rec, uint8_t *cells)
+static int as_9x9(const char *s, size_t len, sb_record *rec, uint8_t *cells)
 {
     sb_grid grid;
     char why[SB_WHY_LEN];
@@ -260,12 +235,12 @@ static int as_9x9(const char *s, size_t len, sb_grecord *rec, uint8_t *cells)
  * than 35 digits, which it cannot write back; two givens clashing in a house, at the second
  * one's column). A tdoku record PUZZLE:COUNT[:SOLUTION] (`solve -f tdoku` output) is its
  * puzzle. scratch holds sb_geometry_cells bytes. */
-static void parse_record(const sb_geometry *g, const char *s, size_t len, sb_grecord *rec,
+static void parse_record(const sb_geometry *g, const char *s, size_t len, sb_record *rec,
                          uint8_t *cells, uint8_t *scratch)
 {
     const char *colon = memchr(s, ':', len); /* a tdoku record's tail: no cell is ':' */
     const size_t plen = colon ? (size_t)(colon - s) : len;
-    echo_text(rec, s, len);
+    sb_read_echo(rec->text, s, len);
     rec->why[0] = '\0';
     rec->col = 0;
     rec->kind = SB_LINE_PUZZLE;
@@ -319,7 +294,7 @@ static void parse_record(const sb_geometry *g, const char *s, size_t len, sb_gre
 }
 
 /* Fills rec as the record of a line longer than SB_GEO_MAX_LINE (its first line). */
-static void too_long(sb_grecord *rec, uint64_t line)
+static void too_long(sb_record *rec, uint64_t line)
 {
     rec->line = line;
     rec->kind = SB_LINE_INVALID;
@@ -333,115 +308,62 @@ static void too_long(sb_grecord *rec, uint64_t line)
 /* The reader                                                                                 */
 /* ------------------------------------------------------------------------------------------ */
 
-int sb_greader_open(sb_greader **out, const sb_geometry *g, FILE *in)
+int sb_reader_open(sb_reader **out, const sb_geometry *g, FILE *in)
 {
     if (!out || !in || !g)
         return SB_ERR_ARG;
     *out = NULL;
-    sb_greader *r = calloc(1, sizeof *r);
+    sb_reader *r = calloc(1, sizeof *r);
     if (!r)
         return SB_ERR_NOMEM;
-    r->g = sb_geo_in(g); /* NULL: the 9x9 reader's forms */
+    r->g = sb_geo_in(g); /* NULL: the 9x9 path */
     r->in = in;
     r->fd = fileno(in);
-    const int st = !r->g ? sb_reader_open(&r->r9, in)
-                   : (r->buf = malloc(READ_BUF)) &&
-                             (r->scratch = malloc((size_t)sb_geometry_cells(g)))
-                         ? SB_OK
-                         : SB_ERR_NOMEM;
-    if (st != SB_OK) {
-        free(r->buf);
-        free(r);
-        return st;
+    r->buf = malloc(SB_READ_BUF);
+    if (r->g)
+        r->scratch = malloc((size_t)sb_geometry_cells(g));
+    if (!r->buf || (r->g && !r->scratch)) {
+        sb_reader_close(r);
+        return SB_ERR_NOMEM;
     }
     *out = r;
     return SB_OK;
 }
 
-void sb_greader_close(sb_greader *r)
+void sb_reader_close(sb_reader *r)
 {
     if (!r)
         return;
-    sb_reader_close(r->r9);
     free(r->buf);
     free(r->scratch);
     free(r);
 }
 
-void sb_greader_set_stop(sb_greader *r, const volatile sig_atomic_t *stop)
+void sb_reader_set_stop(sb_reader *r, const volatile sig_atomic_t *stop)
 {
-    if (!r)
-        return;
-    r->stop = stop;
-    sb_reader_set_stop(r->r9, stop);
+    if (r)
+        r->stop = stop;
 }
 
-/* Moves the unread bytes to the front and reads more after them. @return SB_OK (r->eof set
- * at the end of input) or SB_ERR_IO (errno set). */
-static int refill(sb_greader *r)
-{
-    if (r->start > 0) {
-        memmove(r->buf, r->buf + r->start, r->end - r->start);
-        r->end -= r->start;
-        r->start = 0;
-    }
-    const size_t room = READ_BUF - r->end;
-    ssize_t got;
-    /* read() returns what a pipe holds now, so records stream; fread() serves streams
-     * without a descriptor */
-    if (r->fd >= 0) {
-        got = read(r->fd, r->buf + r->end, room);
-        if (got < 0)
-            return SB_ERR_IO;
-    } else {
-        got = (ssize_t)fread(r->buf + r->end, 1, room, r->in);
-        if (got == 0 && ferror(r->in))
-            return SB_ERR_IO;
-    }
-    if (got == 0)
-        r->eof = 1;
-    r->end += (size_t)got;
-    return SB_OK;
-}
-
-/* Whether line s is part of the nine-line grid r last reported as one record (r->grid_rows):
+/* Whether line s is part of the nine-line grid r last reported as one record (r->reported):
  * its rows and rule lines while rows are still to come, and, once a row of it was read, any
  * line solve's reader refuses as a one-line puzzle, which that reader counts as a bad row of
  * the grid (so a grid with a typo stays one record here too); after its ninth row only its
  * bottom rule. */
-static int in_reported_grid(const sb_greader *r, const char *s, size_t len)
+static int in_reported_grid(const sb_reader *r, const char *s, size_t len)
 {
     sb_grid grid;
-    if (r->grid_rows > 1 && r->grid_rows <= SB_DIGITS) /* a row read: grid text or a bad row */
+    if (r->reported > 1 && r->reported <= SB_DIGITS) /* a row read: grid text or a bad row */
         return sb_parse_line(s, len, &grid, NULL, NULL) == SB_LINE_INVALID;
-    if (r->grid_rows > SB_DIGITS) /* its top rule only so far */
+    if (r->reported > SB_DIGITS) /* its top rule only so far */
         return sb_line_is_grid(s, len);
-    return r->grid_rows == 1 && sb_grid_rule_line(s, len) && sb_line_is_grid(s, len);
+    return r->reported == 1 && sb_grid_rule_line(s, len) && sb_line_is_grid(s, len);
 }
 
-/* sb_greader_next on 9x9: the 9x9 reader's record, its grid as the cells. */
-static int next_9x9(sb_greader *r, sb_grecord *rec, uint8_t *cells)
+/* sb_reader_next on a geometry other than 9x9 (r->g). Not inlined: its frame would cost the
+ * 9x9 path's every record. */
+static __attribute__((noinline)) int next_other(sb_reader *r, sb_record *rec, uint8_t *cells)
 {
-    sb_record r9;
-    const int st = sb_reader_next(r->r9, &r9);
-    if (st != 1)
-        return st;
-    rec->line = r9.line;
-    rec->kind = r9.kind;
-    rec->form = SB_GFORM_CHARS;
-    rec->col = r9.col;
-    memcpy(rec->why, r9.why, sizeof rec->why);
-    memcpy(rec->text, r9.text, sizeof rec->text);
-    memcpy(cells, r9.grid.cell, SB_CELLS);
-    return 1;
-}
-
-int sb_greader_next(sb_greader *r, sb_grecord *rec, uint8_t *cells)
-{
-    if (!r || !rec || !cells)
-        return SB_ERR_ARG;
-    if (r->r9)
-        return next_9x9(r, rec, cells);
     for (;;) {
         const char *nl = memchr(r->buf + r->start, '\n', r->end - r->start);
         if (!nl && !r->eof) {
@@ -453,14 +375,14 @@ int sb_greader_next(sb_greader *r, sb_grecord *rec, uint8_t *cells)
                     r->skipping = 1;
                     ++r->line;
                     if (comment)
-                        r->grid_rows = 0; /* no record, as for a short comment */
+                        r->reported = 0; /* no record, as for a short comment */
                     else
                         return too_long(rec, r->line), 1;
                 }
             }
             if (r->skipping && r->stop && *r->stop)
                 return SB_ERR_STOPPED;
-            if (refill(r) != SB_OK)
+            if (sb_read_refill(r) != SB_OK)
                 return SB_ERR_IO;
             continue;
         }
@@ -484,20 +406,52 @@ int sb_greader_next(sb_greader *r, sb_grecord *rec, uint8_t *cells)
             len -= 3;
         }
         if (skip_line(s, len) || (nine_by_nine(r->g) && sb_kaggle_header(s, len))) {
-            r->grid_rows = 0; /* the Kaggle header too, as the 9x9 reader skips it */
+            r->reported = 0; /* the Kaggle header too, as the 9x9 path skips it */
             continue;
         }
         if (in_reported_grid(r, s, len)) {
-            r->grid_rows -= !sb_grid_rule_line(s, len); /* the rest of a grid already reported */
+            r->reported -= !sb_grid_rule_line(s, len); /* the rest of a grid already reported */
             continue;
         }
-        r->grid_rows = 0;
+        r->reported = 0;
         rec->line = r->line;
         parse_record(r->g, s, len, rec, cells, r->scratch);
         if (rec->kind == SB_LINE_INVALID && nine_by_nine(r->g) && sb_line_is_grid(s, len))
-            r->grid_rows = SB_DIGITS + 1 - !sb_grid_rule_line(s, len); /* rows to come, + 1 */
+            r->reported = SB_DIGITS + 1 - !sb_grid_rule_line(s, len); /* rows to come, + 1 */
         return 1;
     }
+}
+
+int sb_reader_next(sb_reader *r, sb_record *rec, uint8_t *cells, uint64_t *cand)
+{
+    if (!r || !rec || !cells)
+        return SB_ERR_ARG;
+    rec->marks = 0;
+    if (r->g)
+        return next_other(r, rec, cells);
+    rec->form = SB_GFORM_CHARS;
+    return sb_read_9x9(r, rec, cells, cand);
+}
+
+int sb_reader_read_cells(sb_reader *r, uint8_t *cells, size_t max, size_t *n, sb_record *bad)
+{
+    const size_t row = r && r->g ? (size_t)sb_geometry_cells(r->g) : SB_CELLS;
+    if (!r || !n || (!cells && max) || max > SIZE_MAX / row)
+        return SB_ERR_ARG;
+    *n = 0;
+    sb_record rec;
+    while (*n < max) {
+        const int got = sb_reader_next(r, &rec, cells + *n * row, NULL);
+        if (got != 1)
+            return got; /* 0 at the end, or an error */
+        if (rec.kind != SB_LINE_PUZZLE) {
+            if (bad)
+                *bad = rec;
+            return 2;
+        }
+        ++*n;
+    }
+    return 1;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -596,10 +550,11 @@ static int first_is_9x9(const char *text, size_t len)
     FILE *f = fmemopen((void *)(uintptr_t)text, len, "r");
     sb_reader *r = NULL;
     sb_record rec;
-    /* marks: a pencilmark line is a 9x9 puzzle even when it eliminates beyond its givens */
-    const int yes = f && sb_reader_open(&r, f) == SB_OK &&
-                    (sb_reader_set_marks(r, 1), sb_reader_next(r, &rec) == 1) &&
-                    rec.kind == SB_LINE_PUZZLE;
+    uint8_t cells[SB_CELLS];
+    uint64_t cand[SB_CELLS]; /* a pencilmark line is a 9x9 puzzle even when it eliminates
+                                beyond its givens */
+    const int yes = f && sb_reader_open(&r, sb_geometry_9x9(), f) == SB_OK &&
+                    sb_reader_next(r, &rec, cells, cand) == 1 && rec.kind == SB_LINE_PUZZLE;
     sb_reader_close(r);
     if (f)
         fclose(f);
