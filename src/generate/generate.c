@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sudokubench.h"
+#include "internal.h"
 
 enum {
     ORBIT_MAX = 4,    /* cells in the largest orbit (rot90) */
@@ -174,7 +174,7 @@ static void random_solution(sb_rng *rng, sb_grid *out)
             continue;
         }
         uint16_t bits = left[cell];
-        for (uint64_t k = sb_rng_below(rng, (uint64_t)__builtin_popcount(bits)); k; k--)
+        for (uint64_t k = sb_rng_below(rng, sb_popcount9[bits]); k; k--)
             bits &= (uint16_t)(bits - 1);
         const uint16_t bit = (uint16_t)(bits & -bits);
         left[cell] &= (uint16_t)~bit;
@@ -189,7 +189,7 @@ static void random_solution(sb_rng *rng, sb_grid *out)
  * sets and counts in step. */
 static void set_cell(dig_state *s, int cell, int on)
 {
-    const uint8_t *h = sb_tables()->cell_houses[cell];
+    const uint8_t *h = sb_peer_tables_data.cell_houses[cell];
     const int v = s->solution->cell[cell];
     const uint16_t bit = (uint16_t)(1u << (v - 1));
     s->puzzle.cell[cell] = on ? (uint8_t)v : 0;
@@ -257,7 +257,7 @@ static int ua_uncovered(const dig_state *s)
 /* Digits given among the three houses of cell. */
 static uint16_t seen_from(const dig_state *s, int cell)
 {
-    const uint8_t *h = sb_tables()->cell_houses[cell];
+    const uint8_t *h = sb_peer_tables_data.cell_houses[cell];
     return (uint16_t)(s->house[h[0]] | s->house[h[1]] | s->house[h[2]]);
 }
 
@@ -265,7 +265,7 @@ static uint16_t seen_from(const dig_state *s, int cell)
  * single, looking at the clues only. */
 static int single_forced(const dig_state *s, int cell)
 {
-    const sb_peer_tables *t = sb_tables();
+    const sb_peer_tables *t = &sb_peer_tables_data;
     const uint16_t bit = (uint16_t)(1u << (s->solution->cell[cell] - 1));
     if ((seen_from(s, cell) | bit) == SB_ALL_DIGITS)
         return 1; /* naked: the eight other digits are all seen */
