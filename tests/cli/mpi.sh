@@ -157,6 +157,8 @@ t_stdin() {
         cmp -s p.out m.out || echo "stdin -np $np: stdout differs: $(diff p.out m.out | head -3)"
         cmp -s p.err m.err || echo "stdin -np $np: stderr differs: $(diff p.err m.err | head -3)"
         [ "$prc" = "$mrc" ] || echo "stdin -np $np: exit $mrc, plain $prc"
+        # the MPI run's own stderr, so a failure that leaves no output says why
+        cmp -s p.out m.out || echo "stdin -np $np: its stderr: $(head -n 5 m.err)"
     done
     "$BIN" solve -t 2 - <mixed.txt >p2.out 2>p2.err
     cat mixed.txt | mrun 3 solve -t 2 - >m.out 2>m.err
