@@ -2,8 +2,8 @@
  * engine.c — one solver context for every geometry (sb_engine): the table of specialised
  * engines, and the one place that picks among them.
  *
- * sb_engine_new walks ENGINE_ROWS in order and takes the first row whose match accepts the
- * (geometry, pipeline, SIMD level) asked for; the row's ops then serve every call, with no
+ * sb_engine_new walks the rows (engine_table) in order and takes the first row whose match
+ * accepts the (geometry, pipeline, SIMD level) asked for; the row's ops then serve every call, with no
  * further choice on the hot path. The rows wrap the engines the library already has:
  *   9x9       sb_solver (solver.c): the fused kernel of the level for "fast", the 9x9 generic
  *             engine (pipeline.c) for the other pipelines; enumeration on the general solver
@@ -35,7 +35,7 @@ typedef struct engine_want {
 } engine_want;
 
 struct sb_engine {
-    int row;                    /* index of the row chosen in ENGINE_ROWS */
+    int row;                    /* index of the row chosen in engine_table (ROW_*) */
     const sb_geometry *g;       /* the caller's geometry (not owned) */
     const sb_geometry *gg;      /* the geometry the general engines run on: g (9x9
                                    enumeration: the boxed 3x3 geometry it is) */
@@ -381,24 +381,26 @@ static int each_plugin(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gs
 
 /* ---- the table ---- */
 
-/* The rows in match order: X(id, name, many, about). Each id has match_ID, make_ID, solve_ID,
- * cand_ID and each_ID above; many is its batch call (many_each where the row has no batched
- * path). The info and the ops below are both stamped from this one list. */
-#define ENGINE_ROWS(X)                                                                          \
-    X(plugin, "plugin", many_each,                                                              \
-      "a solver plug-in (sb_options.plugin) on any geometry it accepts: its solve per puzzle, " \
-      "every answer checked against the ABI's contract")                                        \
-    X(nine, "9x9", many_nine,                                                                   \
-      "the 9x9 grid, any pipeline: sb_solver (\"fast\": the fused kernel of the SIMD level, "   \
-      "else the 9x9 generic engine); each enumerates on the general solver (\"fast\") or the " \
-      "generic pipeline on the 3x3 geometry")                                                   \
-    X(box16, "box16", many_each,                                                                \
-      "\"fast\" on a 16-digit boxed grid (4x4, 2x8, 8x2) above scalar: the whole-board "        \
-      "kernel, AVX2 stamp for avx2/avx512, 128-bit otherwise")                                 \
-    X(general, "general", many_each,                                                            \
-      "\"fast\" on any other geometry (or box16's at scalar): the general solver, per cell")   \
-    X(pipeline, "pipeline", many_each,                                                          \
-      "any other pipeline or custom spec on a geometry other than 9x9: the generic pipeline")
+/* The rows, in match order: the first whose match accepts the request serves it. */
+enum { ROW_PLUGIN, ROW_NINE, ROW_BOX16, ROW_GENERAL, ROW_PIPELINE, ROW_COUNT };
+
+/* What sb_engines lists, one entry per row (indexed by the rows above, so it cannot fall
+ * out of step with the operations below). */
+static const sb_engine_info engine_info[ROW_COUNT] = {
+    [ROW_PLUGIN] = {"plugin", "a solver plug-in (sb_options.plugin) on any geometry it accepts: "
+                              "its solve per puzzle, every answer checked against the ABI's "
+                              "contract"},
+    [ROW_NINE] = {"9x9", "the 9x9 grid, any pipeline: sb_solver (\"fast\": the fused kernel of "
+                         "the SIMD level, else the 9x9 generic engine); each enumerates on the "
+                         "general solver (\"fast\") or the generic pipeline on the 3x3 geometry"},
+    [ROW_BOX16] = {"box16", "\"fast\" on a 16-digit boxed grid (4x4, 2x8, 8x2) above scalar: "
+                            "the whole-board kernel, AVX2 stamp for avx2/avx512, 128-bit "
+                            "otherwise"},
+    [ROW_GENERAL] = {"general", "\"fast\" on any other geometry (or box16's at scalar): the "
+                                "general solver, per cell"},
+    [ROW_PIPELINE] = {"pipeline", "any other pipeline or custom spec on a geometry other than "
+                                  "9x9: the generic pipeline"},
+};
 
 /* A row's operations (the rows' state lives in sb_engine). */
 typedef struct engine_ops {
@@ -407,19 +409,26 @@ typedef struct engine_ops {
     int (*solve)(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gresult *res,
                  uint8_t *first);       /* sb_engine_solve on checked arguments */
     int (*many)(sb_engine *e, const uint8_t *cells, size_t n, uint64_t limit, sb_gresult *res,
-                uint8_t *first, int *status); /* sb_engine_solve_many on checked arguments */
+                uint8_t *first, int *status); /* sb_engine_solve_many on checked arguments
+                                                 (many_each where the row has no batched
+                                                 path) */
     int (*cand)(sb_engine *e, const uint64_t *cand, uint64_t limit, sb_gresult *res,
                 uint8_t *first);       /* sb_engine_solve_candidates on checked arguments */
     int (*each)(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
                 void *user, sb_gresult *res); /* sb_engine_each on checked arguments */
 } engine_ops;
 
-#define ENGINE_INFO(id, name, many, about) {name, about},
-#define ENGINE_OPS(id, name, many, about) {match_##id, make_##id, solve_##id, many, cand_##id, each_##id},
-
-static const sb_engine_info engine_info[] = {ENGINE_ROWS(ENGINE_INFO)};
-static const engine_ops engine_table[] = {ENGINE_ROWS(ENGINE_OPS)};
-#define ENGINE_COUNT (sizeof engine_table / sizeof engine_table[0])
+static const engine_ops engine_table[ROW_COUNT] = {
+    [ROW_PLUGIN] = {match_plugin, make_plugin, solve_plugin, many_each, cand_plugin,
+                    each_plugin},
+    [ROW_NINE] = {match_nine, make_nine, solve_nine, many_nine, cand_nine, each_nine},
+    [ROW_BOX16] = {match_box16, make_box16, solve_box16, many_each, cand_box16, each_box16},
+    [ROW_GENERAL] = {match_general, make_general, solve_general, many_each, cand_general,
+                     each_general},
+    [ROW_PIPELINE] = {match_pipeline, make_pipeline, solve_pipeline, many_each, cand_pipeline,
+                      each_pipeline},
+};
+#define ENGINE_COUNT ((size_t)ROW_COUNT)
 
 const sb_engine_info *sb_engines(size_t *count)
 {
