@@ -37,6 +37,10 @@ and before any kernel is written:
                 each configuration one child (k configurations cost k - 1 guesses). tdoku
                 keeps configurations as its state, so its "not this configuration" branch is
                 stronger than any cell elimination; this counts one child per configuration.
+  --branch pair  the cell rule, except that when its cell has three candidates or more, a
+                digit with two places left in a house is branched on instead (the house and
+                digit whose two cells hold the fewest candidates, first wins): a two-way guess
+                where the cell rule's is three-way or more.
 
   --study       every combination above that the tables of docs/performance.md show (eight
                 searches) on every FILE, in parallel, as one Markdown table on stdout;
@@ -180,6 +184,23 @@ def branch_cell(b):
     return best
 
 
+def branch_pair(b):
+    """(cell, digit bit) of --branch pair: a digit with two open places in a house, the pair
+    whose two cells hold the fewest candidates, first in house and digit order on a tie; the
+    first of its two cells takes the digit. None when no house has such a digit."""
+    best, fewest = None, None
+    for h in HOUSES:
+        for d in range(9):
+            bit = 1 << d
+            places = [x for x in h if b[x] & bit]
+            if len(places) != 2 or any(b[x] == bit for x in places):
+                continue
+            n = POP[b[places[0]]] + POP[b[places[1]]]
+            if fewest is None or n < fewest:
+                best, fewest = (places[0], bit), n
+    return best
+
+
 def configurations(b, tri, d):
     """Digit d's configurations in band tri: permutations p with a place for d in every
     triad (box k, line p[k])."""
@@ -266,6 +287,8 @@ class Search:
                 return
             c = branch_cell(b)
             digit = b[c] & -b[c]
+            if self.branch == "pair" and POP[b[c]] >= 3:
+                c, digit = branch_pair(b) or (c, digit)
             child = b[:]
             child[c] = digit
             self.guesses += 1
@@ -410,8 +433,9 @@ def main():
                     help="with --triad: the root settles without the triad rules first and "
                          "takes them only when at least N cells are still open (fast: "
                          f"{FAST_OPEN}; default %(default)s, always)")
-    ap.add_argument("--branch", choices=["cell", "band"], default="cell",
-                    help="branching: branch.h's cell rule or a digit's band configuration "
+    ap.add_argument("--branch", choices=["cell", "band", "pair"], default="cell",
+                    help="branching: branch.h's cell rule, a digit's band configuration, or "
+                         "the cell rule with a digit's two places in a house for its 3+ cells "
                          "(default %(default)s)")
     ap.add_argument("--per-puzzle", action="store_true",
                     help="print `count guesses` for every puzzle")

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """tests/perf/test_guess_model.py — sbperf.guess_model, the independent model of the search,
 on a few boards whose answers are known: a puzzle with one solution, the empty grid (counted
-to the limit) and clashing givens (no solution, no guess), and the lines it refuses. Part of
-`make test` (test-perf), in well under a second; tests/guesses/check.sh holds every SIMD
+to the limit) and clashing givens (no solution, no guess), the same solutions under every
+branching, and the lines it refuses. Part of
+`make test` (test-perf), in about a second; tests/guesses/check.sh holds every SIMD
 level's guesses to the model on the committed corpora.
 
 Run alone: PYTHONPATH=scripts python3 tests/perf/test_guess_model.py
@@ -41,6 +42,25 @@ class Model(unittest.TestCase):
             self.assertEqual((s.count, s.guesses), (0, 0), triad)
             self.assertEqual(gm.solve(two, triad=triad).count, 2, triad)
         self.assertEqual(gm.solve(boards(empty)[0], limit=1).count, 1)
+
+    def test_every_branching_enumerates_the_same_solutions(self):
+        # counted to the end (limit 0), a puzzle's solutions do not depend on the branching;
+        # puzzles with several solutions, so every branch of the search is walked
+        with open(os.path.join(ROOT, "datasets", "multi", "multi_2000_seed1.txt")) as f:
+            lines = [s for s in (line.strip() for line in f) if s and s[0] != "#"][:3]
+        for line in lines:
+            counts = {br: gm.solve(boards(line)[0], limit=0, branch=br).count
+                      for br in ("cell", "band", "pair")}
+            self.assertGreaterEqual(counts["cell"], 2, line)
+            self.assertEqual(len(set(counts.values())), 1, (line, counts))
+
+    def test_pair_branching_takes_a_digit_with_two_places_in_a_house(self):
+        b = boards("." * 81)[0]
+        self.assertIsNone(gm.branch_pair(b))  # every digit has nine places everywhere
+        # digit 1 only in r1c1 and r1c2 of row 1: the pair, the first of its cells
+        for c in range(2, 9):
+            b[c] &= ~1
+        self.assertEqual(gm.branch_pair(b), (0, 1))
 
     def test_a_line_that_is_not_a_puzzle_is_refused(self):
         with self.assertRaisesRegex(ValueError, ":3: not an 81-cell puzzle line"):
