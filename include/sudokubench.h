@@ -1159,13 +1159,17 @@ enum { SB_BFS_CAP = 1 << 18 /* default BFS frontier cap: 256Ki boards of 192 byt
  * search where guessing dominates (docs/performance.md). */
 typedef enum sb_pair {
     SB_PAIR_AUTO = 0, /* by the guesses a puzzle of the solver's recent blocks: paired while
-                         they average at most SB_PAIR_GUESSES, else one board (deterministic:
-                         the choice follows the puzzles, never the clock) */
+                         they average at most SB_PAIR_GUESSES, else one board; a new solver's
+                         first SB_PAIR_PROBE puzzles run one board each to fill that window
+                         (deterministic: the choice follows the puzzles, never the clock) */
     SB_PAIR_ON = 1,   /* always paired where a paired kernel exists */
     SB_PAIR_OFF = 2   /* never: one search per puzzle */
 } sb_pair;
 
-enum { SB_PAIR_GUESSES = 2 /* SB_PAIR_AUTO's bound on the recent guesses a puzzle */ };
+enum {
+    SB_PAIR_GUESSES = 2, /* SB_PAIR_AUTO's bound on the recent guesses a puzzle */
+    SB_PAIR_PROBE = 16   /* SB_PAIR_AUTO's puzzles run one board each before its first choice */
+};
 
 /* Returns the policy's name ("auto", "on", "off"), or "?" if out of range. */
 const char *sb_pair_name(int policy);

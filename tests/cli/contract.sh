@@ -755,24 +755,25 @@ run solve --simd avx2 -f csv mixed.txt
 if [ "$RC" = 2 ]; then
     skip "binary rejects avx2 here: $(head -n 1 err)"
 else
+    # Ten copies of bench.txt's three easy puzzles: more than auto's probe.
+    for i in 1 2 3 4 5 6 7 8 9 10; do cat bench.txt; done >bench30.txt
     for policy in on off auto; do
         SUDOKUBENCH_PAIR=$policy run solve --simd avx2 -f csv mixed.txt
         expect_rc 1
         expect_file simd_ref.csv out
         SUDOKUBENCH_PAIR=$policy run solve --simd avx2 -l 0 -f tdoku multi.txt l1.txt many.txt
         expect_file simd_ref.tdoku out
-        SUDOKUBENCH_PAIR=$policy run bench --simd avx2 -t 1 --pipelines fast --seconds 0 --json pair.json bench.txt
+        SUDOKUBENCH_PAIR=$policy run bench --simd avx2 -t 1 --pipelines fast --seconds 0 --json pair.json bench30.txt
         expect_rc 0
         expect_out_re "\\| simd avx2 \\| threads 1 \\| limit 2 \\| pair $policy\$"
         grep -qxF '| dataset | pipeline | puzzles | puzzles/sec | usec/puzzle | %no_guess | guesses/puzzle | %paired | ±MAD% |' out ||
             fail "no %paired column at avx2:"$'\n'"$(show out)"
-        # bench.txt's three puzzles are easy: auto pairs them as on does (an empty window
-        # pairs), off pairs none.
-        want=100.0
-        [ "$policy" = off ] && want=0.0
-        expect_out_re "^\\| bench\\.txt \\| fast \\| 3 \\| $NUM \\| $NUM \\| $NUM \\| $NUM \\| $want \\| $NUM \\|\$"
+        # The puzzles are easy: on pairs all 30, off none, and auto solves the first 16 (its
+        # probe, SB_PAIR_PROBE) one board each, then pairs the other 14.
+        case $policy in on) want=100.0 wantj=100 ;; off) want=0.0 wantj=0 ;; auto) want=46.7 wantj=46.667 ;; esac
+        expect_out_re "^\\| bench30\\.txt \\| fast \\| 30 \\| $NUM \\| $NUM \\| $NUM \\| $NUM \\| $want \\| $NUM \\|\$"
         if [ "$HAVE_PY" = 1 ]; then
-            python3 -c 'import json,sys; d=json.load(open("pair.json")); b=d["build"]; p=d["rows"][0].get("paired_pct"); sys.exit(None if b.get("pair")==sys.argv[1] and p==float(sys.argv[2]) else "build pair %r, paired_pct %r" % (b.get("pair"), p))' "$policy" "$want" 2>py.txt ||
+            python3 -c 'import json,sys; d=json.load(open("pair.json")); b=d["build"]; p=d["rows"][0].get("paired_pct"); sys.exit(None if b.get("pair")==sys.argv[1] and p==float(sys.argv[2]) else "build pair %r, paired_pct %r" % (b.get("pair"), p))' "$policy" "$wantj" 2>py.txt ||
                 fail "$(cat py.txt)"
         fi
     done
