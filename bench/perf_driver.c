@@ -24,6 +24,9 @@
  *             puzzle with the library's own "fast" and fails on a count that differs: the gate
  *             runs it natively before any counting. --plugin-name prints {"plugin":NAME} once
  *             the plug-in has loaded as a solver for 9x9.
+ * Environment: SB_PERF_MANY unset: one sb_solve per puzzle; 1: sb_solve_many in blocks of 64
+ *   with the pair policy forced on (the gate of the paired kernel); auto: the same blocks
+ *   under SB_PAIR_AUTO, what bench runs (make compare-ir).
  * Output: {"pipeline":P,"simd":S,"puzzles":N,"solved":A,"unsolvable":B,"multiple":C,
  *          "guesses":G}; exit 0, or 2 on a usage error, an unreadable file, a wrong answer.
  *          For a plug-in P is its name and S is "plugin".
@@ -42,7 +45,7 @@
 
 #include "sudokubench.h"
 
-enum { MANY_BLOCK = 64 }; /* puzzles per sb_solve_many call with SB_PERF_MANY=1 (the CLI's
+enum { MANY_BLOCK = 64 }; /* puzzles per sb_solve_many call with SB_PERF_MANY (the CLI's
                              bench block) */
 
 /* Prints the usage line to stderr and returns the usage exit code (2). */
@@ -289,10 +292,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "perf_driver: SIMD level must be scalar, avx2 or avx512\n");
         return 2;
     }
-    /* sb_solve_many's gate is the paired kernel's (sb_solve's gate, baseline.json, holds the
-     * one-board search): SB_PAIR_AUTO would hand hard slices to one board after their first
-     * block, and $SUDOKUBENCH_PAIR must not move a gate either. */
-    opt.pair = SB_PAIR_ON;
+    /* SB_PERF_MANY=1: sb_solve_many's gate is the paired kernel's (sb_solve's gate,
+     * baseline.json, holds the one-board search): SB_PAIR_AUTO would hand hard slices to one
+     * board, and $SUDOKUBENCH_PAIR must not move a gate either. SB_PERF_MANY=auto counts what
+     * bench runs, the pair policy's choice (make compare-ir, beside bench's timings). */
+    const char *many_env = getenv("SB_PERF_MANY");
+    const int many_auto = many_env && !strcmp(many_env, "auto");
+    opt.pair = many_auto ? SB_PAIR_AUTO : SB_PAIR_ON;
     unsigned long long want;
     if (parse_count(argv[3], &want))
         return 2;
@@ -310,11 +316,10 @@ int main(int argc, char **argv)
     }
     unsigned long long n = 0, verdicts[3] = {0, 0, 0}, guesses = 0;
     int status = 0;
-    /* SB_PERF_MANY=1: the puzzles go through sb_solve_many in blocks of MANY_BLOCK, as the
-     * CLI's solve does (the AVX2 kernel's paired search); perf-check then gates
-     * sb_solve_many's instructions (bench/baseline_many.json). */
-    const char *many_env = getenv("SB_PERF_MANY");
-    const size_t block = many_env && !strcmp(many_env, "1") ? MANY_BLOCK : 1;
+    /* SB_PERF_MANY=1 or auto: the puzzles go through sb_solve_many in blocks of MANY_BLOCK,
+     * as the CLI's solve does; with 1, perf-check gates sb_solve_many's instructions
+     * (bench/baseline_many.json). */
+    const size_t block = many_auto || (many_env && !strcmp(many_env, "1")) ? MANY_BLOCK : 1;
     sb_grid grid[MANY_BLOCK];
     unsigned long long line[MANY_BLOCK];
     sb_result res[MANY_BLOCK];

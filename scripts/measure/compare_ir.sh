@@ -7,8 +7,9 @@
 # higher rate on this core. The first PUZZLES puzzles of each corpus are written as slices,
 # timed as `make compare` times its corpora (scripts/measure/compare.sh, same rounds and medians),
 # and counted under callgrind on the same slices:
-#   sudokubench:  bench/perf_driver fast LEVEL 0 SLICE with SB_PERF_MANY=1 (sb_solve_many, as
-#                 bench solves), instructions inside sb_solve_many over the slice's puzzles;
+#   sudokubench:  bench/perf_driver fast LEVEL 0 SLICE with SB_PERF_MANY=auto (sb_solve_many
+#                 under the default pair policy, as bench solves), instructions inside
+#                 sb_solve_many over the slice's puzzles;
 #   tdoku:        run_benchmark -s tdoku -t 1 -w 0 -v 0 -e 1 -r 0 -c 1 -n N SLICE (N: the
 #                 slice's puzzles), instructions inside TdokuSolverDpllTriadSimd over its
 #                 calls (without warm-up it takes its slow path: the slice in one seeded

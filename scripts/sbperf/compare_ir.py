@@ -12,8 +12,10 @@ scripts/measure/compare_ir.sh drives it (python3 -m sbperf.compare_ir, PYTHONPAT
                      speed (ours / peer's) and rate.
 
 Counting (one callgrind process per configuration and slice, as many at once as CPUs):
-  sudokubench  SB_PERF_MANY=1 perf_driver fast LEVEL 0 SLICE: the inclusive instructions of
-               sb_solve_many (what bench solves with) over the slice's puzzles;
+  sudokubench  SB_PERF_MANY=auto perf_driver fast LEVEL 0 SLICE: the inclusive instructions
+               of sb_solve_many over the slice's puzzles, in blocks of 64 under the default
+               pair policy: what bench solves with and what the timing ran (at avx2 the
+               paired search where the policy chose it);
   tdoku        run_benchmark -s tdoku -t 1 -w 0 -v 0 -e 1 -r 0 -c 1 -n N SLICE (N: the
                slice's puzzles, so its test set is the slice): the inclusive instructions of
                TdokuSolverDpllTriadSimd over its calls (without warm-up it takes its slow
@@ -47,7 +49,7 @@ def write_slice(path, n, out):
 def count_sudokubench(driver, level, corpus, out):
     """Instructions a puzzle and guesses a puzzle of sudokubench LEVEL on corpus."""
     cmd = measure.callgrind(out, [driver, "fast", level, "0", corpus])
-    p = measure.run(cmd, env=dict(os.environ, SB_PERF_MANY="1"))
+    p = measure.run(cmd, env=dict(os.environ, SB_PERF_MANY="auto"))
     figures = json.loads(p.stdout.strip().splitlines()[-1])
     inclusive, _, _ = measure.parse_callgrind_calls(out, SB_FUNCTION)
     if inclusive == 0 or figures["puzzles"] == 0:
