@@ -1155,8 +1155,8 @@ enum { SB_BFS_CAP = 1 << 18 /* default BFS frontier cap: 256Ki boards of 192 byt
 /* When sb_solve_many runs a paired kernel (the fast pipeline's AVX2 search: two puzzles side
  * by side) rather than one search per puzzle. The answers are the same either way; only the
  * speed differs. The pair can win only where the work is long settles of roots with few
- * guesses (17-clue: level with one board on AMD Zen 5, ahead on Intel), the one-board
- * search where guessing dominates (docs/performance.md). */
+ * guesses (17-clue: level with one board on AMD Zen 5 and Intel Sapphire Rapids), the
+ * one-board search where guessing dominates (docs/performance.md). */
 typedef enum sb_pair {
     SB_PAIR_AUTO = 0, /* by the guesses a puzzle of the solver's recent blocks: paired while
                          they average at most SB_PAIR_GUESSES, else one board; a new solver's

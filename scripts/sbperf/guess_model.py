@@ -42,6 +42,12 @@ and before any kernel is written:
                 digit whose two cells hold the fewest candidates, first wins): a two-way guess
                 where the cell rule's is three-way or more.
 
+  --digit most  the branch cell's digit to try first: the one held by the most of its open
+                peers (the most constraining; the lowest such on a tie) instead of the
+                lowest. On puzzles with one solution the guesses barely move (at limit 2 the
+                whole tree is searched; only a cell of three or more candidates changes its
+                shape); on puzzles with several the second solution comes sooner.
+
   --study       every combination above that the tables of docs/performance.md show (eight
                 searches) on every FILE, in parallel, as one Markdown table on stdout;
                 --tdoku EXE adds tdoku's own guesses (its run_benchmark, -r 0: the puzzles as
@@ -232,6 +238,19 @@ def take_configuration(b, tri, d, p):
                     b[x] &= ~(1 << d)
 
 
+def first_digit(b, c):
+    """--digit most: the digit bit of cell c held by the most open peers (the lowest on a
+    tie)."""
+    best, best_n = 0, -1
+    for d in range(9):
+        bit = 1 << d
+        if b[c] & bit:
+            n = sum(1 for p in PEERS[c] if b[p] & bit and b[p] & (b[p] - 1))
+            if n > best_n:
+                best, best_n = bit, n
+    return best
+
+
 class Search:
     """One puzzle's search: solutions counted up to limit (0 = all), guesses as search.h.
     depth: None (the triad rules, if any, on every board), "root" (on the root only) or N
@@ -240,9 +259,9 @@ class Search:
     the root takes the triad rules only when at least that many cells are open at the
     fixpoint of the other rules (0: always)."""
 
-    def __init__(self, limit, triad, branch, depth=None, opening=0):
+    def __init__(self, limit, triad, branch, depth=None, opening=0, digit="low"):
         self.limit, self.triad, self.branch, self.depth = limit, triad, branch, depth
-        self.opening = opening
+        self.opening, self.digit = opening, digit
         self.count = self.guesses = self.settles = self.triad_settles = 0
 
     def done(self):
@@ -286,7 +305,7 @@ class Search:
                             return
                 return
             c = branch_cell(b)
-            digit = b[c] & -b[c]
+            digit = first_digit(b, c) if self.digit == "most" else b[c] & -b[c]
             if self.branch == "pair" and POP[b[c]] >= 3:
                 c, digit = branch_pair(b) or (c, digit)
             child = b[:]
@@ -319,24 +338,24 @@ def parse(path):
         yield n, [ALL if ch in ".0" else 1 << (int(ch) - 1) for ch in s]
 
 
-def solve(b, limit=2, triad="none", branch="cell", depth=None, opening=0):
-    """The finished Search of the puzzle board b (count up to limit, guesses, settles); depth
-    and opening as Search's."""
-    s = Search(limit, triad, branch, depth, opening)
+def solve(b, limit=2, triad="none", branch="cell", depth=None, opening=0, digit="low"):
+    """The finished Search of the puzzle board b (count up to limit, guesses, settles); depth,
+    opening and digit as Search's."""
+    s = Search(limit, triad, branch, depth, opening, digit)
     if s.settle(b, "root"):
         s.run(b)
     return s
 
 
 def run_file(path, limit=2, triad="none", branch="cell", most=0, per_puzzle=False, depth=None,
-             opening=0):
+             opening=0, digit="low"):
     """One search over the puzzles of path: its summary row (and the per-puzzle lines)."""
     puzzles = guesses = settles = triad_settles = 0
     lines = []
     for _, b in parse(path):
         if most and puzzles >= most:
             break
-        s = solve(b, limit, triad, branch, depth, opening)
+        s = solve(b, limit, triad, branch, depth, opening, digit)
         if per_puzzle:
             lines.append(f"{s.count} {s.guesses}")
         puzzles += 1
@@ -348,7 +367,7 @@ def run_file(path, limit=2, triad="none", branch="cell", most=0, per_puzzle=Fals
             "guesses_per_puzzle": guesses / n, "settles_per_puzzle": settles / n,
             "triad_settles_per_puzzle": triad_settles / n,
             "triad": triad, "triad_depth": "all" if depth is None else depth,
-            "triad_open": opening, "branch": branch, "limit": limit}, lines
+            "triad_open": opening, "branch": branch, "digit": digit, "limit": limit}, lines
 
 
 # fast's gate: src/kernel/triad.h's SBT3_OPEN (make test-guesses runs the model with the
@@ -437,6 +456,9 @@ def main():
                     help="branching: branch.h's cell rule, a digit's band configuration, or "
                          "the cell rule with a digit's two places in a house for its 3+ cells "
                          "(default %(default)s)")
+    ap.add_argument("--digit", choices=["low", "most"], default="low",
+                    help="with --branch cell or pair: the branch cell's digit tried first, its "
+                         "lowest or the one most of its open peers hold (default %(default)s)")
     ap.add_argument("--per-puzzle", action="store_true",
                     help="print `count guesses` for every puzzle")
     ap.add_argument("--json", nargs="?", const="-", metavar="OUT",
@@ -460,6 +482,8 @@ def main():
             depth = int(a.triad_depth)
         else:
             ap.error(f"--triad-depth {a.triad_depth}: not a depth (0, 1, ...) or root")
+    if a.digit != "low" and a.branch == "band":
+        ap.error("--digit goes with --branch cell or pair")
     if a.triad_open and a.triad == "none":
         ap.error("--triad-open goes with --triad")
     if not 0 <= a.triad_open <= 82:
@@ -481,7 +505,7 @@ def main():
             return
         for path in a.files:
             row, lines = run_file(path, a.limit, a.triad, a.branch, a.max, a.per_puzzle, depth,
-                                  a.triad_open)
+                                  a.triad_open, a.digit)
             if lines:
                 print("\n".join(lines))
             summary.append(row)
@@ -497,7 +521,9 @@ def main():
                   f"with triads; triad {s['triad']}"
                   + (f" at depth {s['triad_depth']}" if s['triad'] != "none" else "")
                   + (f", {s['triad_open']}+ open" if s['triad_open'] else "")
-                  + f", branch {s['branch']}, limit {s['limit']})",
+                  + f", branch {s['branch']}"
+                  + (f", digit {s['digit']}" if s['digit'] != "low" else "")
+                  + f", limit {s['limit']})",
                   file=sys.stderr)
 
 

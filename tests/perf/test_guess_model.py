@@ -2,7 +2,7 @@
 """tests/perf/test_guess_model.py — sbperf.guess_model, the independent model of the search,
 on a few boards whose answers are known: a puzzle with one solution, the empty grid (counted
 to the limit) and clashing givens (no solution, no guess), the same solutions under every
-branching, and the lines it refuses. Part of
+branching and digit order, --digit most's choice, and the lines it refuses. Part of
 `make test` (test-perf), in about a second; tests/guesses/check.sh holds every SIMD
 level's guesses to the model on the committed corpora.
 
@@ -51,6 +51,7 @@ class Model(unittest.TestCase):
         for line in lines:
             counts = {br: gm.solve(boards(line)[0], limit=0, branch=br).count
                       for br in ("cell", "band", "pair")}
+            counts["cell, digit most"] = gm.solve(boards(line)[0], limit=0, digit="most").count
             self.assertGreaterEqual(counts["cell"], 2, line)
             self.assertEqual(len(set(counts.values())), 1, (line, counts))
 
@@ -61,6 +62,25 @@ class Model(unittest.TestCase):
         for c in range(2, 9):
             b[c] &= ~1
         self.assertEqual(gm.branch_pair(b), (0, 1))
+
+    def test_digit_most_takes_the_digit_most_open_peers_hold(self):
+        b = boards("." * 81)[0]
+        b[0] = 0b11  # r1c1: digits 1 and 2, every peer open with all nine
+        self.assertEqual(gm.first_digit(b, 0), 0b01)  # a tie: the lowest
+        for c in gm.PEERS[0][:5]:
+            b[c] &= ~0b01  # five peers lose digit 1: digit 2 is held by more
+        self.assertEqual(gm.first_digit(b, 0), 0b10)
+        b[gm.PEERS[0][5]] = 0b10  # a placed peer is not open: it does not count
+        for c in gm.PEERS[0][6:11]:
+            b[c] &= ~0b10
+        self.assertEqual(gm.first_digit(b, 0), 0b01)
+
+    def test_digit_order_leaves_a_unique_puzzles_count(self):
+        with open(os.path.join(ROOT, "datasets", "samples", "top1465.txt")) as f:
+            lines = [s for s in (line.strip() for line in f) if s and s[0] != "#"][:5]
+        for line in lines:
+            low, most = (gm.solve(boards(line)[0], digit=d) for d in ("low", "most"))
+            self.assertEqual((low.count, most.count), (1, 1), line)
 
     def test_a_line_that_is_not_a_puzzle_is_refused(self):
         with self.assertRaisesRegex(ValueError, ":3: not an 81-cell puzzle line"):
