@@ -396,7 +396,6 @@ int sb_solve_candidates(sb_solver *s, const uint16_t cand[SB_CELLS], sb_result *
  * batch's chunk) moves it. */
 #define PAIR_WINDOW 512
 
-
 /* One sb_solve per puzzle, the stop flag looked at before each, as in the paired search. */
 static void solve_each(sb_solver *s, const sb_grid *puzzles, size_t n, sb_result *res,
                        int *status)
@@ -408,7 +407,8 @@ static void solve_each(sb_solver *s, const sb_grid *puzzles, size_t n, sb_result
     }
 }
 
-/* Whether the next block goes to the paired kernel under the solver's policy. The pair
+/* Whether the next block goes to the paired kernel under the solver's policy (never while
+ * SB_PAIR_AUTO's window is empty: that block is the probe, sb_solve_many). The pair
  * overlaps two boards' settles, which pays only where roots settle long with few guesses;
  * where guesses dominate its lane bookkeeping costs more than sharing the passes saves, and
  * the one-board AVX2 search runs fewer instructions (docs/performance.md, "The AVX2 paired
@@ -416,7 +416,7 @@ static void solve_each(sb_solver *s, const sb_grid *puzzles, size_t n, sb_result
 static int pair_next(const sb_solver *s)
 {
     return s->opt.pair == SB_PAIR_ON ||
-           (s->opt.pair == SB_PAIR_AUTO &&
+           (s->opt.pair == SB_PAIR_AUTO && s->recent_n > 0 &&
             s->recent_guesses <= (uint64_t)SB_PAIR_GUESSES * s->recent_n);
 }
 
@@ -432,16 +432,16 @@ int sb_solve_many(sb_solver *s, const sb_grid *puzzles, size_t n, sb_result *res
     sb_search_run run[PAIR_BLOCK];
     size_t at[PAIR_BLOCK];
     for (size_t lo = 0, hi; lo < n; lo = hi) {
-        /* SB_PAIR_AUTO's probe (SB_PAIR_PROBE): a solver whose window is still empty solves
-         * its first puzzles one board each, so that its first block follows the puzzles too.
-         * Pairing it blind cost a whole block at the start of every thread's run, and most of
-         * a short input: on puzzles with several guesses the paired search runs 16-21% more
-         * instructions than one board (callgrind, avx2, the 300-puzzle slices of the hardest
-         * sample, top1465 and dug). */
-        const int probe = s->opt.pair == SB_PAIR_AUTO && s->recent_n == 0;
-        const size_t size = probe ? SB_PAIR_PROBE : PAIR_BLOCK;
+        /* SB_PAIR_AUTO's probe (SB_PAIR_PROBE): while its window is empty pair_next says no,
+         * and the block is only the probe's few puzzles, so that the first real block follows
+         * the puzzles too. Pairing it blind cost a whole block at the start of every thread's
+         * run, and most of a short input: on puzzles with several guesses the paired search
+         * runs 16-21% more instructions than one board (callgrind, avx2, the 300-puzzle
+         * slices of the hardest sample, top1465 and dug). */
+        const size_t size =
+            s->opt.pair == SB_PAIR_AUTO && s->recent_n == 0 ? SB_PAIR_PROBE : PAIR_BLOCK;
         hi = n - lo < size ? n : lo + size;
-        if (!probe && pair_next(s)) {
+        if (pair_next(s)) {
             size_t k = 0;
             for (size_t i = lo; i < hi; i++) {
                 uint8_t over = 0;
