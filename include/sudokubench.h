@@ -1423,7 +1423,8 @@ void sb_engine_counts_reset(sb_engine *e);
 /* One thread's general solver over one geometry: candidate masks of uint64_t per cell, naked
  * and hidden singles over the geometry's houses to a fixpoint at every node, and an iterative
  * DFS over an explicit stack branching on a cell with the fewest candidates (among those the
- * one with the most unassigned peers, then the first in cell order), digits lowest first. */
+ * one with the most unassigned peers, then the first in cell order), on up to 9 digits the
+ * digit most of its peers hold first (the lowest on a tie), with more digits the lowest. */
 typedef struct sb_gsolver sb_gsolver;
 
 /* Creates a solver for geometry g (which must outlive it). @return SB_OK with *out set,
@@ -1463,7 +1464,8 @@ int sb_gsolve(sb_gsolver *s, const uint8_t *cells, uint64_t limit, sb_gresult *r
               uint8_t *first);
 
 /* Enumerates the solutions of cells, up to limit (0 = all), calling fn for each in DFS order:
- * the branch cell's digits lowest first, so the order is fixed for a geometry and puzzle.
+ * the branch cell's digits in the solver's order (above), so the order is fixed for a geometry
+ * and puzzle.
  * Streams in constant memory (the solver's stack, at most one board per cell).
  * @return SB_OK (res->count = solutions reported), SB_ERR_STOPPED when fn asked to stop (the
  * solution it stopped on is counted) or the stop flag was raised, SB_ERR_BUDGET, SB_ERR_ARG,
@@ -1533,8 +1535,8 @@ unsigned sb_gpipeline_skipped(const sb_gpipeline *p);
 int sb_gpipeline_solve(sb_gpipeline *p, const uint8_t *cells, uint64_t limit, sb_gresult *res,
                        uint8_t *first);
 
-/* Enumerates the solutions of cells in this pipeline's DFS order (its branch cell's digits
- * lowest first), calling fn for each, as sb_gsolve_each. @return as sb_gsolve_each. */
+/* Enumerates the solutions of cells in this pipeline's DFS order (as sb_gsolve_each's),
+ * calling fn for each, as sb_gsolve_each. @return as sb_gsolve_each. */
 int sb_gpipeline_each(sb_gpipeline *p, const uint8_t *cells, uint64_t limit,
                       sb_gsolution_fn fn, void *user, sb_gresult *res);
 

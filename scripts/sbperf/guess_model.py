@@ -12,9 +12,10 @@ SBT3_OPEN = 50 cells open, src/kernel/triad.h):
   branch rule   src/kernel/branch.h: among the open cells with the fewest candidates, the one
                 whose digits reach the most open peers, bivalue peers counted three times,
                 the first in cell order on a tie;
-  search        src/search/search.h's DFS: take the cell's lowest digit (one guess, one board
-                pushed), and when that subtree is done drop the digit and propagate again,
-                then choose afresh; count solutions up to the limit.
+  search        src/search/search.h's DFS: take one of the cell's digits (one guess, one
+                board pushed), and when that subtree is done drop the digit and propagate
+                again, then choose afresh; count solutions up to the limit. The digit is the
+                lowest by default; the 9x9 engines take --digit most's (branch.h).
 
 So `make test-guesses` can hold every kernel's per-puzzle guess count and solution count to
 it (tests/guesses/check.sh). It is also a study tool (docs/performance.md, make
@@ -374,16 +375,17 @@ def run_file(path, limit=2, triad="none", branch="cell", most=0, per_puzzle=Fals
 # header's value and holds the study's fast row to it).
 FAST_OPEN = 50
 
-# The study's searches, in the order of its table: (label, triad, branch, triad depth, open).
+# The study's searches, in the order of its table: (label, triad, branch, triad depth, open,
+# digit). The cell rule tries the 9x9 engines' first digit; band branching has no branch cell.
 STUDY = [
-    ("cell rule, no triads (ns,hs,lc)", "none", "cell", None, 0),
-    ("cell rule + both at the root (fast)", "both", "cell", "root", FAST_OPEN),
-    ("cell rule + naked triads", "naked", "cell", None, 0),
-    ("cell rule + hidden triads", "hidden", "cell", None, 0),
-    ("cell rule + both", "both", "cell", None, 0),
-    ("band branching, no triads", "none", "band", None, 0),
-    ("band branching + hidden triads", "hidden", "band", None, 0),
-    ("band branching + both", "both", "band", None, 0),
+    ("cell rule, no triads (ns,hs,lc)", "none", "cell", None, 0, "most"),
+    ("cell rule + both at the root (fast)", "both", "cell", "root", FAST_OPEN, "most"),
+    ("cell rule + naked triads", "naked", "cell", None, 0, "most"),
+    ("cell rule + hidden triads", "hidden", "cell", None, 0, "most"),
+    ("cell rule + both", "both", "cell", None, 0, "most"),
+    ("band branching, no triads", "none", "band", None, 0, "low"),
+    ("band branching + hidden triads", "hidden", "band", None, 0, "low"),
+    ("band branching + both", "both", "band", None, 0, "low"),
 ]
 
 
@@ -403,19 +405,20 @@ def tdoku_guesses(exe, path, most):
 
 def study(files, limit, most, tdoku):
     """The STUDY table over files (Markdown lines) and its rows."""
-    jobs = [(f, label, triad, branch, depth, opening)
-            for label, triad, branch, depth, opening in STUDY for f in files]
+    jobs = [(f, label, triad, branch, depth, opening, digit)
+            for label, triad, branch, depth, opening, digit in STUDY for f in files]
     with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        futures = [pool.submit(run_file, f, limit, triad, branch, most, False, depth, opening)
-                   for f, _, triad, branch, depth, opening in jobs]
+        futures = [pool.submit(run_file, f, limit, triad, branch, most, False, depth, opening,
+                               digit)
+                   for f, _, triad, branch, depth, opening, digit in jobs]
         rows = []
-        for (f, label, _, _, _, _), fut in zip(jobs, futures):
+        for (f, label, _, _, _, _, _), fut in zip(jobs, futures):
             row = fut.result()[0]
             row["search"] = label
             rows.append(row)
     names = [os.path.basename(f) for f in files]
     md = ["| search | " + " | ".join(names) + " |", "|---|" + "---:|" * len(files)]
-    for label, _, _, _, _ in STUDY:
+    for label, *_ in STUDY:
         got = {r["file"]: r for r in rows if r["search"] == label}
         md.append(f"| {label} | " +
                   " | ".join(f"{got[f]['guesses_per_puzzle']:.2f}" for f in files) + " |")

@@ -511,6 +511,14 @@ B16_HOOK uint16_t srch_cell(b16_ctx *x, const b16_v16 *b, int c)
 
 /* Cell c takes digit d (a copy of the board the guess was made on), then propagation.
  * @return 0 on a contradiction. */
+/* The lowest digit first: on 16 digits the general solver's order (gsearch.h's
+ * SB_GSEARCH_MOST_DIGITS). */
+B16_HOOK uint16_t srch_first(b16_ctx *x, const b16_v16 *b, int c, uint16_t m)
+{
+    (void)x, (void)b, (void)c;
+    return m & (uint16_t)-m;
+}
+
 B16_HOOK int srch_take(b16_ctx *x, b16_v16 *b, int c, uint16_t d)
 {
     memcpy((uint16_t *)b + c, &d, sizeof d);

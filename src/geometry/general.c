@@ -19,7 +19,8 @@
  * the cover of each side's other cells, so a box/line pair reads 7 segment ORs, not 28 cells.
  * Search: branch on a cell with the fewest candidates (among those, the best score: its
  * unassigned peers sharing a digit with it, bivalue ones counted three times, as the fast 9x9
- * kernel's src/kernel/branch.h), digits lowest first, one guess per state pushed
+ * kernel's src/kernel/branch.h), on up to 9 digits the digit most of its peers hold first
+ * and with more the lowest (gsearch_hooks.h's srch_first), one guess per state pushed
  * (src/search/search.h's counting), in the one search loop of every engine (src/search/search.h's geometry
  * entry, srch_dfs_each: its guess budget, stop flag and enumeration callback).
  */
@@ -269,7 +270,7 @@ static int make(const sb_geometry *g, int with16, sb_gsolver **out)
     s->level = sb_simd_resolve(SB_SIMD_AUTO);
     if (s->level < 0) /* $SUDOKUBENCH_SIMD names no level this CPU has: the reference */
         s->level = SB_SIMD_SCALAR;
-    const int srch_failed = sb_gsearch_init(&s->srch, s->ncells, s->words,
+    const int srch_failed = sb_gsearch_init(&s->srch, s->ncells, s->n, s->words,
                                             sb_glimit_every_cells(s->ncells));
     if (!s->house || !s->peer || !s->npeer || !s->queue || srch_failed || !s->chouse ||
         !s->nchouse || !s->dirty || !s->ldirty || !s->lscan || !s->hmask) {

@@ -291,7 +291,7 @@ static int gpipeline_make(const sb_geometry *g, const sb_options *opt, const sb_
     /* A poll per guess: a guess here runs whole technique sweeps (tens of microseconds on
      * 9x9, milliseconds on 64x64), next to which the poll's few instructions are nothing,
      * while a poll every few thousand guesses would leave Ctrl-C waiting for seconds. */
-    const int srch_failed = sb_gsearch_init(&p->srch, p->ncells, p->words, 1);
+    const int srch_failed = sb_gsearch_init(&p->srch, p->ncells, p->n, p->words, 1);
     if (!p->house || !p->group_end || !p->peer || !p->npeer || !p->emask || !p->etouched ||
         !p->snap || !p->lineof || !p->iwork || !p->seen || srch_failed) {
         sb_gpipeline_free(p);

@@ -2,8 +2,9 @@
  * branch.h — the branching rule every fast-kernel stamp follows (scalar form), so that every
  * level guesses on the same cell: among the open cells with the fewest candidates, the one
  * whose digits reach the most open peers, bivalue peers counted three times; the first such
- * in cell order on a tie. The scalar reference runs this form; the AVX-512 and band stamps
- * compute the same rule with vector masks. Reads a cell-major board (sb_board); static
+ * in cell order on a tie; its digit tried first is the one the most of its peers hold, the
+ * lowest on a tie. The scalar reference runs this form; the AVX-512 and band stamps
+ * compute the same rules with vector masks. Reads a cell-major board (sb_board); static
  * inline, stamped per level.
  */
 #ifndef SB_KERNEL_BRANCH_H
@@ -59,6 +60,36 @@ static inline int sbk_branch_cell_scalar(const sb_board *b)
         }
     }
     return best;
+}
+
+/* The digit of cell c (candidates m, two or more) the search tries first: the one held by
+ * the most of its peers, the lowest on a tie. On a stable board every peer holding a digit of
+ * c is open, so the count needs no open mask. The most constraining digit fails sooner and,
+ * on a puzzle with several solutions, reaches a second one sooner: the settles of a limit-2
+ * count fall by a tenth on the generator's puzzles (docs/performance.md, Guess studies). */
+static inline uint16_t sbk_first_scalar(const sb_board *b, int c, uint16_t m)
+{
+    const uint8_t *peer = sb_peer_tables_data.peers[c];
+    const uint16_t lo = m & (uint16_t)-m, rest = m & (uint16_t)(m - 1);
+    if (!(rest & (rest - 1))) { /* bivalue, nearly every branch: one pass, one difference */
+        int more = 0;
+        for (int i = 0; i < SB_PEERS; i++) {
+            const uint16_t p = b->cand[peer[i]];
+            more += ((p & rest) != 0) - ((p & lo) != 0);
+        }
+        return more > 0 ? rest : lo;
+    }
+    int n[SB_DIGITS] = {0};
+    for (int i = 0; i < SB_PEERS; i++)
+        for (uint32_t f = b->cand[peer[i]] & m; f; f &= f - 1)
+            n[__builtin_ctz(f)]++;
+    int best = 0, best_n = -1;
+    for (uint32_t f = m; f; f &= f - 1) {
+        const int d = __builtin_ctz(f);
+        best = n[d] > best_n ? d : best;
+        best_n = n[d] > best_n ? n[d] : best_n;
+    }
+    return (uint16_t)(1u << best);
 }
 
 #endif /* SB_KERNEL_BRANCH_H */

@@ -6,9 +6,9 @@
  *
  * The includer defines, before including: SB_KERNEL_DFS / SB_KERNEL_BFS (the entry names),
  * and the kernel functions SBK_LOAD(b, puzzle) (the root board from the givens, settled; 0 on
- * contradiction), SBK_TAKE(b, c, d), SBK_DROP(b, c, d), SBK_CHOOSE(b), SBK_CELL(b, c) and
- * SBK_SOLUTION(b, out) (see search_hooks.h for the hooks they serve); the kernel sets
- * b->nsolved at every stable board.
+ * contradiction), SBK_TAKE(b, c, d), SBK_DROP(b, c, d), SBK_CHOOSE(b), SBK_FIRST(b, c, m),
+ * SBK_CELL(b, c) and SBK_SOLUTION(b, out) (see search_hooks.h for the hooks they serve); the
+ * kernel sets b->nsolved at every stable board.
  *
  * With SB_KERNEL_TECH (the "fast+T" stamps, kernel_<level>_tech.c) the includer also defines
  * SBK_PLANES(b, w) and SBK_ELIM(b, el) (kernel_tech.h): every load, take and drop that leaves
@@ -59,6 +59,12 @@ static inline int srch_choose(sbk_ctx *x, const sb_board *b)
 {
     (void)x;
     return SBK_CHOOSE(b);
+}
+
+static inline uint16_t srch_first(sbk_ctx *x, const sb_board *b, int c, uint16_t m)
+{
+    (void)x;
+    return SBK_FIRST(b, c, m);
 }
 
 static inline int srch_take(sbk_ctx *x, sb_board *b, int c, uint16_t d)

@@ -44,7 +44,8 @@
  *     stays valid on any board with fewer), whatever the order, so every stamp branches on
  *     the same boards and makes the same guesses as the scalar reference.
  *   search: iterative DFS over an explicit stack of boards. At a stable, unsolved board pick
- *     the cell with the fewest candidates (ties: sbk_open_peers), take its lowest digit d: the
+ *     the cell with the fewest candidates (ties: sbk_open_peers), take the digit d the most of
+ *     its peers hold (sbk_first; the lowest on a tie): the
  *     board below keeps the alternative (d removed), the copy above assigns d. Each such push
  *     is one guess. A contradiction or a counted solution pops back to the newest alternative.
  */
@@ -589,11 +590,40 @@ static inline int sbk_branch_cell(const sb_board *b)
     const uint64_t biv_w[2] = {bivalue[0] | (uint64_t)bivalue[1] << 32, bivalue[2]};
     return sbk_best(b, v, biv_w, open_w, biv_w);
 }
+
+/* branch.h's first digit, with vector masks: a digit's peers are three vector tests ANDed
+ * with the cell's peer mask, then popcounts. */
+static inline uint16_t sbk_first(const sb_board *b, int c, uint16_t m)
+{
+    const uint64_t *pm = sb_peer_tables_data.peer_mask[c];
+    __m512i v[3];
+    for (int j = 0; j < 3; j++)
+        v[j] = _mm512_load_si512((const void *)&b->cand[32 * j]);
+    uint16_t best = 0;
+    int best_n = -1;
+    for (uint16_t f = m; f; f &= (uint16_t)(f - 1)) {
+        const uint16_t d = f & (uint16_t)-f;
+        const __m512i dv = _mm512_set1_epi16((short)d);
+        const uint64_t s0 = ((uint64_t)_mm512_test_epi16_mask(v[0], dv) |
+                             (uint64_t)_mm512_test_epi16_mask(v[1], dv) << 32) &
+                            pm[0];
+        const uint64_t s1 = (uint64_t)_mm512_test_epi16_mask(v[2], dv) & pm[1];
+        const int n = __builtin_popcountll(s0) + __builtin_popcountll(s1);
+        best = n > best_n ? d : best;
+        best_n = n > best_n ? n : best_n;
+    }
+    return best;
+}
 #else
-/* The scalar rule (branch.h). */
+/* The scalar rules (branch.h). */
 static inline int sbk_branch_cell(const sb_board *b)
 {
     return sbk_branch_cell_scalar(b);
+}
+
+static inline uint16_t sbk_first(const sb_board *b, int c, uint16_t m)
+{
+    return sbk_first_scalar(b, c, m);
 }
 #endif
 
@@ -843,5 +873,6 @@ static inline int sbk_load(sb_board *b, const sb_grid *puzzle)
 #define SBK_TAKE sbk_take
 #define SBK_DROP sbk_drop
 #define SBK_CHOOSE sbk_branch_cell
+#define SBK_FIRST sbk_first
 #define SBK_CELL sbk_cell
 #include "entries.h"

@@ -340,7 +340,7 @@ static int sbp_advance(sbp_lane *L, sbp_feed *f, int ok)
     if (ok) {
         const int c = sbb_branch_cell(b);
         const uint16_t m = sbb_cell(b, c);
-        const uint16_t d = m & (uint16_t)-m;
+        const uint16_t d = m & (uint16_t)(m - 1) ? sbb_first(b, c, m) : m;
         if (m != d) {
             if (__builtin_expect(res->guesses >= L->poll_at, 0)) {
                 const sb_glimit lim = srch_run_limit(L->run);

@@ -28,8 +28,9 @@
  *                  SB_ERR_STOPPED (fn asked, or the stop flag), SB_ERR_BUDGET or SB_ERR_NOMEM.
  *   srch_bfs_count the 9x9 breadth-first search, for boards of one SRCH_BOARD each.
  *
- * Guess convention (the field's): one guess per search state pushed. Digits are tried lowest
- * first; a cell with a single candidate is taken without a push (it is forced, not a guess).
+ * Guess convention (the field's): one guess per search state pushed. The branching cell's
+ * digit tried first is the stamp's srch_first; a cell with a single candidate is taken without
+ * a push (it is forced, not a guess).
  *
  * Budget and stop flag: the guess counter is compared with one precomputed bound per guess;
  * only when it passes the bound does the search look at the budget and the stop flag
@@ -140,7 +141,7 @@ static inline __attribute__((always_inline)) int srch_dfs(SB_SEARCH_CTX *x, int 
         if (ok) {
             const int c = srch_choose(x, b);
             const SRCH_MASK m = srch_cell(x, b, c);
-            const SRCH_MASK d = m & (SRCH_MASK)-m;
+            const SRCH_MASK d = m & (SRCH_MASK)(m - 1) ? srch_first(x, b, c, m) : m;
             if (!singles || m != d) {
                 if (__builtin_expect(*guesses >= *sp->poll_at, 0)) {
                     const int st = srch_poll(sp->lim, *guesses + 1, sp->poll_at);

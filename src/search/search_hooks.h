@@ -23,6 +23,11 @@
  *       the branching cell: among the unassigned cells with the fewest candidates, the best by
  *       the engine's score (open peers sharing a digit), the first in cell order on a tie; a
  *       stamp run with singles = 1 may return a cell with one candidate (taken, not guessed)
+ *   SRCH_MASK srch_first(SB_SEARCH_CTX *x, const SRCH_BOARD *b, int cell, SRCH_MASK m)
+ *       the digit the search tries first at the branching cell, whose candidates m are two or
+ *       more: the one held by the most of its peers, the lowest on a tie (the most
+ *       constraining guess: on a puzzle with several solutions it reaches a second sooner);
+ *       on geometries of more than SB_GSEARCH_MOST_DIGITS digits the lowest (gsearch.h)
  *   int srch_take(SB_SEARCH_CTX *x, SRCH_BOARD *b, int cell, SRCH_MASK digit)
  *       assign digit to cell and propagate; 0 on contradiction
  *   int srch_drop(SB_SEARCH_CTX *x, SRCH_BOARD *b, int cell, SRCH_MASK digit)
@@ -65,6 +70,7 @@ _Static_assert(sizeof(SB_SEARCH_CTX) > 0 && sizeof(SRCH_BOARD) > 0,
 
 static int srch_solved(SB_SEARCH_CTX *x, const SRCH_BOARD *b);
 static int srch_choose(SB_SEARCH_CTX *x, const SRCH_BOARD *b);
+static SRCH_MASK srch_first(SB_SEARCH_CTX *x, const SRCH_BOARD *b, int cell, SRCH_MASK m);
 static int srch_take(SB_SEARCH_CTX *x, SRCH_BOARD *b, int cell, SRCH_MASK digit);
 static int srch_drop(SB_SEARCH_CTX *x, SRCH_BOARD *b, int cell, SRCH_MASK digit);
 static SRCH_MASK srch_cell(SB_SEARCH_CTX *x, const SRCH_BOARD *b, int cell);

@@ -349,6 +349,7 @@ static int run_plan(gen_ctx *x, sb_board *b)
 #define SRCH_BOARD sb_board
 #define SRCH_MASK uint16_t
 #include "search/search.h"
+#include "kernel/branch.h"
 
 /* The root board b from the givens of puzzle (or x->marks), propagated. @return 0 on
  * contradiction. */
@@ -383,6 +384,13 @@ static int srch_solved(gen_ctx *x, const sb_board *b)
 static int srch_choose(gen_ctx *x, const sb_board *b)
 {
     return tq_choose(x, b);
+}
+
+/* The fast kernels' first digit (branch.h), so every 9x9 pipeline searches alike. */
+static inline uint16_t srch_first(gen_ctx *x, const sb_board *b, int c, uint16_t m)
+{
+    (void)x;
+    return sbk_first_scalar(b, c, m);
 }
 
 static int srch_take(gen_ctx *x, sb_board *b, int c, uint16_t d)
