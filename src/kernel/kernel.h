@@ -45,9 +45,9 @@
  *     the same boards and makes the same guesses as the scalar reference.
  *   search: iterative DFS over an explicit stack of boards. At a stable, unsolved board pick
  *     the cell with the fewest candidates (ties: sbk_open_peers), take the digit d the most of
- *     its peers hold (sbk_first; the lowest on a tie): the
- *     board below keeps the alternative (d removed), the copy above assigns d. Each such push
- *     is one guess. A contradiction or a counted solution pops back to the newest alternative.
+ *     its peers hold (sbk_first; the lowest on a tie): the board below keeps the alternative
+ *     (d removed), the copy above assigns d. Each such push is one guess. A contradiction or a
+ *     counted solution pops back to the newest alternative.
  */
 #include <string.h>
 
