@@ -57,12 +57,12 @@ stop() {
     wait "$2"
     RC=$?
 }
-# bg ARGS...: starts the binary in the background, own process group (so SIGINT is not
-# ignored as in a non-interactive shell's background job), stdout -> out, stderr -> err.
+# bg ARGS...: starts the binary in the background, own process group, SIGINT at its default
+# (as sb_bg, tests/cli/harness.sh), stdout -> out, stderr -> err.
 bg() {
     rm -f out err
     set -m
-    "$BIN" "$@" >out 2>err &
+    env --default-signal=INT "$BIN" "$@" >out 2>err &
     PID=$!
     set +m
 }

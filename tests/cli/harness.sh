@@ -50,12 +50,14 @@ sb() {
 # early, and the run cannot end first. No step waits on a clock; TIMEOUT only bounds a hang.
 
 # sb_bg OUT ERR ARGS...: starts the binary in the background in its own process group (a
-# non-interactive shell would start it with SIGINT ignored); sets BG_PID.
+# non-interactive shell would start it with SIGINT ignored), with SIGINT at its default even
+# when this script was started with it ignored (nohup, `make test &`): the program keeps an
+# ignored SIGINT ignored, as a background job expects. Sets BG_PID.
 sb_bg() {
     local o=$1 e=$2
     shift 2
     set -m
-    "$BIN" "$@" >"$o" 2>"$e" &
+    env --default-signal=INT "$BIN" "$@" >"$o" 2>"$e" &
     BG_PID=$!
     set +m
 }
