@@ -14,7 +14,8 @@
  *   words 40..42  the placed cells (their digit has left their peers), one word per band;
  *   word 43       the dirty digits: bit d (hidden-singles pass) and bit 16+d (locked pass)
  *                 set when digit d+1's word changed since that pass last looked at it;
- *   word 44       the branch memo: the cell last chosen on this board and its candidates.
+ *   word 44       the branch memo: the cell last chosen on this board and its candidates;
+ *   word 45       the digit the search tries first there.
  *   The board's nsolved lane (95) lies beyond them and keeps its meaning. An assigned cell is
  *   a cell with one candidate left, as in the cell-major kernels.
  *
@@ -193,6 +194,10 @@ static inline sbv sbb_locked(sbv to, sbv cb, sbv s1, sbv s2)
  * clears it, and a settle only ever follows one of those, so a memo always describes the board
  * it is on. */
 #define SBB_MEMO 44
+
+/* Word of the memo's first digit: the bit of the digit sbb_first takes at the memo's cell,
+ * written with the memo and read only while the memo is set (so never cleared). */
+#define SBB_MEMO_FIRST 45
 
 /* The vectors holding a digit of the set (bit k: vector k), so that a pass walks its dirty
  * vectors in one loop instead of one hard-to-predict branch per vector. */
@@ -582,6 +587,19 @@ static inline int sbb_count(sbv4 x)
 #endif
 }
 
+/* 1 when x holds more cells than y. */
+static inline int sbb_more(sbv4 x, sbv4 y)
+{
+#ifdef SBB_SWAR_COUNT
+    /* Nibble by nibble, x's count plus 4 minus y's (0..8: no carry or borrow), then one
+     * horizontal sum instead of two: it passes 128 (4 for each of the 32 nibbles) exactly
+     * when x's count passes y's. */
+    return sbb_nibble_sum(sbb_nibble_counts(x) + (0x44444444u - sbb_nibble_counts(y))) > 128;
+#else
+    return sbb_count(x) > sbb_count(y);
+#endif
+}
+
 /* The number of placed cells: popcount of the three placed-cell words. */
 static inline uint16_t sbb_placed(const sbb_word *done)
 {
@@ -799,11 +817,16 @@ static inline int sbb_branch_cell(const sb_board *b)
                 best = deg > best_deg ? c : best;
                 best_deg = deg > best_deg ? deg : best_deg;
             }
-        /* The memo (SBB_MEMO): the best cell's two digits, read as its score read them. The
+        /* The memo (SBB_MEMO): the best cell's two digits, read as its score read them, and
+         * sbb_first's choice of them (SBB_MEMO_FIRST; el < eh, so a tie takes el): from the
+         * indexes at hand, where sbb_first would first find them again from the mask. The
          * board is the search's own (never a const object): the memo is a cache of it. */
         const int j = best / 27, s = best % 27;
-        const uint32_t two = 1u << sbb_lane_bits(lt[j], s) | 1u << sbb_lane_bits(ht[j], s);
-        ((sbb_word *)w)[SBB_MEMO] = ((uint32_t)best + 1) | two << 16;
+        const int el = (int)sbb_lane_bits(lt[j], s), eh = (int)sbb_lane_bits(ht[j], s);
+        const sbv4 peer = *(const sbv4 *)(const void *)sb_band_peers[best];
+        const int e = sbb_more(x[eh] & peer, x[el] & peer) ? eh : el;
+        ((sbb_word *)w)[SBB_MEMO] = ((uint32_t)best + 1) | (1u << el | 1u << eh) << 16;
+        ((sbb_word *)w)[SBB_MEMO_FIRST] = 1u << e;
         return best;
     }
     /* No bivalue cell: exact counts from "at least k digits" sets. */
@@ -835,18 +858,16 @@ static inline int sbb_branch_cell(const sb_board *b)
 }
 
 /* branch.h's first digit of cell c (candidates m, two or more) on the bitboards: the digit
- * whose board holds the most of c's peers, the lowest on a tie. A bivalue cell, nearly every
- * branch, takes two counts and one compare without a loop. */
+ * whose board holds the most of c's peers, the lowest on a tie. When c is the memo's cell
+ * (the bivalue cell chosen on b: nearly every branch) sbb_branch_cell has chosen it; else
+ * each digit is counted. */
 static inline uint16_t sbb_first(const sb_board *b, int c, uint16_t m)
 {
+    const sbb_word *w = sbb_words((sb_board *)b);
+    if ((w[SBB_MEMO] & 0xFFFFu) == (uint32_t)c + 1)
+        return (uint16_t)w[SBB_MEMO_FIRST];
     const sbv4 *x = (const sbv4 *)(const void *)b->cand;
     const sbv4 peer = *(const sbv4 *)(const void *)sb_band_peers[c];
-    const uint16_t lo = m & (uint16_t)-m, rest = m & (uint16_t)(m - 1);
-    if (!(rest & (rest - 1))) {
-        const int nl = sbb_count(x[__builtin_ctz(lo)] & peer);
-        const int nh = sbb_count(x[__builtin_ctz(rest)] & peer);
-        return nh > nl ? rest : lo;
-    }
     uint16_t best = 0;
     int best_n = -1;
     for (uint32_t f = m; f; f &= f - 1) {
