@@ -59,8 +59,10 @@ static int search(dlx *x, int k)
         x->count++;
         return x->limit && x->count >= x->limit;
     }
+    /* The column with fewest rows; one with 0 or 1 cannot be beaten, so the scan stops
+     * there (on 25x25 the scan over 2,500 columns was most of the oracle's time). */
     int c = x->r[0];
-    for (int j = x->r[c]; j != 0; j = x->r[j])
+    for (int j = x->r[c]; j != 0 && x->size[c] > 1; j = x->r[j])
         if (x->size[j] < x->size[c])
             c = j;
     if (x->size[c] == 0)

@@ -11,6 +11,14 @@
 
 #include "sudokubench.h"
 
+/* TU_SAMPLE(n): the puzzles a heavy cross-check takes, n in the plain build and n / TU_SCALE
+ * (at least 1) in the slow ones (make's UNIT_SCALE: ASan, qemu). Only for samples whose every
+ * puzzle runs the same code paths; a fixed case list is never scaled. */
+#ifndef TU_SCALE
+#define TU_SCALE 1
+#endif
+#define TU_SAMPLE(n) ((n) / TU_SCALE > 0 ? (n) / TU_SCALE : 1)
+
 /* Fills a grid from 81 characters ('1'-'9' given, anything else blank), skipping '/' and
  * ' ' separators so puzzles can be written row by row. Asserts exactly 81 cells. */
 static inline sb_grid tu_grid(const char *text)
