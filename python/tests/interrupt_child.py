@@ -75,6 +75,9 @@ def ticks_of_new_threads(known):
 
 
 def main():
+    # Python leaves a SIGINT it inherits ignored (a test run started by nohup or as a
+    # background job) ignored, and then Ctrl-C would never reach the call.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     call = ops()
     ticks = int(sys.argv[2])
     known = set(os.listdir("/proc/self/task"))
