@@ -239,6 +239,7 @@ all: $(BIN) $(LIB) ## build build/sudokubench and build/libsudokubench.a
 help: ## list the targets
 	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | awk -F'\t' '{printf "  make %-14s %s\n", $$1, $$2}'
 	@echo "  variables: BUILD=$(BUILD) OPT=$(OPT) BENCH_FILES=... BENCH_ARGS='$(BENCH_ARGS)'"
+	@echo "  tests: TEST_JOBS=$(TEST_JOBS) TEST_TIMEOUT=$(TEST_TIMEOUT) (s, a command's hang guard) UNIT_TIMEOUT=$(UNIT_TIMEOUT) UNIT_SCALE=$(UNIT_SCALE) (4 under SAN=1 or CROSS=)"
 	@echo "  toolchains: CC=clang (build/clang; clang libomp-dev), CROSS=aarch64-linux-gnu- (build/aarch64;"
 	@echo "    gcc-aarch64-linux-gnu, tests via make test-aarch64 under qemu-user), CROSS=riscv64-linux-gnu-"
 	@echo "    (build/riscv64; gcc-riscv64-linux-gnu, make test-riscv64); HOSTCC=$(HOSTCC) builds gen_tables"
