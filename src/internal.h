@@ -44,6 +44,43 @@ static inline void sb_transform_map(const sb_transform *t, const sb_grid *in, sb
         out->cell[i] = t->digit[in->cell[t->cell[i]]];
 }
 
+/* The generator's PRNG (sb_rng_*), inline for the generator's inner loops, which draw
+ * once per cell. splitmix64: SB_RNG_GAMMA, the golden-ratio odd increment, makes the state
+ * visit every value, and sb_rng_mix, its output function, is a bijection that spreads every
+ * input bit over the whole word. */
+#define SB_RNG_GAMMA UINT64_C(0x9E3779B97F4A7C15)
+
+static inline uint64_t sb_rng_mix(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+/* sb_rng_next on a non-NULL rng. */
+static inline uint64_t sb_rng_draw(sb_rng *rng)
+{
+    return sb_rng_mix(rng->state += SB_RNG_GAMMA);
+}
+
+/* sb_rng_below for n > 0 on a non-NULL rng: Lemire's multiply-shift with rejection, exactly
+ * uniform, and the division only runs in the rare case the low product lands in the biased
+ * zone. 128-bit products are a GCC/Clang extension, hence __extension__. */
+static inline uint64_t sb_rng_draw_below(sb_rng *rng, uint64_t n)
+{
+    __extension__ typedef unsigned __int128 u128;
+    u128 m = (u128)sb_rng_draw(rng) * n;
+    uint64_t low = (uint64_t)m;
+    if (low < n) {
+        const uint64_t threshold = (0 - n) % n;
+        while (low < threshold) {
+            m = (u128)sb_rng_draw(rng) * n;
+            low = (uint64_t)m;
+        }
+    }
+    return (uint64_t)(m >> 64);
+}
+
 /* The batch calls' team (batch_api.c, engine/gbatch.c): picks the team for n items
  * (threads, 0 = OpenMP's default, at most n, at least 1) into *team and checks that it can
  * start (sb_threads_check). @return SB_OK, or sb_threads_check's error (errno set). */

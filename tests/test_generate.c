@@ -2,7 +2,8 @@
  * test_generate.c — the generator and the validity-preserving transforms, checked against the
  * independent reference solver (reference.c): every generated puzzle has exactly one
  * solution and it is the one reported; --minimal puzzles lose uniqueness without any clue;
- * symmetry, clue and guess bounds hold; output depends only on (seed, index, options);
+ * symmetry, clue and guess bounds hold; output depends only on (seed, index, options) and
+ * stays the same from version to version;
  * transforms keep solution counts (0, 1, 2+) and map solutions to solutions.
  */
 #include <criterion/criterion.h>
@@ -143,6 +144,63 @@ Test(generate, output_depends_only_on_seed_index_and_options)
     cr_assert_eq(same, 0, "%d of %d puzzles equal under another seed", same, N);
     sb_generator_free(c);
     sb_generator_free(a);
+}
+
+/* FNV-1a over n bytes, continuing from h. */
+static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * UINT64_C(0x100000001B3);
+    return h;
+}
+
+/* A corpus made from a seed must stay the same corpus in every later version: the digests
+ * below (puzzle, solution and guess count of the first n puzzles, FNV-1a) and the first
+ * puzzle of each were recorded from the generator; a change to the grid maker, the digging
+ * order, the random draws or the options' meaning shows here. */
+Test(generate, puzzles_of_a_seed_stay_the_same_across_versions)
+{
+    static const struct {
+        uint64_t seed;
+        int minimal, symmetry, max_clues, n;
+        uint64_t digest;
+        const char *first;
+    } pins[] = {
+        {1, 0, SB_SYM_NONE, 81, 50, UINT64_C(0x9764721ff0b1b95f),
+         "..5.....94....21...2..4..73...8....6..9.17....37.6.8.4.6.95..2.8...3..6.1926..3.8"},
+        {2, 1, SB_SYM_NONE, 81, 20, UINT64_C(0xcb4239b09666e8e6),
+         "......2..1..6.5..39....38....6...54....2....18.3..6........13.4.5..7.........9..6"},
+        {3, 1, SB_SYM_ROT90, 81, 10, UINT64_C(0x7cdb728ee98ac87d),
+         "2.....73816....24.73..2.......916.....98.46.....253.......3..76.73....24652.....3"},
+        {4, 0, SB_SYM_NONE, 24, 5, UINT64_C(0x9c8836e88cb0fbf0),
+         "7.......9..146........5...2.631..25.8......6....8..1....82..5....2..78..5...4...."},
+    };
+    for (size_t t = 0; t < sizeof pins / sizeof pins[0]; t++) {
+        sb_gen_options opt = seeded(pins[t].seed);
+        opt.minimal = pins[t].minimal;
+        opt.symmetry = pins[t].symmetry;
+        opt.max_clues = pins[t].max_clues;
+        sb_generator *g = make_gen(&opt);
+        uint64_t h = UINT64_C(0xCBF29CE484222325);
+        for (int i = 0; i < pins[t].n; i++) {
+            const sb_generated p = gen_one(g, (uint64_t)i);
+            const uint64_t guesses = p.guesses;
+            h = fnv1a(h, p.puzzle.cell, 81);
+            h = fnv1a(h, p.solution.cell, 81);
+            h = fnv1a(h, &guesses, sizeof guesses);
+            if (i == 0) {
+                char text[82];
+                tu_text(p.puzzle.cell, text);
+                cr_assert_str_eq(text, pins[t].first, "seed %llu: first puzzle",
+                                 (unsigned long long)pins[t].seed);
+            }
+        }
+        cr_assert_eq(h, pins[t].digest, "seed %llu: digest %016llx, recorded %016llx",
+                     (unsigned long long)pins[t].seed, (unsigned long long)h,
+                     (unsigned long long)pins[t].digest);
+        sb_generator_free(g);
+    }
 }
 
 Test(generate, symmetric_patterns_hold)

@@ -13,12 +13,6 @@
 #include "internal.h"
 #include "sudokubench.h"
 
-/* 128-bit products for exact range reduction (a GCC/Clang extension, hence __extension__). */
-__extension__ typedef unsigned __int128 u128;
-
-/* splitmix64 increment: the golden-ratio odd constant, so the state visits every value. */
-#define RNG_GAMMA UINT64_C(0x9E3779B97F4A7C15)
-
 enum {
     FACT9 = 362880, /* digit relabellings: 9! */
     PERM3 = 6,      /* orders of three bands, rows in a band, stacks or columns in a stack */
@@ -29,45 +23,23 @@ enum {
  * order k is the item at position i. Packed so a band's three lines are one add. */
 static const uint32_t perm3[PERM3] = {0x020100, 0x010200, 0x020001, 0x000201, 0x010002, 0x000102};
 
-/* The splitmix64 output function: a bijection of 64-bit values that spreads every input
- * bit over the whole word. */
-static uint64_t mix64(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
 void sb_rng_seed(sb_rng *rng, uint64_t seed, uint64_t stream)
 {
     if (!rng)
         return;
-    /* mix64 is a bijection, so for one seed distinct streams start from distinct states;
+    /* sb_rng_mix is a bijection, so for one seed distinct streams start from distinct states;
      * mixing twice keeps neighbouring seeds and streams from giving related sequences. */
-    rng->state = mix64(mix64(seed) + stream * RNG_GAMMA);
+    rng->state = sb_rng_mix(sb_rng_mix(seed) + stream * SB_RNG_GAMMA);
 }
 
 uint64_t sb_rng_next(sb_rng *rng)
 {
-    return rng ? mix64(rng->state += RNG_GAMMA) : 0;
+    return rng ? sb_rng_draw(rng) : 0;
 }
 
 uint64_t sb_rng_below(sb_rng *rng, uint64_t n)
 {
-    if (n == 0 || !rng)
-        return 0;
-    /* Lemire's multiply-shift with rejection: exactly uniform, and the division only runs
-     * in the rare case the low product lands in the biased zone. */
-    u128 m = (u128)sb_rng_next(rng) * n;
-    uint64_t low = (uint64_t)m;
-    if (low < n) {
-        const uint64_t threshold = (0 - n) % n;
-        while (low < threshold) {
-            m = (u128)sb_rng_next(rng) * n;
-            low = (uint64_t)m;
-        }
-    }
-    return (uint64_t)(m >> 64);
+    return n && rng ? sb_rng_draw_below(rng, n) : 0;
 }
 
 void sb_transform_identity(sb_transform *t)

@@ -32,16 +32,20 @@ struct sb_generator {
     uint8_t orbit_size[SB_CELLS];       /* cells in each orbit (1, 2 or 4) */
 };
 
-/* A puzzle being dug, with the digit sets and counts that let cheap proofs decide most
- * removals without the solver. */
+/* A puzzle being dug, with the digit sets that let cheap proofs decide most removals
+ * without the solver. House h is row h (0..8), column h - 9 or box h - 18, as in
+ * sb_peer_tables. A band word holds the 27 cells of a band: bit 9*i + j is row 3k + i,
+ * column j of band k. */
 typedef struct dig_state {
     sb_grid puzzle;                /* the clues so far (0 = blank) */
     const sb_grid *solution;       /* the full grid being dug */
     uint16_t house[SB_HOUSES];     /* digits given in each house (bit d-1 for digit d) */
-    uint8_t digit[SB_DIGITS + 1];  /* clues per digit (index 0 unused) */
-    uint64_t clue[2];              /* clue cells as a 128-bit set (bit c%64 of word c/64) */
+    uint32_t where[SB_DIGITS + 1]; /* houses holding a clue of each digit (bit h for house h):
+                                    * house[] transposed, so that the cells a digit's clues
+                                    * see are a few table reads (single_forced) */
+    uint32_t blank[BANDS];         /* the blank cells, one band word a band */
     int nua;                       /* unavoidable sets found in the solution */
-    uint64_t ua[UA_MAX][2];        /* each as a cell set like clue[]; a puzzle without a
+    uint32_t ua[UA_MAX][BANDS];    /* each as band words like blank[]; a puzzle without a
                                     * clue in one of them has several solutions */
 } dig_state;
 
@@ -142,7 +146,7 @@ void sb_generator_free(sb_generator *g)
 static void shuffle(sb_rng *rng, uint8_t *a, int n)
 {
     for (int i = n - 1; i > 0; i--) {
-        const int j = (int)sb_rng_below(rng, (uint64_t)i + 1);
+        const int j = (int)sb_rng_draw_below(rng, (uint64_t)i + 1);
         const uint8_t t = a[i];
         a[i] = a[j];
         a[j] = t;
@@ -155,17 +159,17 @@ static void shuffle(sb_rng *rng, uint8_t *a, int n)
  * does, or corpora made from a seed would not be reproducible across versions. */
 static void random_solution(sb_rng *rng, sb_grid *out)
 {
-    uint16_t row[SB_DIGITS] = {0}, col[SB_DIGITS] = {0}, box[SB_DIGITS] = {0};
-    uint16_t left[SB_CELLS]; /* candidates of each cell not tried yet */
+    uint16_t used[SB_HOUSES] = {0}; /* digits placed in each house */
+    uint16_t left[SB_CELLS];        /* candidates of each cell not tried yet */
     int cell = 0, entering = 1;
     memset(out, 0, sizeof *out);
     while (cell < SB_CELLS) {
-        const int r = cell / SB_DIGITS, c = cell % SB_DIGITS, b = 3 * (r / 3) + c / 3;
+        const uint8_t *h = sb_peer_tables_data.cell_houses[cell];
         if (entering) {
-            left[cell] = (uint16_t)(SB_ALL_DIGITS & ~(row[r] | col[c] | box[b]));
+            left[cell] = (uint16_t)(SB_ALL_DIGITS & ~(used[h[0]] | used[h[1]] | used[h[2]]));
         } else { /* back from a dead end: take this cell's digit out again */
             const uint16_t bit = (uint16_t)(1u << (out->cell[cell] - 1));
-            row[r] ^= bit, col[c] ^= bit, box[b] ^= bit;
+            used[h[0]] ^= bit, used[h[1]] ^= bit, used[h[2]] ^= bit;
             out->cell[cell] = 0;
         }
         if (!left[cell]) {
@@ -174,11 +178,11 @@ static void random_solution(sb_rng *rng, sb_grid *out)
             continue;
         }
         uint16_t bits = left[cell];
-        for (uint64_t k = sb_rng_below(rng, sb_popcount9[bits]); k; k--)
+        for (uint64_t k = sb_rng_draw_below(rng, sb_popcount9[bits]); k; k--)
             bits &= (uint16_t)(bits - 1);
         const uint16_t bit = (uint16_t)(bits & -bits);
         left[cell] &= (uint16_t)~bit;
-        row[r] |= bit, col[c] |= bit, box[b] |= bit;
+        used[h[0]] |= bit, used[h[1]] |= bit, used[h[2]] |= bit;
         out->cell[cell] = (uint8_t)__builtin_ffs(bit);
         cell++;
         entering = 1;
@@ -192,12 +196,29 @@ static void set_cell(dig_state *s, int cell, int on)
     const uint8_t *h = sb_peer_tables_data.cell_houses[cell];
     const int v = s->solution->cell[cell];
     const uint16_t bit = (uint16_t)(1u << (v - 1));
+    /* A grid has one cell of each digit in a house, so cell's houses hold a clue v exactly
+     * while cell is one. */
+    const uint32_t houses = 1u << h[0] | 1u << h[1] | 1u << h[2];
+    const uint32_t bband = 1u << (cell % 27);
     s->puzzle.cell[cell] = on ? (uint8_t)v : 0;
     for (int i = 0; i < 3; i++)
         s->house[h[i]] = on ? (uint16_t)(s->house[h[i]] | bit) : (uint16_t)(s->house[h[i]] & ~bit);
-    s->digit[v] = (uint8_t)(s->digit[v] + (on ? 1 : -1));
-    const uint64_t cbit = UINT64_C(1) << (cell % 64);
-    s->clue[cell / 64] = on ? s->clue[cell / 64] | cbit : s->clue[cell / 64] & ~cbit;
+    s->where[v] = on ? s->where[v] | houses : s->where[v] & ~houses;
+    s->blank[cell / 27] = on ? s->blank[cell / 27] & ~bband : s->blank[cell / 27] | bband;
+}
+
+/* The state of the full grid: every cell a clue. */
+static void dig_start(dig_state *s, const sb_grid *solution)
+{
+    s->puzzle = *solution;
+    s->solution = solution;
+    for (int h = 0; h < SB_HOUSES; h++)
+        s->house[h] = SB_ALL_DIGITS;
+    for (int d = 0; d <= SB_DIGITS; d++)
+        s->where[d] = d ? (1u << SB_HOUSES) - 1 : 0;
+    for (int k = 0; k < BANDS; k++)
+        s->blank[k] = 0;
+    s->nua = 0;
 }
 
 /* Finds the solution's two-digit unavoidable sets. For digits a and b, follow row r to the
@@ -224,23 +245,20 @@ static void find_unavoidable(dig_state *s)
             for (int r0 = 0; r0 < SB_DIGITS; r0++) {
                 if (seen >> r0 & 1)
                     continue;
-                uint64_t set[2] = {0, 0};
+                uint32_t set[BANDS] = {0, 0, 0};
                 int rows = 0, balance[SB_DIGITS] = {0}; /* per box: a cells - b cells */
                 for (int r = r0; !(seen >> r & 1); r = row_of[a][col_of[b][r]], rows++) {
-                    const int ca = SB_DIGITS * r + col_of[a][r], cb = SB_DIGITS * r + col_of[b][r];
+                    const int band = r / 3, ca = col_of[a][r], cb = col_of[b][r];
                     seen |= 1u << r;
-                    set[ca / 64] |= UINT64_C(1) << (ca % 64);
-                    set[cb / 64] |= UINT64_C(1) << (cb % 64);
-                    balance[3 * (r / 3) + col_of[a][r] / 3]++;
-                    balance[3 * (r / 3) + col_of[b][r] / 3]--;
+                    set[band] |= (1u << ca | 1u << cb) << 9 * (r % 3);
+                    balance[3 * band + ca / 3]++;
+                    balance[3 * band + cb / 3]--;
                 }
                 int ok = rows < SB_DIGITS;
                 for (int x = 0; x < SB_DIGITS; x++)
                     ok &= balance[x] == 0;
-                if (ok && s->nua < UA_MAX) {
-                    s->ua[s->nua][0] = set[0];
-                    s->ua[s->nua++][1] = set[1];
-                }
+                if (ok && s->nua < UA_MAX)
+                    memcpy(s->ua[s->nua++], set, sizeof set);
             }
         }
 }
@@ -249,7 +267,8 @@ static void find_unavoidable(dig_state *s)
 static int ua_uncovered(const dig_state *s)
 {
     for (int i = 0; i < s->nua; i++)
-        if (!(s->ua[i][0] & s->clue[0]) && !(s->ua[i][1] & s->clue[1]))
+        if (!((s->ua[i][0] & ~s->blank[0]) | (s->ua[i][1] & ~s->blank[1]) |
+              (s->ua[i][2] & ~s->blank[2])))
             return 1;
     return 0;
 }
@@ -261,27 +280,45 @@ static uint16_t seen_from(const dig_state *s, int cell)
     return (uint16_t)(s->house[h[0]] | s->house[h[1]] | s->house[h[2]]);
 }
 
-/* 1 when the blank cell's solution digit follows from the clues by one naked or hidden
- * single, looking at the clues only. */
+/* Band words: the rows (bit i: row i of the band) and the boxes (bit j: box j of the band)
+ * of a 3-bit set, filled with their cells. */
+#define ROWS_OF(m) (((m) & 1 ? 0x00001FFu : 0) | ((m) & 2 ? 0x003FE00u : 0) | ((m) & 4 ? 0x7FC0000u : 0))
+#define BOXES_OF(m) (((m) & 1 ? 0x01C0E07u : 0) | ((m) & 2 ? 0x0E07038u : 0) | ((m) & 4 ? 0x70381C0u : 0))
+static const uint32_t rows_of[8] = {ROWS_OF(0), ROWS_OF(1), ROWS_OF(2), ROWS_OF(3),
+                                    ROWS_OF(4), ROWS_OF(5), ROWS_OF(6), ROWS_OF(7)};
+static const uint32_t boxes_of[8] = {BOXES_OF(0), BOXES_OF(1), BOXES_OF(2), BOXES_OF(3),
+                                     BOXES_OF(4), BOXES_OF(5), BOXES_OF(6), BOXES_OF(7)};
+#undef ROWS_OF
+#undef BOXES_OF
+
+/* 1 when cell's solution digit follows from the other clues by one naked or hidden single,
+ * looking at the clues only: cell counts as blank whether it is a clue or not, so that a
+ * removal can be tried without making it. */
 static int single_forced(const dig_state *s, int cell)
 {
-    const sb_peer_tables *t = &sb_peer_tables_data;
-    const uint16_t bit = (uint16_t)(1u << (s->solution->cell[cell] - 1));
-    if ((seen_from(s, cell) | bit) == SB_ALL_DIGITS)
+    const uint8_t *h = sb_peer_tables_data.cell_houses[cell];
+    const int v = s->solution->cell[cell];
+    if ((seen_from(s, cell) | 1u << (v - 1)) == SB_ALL_DIGITS)
         return 1; /* naked: the eight other digits are all seen */
-    for (int i = 0; i < 3; i++) {
-        const uint8_t *cells = t->house_cells[t->cell_houses[cell][i]];
-        int elsewhere = 0;
-        for (int j = 0; j < SB_DIGITS && !elsewhere; j++)
-            elsewhere = cells[j] != cell && !s->puzzle.cell[cells[j]] &&
-                        !(seen_from(s, cells[j]) & bit);
-        if (!elsewhere)
-            return 1; /* hidden: no other blank of this house can take the digit */
-    }
-    return 0;
+    /* Hidden: no other blank of one of cell's houses can take v, i.e. every other blank there
+     * is covered (a house of its holds a clue v). The covered cells of a band are the rows
+     * and boxes of the band holding a v, and the columns holding one. A grid has one v in
+     * each house, so cell's houses hold a clue v only when cell is one: left out. */
+    const uint32_t w = s->where[v] & ~(1u << h[0] | 1u << h[1] | 1u << h[2]);
+    const uint32_t cols = (w >> 9 & 0x1FFu) * 0x40201u;
+    const int k = cell / 27, b = cell % 27, j = b % 9;
+    const uint32_t open = s->blank[k] & ~(1u << b) &
+                          ~(rows_of[w >> 3 * k & 7] | boxes_of[w >> (18 + 3 * k) & 7] | cols);
+    if (!(open & 0x1FFu << (b - j)) || !(open & 0x1C0E07u << (j - j % 3)))
+        return 1; /* hidden in its row or its box */
+    uint32_t col = open; /* the column's blanks that can take v, band by band */
+    for (int o = 0; o < BANDS; o++)
+        if (o != k)
+            col |= s->blank[o] & ~(rows_of[w >> 3 * o & 7] | boxes_of[w >> (18 + 3 * o) & 7]);
+    return !(col & 0x40201u << j);
 }
 
-/* For an orbit whose n cells have just been blanked: 1 when singles on the clues alone
+/* For an orbit whose n cells (two or more) have just been blanked: 1 when singles on the clues alone
  * bring every one of them back (then the solutions are exactly those of the puzzle before,
  * so uniqueness is kept without a solver call), else 0. Leaves the cells blank either way. */
 static int orbit_forced(dig_state *s, const uint8_t *cells, int n)
@@ -303,13 +340,13 @@ static int orbit_forced(dig_state *s, const uint8_t *cells, int n)
     return open == 0;
 }
 
-/* 1 when the counts alone prove several solutions: two digits absent (swap them in any
+/* 1 when the clue sets alone prove several solutions: two digits absent (swap them in any
  * solution), or two clue-free rows in one band or columns in one stack (swap those lines). */
 static int surely_multiple(const dig_state *s)
 {
     int absent = 0;
     for (int d = 1; d <= SB_DIGITS; d++)
-        absent += s->digit[d] == 0;
+        absent += s->where[d] == 0;
     if (absent >= 2)
         return 1;
     for (int b = 0; b < BANDS; b++) {
@@ -326,6 +363,25 @@ static int set_orbit(const sb_generator *g, dig_state *s, int o, int on)
     for (int j = 0; j < g->orbit_size[o]; j++)
         set_cell(s, g->orbit[o][j], on);
     return g->orbit_size[o];
+}
+
+/* Blanks orbit o when singles on the clues bring it back (orbit_forced), which keeps the
+ * solutions. @return its size then, else 0 (it stays). */
+static int orbit_remove(const sb_generator *g, dig_state *s, int o)
+{
+    const uint8_t *cells = g->orbit[o];
+    const int n = g->orbit_size[o];
+    if (n == 1) { /* one cell: one look, made before blanking it (single_forced) */
+        if (!single_forced(s, cells[0]))
+            return 0;
+        set_cell(s, cells[0], 0);
+        return 1;
+    }
+    set_orbit(g, s, o, 0);
+    if (orbit_forced(s, cells, n))
+        return n;
+    set_orbit(g, s, o, 1);
+    return 0;
 }
 
 /* Sets out->guesses from one solve of out->puzzle. */
@@ -349,20 +405,14 @@ static int dig(sb_generator *g, sb_rng *rng, sb_generated *out)
         order[i] = (uint8_t)i;
     shuffle(rng, order, n);
     dig_state s;
-    memset(&s, 0, sizeof s);
-    s.solution = &out->solution;
-    for (int c = 0; c < SB_CELLS; c++)
-        set_cell(&s, c, 1);
+    dig_start(&s, &out->solution);
     out->clues = SB_CELLS;
     int npending = 0;
     for (int i = 0; i < n; i++) {
-        const int cells = set_orbit(g, &s, order[i], 0);
-        if (orbit_forced(&s, g->orbit[order[i]], cells)) {
-            out->clues -= cells;
-        } else {
-            set_orbit(g, &s, order[i], 1);
+        const int cells = orbit_remove(g, &s, order[i]);
+        out->clues -= cells;
+        if (!cells)
             pending[npending++] = order[i];
-        }
     }
     out->puzzle = s.puzzle;
     /* The sets pay off only when digging goes on past a failed check; plain default digging
