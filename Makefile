@@ -514,7 +514,7 @@ report: $(BIN) ## build/reports/report.md: bench matrix + thread scaling, PNG ch
 study: $(BIN) ## build/reports/study.md + study.png: fast, list, BASE,T and fast+T rows per corpus, ns/call with its spread (scripts/report/study.sh: STUDY_CORPORA=samples|shared|all, STUDY_N, STUDY_FAST_N, STUDY_SECONDS, ...)
 	PYTHON="$(PYTHON)" STUDY_DIR=$(BUILD)/reports bash scripts/report/study.sh $(BIN)
 
-hyperfine: $(BIN) ## end-to-end CLI timings (hyperfine): pipelines x threads, JSON + Markdown in build/reports/
+hyperfine: $(BIN) ## end-to-end CLI timings (hyperfine): solve pipelines x threads, generate (default, --minimal) x threads; JSON + Markdown in build/reports/
 	HF_DIR=$(BUILD)/reports bash scripts/measure/hyperfine.sh $(BIN)
 
 # Same-run comparison with tdoku from ../shared/peers (built once into $(BUILD)/peers): every

@@ -11,10 +11,15 @@
 # `make report` or `make gbench` (same puzzles for all); this script answers "how long does
 # the program take, and what do threads buy".
 #
+# Then `sudokubench generate`: HF_GEN_PUZZLES puzzles by default digging and
+# HF_GEN_MINIMAL with --minimal (seed 0), at each thread count: the generator's throughput,
+# the figure a user of `generate` sees.
+#
 # Output, in build/reports/hyperfine/: DATASET.json and DATASET.md per corpus (hyperfine's
-# own exports: every run's time, mean, stddev, min, max, the parameters), and a summary
-# build/reports/hyperfine.md: per corpus, puzzles/s and the speedup over -t 1 of each
-# pipeline, under the build facts.
+# own exports: every run's time, mean, stddev, min, max, the parameters) and generate.json
+# and generate.md, and a summary build/reports/hyperfine.md: per corpus, puzzles/s and the
+# speedup over -t 1 of each pipeline, and the same for the two kinds of generation, under
+# the build facts.
 #
 # Usage: scripts/measure/hyperfine.sh [BINARY]        (default build/sudokubench)
 # Environment:
@@ -25,6 +30,8 @@
 #   HF_THREADS          comma list (default 1,nproc)
 #   HF_FAST_PUZZLES     slice of pipeline fast (default 10000)
 #   HF_GENERIC_PUZZLES  slice of the other pipelines (default 16)
+#   HF_GEN_PUZZLES      puzzles of each default `generate` run (default 20000; 0 skips it)
+#   HF_GEN_MINIMAL      puzzles of each `generate --minimal` run (default 2000)
 #   HF_WARMUP / HF_RUNS warm-up runs (default 1) and timed runs (default 5) per command
 #   HF_DIR              output directory (default build/reports)
 #
@@ -39,6 +46,8 @@ REPORTS=${HF_DIR:-build/reports}
 OUT=$REPORTS/hyperfine
 FAST_N=${HF_FAST_PUZZLES:-10000}
 GENERIC_N=${HF_GENERIC_PUZZLES:-16}
+GEN_N=${HF_GEN_PUZZLES:-20000}
+GEN_MIN=${HF_GEN_MINIMAL:-2000}
 WARMUP=${HF_WARMUP:-1}
 RUNS=${HF_RUNS:-5}
 
@@ -118,4 +127,29 @@ for r in results:
           % (p, t, n, 1e3 * r["mean"], 1e3 * (r["stddev"] or 0), n / r["mean"], speed))
 EOF
 done
+if [ "$GEN_N" -gt 0 ]; then
+    echo "hyperfine.sh: generate" >&2
+    hyperfine -N --warmup "$WARMUP" --runs "$RUNS" --output=null --style basic \
+        -L threads "$THREADS" \
+        --export-json "$OUT/generate.json" --export-markdown "$OUT/generate.md" \
+        "$BIN generate -n $GEN_N -t {threads} --progress never" \
+        "$BIN generate -n $GEN_MIN --minimal -t {threads} --progress never"
+    python3 - "$OUT/generate.json" "$GEN_N" "$GEN_MIN" >>"$SUMMARY" <<'EOF'
+import json, sys
+results = json.load(open(sys.argv[1]))["results"]
+count = {"default": int(sys.argv[2]), "minimal": int(sys.argv[3])}
+def kind(r):
+    return "minimal" if "--minimal" in r["command"] else "default"
+one = {kind(r): r["mean"] for r in results if r["parameters"]["threads"] == "1"}
+print("\n## generate (seed 0)\n")
+print("| digging | threads | puzzles | mean [ms] | stddev [ms] | puzzles/s | speedup vs -t 1 |")
+print("|---|---:|---:|---:|---:|---:|---:|")
+for r in results:
+    k, t = kind(r), r["parameters"]["threads"]
+    n = count[k]
+    speed = "%.2fx" % (one[k] / r["mean"]) if k in one else "-"
+    print("| %s | %s | %d | %.1f | %.1f | %.0f | %s |"
+          % (k, t, n, 1e3 * r["mean"], 1e3 * (r["stddev"] or 0), n / r["mean"], speed))
+EOF
+fi
 echo "hyperfine.sh: wrote $SUMMARY and $OUT/*.json" >&2
