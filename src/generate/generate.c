@@ -282,14 +282,22 @@ static uint16_t seen_from(const dig_state *s, int cell)
 
 /* Band words: the rows (bit i: row i of the band) and the boxes (bit j: box j of the band)
  * of a 3-bit set, filled with their cells. */
-#define ROWS_OF(m) (((m) & 1 ? 0x00001FFu : 0) | ((m) & 2 ? 0x003FE00u : 0) | ((m) & 4 ? 0x7FC0000u : 0))
-#define BOXES_OF(m) (((m) & 1 ? 0x01C0E07u : 0) | ((m) & 2 ? 0x0E07038u : 0) | ((m) & 4 ? 0x70381C0u : 0))
+#define ROWS_OF(m)                                                                             \
+    (((m) & 1 ? 0x00001FFu : 0) | ((m) & 2 ? 0x003FE00u : 0) | ((m) & 4 ? 0x7FC0000u : 0))
+#define BOXES_OF(m)                                                                            \
+    (((m) & 1 ? 0x01C0E07u : 0) | ((m) & 2 ? 0x0E07038u : 0) | ((m) & 4 ? 0x70381C0u : 0))
 static const uint32_t rows_of[8] = {ROWS_OF(0), ROWS_OF(1), ROWS_OF(2), ROWS_OF(3),
                                     ROWS_OF(4), ROWS_OF(5), ROWS_OF(6), ROWS_OF(7)};
 static const uint32_t boxes_of[8] = {BOXES_OF(0), BOXES_OF(1), BOXES_OF(2), BOXES_OF(3),
                                      BOXES_OF(4), BOXES_OF(5), BOXES_OF(6), BOXES_OF(7)};
 #undef ROWS_OF
 #undef BOXES_OF
+
+/* The cells of band k in a row or a box of the houses w (bit h: house h, as in where[]). */
+static inline uint32_t band_rows_boxes(uint32_t w, int k)
+{
+    return rows_of[w >> 3 * k & 7] | boxes_of[w >> (18 + 3 * k) & 7];
+}
 
 /* 1 when cell's solution digit follows from the other clues by one naked or hidden single,
  * looking at the clues only: cell counts as blank whether it is a clue or not, so that a
@@ -307,20 +315,20 @@ static int single_forced(const dig_state *s, int cell)
     const uint32_t w = s->where[v] & ~(1u << h[0] | 1u << h[1] | 1u << h[2]);
     const uint32_t cols = (w >> 9 & 0x1FFu) * 0x40201u;
     const int k = cell / 27, b = cell % 27, j = b % 9;
-    const uint32_t open = s->blank[k] & ~(1u << b) &
-                          ~(rows_of[w >> 3 * k & 7] | boxes_of[w >> (18 + 3 * k) & 7] | cols);
+    const uint32_t open = s->blank[k] & ~(1u << b) & ~(band_rows_boxes(w, k) | cols);
     if (!(open & 0x1FFu << (b - j)) || !(open & 0x1C0E07u << (j - j % 3)))
         return 1; /* hidden in its row or its box */
     uint32_t col = open; /* the column's blanks that can take v, band by band */
     for (int o = 0; o < BANDS; o++)
         if (o != k)
-            col |= s->blank[o] & ~(rows_of[w >> 3 * o & 7] | boxes_of[w >> (18 + 3 * o) & 7]);
+            col |= s->blank[o] & ~band_rows_boxes(w, o);
     return !(col & 0x40201u << j);
 }
 
-/* For an orbit whose n cells (two or more) have just been blanked: 1 when singles on the clues alone
- * bring every one of them back (then the solutions are exactly those of the puzzle before,
- * so uniqueness is kept without a solver call), else 0. Leaves the cells blank either way. */
+/* For an orbit whose n cells (two or more) have just been blanked: 1 when singles on the
+ * clues alone bring every one of them back (then the solutions are exactly those of the
+ * puzzle before, so uniqueness is kept without a solver call), else 0. Leaves the cells
+ * blank either way. */
 static int orbit_forced(dig_state *s, const uint8_t *cells, int n)
 {
     unsigned open = (1u << n) - 1, placed = 0;
