@@ -375,7 +375,9 @@ static int stream_run(run *r, sb_stream *s)
     const cli_batch *b = r->job;
     cli_stop_state stop;
     cli_stop_begin(&stop);
-    /* what the command printed first (csv header); a segment writes nothing itself */
+    /* What the command printed first (csv header), flushed only now: in a file or a pipe
+     * (fully buffered), a first byte of output means a stop signal will be caught, the sign
+     * tests/cli/signals.sh waits for. A segment writes nothing itself. */
     const int fatal = !b->sink && cli_flush_out(b) != 0;
     r->t0 = cli_now_seconds();
     r->last_shown = r->t0; /* the first line after PROGRESS_MS: short runs stay quiet */

@@ -9,10 +9,9 @@
 # Signal cases never race the process and never depend on its speed. A run that could finish
 # sends itself the signal from a point of its work (the fault shim, tests/fault/shim.c:
 # SB_FAULT_SIGNAL after K bytes written or read). Only runs that cannot end by themselves (an
-# endless search, a bench of 100,000 s) are signalled from outside: the case waits (bounded
-# by TIMEOUT, a hang guard) until the process has its handlers in place (SigCgt in
-# /proc/PID/status) and has done work (CPU ticks), then signals it. No case has a wall-clock
-# threshold.
+# endless search, a bench of 100,000 s) are signalled from outside, once the run has shown
+# that its handlers are in (a byte of output, or its input fifo opened) and has done work
+# (tests/cli/signals.sh). No case has a wall-clock threshold.
 
 # Run alone (tests/cli/edges.sh BINARY), it sets up the harness itself and runs its own cases.
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
@@ -25,54 +24,27 @@ mkdir -p "$EDGE_DIR" && cd "$EDGE_DIR" || exit 1
 EMPTY=$(repeat . 81)
 
 # ---- helpers -------------------------------------------------------------------------------
-# ready PID [TICKS]: waits (at most TIMEOUT seconds) until PID catches SIGTERM and has used
-# TICKS clock ticks of CPU (default 10): it is in its long work, past start-up. Fails the case
-# otherwise. Only for runs that cannot end by themselves.
-ready() {
-    local pid=$1 ticks=${2:-10} caught t end=$((SECONDS + TIMEOUT))
-    while [ "$SECONDS" -le "$end" ]; do
-        caught=$(awk '/^SigCgt:/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
-        t=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null)
-        if [ -n "$caught" ] && (((16#$caught >> 14) & 1)) && [ "${t:-0}" -ge "$ticks" ]; then
-            return 0
-        fi
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.05
-    done
-    fail "process $pid never became ready (handlers + $ticks ticks of work)"
-    return 1
-}
-# stop SIG PID: signals PID and waits for it (bounded: a process that ignores the signal is
-# killed after TIMEOUT seconds and the case fails); sets RC.
-stop() {
-    kill "-$1" "$2"
-    local end=$((SECONDS + TIMEOUT))
-    while [ "$SECONDS" -le "$end" ] && kill -0 "$2" 2>/dev/null; do
-        sleep 0.05
-    done
-    if kill -0 "$2" 2>/dev/null; then
-        fail "SIG$1 did not stop the process within $TIMEOUT s"
-        kill -KILL "$2"
+# stop_if_ready SIG CHECK...: runs CHECK... (a wait until the background run BG_PID has its
+# handlers and is busy, signals.sh); then signals BG_PID and reaps it, or after a failed
+# check kills it. Sets RC.
+stop_if_ready() {
+    local sig=$1
+    shift
+    if "$@"; then
+        sb_signal "$sig" "$BG_PID"
+    else
+        kill -KILL "$BG_PID"
+        sb_reap "$BG_PID" KILL
     fi
-    wait "$2"
-    RC=$?
-}
-# bg ARGS...: starts the binary in the background, own process group, SIGINT at its default
-# (as sb_bg, tests/cli/harness.sh), stdout -> out, stderr -> err.
-bg() {
-    rm -f out err
-    set -m
-    env --default-signal=INT "$BIN" "$@" >out 2>err &
-    PID=$!
-    set +m
+    RC=$BG_RC
 }
 
 # ---- 1. a signal stops any work promptly ---------------------------------------------------
 printf '%s\n%s\n%s\n' "$P1" "$P2" "$EMPTY" >long.txt
 for sig in TERM INT; do
     begin "signal: SIG$sig during one endless search (-l 0, empty grid): records before it, message, 130"
-    bg solve -t 1 -l 0 -f csv long.txt
-    ready "$PID" 20 && stop "$sig" "$PID"
+    sb_bg out err solve -t 1 -l 0 -f csv long.txt
+    stop_if_ready "$sig" sb_ready "$BG_PID" out
     expect_rc 130
     norm_csv out >got.txt
     printf '%s\n' "line,status,count,guesses,solution" "1,solved,1,G,$S1" "2,solved,1,G,$S2" >expected.txt
@@ -95,10 +67,11 @@ end
 # chunks that are never written.
 { for i in $(seq 300); do echo "$P1"; done; echo "$EMPTY"; for i in $(seq 600); do echo "$P2"; done; } >stall.txt
 begin "signal: solve --stats after SIGTERM (-t 2) counts only the records written"
-bg solve -t 2 -l 0 --stats stall.txt
-ready "$PID" 40 && stop TERM "$PID"
+# -f csv: the header is out before the records, which are held until the stop
+sb_bg out err solve -t 2 -l 0 -f csv --stats stall.txt
+stop_if_ready TERM sb_ready "$BG_PID" out 40
 expect_rc 130
-expect_records 300
+expect_records 301
 expect_err_line "sudokubench: interrupted after 300 records (stall.txt:300)"
 expect_err_re '^stats: 300 puzzles \(300 solved, 0 unsolvable, 0 multiple\), 0 invalid lines, 0 guesses, '
 end
@@ -135,8 +108,11 @@ expect_err_line "sudokubench: interrupted after $n records"
 end
 
 begin "signal: bench, SIGTERM mid-row: message, 130, the JSON holds the finished rows (none)"
-bg bench -t 1 --pipelines fast --seconds 100000 --json b.json two.txt
-ready "$PID" 20 && stop TERM "$PID"
+# the input is a fifo: bench opens it only once its handlers are in
+rm -f in.fifo && mkfifo in.fifo
+sb_bg out err bench -t 1 --pipelines fast --seconds 100000 --json b.json in.fifo
+fed_and_busy() { sb_feed two.txt in.fifo && sb_busy "$BG_PID" 20; }
+stop_if_ready TERM fed_and_busy
 expect_rc 130
 expect_err_line "sudokubench: bench: interrupted after 0 rows"
 if [ "$HAVE_PY" = 1 ]; then

@@ -77,6 +77,10 @@ SKIPPED=''
 begin() { CASE=$1; ERRS=''; SKIPPED=''; }
 fail() { ERRS+="$*"$'\n'; }
 skip() { SKIPPED=$*; }
+# the signal helpers (sb_bg, sb_ready, sb_feed, sb_busy, sb_signal, sb_reap) report by fail
+sb_fail() { fail "$*"; }
+# shellcheck source=tests/cli/signals.sh
+. "$HERE/signals.sh"
 end() {
     if [ -n "$ERRS" ]; then
         echo "not ok - $CASE"
