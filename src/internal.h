@@ -472,4 +472,12 @@ static inline const sb_geometry *sb_geo_out(const sb_geometry *g)
     return g ? g : sb_geometry_9x9();
 }
 
+/* The class of a proper 9x9 puzzle as far as singles decide it: SB_CLASS_SINGLES when naked
+ * singles alone complete it, SB_CLASS_HIDDEN when naked and hidden singles do, else
+ * SB_CLASS_LOCKED for "locked or harder": sb_rate's verdict cut at locked. Those fixpoints do
+ * not depend on the order of placements, so one pass over a bit plane a digit gives the
+ * rating engine's answer (sb_generate_class). Only for proper puzzles, as the generator's
+ * are: it places whole rounds of singles at once and does not look for contradictions. */
+int sb_singles_class(const sb_grid *puzzle);
+
 #endif /* SB_INTERNAL_H */
