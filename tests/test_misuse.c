@@ -54,7 +54,7 @@ static const char *const internal_symbols[] = {
     "sb_tkernel_bfs_neon", "sb_tkernel_bfs_scalar", "sb_tkernel_bfs_sse4",
     "sb_tkernel_dfs_avx2", "sb_tkernel_dfs_avx512", "sb_tkernel_dfs_avx512bw",
     "sb_tkernel_dfs_base", "sb_tkernel_dfs_neon", "sb_tkernel_dfs_scalar",
-    "sb_tkernel_dfs_sse4",
+    "sb_tkernel_dfs_sse4", "sb_singles_class",
 };
 
 /* Public functions with nothing to misuse: no pointer, size or range among their arguments.
