@@ -30,8 +30,8 @@ and before any kernel is written:
   --triad-depth N|root  the triad rules only on boards at most N guesses deep, or on the
                 root alone: where in the tree a stronger rule pays; the
                 summary counts the settles and those that ran the triad rules (the cost side);
-  --triad-open N  the root settles without the triad rules first, and goes on with them only
-                when at least N cells are still open;
+  --triad-open N  a board that takes the triad rules settles without them first, and goes on
+                with them only when at least N cells are still open;
   --branch band  branch as tdoku does, on one digit's configuration in a band (the row, or
                 column, it takes in each of the band's three boxes): the band with the fewest
                 configurations over its digits, then its digit with the fewest (two or more),
@@ -257,8 +257,8 @@ class Search:
     depth: None (the triad rules, if any, on every board), "root" (on the root only) or N
     (on the boards at most N guesses deep; the root is depth 0, a guess's child one deeper,
     the board that drops the guessed digit as deep as the board it was taken from). opening:
-    the root takes the triad rules only when at least that many cells are open at the
-    fixpoint of the other rules (0: always)."""
+    a board that takes the triad rules takes them only when at least that many cells are open
+    at the fixpoint of the other rules (0: always)."""
 
     def __init__(self, limit, triad, branch, depth=None, opening=0, digit="low"):
         self.limit, self.triad, self.branch, self.depth = limit, triad, branch, depth
@@ -280,7 +280,7 @@ class Search:
         """settle() with the triad rule of depth, counted (the cost side of a depth study)."""
         rule = self.rule(depth)
         self.settles += 1
-        if depth == "root" and rule != "none" and self.opening:
+        if rule != "none" and self.opening:
             if not settle(b, "none"):
                 return False
             if sum(m & (m - 1) != 0 for m in b) < self.opening:
@@ -452,8 +452,9 @@ def main():
                          "root and the boards that drop its guessed digits), or on the root "
                          "alone (default every board)")
     ap.add_argument("--triad-open", metavar="N", type=int, default=0,
-                    help="with --triad: the root settles without the triad rules first and "
-                         "takes them only when at least N cells are still open (fast: "
+                    help="with --triad: a board that takes the rules settles without them "
+                         "first and goes on with them only when at least N cells are still "
+                         "open (fast: "
                          f"{FAST_OPEN}; default %(default)s, always)")
     ap.add_argument("--branch", choices=["cell", "band", "pair"], default="cell",
                     help="branching: branch.h's cell rule, a digit's band configuration, or "

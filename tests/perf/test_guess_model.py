@@ -2,9 +2,10 @@
 """tests/perf/test_guess_model.py — sbperf.guess_model, the independent model of the search,
 on a few boards whose answers are known: a puzzle with one solution, the empty grid (counted
 to the limit) and clashing givens (no solution, no guess), the same solutions under every
-branching and digit order, --digit most's choice, and the lines it refuses. Part of
-`make test` (test-perf), in about a second; tests/guesses/check.sh holds every SIMD
-level's guesses to the model on the committed corpora.
+branching and digit order, --digit most's choice, the open-cell gate on every board that
+takes the triad rules, and the lines it refuses. Part of `make test` (test-perf), in about
+a second; tests/guesses/check.sh holds every SIMD level's guesses to the model on the
+committed corpora.
 
 Run alone: PYTHONPATH=scripts python3 tests/perf/test_guess_model.py
 """
@@ -81,6 +82,28 @@ class Model(unittest.TestCase):
         for line in lines:
             low, most = (gm.solve(boards(line)[0], digit=d) for d in ("low", "most"))
             self.assertEqual((low.count, most.count), (1, 1), line)
+
+    def test_the_open_gate_holds_on_every_board_that_takes_the_rules(self):
+        # a board never has 82 open cells: gated there, no board takes the triad rules and the
+        # search is the one without them; gated at 0, every board takes them, as ungated
+        with open(os.path.join(ROOT, "datasets", "samples", "hardest_11plus_1000.txt")) as f:
+            line = next(s for s in (line.strip() for line in f) if s and s[0] != "#")
+
+        def run(**kw):
+            s = gm.solve(boards(line)[0], triad="both", **kw)
+            return s.count, s.guesses, s.settles, s.triad_settles
+
+        plain = gm.solve(boards(line)[0])
+        self.assertEqual(run(opening=82), (plain.count, plain.guesses, plain.settles, 0))
+        every = run()
+        self.assertEqual(run(opening=0), every)
+        self.assertEqual(every[2], every[3])  # each settle took the rules
+        # at 50, boards below the root take them too (the engines' gate is the root's alone)
+        gated, root = run(opening=50), run(depth="root", opening=50)
+        self.assertEqual((gated[0], root[0]), (1, 1))
+        self.assertLessEqual(root[3], 1)
+        self.assertGreater(gated[3], 1)
+        self.assertLess(gated[3], gated[2])
 
     def test_a_line_that_is_not_a_puzzle_is_refused(self):
         with self.assertRaisesRegex(ValueError, ":3: not an 81-cell puzzle line"):
