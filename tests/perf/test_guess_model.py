@@ -19,6 +19,12 @@ from sbperf import guess_model as gm
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 
 
+def puzzles(*path, n):
+    """The first n puzzle lines of the committed corpus at ROOT/datasets/path."""
+    with open(os.path.join(ROOT, "datasets", *path)) as f:
+        return [s for s in (line.strip() for line in f) if s and s[0] != "#"][:n]
+
+
 def boards(*lines):
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "p.txt")
@@ -29,8 +35,7 @@ def boards(*lines):
 
 class Model(unittest.TestCase):
     def test_known_counts(self):
-        with open(os.path.join(ROOT, "datasets", "samples", "top1465.txt")) as f:
-            puzzle = next(s for s in (line.strip() for line in f) if s and s[0] != "#")
+        (puzzle,) = puzzles("samples", "top1465.txt", n=1)
         empty = "." * 81
         clash = "5...5" + "." * 76
         for triad in ("none", "both"):
@@ -47,9 +52,7 @@ class Model(unittest.TestCase):
     def test_every_branching_enumerates_the_same_solutions(self):
         # counted to the end (limit 0), a puzzle's solutions do not depend on the branching;
         # puzzles with several solutions, so every branch of the search is walked
-        with open(os.path.join(ROOT, "datasets", "multi", "multi_2000_seed1.txt")) as f:
-            lines = [s for s in (line.strip() for line in f) if s and s[0] != "#"][:3]
-        for line in lines:
+        for line in puzzles("multi", "multi_2000_seed1.txt", n=3):
             counts = {br: gm.solve(boards(line)[0], limit=0, branch=br).count
                       for br in ("cell", "band", "pair")}
             counts["cell, digit most"] = gm.solve(boards(line)[0], limit=0, digit="most").count
@@ -77,17 +80,14 @@ class Model(unittest.TestCase):
         self.assertEqual(gm.first_digit(b, 0), 0b01)
 
     def test_digit_order_leaves_a_unique_puzzles_count(self):
-        with open(os.path.join(ROOT, "datasets", "samples", "top1465.txt")) as f:
-            lines = [s for s in (line.strip() for line in f) if s and s[0] != "#"][:5]
-        for line in lines:
+        for line in puzzles("samples", "top1465.txt", n=5):
             low, most = (gm.solve(boards(line)[0], digit=d) for d in ("low", "most"))
             self.assertEqual((low.count, most.count), (1, 1), line)
 
     def test_the_open_gate_holds_on_every_board_that_takes_the_rules(self):
         # a board never has 82 open cells: gated there, no board takes the triad rules and the
         # search is the one without them; gated at 0, every board takes them, as ungated
-        with open(os.path.join(ROOT, "datasets", "samples", "hardest_11plus_1000.txt")) as f:
-            line = next(s for s in (line.strip() for line in f) if s and s[0] != "#")
+        (line,) = puzzles("samples", "hardest_11plus_1000.txt", n=1)
 
         def run(**kw):
             s = gm.solve(boards(line)[0], triad="both", **kw)
