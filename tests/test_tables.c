@@ -251,6 +251,16 @@ Test(tables, band_peer_masks)
     }
 }
 
+/* The same masks by band position: position 32 * band + bit is the cell's entry, and the
+ * five positions past each band's 27 cells hold no peers. */
+Test(tables, band_peer_masks_by_position)
+{
+    for (int i = 0; i < 3 * 32; i++)
+        for (int k = 0; k < 4; k++)
+            cr_assert_eq(sb_band_peers_at[i][k], i % 32 < 27 ? sb_band_peers[27 * (i / 32) + i % 32][k] : 0u,
+                         "position %d word %d", i, k);
+}
+
 /* The version's numbers, its text and the library's answers are one version. */
 Test(tables, version_numbers_text_and_library_agree)
 {

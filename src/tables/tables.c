@@ -55,6 +55,15 @@ const uint32_t sb_cell_house_bits[SB_CELLS] = {SB_HB9(0), SB_HB9(1), SB_HB9(2), 
 const uint32_t sb_band_peers[SB_CELLS][4] __attribute__((aligned(16))) = {
     SB_BP9(0), SB_BP9(1), SB_BP9(2), SB_BP9(3), SB_BP9(4), SB_BP9(5), SB_BP9(6), SB_BP9(7), SB_BP9(8)};
 
+/* sb_band_peers by band position 32 * band + bit; bits 27..31 of a band are no cell (0). */
+#define SB_BPAT(i) SB_BPATW(i, 0), SB_BPATW(i, 1), SB_BPATW(i, 2), 0
+#define SB_BPATW(i, kk) ((i) % 32 < 27 ? SB_BPW(27 * ((i) / 32) + (i) % 32, kk) : 0u)
+#define SB_BPAT8(i) {SB_BPAT(i)}, {SB_BPAT((i) + 1)}, {SB_BPAT((i) + 2)}, {SB_BPAT((i) + 3)}, \
+    {SB_BPAT((i) + 4)}, {SB_BPAT((i) + 5)}, {SB_BPAT((i) + 6)}, {SB_BPAT((i) + 7)}
+#define SB_BPAT32(i) SB_BPAT8(i), SB_BPAT8((i) + 8), SB_BPAT8((i) + 16), SB_BPAT8((i) + 24)
+const uint32_t sb_band_peers_at[3 * 32][4] __attribute__((aligned(16))) = {
+    SB_BPAT32(0), SB_BPAT32(32), SB_BPAT32(64)};
+
 const sb_peer_tables *sb_tables(void)
 {
     return &sb_peer_tables_data;
