@@ -17,8 +17,8 @@
  *   word 45       the digit the search tries first there;
  *   word 46       the dirty digits: bit d (hidden-singles pass) and bit 16+d (locked pass)
  *                 set when digit d+1's word changed since that pass last looked at it.
- *   The board's nsolved lane (95, the high half of word 47) keeps its meaning. An assigned cell is
- *   a cell with one candidate left, as in the cell-major kernels.
+ *   The board's nsolved lane (95, the high half of word 47) keeps its meaning. An assigned
+ *   cell is a cell with one candidate left, as in the cell-major kernels.
  *
  * Why this layout: without AVX-512's 16-bit lane permutes a cell-major board cannot gather
  * its 27 houses cheaply, but in a band word every house is a fixed bit pattern: a row is a
@@ -183,7 +183,7 @@ static inline sbv sbb_locked(sbv to, sbv cb, sbv s1, sbv s2)
  * looked at it): bits 0..8 for hidden singles, 16..24 for locked candidates. A pass skips
  * the clean digits: what it found for them last time still holds and was applied. Not word
  * 43, the placed cells' padding: every naked-singles call loads words 40..43 as one vector,
- * and a vector load that spans a passes' 4-byte store to the dirty word cannot be forwarded
+ * and a vector load that spans a pass's 4-byte store to the dirty word cannot be forwarded
  * from it (bench -t 1 on Intel, with the word there: 3-5% slower at avx2 and sse4). */
 #define SBB_DIRTY 46
 #define SBB_HIDDEN_DIRTY(d) (1u << (d))
@@ -263,16 +263,6 @@ static inline sbv sbb_digit_lanes(int e)
 
 /* 16-byte alignment for word arrays stored to as whole sbv4 vectors. */
 #define SBB_ALIGNED __attribute__((aligned(16)))
-
-/* Bit k set when band word k (k < 3) of x is not zero (lane 3 is the zero padding). */
-static inline unsigned sbb_bands_set(sbv4 x)
-{
-#if defined(__SSE2__)
-    return (unsigned)_mm_movemask_ps((__m128)(x == 0)) ^ 0xFu;
-#else
-    return (unsigned)(x[0] != 0) | (unsigned)(x[1] != 0) << 1 | (unsigned)(x[2] != 0) << 2;
-#endif
-}
 
 /* Bit k (k < 4) of the result: bit s of lane k of x. The shift brings bit s of every lane to
  * its sign bit, and one mask move gathers the four (x86; NEON weights and adds them). */
@@ -456,7 +446,7 @@ static inline int sbb_naked(sb_board *b)
         done |= fresh;
         /* The four bit planes of each cell's digit index (exact for the cells with one digit),
          * laid out by sbb_qplanes_of, so that a single's digit is one shift and one mask move
-         * (sbb_qbits); f the new singles as two 64-bit words. */
+         * (sbb_qbits). */
 #if SBB_DPV == 2
         const sbv p1 = v[1] | v[3];
         const sbv4 planes[4] = {sbv_hi(o03), sbv_lo(p1) | sbv_hi(p1), sbv_lo(o23) | sbv_hi(o23),
