@@ -77,9 +77,10 @@ same() {
         mrun "$np" "$@" >m.out 2>m.err
         mrc=$?
         cmp -s p.out m.out || echo "$label -np $np: stdout differs: $(diff p.out m.out | head -3)"
-        cmp -s p.err m.err || echo "$label -np $np: stderr differs: $(diff p.err m.err | head -3)"
+        cmp -s p.err m.err || echo "$label -np $np: stderr differs: $(diff p.err m.err | head -6)"
         # the MPI run's own stderr and exit code, so a failure that leaves no output says why
-        cmp -s p.out m.out || echo "$label -np $np: exit $mrc, its stderr: $(head -n 5 m.err)"
+        cmp -s p.out m.out && cmp -s p.err m.err ||
+            echo "$label -np $np: exit $mrc, its stderr: $(head -n 5 m.err)"
         [ "$prc" = "$mrc" ] || echo "$label -np $np: exit $mrc, plain $prc"
     done
 }
