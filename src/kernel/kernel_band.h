@@ -264,6 +264,10 @@ static inline sbv sbb_digit_lanes(int e)
 /* 16-byte alignment for word arrays stored to as whole sbv4 vectors. */
 #define SBB_ALIGNED __attribute__((aligned(16)))
 
+/* A band-word vector read as two 64-bit lanes: bands 0 and 1 (band 1 at bit 32), then band 2
+ * and the zero padding. */
+typedef uint64_t sbb_q2 __attribute__((vector_size(16), may_alias));
+
 /* Bit k (k < 4) of the result: bit s of lane k of x. The shift brings bit s of every lane to
  * its sign bit, and one mask move gathers the four (x86; NEON weights and adds them). */
 static inline unsigned sbb_lane_bits(sbv4 x, int s)
@@ -462,7 +466,6 @@ static inline int sbb_naked(sb_board *b)
          * taken over without a branch, all in registers. (Walking band words kept in memory
          * put a store-to-load forwarding on every single's path: 4-7% slower at every band
          * level on Intel, bench -t 1.) */
-        typedef uint64_t sbb_q2 __attribute__((vector_size(16), may_alias));
         uint64_t g = ((sbb_q2)fresh)[0], rest = ((sbb_q2)fresh)[1];
         size_t h32 = 0; /* 32 x the word walked: its row's byte offset in qp */
         if (!g) {
@@ -642,8 +645,7 @@ static inline int sbb_count(sbv4 x)
 #else
     /* Read as two 64-bit lanes (bands 0-1, band 2 and the zero padding): two moves out of the
      * vector register instead of three extracts and a merge. */
-    typedef uint64_t q2 __attribute__((vector_size(16), may_alias));
-    const q2 q = (q2)x;
+    const sbb_q2 q = (sbb_q2)x;
     return __builtin_popcountll(q[0]) + __builtin_popcountll(q[1]);
 #endif
 }
