@@ -30,6 +30,8 @@ struct sb_generator {
     int norbits;                        /* orbits of the symmetry */
     uint8_t orbit[SB_CELLS][ORBIT_MAX]; /* the cells of each orbit */
     uint8_t orbit_size[SB_CELLS];       /* cells in each orbit (1, 2 or 4) */
+    uint8_t nth[1u << SB_DIGITS][SB_DIGITS]; /* nth[m][k]: the index of the k-th set bit of m,
+                                              * so a random candidate is one read */
 };
 
 /* A puzzle being dug, with the digit sets that let cheap proofs decide most removals
@@ -130,6 +132,10 @@ int sb_generator_new(sb_generator **out, const sb_gen_options *opt)
         return st;
     }
     build_orbits(g);
+    for (unsigned m = 0; m < 1u << SB_DIGITS; m++)
+        for (unsigned b = 0, k = 0; b < SB_DIGITS; b++)
+            if (m >> b & 1)
+                g->nth[m][k++] = (uint8_t)b;
     *out = g;
     return SB_OK;
 }
@@ -141,6 +147,24 @@ void sb_generator_free(sb_generator *g)
     sb_solver_free(g->check);
     free(g);
 }
+
+/* Where each cell lies in its band word (as dig_state's): its band, its bit, and the bits of
+ * its row, box and column there. */
+typedef struct cell_place {
+    uint32_t row, box, col;
+    uint8_t band, bit;
+} cell_place;
+#define PLACE(c)                                                                               \
+    {0x1FFu << 9 * ((c) / 9 % 3), 0x1C0E07u << 3 * ((c) % 9 / 3), 0x40201u << (c) % 9,       \
+     (c) / 27, (c) % 27}
+#define PLACE9(r)                                                                              \
+    PLACE(9 * (r)), PLACE(9 * (r) + 1), PLACE(9 * (r) + 2), PLACE(9 * (r) + 3),                \
+        PLACE(9 * (r) + 4), PLACE(9 * (r) + 5), PLACE(9 * (r) + 6), PLACE(9 * (r) + 7),        \
+        PLACE(9 * (r) + 8)
+static const cell_place places[SB_CELLS] = {PLACE9(0), PLACE9(1), PLACE9(2), PLACE9(3), PLACE9(4),
+                                            PLACE9(5), PLACE9(6), PLACE9(7), PLACE9(8)};
+#undef PLACE9
+#undef PLACE
 
 /* Shuffles n bytes uniformly (Fisher-Yates). */
 static void shuffle(sb_rng *rng, uint8_t *a, int n)
@@ -156,55 +180,61 @@ static void shuffle(sb_rng *rng, uint8_t *a, int n)
 /* Makes a random full grid by a randomized search of its own: cells in row-major order, each
  * trying its remaining candidates in random order, stepping back when one has none. Not the
  * library solver: which grid a seed gives must not change when the solver's search order
- * does, or corpora made from a seed would not be reproducible across versions. */
-static void random_solution(sb_rng *rng, sb_grid *out)
+ * does, or corpora made from a seed would not be reproducible across versions. The search
+ * keeps each cell's digit as a bit and writes the grid once at the end: every step is a few
+ * table reads, one draw and three mask updates. */
+static void random_solution(const sb_generator *g, sb_rng *rng, sb_grid *out)
 {
     uint16_t used[SB_HOUSES] = {0}; /* digits placed in each house */
     uint16_t left[SB_CELLS];        /* candidates of each cell not tried yet */
-    int cell = 0, entering = 1;
-    memset(out, 0, sizeof *out);
-    while (cell < SB_CELLS) {
-        const uint8_t *h = sb_peer_tables_data.cell_houses[cell];
-        if (entering) {
-            left[cell] = (uint16_t)(SB_ALL_DIGITS & ~(used[h[0]] | used[h[1]] | used[h[2]]));
-        } else { /* back from a dead end: take this cell's digit out again */
-            const uint16_t bit = (uint16_t)(1u << (out->cell[cell] - 1));
-            used[h[0]] ^= bit, used[h[1]] ^= bit, used[h[2]] ^= bit;
-            out->cell[cell] = 0;
-        }
-        if (!left[cell]) {
-            cell--; /* cell 0 never runs dry: every first digit completes to a grid */
-            entering = 0;
+    uint16_t bit[SB_CELLS];         /* the digit placed in each cell, as a bit */
+    const uint8_t(*houses)[3] = sb_peer_tables_data.cell_houses;
+    int cell = 0;
+    left[0] = SB_ALL_DIGITS;
+    for (;;) {
+        const uint16_t bits = left[cell];
+        if (!bits) { /* a dead end: back to the cell before, its digit taken out again */
+            const uint8_t *h = houses[--cell]; /* cell 0 never runs dry: every first digit
+                                                * completes to a grid */
+            used[h[0]] ^= bit[cell], used[h[1]] ^= bit[cell], used[h[2]] ^= bit[cell];
             continue;
         }
-        uint16_t bits = left[cell];
-        for (uint64_t k = sb_rng_draw_below(rng, sb_popcount9[bits]); k; k--)
-            bits &= (uint16_t)(bits - 1);
-        const uint16_t bit = (uint16_t)(bits & -bits);
-        left[cell] &= (uint16_t)~bit;
-        used[h[0]] |= bit, used[h[1]] |= bit, used[h[2]] |= bit;
-        out->cell[cell] = (uint8_t)__builtin_ffs(bit);
-        cell++;
-        entering = 1;
+        /* The k-th candidate, k drawn: one table read (a loop of k steps mispredicted its
+         * exit). */
+        const uint64_t k = sb_rng_draw_below(rng, sb_popcount9[bits]);
+        const uint16_t b = (uint16_t)(1u << g->nth[bits][k]);
+        const uint8_t *h = houses[cell];
+        left[cell] &= (uint16_t)~b;
+        bit[cell] = b;
+        used[h[0]] |= b, used[h[1]] |= b, used[h[2]] |= b;
+        if (++cell == SB_CELLS)
+            break;
+        h = houses[cell];
+        left[cell] = (uint16_t)(SB_ALL_DIGITS & ~(used[h[0]] | used[h[1]] | used[h[2]]));
     }
+    for (int c = 0; c < SB_CELLS; c++)
+        out->cell[c] = (uint8_t)(__builtin_ctz(bit[c]) + 1);
 }
 
 /* Makes cell a clue again (on != 0, the solution's digit) or a blank, keeping the digit
- * sets and counts in step. */
+ * sets and counts in step. Written with masks, not branches on `on`: phase 1 of dig passes
+ * it a coin toss (whether the cell was forced). Making a clue a clue (or a blank a blank)
+ * again changes nothing. */
 static void set_cell(dig_state *s, int cell, int on)
 {
     const uint8_t *h = sb_peer_tables_data.cell_houses[cell];
+    const cell_place *q = &places[cell];
     const int v = s->solution->cell[cell];
-    const uint16_t bit = (uint16_t)(1u << (v - 1));
+    const uint32_t keep = (uint32_t)0 - (on != 0); /* all ones when cell is a clue */
+    const uint16_t bit = (uint16_t)(1u << (v - 1)), set = (uint16_t)(bit & keep);
     /* A grid has one cell of each digit in a house, so cell's houses hold a clue v exactly
      * while cell is one. */
-    const uint32_t houses = 1u << h[0] | 1u << h[1] | 1u << h[2];
-    const uint32_t bband = 1u << (cell % 27);
-    s->puzzle.cell[cell] = on ? (uint8_t)v : 0;
+    const uint32_t houses = sb_cell_house_bits[cell], bband = 1u << q->bit;
+    s->puzzle.cell[cell] = (uint8_t)(v & keep);
     for (int i = 0; i < 3; i++)
-        s->house[h[i]] = on ? (uint16_t)(s->house[h[i]] | bit) : (uint16_t)(s->house[h[i]] & ~bit);
-    s->where[v] = on ? s->where[v] | houses : s->where[v] & ~houses;
-    s->blank[cell / 27] = on ? s->blank[cell / 27] & ~bband : s->blank[cell / 27] | bband;
+        s->house[h[i]] = (uint16_t)((s->house[h[i]] & ~bit) | set);
+    s->where[v] = (s->where[v] & ~houses) | (houses & keep);
+    s->blank[q->band] = (s->blank[q->band] & ~bband) | (bband & ~keep);
 }
 
 /* The state of the full grid: every cell a clue. */
@@ -301,28 +331,30 @@ static inline uint32_t band_rows_boxes(uint32_t w, int k)
 
 /* 1 when cell's solution digit follows from the other clues by one naked or hidden single,
  * looking at the clues only: cell counts as blank whether it is a clue or not, so that a
- * removal can be tried without making it. */
+ * removal can be tried without making it. Every test is computed and the results ORed, with
+ * no early exit: which one holds is a coin toss for the branch predictor, and each miss cost
+ * more than the tests it skipped. */
 static int single_forced(const dig_state *s, int cell)
 {
-    const uint8_t *h = sb_peer_tables_data.cell_houses[cell];
+    const cell_place *q = &places[cell];
     const int v = s->solution->cell[cell];
-    if ((seen_from(s, cell) | 1u << (v - 1)) == SB_ALL_DIGITS)
-        return 1; /* naked: the eight other digits are all seen */
+    /* Naked: the eight other digits are all seen. */
+    const int naked = (seen_from(s, cell) | 1u << (v - 1)) == SB_ALL_DIGITS;
     /* Hidden: no other blank of one of cell's houses can take v, i.e. every other blank there
      * is covered (a house of its holds a clue v). The covered cells of a band are the rows
      * and boxes of the band holding a v, and the columns holding one. A grid has one v in
      * each house, so cell's houses hold a clue v only when cell is one: left out. */
-    const uint32_t w = s->where[v] & ~(1u << h[0] | 1u << h[1] | 1u << h[2]);
+    const uint32_t w = s->where[v] & ~sb_cell_house_bits[cell];
     const uint32_t cols = (w >> 9 & 0x1FFu) * 0x40201u;
-    const int k = cell / 27, b = cell % 27, j = b % 9;
-    const uint32_t open = s->blank[k] & ~(1u << b) & ~(band_rows_boxes(w, k) | cols);
-    if (!(open & 0x1FFu << (b - j)) || !(open & 0x1C0E07u << (j - j % 3)))
-        return 1; /* hidden in its row or its box */
-    uint32_t col = open; /* the column's blanks that can take v, band by band */
+    const int k = q->band;
+    /* The blanks of cell's band that can take v, cell itself left out ... */
+    const uint32_t open = s->blank[k] & ~(band_rows_boxes(w, k) | cols | 1u << q->bit);
+    /* ... and those of its column in every band (the other bands' columns need no cols:
+     * cell's own column holds no clue v). */
+    uint32_t col = open;
     for (int o = 0; o < BANDS; o++)
-        if (o != k)
-            col |= s->blank[o] & ~band_rows_boxes(w, o);
-    return !(col & 0x40201u << j);
+        col |= s->blank[o] & ~band_rows_boxes(w, o) & ((uint32_t)0 - (o != k));
+    return naked | !(open & q->row) | !(open & q->box) | !(col & q->col);
 }
 
 /* For an orbit whose n cells (two or more) have just been blanked: 1 when singles on the
@@ -380,10 +412,9 @@ static int orbit_remove(const sb_generator *g, dig_state *s, int o)
     const uint8_t *cells = g->orbit[o];
     const int n = g->orbit_size[o];
     if (n == 1) { /* one cell: one look, made before blanking it (single_forced) */
-        if (!single_forced(s, cells[0]))
-            return 0;
-        set_cell(s, cells[0], 0);
-        return 1;
+        const int forced = single_forced(s, cells[0]);
+        set_cell(s, cells[0], !forced); /* no branch on a coin toss */
+        return forced;
     }
     set_orbit(g, s, o, 0);
     if (orbit_forced(s, cells, n))
@@ -419,8 +450,8 @@ static int dig(sb_generator *g, sb_rng *rng, sb_generated *out)
     for (int i = 0; i < n; i++) {
         const int cells = orbit_remove(g, &s, order[i]);
         out->clues -= cells;
-        if (!cells)
-            pending[npending++] = order[i];
+        pending[npending] = order[i];
+        npending += !cells;
     }
     out->puzzle = s.puzzle;
     /* The sets pay off only when digging goes on past a failed check; plain default digging
@@ -471,7 +502,7 @@ int sb_generate(sb_generator *g, uint64_t index, sb_generated *out)
     sb_rng rng;
     sb_rng_seed(&rng, g->opt.seed, index);
     for (uint64_t attempt = 1; attempt <= g->opt.max_attempts; attempt++) {
-        random_solution(&rng, &out->solution);
+        random_solution(g, &rng, &out->solution);
         out->attempts = attempt;
         if (dig(g, &rng, out) && out->guesses <= g->opt.max_guesses)
             return 1;
