@@ -423,14 +423,6 @@ static int orbit_remove(const sb_generator *g, dig_state *s, int o)
     return 0;
 }
 
-/* Sets out->guesses from one solve of out->puzzle. */
-static void count_guesses(sb_generator *g, sb_generated *out)
-{
-    sb_result res;
-    sb_solve(g->check, &out->puzzle, &res);
-    out->guesses = res.guesses;
-}
-
 /* Digs out->solution down to out->puzzle, one solution throughout. Phase 1 walks a random
  * orbit order and removes, free of charge, every orbit that singles on the clues bring
  * back. Phase 2 tries the rest, in the same order, one solver check each (batching checks
@@ -454,12 +446,18 @@ static int dig(sb_generator *g, sb_rng *rng, sb_generated *out)
         npending += !cells;
     }
     out->puzzle = s.puzzle;
+    /* Phase 1's puzzle takes no guess: each orbit left when singles on the clues then left
+     * brought it back, so singles on its clues bring the orbits back in reverse order, and
+     * the check solver's settle (naked and hidden singles among its rules) solves it at the
+     * root. Plain digging whose first check fails (three puzzles in ten) needs no solve to
+     * say so. */
+    out->guesses = 0;
+    int kept = 0;
     /* The sets pay off only when digging goes on past a failed check; plain default digging
      * stops at its first one. */
     s.nua = 0;
     if (g->opt.minimal || max_clues < SB_CELLS || g->opt.min_guesses > 0)
         find_unavoidable(&s);
-    int kept = 0, guesses_known = 0;
     for (int i = 0; i < npending; i++) {
         const int cells = set_orbit(g, &s, pending[i], 0);
         sb_result res;
@@ -470,7 +468,6 @@ static int dig(sb_generator *g, sb_rng *rng, sb_generated *out)
             out->clues -= cells;
             out->puzzle = s.puzzle;
             out->guesses = res.guesses;
-            guesses_known = 1;
             continue;
         }
         set_orbit(g, &s, pending[i], 1);
@@ -478,20 +475,14 @@ static int dig(sb_generator *g, sb_rng *rng, sb_generated *out)
          * solutions, so its removal can never become safe again. */
         kept += cells;
         if (kept > max_clues)
-            return 0; /* out->guesses may be stale: sb_generate recounts on giving up */
+            return 0;
         if (g->opt.minimal || out->clues > max_clues)
             continue;
         /* Default digging stops here, once the bounds are met: the first necessary orbit
          * marks the point where further clues cost a solver call each. */
-        if (!guesses_known) {
-            count_guesses(g, out);
-            guesses_known = 1;
-        }
         if (out->guesses >= g->opt.min_guesses)
             break;
     }
-    if (!guesses_known)
-        count_guesses(g, out);
     return out->clues <= max_clues && out->guesses >= g->opt.min_guesses;
 }
 
@@ -507,6 +498,5 @@ int sb_generate(sb_generator *g, uint64_t index, sb_generated *out)
         if (dig(g, &rng, out) && out->guesses <= g->opt.max_guesses)
             return 1;
     }
-    count_guesses(g, out); /* an aborted dig leaves them unset */
-    return 0;
+    return 0; /* the last attempt's puzzle, its guesses counted */
 }
