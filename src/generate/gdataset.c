@@ -50,6 +50,7 @@ enum {
     DIG_BUDGET_SMALL = 1000000,
     DIG_BUDGET_LARGE = 10000,
     DIG_MAX_HITS = 32, /* checks of one puzzle out of guesses before the rest is kept unchecked */
+    UA_MAX_SLOTS = 1 << 20, /* houses x digits above which a geometry goes without the sets */
     AUG_RUN = 64            /* augment rows between two looks at the stop flag */
 };
 
@@ -94,6 +95,12 @@ struct sb_ggenerator {
     uint8_t *puzzle;                   /* the puzzle being dug */
     int *order;                        /* a permutation of the cells */
     uint64_t dig_budget;               /* guesses a uniqueness check of dig may take */
+    /* The grid's two-digit unavoidable sets (find_unavoidable), or ua_set NULL when the
+     * geometry has too many house slots to index them (UA_MAX_SLOTS). */
+    int *ua_set;     /* nc x (n-1): the sets holding each cell, one per other digit */
+    int *ua_clues;   /* clues left in each set while digging */
+    int *ua_parent;  /* scratch: 3 x nc, union-find over the cells, their sets, by digit */
+    uint16_t *ua_at; /* scratch: nh x n, the cell of each digit in each house */
 };
 
 /* @return 1 when the generator's stop flag is raised. */
@@ -335,6 +342,16 @@ int sb_ggenerator_new_opts(const sb_geometry *g, const sb_ggen_options *opt,
         gen->order = malloc((size_t)gen->nc * sizeof *gen->order);
         st = gen->grid && gen->puzzle && gen->order ? build_orbits(gen) : SB_ERR_NOMEM;
     }
+    if (st == SB_OK && (size_t)sb_geometry_houses(g) * (size_t)gen->n <= UA_MAX_SLOTS &&
+        gen->n > 1) {
+        const size_t slots = (size_t)gen->nc * (size_t)(gen->n - 1);
+        gen->ua_set = malloc(slots * sizeof *gen->ua_set);
+        gen->ua_clues = malloc(slots * sizeof *gen->ua_clues); /* sets: fewer than slots */
+        gen->ua_parent = malloc(3 * (size_t)gen->nc * sizeof *gen->ua_parent);
+        gen->ua_at = malloc((size_t)sb_geometry_houses(g) * (size_t)gen->n * sizeof *gen->ua_at);
+        if (!gen->ua_set || !gen->ua_clues || !gen->ua_parent || !gen->ua_at)
+            st = SB_ERR_NOMEM;
+    }
     sb_options o;
     sb_options_default(&o); /* "fast" at the best level: the engine table picks the row */
     if (st == SB_OK)
@@ -370,6 +387,10 @@ void sb_ggenerator_free(sb_ggenerator *gen)
     free(gen->order);
     free(gen->orbit_at);
     free(gen->orbit_cells);
+    free(gen->ua_set);
+    free(gen->ua_clues);
+    free(gen->ua_parent);
+    free(gen->ua_at);
     free(gen);
 }
 
@@ -421,15 +442,82 @@ static int fill(sb_ggenerator *gen, sb_rng *r)
     return SB_ERR_BUDGET;
 }
 
-/* Blanks (on = 0) or restores (on = 1) the cells of orbit o in gen->puzzle. @return its size. */
+/* @return the root of cell c in the union-find p (with path halving). */
+static int ua_root(int *p, int c)
+{
+    while (p[c] != c)
+        c = p[c] = p[p[c]];
+    return c;
+}
+
+/* @return the slot of ua_set holding the set of cell c (digit d) for the other digit o. */
+static size_t ua_slot(int n, int c, int d, int o)
+{
+    return (size_t)c * (size_t)(n - 1) + (size_t)(o - 1 - (o > d));
+}
+
+/* Finds gen->grid's two-digit unavoidable sets and sets each one's clues to its size (every
+ * cell a clue). For digits a and b, a house holds one a and one b, so swapping a and b keeps
+ * it valid exactly when both its a and its b swap: the classes of the cells holding a or b,
+ * linked house by house, are sets whose a and b can swap, and a puzzle with no clue in one of
+ * them has a second solution. */
+static void find_unavoidable(sb_ggenerator *gen)
+{
+    const int nc = gen->nc, n = gen->n, nh = sb_geometry_houses(gen->g);
+    const uint8_t *grid = gen->grid;
+    int *parent = gen->ua_parent, *set_of = parent + nc, *by_digit = set_of + nc;
+    int start[SB_GEO_MAX_DIGITS + 2] = {0}, nsets = 0;
+    for (int c = 0; c < nc; c++)
+        start[grid[c]]++;
+    for (int d = 1; d <= n; d++)
+        start[d] += start[d - 1]; /* start[d]: past the cells of digits 1..d */
+    for (int c = nc - 1; c >= 0; c--)
+        by_digit[--start[grid[c]]] = c; /* now start[d]: the first of digit d's cells */
+    start[n + 1] = nc;
+    for (int h = 0; h < nh; h++) {
+        const uint16_t *cells = sb_geometry_house(gen->g, h);
+        for (int i = 0; i < n; i++)
+            gen->ua_at[(size_t)h * (size_t)n + grid[cells[i]] - 1] = cells[i];
+    }
+    for (int a = 1; a <= n; a++)
+        for (int b = a + 1; b <= n; b++) {
+            const int *cells[2] = {by_digit + start[a], by_digit + start[b]};
+            const int count[2] = {start[a + 1] - start[a], start[b + 1] - start[b]};
+            for (int k = 0; k < 2; k++)
+                for (int i = 0; i < count[k]; i++)
+                    parent[cells[k][i]] = cells[k][i], set_of[cells[k][i]] = -1;
+            for (int h = 0; h < nh; h++) {
+                const uint16_t *at = gen->ua_at + (size_t)h * (size_t)n;
+                parent[ua_root(parent, at[a - 1])] = ua_root(parent, at[b - 1]);
+            }
+            for (int k = 0; k < 2; k++)
+                for (int i = 0; i < count[k]; i++) {
+                    const int c = cells[k][i], r = ua_root(parent, c);
+                    if (set_of[r] < 0)
+                        set_of[r] = nsets, gen->ua_clues[nsets++] = 0;
+                    gen->ua_set[ua_slot(n, c, k ? b : a, k ? a : b)] = set_of[r];
+                    gen->ua_clues[set_of[r]]++;
+                }
+        }
+}
+
+/* Blanks (on = 0) or restores (on = 1) the cells of orbit o in gen->puzzle and counts them
+ * out of (into) their unavoidable sets. @return 1 when blanking left a set without a clue (the
+ * puzzle has several solutions), else 0. */
 static int set_orbit(sb_ggenerator *gen, int o, int on)
 {
-    const int lo = gen->orbit_at[o], hi = gen->orbit_at[o + 1];
-    for (int k = lo; k < hi; k++) {
+    const int n = gen->n, step = on ? 1 : -1;
+    int emptied = 0;
+    for (int k = gen->orbit_at[o]; k < gen->orbit_at[o + 1]; k++) {
         const int c = gen->orbit_cells[k];
         gen->puzzle[c] = on ? gen->grid[c] : 0;
+        if (!gen->ua_set)
+            continue;
+        const int *sets = gen->ua_set + (size_t)c * (size_t)(n - 1);
+        for (int i = 0; i < n - 1; i++)
+            emptied |= (gen->ua_clues[sets[i]] += step) == 0;
     }
-    return hi - lo;
+    return emptied;
 }
 
 /* Digs gen->grid (copied into gen->puzzle) down to a minimal puzzle, orbits in an order drawn
@@ -440,6 +528,8 @@ static int dig(sb_ggenerator *gen, sb_rng *r, int bound, int *clues, int *undeci
 {
     *undecided = 0;
     memcpy(gen->puzzle, gen->grid, (size_t)gen->nc);
+    if (gen->ua_set)
+        find_unavoidable(gen);
     random_perm(gen->order, gen->norbits, r);
     sb_gresult res = {0};
     int kept = 0, st, hits = 0;
@@ -447,8 +537,10 @@ static int dig(sb_ggenerator *gen, sb_rng *r, int bound, int *clues, int *undeci
         /* The solver reads the flag inside a check too (sb_ggenerator_stop). */
         if (gen_stopped(gen))
             return SB_ERR_STOPPED;
-        const int o = gen->order[i], size = set_orbit(gen, o, 0);
-        if (hits < DIG_MAX_HITS) {
+        const int o = gen->order[i], size = gen->orbit_at[o + 1] - gen->orbit_at[o];
+        if (set_orbit(gen, o, 0)) {
+            st = SB_OK, res.count = 2; /* a set without a clue: several solutions */
+        } else if (hits < DIG_MAX_HITS) {
             sb_engine_budget(gen->engine, gen->dig_budget);
             st = gen_solve(gen, 2, &res, NULL);
             sb_engine_budget(gen->engine, UINT64_MAX);
