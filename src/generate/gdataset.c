@@ -95,10 +95,15 @@ struct sb_ggenerator {
     uint8_t *puzzle;                   /* the puzzle being dug */
     int *order;                        /* a permutation of the cells */
     uint64_t dig_budget;               /* guesses a uniqueness check of dig may take */
-    /* The grid's two-digit unavoidable sets (find_unavoidable), or ua_set NULL when the
-     * geometry has too many house slots to index them (UA_MAX_SLOTS). */
-    int *ua_set;     /* nc x (n-1): the sets holding each cell, one per other digit */
+    /* The grid's unavoidable sets (find_unavoidable), or ua_set NULL when the geometry has
+     * too many house slots to index them (UA_MAX_SLOTS). */
+    int ua_width;    /* slots a cell: n - 1 (one per other digit), then one per twin pair */
+    int *ua_set;     /* nc x ua_width: the sets holding each cell (0: none, never empty) */
     int *ua_clues;   /* clues left in each set while digging */
+    int ntwins;      /* twin houses (find_twins) */
+    int *twin_house; /* the first house of each pair */
+    uint16_t *twin;  /* ntwins x n: the partner in the second house of each cell of the first */
+    uint8_t *twin_slot; /* ntwins x 2n: the slot (past n - 1) of each cell and its partner */
     int *ua_parent;  /* scratch: 3 x nc, union-find over the cells, their sets, by digit */
     uint16_t *ua_at; /* scratch: nh x n, the cell of each digit in each house */
 };
@@ -302,6 +307,104 @@ static int options_check(const sb_geometry *g, const sb_ggen_options *opt, char 
     return sb_gsymmetry_check(g, opt->symmetry, why, whylen);
 }
 
+/* @return 1 when cells c and d lie in the same houses but for hc (c's) and hd (d's). */
+static int twins_at(const sb_geometry *g, int c, int hc, int d, int hd)
+{
+    int kc, kd;
+    const uint16_t *a = sb_geometry_cell_houses(g, c, &kc), *b = sb_geometry_cell_houses(g, d, &kd);
+    for (int i = 0, j = 0;; i++, j++) { /* both ascending */
+        i += i < kc && a[i] == hc;
+        j += j < kd && b[j] == hd;
+        if (i == kc || j == kd)
+            return i == kc && j == kd;
+        if (a[i] != b[j])
+            return 0;
+    }
+}
+
+/* @return the index in house h of cell c's twin (twins_at) when c lies in house hc, or -1. */
+static int twin_in(const sb_geometry *g, int n, int c, int hc, int h)
+{
+    const uint16_t *cells = sb_geometry_house(g, h);
+    for (int i = 0; i < n; i++)
+        if (twins_at(g, c, hc, cells[i], h))
+            return i;
+    return -1;
+}
+
+/* Finds the twin houses of gen's geometry: houses h1 < h2 where every cell of h1 has a twin in
+ * h2, lying in all its houses but h1 (two rows of one band, two columns of one stack). On a
+ * grid, where h1's cells and their twins hold the same digits over a cycle of cells, swapping
+ * each cell with its twin keeps h1 and h2 valid and every other house too (it holds both or
+ * neither): those cells are an unavoidable set that no set of two digits gives when the cycle
+ * has three cells or more. Sets gen->ua_width. @return SB_OK or SB_ERR_NOMEM. */
+static int find_twins(sb_ggenerator *gen)
+{
+    const sb_geometry *g = gen->g;
+    const int n = gen->n, nh = sb_geometry_houses(g);
+    int cap = 0, *per_cell = calloc((size_t)gen->nc, sizeof *per_cell), tmax = 0;
+    if (!per_cell)
+        return SB_ERR_NOMEM;
+    for (int h1 = 0; h1 < nh; h1++) {
+        const uint16_t *cells = sb_geometry_house(g, h1);
+        int k0;
+        const uint16_t *hs0 = sb_geometry_cell_houses(g, cells[0], &k0);
+        const int via = hs0[0] == h1 ? (k0 > 1 ? hs0[1] : -1) : hs0[0]; /* another house */
+        if (via < 0)
+            continue;
+        const uint16_t *near = sb_geometry_house(g, via);
+        for (int x = 0; x < n; x++) { /* cells[0]'s twin lies in via with it */
+            int kx;
+            const uint16_t *hx = sb_geometry_cell_houses(g, near[x], &kx);
+            for (int y = 0; y < kx; y++) {
+                const int h2 = hx[y];
+                if (h2 <= h1 || near[x] == cells[0] || !twins_at(g, cells[0], h1, near[x], h2))
+                    continue;
+                if (gen->ntwins == cap) {
+                    cap = cap ? 2 * cap : 64;
+                    int *th = realloc(gen->twin_house, (size_t)cap * sizeof *th);
+                    if (th)
+                        gen->twin_house = th;
+                    uint16_t *tw = realloc(gen->twin, (size_t)cap * (size_t)n * sizeof *tw);
+                    if (tw)
+                        gen->twin = tw;
+                    uint8_t *ts = realloc(gen->twin_slot, (size_t)cap * 2 * (size_t)n);
+                    if (ts)
+                        gen->twin_slot = ts;
+                    if (!th || !tw || !ts) {
+                        free(per_cell);
+                        return SB_ERR_NOMEM;
+                    }
+                }
+                uint16_t *partner = gen->twin + (size_t)gen->ntwins * (size_t)n;
+                const uint16_t *other = sb_geometry_house(g, h2);
+                uint64_t taken = 0; /* one twin each, and room for a slot more */
+                int all = 1;
+                for (int i = 0; i < n && all; i++) {
+                    const int p = twin_in(g, n, cells[i], h1, h2);
+                    all = p >= 0 && !(taken >> p & 1) && per_cell[cells[i]] < UINT8_MAX &&
+                          per_cell[other[p]] < UINT8_MAX;
+                    taken |= UINT64_C(1) << (all ? p : 0);
+                    partner[i] = all ? other[p] : 0;
+                }
+                if (!all)
+                    continue;
+                uint8_t *slot = gen->twin_slot + (size_t)gen->ntwins * 2 * (size_t)n;
+                for (int i = 0; i < n; i++) {
+                    slot[2 * i] = (uint8_t)per_cell[cells[i]]++;
+                    slot[2 * i + 1] = (uint8_t)per_cell[partner[i]]++;
+                    tmax = per_cell[cells[i]] > tmax ? per_cell[cells[i]] : tmax;
+                    tmax = per_cell[partner[i]] > tmax ? per_cell[partner[i]] : tmax;
+                }
+                gen->twin_house[gen->ntwins++] = h1;
+            }
+        }
+    }
+    free(per_cell);
+    gen->ua_width = n - 1 + tmax;
+    return SB_OK;
+}
+
 int sb_ggenerator_new(const sb_geometry *g, uint64_t seed, sb_ggenerator **out, char *why,
                       size_t whylen)
 {
@@ -343,10 +446,13 @@ int sb_ggenerator_new_opts(const sb_geometry *g, const sb_ggen_options *opt,
         st = gen->grid && gen->puzzle && gen->order ? build_orbits(gen) : SB_ERR_NOMEM;
     }
     if (st == SB_OK && (size_t)sb_geometry_houses(g) * (size_t)gen->n <= UA_MAX_SLOTS &&
+        gen->n > 1)
+        st = find_twins(gen);
+    if (st == SB_OK && (size_t)sb_geometry_houses(g) * (size_t)gen->n <= UA_MAX_SLOTS &&
         gen->n > 1) {
-        const size_t slots = (size_t)gen->nc * (size_t)(gen->n - 1);
-        gen->ua_set = malloc(slots * sizeof *gen->ua_set);
-        gen->ua_clues = malloc(slots * sizeof *gen->ua_clues); /* sets: fewer than slots */
+        const size_t slots = (size_t)gen->nc * (size_t)gen->ua_width;
+        gen->ua_set = calloc(slots, sizeof *gen->ua_set); /* slots of no twin: set 0 */
+        gen->ua_clues = malloc((slots + 1) * sizeof *gen->ua_clues); /* a set: 2 slots or more */
         gen->ua_parent = malloc(3 * (size_t)gen->nc * sizeof *gen->ua_parent);
         gen->ua_at = malloc((size_t)sb_geometry_houses(g) * (size_t)gen->n * sizeof *gen->ua_at);
         if (!gen->ua_set || !gen->ua_clues || !gen->ua_parent || !gen->ua_at)
@@ -391,6 +497,9 @@ void sb_ggenerator_free(sb_ggenerator *gen)
     free(gen->ua_clues);
     free(gen->ua_parent);
     free(gen->ua_at);
+    free(gen->twin_house);
+    free(gen->twin);
+    free(gen->twin_slot);
     free(gen);
 }
 
@@ -451,13 +560,13 @@ static int ua_root(int *p, int c)
 }
 
 /* @return the slot of ua_set holding the set of cell c (digit d) for the other digit o. */
-static size_t ua_slot(int n, int c, int d, int o)
+static size_t ua_slot(int width, int c, int d, int o)
 {
-    return (size_t)c * (size_t)(n - 1) + (size_t)(o - 1 - (o > d));
+    return (size_t)c * (size_t)width + (size_t)(o - 1 - (o > d));
 }
 
-/* Finds gen->grid's two-digit unavoidable sets and sets each one's clues to its size (every
- * cell a clue). For digits a and b, a house holds one a and one b, so swapping a and b keeps
+/* Finds gen->grid's unavoidable sets and sets each one's clues to its size (every cell a
+ * clue). Two digits a and b: a house holds one a and one b, so swapping a and b keeps
  * it valid exactly when both its a and its b swap: the classes of the cells holding a or b,
  * linked house by house, are sets whose a and b can swap, and a puzzle with no clue in one of
  * them has a second solution. */
@@ -466,7 +575,8 @@ static void find_unavoidable(sb_ggenerator *gen)
     const int nc = gen->nc, n = gen->n, nh = sb_geometry_houses(gen->g);
     const uint8_t *grid = gen->grid;
     int *parent = gen->ua_parent, *set_of = parent + nc, *by_digit = set_of + nc;
-    int start[SB_GEO_MAX_DIGITS + 2] = {0}, nsets = 0;
+    int start[SB_GEO_MAX_DIGITS + 2] = {0}, nsets = 1;
+    gen->ua_clues[0] = INT32_MAX / 2; /* set 0: no set, never emptied */
     for (int c = 0; c < nc; c++)
         start[grid[c]]++;
     for (int d = 1; d <= n; d++)
@@ -495,10 +605,36 @@ static void find_unavoidable(sb_ggenerator *gen)
                     const int c = cells[k][i], r = ua_root(parent, c);
                     if (set_of[r] < 0)
                         set_of[r] = nsets, gen->ua_clues[nsets++] = 0;
-                    gen->ua_set[ua_slot(n, c, k ? b : a, k ? a : b)] = set_of[r];
+                    gen->ua_set[ua_slot(gen->ua_width, c, k ? b : a, k ? a : b)] = set_of[r];
                     gen->ua_clues[set_of[r]]++;
                 }
         }
+    /* Twin houses (find_twins): the cycles of h1's cells through the cell holding the digit
+     * of each one's twin. */
+    for (int t = 0; t < gen->ntwins; t++) {
+        const uint16_t *h1 = sb_geometry_house(gen->g, gen->twin_house[t]);
+        const uint16_t *twin = gen->twin + (size_t)t * (size_t)n;
+        const uint8_t *slot = gen->twin_slot + (size_t)t * 2 * (size_t)n;
+        int at[SB_GEO_MAX_DIGITS + 1], cycle[SB_GEO_MAX_DIGITS];
+        for (int i = 0; i < n; i++)
+            at[grid[h1[i]]] = i;
+        uint64_t seen = 0;
+        for (int i0 = 0; i0 < n; i0++) {
+            int len = 0;
+            for (int i = i0; !(seen >> i & 1); i = at[grid[twin[i]]]) {
+                seen |= UINT64_C(1) << i;
+                cycle[len++] = i;
+            }
+            const int id = len > 2 ? nsets++ : 0; /* two cells: a two-digit set */
+            if (id)
+                gen->ua_clues[id] = 2 * len;
+            for (int j = 0; j < len; j++) {
+                const int i = cycle[j], w = gen->ua_width, base = n - 1;
+                gen->ua_set[(size_t)h1[i] * (size_t)w + (size_t)(base + slot[2 * i])] = id;
+                gen->ua_set[(size_t)twin[i] * (size_t)w + (size_t)(base + slot[2 * i + 1])] = id;
+            }
+        }
+    }
 }
 
 /* Blanks (on = 0) or restores (on = 1) the cells of orbit o in gen->puzzle and counts them
@@ -506,15 +642,15 @@ static void find_unavoidable(sb_ggenerator *gen)
  * puzzle has several solutions), else 0. */
 static int set_orbit(sb_ggenerator *gen, int o, int on)
 {
-    const int n = gen->n, step = on ? 1 : -1;
+    const int step = on ? 1 : -1;
     int emptied = 0;
     for (int k = gen->orbit_at[o]; k < gen->orbit_at[o + 1]; k++) {
         const int c = gen->orbit_cells[k];
         gen->puzzle[c] = on ? gen->grid[c] : 0;
         if (!gen->ua_set)
             continue;
-        const int *sets = gen->ua_set + (size_t)c * (size_t)(n - 1);
-        for (int i = 0; i < n - 1; i++)
+        const int *sets = gen->ua_set + (size_t)c * (size_t)gen->ua_width;
+        for (int i = 0; i < gen->ua_width; i++)
             emptied |= (gen->ua_clues[sets[i]] += step) == 0;
     }
     return emptied;
