@@ -12,18 +12,19 @@
  *
  * Generation of puzzle i: a random full grid (a quarter of the cells given random digits
  * their peers allow, then the general solver's first solution under a small guess budget; a
- * seed that is stuck or over the budget is thrown away), then its givens removed in a random
- * order while the puzzle keeps one solution. Removing more givens never removes solutions, so
- * a given kept once stays needed: the result is minimal. Each uniqueness check has a guess
- * budget (dig_budget: far above what geometries up to 16 digits need; 10,000 above, where a
- * check of a sparse 25x25 or latin:36 grid can take minutes): a check that runs out keeps its
- * given, and after DIG_MAX_HITS such checks the rest of the givens are kept unchecked. The
- * puzzle is unique all the same, and minimal but for those givens (sb_ggenerated.undecided
- * counts them). Options (sb_ggen_options) change the
- * digging only: under a symmetry the givens go one orbit at a time (with none every cell is
- * its own orbit and the orbits are the cells in order, so the draws are the ones above), and a
- * clue bound drops a candidate once its necessary givens pass it and draws the next candidate
- * from the same stream.
+ * seed that is stuck or over the budget is thrown away), then its givens removed in a
+ * random order while the puzzle keeps one solution. Removing more givens never removes
+ * solutions, so a given kept once stays needed: the result is minimal. A removal that
+ * leaves one of the grid's unavoidable sets without a given is refused with no check
+ * (find_unavoidable). Each uniqueness check has a guess budget (dig_budget: far above what
+ * geometries up to 16 digits need; 10,000 above, where a check of a sparse 25x25 or
+ * latin:36 grid can take minutes): a check that runs out keeps its given, and after
+ * DIG_MAX_HITS such checks the rest of the givens are kept unchecked. The puzzle is unique
+ * all the same, and minimal but for those givens (sb_ggenerated.undecided counts them).
+ * Options (sb_ggen_options) change the digging only: under a symmetry the givens go one
+ * orbit at a time (with none every cell is its own orbit and the orbits are the cells in
+ * order, so the draws are the ones above), and a clue bound drops a candidate once its
+ * necessary givens pass it and draws the next candidate from the same stream.
  *
  * A geometry may have no full grid at all (x:1x2, a jigsaw whose regions cannot all hold every
  * digit): then every random fill fails and the loop above never ends. sb_ggenerator_new
@@ -446,10 +447,7 @@ int sb_ggenerator_new_opts(const sb_geometry *g, const sb_ggen_options *opt,
         st = gen->grid && gen->puzzle && gen->order ? build_orbits(gen) : SB_ERR_NOMEM;
     }
     if (st == SB_OK && (size_t)sb_geometry_houses(g) * (size_t)gen->n <= UA_MAX_SLOTS &&
-        gen->n > 1)
-        st = find_twins(gen);
-    if (st == SB_OK && (size_t)sb_geometry_houses(g) * (size_t)gen->n <= UA_MAX_SLOTS &&
-        gen->n > 1) {
+        gen->n > 1 && (st = find_twins(gen)) == SB_OK) {
         const size_t slots = (size_t)gen->nc * (size_t)gen->ua_width;
         gen->ua_set = calloc(slots, sizeof *gen->ua_set); /* slots of no twin: set 0 */
         gen->ua_clues = malloc((slots + 1) * sizeof *gen->ua_clues); /* a set: 2 slots or more */
