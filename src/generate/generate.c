@@ -350,7 +350,8 @@ static void find_unavoidable(dig_state *s)
             }
 }
 
-/* 1 when some unavoidable set of the solution has no clue left. */
+/* 1 when blanking the n cells left one of the solution's unavoidable sets through them
+ * without a clue. */
 static int ua_uncovered(const dig_state *s, const uint8_t *cells, int n)
 {
     if (!s->nua)
