@@ -231,13 +231,18 @@ t_link_down() {
     link_up # whatever happened above
 }
 
-# link_up: host 2's link up again, polled until it has carrier (bounded)
+# link_up: host 2's link up again, polled until its bridge port forwards (bounded), then every
+# host's neighbour cache flushed. Host 2's address lookups begun while its link was down are
+# still spending their last probes: a connection queued behind one fails with EHOSTUNREACH
+# when they run out (seen: the resume's daemon on host 2 died so, unseen, and mpirun waited
+# for it until the timeout). A machine put in host 2's place starts with an empty cache.
 link_up() {
-    local limit=$((SECONDS + 10))
+    local limit=$((SECONDS + 10)) h
     ip link set "sbv${ID}a2" up
-    until ip -o link show "sbv${ID}a2" | grep -q LOWER_UP; do
+    until bridge link show dev "sbv${ID}a2" | grep -q "state forwarding"; do
         [ "$SECONDS" -le "$limit" ] || { echo "host 2's link not back up"; return; }
     done
+    for h in 1 2 3; do ip -n "$(ns "$h")" neigh flush all; done
 }
 
 # --resume under MPI from runs cut at several points: a plain run of solve/rate -o FILE
