@@ -522,7 +522,9 @@ static inline __attribute__((always_inline)) sbb_houses sbb_houses_of(sbv w)
     const sbv cb = (w | w9 | w18) & col;
     const sbv s1 = SBV_SHUF4(cb, 1, 2, 0, 3), s2 = SBV_SHUF4(cb, 2, 0, 1, 3);
     h.c1 = cb | s1 | s2;
-    h.c2 = sbb_or_bands(sbv_maj(w, w9, w18) & col) | sbv_maj(cb, s1, s2);
+    /* Two bands or more: the pairs of bands are cb & s1 and its two rotations, so they join
+     * the in-band pairs before the one rotation (the majority of cb, s1, s2 without its own) */
+    h.c2 = sbb_or_bands((sbv_maj(w, w9, w18) & col) | (cb & s1));
     return h;
 }
 
@@ -534,8 +536,9 @@ static inline sbv sbb_hidden_of(sbv w, sbv *none)
     const sbv row = sbv_splat(SBB_ROW), col = sbv_splat(SBB_COL), box = sbv_splat(SBB_BOX);
     const sbb_houses h = sbb_houses_of(w);
     *none = (row & ~h.r1) | (box & ~h.x1) | (col & ~h.c1);
-    return w & (sbb_fill_rows(h.r1 & ~h.r2) | sbb_fill_boxes(h.x1 & ~h.x2) |
-                sbb_fill_cols(h.c1 & ~h.c2));
+    /* w lies in its houses with a place, so a cell of w is alone in a house unless every
+     * house of it holds two places or more */
+    return w & ~(sbb_fill_rows(h.r2) & sbb_fill_boxes(h.x2) & sbb_fill_cols(h.c2));
 }
 
 /* Locked candidates on one vector w (one digit per 16-byte group): w without the cells
