@@ -225,10 +225,12 @@ static inline uint32_t sbb_vec_digits(int k)
 }
 
 /* Cells with one digit left, over the nine digit words: once = a digit left, twice = two or
- * more. Reduced as a tree: the chain of a naked-singles iteration is what a settle waits on.
- * Stamped for 16-byte digit words and, for the paired search, 32-byte ones (two boards). */
+ * more; hi4 = a digit of indexes 4..7 left (the third bit plane of sbb_index_planes, a node
+ * of the tree). Reduced as a tree: the chain of a naked-singles iteration is what a settle
+ * waits on. Stamped for 16-byte digit words and, for the paired search, 32-byte ones (two
+ * boards). */
 #define SBB_COUNT_CELLS(name, T)                                                                \
-    static inline void name(const T v[SB_DIGITS], T *once, T *twice)                           \
+    static inline void name(const T v[SB_DIGITS], T *once, T *twice, T *hi4)                   \
     {                                                                                          \
         const T o01 = v[0] | v[1], t01 = v[0] & v[1], o23 = v[2] | v[3], t23 = v[2] & v[3];   \
         const T o45 = v[4] | v[5], t45 = v[4] & v[5], o67 = v[6] | v[7], t67 = v[6] & v[7];   \
@@ -237,8 +239,23 @@ static inline uint32_t sbb_vec_digits(int k)
         const T o07 = o03 | o47, t07 = t03 | t47 | (o03 & o47);                                \
         *once = o07 | v[8];                                                                    \
         *twice = t07 | (o07 & v[8]);                                                           \
+        *hi4 = o47;                                                                            \
+    }
+
+/* The four bit planes of each cell's digit index (exact for the cells with one digit) over
+ * the nine digit words, hi4 from the count above: p[k] = the cells holding a digit whose
+ * index has bit k. */
+#define SBB_INDEX_PLANES(name, T)                                                               \
+    static inline void name(const T v[SB_DIGITS], T hi4, T p[4])                               \
+    {                                                                                          \
+        const T v37 = v[3] | v[7];                                                             \
+        p[0] = v[1] | v[5] | v37;                                                              \
+        p[1] = v[2] | v[6] | v37;                                                              \
+        p[2] = hi4;                                                                            \
+        p[3] = v[8];                                                                           \
     }
 SBB_COUNT_CELLS(sbb_count_cells, sbv4)
+SBB_INDEX_PLANES(sbb_index_planes, sbv4)
 
 /* x in every digit group of a vector. */
 static inline sbv sbb_wide(sbv4 x)
@@ -436,7 +453,8 @@ static inline int sbb_naked(sb_board *b)
         once = sbv_lo(o) | sbv_hi(o);
         twice = sbv_lo(t) | sbv_hi(t) | (sbv_lo(o) & sbv_hi(o));
 #else
-        sbb_count_cells(v, &once, &twice);
+        sbv4 hi4;
+        sbb_count_cells(v, &once, &twice, &hi4);
 #endif
         if (sbv4_any(cells & ~once))
             return 0;
@@ -456,8 +474,8 @@ static inline int sbb_naked(sb_board *b)
         const sbv4 planes[4] = {sbv_hi(o03), sbv_lo(p1) | sbv_hi(p1), sbv_lo(o23) | sbv_hi(o23),
                                 sbv_lo(v[4])};
 #else
-        const sbv4 planes[4] = {v[1] | v[3] | v[5] | v[7], v[2] | v[3] | v[6] | v[7],
-                                v[4] | v[5] | v[6] | v[7], v[8]};
+        sbv4 planes[4];
+        sbb_index_planes(v, hi4, planes);
 #endif
         sbb_qplanes qp;
         sbb_qplanes_of(planes, &qp);

@@ -100,6 +100,7 @@ static inline sbv sbp_keep(unsigned live)
 }
 
 SBB_COUNT_CELLS(sbp_count_cells, sbv)
+SBB_INDEX_PLANES(sbp_index_planes, sbv)
 
 /* One-hot digit selectors, per board: row l (entries SBP_ROW * l .. SBP_ROW * l + 16) has
  * all ones in half l of its entry SB_DIGITS - 1 and zeros elsewhere, so that the nine entries
@@ -390,8 +391,8 @@ void SB_KERNEL_PAIR(sb_board *stacks, const sb_grid *puzzles, size_t n, uint64_t
         }
     }
     while (busy) {
-        sbv once, twice;
-        sbp_count_cells(st.v, &once, &twice);
+        sbv once, twice, hi4;
+        sbp_count_cells(st.v, &once, &twice, &hi4);
         const unsigned empty = sbp_halves(cells & ~once) & busy;
         const sbv fresh = once & ~twice & ~st.done & sbp_keep(busy & ~empty);
         const unsigned single = sbp_halves(fresh);
@@ -400,9 +401,9 @@ void SB_KERNEL_PAIR(sb_board *stacks, const sb_grid *puzzles, size_t n, uint64_t
             /* Bits of each cell's digit index (exact for cells with one digit), two planes per
              * 64-bit word (sbb_digit_at), and the new singles as words: word 4l+k is band k of
              * board l. */
-            const sbv d0 = st.v[1] | st.v[3] | st.v[5] | st.v[7];
-            const sbv d1 = st.v[2] | st.v[3] | st.v[6] | st.v[7];
-            const sbv d2 = st.v[4] | st.v[5] | st.v[6] | st.v[7], d3 = st.v[8];
+            sbv d[4];
+            sbp_index_planes(st.v, hi4, d);
+            const sbv d0 = d[0], d1 = d[1], d2 = d[2], d3 = d[3];
             uint64_t q01[8] SBP_ALIGNED, q23[8] SBP_ALIGNED;
             uint32_t fw[8] SBP_ALIGNED;
             *(sbv *)(void *)&q01[0] = SBP_ZIP(d0, d1, 0);
