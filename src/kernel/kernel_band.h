@@ -540,8 +540,9 @@ static inline __attribute__((always_inline)) sbb_houses sbb_houses_of(sbv w)
     const sbv cb = (w | w9 | w18) & col;
     const sbv s1 = SBV_SHUF4(cb, 1, 2, 0, 3), s2 = SBV_SHUF4(cb, 2, 0, 1, 3);
     h.c1 = cb | s1 | s2;
-    /* Two bands or more: the pairs of bands are cb & s1 and its two rotations, so they join
-     * the in-band pairs before the one rotation (the majority of cb, s1, s2 without its own) */
+    /* Two places or more: two in one band, or one in each of two bands. The majority of cb,
+     * s1 and s2 is or_bands(cb & s1) (the three pairs of bands are cb & s1 and its two
+     * rotations), so those pairs join the in-band ones before the one rotation. */
     h.c2 = sbb_or_bands((sbv_maj(w, w9, w18) & col) | (cb & s1));
     return h;
 }
