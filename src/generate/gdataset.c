@@ -90,7 +90,7 @@ struct sb_ggenerator {
     int *orbit_at;                     /* orbit o is orbit_cells[orbit_at[o] .. orbit_at[o+1]) */
     int *orbit_cells;                  /* the cells, orbit by orbit */
     const volatile sig_atomic_t *stop; /* polled between solver calls, or NULL */
-    sb_engine *engine;                 /* uniqueness checks and fills (see gen_solve) */
+    sb_engine *engine;                 /* dig's checks (sb_engine_solve), fills (gen_solve) */
     int nc, n;                         /* cells, digits */
     uint8_t *grid;                     /* the full grid being dug */
     uint8_t *puzzle;                   /* the puzzle being dug */

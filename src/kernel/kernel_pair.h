@@ -403,13 +403,12 @@ void SB_KERNEL_PAIR(sb_board *stacks, const sb_grid *puzzles, size_t n, uint64_t
              * board l. */
             sbv d[4];
             sbp_index_planes(st.v, hi4, d);
-            const sbv d0 = d[0], d1 = d[1], d2 = d[2], d3 = d[3];
             uint64_t q01[8] SBP_ALIGNED, q23[8] SBP_ALIGNED;
             uint32_t fw[8] SBP_ALIGNED;
-            *(sbv *)(void *)&q01[0] = SBP_ZIP(d0, d1, 0);
-            *(sbv *)(void *)&q01[4] = SBP_ZIP(d0, d1, 1);
-            *(sbv *)(void *)&q23[0] = SBP_ZIP(d2, d3, 0);
-            *(sbv *)(void *)&q23[4] = SBP_ZIP(d2, d3, 1);
+            *(sbv *)(void *)&q01[0] = SBP_ZIP(d[0], d[1], 0);
+            *(sbv *)(void *)&q01[4] = SBP_ZIP(d[0], d[1], 1);
+            *(sbv *)(void *)&q23[0] = SBP_ZIP(d[2], d[3], 0);
+            *(sbv *)(void *)&q23[4] = SBP_ZIP(d[2], d[3], 1);
             *(sbv *)(void *)fw = fresh;
             unsigned nz = sbp_lanes(fresh);
             do { /* one loop over both boards' singles */
