@@ -139,6 +139,10 @@ typedef struct sb_search_run {
     uint64_t max_guesses;              /* guesses allowed (UINT64_MAX: no budget) */
     const volatile sig_atomic_t *stop; /* stop flag polled between guesses, or NULL */
     int status;                        /* out: SB_OK, SB_ERR_BUDGET or SB_ERR_STOPPED */
+    int drop_cell;                     /* the cell whose root candidates lose drop */
+    uint16_t drop;                     /* digit mask the root's cell drop_cell starts without,
+                                          read by the one-board depth-first entries (0: none;
+                                          sb_solve_drop) */
 } sb_search_run;
 
 /* The AVX2 band kernel's paired search (kernel_pair.h): solutions of puzzles[0..n) counted up
@@ -459,6 +463,17 @@ int sb_solver_new_parsed(sb_solver **out, const sb_options *opt, const sb_spec_p
 void sb_solver_limits(sb_solver *s, uint64_t limit, uint64_t max_guesses,
                       const volatile sig_atomic_t *stop);
 sb_tech_ext *sb_engine_ext(sb_engine *e);
+
+/* Counts up to limit the solutions of puzzle whose cell `cell` holds none of the digits in
+ * mask drop, as sb_solve counts (s's kernel and budget; the guesses are of that search).
+ * Where puzzle has one solution S, puzzle less the given at cell has another exactly when
+ * this finds one with drop = S's digit there: one search of a smaller tree than counting
+ * that puzzle to 2 (the generator's check, docs/performance.md). The root loses the digits
+ * before it settles, so the search is the kernel's own and no copy is made.
+ * @return as sb_solve; SB_ERR_ARG unless s runs the fused kernel depth-first ("fast",
+ * DFS) or drop has bits above digit 9. */
+int sb_solve_drop(sb_solver *s, const sb_grid *puzzle, int cell, uint16_t drop, uint64_t limit,
+                  sb_result *res);
 /* @return the puzzles e has handed to a paired kernel (sb_solver_paired of its 9x9 row; 0 on
  * the others or for NULL e). */
 uint64_t sb_engine_paired(const sb_engine *e);

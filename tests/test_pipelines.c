@@ -513,6 +513,144 @@ Test(pipelines, fast_every_level_and_search_identical)
     free(c.items);
 }
 
+/* The reference kernel's DFS entry with a drop at the root (sb_search_run's drop). */
+static int kernel_solve_drop(kernel_state *k, const uint8_t cells[81], int c, uint16_t drop,
+                             uint64_t limit, sb_result *res)
+{
+    sb_search_run run = {.max_guesses = UINT64_MAX, .drop_cell = c, .drop = drop};
+    const sb_grid g = tu_from_cells(cells);
+    memset(&run.res, 0xA5, sizeof run.res);
+    REF_KERNEL.dfs(k->stack, &g, limit, &run);
+    *res = run.res;
+    return run.status;
+}
+
+/* A search with one cell barred from some digits (sb_solve_drop), at every level and in the
+ * reference kernel, counts what the independent reference counts on the candidates that say
+ * so (ref_count_marks): the same counts at limits 1 and 2, a first solution that keeps the
+ * givens and rules and avoids the dropped digits, and the same guesses and solution at every
+ * level. The drops: a given's solution digit with that given blanked (on a unique puzzle,
+ * the generator's check: none left exactly when the puzzle less the given keeps one
+ * solution), a random cell's solution digit, a given's own digit (none left), and random
+ * sets. */
+Test(pipelines, drop_search_against_reference)
+{
+    corpus c = corpus_build(UINT64_C(0xD809), TU_SAMPLE(60));
+    int levels[SB_SIMD_LEVELS];
+    const int nl = tu_supported_levels(levels);
+    sb_solver *s[SB_SIMD_LEVELS];
+    for (int l = 0; l < nl; l++)
+        s[l] = tu_solver(2, 0, levels[l]);
+    kernel_state ks = kernel_state_new();
+    ref_rng r;
+    ref_rng_seed(&r, 0xD809);
+    int generator_checks = 0, unique_after = 0, emptied = 0;
+    for (int i = 0; i < c.n; i++) {
+        const pz *it = &c.items[i];
+        for (int t = 0; t < 6; t++) {
+            int cell = ref_rng_below(&r, 81);
+            uint16_t drop = (uint16_t)(1 + ref_rng_below(&r, SB_ALL_DIGITS));
+            if (t == 0 || t == 2) /* a given */
+                for (int k = 0; k < 81; k++)
+                    if (it->p[(cell + k) % 81]) {
+                        cell = (cell + k) % 81;
+                        break;
+                    }
+            if (t < 3 && it->ref >= 1) /* its solution's digit there (a given's own) */
+                drop = (uint16_t)(1u << (it->sol[cell] - 1));
+            uint8_t p[81];
+            memcpy(p, it->p, 81);
+            const int blanked = t == 0 && it->kind == K_UNIQUE;
+            if (blanked)
+                p[cell] = 0; /* the generator's check: this given removed */
+            uint16_t cand[81];
+            for (int k = 0; k < 81; k++)
+                cand[k] = p[k] ? (uint16_t)(1u << (p[k] - 1)) : SB_ALL_DIGITS;
+            cand[cell] &= (uint16_t)~drop;
+            emptied += cand[cell] == 0;
+            uint8_t want_sol[81];
+            const int want = ref_count_marks(cand, 2, want_sol);
+            if (blanked) {
+                generator_checks++;
+                const int after = ref_count(p, 2, NULL);
+                unique_after += after == 1;
+                cr_assert_eq(want == 0, after == 1, "the drop search and the count of the "
+                             "puzzle less a given disagree");
+            }
+            char pt[82];
+            tu_text(p, pt);
+            for (uint64_t limit = 1; limit <= 2; limit++) {
+                sb_result first;
+                for (int l = 0; l < nl; l++) {
+                    const sb_grid g = tu_from_cells(p);
+                    sb_result res;
+                    memset(&res, 0xA5, sizeof res);
+                    const int rc = sb_solve_drop(s[l], &g, cell, drop, limit, &res);
+                    char where[96];
+                    snprintf(where, sizeof where, "%s, cell %d without 0x%03x, limit %llu",
+                             sb_simd_name(levels[l]), cell, drop, (unsigned long long)limit);
+                    cr_assert_eq(rc, SB_OK, "%s: status %d on %s", where, rc, pt);
+                    const uint64_t w = (uint64_t)want < limit ? (uint64_t)want : limit;
+                    cr_assert_eq(res.count, w, "%s: count %llu, reference %llu on %s", where,
+                                 (unsigned long long)res.count, (unsigned long long)w, pt);
+                    if (res.count) {
+                        cr_assert(ref_is_valid_solution(p, res.solution.cell),
+                                  "%s: invalid solution on %s", where, pt);
+                        cr_assert_eq(drop >> (res.solution.cell[cell] - 1) & 1, 0,
+                                     "%s: the solution keeps a dropped digit on %s", where, pt);
+                    }
+                    if (l == 0) {
+                        first = res;
+                        sb_result kref;
+                        const int krc = kernel_solve_drop(&ks, p, cell, drop, limit, &kref);
+                        assert_same_result(rc, &res, krc, &kref, where, p);
+                    } else {
+                        assert_same_result(rc, &res, SB_OK, &first, where, p);
+                    }
+                }
+            }
+        }
+    }
+    cr_assert_geq(generator_checks, TU_SAMPLE(60), "only %d generator checks", generator_checks);
+    cr_assert(unique_after > 0 && unique_after < generator_checks,
+              "the generator checks are all alike: %d of %d unique", unique_after,
+              generator_checks);
+    cr_assert_geq(emptied, TU_SAMPLE(60) / 2, "only %d drops empty their cell", emptied);
+    kernel_state_free(&ks);
+    for (int l = 0; l < nl; l++)
+        sb_solver_free(s[l]);
+    free(c.items);
+}
+
+/* sb_solve_drop runs the fused kernel depth-first only, on a cell of the grid, digits 1..9
+ * and a valid grid. */
+Test(pipelines, drop_search_refuses)
+{
+    const uint8_t empty[81] = {0};
+    const sb_grid g = tu_from_cells(empty);
+    sb_grid bad = g;
+    bad.cell[40] = 10;
+    sb_result res;
+    sb_solver *fast = tu_solver(2, 0, SB_SIMD_SCALAR);
+    sb_solver *bfs = mk_solver(0, NULL, SB_SEARCH_BFS, 2, TEST_BFS_CAP);
+    sb_solver *list = mk_solver(sb_pipeline_find("list"), NULL, SB_SEARCH_DFS, 2, 0);
+    cr_assert_eq(sb_solve_drop(fast, &g, 0, 1, 1, &res), SB_OK);
+    cr_assert_eq(res.count, 1);
+    cr_assert_neq(res.solution.cell[0], 1);
+    cr_assert_eq(sb_solve_drop(bfs, &g, 0, 1, 1, &res), SB_ERR_ARG);
+    cr_assert_eq(sb_solve_drop(list, &g, 0, 1, 1, &res), SB_ERR_ARG);
+    cr_assert_eq(sb_solve_drop(fast, &g, -1, 1, 1, &res), SB_ERR_ARG);
+    cr_assert_eq(sb_solve_drop(fast, &g, 81, 1, 1, &res), SB_ERR_ARG);
+    cr_assert_eq(sb_solve_drop(fast, &g, 0, 0x200, 1, &res), SB_ERR_ARG);
+    cr_assert_eq(sb_solve_drop(fast, &bad, 0, 1, 1, &res), SB_ERR_ARG);
+    cr_assert_eq(sb_solve_drop(NULL, &g, 0, 1, 1, &res), SB_ERR_ARG);
+    cr_assert_eq(sb_solve_drop(fast, NULL, 0, 1, 1, &res), SB_ERR_ARG);
+    cr_assert_eq(sb_solve_drop(fast, &g, 0, 1, 1, NULL), SB_ERR_ARG);
+    sb_solver_free(fast);
+    sb_solver_free(bfs);
+    sb_solver_free(list);
+}
+
 /* Each registry row's spec, given as a custom spec, is that pipeline: same counts, guesses,
  * solutions and technique counters, in both search modes. */
 Test(pipelines, registry_spec_equals_custom_spec)

@@ -358,18 +358,35 @@ static int run_search(sb_solver *s, search_fn fn, const sb_grid *puzzle, const u
     return s->ext && s->ext->fault ? s->ext->fault : st;
 }
 
-int sb_solve(sb_solver *s, const sb_grid *puzzle, sb_result *res)
+/* 1 when every cell of puzzle holds 0..9. One reduction, no early exit, so the compiler can
+ * vectorise it: on easy corpora the solve itself is a few hundred nanoseconds and a
+ * byte-at-a-time loop showed up. */
+static int grid_valid(const sb_grid *puzzle)
 {
-    if (!s || !puzzle || !res)
-        return SB_ERR_ARG;
-    /* One reduction, no early exit, so the compiler can vectorise it: on easy corpora the
-     * solve itself is a few hundred nanoseconds and a byte-at-a-time loop showed up. */
     uint8_t over = 0;
     for (int c = 0; c < SB_CELLS; c++)
         over |= puzzle->cell[c] > 9;
-    if (over)
+    return !over;
+}
+
+int sb_solve(sb_solver *s, const sb_grid *puzzle, sb_result *res)
+{
+    if (!s || !puzzle || !res || !grid_valid(puzzle))
         return SB_ERR_ARG;
     return run_search(s, s->givens, puzzle, NULL, res);
+}
+
+int sb_solve_drop(sb_solver *s, const sb_grid *puzzle, int cell, uint16_t drop, uint64_t limit,
+                  sb_result *res)
+{
+    if (!s || !puzzle || !res || s->givens != fused_dfs || cell < 0 || cell >= SB_CELLS ||
+        (drop & ~SB_ALL_DIGITS) || !grid_valid(puzzle))
+        return SB_ERR_ARG;
+    sb_search_run run = {.max_guesses = s->opt.max_guesses, .stop = s->opt.stop,
+                         .drop_cell = cell, .drop = drop};
+    s->kernel.dfs(s->stack, puzzle, limit, &run);
+    *res = run.res;
+    return run.status;
 }
 
 int sb_solve_candidates(sb_solver *s, const uint16_t cand[SB_CELLS], sb_result *res)
@@ -444,10 +461,7 @@ int sb_solve_many(sb_solver *s, const sb_grid *puzzles, size_t n, sb_result *res
         if (pair_next(s)) {
             size_t k = 0;
             for (size_t i = lo; i < hi; i++) {
-                uint8_t over = 0;
-                for (int c = 0; c < SB_CELLS; c++)
-                    over |= puzzles[i].cell[c] > 9;
-                if (over) {
+                if (!grid_valid(&puzzles[i])) {
                     memset(&res[i], 0, sizeof res[i]);
                     status[i] = SB_ERR_ARG;
                     continue;

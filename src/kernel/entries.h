@@ -5,10 +5,12 @@
  * to the kernel.
  *
  * The includer defines, before including: SB_KERNEL_DFS / SB_KERNEL_BFS (the entry names),
- * and the kernel functions SBK_LOAD(b, puzzle) (the root board from the givens, settled; 0 on
- * contradiction), SBK_TAKE(b, c, d), SBK_DROP(b, c, d), SBK_CHOOSE(b), SBK_FIRST(b, c, m),
- * SBK_CELL(b, c) and SBK_SOLUTION(b, out) (see search_hooks.h for the hooks they serve); the
- * kernel sets b->nsolved at every stable board.
+ * and the kernel functions SBK_LOAD(b, puzzle, c, drop) (the root board from the givens, cell
+ * c without the digits of mask drop unless it is 0, settled; 0 on contradiction),
+ * SBK_TAKE(b, c, d), SBK_DROP(b, c, d), SBK_CHOOSE(b), SBK_FIRST(b, c, m), SBK_CELL(b, c) and
+ * SBK_SOLUTION(b, out) (see search_hooks.h for the hooks they serve); the kernel sets
+ * b->nsolved at every stable board. The depth-first entries take the drop from the run
+ * (sb_search_run); the breadth-first ones never drop.
  *
  * With SB_KERNEL_TECH (the "fast+T" stamps, kernel_<level>_tech.c) the includer also defines
  * SBK_PLANES(b, w) and SBK_ELIM(b, el) (kernel_tech.h): every load, take and drop that leaves
@@ -43,10 +45,11 @@ typedef struct sbk_ctx {
 #define SRCH_MASK uint16_t
 #include "search/search.h"
 
-/* The root board from the givens, settled (then the techniques): 0 on contradiction. */
-static inline int sbk_root(sbk_ctx *x, sb_board *b, const sb_grid *puzzle)
+/* The root board from the givens, cell c without the digits of mask drop (0: none), settled
+ * (then the techniques): 0 on contradiction. */
+static inline int sbk_root(sbk_ctx *x, sb_board *b, const sb_grid *puzzle, int c, uint16_t drop)
 {
-    return SBK_SETTLED(x, SBK_LOAD(b, puzzle));
+    return SBK_SETTLED(x, SBK_LOAD(b, puzzle, c, drop));
 }
 
 static inline int srch_solved(sbk_ctx *x, const sb_board *b)
@@ -108,7 +111,8 @@ void SB_KERNEL_DFS(sb_board *stack, const sb_grid *puzzle, uint64_t limit, sb_se
     x.stack = stack;
     x.t = t;
     sbt_memo_clear(&x.memo, t);
-    run->status = srch_dfs_count(&x, sbk_root(&x, stack, puzzle), limit, run);
+    run->status =
+        srch_dfs_count(&x, sbk_root(&x, stack, puzzle, run->drop_cell, run->drop), limit, run);
 }
 
 int SB_KERNEL_BFS(sb_board **ring, size_t *ring_len, size_t cap, const sb_grid *puzzle,
@@ -119,14 +123,15 @@ int SB_KERNEL_BFS(sb_board **ring, size_t *ring_len, size_t cap, const sb_grid *
     x.stack = NULL;
     x.t = t;
     sbt_memo_clear(&x.memo, t);
-    return srch_bfs_count(&x, &root, sbk_root(&x, &root, puzzle), ring, ring_len, cap, limit,
-                          run);
+    return srch_bfs_count(&x, &root, sbk_root(&x, &root, puzzle, 0, 0), ring, ring_len, cap,
+                          limit, run);
 }
 #else
 void SB_KERNEL_DFS(sb_board *stack, const sb_grid *puzzle, uint64_t limit, sb_search_run *run)
 {
     sbk_ctx x = {stack};
-    run->status = srch_dfs_count(&x, sbk_root(&x, stack, puzzle), limit, run);
+    run->status =
+        srch_dfs_count(&x, sbk_root(&x, stack, puzzle, run->drop_cell, run->drop), limit, run);
 }
 
 int SB_KERNEL_BFS(sb_board **ring, size_t *ring_len, size_t cap, const sb_grid *puzzle,
@@ -134,7 +139,7 @@ int SB_KERNEL_BFS(sb_board **ring, size_t *ring_len, size_t cap, const sb_grid *
 {
     sbk_ctx x = {NULL};
     sb_board root;
-    return srch_bfs_count(&x, &root, sbk_root(&x, &root, puzzle), ring, ring_len, cap, limit,
-                          run);
+    return srch_bfs_count(&x, &root, sbk_root(&x, &root, puzzle, 0, 0), ring, ring_len, cap,
+                          limit, run);
 }
 #endif

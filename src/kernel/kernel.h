@@ -634,7 +634,7 @@ static inline uint16_t sbk_first(const sb_board *b, int c, uint16_t m)
 #if SB_KERNEL_AVX512
 /* The givens become masks 32 cells at a time (byte → lane, 1 << (digit-1), blank → all
  * digits); the first round of sbk_settle then assigns every given at once. */
-static inline int sbk_load(sb_board *b, const sb_grid *puzzle)
+static inline int sbk_load(sb_board *b, const sb_grid *puzzle, int c, uint16_t drop)
 {
     const __m512i one = _mm512_set1_epi16(1), all = _mm512_set1_epi16(SB_ALL_DIGITS);
     for (int j = 0; j < 3; j++) {
@@ -645,6 +645,8 @@ static inline int sbk_load(sb_board *b, const sb_grid *puzzle)
         const __mmask32 blank = _mm512_mask_testn_epi16_mask(cells, d, d);
         _mm512_store_si512((void *)&b->cand[32 * j], _mm512_mask_blend_epi16(blank, bit, all));
     }
+    if (drop) /* cell c without those digits: the first round sees a single or an empty cell */
+        b->cand[c] &= (uint16_t)~drop;
     __m512i v[3];
     sbk_regs(b, v);
     /* The root: the triad rules only past the other rules' fixpoint, when it leaves at least
@@ -700,8 +702,9 @@ static inline int sbk_drop(sb_board *b, int c, uint16_t d)
 }
 #else
 /* Every given is set first and assigned after, so equal givens in a house meet as an emptied
- * cell. */
-static inline int sbk_load_settle(sb_board *b, const sb_grid *puzzle)
+ * cell. Cell dc then loses the digits of mask drop: emptied, a contradiction; left with one
+ * digit where it was blank, assigned like a given. */
+static inline int sbk_load_settle(sb_board *b, const sb_grid *puzzle, int dc, uint16_t drop)
 {
     uint8_t q[SB_CELLS];
     int qn = 0;
@@ -710,6 +713,14 @@ static inline int sbk_load_settle(sb_board *b, const sb_grid *puzzle)
         b->cand[c] = puzzle->cell[c] ? (uint16_t)(1u << (puzzle->cell[c] - 1)) : SB_ALL_DIGITS;
         if (puzzle->cell[c])
             q[qn++] = (uint8_t)c;
+    }
+    if (drop) {
+        const uint16_t m = b->cand[dc] & (uint16_t)~drop;
+        if (!m)
+            return 0;
+        b->cand[dc] = m;
+        if (!puzzle->cell[dc] && !(m & (m - 1)))
+            q[qn++] = (uint8_t)dc;
     }
     return sbk_propagate(b, q, qn, SB_ALL_HOUSES);
 }
@@ -849,9 +860,9 @@ static inline int sbk_elim(sb_board *b, const uint32_t *el)
 /* The root: settled, then, when at least SBT3_OPEN cells are open, the triad rules (triad.h)
  * and the settle again until they find nothing (the AVX-512 stamps run them from their
  * fixpoint round's segments, then inside the rounds: SBK_GATED). */
-static inline int sbk_load(sb_board *b, const sb_grid *puzzle)
+static inline int sbk_load(sb_board *b, const sb_grid *puzzle, int c, uint16_t drop)
 {
-    if (!sbk_load_settle(b, puzzle))
+    if (!sbk_load_settle(b, puzzle, c, drop))
         return 0;
     if (!sbt3_gate(b->nsolved))
         return 1;

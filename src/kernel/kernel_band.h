@@ -766,12 +766,33 @@ static inline int sbb_settle(sb_board *b)
     return sbb_settle_at(b, 0);
 }
 
-/* The root's settle (sbb_settle_at with root = 1), out of line and once, while the search's
- * settle is inlined into it (both forced): left to gcc, the gate's few instructions tipped
- * the shared settle out of line for the search too, +1.7% instructions on hardest at sse4
- * (callgrind). @return as sbb_settle_at. */
-static __attribute__((noinline)) int sbb_settle_root(sb_board *b)
+/* Cell c of a loaded board loses the digits of mask drop. The load leaves every digit dirty,
+ * and the root's settle finds a cell this leaves single (or empty, a given's own digit
+ * included). Out of line and cold, as sbb_settle_root says why. */
+static __attribute__((noinline, cold)) void sbb_unmark(sb_board *b, int c, uint16_t drop)
 {
+    for (uint32_t f = drop; f; f &= f - 1)
+        sbb_words(b)[4 * __builtin_ctz(f) + c / 27] &= ~(1u << c % 27);
+}
+
+/* The root's settle (sbb_settle_at with root = 1) of a loaded board whose cell c first loses
+ * the digits of mask drop (0: none), out of line and once, while the search's settle is
+ * inlined into it (both forced): left to gcc, the gate's few instructions tipped the shared
+ * settle out of line for the search too, +1.7% instructions on hardest at sse4 (callgrind).
+ * The drop is made here, by a cold call, rather than in the load, which is inlined into the
+ * search's entry: any growth there tipped gcc's inlining of the naked singles (its stack
+ * frame limit) in one stamp or another, +1-5% instructions. It is never cloned: a copy for
+ * the paired search's constant arguments took the naked singles out of line at avx2.
+ * @return as sbb_settle_at. */
+#if defined(__clang__) /* no such attribute; clang 14 makes no such clone here */
+#define SBB_ONE_COPY noinline
+#else
+#define SBB_ONE_COPY noinline, noclone
+#endif
+static __attribute__((SBB_ONE_COPY)) int sbb_settle_root(sb_board *b, int c, uint16_t drop)
+{
+    if (drop)
+        sbb_unmark(b, c, drop);
     return sbb_settle_at(b, 1);
 }
 
@@ -1106,11 +1127,12 @@ static inline void sbb_load_raw(sb_board *b, const sb_grid *puzzle)
     w[SBB_DIRTY] = SBB_ALL_DIRTY;
 }
 
-/* The root: loaded and settled, then the triad rules when enough cells are open. */
-static inline int sbb_load(sb_board *b, const sb_grid *puzzle)
+/* The root: loaded, cell c without the digits of mask drop (0: none), settled, then the
+ * triad rules when enough cells are open. */
+static inline int sbb_load(sb_board *b, const sb_grid *puzzle, int c, uint16_t drop)
 {
     sbb_load_raw(b, puzzle);
-    return sbb_settle_root(b);
+    return sbb_settle_root(b, c, drop);
 }
 
 /* Places cell c, whose one candidate is digit index e: e leaves c's peers and c joins the

@@ -329,7 +329,7 @@ static int sbp_advance(sbp_lane *L, sbp_feed *f, int ok)
     sb_board *b = &L->stack[L->depth];
     if (L->root) { /* the root may take the triad rules too, settled by the one-board kernel */
         L->root = 0;
-        ok = ok && sbb_settle_root(b);
+        ok = ok && sbb_settle_root(b, 0, 0);
     }
     if (ok && b->nsolved == SB_CELLS) {
         if (res->count++ == 0)
