@@ -471,12 +471,13 @@ enum {
  * are removed in a random order of symmetry orbits, in two phases. Phase 1 removes, with no
  * solver call, every orbit whose cells singles on the remaining clues bring back (the solutions
  * are then unchanged, so uniqueness holds by construction). Phase 2 tries each remaining orbit
- * with one uniqueness check (sb_solve, limit 2); an orbit whose removal fails is necessary and
- * stays for good (removing clues only adds solutions). Default digging stops at the first
- * necessary orbit once max_clues and min_guesses are met; `minimal` goes through every orbit. A
- * candidate that misses max_clues or the guess range is dropped and a new one made, up to
- * max_attempts. Everything is a function of (seed, i, options): thread count, call order and
- * SIMD level do not change the output. */
+ * with one uniqueness check: for one cell, a search for a solution with another digit there
+ * (any second solution has one); for a larger orbit, sb_solve to 2. An orbit whose removal
+ * fails is necessary and stays for good (removing clues only adds solutions). Default
+ * digging stops at the first necessary orbit once max_clues and min_guesses are met;
+ * `minimal` goes through every orbit. A candidate that misses max_clues or the guess range
+ * is dropped and a new one made, up to max_attempts. Everything is a function of (seed, i,
+ * options): thread count, call order and SIMD level do not change the output. */
 typedef struct sb_gen_options {
     uint64_t seed;         /* puzzle i is a function of (seed, i) and the options below only */
     int minimal;           /* 1: dig until no clue can go (no orbit, under a symmetry);
