@@ -463,6 +463,14 @@ int sb_solver_new_parsed(sb_solver **out, const sb_options *opt, const sb_spec_p
 void sb_solver_limits(sb_solver *s, uint64_t limit, uint64_t max_guesses,
                       const volatile sig_atomic_t *stop);
 sb_tech_ext *sb_engine_ext(sb_engine *e);
+/* sb_engine_solve's count of cells's solutions up to limit, with cell `cell` barred from the
+ * digits of mask drop (as sb_solve_drop on 9x9), res's count and guesses set (no first
+ * solution). Rows: the 9x9 fused kernel (sb_solve_drop) and the general per-cell engine
+ * (from candidates); SB_ERR_ARG on the others (box16's kernel loads givens only, and its
+ * per-cell engine from candidates is slower than its count), for a cell off the grid or a
+ * digit above N. */
+int sb_engine_solve_drop(sb_engine *e, const uint8_t *cells, int cell, uint64_t drop,
+                         uint64_t limit, sb_gresult *res);
 
 /* Counts up to limit the solutions of puzzle whose cell `cell` holds none of the digits in
  * mask drop, as sb_solve counts (s's kernel and budget; the guesses are of that search).

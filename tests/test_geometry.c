@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "dlx.h"
+#include "internal.h" /* sb_engine_solve_drop */
 #include "reference.h"
 #include "sudokubench.h"
 
@@ -588,6 +589,140 @@ Test(oracle, latin_5) { mutations_agree("latin:5", 6, 30, 4096, 5); }
 Test(oracle, x_3x3) { mutations_agree("x:3x3", 4, 30, 4096, 6); }
 Test(oracle, cube_3) { mutations_agree("cube:3", 6, 30, 4096, 7); }
 Test(oracle, jigsaw_file) { mutations_agree("jigsaw", 6, 30, 4096, 8); }
+
+/* The oracle's count of p's solutions up to limit whose cell c holds none of the digits of
+ * mask drop: the sum over c's other digits of the counts with that digit given there. */
+static uint64_t oracle_drop(const houses *H, uint8_t *p, int c, uint64_t drop, uint64_t limit)
+{
+    const uint8_t keep = p[c];
+    uint64_t n = 0;
+    for (int d = 1; d <= H->n && n < limit; d++)
+        if (!(drop >> (d - 1) & 1) && (!keep || keep == d)) {
+            p[c] = (uint8_t)d;
+            n += oracle(H, p, limit - n, NULL);
+        }
+    p[c] = keep;
+    return n;
+}
+
+/* The engine's drop search (sb_engine_solve_drop) against the oracle, on every geometry
+ * whose engine has one (9x9's kernel, the per-cell engine), at limits 1 and 2: the
+ * generator's check (a given of a unique puzzle blanked, its digit dropped: no solution
+ * exactly when the puzzle less the given is unique), a given's own digit (none), and one
+ * digit on mutated puzzles with a quarter of the cells blanked. The bases are dug by `tries`
+ * cells only, so that some of their givens can go. box16's engine has none. */
+static void drop_agrees(const char *spec, int bases, int per_base, int tries, uint64_t seed)
+{
+    static houses H;
+    sb_geometry *g = geo_and_houses(spec, &H);
+    sb_options o;
+    sb_options_default(&o);
+    sb_engine *e = NULL;
+    cr_assert_eq(sb_engine_new(g, &o, &e), SB_OK);
+    ref_rng rng;
+    ref_rng_seed(&rng, seed);
+    static uint8_t full[4096], base[4096], p[4096];
+    int checks = 0, unique_after = 0, seen[3] = {0};
+    for (int b = 0; b < bases; b++) {
+        full_grid(g, &H, &rng, full);
+        dig_unique(g, &H, &rng, full, base, tries);
+        for (int m = 0; m < per_base; m++) {
+            int c = ref_rng_below(&rng, H.ncells);
+            uint64_t drop;
+            if (m % 3 == 0) { /* the generator's check on a given of the base */
+                while (!base[c])
+                    c = (c + 1) % H.ncells;
+                memcpy(p, base, (size_t)H.ncells);
+                p[c] = 0;
+                drop = UINT64_C(1) << (full[c] - 1);
+            } else if (m % 3 == 1) { /* a given's own digit */
+                memcpy(p, base, (size_t)H.ncells);
+                while (!p[c])
+                    c = (c + 1) % H.ncells;
+                drop = UINT64_C(1) << (p[c] - 1);
+            } else { /* one digit on a mutation with a quarter of the cells blanked too */
+                mutate(&H, &rng, base, full, m, p);
+                for (int k = H.ncells / 4; k > 0; k--)
+                    p[ref_rng_below(&rng, H.ncells)] = 0;
+                drop = UINT64_C(1) << ref_rng_below(&rng, H.n);
+            }
+            for (uint64_t limit = 1; limit <= 2; limit++) {
+                sb_gresult r;
+                const int st = sb_engine_solve_drop(e, p, c, drop, limit, &r);
+                cr_assert_eq(st, SB_OK, "%s: sb_engine_solve_drop = %d (%s)", spec, st,
+                             sb_strerror(st));
+                const uint64_t want = oracle_drop(&H, p, c, drop, limit);
+                cr_assert_eq(r.count, want, "%s base %d case %d, cell %d without %#llx, limit "
+                             "%llu: %llu solutions, oracle %llu", spec, b, m, c,
+                             (unsigned long long)drop, (unsigned long long)limit,
+                             (unsigned long long)r.count, (unsigned long long)want);
+                if (limit == 2)
+                    seen[want]++;
+            }
+            if (m % 3 == 0) {
+                checks++;
+                const int after = oracle(&H, p, 2, NULL) == 1;
+                unique_after += after;
+                cr_assert_eq(oracle_drop(&H, p, c, drop, 1) == 0, after,
+                             "%s: the drop and the count of the puzzle less a given disagree",
+                             spec);
+            }
+        }
+    }
+    cr_assert(seen[0] && seen[1] && seen[2], "%s: 0/1/2 seen %d/%d/%d times", spec, seen[0],
+              seen[1], seen[2]);
+    cr_assert(unique_after > 0 && unique_after < checks, "%s: %d of %d generator checks "
+              "unique", spec, unique_after, checks);
+    sb_engine_free(e);
+    sb_geometry_free(g);
+}
+
+/* Every geometry family whose engine has a drop search; tries digs each base by about a
+ * third to a half of its cells. */
+Test(oracle, drop_search_on_each_geometry_family)
+{
+    static const struct {
+        const char *spec;
+        int bases, per_base, tries;
+    } cases[] = {{"2x3", 6, 30, 12},    {"3x3", 4, 30, 30},    {"3x4", 3, 24, 80},
+                 {"latin:5", 6, 30, 15}, {"x:3x3", 4, 30, 30}, {"cube:3", 6, 30, 9},
+                 {"jigsaw", 6, 30, 30}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        drop_agrees(cases[i].spec, cases[i].bases, cases[i].per_base, cases[i].tries,
+                    21 + i);
+}
+
+/* Engines without a drop search refuse it (the generator then counts to 2): box16's kernel,
+ * other pipelines; and a cell off the grid or a digit above N. */
+Test(oracle, drop_refused_where_there_is_none)
+{
+    static houses H;
+    static uint8_t p[256];
+    sb_geometry *g16 = geo_and_houses("4x4", &H), *g6 = geo_and_houses("2x3", &H);
+    sb_options o;
+    sb_options_default(&o);
+    sb_engine *e16 = NULL, *e6 = NULL, *list6 = NULL;
+    cr_assert_eq(sb_engine_new(g16, &o, &e16), SB_OK);
+    cr_assert_eq(sb_engine_new(g6, &o, &e6), SB_OK);
+    cr_assert_eq(sb_options_pipeline(&o, "list"), SB_OK);
+    cr_assert_eq(sb_engine_new(g6, &o, &list6), SB_OK);
+    sb_gresult r;
+    const int box16 = !strcmp(sb_engine_name(e16), "box16");
+    cr_assert_eq(sb_engine_solve_drop(e16, p, 0, 1, 1, &r) == SB_ERR_ARG, box16,
+                 "engine %s", sb_engine_name(e16));
+    cr_assert_eq(sb_engine_solve_drop(list6, p, 0, 1, 1, &r), SB_ERR_ARG);
+    cr_assert_eq(sb_engine_solve_drop(e6, p, 0, 1, 1, &r), SB_OK);
+    cr_assert_eq(r.count, 1);
+    cr_assert_eq(sb_engine_solve_drop(e6, p, -1, 1, 1, &r), SB_ERR_ARG);
+    cr_assert_eq(sb_engine_solve_drop(e6, p, 36, 1, 1, &r), SB_ERR_ARG);
+    cr_assert_eq(sb_engine_solve_drop(e6, p, 0, 1u << 6, 1, &r), SB_ERR_ARG);
+    cr_assert_eq(sb_engine_solve_drop(NULL, p, 0, 1, 1, &r), SB_ERR_ARG);
+    sb_engine_free(e16);
+    sb_engine_free(e6);
+    sb_engine_free(list6);
+    sb_geometry_free(g16);
+    sb_geometry_free(g6);
+}
 
 /* 25x25 with about half the cells given (a random half of a full grid), and the same with
  * one given changed: counts up to 2 against the oracle. */

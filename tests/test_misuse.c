@@ -34,6 +34,7 @@
 static const char *const internal_symbols[] = {
     "sb_batch_begin", "sb_batch_error", "sb_batch_team", "sb_engine_ext", "sb_engine_paired",
     "sb_gpipeline_solve_candidates", "sb_gsolve_candidates", "sb_solver_limits", "sb_solve_drop",
+    "sb_engine_solve_drop",
     "sb_spec_parse", "sb_options_parsed", "sb_spec_plan", "sb_solver_new_parsed",
     "sb_gpipeline_new_parsed",
     "sb_fast_plugin_step",

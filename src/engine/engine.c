@@ -56,6 +56,8 @@ struct sb_engine {
     sb_glimit lim;              /* box16: budget, stop flag and poll interval */
     sb_plugin_geometry pg;      /* plugin: the grid as the plug-in sees it */
     void *pstate;               /* plugin: its state for this engine */
+    uint64_t *drop_cand;        /* general: sb_engine_solve_drop's candidates (ncells),
+                                   made at its first call */
 };
 
 /* ---- 9x9: sb_solver, and the general engines on the 3x3 geometry for enumeration ---- */
@@ -155,8 +157,38 @@ static int cand_nine(sb_engine *e, const uint64_t *cand, uint64_t limit, sb_gres
     return st;
 }
 
+/* The fused kernel's drop search (sb_solve_drop); SB_ERR_ARG on another pipeline. */
+static int drop_nine(sb_engine *e, const uint8_t *cells, int cell, uint64_t drop,
+                     uint64_t limit, sb_gresult *res)
+{
+    sb_grid g;
+    sb_result r;
+    memcpy(g.cell, cells, SB_CELLS);
+    sb_solver_limits(e->s9, limit, e->opt.max_guesses, e->opt.stop);
+    const int st = sb_solve_drop(e->s9, &g, cell, (uint16_t)drop, limit, &r);
+    if (st == SB_ERR_ARG)
+        return st;
+    res->count = r.count;
+    res->guesses = r.guesses;
+    return st;
+}
+
 static int make_general(sb_engine *e);
 static int make_pipeline(sb_engine *e);
+/* The per-cell engine from candidates: the givens, the blanks' every digit, cell without
+ * drop. Its load takes candidates as it takes givens, so this is its own search. */
+static int drop_general(sb_engine *e, const uint8_t *cells, int cell, uint64_t drop,
+                        uint64_t limit, sb_gresult *res)
+{
+    if (!e->drop_cand && !(e->drop_cand = malloc((size_t)e->ncells * sizeof *e->drop_cand)))
+        return SB_ERR_NOMEM;
+    const uint64_t all = e->n == 64 ? UINT64_MAX : (UINT64_C(1) << e->n) - 1;
+    for (int c = 0; c < e->ncells; c++)
+        e->drop_cand[c] = cells[c] ? UINT64_C(1) << (cells[c] - 1) : all;
+    e->drop_cand[cell] &= ~drop;
+    return sb_gsolve_candidates(e->gs, e->drop_cand, limit, res, NULL);
+}
+
 static int each_general(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
                         void *user, sb_gresult *res);
 static int each_pipeline(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
@@ -416,17 +448,22 @@ typedef struct engine_ops {
                 uint8_t *first);       /* sb_engine_solve_candidates on checked arguments */
     int (*each)(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
                 void *user, sb_gresult *res); /* sb_engine_each on checked arguments */
+    int (*drop)(sb_engine *e, const uint8_t *cells, int cell, uint64_t drop, uint64_t limit,
+                sb_gresult *res); /* sb_engine_solve_drop on checked arguments, or NULL
+                                     where the row has no search that takes a drop */
 } engine_ops;
 
 static const engine_ops engine_table[ROW_COUNT] = {
     [ROW_PLUGIN] = {match_plugin, make_plugin, solve_plugin, many_each, cand_plugin,
-                    each_plugin},
-    [ROW_NINE] = {match_nine, make_nine, solve_nine, many_nine, cand_nine, each_nine},
-    [ROW_BOX16] = {match_box16, make_box16, solve_box16, many_each, cand_box16, each_box16},
+                    each_plugin, NULL},
+    [ROW_NINE] = {match_nine, make_nine, solve_nine, many_nine, cand_nine, each_nine,
+                  drop_nine},
+    [ROW_BOX16] = {match_box16, make_box16, solve_box16, many_each, cand_box16, each_box16,
+                   NULL},
     [ROW_GENERAL] = {match_general, make_general, solve_general, many_each, cand_general,
-                     each_general},
+                     each_general, drop_general},
     [ROW_PIPELINE] = {match_pipeline, make_pipeline, solve_pipeline, many_each, cand_pipeline,
-                      each_pipeline},
+                      each_pipeline, NULL},
 };
 #define ENGINE_COUNT ((size_t)ROW_COUNT)
 
@@ -446,6 +483,7 @@ void sb_engine_free(sb_engine *e)
     sb_gpipeline_free(e->gp);
     sb_box16_free(e->k16);
     free(e->many);
+    free(e->drop_cand);
     if (e->pstate)
         sb_plugin_state_free(e->opt.plugin, e->pstate);
     free(e->spec);
@@ -582,6 +620,18 @@ int sb_engine_solve_candidates(sb_engine *e, const uint64_t *cand, uint64_t limi
     for (int c = 0; c < e->ncells; c++)
         over |= cand[c] & ~all;
     return over ? SB_ERR_ARG : engine_table[e->row].cand(e, cand, limit, res, first);
+}
+
+int sb_engine_solve_drop(sb_engine *e, const uint8_t *cells, int cell, uint64_t drop,
+                         uint64_t limit, sb_gresult *res)
+{
+    if (!e || !engine_table[e->row].drop || cell < 0 || cell >= e->ncells)
+        return SB_ERR_ARG; /* first: a caller falls back to a count where there is no drop */
+    const uint64_t all = e->n == 64 ? UINT64_MAX : (UINT64_C(1) << e->n) - 1;
+    const int st = check(e, cells, res);
+    return st != SB_OK || (drop & ~all) ? SB_ERR_ARG
+                                        : engine_table[e->row].drop(e, cells, cell, drop, limit,
+                                                                    res);
 }
 
 int sb_engine_each(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,

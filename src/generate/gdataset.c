@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h" /* sb_engine_solve_drop */
 #include "sudokubench.h"
 
 enum {
@@ -675,11 +676,24 @@ static int dig(sb_ggenerator *gen, sb_rng *r, int bound, int *clues, int *undeci
         if (set_orbit(gen, o, 0)) {
             st = SB_OK, res.count = 2; /* a set without a clue: several solutions */
         } else if (hits < DIG_MAX_HITS) {
-            /* A count to 2 does not depend on the search's order, so the check takes the
-             * engine's fastest path (on 3x3 the 9x9 kernel); the fills and the reported
-             * guesses keep sb_engine_each's. */
+            /* The check takes the engine's fastest path (on 3x3 the 9x9 kernel); the fills
+             * and the reported guesses keep sb_engine_each's. One cell up to 16 digits: a
+             * search barred from the grid's digit there, which any second solution avoids,
+             * finding none (sb_engine_solve_drop, to 1: 9x9's kernel and the per-cell
+             * engine; the others count to 2). Its tree is smaller than a count to 2, which
+             * does not depend on the search's order either, so the puzzles are the same.
+             * Above 16 digits the budget decides which givens stay, and the two searches
+             * spend it differently: the count keeps those puzzles as they were. */
             sb_engine_budget(gen->engine, gen->dig_budget);
-            st = sb_engine_solve(gen->engine, gen->puzzle, 2, &res, NULL);
+            st = SB_ERR_ARG;
+            if (size == 1 && gen->n <= 16) {
+                const int c = gen->orbit_cells[gen->orbit_at[o]];
+                st = sb_engine_solve_drop(gen->engine, gen->puzzle, c,
+                                          UINT64_C(1) << (gen->grid[c] - 1), 1, &res);
+                res.count = res.count ? 2 : 1; /* another solution, or the grid alone */
+            }
+            if (st == SB_ERR_ARG)
+                st = sb_engine_solve(gen->engine, gen->puzzle, 2, &res, NULL);
             sb_engine_budget(gen->engine, UINT64_MAX);
             hits += st == SB_ERR_BUDGET;
         } else
