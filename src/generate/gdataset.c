@@ -686,7 +686,7 @@ static int dig(sb_ggenerator *gen, sb_rng *r, int bound, int *clues, int *undeci
              * spend it differently: the count keeps those puzzles as they were. */
             sb_engine_budget(gen->engine, gen->dig_budget);
             st = SB_ERR_ARG;
-            if (size == 1 && gen->n <= 16) {
+            if (size == 1 && gen->dig_budget == DIG_BUDGET_SMALL) { /* no check runs out */
                 const int c = gen->orbit_cells[gen->orbit_at[o]];
                 st = sb_engine_solve_drop(gen->engine, gen->puzzle, c,
                                           UINT64_C(1) << (gen->grid[c] - 1), 1, &res);
