@@ -93,9 +93,7 @@ AG
 # calls setpgid on it, that fails with EACCES and mpirun prints a warning (harmless: the child
 # set its own group first). That line is mpirun's, never the program's, so it is dropped.
 SETPGID_NOISE='^\[[^]]*\] plm:rsh: Warning: setpgid([0-9]*,[0-9]*) failed in parent'
-# Open MPI's libevent may warn about a descriptor it watched (seen once in hosts.sh's t_resume,
-# in a run whose bytes and exit code were right): the runtime's line, never the program's, dropped.
-EPOLL_NOISE='^\[warn\] Epoll MOD([0-9]*) on fd [0-9]* failed\. Old events were'
+# (EPOLL_NOISE, mpi.sh: Open MPI's libevent warning about a descriptor, dropped as well.)
 hostrun() {
     local np=$1 rc
     shift
