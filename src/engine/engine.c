@@ -60,6 +60,12 @@ struct sb_engine {
                                    made at its first call */
 };
 
+/* The mask of every digit of e's geometry (bit d-1 = digit d). */
+static uint64_t engine_digits(const sb_engine *e)
+{
+    return e->n == 64 ? UINT64_MAX : (UINT64_C(1) << e->n) - 1;
+}
+
 /* ---- 9x9: sb_solver, and the general engines on the 3x3 geometry for enumeration ---- */
 
 /* @return 1 when g is the 9x9 grid: sb_geometry_9x9(), or a boxed 3x3 geometry whose houses
@@ -182,7 +188,7 @@ static int drop_general(sb_engine *e, const uint8_t *cells, int cell, uint64_t d
 {
     if (!e->drop_cand && !(e->drop_cand = malloc((size_t)e->ncells * sizeof *e->drop_cand)))
         return SB_ERR_NOMEM;
-    const uint64_t all = e->n == 64 ? UINT64_MAX : (UINT64_C(1) << e->n) - 1;
+    const uint64_t all = engine_digits(e);
     for (int c = 0; c < e->ncells; c++)
         e->drop_cand[c] = cells[c] ? UINT64_C(1) << (cells[c] - 1) : all;
     e->drop_cand[cell] &= ~drop;
@@ -615,7 +621,7 @@ int sb_engine_solve_candidates(sb_engine *e, const uint64_t *cand, uint64_t limi
     if (!e || !cand || !res)
         return SB_ERR_ARG;
     memset(res, 0, sizeof *res);
-    const uint64_t all = e->n == 64 ? UINT64_MAX : (UINT64_C(1) << e->n) - 1;
+    const uint64_t all = engine_digits(e);
     uint64_t over = 0;
     for (int c = 0; c < e->ncells; c++)
         over |= cand[c] & ~all;
@@ -627,7 +633,7 @@ int sb_engine_solve_drop(sb_engine *e, const uint8_t *cells, int cell, uint64_t 
 {
     if (!e || !engine_table[e->row].drop || cell < 0 || cell >= e->ncells)
         return SB_ERR_ARG; /* first: a caller falls back to a count where there is no drop */
-    const uint64_t all = e->n == 64 ? UINT64_MAX : (UINT64_C(1) << e->n) - 1;
+    const uint64_t all = engine_digits(e);
     const int st = check(e, cells, res);
     return st != SB_OK || (drop & ~all) ? SB_ERR_ARG
                                         : engine_table[e->row].drop(e, cells, cell, drop, limit,
