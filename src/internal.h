@@ -465,10 +465,9 @@ void sb_solver_limits(sb_solver *s, uint64_t limit, uint64_t max_guesses,
 sb_tech_ext *sb_engine_ext(sb_engine *e);
 /* sb_engine_solve's count of cells's solutions up to limit, with cell `cell` barred from the
  * digits of mask drop (as sb_solve_drop on 9x9), res's count and guesses set (no first
- * solution). Rows: the 9x9 fused kernel (sb_solve_drop) and the general per-cell engine
- * (from candidates); SB_ERR_ARG on the others (box16's kernel loads givens only, and its
- * per-cell engine from candidates is slower than its count), for a cell off the grid or a
- * digit above N. */
+ * solution). Rows: the 9x9 fused kernel (sb_solve_drop), box16's kernel (its root from
+ * candidate masks) and the general per-cell engine (from candidates); SB_ERR_ARG on the
+ * plug-in and pipeline rows, for a cell off the grid or a digit above N. */
 int sb_engine_solve_drop(sb_engine *e, const uint8_t *cells, int cell, uint64_t drop,
                          uint64_t limit, sb_gresult *res);
 

@@ -40,7 +40,7 @@ static const char *const internal_symbols[] = {
     "sb_fast_plugin_step",
     "sb_gpipeline_ext", "sb_gpipeline_new_opt", "sb_gpipeline_plugin_counts",
     "sb_plan_parse_opt", "sb_solver_ext", "sb_tech_ext_free", "sb_tech_ext_new",
-    "sb_tech_ext_step", "sb_box16_fits", "sb_box16_free", "sb_box16_new",
+    "sb_tech_ext_step", "sb_box16_cand", "sb_box16_fits", "sb_box16_free", "sb_box16_new",
     "sb_box16_run", "sb_box16_search_avx2", "sb_box16_search_base", "sb_box16_stamp",
     "sb_candidates_givens", "sb_class_spec", "sb_fast_parse", "sb_generic_bfs",
     "sb_generic_dfs", "sb_generic_root", "sb_grid_rule_line", "sb_gsolver_new_cells",

@@ -28,6 +28,10 @@ int sb_box16_run(sb_box16 *k, int level, const uint8_t *cells, uint64_t limit,
                  sb_gsolution_fn fn, void *user, sb_gresult *res, uint8_t *first,
                  const sb_glimit *lim);
 
+/* The root board of cells (every value 0..16) as the stamps take it: a given's digit bit, a
+ * blank's 16 bits. */
+void sb_box16_cand(const uint8_t *cells, uint16_t cand[256]);
+
 /* @return the stamp that runs level (a supported level other than scalar), as sb_box16_run
  * picks it: the engine table's "box16" row picks it once, at sb_engine_new. */
 sb_box16_fn sb_box16_stamp(int level);

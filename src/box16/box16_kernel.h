@@ -556,15 +556,12 @@ B16_HOOK void srch_solution(b16_ctx *x, const b16_v16 *b, uint8_t *out)
     srch_cells_digits(x, b, B16_ROWS * B16_ROWS, out);
 }
 
-/* The stamp's entry (sb_box16_run's contract): the root board, the givens propagated, then
+/* The stamp's entry (sb_box16_fn's contract): the root board (cand) propagated, then
  * search.h's geometry entry inlined once per box width, so every loop bound is a constant. */
-int B16_SEARCH(struct sb_box16 *k, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
+int B16_SEARCH(struct sb_box16 *k, const uint16_t *cand, uint64_t limit, sb_gsolution_fn fn,
                void *user, sb_gresult *res, uint8_t *first, const sb_glimit *lim)
 {
-    uint16_t xc[256];
-    for (int c = 0; c < 256; c++)
-        xc[c] = cells[c] ? (uint16_t)(1u << (cells[c] - 1)) : 0xFFFF;
-    memcpy(k->stack, xc, sizeof xc);
+    memcpy(k->stack, cand, 256 * sizeof *cand);
     b16_ctx x = {.k = k, .state = prop(k->stack, -1, k->C)};
     const int ok = x.state != B16_DEAD;
     const srch_space sp = {k->ncells, k->bcell, k->bdigit, k->sol, &k->poll_at, lim};

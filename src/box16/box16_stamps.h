@@ -13,14 +13,17 @@
  * so the same counts, guesses and order of solutions) on 16-lane vectors. */
 typedef struct sb_box16 sb_box16;
 
-/* The kernel's search in one stamp: sb_box16_run's arguments less the level. */
-typedef int (*sb_box16_fn)(sb_box16 *k, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
-                           void *user, sb_gresult *res, uint8_t *first, const sb_glimit *lim);
+/* The kernel's search in one stamp: sb_box16_run's arguments less the level, the root given
+ * as its 256 candidate masks (bit d-1: digit d; sb_box16_cand makes them from cells), so that
+ * a caller can bar digits from cells before the root settles. */
+typedef int (*sb_box16_fn)(sb_box16 *k, const uint16_t *cand, uint64_t limit,
+                           sb_gsolution_fn fn, void *user, sb_gresult *res, uint8_t *first,
+                           const sb_glimit *lim);
 
 /* The kernel's search in each stamp (box16_kernel.h; sb_box16_stamp picks one). */
-int sb_box16_search_base(sb_box16 *k, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
+int sb_box16_search_base(sb_box16 *k, const uint16_t *cand, uint64_t limit, sb_gsolution_fn fn,
                          void *user, sb_gresult *res, uint8_t *first, const sb_glimit *lim);
-int sb_box16_search_avx2(sb_box16 *k, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
+int sb_box16_search_avx2(sb_box16 *k, const uint16_t *cand, uint64_t limit, sb_gsolution_fn fn,
                          void *user, sb_gresult *res, uint8_t *first, const sb_glimit *lim);
 
 #endif /* SB_BOX16_STAMPS_H */

@@ -268,13 +268,27 @@ static int make_box16(sb_engine *e)
 static int solve_box16(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gresult *res,
                        uint8_t *first)
 {
-    return e->stamp(e->k16, cells, limit, NULL, NULL, res, first, &e->lim);
+    uint16_t cand[256];
+    sb_box16_cand(cells, cand);
+    return e->stamp(e->k16, cand, limit, NULL, NULL, res, first, &e->lim);
 }
 
 static int each_box16(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
                       void *user, sb_gresult *res)
 {
-    return e->stamp(e->k16, cells, limit, fn, user, res, NULL, &e->lim);
+    uint16_t cand[256];
+    sb_box16_cand(cells, cand);
+    return e->stamp(e->k16, cand, limit, fn, user, res, NULL, &e->lim);
+}
+
+/* The kernel's root with cell's drop barred before it settles, as the 9x9 kernel's. */
+static int drop_box16(sb_engine *e, const uint8_t *cells, int cell, uint64_t drop,
+                      uint64_t limit, sb_gresult *res)
+{
+    uint16_t cand[256];
+    sb_box16_cand(cells, cand);
+    cand[cell] &= (uint16_t)~drop;
+    return e->stamp(e->k16, cand, limit, NULL, NULL, res, NULL, &e->lim);
 }
 
 static int new_general(sb_engine *e);
@@ -465,7 +479,7 @@ static const engine_ops engine_table[ROW_COUNT] = {
     [ROW_NINE] = {match_nine, make_nine, solve_nine, many_nine, cand_nine, each_nine,
                   drop_nine},
     [ROW_BOX16] = {match_box16, make_box16, solve_box16, many_each, cand_box16, each_box16,
-                   NULL},
+                   drop_box16},
     [ROW_GENERAL] = {match_general, make_general, solve_general, many_each, cand_general,
                      each_general, drop_general},
     [ROW_PIPELINE] = {match_pipeline, make_pipeline, solve_pipeline, many_each, cand_pipeline,
