@@ -937,18 +937,20 @@ static int levels_here(int *lv)
 }
 
 /* What one level's solver found for a puzzle: the count and guesses at limit 3, and up to
- * 40 solutions listed in order. */
+ * 40 solutions listed in order; the same count from pencil marks. */
 typedef struct run16 {
     sb_gresult r;           /* sb_gsolve at limit 3 */
     uint8_t first[256];     /* its first solution */
     listing l;              /* sb_gsolve_each at limit 40 */
     sb_gresult each;        /* its result */
+    sb_gresult cand;        /* sb_gsolve_candidates at limit 3 */
+    uint8_t cfirst[256];    /* its first solution */
 } run16;
 
-/* Runs p on a solver at level lv with budget (UINT64_MAX: none) into *out. @return what
- * sb_gsolve returned. */
+/* Runs p on a solver at level lv with budget (UINT64_MAX: none) into *out, and (cand not
+ * NULL) the pencil marks cand. @return what sb_gsolve returned. */
 static int run_level(const sb_geometry *g, const houses *H, int lv, uint64_t budget,
-                     const uint8_t *p, run16 *out)
+                     const uint8_t *p, const uint64_t *cand, run16 *out)
 {
     sb_gsolver *s = NULL;
     cr_assert_eq(sb_gsolver_new(g, &s), SB_OK);
@@ -956,6 +958,9 @@ static int run_level(const sb_geometry *g, const houses *H, int lv, uint64_t bud
     sb_gsolver_budget(s, budget);
     memset(out->first, 0, sizeof out->first);
     const int rc = sb_gsolve(s, p, 3, &out->r, out->first);
+    memset(out->cfirst, 0, sizeof out->cfirst);
+    if (cand)
+        cr_assert_eq(sb_gsolve_candidates(s, cand, 3, &out->cand, out->cfirst), SB_OK);
     if (rc == SB_OK) {
         out->l = (listing){H, p, out->l.all, 0, 40, 0};
         cr_assert_eq(sb_gsolve_each(s, p, 40, collect, &out->l, &out->each), SB_OK);
@@ -968,7 +973,8 @@ static int run_level(const sb_geometry *g, const houses *H, int lv, uint64_t bud
  * deep) and their mutations, every level finds the
  * reference's count (= the oracle's), guesses, first solution and the same first 40
  * solutions in the same order; with a small guess budget every level stops at the same
- * point. */
+ * point. From pencil marks (the puzzle's, with digits cut from some blanks, the solution's
+ * among them at times) every level finds the reference's count, guesses and first solution. */
 static void kernel16_agrees(const char *spec, int bases, int per_base, uint64_t seed)
 {
     static houses H;
@@ -981,7 +987,8 @@ static void kernel16_agrees(const char *spec, int bases, int per_base, uint64_t 
     static run16 runs[SB_SIMD_LEVELS];
     for (int i = 0; i < nl; i++)
         runs[i].l.all = malloc(40 * 256);
-    int seen[3] = {0};
+    int seen[3] = {0}, cseen[3] = {0};
+    static uint64_t cand[256];
     for (int b = 0; b < bases; b++) {
         full_grid(g, &H, &rng, full);
         dig_unique(g, &H, &rng, full, base, b % 2 ? 256 : 150); /* every other one minimal */
@@ -990,8 +997,20 @@ static void kernel16_agrees(const char *spec, int bases, int per_base, uint64_t 
             if (m % 7 == 6) /* more blanks: many solutions to list */
                 for (int k = 0; k < 12; k++)
                     p[ref_rng_below(&rng, 256)] = 0;
+            /* The pencil marks' cuts draw from their own stream: the puzzles stay as they
+             * were. */
+            ref_rng cuts;
+            ref_rng_seed(&cuts, seed * 1000 + (uint64_t)b * 100 + (uint64_t)m);
+            for (int c = 0; c < 256; c++)
+                cand[c] = p[c] ? UINT64_C(1) << (p[c] - 1) : 0xFFFF;
+            for (int k = m % 3 * 8; k > 0; k--) {
+                const int c = ref_rng_below(&cuts, 256);
+                if (!p[c])
+                    cand[c] &= ~(UINT64_C(1) << ref_rng_below(&cuts, 16));
+            }
             for (int i = 0; i < nl; i++)
-                cr_assert_eq(run_level(g, &H, lv[i], UINT64_MAX, p, &runs[i]), SB_OK);
+                cr_assert_eq(run_level(g, &H, lv[i], UINT64_MAX, p, cand, &runs[i]), SB_OK);
+            cseen[runs[0].cand.count > 2 ? 2 : runs[0].cand.count]++;
             const uint64_t want = oracle(&H, p, 3, NULL);
             cr_assert_eq(runs[0].r.count, want, "%s: reference %llu, oracle %llu", spec,
                          (unsigned long long)runs[0].r.count, (unsigned long long)want);
@@ -1008,11 +1027,19 @@ static void kernel16_agrees(const char *spec, int bases, int per_base, uint64_t 
                              spec, ln);
                 cr_assert_eq(memcmp(runs[i].l.all, runs[0].l.all, runs[0].l.n * 256), 0,
                              "%s %s: solutions listed in another order", spec, ln);
+                cr_assert_eq(runs[i].cand.count, runs[0].cand.count, "%s %s: count from pencil "
+                             "marks %llu, reference %llu", spec, ln,
+                             (unsigned long long)runs[i].cand.count,
+                             (unsigned long long)runs[0].cand.count);
+                cr_assert_eq(runs[i].cand.guesses, runs[0].cand.guesses, "%s %s: guesses from "
+                             "pencil marks", spec, ln);
+                cr_assert_eq(memcmp(runs[i].cfirst, runs[0].cfirst, 256), 0,
+                             "%s %s: first solution from pencil marks", spec, ln);
             }
             if (want && runs[0].r.guesses > 2) { /* the budget stops every level alike */
                 const uint64_t budget = runs[0].r.guesses / 2;
                 for (int i = 0; i < nl; i++)
-                    cr_assert_eq(run_level(g, &H, lv[i], budget, p, &runs[i]), SB_ERR_BUDGET,
+                    cr_assert_eq(run_level(g, &H, lv[i], budget, p, NULL, &runs[i]), SB_ERR_BUDGET,
                                  "%s %s: budget", spec, sb_simd_name(lv[i]));
                 for (int i = 1; i < nl; i++)
                     cr_assert_eq(runs[i].r.count, runs[0].r.count, "%s: count in budget", spec);
@@ -1021,6 +1048,8 @@ static void kernel16_agrees(const char *spec, int bases, int per_base, uint64_t 
     }
     cr_assert(seen[0] && seen[1] && seen[2], "%s: 0/1/2+ seen %d/%d/%d times", spec, seen[0],
               seen[1], seen[2]);
+    cr_assert(cseen[0] && cseen[1] && cseen[2], "%s: from pencil marks 0/1/2+ seen %d/%d/%d "
+              "times", spec, cseen[0], cseen[1], cseen[2]);
     for (int i = 0; i < nl; i++)
         free(runs[i].l.all);
     sb_geometry_free(g);

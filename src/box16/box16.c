@@ -82,17 +82,17 @@ sb_box16_fn sb_box16_stamp(int level)
     return avx2 ? sb_box16_search_avx2 : sb_box16_search_base;
 }
 
-void sb_box16_cand(const uint8_t *cells, uint16_t cand[256])
+void sb_box16_cand(const uint8_t *cells, const uint64_t *in64, uint16_t cand[256])
 {
     for (int c = 0; c < 256; c++)
-        cand[c] = cells[c] ? (uint16_t)(1u << (cells[c] - 1)) : 0xFFFF;
+        cand[c] = !cells ? (uint16_t)in64[c]
+                  : cells[c] ? (uint16_t)(1u << (cells[c] - 1))
+                             : 0xFFFF;
 }
 
-int sb_box16_run(sb_box16 *k, int level, const uint8_t *cells, uint64_t limit,
+int sb_box16_run(sb_box16 *k, int level, const uint16_t *cand, uint64_t limit,
                  sb_gsolution_fn fn, void *user, sb_gresult *res, uint8_t *first,
                  const sb_glimit *lim)
 {
-    uint16_t cand[256];
-    sb_box16_cand(cells, cand);
     return sb_box16_stamp(level)(k, cand, limit, fn, user, res, first, lim);
 }

@@ -14,8 +14,8 @@
 typedef struct sb_box16 sb_box16;
 
 /* The kernel's search in one stamp: sb_box16_run's arguments less the level, the root given
- * as its 256 candidate masks (bit d-1: digit d; sb_box16_cand makes them from cells), so that
- * a caller can bar digits from cells before the root settles. */
+ * as its 256 candidate masks (bit d-1: digit d; sb_box16_cand makes them), so that a caller
+ * can start from pencil marks or bar digits from cells before the root settles. */
 typedef int (*sb_box16_fn)(sb_box16 *k, const uint16_t *cand, uint64_t limit,
                            sb_gsolution_fn fn, void *user, sb_gresult *res, uint8_t *first,
                            const sb_glimit *lim);

@@ -269,7 +269,7 @@ static int solve_box16(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gr
                        uint8_t *first)
 {
     uint16_t cand[256];
-    sb_box16_cand(cells, cand);
+    sb_box16_cand(cells, NULL, cand);
     return e->stamp(e->k16, cand, limit, NULL, NULL, res, first, &e->lim);
 }
 
@@ -277,7 +277,7 @@ static int each_box16(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gso
                       void *user, sb_gresult *res)
 {
     uint16_t cand[256];
-    sb_box16_cand(cells, cand);
+    sb_box16_cand(cells, NULL, cand);
     return e->stamp(e->k16, cand, limit, fn, user, res, NULL, &e->lim);
 }
 
@@ -286,25 +286,19 @@ static int drop_box16(sb_engine *e, const uint8_t *cells, int cell, uint64_t dro
                       uint64_t limit, sb_gresult *res)
 {
     uint16_t cand[256];
-    sb_box16_cand(cells, cand);
+    sb_box16_cand(cells, NULL, cand);
     cand[cell] &= (uint16_t)~drop;
     return e->stamp(e->k16, cand, limit, NULL, NULL, res, NULL, &e->lim);
 }
 
-static int new_general(sb_engine *e);
-
-/* The kernel loads givens only: candidates run on the per-cell engine, made at the first such
- * call (the same rules and branching, so the same counts and guesses). */
+/* Pencil marks load as the kernel's root as they are: the fixpoint of the rules is unique,
+ * so the root, the tree and the counts and guesses are the per-cell engine's. */
 static int cand_box16(sb_engine *e, const uint64_t *cand, uint64_t limit, sb_gresult *res,
                       uint8_t *first)
 {
-    if (!e->gs) {
-        const int st = new_general(e);
-        if (st != SB_OK)
-            return st;
-        engine_limits(e);
-    }
-    return sb_gsolve_candidates(e->gs, cand, limit, res, first);
+    uint16_t root[256];
+    sb_box16_cand(NULL, cand, root);
+    return e->stamp(e->k16, root, limit, NULL, NULL, res, first, &e->lim);
 }
 
 /* ---- general and pipeline: the per-cell engines ---- */

@@ -645,8 +645,11 @@ static int run(sb_gsolver *s, const uint8_t *cells, const uint64_t *cand, uint64
     for (int c = 0; c < s->ncells; c++)
         if (cells ? cells[c] > s->n : (cand[c] & ~s->all) != 0)
             return SB_ERR_ARG;
-    if (cells && s->x16 && s->level != SB_SIMD_SCALAR && s->tech == SB_GTECH_ALL)
-        return sb_box16_run(s->x16, s->level, cells, limit, fn, user, res, first, &s->srch.lim);
+    if (s->x16 && s->level != SB_SIMD_SCALAR && s->tech == SB_GTECH_ALL) {
+        uint16_t root[256];
+        sb_box16_cand(cells, cand, root);
+        return sb_box16_run(s->x16, s->level, root, limit, fn, user, res, first, &s->srch.lim);
+    }
 
     uint64_t *b = s->srch.stack;
     memset(b, 0, s->words * sizeof *b);
