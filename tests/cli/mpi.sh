@@ -541,6 +541,11 @@ t_plain_output() {
 
 # sourced by tests/cli/hosts.sh for its inputs and helpers (it runs its own cases across hosts)
 [ "${BASH_SOURCE[0]}" = "$0" ] || return 0
+# Open MPI's session directories in this run's own directory (as slurm.sh keeps them): the
+# shards of this suite run side by side, and an mpirun that ends removes the top directory
+# they share by default (/tmp/ompi.HOST.UID) while another is creating its own inside it,
+# which fails that mpirun at its start (ORTE_ERROR_LOG in session_dir.c, exit 1).
+mkdir -p "$T/tmp" && export TMPDIR=$T/tmp
 tcase "plain -o FILE: same bytes as stdout; full disk and bad path exit 2" t_plain_output
 if [ "$PLAIN_ONLY" = 1 ]; then
     echo "$NPASS passed, $NFAIL failed (plain binary only)"
