@@ -1710,6 +1710,12 @@ void sb_ggenerator_free(sb_ggenerator *gen);
  * nothing. */
 void sb_ggenerator_stop(sb_ggenerator *gen, const volatile sig_atomic_t *stop);
 
+/* Makes later sb_ggenerate calls solve at SIMD level (an sb_simd value; SB_SIMD_AUTO, the
+ * default: the best this CPU runs). Every level makes the same puzzles. @return SB_OK;
+ * SB_ERR_SIMD for a level this CPU lacks (the generator keeps its level); SB_ERR_ARG for NULL
+ * gen; SB_ERR_NOMEM. */
+int sb_ggenerator_simd(sb_ggenerator *gen, int level);
+
 /* @return the generator's geometry (the 3x3 one it made when given NULL); NULL for NULL gen. */
 const sb_geometry *sb_ggenerator_geometry(const sb_ggenerator *gen);
 

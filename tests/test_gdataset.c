@@ -123,6 +123,56 @@ Test(gdataset, puzzles_are_unique_and_minimal_with_a_valid_solution)
     }
 }
 
+/* sb_ggenerator_simd: every level this CPU runs makes the default level's puzzles, solutions
+ * and guesses (16x16 switches between box16's stamps and, at scalar, the per-cell engine;
+ * 3x3 between the 9x9 kernels); a level the CPU lacks is refused and the generator goes on
+ * as it was. */
+Test(gdataset, every_simd_level_makes_the_same_puzzles)
+{
+    static const char *const sp[] = {"4x4", "3x3", "2x3"};
+    for (size_t s = 0; s < sizeof sp / sizeof sp[0]; s++) {
+        geo G = geo_make(sp[s]);
+        const size_t nc = (size_t)G.nc;
+        enum { N = 3 };
+        uint8_t *want = malloc(N * 2 * nc), *got = malloc(2 * nc);
+        uint64_t want_guesses[N];
+        sb_ggenerator *gen;
+        cr_assert_eq(sb_ggenerator_new(G.g, 5, &gen, NULL, 0), SB_OK);
+        for (uint64_t i = 0; i < N; i++) {
+            sb_ggenerated info;
+            cr_assert_eq(sb_ggenerate(gen, i, want + 2 * nc * i, want + 2 * nc * i + nc, &info),
+                         SB_OK);
+            want_guesses[i] = info.guesses;
+        }
+        int lacked = -1;
+        for (int lv = SB_SIMD_SCALAR; lv < SB_SIMD_LEVELS; lv++) {
+            if (!sb_simd_supported(lv)) {
+                lacked = lv;
+                continue;
+            }
+            cr_assert_eq(sb_ggenerator_simd(gen, lv), SB_OK, "%s", sb_simd_name(lv));
+            for (uint64_t i = 0; i < N; i++) {
+                sb_ggenerated info;
+                cr_assert_eq(sb_ggenerate(gen, i, got, got + nc, &info), SB_OK);
+                cr_assert_eq(memcmp(got, want + 2 * nc * i, 2 * nc), 0, "%s at %s, #%llu: "
+                             "another puzzle or solution", sp[s], sb_simd_name(lv),
+                             (unsigned long long)i);
+                cr_assert_eq(info.guesses, want_guesses[i], "%s at %s: guesses", sp[s],
+                             sb_simd_name(lv));
+            }
+        }
+        cr_assert_geq(lacked, 0, "every SIMD level supported: none to refuse");
+        cr_assert_eq(sb_ggenerator_simd(gen, lacked), SB_ERR_SIMD, "%s", sb_simd_name(lacked));
+        cr_assert_eq(sb_ggenerator_simd(gen, 99), SB_ERR_SIMD);
+        cr_assert_eq(sb_ggenerate(gen, 0, got, got + nc, NULL), SB_OK);
+        cr_assert_eq(memcmp(got, want, 2 * nc), 0, "%s: after a refused level", sp[s]);
+        sb_ggenerator_free(gen);
+        free(want);
+        free(got);
+        geo_free(&G);
+    }
+}
+
 /* The bytes `sudokubench generate --grid 2x2 --seed 11` wrote before the generator moved into
  * the library (its first two lines): the move keeps every (seed, index)'s puzzle. */
 Test(gdataset, a_seed_keeps_the_puzzles_the_cli_made)

@@ -858,6 +858,7 @@ Test(misuse, datasets_on_any_geometry)
     cr_assert_null(gen);
     sb_ggenerator_free(NULL);
     sb_ggenerator_stop(NULL, NULL);
+    cr_assert_eq(sb_ggenerator_simd(NULL, SB_SIMD_AUTO), SB_ERR_ARG);
     cr_assert_null(sb_ggenerator_geometry(NULL));
 
     cr_assert_eq(sb_ggenerator_new(g, 1, &gen, NULL, 0), SB_OK);

@@ -204,7 +204,8 @@ static int gen_worker_new(void *ctx, void **out)
             sb_ggenerator_new_opts(r->g, &r->gopt, &w->gg, NULL, 0) != SB_OK)
             return cli_oom();
         sb_ggenerator_stop(w->gg, cli_stop_flag());
-        return 0;
+        const int st = sb_ggenerator_simd(w->gg, r->opt.simd); /* checked by cli_generate */
+        return st == SB_OK ? 0 : cli_solver_error("generate", st, r->opt.simd);
     }
     const int st = sb_generator_new(&w->g, &r->opt);
     return st == SB_OK ? 0 : cli_solver_error("generate", st, r->opt.simd);

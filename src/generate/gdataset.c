@@ -511,6 +511,27 @@ void sb_ggenerator_stop(sb_ggenerator *gen, const volatile sig_atomic_t *stop)
     sb_engine_stop(gen->engine, stop);
 }
 
+int sb_ggenerator_simd(sb_ggenerator *gen, int level)
+{
+    if (!gen)
+        return SB_ERR_ARG;
+    if (sb_simd_resolve(level) < 0)
+        return SB_ERR_SIMD;
+    /* The engine table picks the row for the level (box16's kernel or the per-cell engine,
+     * the 9x9 kernel of that level), as sb_engine_new does for a solve. */
+    sb_options o;
+    sb_options_default(&o);
+    o.simd = level;
+    sb_engine *e = NULL;
+    const int st = sb_engine_new(gen->g, &o, &e);
+    if (st != SB_OK)
+        return st;
+    sb_engine_stop(e, gen->stop);
+    sb_engine_free(gen->engine);
+    gen->engine = e;
+    return SB_OK;
+}
+
 const sb_geometry *sb_ggenerator_geometry(const sb_ggenerator *gen)
 {
     return gen ? gen->g : NULL;
