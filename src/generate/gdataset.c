@@ -701,8 +701,9 @@ static int dig(sb_ggenerator *gen, sb_rng *r, int bound, int *clues, int *undeci
              * and the reported guesses keep sb_engine_each's. One cell up to 16 digits: a
              * search barred from the grid's digit there, which any second solution avoids,
              * finding none (sb_engine_solve_drop, to 1: 9x9's kernel, box16's and the
-             * per-cell engine; the other pipelines count to 2). Its tree is smaller than a count to 2, which
-             * does not depend on the search's order either, so the puzzles are the same.
+             * per-cell engine; the other pipelines count to 2). Its tree is smaller than a
+             * count to 2, which does not depend on the search's order either, so the puzzles
+             * are the same.
              * Above 16 digits the budget decides which givens stay, and the two searches
              * spend it differently: the count keeps those puzzles as they were. */
             sb_engine_budget(gen->engine, gen->dig_budget);
