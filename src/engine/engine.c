@@ -265,30 +265,35 @@ static int make_box16(sb_engine *e)
     return SB_OK;
 }
 
+/* The kernel from its root: the givens cells or (cells NULL) the pencilmarks in64, with the
+ * digits drop barred from cell before the root settles (drop 0: none). */
+static int run_box16(sb_engine *e, const uint8_t *cells, const uint64_t *in64, int cell,
+                     uint64_t drop, uint64_t limit, sb_gsolution_fn fn, void *user,
+                     sb_gresult *res, uint8_t *first)
+{
+    uint16_t root[256];
+    sb_box16_cand(cells, in64, root);
+    root[cell] &= (uint16_t)~drop;
+    return e->stamp(e->k16, root, limit, fn, user, res, first, &e->lim);
+}
+
 static int solve_box16(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gresult *res,
                        uint8_t *first)
 {
-    uint16_t cand[256];
-    sb_box16_cand(cells, NULL, cand);
-    return e->stamp(e->k16, cand, limit, NULL, NULL, res, first, &e->lim);
+    return run_box16(e, cells, NULL, 0, 0, limit, NULL, NULL, res, first);
 }
 
 static int each_box16(sb_engine *e, const uint8_t *cells, uint64_t limit, sb_gsolution_fn fn,
                       void *user, sb_gresult *res)
 {
-    uint16_t cand[256];
-    sb_box16_cand(cells, NULL, cand);
-    return e->stamp(e->k16, cand, limit, fn, user, res, NULL, &e->lim);
+    return run_box16(e, cells, NULL, 0, 0, limit, fn, user, res, NULL);
 }
 
-/* The kernel's root with cell's drop barred before it settles, as the 9x9 kernel's. */
+/* The drop enters the kernel's root, as the 9x9 kernel's does. */
 static int drop_box16(sb_engine *e, const uint8_t *cells, int cell, uint64_t drop,
                       uint64_t limit, sb_gresult *res)
 {
-    uint16_t cand[256];
-    sb_box16_cand(cells, NULL, cand);
-    cand[cell] &= (uint16_t)~drop;
-    return e->stamp(e->k16, cand, limit, NULL, NULL, res, NULL, &e->lim);
+    return run_box16(e, cells, NULL, cell, drop, limit, NULL, NULL, res, NULL);
 }
 
 /* Pencil marks load as the kernel's root as they are: the fixpoint of the rules is unique,
@@ -296,9 +301,7 @@ static int drop_box16(sb_engine *e, const uint8_t *cells, int cell, uint64_t dro
 static int cand_box16(sb_engine *e, const uint64_t *cand, uint64_t limit, sb_gresult *res,
                       uint8_t *first)
 {
-    uint16_t root[256];
-    sb_box16_cand(NULL, cand, root);
-    return e->stamp(e->k16, root, limit, NULL, NULL, res, first, &e->lim);
+    return run_box16(e, NULL, cand, 0, 0, limit, NULL, NULL, res, first);
 }
 
 /* ---- general and pipeline: the per-cell engines ---- */

@@ -92,6 +92,7 @@ struct sb_ggenerator {
     int *orbit_cells;                  /* the cells, orbit by orbit */
     const volatile sig_atomic_t *stop; /* polled between solver calls, or NULL */
     sb_engine *engine;                 /* dig's checks (sb_engine_solve), fills (gen_solve) */
+    int level;                         /* the engine's SIMD level, resolved */
     int nc, n;                         /* cells, digits */
     uint8_t *grid;                     /* the full grid being dug */
     uint8_t *puzzle;                   /* the puzzle being dug */
@@ -459,6 +460,7 @@ int sb_ggenerator_new_opts(const sb_geometry *g, const sb_ggen_options *opt,
     }
     sb_options o;
     sb_options_default(&o); /* "fast" at the best level: the engine table picks the row */
+    gen->level = sb_simd_resolve(o.simd);
     if (st == SB_OK)
         st = sb_engine_new(g, &o, &gen->engine);
     if (st == SB_OK) {
@@ -515,8 +517,11 @@ int sb_ggenerator_simd(sb_ggenerator *gen, int level)
 {
     if (!gen)
         return SB_ERR_ARG;
-    if (sb_simd_resolve(level) < 0)
+    const int resolved = sb_simd_resolve(level);
+    if (resolved < 0)
         return SB_ERR_SIMD;
+    if (resolved == gen->level) /* the engine it has: the CLI asks at the default level too */
+        return SB_OK;
     /* The engine table picks the row for the level (box16's kernel or the per-cell engine,
      * the 9x9 kernel of that level), as sb_engine_new does for a solve. */
     sb_options o;
@@ -529,6 +534,7 @@ int sb_ggenerator_simd(sb_ggenerator *gen, int level)
     sb_engine_stop(e, gen->stop);
     sb_engine_free(gen->engine);
     gen->engine = e;
+    gen->level = resolved;
     return SB_OK;
 }
 
