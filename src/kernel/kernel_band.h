@@ -203,8 +203,7 @@ static inline sbv sbb_locked(sbv to, sbv cb, sbv s1, sbv s2)
  * written with the memo and read only while the memo is set (so never cleared). */
 #define SBB_MEMO_FIRST 45
 
-/* The vectors holding a digit of the set (bit k: vector k), so that a pass walks its dirty
- * vectors in one loop instead of one hard-to-predict branch per vector. */
+/* The vectors holding a digit of the set (bit k: vector k). */
 static inline uint32_t sbb_vecs_of(uint32_t digits)
 {
 #if SBB_DPV == 1
@@ -218,10 +217,79 @@ static inline uint32_t sbb_vecs_of(uint32_t digits)
 #endif
 }
 
-/* The dirty bits of vector k's digits (hidden-singles half). */
-static inline uint32_t sbb_vec_digits(int k)
+/* The whole-board passes (hidden singles, locked candidates) look only at the digits that
+ * changed since they last ran, one vector of them at a time: one digit at 16 bytes; at 32
+ * bytes any two, paired as they come, the last one beside the phantom digit. A pass sees
+ * about 3.6 changed digits on hard puzzles, which the board's own pairs (digits 1-2, 3-4,
+ * ..., 9 and the phantom) hold in 2.8 vectors and pairs made as they come in 2.0
+ * (docs/performance.md). A pass writes what it found by digit words, and the board's vectors
+ * then change by whole 32-byte updates, which the next naked iteration's loads can forward
+ * from. */
+
+/* The next unit of a pass's digit set *todo, taken out of it: its first digit (the return
+ * value) and *d2, its second at 32 bytes (SB_DIGITS, the phantom, when none is left). */
+static inline int sbb_unit_next(uint32_t *todo, int *d2)
 {
-    return SBB_DPV == 1 ? 1u << k : 3u << (2 * k);
+    const int d1 = __builtin_ctz(*todo);
+    *todo &= *todo - 1;
+#if SBB_DPV == 2
+    *d2 = *todo ? __builtin_ctz(*todo) : SB_DIGITS;
+    *todo &= *todo - 1;
+#else
+    *d2 = d1;
+#endif
+    return d1;
+}
+
+/* Digit words a[d1] and a[d2] (one digit's three band words each) as one vector. */
+static inline sbv sbb_unit_at(const sbv4 *a, int d1, int d2)
+{
+#if SBB_DPV == 1
+    (void)d2;
+    return a[d1];
+#elif defined(__AVX2__)
+    return (sbv)_mm256_inserti128_si256(_mm256_castsi128_si256((__m128i)a[d1]), (__m128i)a[d2],
+                                        1);
+#else
+    return sbv_join(a[d1], a[d2]); /* vec.h's rule: every target builds */
+#endif
+}
+
+/* Writes a unit's vector x (digits d1 and d2) to digit words a[d1] and a[d2]. */
+static inline void sbb_unit_put(sbv4 *a, int d1, int d2, sbv x)
+{
+#if SBB_DPV == 1
+    (void)d2;
+    a[d1] = x;
+#else
+    a[d1] = sbv_lo(x);
+    a[d2] = sbv_hi(x);
+#endif
+}
+
+/* The digits d1 and d2 of a unit whose lanes of its vector x are not all zero. */
+static inline uint32_t sbb_unit_any(sbv x, int d1, int d2)
+{
+#if SBB_DPV == 1
+    (void)d2;
+    return (uint32_t)-sbv_any(x) & 1u << d1;
+#else
+#if defined(__AVX2__)
+    const unsigned m = (unsigned)_mm256_movemask_ps(
+        _mm256_castsi256_ps(_mm256_cmpeq_epi32((__m256i)x, _mm256_setzero_si256())));
+    const uint32_t lo = (m & 0xFu) != 0xFu, hi = (m >> 4) != 0xFu;
+#else
+    const uint32_t lo = (uint32_t)sbv4_any(sbv_lo(x)), hi = (uint32_t)sbv4_any(sbv_hi(x));
+#endif
+    return lo << d1 | hi << d2;
+#endif
+}
+
+/* Lanes of a unit whose second digit is d2 that hold a real digit's band (not padding, not
+ * the phantom digit). */
+static inline sbv sbb_unit_valid(int d2)
+{
+    return sbb_valid(SBB_DPV == 2 && d2 == SB_DIGITS ? SBB_NV - 1 : 0);
 }
 
 /* Cells with one digit left, over the nine digit words: once = a digit left, twice = two or
@@ -583,17 +651,21 @@ static inline int sbb_hidden(sb_board *b, int *changed)
 {
     sbv *bv = sbb_vecs(b);
     sbb_word *dirty = &sbb_words(b)[SBB_DIRTY];
-    sbv hid[SBB_NV];
+    const sbv4 *x = (const sbv4 *)(const void *)b->cand;
+    sbv hidv[SBB_NV]; /* each digit's hidden cells as its word; 0 for one not looked at */
+    sbv4 *hid = (sbv4 *)(void *)hidv;
     sbv bad = {0}, hid1 = {0}, hid2 = {0};
     for (int k = 0; k < SBB_NV; k++)
-        hid[k] = (sbv){0};
-    for (uint32_t todo = sbb_vecs_of(*dirty); todo; todo &= todo - 1) {
-        const int k = __builtin_ctz(todo);
+        hidv[k] = (sbv){0};
+    for (uint32_t todo = *dirty & 0x1FFu; todo;) {
+        int d2;
+        const int d1 = sbb_unit_next(&todo, &d2);
         sbv none;
-        hid[k] = sbb_hidden_of(bv[k], &none);
-        bad |= none & sbb_valid(k);
-        hid2 |= hid1 & hid[k];
-        hid1 |= hid[k];
+        const sbv h = sbb_hidden_of(sbb_unit_at(x, d1, d2), &none);
+        bad |= none & sbb_unit_valid(d2);
+        hid2 |= hid1 & h;
+        hid1 |= h;
+        sbb_unit_put(hid, d1, d2, h);
     }
     if (sbv_any(bad))
         return 0;
@@ -614,8 +686,8 @@ static inline int sbb_hidden(sb_board *b, int *changed)
     const sbv4 h4 = {hid1[0], hid1[1], hid1[2], 0}; /* at 32 bytes both halves agree */
     if (sbv4_any(h4 & ~(sbv4){done[0], done[1], done[2], 0}))
         for (int k = 0; k < SBB_NV; k++) {
-            const sbv nv = bv[k] & ~(hid1 & ~hid[k]);
-            moved |= (uint32_t)-sbv_any(nv ^ bv[k]) & sbb_vec_digits(k);
+            const sbv nv = bv[k] & ~(hid1 & ~sbb_unit_at(hid, SBB_DPV * k, SBB_DPV * k + 1));
+            moved |= sbb_unit_any(nv ^ bv[k], SBB_DPV * k, SBB_DPV * k + 1);
             bv[k] = nv;
         }
     *dirty = moved | ((*dirty >> 16 | moved) << 16);
@@ -630,13 +702,35 @@ static inline int sbb_locked_pass(sb_board *b)
     sbv *bv = sbb_vecs(b);
     sbb_word *dirty = &sbb_words(b)[SBB_DIRTY];
     uint32_t moved = 0;
-    for (uint32_t todo = sbb_vecs_of(*dirty >> 16); todo; todo &= todo - 1) {
+#if SBB_DPV == 1
+    for (uint32_t todo = *dirty >> 16 & 0x1FFu; todo; todo &= todo - 1) {
         const int k = __builtin_ctz(todo);
         const sbv w = bv[k];
         const sbv nv = sbb_locked_of(w);
-        moved |= (uint32_t)-sbv_any(nv ^ w) & sbb_vec_digits(k);
+        moved |= sbb_unit_any(nv ^ w, k, k);
         bv[k] = nv;
     }
+#else
+    /* The cells each digit loses, by digit words, then taken from the board's vectors. */
+    const sbv4 *x = (const sbv4 *)(const void *)b->cand;
+    sbv elv[SBB_NV];
+    sbv4 *el = (sbv4 *)(void *)elv;
+    for (int k = 0; k < SBB_NV; k++)
+        elv[k] = (sbv){0};
+    for (uint32_t todo = *dirty >> 16 & 0x1FFu; todo;) {
+        int d2;
+        const int d1 = sbb_unit_next(&todo, &d2);
+        const sbv w = sbb_unit_at(x, d1, d2);
+        const sbv e = w ^ sbb_locked_of(w);
+        moved |= sbb_unit_any(e, d1, d2);
+        sbb_unit_put(el, d1, d2, e);
+    }
+    moved &= 0x1FFu; /* not the phantom */
+    for (uint32_t todo = sbb_vecs_of(moved); todo; todo &= todo - 1) {
+        const int k = __builtin_ctz(todo);
+        bv[k] &= ~sbb_unit_at(el, 2 * k, 2 * k + 1);
+    }
+#endif
     *dirty = (*dirty & 0xFFFFu) | moved | moved << 16;
     return moved != 0;
 }
