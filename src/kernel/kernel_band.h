@@ -267,6 +267,33 @@ static inline void sbb_unit_put(sbv4 *a, int d1, int d2, sbv x)
 #endif
 }
 
+#if SBB_DPV == 2
+/* For the mask of x's zero lanes (bit i: lane i), bit 0: a lane of the low half is not
+ * zero; bit 1: one of the high half. A table read where the two tests took ten operations. */
+#define SBB_NZ(z) (uint8_t)((((z) & 15) != 15) | (((z) >> 4) != 15) << 1)
+#define SBB_NZ4(z) SBB_NZ(z), SBB_NZ((z) + 1), SBB_NZ((z) + 2), SBB_NZ((z) + 3)
+#define SBB_NZ16(z) SBB_NZ4(z), SBB_NZ4((z) + 4), SBB_NZ4((z) + 8), SBB_NZ4((z) + 12)
+#define SBB_NZ64(z) SBB_NZ16(z), SBB_NZ16((z) + 16), SBB_NZ16((z) + 32), SBB_NZ16((z) + 48)
+static const uint8_t sbb_halves_nz[256] = {SBB_NZ64(0), SBB_NZ64(64), SBB_NZ64(128),
+                                           SBB_NZ64(192)};
+#undef SBB_NZ64
+#undef SBB_NZ16
+#undef SBB_NZ4
+#undef SBB_NZ
+
+/* Bit 0: the low 16-byte half of x is not zero; bit 1: the high half. */
+static inline uint32_t sbb_halves_any(sbv x)
+{
+#if defined(__AVX2__)
+    const unsigned z = (unsigned)_mm256_movemask_ps(
+        _mm256_castsi256_ps(_mm256_cmpeq_epi32((__m256i)x, _mm256_setzero_si256())));
+    return sbb_halves_nz[z];
+#else
+    return (uint32_t)sbv4_any(sbv_lo(x)) | (uint32_t)sbv4_any(sbv_hi(x)) << 1;
+#endif
+}
+#endif
+
 /* The digits d1 and d2 of a unit whose lanes of its vector x are not all zero. */
 static inline uint32_t sbb_unit_any(sbv x, int d1, int d2)
 {
@@ -274,14 +301,8 @@ static inline uint32_t sbb_unit_any(sbv x, int d1, int d2)
     (void)d2;
     return (uint32_t)-sbv_any(x) & 1u << d1;
 #else
-#if defined(__AVX2__)
-    const unsigned m = (unsigned)_mm256_movemask_ps(
-        _mm256_castsi256_ps(_mm256_cmpeq_epi32((__m256i)x, _mm256_setzero_si256())));
-    const uint32_t lo = (m & 0xFu) != 0xFu, hi = (m >> 4) != 0xFu;
-#else
-    const uint32_t lo = (uint32_t)sbv4_any(sbv_lo(x)), hi = (uint32_t)sbv4_any(sbv_hi(x));
-#endif
-    return lo << d1 | hi << d2;
+    const uint32_t a = sbb_halves_any(x);
+    return (a & 1) << d1 | (a >> 1) << d2;
 #endif
 }
 
@@ -687,7 +708,11 @@ static inline int sbb_hidden(sb_board *b, int *changed)
     if (sbv4_any(h4 & ~(sbv4){done[0], done[1], done[2], 0}))
         for (int k = 0; k < SBB_NV; k++) {
             const sbv nv = bv[k] & ~(hid1 & ~sbb_unit_at(hid, SBB_DPV * k, SBB_DPV * k + 1));
-            moved |= sbb_unit_any(nv ^ bv[k], SBB_DPV * k, SBB_DPV * k + 1);
+#if SBB_DPV == 2
+            moved |= sbb_halves_any(nv ^ bv[k]) << 2 * k;
+#else
+            moved |= sbb_unit_any(nv ^ bv[k], k, k);
+#endif
             bv[k] = nv;
         }
     *dirty = moved | ((*dirty >> 16 | moved) << 16);
