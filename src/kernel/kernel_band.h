@@ -203,19 +203,17 @@ static inline sbv sbb_locked(sbv to, sbv cb, sbv s1, sbv s2)
  * written with the memo and read only while the memo is set (so never cleared). */
 #define SBB_MEMO_FIRST 45
 
-/* The vectors holding a digit of the set (bit k: vector k). */
+#if SBB_DPV == 2
+/* The 32-byte vectors holding a digit of the set (bit k: vector k): bits 0, 2, 4, 6, 8 (a
+ * vector's two digits ORed) packed to bits 0..4 in three steps. */
 static inline uint32_t sbb_vecs_of(uint32_t digits)
 {
-#if SBB_DPV == 1
-    return digits & 0x1FF;
-#else
-    /* Bits 0, 2, 4, 6, 8 (a vector's two digits ORed) packed to bits 0..4 in three steps. */
     uint32_t x = (digits | digits >> 1) & 0x155;
     x = (x | x >> 1) & 0x133;
     x = (x | x >> 2) & 0x10F;
     return (x | x >> 4) & 0x1F;
-#endif
 }
+#endif
 
 /* The whole-board passes (hidden singles, locked candidates) look only at the digits that
  * changed since they last ran, one vector of them at a time: one digit at 16 bytes; at 32
