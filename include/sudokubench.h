@@ -709,7 +709,8 @@ typedef enum sb_gform {
 int sb_gparse(const sb_geometry *g, const char *line, size_t len, uint8_t *cells, int *form,
               char *why, size_t whylen, size_t *col);
 
-/* Writes cells as text in form (no newline) into out, NUL-terminated when it fits.
+/* Writes cells as text in form (no newline) into out (which must not overlap cells),
+ * NUL-terminated when it fits.
  * @return the length the text needs (excluding NUL), like snprintf (out may be NULL when
  * outlen is 0); SB_ERR_ARG for NULL g or cells, NULL out with outlen > 0, an unknown form,
  * SB_GFORM_CHARS with N > 35 or a cell above N. */

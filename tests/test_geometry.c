@@ -1436,6 +1436,33 @@ Test(codec, characters_and_integers_round_trip)
     sb_geometry_free(g);
 }
 
+/* The character form at its widest (N = 35): every value's character, a prefix of whole
+ * cells when the buffer is short, and a cell above N refused. */
+Test(codec, characters_cover_the_alphabet_and_truncate)
+{
+    sb_geometry *g = NULL;
+    cr_assert_eq(sb_geometry_parse("5x7", &g, NULL, 0), SB_OK);
+    const int nc = sb_geometry_cells(g);
+    cr_assert_eq(nc, 35 * 35);
+    static uint8_t cells[35 * 35];
+    static char text[35 * 35 + 1], want[35 * 35 + 1];
+    const char *names = ".123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    for (int c = 0; c < nc; c++) {
+        cells[c] = (uint8_t)((c * 11) % 36); /* 0..35, each value many times */
+        want[c] = names[cells[c]];
+    }
+    want[nc] = '\0';
+    cr_assert_eq(sb_gformat(g, cells, SB_GFORM_CHARS, text, sizeof text), nc);
+    cr_assert_str_eq(text, want);
+    cr_assert_eq(sb_gformat(g, cells, SB_GFORM_CHARS, NULL, 0), nc);
+    char small[5] = "####";
+    cr_assert_eq(sb_gformat(g, cells, SB_GFORM_CHARS, small, sizeof small), nc);
+    cr_assert_str_eq(small, ".BMX", "the first four cells: 0, 11, 22, 33");
+    cells[nc - 1] = 36;
+    cr_assert_eq(sb_gformat(g, cells, SB_GFORM_CHARS, text, sizeof text), SB_ERR_ARG);
+    sb_geometry_free(g);
+}
+
 Test(codec, errors_give_column_and_reason)
 {
     sb_geometry *g = NULL;
