@@ -299,6 +299,23 @@ void cli_put_gcsv_cells(cli_buf *b, const sb_geometry *g, const uint8_t *cells, 
  * it when not NULL. */
 void cli_put_gpretty(cli_buf *b, const sb_geometry *g, const uint8_t *left, const uint8_t *right);
 
+/* Decimal digits of the largest uint64_t: room for one cli_put_u64. */
+#define CLI_U64_DIGITS 20
+
+/* Writes v in decimal at p. @return the end. By hand: through vsnprintf, the numbers of a
+ * `generate -f csv` record took about 3,700 instructions, 9% of the run. */
+static inline char *cli_put_u64(char *p, unsigned long long v)
+{
+    char tmp[CLI_U64_DIGITS];
+    int n = 0;
+    do {
+        tmp[CLI_U64_DIGITS - 1 - n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    memcpy(p, tmp + CLI_U64_DIGITS - n, (size_t)n);
+    return p + n;
+}
+
 /* Writes grid g at p as 81 characters, blanks as `blank`: a branch-free loop the compiler
  * vectorises (sb_grid_format would add a call and a NUL per grid). @return p + 81. */
 static inline char *cli_put_grid(char *p, const sb_grid *g, char blank)

@@ -58,6 +58,19 @@ typedef struct gen_run {
     gen_stats st;             /* committed totals */
 } gen_run;
 
+/* Appends before, v in decimal, then after (short literals). */
+static void put_fields(cli_buf *o, const char *before, unsigned long long v, const char *after)
+{
+    const size_t nb = strlen(before), na = strlen(after);
+    char *d = cli_buf_reserve(o, nb + CLI_U64_DIGITS + na);
+    if (!d)
+        return;
+    memcpy(d, before, nb);
+    char *e = cli_put_u64(d + nb, v);
+    memcpy(e, after, na);
+    o->len += (size_t)(e + na - d);
+}
+
 /* Appends generated puzzle number index of run r in its format: cells of its geometry in
  * r->form (9x9: the 3x3 geometry, whose text is the 81-character line); p tells its clues,
  * guesses and attempts. The 9x9 records keep their own kaggle columns and pretty header. */
@@ -82,16 +95,17 @@ static void put_generated(cli_buf *o, const gen_run *r, unsigned long long index
         break;
     }
     case GF_CSV:
-        sb_buf_printf(o, "%llu,", index);
+        put_fields(o, "", index, ",");
         cli_put_gcsv_cells(o, g, puzzle, form);
-        sb_buf_printf(o, ",%d,%llu,", p->clues, (unsigned long long)p->guesses);
+        put_fields(o, ",", (unsigned long long)p->clues, ",");
+        put_fields(o, "", p->guesses, ",");
         cli_put_gcsv_cells(o, g, solution, form);
         break;
     case GF_JSON:
-        sb_buf_printf(o, "{\"index\":%llu,\"puzzle\":\"", index);
+        put_fields(o, "{\"index\":", index, ",\"puzzle\":\"");
         cli_put_gcells(o, g, puzzle, form);
-        sb_buf_printf(o, "\",\"clues\":%d,\"guesses\":%llu,\"solution\":\"", p->clues,
-                      (unsigned long long)p->guesses);
+        put_fields(o, "\",\"clues\":", (unsigned long long)p->clues, ",\"guesses\":");
+        put_fields(o, "", p->guesses, ",\"solution\":\"");
         cli_put_gcells(o, g, solution, form);
         sb_buf_put(o, "\"}", 2);
         break;

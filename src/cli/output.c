@@ -28,9 +28,8 @@ enum {
     /* Worst case of one record without its file name: a pretty grid (14 lines of 26 bytes)
      * plus header words and three 20-digit numbers, or a json record with an escaped reason
      * (6 * SB_WHY_LEN). Generous on purpose: one reserve per record, no per-field checks. */
-    RECORD_MAX = 1024 + 6 * SB_WHY_LEN, /* pretty with givens beside: 13 lines of 54 bytes;
-                                           json of pencilmarks: 729 + 81 cells, ~950 bytes */
-    U64_DIGITS = 20 /* decimal digits of the largest uint64_t */
+    RECORD_MAX = 1024 + 6 * SB_WHY_LEN /* pretty with givens beside: 13 lines of 54 bytes;
+                                          json of pencilmarks: 729 + 81 cells, ~950 bytes */
 };
 
 cli_format cli_format_find(const char *name)
@@ -212,19 +211,6 @@ static inline char *put_str(char *p, const char *s)
     return p + n;
 }
 
-/* Writes v in decimal. */
-static inline char *put_u64(char *p, unsigned long long v)
-{
-    char tmp[U64_DIGITS];
-    int n = 0;
-    do {
-        tmp[U64_DIGITS - 1 - n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    memcpy(p, tmp + U64_DIGITS - n, (size_t)n);
-    return p + n;
-}
-
 /* Writes a 9x9 puzzle in its input's form: 81 characters, or a pencilmark record's 729
  * (digit k+1 or '.' at character k of each cell), so tdoku and json output of pencilmarks
  * reads back as the same puzzle. */
@@ -255,7 +241,7 @@ static char *put_json_head(char *p, const cli_input *in, uint64_t line, const ch
     p = put_str(p, "{\"file\":");
     memcpy(p, in->json_name, in->json_len);
     p = put_str(p + in->json_len, ",\"line\":");
-    p = put_u64(p, line);
+    p = cli_put_u64(p, line);
     p = put_str(p, ",\"status\":\"");
     p = put_str(p, status);
     *p++ = '"';
@@ -270,7 +256,7 @@ static char *put_pretty_head(char *p, const cli_input *in, uint64_t line, const 
     memcpy(p, in->msg_name, in->msg_len); /* a newline in a name must not split the header */
     p += in->msg_len;
     *p++ = ':';
-    p = put_u64(p, line);
+    p = cli_put_u64(p, line);
     *p++ = ' ';
     return put_str(p, status);
 }
@@ -288,7 +274,7 @@ static char *put_invalid(char *p, cli_format f, const cli_input *in, const sb_re
         *p++ = ':';
         break;
     case FMT_CSV:
-        p = put_u64(put_csv_file(p, in), line);
+        p = cli_put_u64(put_csv_file(p, in), line);
         p = put_str(p, ",invalid,,,");
         break;
     case FMT_JSON:
@@ -296,7 +282,7 @@ static char *put_invalid(char *p, cli_format f, const cli_input *in, const sb_re
         p += cli_json_escape(p, rec->why);
         p = put_str(p, ",\"column\":");
         /* column 0: a well-formed line the solver could not finish (BFS cap): no column */
-        p = rec->col ? put_u64(p, rec->col) : put_str(p, "null");
+        p = rec->col ? cli_put_u64(p, rec->col) : put_str(p, "null");
         *p++ = '}';
         break;
     case FMT_PRETTY:
@@ -471,7 +457,7 @@ static inline __attribute__((always_inline)) char *put_record(char *p, cli_forma
     switch (f) {
     case FMT_SOLUTION:
         if (count_only && status != CLI_STATUS_BUDGET)
-            p = put_u64(p, count);
+            p = cli_put_u64(p, count);
         else
             p = solved ? put_solution_grid(p, v) : put_str(p, word);
         break;
@@ -479,28 +465,28 @@ static inline __attribute__((always_inline)) char *put_record(char *p, cli_forma
         p = put_puzzle_grid(p, v);
         *p++ = ':';
         /* a count cut short by the budget is no count: the status word stands in for it */
-        p = status == CLI_STATUS_BUDGET ? put_str(p, word) : put_u64(p, count);
+        p = status == CLI_STATUS_BUDGET ? put_str(p, word) : cli_put_u64(p, count);
         *p++ = ':';
         if (solved)
             p = put_solution_grid(p, v);
         break;
     case FMT_CSV:
-        p = put_u64(put_csv_file(p, in), rec->line);
+        p = cli_put_u64(put_csv_file(p, in), rec->line);
         *p++ = ',';
         p = put_str(p, word);
         *p++ = ',';
-        p = put_u64(p, count);
+        p = cli_put_u64(p, count);
         *p++ = ',';
-        p = put_u64(p, guesses);
+        p = cli_put_u64(p, guesses);
         *p++ = ',';
         if (solved)
             p = put_csv_solution(p, v);
         break;
     case FMT_JSON:
         p = put_str(put_json_head(p, in, rec->line, word), ",\"count\":");
-        p = put_u64(p, count);
+        p = cli_put_u64(p, count);
         p = put_str(p, ",\"guesses\":");
-        p = put_u64(p, guesses);
+        p = cli_put_u64(p, guesses);
         p = put_str(p, ",\"puzzle\":\"");
         p = put_puzzle_grid(p, v);
         p = put_str(p, "\",\"solution\":");
@@ -514,9 +500,9 @@ static inline __attribute__((always_inline)) char *put_record(char *p, cli_forma
         break;
     case FMT_PRETTY:
         p = put_str(put_pretty_head(p, in, rec->line, word), " (count ");
-        p = put_u64(p, count);
+        p = cli_put_u64(p, count);
         p = put_str(p, ", guesses ");
-        p = put_u64(p, guesses);
+        p = cli_put_u64(p, guesses);
         /* a grid shows a pencilmark record's givens only: the header says so */
         p = put_str(p, rec->marks ? ", givens of pencilmarks)\n" : ")\n");
         p = put_gpretty(p, v->g, v->puzzle, solved ? v->solution : NULL);
@@ -564,17 +550,17 @@ void cli_format_solution(cli_buf *b, cli_format f, const cli_input *in, uint64_t
     char *p = start;
     switch (f) {
     case FMT_CSV:
-        p = put_u64(put_csv_file(p, in), line);
-        p = put_u64(put_str(p, ",solution,"), index);
+        p = cli_put_u64(put_csv_file(p, in), line);
+        p = cli_put_u64(put_str(p, ",solution,"), index);
         p = put_csv_solution(put_str(p, ",,"), v);
         break;
     case FMT_JSON:
         p = put_json_head(p, in, line, "solution");
-        p = put_u64(put_str(p, ",\"index\":"), index);
+        p = cli_put_u64(put_str(p, ",\"index\":"), index);
         p = put_str(put_solution_grid(put_str(p, ",\"solution\":\""), v), "\"}");
         break;
     case FMT_PRETTY:
-        p = put_u64(put_str(put_pretty_head(p, in, line, "solution"), " "), index);
+        p = cli_put_u64(put_str(put_pretty_head(p, in, line, "solution"), " "), index);
         *p++ = '\n';
         p = put_gpretty(p, v->g, v->solution, NULL);
         break;
