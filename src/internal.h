@@ -498,6 +498,13 @@ static inline const sb_geometry *sb_geo_out(const sb_geometry *g)
     return g ? g : sb_geometry_9x9();
 }
 
+/* The candidate mask of all n digits of a geometry (1 <= n <= 64: one uint64_t), bit d-1 for
+ * digit d; a shift by 64 would be undefined, hence the case. */
+static inline uint64_t sb_all_digits(int n)
+{
+    return n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1;
+}
+
 /* The class of a proper 9x9 puzzle as far as singles decide it: SB_CLASS_SINGLES when naked
  * singles alone complete it, SB_CLASS_HIDDEN when naked and hidden singles do, else
  * SB_CLASS_LOCKED for "locked or harder": sb_rate's verdict cut at locked. Those fixpoints do

@@ -251,7 +251,7 @@ static int make(const sb_geometry *g, int with16, sb_gsolver **out)
     s->ncells = sb_geometry_cells(g);
     s->n = sb_geometry_digits(g);
     s->nhouses = sb_geometry_houses(g);
-    s->all = s->n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << s->n) - 1;
+    s->all = sb_all_digits(s->n);
     s->dwords = ((size_t)s->ncells + 63) / 64;
     s->words = (size_t)s->ncells + s->dwords + (size_t)s->nhouses + 1;
     const size_t nc = (size_t)s->ncells;

@@ -946,20 +946,19 @@ int sb_gsolution_check(const sb_geometry *g, const uint8_t *puzzle, const uint8_
     if (!g || !solution)
         return 0;
     const int n = g->ndigits;
-    const uint64_t all = n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1;
     for (int c = 0; c < g->ncells; c++) {
         if (solution[c] < 1 || solution[c] > n)
             return 0;
         if (puzzle && puzzle[c] && puzzle[c] != solution[c])
             return 0;
     }
-    /* N cells holding N distinct digits of 1..N: the union is all N. */
+    /* N cells holding N distinct digits of 1..N: their union has N bits. */
     for (int h = 0; h < g->nhouses; h++) {
         uint64_t m = 0;
         const uint16_t *hc = sb_geometry_house(g, h);
         for (int i = 0; i < n; i++)
             m |= UINT64_C(1) << (solution[hc[i]] - 1);
-        if (m != all)
+        if (__builtin_popcountll(m) != n)
             return 0;
     }
     return 1;

@@ -274,7 +274,7 @@ static int gpipeline_make(const sb_geometry *g, const sb_options *opt, const sb_
     p->ncells = sb_geometry_cells(g);
     p->n = sb_geometry_digits(g);
     p->nhouses = sb_geometry_houses(g);
-    p->all = p->n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << p->n) - 1;
+    p->all = sb_all_digits(p->n);
     p->dwords = ((size_t)p->ncells + 63) / 64;
     p->words = (size_t)p->ncells + p->dwords + 1;
     const size_t nc = (size_t)p->ncells;
