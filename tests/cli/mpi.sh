@@ -56,15 +56,20 @@ export SUDOKUBENCH_MPI_SEGMENT=3000 SUDOKUBENCH_MPI_ITEMS=97 SUDOKUBENCH_MPI_DIR
 export SUDOKUBENCH_MPI_IO=
 
 # Open MPI's libevent may warn about a descriptor it watched, in runs whose bytes and exit
-# codes are right (seen in hosts.sh's t_resume and in slurm.sh's mpirun under sbatch): the
-# runtime's line, never the program's, so the cases that read mpirun's stderr drop it.
+# codes are right (seen in hosts.sh's t_resume, in slurm.sh's mpirun under sbatch, and here
+# in a `solve -f json -t 2 -np 3` on a loaded 2-core machine): the runtime's line, never the
+# program's, so every run through mrun drops it from the stderr it passes on.
 EPOLL_NOISE='^\[warn\] Epoll MOD([0-9]*) on fd [0-9]* failed\. Old events were'
 
-# mrun NP ARGS...: the MPI binary on NP ranks (stdin passed on to rank 0).
+# mrun NP ARGS...: the MPI binary on NP ranks (stdin passed on to rank 0), its stderr
+# without EPOLL_NOISE, its exit code.
 mrun() {
-    local np=$1
+    local np=$1 rc
     shift
-    timeout "$TIMEOUT" "$MPIRUN" "${MPI_FLAGS[@]}" -np "$np" "$MBIN" "$@"
+    timeout "$TIMEOUT" "$MPIRUN" "${MPI_FLAGS[@]}" -np "$np" "$MBIN" "$@" 2>mrun.err
+    rc=$?
+    grep -v -e "$EPOLL_NOISE" mrun.err >&2
+    return $rc
 }
 
 # mrun_io NP ARGS...: mrun with -o FILE written through MPI-IO.
