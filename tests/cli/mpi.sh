@@ -451,7 +451,8 @@ t_write_error_rank() {
             "$MBIN" solve -t 1 -o m.o big.txt >m.out 2>m.err
         rc=$?
         [ "$rc" = 2 ] || echo "$what: exit $rc, want 2"
-        [ "$(cat m.err)" = "sudokubench: write error: m.o: File too large" ] ||
+        # (its own mpirun, for the rank's file limit: EPOLL_NOISE dropped here as mrun does)
+        [ "$(grep -v -e "$EPOLL_NOISE" m.err)" = "sudokubench: write error: m.o: File too large" ] ||
             echo "$what: stderr: $(head -3 m.err)"
         [ -s m.o ] && [ "$(stat -c %s m.o)" -lt "$(stat -c %s full.out)" ] ||
             echo "$what: file of $(stat -c %s m.o 2>&1) bytes"
