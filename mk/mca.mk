@@ -12,3 +12,12 @@ mca: $(TABLES) ## llvm-mca model of the kernels' hot loops per CPU of MCA_CPUS (
 	@CC="$(CC)" MCA_CPUS="$(MCA_CPUS)" MCA_FLAGS_sse4="$(KERNEL_FLAGS_sse4)" \
 	  MCA_FLAGS_avx2="$(KERNEL_FLAGS_avx2)" MCA_FLAGS_avx512bw="$(KERNEL_FLAGS_avx512bw)" \
 	  MCA_FLAGS_avx512="$(KERNEL_FLAGS_avx512)" scripts/measure/mca.sh $(BUILD)
+
+# That every region's markers still enclose its loop: the sources only marked and compiled,
+# no llvm-mca (x86 stamps: not under CROSS).
+TEST_EXTRA += $(if $(CROSS),,test-mca-marks)
+.PHONY: test-mca-marks
+test-mca-marks: $(TABLES)
+	@CC="$(CC)" MCA_CHECK=1 MCA_FLAGS_sse4="$(KERNEL_FLAGS_sse4)" \
+	  MCA_FLAGS_avx2="$(KERNEL_FLAGS_avx2)" MCA_FLAGS_avx512bw="$(KERNEL_FLAGS_avx512bw)" \
+	  MCA_FLAGS_avx512="$(KERNEL_FLAGS_avx512)" scripts/measure/mca.sh $(BUILD)

@@ -11,8 +11,9 @@
 # Regions (marked in temporary copies of the kernel sources; the tree is never touched):
 #   avx512-round  one whole-board round of the AVX-512 kernel's settle (kernel.h), stamped
 #                 with VBMI (avx512: byte permutes) and without (avx512bw: word permutes)
-#   band-hidden   one digit vector of the band kernel's hidden-singles pass (kernel_band.h),
-#                 stamped at avx2 (32-byte) and sse4 (16-byte)
+#   band-hidden   one unit of the band kernel's hidden-singles pass (kernel_band.h): a
+#                 changed digit's words (two digits' at 32 bytes), their hidden cells and the
+#                 pass's sums, stamped at avx2 (32-byte) and sse4 (16-byte)
 #   band-naked    one naked-singles iteration of the band kernel that places one single (the
 #                 cell count, the index planes, the single's digit, its peers into the
 #                 digit's eliminations and the eliminations applied to the board), at avx2
@@ -29,6 +30,10 @@
 # busiest port with its cycles; then the cycles as a Markdown table, a row per region and a
 # column per CPU. A model, not a measurement: docs/performance.md says which figures were
 # checked against `sudokubench bench` on a real CPU.
+#
+# MCA_CHECK=1 only marks and compiles: it checks that every region's markers are still found
+# in the sources and enclose instructions in the assembly (a moved or restructured loop fails
+# it), without llvm-mca. make test runs it (make test-mca-marks).
 set -eu
 BUILD=${1:-build}
 MCA=${MCA:-llvm-mca}
@@ -39,7 +44,9 @@ MCA_FLAGS_avx2=${MCA_FLAGS_avx2:--mavx2 -mbmi -mbmi2 -mpopcnt -mlzcnt}
 MCA_FLAGS_avx512bw=${MCA_FLAGS_avx512bw:--mavx512f -mavx512bw -mavx512vl $MCA_FLAGS_avx2}
 MCA_FLAGS_avx512=${MCA_FLAGS_avx512:-$MCA_FLAGS_avx512bw -mavx512vpopcntdq -mavx512vbmi \
 -mavx512bitalg}
-command -v "$MCA" >/dev/null || { echo "mca.sh: $MCA not found (Debian package llvm)" >&2; exit 2; }
+MCA_CHECK=${MCA_CHECK:-0}
+[ "$MCA_CHECK" = 1 ] || command -v "$MCA" >/dev/null ||
+    { echo "mca.sh: $MCA not found (Debian package llvm)" >&2; exit 2; }
 [ -d "$BUILD/gen" ] || { echo "mca.sh: $BUILD/gen missing: run make BUILD=$BUILD" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -61,8 +68,13 @@ mark() {
 import sys
 path, start, end = sys.argv[1:]
 lines = open(path).read().split('\n')
-i = next(k for k, l in enumerate(lines) if start in l)
-j = next(k for k in range(i + 1, len(lines)) if end in lines[k])
+name = 'src/kernel/' + path.rsplit('/', 1)[1]
+i = next((k for k, l in enumerate(lines) if start in l), None)
+if i is None:
+    sys.exit('mca.sh: no line of %s holds the region start %r: move the marks' % (name, start))
+j = next((k for k in range(i + 1, len(lines)) if end in lines[k]), None)
+if j is None:
+    sys.exit('mca.sh: no line of %s after %r holds the region end %r' % (name, start, end))
 lines.insert(j + 1, '__asm volatile("# LLVM-MCA-END");')
 lines.insert(i, '__asm volatile("# LLVM-MCA-BEGIN");')
 open(path, 'w').write('\n'.join(lines))
@@ -70,7 +82,8 @@ PY
 }
 mark top/kernel.h "/* Per house: once (digits with a place)" \
     "changed |= _mm512_cmpneq_epi16_mask(nv, v[j]);"
-mark top/kernel_band.h "hid[k] = sbb_hidden_of(bv[k], &none);" "hid1 |= hid[k];"
+mark top/kernel_band.h "const sbv h = sbb_hidden_of(sbb_unit_at(x, d1, d2), &none);" \
+    "hid1 |= h;"
 mark naked/kernel_band.h "sbv4 once, twice;" "sbb_nelim_apply(v, &elim);"
 
 # has CPU MACRO: CC's -march=CPU defines MACRO (the CPU has the region's instructions).
@@ -93,8 +106,19 @@ region() {
     # shellcheck disable=SC2086 # flags are words
     $CC -std=c11 -D_GNU_SOURCE -DSB_EXPERT -O3 -Iinclude -Isrc -I"$BUILD/gen" $flags -S \
         -o "$tmp/$name.s" "$tmp/$set/kernel_$stamp.c"
+    # The first marked region, without directives; n counts its instructions.
     awk '/LLVM-MCA-BEGIN/{f=1} f{print} /LLVM-MCA-END/{exit}' "$tmp/$name.s" |
-        grep -v '^[[:space:]]*\.' >"$tmp/$name.r.s"
+        grep -v '^[[:space:]]*\.' >"$tmp/$name.r.s" || true
+    n=$(grep -c '^[[:space:]][[:space:]]*[a-z]' "$tmp/$name.r.s" || true)
+    if [ "$n" -lt 10 ]; then
+        echo "mca.sh: region $name has $n instructions in $stamp's assembly: its markers" \
+            "(mark, below) no longer enclose the loop body" >&2
+        exit 1
+    fi
+    if [ "$MCA_CHECK" = 1 ]; then
+        echo "mca.sh: region $name: $n instructions"
+        return
+    fi
     row="| $name |"
     for cpu in $MCA_CPUS; do
         if ! has "$cpu" "$macro"; then
@@ -123,6 +147,7 @@ region band-hidden-avx2 top avx2 __AVX2__
 region band-hidden-sse4 top sse4 __SSE4_1__
 region band-naked-avx2 naked avx2 __AVX2__
 region band-naked-sse4 naked sse4 __SSE4_1__
+[ "$MCA_CHECK" = 1 ] && exit 0
 
 version=$("$MCA" --version | awk '/LLVM version/ { print "llvm-mca", $NF; exit }')
 echo
