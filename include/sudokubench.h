@@ -947,10 +947,10 @@ void sb_solver_free(sb_solver *s);
 int sb_solve(sb_solver *s, const sb_grid *puzzle, sb_result *res);
 
 /* Solves puzzles[0..n) as n calls of sb_solve would: res[i] and status[i] (sb_solve's return
- * value for puzzle i) are the same, solutions and guesses included. Faster where the kernel
- * can work on several puzzles at once: the fast pipeline's AVX2 kernel searches two puzzles
- * side by side, one in each half of its vectors (docs/performance.md), in blocks of up to 256
- * puzzles chosen by the solver's pair policy (sb_options.pair); elsewhere it is a loop.
+ * value for puzzle i) are the same, solutions and guesses included. Under the pair policy
+ * SB_PAIR_ON (sb_options.pair) the fast pipeline's AVX2 kernel searches two puzzles side by
+ * side, one in each half of its vectors, in blocks of up to 256 (docs/performance.md);
+ * otherwise it is a loop.
  * The stop flag is also looked at before each puzzle: once it is raised, the puzzles not yet
  * started get SB_ERR_STOPPED and a zero result (as does a puzzle refused with SB_ERR_ARG).
  * @return SB_OK, or SB_ERR_ARG for a NULL solver or (when n > 0) NULL arrays. */
@@ -1156,22 +1156,14 @@ enum { SB_BFS_CAP = 1 << 18 /* default BFS frontier cap: 256Ki boards of 192 byt
 
 /* When sb_solve_many runs a paired kernel (the fast pipeline's AVX2 search: two puzzles side
  * by side) rather than one search per puzzle. The answers are the same either way; only the
- * speed differs. The pair can win only where the work is long settles of roots with few
- * guesses (17-clue: level with one board on AMD Zen 5 and Intel Sapphire Rapids), the
- * one-board search where guessing dominates (docs/performance.md). */
+ * speed differs. The one-board search runs fewer instructions on every corpus and is at least
+ * as fast on the CPUs measured (AMD Zen 5, Intel Sapphire Rapids: docs/performance.md), so
+ * the default runs one board and the pair is there to be measured. */
 typedef enum sb_pair {
-    SB_PAIR_AUTO = 0, /* by the guesses a puzzle of the solver's recent blocks: paired while
-                         they average at most SB_PAIR_GUESSES, else one board; a new solver's
-                         first SB_PAIR_PROBE puzzles run one board each to fill that window
-                         (deterministic: the choice follows the puzzles, never the clock) */
+    SB_PAIR_AUTO = 0, /* the library's choice: one search per puzzle on every level */
     SB_PAIR_ON = 1,   /* always paired where a paired kernel exists */
     SB_PAIR_OFF = 2   /* never: one search per puzzle */
 } sb_pair;
-
-enum {
-    SB_PAIR_GUESSES = 2, /* SB_PAIR_AUTO's bound on the recent guesses a puzzle */
-    SB_PAIR_PROBE = 16   /* SB_PAIR_AUTO's puzzles run one board each before its first choice */
-};
 
 /* Returns the policy's name ("auto", "on", "off"), or "?" if out of range. */
 const char *sb_pair_name(int policy);
@@ -1203,7 +1195,7 @@ const char *sb_solver_plugin_why(const sb_solver *s);
 void sb_solver_counts_reset(sb_solver *s);
 
 /* @return the puzzles sb_solve_many handed to a paired kernel since the solver was made (the
- * rest ran one sb_solve each): what SB_PAIR_AUTO chose. 0 for NULL. */
+ * rest ran one sb_solve each). 0 for NULL. */
 uint64_t sb_solver_paired(const sb_solver *s);
 
 /* ------------------------------------------------------------------------------------------ */

@@ -3,7 +3,8 @@
  * level runs its paired search, two puzzles side by side), the results and statuses must be
  * those of one sb_solve call per puzzle, solutions and guesses included; counts are checked
  * against the independent reference (reference.c). Also: budgets, the stop flag, bad cells,
- * odd sizes, and the pair policy (sb_pair: which blocks auto gives the paired kernel).
+ * odd sizes, and the pair policy (sb_pair: ON pairs, AUTO and OFF run one board). The cases
+ * run under SB_PAIR_ON, so that the paired search is what they check where a level has one.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -82,10 +83,10 @@ static sb_solver *mk_pair(int level, uint64_t limit, uint64_t budget, int pair)
     return s;
 }
 
-/* The same with the default policy (SB_PAIR_AUTO). */
+/* The same with the paired search where the level has one (SB_PAIR_ON). */
 static sb_solver *mk(int level, uint64_t limit, uint64_t budget)
 {
-    return mk_pair(level, limit, budget, SB_PAIR_AUTO);
+    return mk_pair(level, limit, budget, SB_PAIR_ON);
 }
 
 /* sb_solve_many on puzzles g[0..n) under a pair policy equals one sb_solve per puzzle, field
@@ -123,10 +124,10 @@ static void same_as_single_pair(int level, uint64_t limit, uint64_t budget, cons
     sb_solver_free(b);
 }
 
-/* The same under the default policy. */
+/* The same with the paired search where the level has one. */
 static void same_as_single(int level, uint64_t limit, uint64_t budget, const sb_grid *g, int n)
 {
-    same_as_single_pair(level, limit, budget, g, n, SB_PAIR_AUTO);
+    same_as_single_pair(level, limit, budget, g, n, SB_PAIR_ON);
 }
 
 Test(solve_many, equals_sb_solve_on_every_level)
@@ -251,8 +252,7 @@ Test(solve_many, stop_flag_stops_every_puzzle)
     free(g);
 }
 
-/* Every policy gives sb_solve's answers on every level (auto switches within this corpus:
- * its probe and the hardest puzzles send it to one board, its easier tail to the pair). */
+/* Every policy gives sb_solve's answers on every level. */
 Test(solve_many, every_pair_policy_equals_sb_solve)
 {
     int n;
@@ -290,10 +290,10 @@ static uint64_t paired_in(sb_solver *s, sb_solver *ref, const sb_grid *g, int bl
     return sb_solver_paired(s) - before;
 }
 
-/* SB_PAIR_AUTO follows the puzzles from the first ones on: easy ones (no guess) go to the
- * pair, a run of hard ones (dozens of guesses each) to one board, and enough easy ones bring
- * the pair back. ON pairs everything, OFF nothing; levels without a paired kernel never pair. */
-Test(solve_many, auto_pair_follows_the_guesses)
+/* SB_PAIR_AUTO and OFF run one board whatever the puzzles, easy (no guess) or hard (dozens of
+ * guesses each); ON pairs every puzzle where the level has a paired kernel (AVX2) and none
+ * elsewhere. */
+Test(solve_many, only_pair_on_pairs)
 {
     enum { B = 64 };
     int n;
@@ -315,37 +315,18 @@ Test(solve_many, auto_pair_follows_the_guesses)
         const int has_pair = lv == SB_SIMD_AVX2; /* the header: the AVX2 kernel pairs */
         sb_solver *ref = mk_pair(lv, 2, UINT64_MAX, SB_PAIR_OFF);
         uint64_t ge, gh;
-        sb_solver *s = mk_pair(lv, 2, UINT64_MAX, SB_PAIR_AUTO);
-        /* An empty window probes SB_PAIR_PROBE puzzles one board each, then pairs the easy
-         * ones; they keep it so. */
-        cr_assert_eq(paired_in(s, ref, easy, 4, &ge), has_pair ? 4 * B - SB_PAIR_PROBE : 0,
-                     "%s", sb_simd_name(lv));
-        cr_assert_eq(ge, 0, "easy puzzles take no guess: %llu", (unsigned long long)ge);
-        /* Hard puzzles: the first block still pairs (the window held easy ones only)... */
-        cr_assert_eq(paired_in(s, ref, hard, 1, &gh), has_pair ? B : 0, "%s", sb_simd_name(lv));
-        cr_assert_gt(gh, (uint64_t)SB_PAIR_GUESSES * 4 * B * 2, "hard puzzles: %llu guesses",
-                     (unsigned long long)gh);
-        /* ...and once they outweigh the easy ones the blocks go to one board. */
-        (void)paired_in(s, ref, hard, 3, &gh);
-        cr_assert_eq(paired_in(s, ref, hard, 4, &gh), 0, "%s", sb_simd_name(lv));
-        /* Easy puzzles first run one board, then bring the pair back. */
-        cr_assert_eq(paired_in(s, ref, easy, 1, &ge), 0, "%s", sb_simd_name(lv));
-        (void)paired_in(s, ref, easy, 32, &ge);
-        cr_assert_eq(paired_in(s, ref, easy, 1, &ge), has_pair ? B : 0, "%s", sb_simd_name(lv));
-        sb_solver_free(s);
-        /* A new solver's first block of hard puzzles never pairs: the probe's guesses send
-         * it to one board. */
-        s = mk_pair(lv, 2, UINT64_MAX, SB_PAIR_AUTO);
-        cr_assert_eq(paired_in(s, ref, hard, 1, &gh), 0, "%s", sb_simd_name(lv));
-        sb_solver_free(s);
-        /* ON and OFF ignore the guesses. */
-        s = mk_pair(lv, 2, UINT64_MAX, SB_PAIR_ON);
-        cr_assert_eq(paired_in(s, ref, hard, 2, &gh), has_pair ? 2 * B : 0, "%s",
-                     sb_simd_name(lv));
-        sb_solver_free(s);
-        s = mk_pair(lv, 2, UINT64_MAX, SB_PAIR_OFF);
-        cr_assert_eq(paired_in(s, ref, easy, 2, &ge), 0, "%s", sb_simd_name(lv));
-        sb_solver_free(s);
+        for (int pair = SB_PAIR_AUTO; pair <= SB_PAIR_OFF; pair++) {
+            sb_solver *s = mk_pair(lv, 2, UINT64_MAX, pair);
+            const uint64_t want = pair == SB_PAIR_ON && has_pair ? B : 0;
+            cr_assert_eq(paired_in(s, ref, easy, 2, &ge), 2 * want, "%s %s easy",
+                         sb_simd_name(lv), sb_pair_name(pair));
+            cr_assert_eq(ge, 0, "easy puzzles take no guess: %llu", (unsigned long long)ge);
+            cr_assert_eq(paired_in(s, ref, hard, 1, &gh), want, "%s %s hard", sb_simd_name(lv),
+                         sb_pair_name(pair));
+            cr_assert_gt(gh, (uint64_t)10 * B, "hard puzzles: %llu guesses",
+                         (unsigned long long)gh);
+            sb_solver_free(s);
+        }
         sb_solver_free(ref);
     }
     free(hard);

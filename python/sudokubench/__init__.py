@@ -869,8 +869,8 @@ def solve(puzzles, limit=2, pipeline="fast", threads=0, simd="auto", grid=None, 
     (grid=) "fast" is the general solver and the other pipelines its generic ones, as
     `sudokubench solve --grid` runs them: the same counts, guesses and solutions. pair
     (PAIR_POLICIES) is whether the fast pipeline's avx2 search takes two puzzles side by
-    side: "auto" (by the guesses of recent puzzles, or $SUDOKUBENCH_PAIR when set), "on" or
-    "off"; every policy gives the same results, only the speed differs. plugin (a Plugin)
+    side: "on" does, "auto" (one board, the faster; or $SUDOKUBENCH_PAIR when set) and "off"
+    do not; every policy gives the same results, only the speed differs. plugin (a Plugin)
     counts with that solver plug-in instead of the pipeline (one thread when it keeps
     global state); plugin may also be a technique plug-in, or a list of plug-ins, whose
     names the pipeline then uses as techniques ("fast+xwing"). A plug-in breaking its

@@ -67,8 +67,8 @@ static void print_pair(void)
         printf("pair: SUDOKUBENCH_PAIR=%s is not a policy (auto, on, off)\n",
                getenv("SUDOKUBENCH_PAIR"));
     else if (policy == SB_PAIR_AUTO)
-        printf("pair: auto (avx2 searches two puzzles side by side while recent puzzles take "
-               "at most %d guesses each on average, else one at a time)\n", SB_PAIR_GUESSES);
+        printf("pair: auto (one search a puzzle; SUDOKUBENCH_PAIR=on searches two side by "
+               "side at avx2)\n");
     else
         printf("pair: %s (SUDOKUBENCH_PAIR)\n", sb_pair_name(policy));
 }

@@ -83,9 +83,6 @@ struct sb_solver {
     sb_technique_counts counts[SB_TECH_SLOTS];   /* technique work since made or reset: the
                                                     built-ins, then the technique plug-ins */
     sb_tech_ext *ext;                            /* the technique plug-ins' states, or NULL */
-    uint64_t recent_n, recent_guesses;           /* SB_PAIR_AUTO's window: puzzles of the
-                                                    latest blocks (paired or not), their
-                                                    guesses */
     uint64_t paired;                             /* puzzles handed to the paired kernel */
 };
 
@@ -408,11 +405,6 @@ int sb_solve_candidates(sb_solver *s, const uint16_t cand[SB_CELLS], sb_result *
  * of a block (one puzzle left alone) is negligible at this size. */
 #define PAIR_BLOCK 256
 
-/* SB_PAIR_AUTO's window: once it holds more puzzles than this, both of its sums are halved,
- * so the choice follows the latest few hundred puzzles and a block of 64 (the bench's and the
- * batch's chunk) moves it. */
-#define PAIR_WINDOW 512
-
 /* One sb_solve per puzzle, the stop flag looked at before each, as in the paired search. */
 static void solve_each(sb_solver *s, const sb_grid *puzzles, size_t n, sb_result *res,
                        int *status)
@@ -424,24 +416,16 @@ static void solve_each(sb_solver *s, const sb_grid *puzzles, size_t n, sb_result
     }
 }
 
-/* Whether the next block goes to the paired kernel under the solver's policy (never while
- * SB_PAIR_AUTO's window is empty: that block is the probe, sb_solve_many). The pair
- * overlaps two boards' settles, which pays only where roots settle long with few guesses;
- * where guesses dominate its lane bookkeeping costs more than sharing the passes saves, and
- * the one-board AVX2 search runs fewer instructions (docs/performance.md, "The AVX2 paired
- * search and the pair policy"). */
-static int pair_next(const sb_solver *s)
-{
-    return s->opt.pair == SB_PAIR_ON ||
-           (s->opt.pair == SB_PAIR_AUTO && s->recent_n > 0 &&
-            s->recent_guesses <= (uint64_t)SB_PAIR_GUESSES * s->recent_n);
-}
-
 int sb_solve_many(sb_solver *s, const sb_grid *puzzles, size_t n, sb_result *res, int *status)
 {
     if (!s || (n && (!puzzles || !res || !status)))
         return SB_ERR_ARG;
-    if (!s->pairs) {
+    /* The paired kernel under SB_PAIR_ON only. The pair overlaps two boards' settles; the
+     * one-board AVX2 search runs 16-24% fewer instructions on every corpus and is at least
+     * as fast: on the Intel VM 1.18x on 17-clue and 1.30x on generated puzzles that need no
+     * guess, level on AMD Zen 5 (docs/performance.md, "The AVX2 paired search and the pair
+     * policy"). So SB_PAIR_AUTO runs one board. */
+    if (!s->pairs || s->opt.pair != SB_PAIR_ON) {
         solve_each(s, puzzles, n, res, status);
         return SB_OK;
     }
@@ -449,47 +433,24 @@ int sb_solve_many(sb_solver *s, const sb_grid *puzzles, size_t n, sb_result *res
     sb_search_run run[PAIR_BLOCK];
     size_t at[PAIR_BLOCK];
     for (size_t lo = 0, hi; lo < n; lo = hi) {
-        /* SB_PAIR_AUTO's probe (SB_PAIR_PROBE): while its window is empty pair_next says no,
-         * and the block is only the probe's few puzzles, so that the first real block follows
-         * the puzzles too. Pairing it blind cost a whole block at the start of every thread's
-         * run, and most of a short input: on puzzles with several guesses the paired search
-         * runs 16-21% more instructions than one board (callgrind, avx2, the 300-puzzle
-         * slices of the hardest sample, top1465 and dug). */
-        const size_t size =
-            s->opt.pair == SB_PAIR_AUTO && s->recent_n == 0 ? SB_PAIR_PROBE : PAIR_BLOCK;
-        hi = n - lo < size ? n : lo + size;
-        if (pair_next(s)) {
-            size_t k = 0;
-            for (size_t i = lo; i < hi; i++) {
-                if (!grid_valid(&puzzles[i])) {
-                    memset(&res[i], 0, sizeof res[i]);
-                    status[i] = SB_ERR_ARG;
-                    continue;
-                }
-                grid[k] = puzzles[i];
-                run[k] = (sb_search_run){.max_guesses = s->opt.max_guesses, .stop = s->opt.stop};
-                at[k++] = i;
+        hi = n - lo < PAIR_BLOCK ? n : lo + PAIR_BLOCK;
+        size_t k = 0;
+        for (size_t i = lo; i < hi; i++) {
+            if (!grid_valid(&puzzles[i])) {
+                memset(&res[i], 0, sizeof res[i]);
+                status[i] = SB_ERR_ARG;
+                continue;
             }
-            s->pairs(s->stack, grid, k, s->opt.limit, run);
-            for (size_t j = 0; j < k; j++) {
-                res[at[j]] = run[j].res;
-                status[at[j]] = run[j].status;
-            }
-            s->paired += k;
-        } else {
-            solve_each(s, puzzles + lo, hi - lo, res + lo, status + lo);
+            grid[k] = puzzles[i];
+            run[k] = (sb_search_run){.max_guesses = s->opt.max_guesses, .stop = s->opt.stop};
+            at[k++] = i;
         }
-        if (s->opt.pair != SB_PAIR_AUTO)
-            continue;
-        /* The window counts every puzzle of the block, refused or stopped ones with their
-         * zero guesses: a few such among hundreds do not move the choice. */
-        for (size_t i = lo; i < hi; i++)
-            s->recent_guesses += res[i].guesses;
-        s->recent_n += hi - lo;
-        while (s->recent_n > PAIR_WINDOW) {
-            s->recent_n /= 2;
-            s->recent_guesses /= 2;
+        s->pairs(s->stack, grid, k, s->opt.limit, run);
+        for (size_t j = 0; j < k; j++) {
+            res[at[j]] = run[j].res;
+            status[at[j]] = run[j].status;
         }
+        s->paired += k;
     }
     return SB_OK;
 }
