@@ -870,7 +870,7 @@ static inline int sbk_load(sb_board *b, const sb_grid *puzzle, int c, uint16_t d
     uint32_t el[4 * SB_DIGITS] __attribute__((aligned(16)));
     while (b->nsolved < SB_CELLS) {
         sbk_planes(b, w);
-        const int r = sbt3_rules(w, el);
+        const int r = sbt3_rules((const sbv *)(const void *)w, (sbv *)(void *)el);
         if (r <= 0)
             return r == 0;
         if (!sbk_elim(b, el))

@@ -344,16 +344,6 @@ static inline sbv sbb_unit_valid(int d2)
 SBB_COUNT_CELLS(sbb_count_cells, sbv4)
 SBB_INDEX_PLANES(sbb_index_planes, sbv4)
 
-/* x in every digit group of a vector. */
-static inline sbv sbb_wide(sbv4 x)
-{
-#if SBB_DPV == 1
-    return x;
-#else
-    return sbv_dup(x);
-#endif
-}
-
 /* All ones in the lanes of digit index e within its vector, zero elsewhere. */
 static inline sbv sbb_digit_lanes(int e)
 {
@@ -841,15 +831,29 @@ static inline void sbb_remove(sb_board *b, const uint32_t *el)
     w[SBB_MEMO] = 0;
 }
 
-/* The triad rules (triad.h) on board b, whose words are its planes: the eliminations leave
- * the board (sbb_remove). @return -1 on contradiction, 1 when a candidate went, else 0. */
+/* The triad rules (triad.h) on board b, whose vectors are its planes at the stamp's width:
+ * the eliminations leave the board, their digits marked dirty for both passes. @return -1 on
+ * contradiction, 1 when a candidate went, else 0. */
 static inline int sbb_triads(sb_board *b)
 {
-    uint32_t el[4 * SB_DIGITS] SBB_ALIGNED;
-    const int r = sbt3_rules(sbb_words(b), el);
-    if (r > 0)
-        sbb_remove(b, el);
-    return r;
+    sbv el[SBB_NV];
+    const int r = sbt3_rules(sbb_vecs(b), el);
+    if (r <= 0)
+        return r;
+#if SBB_DPV == 1
+    sbb_remove(b, (const uint32_t *)(const void *)el);
+#else
+    sbv *bv = sbb_vecs(b);
+    uint32_t moved = 0;
+    for (int k = 0; k < SBB_NV; k++) {
+        bv[k] &= ~el[k];
+        moved |= sbb_unit_any(el[k], SBB_DPV * k, SBB_DPV * k + SBB_DPV - 1);
+    }
+    sbb_word *w = sbb_words(b);
+    w[SBB_DIRTY] |= (moved & 0x1FFu) * 0x10001u; /* not the phantom */
+    w[SBB_MEMO] = 0;
+#endif
+    return 1;
 }
 
 /* Propagates board b to the fixpoint of the reference's rules: naked singles until they
@@ -1127,7 +1131,7 @@ static inline uint16_t sbb_first(const sb_board *b, int c, uint16_t m)
 /* Cell c's bit in every digit group of a vector. */
 static inline sbv sbb_cell_bit(int c)
 {
-    return sbb_wide((sbv4)((sbv4){0, 1, 2, 3} == (uint32_t)(c / 27)) & (1u << (c % 27)));
+    return sbv_wide((sbv4)((sbv4){0, 1, 2, 3} == (uint32_t)(c / 27)) & (1u << (c % 27)));
 }
 
 #if defined(__SSE2__)
@@ -1283,7 +1287,7 @@ static inline int sbb_load(sb_board *b, const sb_grid *puzzle, int c, uint16_t d
 static inline void sbb_place(sb_board *b, int c, int e)
 {
     const sbv4 peer = *(const sbv4 *)(const void *)sb_band_peers[c];
-    sbb_vecs(b)[e / SBB_DPV] &= ~(sbb_wide(peer) & sbb_digit_lanes(e));
+    sbb_vecs(b)[e / SBB_DPV] &= ~(sbv_wide(peer) & sbb_digit_lanes(e));
     sbv4 *done = (sbv4 *)(void *)&sbb_words(b)[SBB_DONE];
     *done |= (sbv4)((sbv4){0, 1, 2, 3} == (uint32_t)(c / 27)) & (1u << (c % 27));
     sbb_words(b)[SBB_DIRTY] |= SBB_HIDDEN_DIRTY(e) * 0x10001u;

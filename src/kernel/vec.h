@@ -105,6 +105,16 @@ static inline sbv sbv_dup(sbv4 x)
 }
 #endif
 
+/* x in every group of four lanes (one digit's band words in each). */
+static inline sbv sbv_wide(sbv4 x)
+{
+#if SBV_BYTES == 16
+    return x;
+#else
+    return sbv_dup(x);
+#endif
+}
+
 /* The vector at p, which need only be aligned as its lanes are. */
 static inline sbv sbv_loadu(const void *p)
 {
