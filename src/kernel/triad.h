@@ -29,10 +29,10 @@
  * When: the root's settle reaches the fixpoint of the other rules first, and goes on with the
  * triad rules only when at least SBT3_OPEN cells are still open there. Most multi-solution
  * roots have fewer (two in three of datasets/multi), and there the pass, about a thousand
- * instructions at the band levels, seldom finds anything: gated, the guesses rise by 0.2% on
- * that corpus, 0.4% on top1465 and from 0.28 to 0.31 a puzzle on 17-clue, and the
- * multi-solution corpus runs 3% faster at scalar, sse4 and avx2. The gate
- * is read on that fixpoint, so every stamp and scripts/sbperf/guess_model.py make the same
+ * instructions at the 16-byte band levels (40% fewer at avx2), seldom finds anything: gated,
+ * the guesses rise by 0.2% on that corpus, 0.4% on top1465 and from 0.28 to 0.31 a puzzle on
+ * 17-clue, and the multi-solution corpus runs 3% faster at scalar, sse4 and avx2. The gate is
+ * read on that fixpoint, so every stamp and scripts/sbperf/guess_model.py make the same
  * decision.
  */
 #ifndef SB_KERNEL_TRIAD_H
