@@ -499,6 +499,19 @@ static inline void sbb_nelim_apply(sbv v[SBB_NV], const sbb_nelim *e)
 #endif
 }
 
+#if SBB_DPV == 2
+/* The four bit planes of each cell's digit index over the board-shaped digit vectors v (two
+ * digits a vector, the tenth the empty phantom): exact for the cells in one digit's words. */
+static inline void sbb_planes_of(const sbv v[SBB_NV], sbv4 planes[4])
+{
+    const sbv o01 = v[0] | v[1], o23 = v[2] | v[3], o03 = o01 | o23, p1 = v[1] | v[3];
+    planes[0] = sbv_hi(o03);
+    planes[1] = sbv_lo(p1) | sbv_hi(p1);
+    planes[2] = sbv_lo(o23) | sbv_hi(o23);
+    planes[3] = sbv_lo(v[4]);
+}
+#endif
+
 /* Places the cells of set fresh (an sbv4), each holding one digit whose index the four bit
  * planes planes[] say: each cell's 20 peers join its digit's eliminations (an sbb_nelim),
  * and its digit's bit joins dirty. A macro, so that each use compiles as written in place
@@ -586,12 +599,10 @@ static inline SBB_NAKED_INLINE int sbb_naked(sb_board *b)
         /* The four bit planes of each cell's digit index (exact for the cells with one digit),
          * laid out by sbb_qplanes_of, so that a single's digit is one shift and one mask move
          * (sbb_qbits). */
-#if SBB_DPV == 2
-        const sbv p1 = v[1] | v[3];
-        const sbv4 planes[4] = {sbv_hi(o03), sbv_lo(p1) | sbv_hi(p1), sbv_lo(o23) | sbv_hi(o23),
-                                sbv_lo(v[4])};
-#else
         sbv4 planes[4];
+#if SBB_DPV == 2
+        sbb_planes_of(v, planes);
+#else
         sbb_index_planes(v, hi4, planes);
 #endif
         SBB_WALK(fresh, planes, elim, dirty);
@@ -728,11 +739,7 @@ static inline __attribute__((always_inline)) int sbb_hidden(sb_board *b, int *ch
             nv[k] = bv[k] & ~(hid1 & ~sbb_unit_at(hid, SBB_DPV * k, SBB_DPV * k + 1));
         sbv4 planes[4];
 #if SBB_DPV == 2
-        const sbv o23 = hidv[2] | hidv[3], o03 = hidv[0] | hidv[1] | o23, p1 = hidv[1] | hidv[3];
-        planes[0] = sbv_hi(o03);
-        planes[1] = sbv_lo(p1) | sbv_hi(p1);
-        planes[2] = sbv_lo(o23) | sbv_hi(o23);
-        planes[3] = sbv_lo(hidv[4]);
+        sbb_planes_of(hidv, planes);
 #else
         sbb_index_planes(hidv, hidv[4] | hidv[5] | hidv[6] | hidv[7], planes);
 #endif
