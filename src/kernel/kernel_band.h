@@ -1058,11 +1058,12 @@ static inline void sbb_split(sbv4 x, uint64_t out[2])
     out[1] = x[2];
 }
 
-/* Cell c's branch score (branch.h's rule): its peers among the open cells (n2) that share
- * a digit with it (reach, the union of its digits' boards), bivalue ones three times. */
-static inline int sbb_score(int c, sbv4 reach, sbv4 n2, sbv4 biv)
+/* Cell c's branch score (branch.h's rule): its peers that share a digit with it (reach, the
+ * union of its digits' boards), bivalue ones three times. On a settled board such a peer is
+ * open (a placed one would have taken its digit from c), so reach needs no open mask. */
+static inline int sbb_score(int c, sbv4 reach, sbv4 biv)
 {
-    const sbv4 hit = reach & *(const sbv4 *)(const void *)sb_band_peers[c] & n2;
+    const sbv4 hit = reach & *(const sbv4 *)(const void *)sb_band_peers[c];
 #ifdef SBB_SWAR_COUNT
     /* Nibble counts of hit + 2 * those of hit & biv are at most 12: one sum for both. */
     return sbb_nibble_sum(sbb_nibble_counts(hit) + (sbb_nibble_counts(hit & biv) << 1));
@@ -1111,7 +1112,7 @@ static inline int sbb_branch_cell(const sb_board *b)
             for (uint32_t f = biv[j]; f; f &= f - 1) {
                 const int s = __builtin_ctz(f), c = 27 * j + s;
                 const int deg = sbb_score(
-                    c, x[sbb_lane_bits(lt[j], s)] | x[sbb_lane_bits(ht[j], s)], n2, biv);
+                    c, x[sbb_lane_bits(lt[j], s)] | x[sbb_lane_bits(ht[j], s)], biv);
                 best = deg > best_deg ? c : best;
                 best_deg = deg > best_deg ? deg : best_deg;
             }
@@ -1148,7 +1149,7 @@ static inline int sbb_branch_cell(const sb_board *b)
         sbv4 reach = {0};
         for (int d = 0; d < SB_DIGITS; d++)
             reach |= ((sbv4){0} - (w[4 * d + k] >> bit & 1u)) & x[d];
-        const int deg = sbb_score(c, reach, n2, biv);
+        const int deg = sbb_score(c, reach, biv);
         best = deg > best_deg ? c : best;
         best_deg = deg > best_deg ? deg : best_deg;
     } while (f[0] | f[1]);
