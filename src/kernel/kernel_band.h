@@ -179,6 +179,13 @@ static inline sbv sbb_locked(sbv to, sbv cb, sbv s1, sbv s2)
  * digit words): cells whose digit has left their peers. */
 #define SBB_DONE 40
 
+/* The placed-cell set of a board's words w as one vector (word 43, its padding, is 0): how
+ * every path reads and writes it, so that loads forward from the stores. */
+static inline sbv4 *sbb_done_vec(const sbb_word *w)
+{
+    return (sbv4 *)(void *)&((sbb_word *)w)[SBB_DONE];
+}
+
 /* Word of the board's dirty digits (bit d: digit d+1 changed since the whole-board pass last
  * looked at it): bits 0..8 for hidden singles, 16..24 for locked candidates. A pass skips
  * the clean digits: what it found for them last time still holds and was applied. Not word
@@ -563,7 +570,7 @@ static inline void sbb_planes_of(const sbv v[SBB_NV], sbv4 planes[4])
 static inline SBB_NAKED_INLINE int sbb_naked(sb_board *b)
 {
     sbb_word *w = sbb_words(b);
-    sbv4 *donep = (sbv4 *)(void *)&w[SBB_DONE];
+    sbv4 *donep = sbb_done_vec(w);
     const sbv4 cells = {SBB_CELLS, SBB_CELLS, SBB_CELLS, 0};
     sbv *bv = sbb_vecs(b);
     sbv v[SBB_NV]; /* at 16 bytes sbv is sbv4: one digit word each */
@@ -722,7 +729,7 @@ static inline __attribute__((always_inline)) int sbb_hidden(sb_board *b, int *ch
      * agree), where building them lane by lane took inserts: 0.5-0.8% fewer instructions
      * at avx2. At 16 bytes hid1's lane 3 is 0 as well, but taken whole it tipped gcc's
      * inlining of the naked singles in the sse4 stamp (+2.7-4.5%), so it is built. */
-    const sbv4 done = *(const sbv4 *)(const void *)&sbb_words(b)[SBB_DONE];
+    const sbv4 done = *sbb_done_vec(sbb_words(b));
 #if SBB_DPV == 2
     const sbv4 h4 = sbv_lo(hid1);
 #else
@@ -757,7 +764,7 @@ static inline __attribute__((always_inline)) int sbb_hidden(sb_board *b, int *ch
 #endif
             bv[k] = nv[k];
         }
-        *(sbv4 *)(void *)&sbb_words(b)[SBB_DONE] = done | fresh;
+        *sbb_done_vec(sbb_words(b)) = done | fresh;
     }
     *dirty = moved | ((*dirty >> 16 | moved) << 16);
     *changed = moved != 0;
@@ -1271,7 +1278,7 @@ static __attribute__((noinline)) void sbb_place_givens(sb_board *b, sbv4 given4,
     sbb_word *w = sbb_words(b);
     for (int d = 0; d < SB_DIGITS; d++)
         *(sbv4 *)(void *)&w[4 * d] &= ~elim[d + 1];
-    *(sbv4 *)(void *)&w[SBB_DONE] = given4;
+    *sbb_done_vec(w) = given4;
 }
 
 /* The three ways a board enters propagation (0 on contradiction, else 1). Loading: every
@@ -1337,7 +1344,7 @@ static inline void sbb_place(sb_board *b, int c, int e)
 {
     const sbv4 peer = *(const sbv4 *)(const void *)sb_band_peers[c];
     sbb_vecs(b)[e / SBB_DPV] &= ~(sbv_wide(peer) & sbb_digit_lanes(e));
-    sbv4 *done = (sbv4 *)(void *)&sbb_words(b)[SBB_DONE];
+    sbv4 *done = sbb_done_vec(sbb_words(b));
     *done |= (sbv4)((sbv4){0, 1, 2, 3} == (uint32_t)(c / 27)) & (1u << (c % 27));
     sbb_words(b)[SBB_DIRTY] |= SBB_HIDDEN_DIRTY(e) * 0x10001u;
 }

@@ -166,7 +166,7 @@ static inline void sbp_get(sbp_state *st, int l, const sb_board *b)
     const sbb_word *w = sbb_words((sb_board *)b);
     for (int d = 0; d < SB_DIGITS; d++)
         st->v[d] = sbp_with_half(st->v[d], sbv_dup(*(const sbv4 *)(const void *)&w[4 * d]), l);
-    st->done = sbp_with_half(st->done, sbv_dup(*(const sbv4 *)(const void *)&w[SBB_DONE]), l);
+    st->done = sbp_with_half(st->done, sbv_dup(*sbb_done_vec(w)), l);
     st->dirty[l] = w[SBB_DIRTY];
 }
 
@@ -178,7 +178,7 @@ static inline void sbp_put(const sbp_state *st, int l, sb_board *b)
     for (int d = 0; d < SB_DIGITS; d++)
         *(sbv4 *)(void *)&w[4 * d] = sbp_half(st->v[d], l);
     const sbv4 dn = sbp_half(st->done, l);
-    *(sbv4 *)(void *)&w[SBB_DONE] = dn;
+    *sbb_done_vec(w) = dn;
     w[SBB_DIRTY] = st->dirty[l];
     b->nsolved = (uint16_t)(__builtin_popcount(dn[0]) + __builtin_popcount(dn[1]) +
                             __builtin_popcount(dn[2]));
