@@ -8,8 +8,8 @@
 #   make test-guesses   every SIMD level this CPU runs (the guest's under CROSS=) and the
 #                       generic pipelines with the same techniques, per puzzle on slices of
 #                       the committed corpora (tests/guesses/check.sh); part of make test
-#   make guess-study    the model's eight searches (with and without the triad rules, cell
-#                       or band branching) on the committed samples and the multi corpus,
+#   make guess-study    the model's nine searches (with and without the triad rules, cell
+#                       or band branching, line pairs) on the committed samples and the multi corpus,
 #                       beside tdoku's own guesses; build/reports/guess-study.{md,json}
 
 .PHONY: test-guesses
@@ -18,7 +18,7 @@ TEST_EXTRA += test-guesses
 test-guesses: $(BIN) $(BIN_RUN) ## every SIMD level's per-puzzle counts and guesses against scripts/sbperf/guess_model.py, an independent model of the search (part of make test)
 	bash tests/guesses/check.sh $(BIN_RUN)
 
-# The guess study of docs/performance.md: the eight searches of
+# The guess study of docs/performance.md: the nine searches of
 # guess_model.py --study on the committed samples and the multi corpus, and tdoku's own
 # guesses on them when make compare has built it. A few minutes (Python, every core).
 GUESS_STUDY_FILES := datasets/samples/hardest_11plus_1000.txt datasets/samples/top1465.txt \

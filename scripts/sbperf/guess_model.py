@@ -42,6 +42,14 @@ and before any kernel is written:
                 digit with two places left in a house is branched on instead (the house and
                 digit whose two cells hold the fewest candidates, first wins): a two-way guess
                 where the cell rule's is three-way or more.
+  --branch line  the cell rule, or a digit with two places left in a row or column, the two
+                in different boxes, when that pair reaches further: its reach is the cell
+                rule's score taken over both places' peers (the open cells holding the digit,
+                bivalue ones three times), and the pair wins when the rule's cell has three
+                candidates or more, or when 10 x its reach beats 7 x the cell's. Its digit
+                goes first to the place more of whose open peers hold it; the alternative
+                takes the digit from that place (one guess, as a cell's). --line-open N
+                looks for pairs only on boards with at least N open cells.
 
   --digit most  the branch cell's digit to try first: the one held by the most of its open
                 peers (the most constraining; the lowest such on a tie) instead of the
@@ -49,7 +57,7 @@ and before any kernel is written:
                 whole tree is searched; only a cell of three or more candidates changes its
                 shape); on puzzles with several the second solution comes sooner.
 
-  --study       every combination above that the tables of docs/performance.md show (eight
+  --study       every combination above that the tables of docs/performance.md show (nine
                 searches) on every FILE, in parallel, as one Markdown table on stdout;
                 --tdoku EXE adds tdoku's own guesses (its run_benchmark, -r 0: the puzzles as
                 given), --json OUT all rows as JSON (`make guess-study`).
@@ -174,6 +182,20 @@ def settle(b, triad):
             return all(b)
 
 
+BOX_OF = [3 * (c // 27) + c % 9 // 3 for c in range(81)]
+
+
+def reach(b, cells, digits):
+    """The open cells among cells holding one of digits, bivalue ones three times: the branch
+    rule's measure of what a guess there takes from the board."""
+    score = 0
+    for p in cells:
+        q = b[p]
+        if q & digits and q & (q - 1):
+            score += 3 if POP[q] == 2 else 1
+    return score
+
+
 def branch_cell(b):
     """branch.h's rule: the fewest candidates, then the best open-peer score, first wins."""
     fewest = min(POP[m] for m in b if m & (m - 1))
@@ -181,14 +203,56 @@ def branch_cell(b):
     for c, m in enumerate(b):
         if POP[m] != fewest:
             continue
-        score = 0
-        for p in PEERS[c]:
-            q = b[p]
-            if q & m and q & (q - 1):
-                score += 3 if POP[q] == 2 else 1
+        score = reach(b, PEERS[c], m)
         if score > best_score:
             best, best_score = c, score
     return best
+
+
+# --branch line: a line pair is taken over the cell rule's cell when 10 x its score beats
+# 7 x the cell's (the ratio measured best on the hardest sample; docs/performance.md).
+LINE_RATIO = (7, 10)
+
+
+def line_pairs(b):
+    """Yields (digit bit, p, q) for every digit with exactly two places p < q in a row or a
+    column, the two in different boxes, neither placed: rows 1-9, then columns 1-9, each
+    house's digits in order."""
+    for h in ROWS + COLS:
+        for d in range(9):
+            bit = 1 << d
+            places = [x for x in h if b[x] & bit]
+            if (len(places) == 2 and BOX_OF[places[0]] != BOX_OF[places[1]]
+                    and all(b[x] != bit for x in places)):
+                yield bit, places[0], places[1]
+
+
+def reach_count(b, cells, bit, other):
+    """The open cells among cells, other aside, that hold digit bit."""
+    return sum(1 for x in cells if x != other and b[x] & bit and b[x] & (b[x] - 1))
+
+
+def branch_line(b, c):
+    """(cell, digit bit) of --branch line on the settled board b whose cell rule chose c, or
+    None to keep c: the line pair (line_pairs) whose places' peers hold the digit most (the
+    branch rule's reach over both places' peers, the places aside; the first best wins),
+    when c has three candidates or more or the pair's reach beats LINE_RATIO of c's. The
+    place that takes the digit first is the one more of whose open peers hold it (the other
+    place aside), the first on a tie; the alternative takes the digit from it, which leaves
+    the other place the digit's only one in the line."""
+    best, best_score = None, -1
+    for bit, p, q in line_pairs(b):
+        score = reach(b, (set(PEERS[p]) | set(PEERS[q])) - {p, q}, bit)
+        if score > best_score:
+            best, best_score = (bit, p, q), score
+    if best is None:
+        return None
+    if POP[b[c]] == 2 and LINE_RATIO[1] * best_score <= LINE_RATIO[0] * reach(b, PEERS[c], b[c]):
+        return None
+    bit, p, q = best
+    more_q = reach_count(b, PEERS[q], bit, p) > reach_count(b, PEERS[p], bit, q)
+    return (q if more_q else p), bit
+
 
 
 def branch_pair(b):
@@ -260,9 +324,11 @@ class Search:
     a board that takes the triad rules takes them only when at least that many cells are open
     at the fixpoint of the other rules (0: always)."""
 
-    def __init__(self, limit, triad, branch, depth=None, opening=0, digit="low"):
+    def __init__(self, limit, triad, branch, depth=None, opening=0, digit="low", line_open=0,
+                 line_after=0):
         self.limit, self.triad, self.branch, self.depth = limit, triad, branch, depth
         self.opening, self.digit = opening, digit
+        self.line_open, self.line_after = line_open, line_after
         self.count = self.guesses = self.settles = self.triad_settles = 0
 
     def done(self):
@@ -309,6 +375,9 @@ class Search:
             digit = first_digit(b, c) if self.digit == "most" else b[c] & -b[c]
             if self.branch == "pair" and POP[b[c]] >= 3:
                 c, digit = branch_pair(b) or (c, digit)
+            if (self.branch == "line" and self.guesses >= self.line_after
+                    and self.line_open <= sum(m & (m - 1) != 0 for m in b)):
+                c, digit = branch_line(b, c) or (c, digit)
             child = b[:]
             child[c] = digit
             self.guesses += 1
@@ -339,24 +408,25 @@ def parse(path):
         yield n, [ALL if ch in ".0" else 1 << (int(ch) - 1) for ch in s]
 
 
-def solve(b, limit=2, triad="none", branch="cell", depth=None, opening=0, digit="low"):
+def solve(b, limit=2, triad="none", branch="cell", depth=None, opening=0, digit="low",
+          line_open=0, line_after=0):
     """The finished Search of the puzzle board b (count up to limit, guesses, settles); depth,
     opening and digit as Search's."""
-    s = Search(limit, triad, branch, depth, opening, digit)
+    s = Search(limit, triad, branch, depth, opening, digit, line_open, line_after)
     if s.settle(b, "root"):
         s.run(b)
     return s
 
 
 def run_file(path, limit=2, triad="none", branch="cell", most=0, per_puzzle=False, depth=None,
-             opening=0, digit="low"):
+             opening=0, digit="low", line_open=0, line_after=0):
     """One search over the puzzles of path: its summary row (and the per-puzzle lines)."""
     puzzles = guesses = settles = triad_settles = 0
     lines = []
     for _, b in parse(path):
         if most and puzzles >= most:
             break
-        s = solve(b, limit, triad, branch, depth, opening, digit)
+        s = solve(b, limit, triad, branch, depth, opening, digit, line_open, line_after)
         if per_puzzle:
             lines.append(f"{s.count} {s.guesses}")
         puzzles += 1
@@ -368,24 +438,31 @@ def run_file(path, limit=2, triad="none", branch="cell", most=0, per_puzzle=Fals
             "guesses_per_puzzle": guesses / n, "settles_per_puzzle": settles / n,
             "triad_settles_per_puzzle": triad_settles / n,
             "triad": triad, "triad_depth": "all" if depth is None else depth,
-            "triad_open": opening, "branch": branch, "digit": digit, "limit": limit}, lines
+            "triad_open": opening, "branch": branch, "line_open": line_open,
+            "line_after": line_after, "digit": digit, "limit": limit}, lines
 
 
 # fast's gate: src/kernel/triad.h's SBT3_OPEN (make test-guesses runs the model with the
 # header's value and holds the study's fast row to it).
 FAST_OPEN = 50
+# --branch line's gate in the study: the guesses a search makes before line pairs join
+# the rule (the hard puzzles pass it at once, the generator's seldom reach it).
+LINE_AFTER = 8
 
 # The study's searches, in the order of its table: (label, triad, branch, triad depth, open,
-# digit). The cell rule tries the 9x9 engines' first digit; band branching has no branch cell.
+# digit, line pairs after). The cell rule tries the 9x9 engines' first digit; band branching
+# has no branch cell.
 STUDY = [
-    ("cell rule, no triads (ns,hs,lc)", "none", "cell", None, 0, "most"),
-    ("cell rule + both at the root (fast)", "both", "cell", "root", FAST_OPEN, "most"),
-    ("cell rule + naked triads", "naked", "cell", None, 0, "most"),
-    ("cell rule + hidden triads", "hidden", "cell", None, 0, "most"),
-    ("cell rule + both", "both", "cell", None, 0, "most"),
-    ("band branching, no triads", "none", "band", None, 0, "low"),
-    ("band branching + hidden triads", "hidden", "band", None, 0, "low"),
-    ("band branching + both", "both", "band", None, 0, "low"),
+    ("cell rule, no triads (ns,hs,lc)", "none", "cell", None, 0, "most", 0),
+    ("cell rule + both at the root (fast)", "both", "cell", "root", FAST_OPEN, "most", 0),
+    ("cell rule + line pairs after 8 guesses + both at the root", "both", "line", "root",
+     FAST_OPEN, "most", LINE_AFTER),
+    ("cell rule + naked triads", "naked", "cell", None, 0, "most", 0),
+    ("cell rule + hidden triads", "hidden", "cell", None, 0, "most", 0),
+    ("cell rule + both", "both", "cell", None, 0, "most", 0),
+    ("band branching, no triads", "none", "band", None, 0, "low", 0),
+    ("band branching + hidden triads", "hidden", "band", None, 0, "low", 0),
+    ("band branching + both", "both", "band", None, 0, "low", 0),
 ]
 
 
@@ -405,14 +482,14 @@ def tdoku_guesses(exe, path, most):
 
 def study(files, limit, most, tdoku):
     """The STUDY table over files (Markdown lines) and its rows."""
-    jobs = [(f, label, triad, branch, depth, opening, digit)
-            for label, triad, branch, depth, opening, digit in STUDY for f in files]
+    jobs = [(f, label, triad, branch, depth, opening, digit, after)
+            for label, triad, branch, depth, opening, digit, after in STUDY for f in files]
     with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         futures = [pool.submit(run_file, f, limit, triad, branch, most, False, depth, opening,
-                               digit)
-                   for f, _, triad, branch, depth, opening, digit in jobs]
+                               digit, 0, after)
+                   for f, _, triad, branch, depth, opening, digit, after in jobs]
         rows = []
-        for (f, label, _, _, _, _, _), fut in zip(jobs, futures):
+        for (f, label, *_), fut in zip(jobs, futures):
             row = fut.result()[0]
             row["search"] = label
             rows.append(row)
@@ -456,19 +533,28 @@ def main():
                          "first and goes on with them only when at least N cells are still "
                          "open (fast: "
                          f"{FAST_OPEN}; default %(default)s, always)")
-    ap.add_argument("--branch", choices=["cell", "band", "pair"], default="cell",
-                    help="branching: branch.h's cell rule, a digit's band configuration, or "
-                         "the cell rule with a digit's two places in a house for its 3+ cells "
-                         "(default %(default)s)")
+    ap.add_argument("--branch", choices=["cell", "band", "pair", "line"], default="cell",
+                    help="branching: branch.h's cell rule, a digit's band configuration, "
+                         "the cell rule with a digit's two places in a house for its 3+ cells, "
+                         "or the cell rule with a digit's two places in a line where they "
+                         "reach further (default %(default)s)")
+    ap.add_argument("--line-open", metavar="N", type=int, default=0,
+                    help="with --branch line: the line pairs only on boards with at least N "
+                         "open cells (default %(default)s, every board)")
+    ap.add_argument("--line-after", metavar="N", type=int, default=0,
+                    help="with --branch line: the line pairs only once the search has made N "
+                         "guesses on the puzzle (the study: "
+                         f"{LINE_AFTER}; default %(default)s, from the first)")
     ap.add_argument("--digit", choices=["low", "most"], default="low",
-                    help="with --branch cell or pair: the branch cell's digit tried first, its "
-                         "lowest or the one most of its open peers hold (default %(default)s)")
+                    help="with --branch cell, pair or line: the branch cell's digit tried "
+                         "first, its lowest or the one most of its open peers hold (default "
+                         "%(default)s)")
     ap.add_argument("--per-puzzle", action="store_true",
                     help="print `count guesses` for every puzzle")
     ap.add_argument("--json", nargs="?", const="-", metavar="OUT",
                     help="the summary as JSON on stdout, or into OUT with --study")
     ap.add_argument("--study", action="store_true",
-                    help="the eight searches of the study on every FILE, as a Markdown table")
+                    help="the nine searches of the study on every FILE, as a Markdown table")
     ap.add_argument("--tdoku", metavar="EXE",
                     help="with --study: tdoku's run_benchmark, whose guesses make one more row")
     a = ap.parse_args()
@@ -487,7 +573,13 @@ def main():
         else:
             ap.error(f"--triad-depth {a.triad_depth}: not a depth (0, 1, ...) or root")
     if a.digit != "low" and a.branch == "band":
-        ap.error("--digit goes with --branch cell or pair")
+        ap.error("--digit goes with --branch cell, pair or line")
+    if (a.line_open or a.line_after) and a.branch != "line":
+        ap.error("--line-open and --line-after go with --branch line")
+    if a.line_after < 0:
+        ap.error(f"--line-after {a.line_after}: not a guess count (0 or more)")
+    if not 0 <= a.line_open <= 82:
+        ap.error(f"--line-open {a.line_open}: not a cell count (0 to 82)")
     if a.triad_open and a.triad == "none":
         ap.error("--triad-open goes with --triad")
     if not 0 <= a.triad_open <= 82:
@@ -509,7 +601,7 @@ def main():
             return
         for path in a.files:
             row, lines = run_file(path, a.limit, a.triad, a.branch, a.max, a.per_puzzle, depth,
-                                  a.triad_open, a.digit)
+                                  a.triad_open, a.digit, a.line_open, a.line_after)
             if lines:
                 print("\n".join(lines))
             summary.append(row)
@@ -526,6 +618,8 @@ def main():
                   + (f" at depth {s['triad_depth']}" if s['triad'] != "none" else "")
                   + (f", {s['triad_open']}+ open" if s['triad_open'] else "")
                   + f", branch {s['branch']}"
+                  + (f" at {s['line_open']}+ open" if s['line_open'] else "")
+                  + (f" after {s['line_after']} guesses" if s['line_after'] else "")
                   + (f", digit {s['digit']}" if s['digit'] != "low" else "")
                   + f", limit {s['limit']})",
                   file=sys.stderr)

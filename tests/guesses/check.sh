@@ -89,14 +89,14 @@ for spec in list:ns,hs,lc array:ns,hs,lc restart:ns,hs,lc; do
     tcase "$spec: per-puzzle counts and guesses = the model's" t_spec
 done
 
-# The study mode: eight searches a file; its first two rows are the plain and fast means, and
+# The study mode: nine searches a file; its first two rows are the plain and fast means, and
 # the fast rows' gate (the model's FAST_OPEN) is the header's SBT3_OPEN.
 t_study() {
     timeout "$TIMEOUT" "${MODEL[@]}" --study -n 5 --json study.json hardest.txt multi.txt >study.md 2>err ||
         { echo "--study exit $? ($(head -c 200 err))"; return; }
     local n want
     n=$(grep -c -e '^| cell rule' -e '^| band branching' study.md)
-    [ "$n" = 8 ] || echo "want 8 search rows, got $n"
+    [ "$n" = 9 ] || echo "want 9 search rows, got $n"
     local w label hard
     for w in plain fast; do
         hard=$(head -n 5 hardest.$w | awk '{ g += $2 } END { printf "%.2f", g / 5 }')
@@ -106,8 +106,8 @@ t_study() {
         grep -q -F "| $label | $hard | $want |" study.md ||
             echo "the $label row is not the per-puzzle means $hard, $want: $(grep -F "| $label" study.md)"
     done
-    python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); sys.exit(len(r) != 16)' study.json ||
-        echo "study.json: want 16 rows (8 searches x 2 files)"
+    python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); sys.exit(len(r) != 18)' study.json ||
+        echo "study.json: want 18 rows (9 searches x 2 files)"
     python3 -c '
 import json, sys
 gates = {r["triad_open"] for r in json.load(open("study.json")) if r["search"].endswith("(fast)")}
@@ -119,7 +119,7 @@ if gates != {int(sys.argv[1])}:
     "${MODEL[@]}" short.txt 2>err && echo "a short line: exit 0"
     grep -q "short.txt:1: not an 81-cell puzzle line" err || echo "a short line: $(cat err)"
 }
-tcase "guess_model --study: 8 searches a file, the first two the plain and fast means; bad --tdoku and bad lines refused by name" t_study
+tcase "guess_model --study: 9 searches a file, the first two the plain and fast means; bad --tdoku and bad lines refused by name" t_study
 
 # --triad-depth: deeper than any search goes is the rule on every board; root runs the rule
 # in exactly one settle a puzzle, and it saves guesses on the top1465 slice (7.05 against 8.27

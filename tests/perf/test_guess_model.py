@@ -2,9 +2,9 @@
 """tests/perf/test_guess_model.py — sbperf.guess_model, the independent model of the search,
 on a few boards whose answers are known: a puzzle with one solution, the empty grid (counted
 to the limit) and clashing givens (no solution, no guess), the same solutions under every
-branching and digit order, --digit most's choice, the open-cell gate on every board that
-takes the triad rules, and the lines it refuses. Part of `make test` (test-perf), in about
-a second; tests/guesses/check.sh holds every SIMD level's guesses to the model on the
+branching and digit order, --branch line's pairs and its choice against the cell rule,
+--digit most's choice, the open-cell gate on every board that takes the triad rules, and the
+lines it refuses. Part of `make test` (test-perf), in about a second; tests/guesses/check.sh holds every SIMD level's guesses to the model on the
 committed corpora.
 
 Run alone: PYTHONPATH=scripts python3 tests/perf/test_guess_model.py
@@ -54,7 +54,7 @@ class Model(unittest.TestCase):
         # puzzles with several solutions, so every branch of the search is walked
         for line in puzzles("multi", "multi_2000_seed1.txt", n=3):
             counts = {br: gm.solve(boards(line)[0], limit=0, branch=br).count
-                      for br in ("cell", "band", "pair")}
+                      for br in ("cell", "band", "pair", "line")}
             counts["cell, digit most"] = gm.solve(boards(line)[0], limit=0, digit="most").count
             self.assertGreaterEqual(counts["cell"], 2, line)
             self.assertEqual(len(set(counts.values())), 1, (line, counts))
@@ -66,6 +66,48 @@ class Model(unittest.TestCase):
         for c in range(2, 9):
             b[c] &= ~1
         self.assertEqual(gm.branch_pair(b), (0, 1))
+
+    def test_line_branching_takes_a_digit_with_two_places_in_a_line_across_boxes(self):
+        b = boards("." * 81)[0]
+        self.assertIsNone(gm.branch_line(b, 0))  # every digit has nine places everywhere
+        # digit 1 only in r1c1 and r1c2: two places in one box, not a line pair
+        for c in range(2, 9):
+            b[c] &= ~1
+        self.assertEqual(list(gm.line_pairs(b)), [])
+        # only in r1c1 and r1c5 (boxes 1 and 2): the pair, and the cell rule's cell has nine
+        # candidates, so the pair is taken; a tie on the digit's open peers: the first place
+        b[1] |= 1
+        b[4] |= 1
+        b[1] &= ~1
+        self.assertEqual(list(gm.line_pairs(b)), [(1, 0, 4)])
+        self.assertEqual(gm.branch_line(b, 40), (0, 1))
+        # r1c1's column loses digit 1 below it: r1c5's peers hold it more, r1c5 goes first
+        for r in range(1, 9):
+            b[9 * r] &= ~1
+        self.assertEqual(gm.branch_line(b, 40), (4, 1))
+
+    def test_line_branching_keeps_a_bivalue_cell_that_reaches_as_far(self):
+        b = boards("." * 81)[0]
+        for c in range(9):  # digit 1 in row 1 only at r1c1 and r1c5
+            if c not in (0, 4):
+                b[c] &= ~1
+        pair = gm.reach(b, (set(gm.PEERS[0]) | set(gm.PEERS[4])) - {0, 4}, 1)
+        cell = 80
+        b[cell] = 0b110  # a bivalue cell whose peers all hold both its digits
+        # reach 20 against the pair's 24 (columns 1 and 5 and the rest of their boxes): above
+        # 7/10 of it, so the pair is taken
+        self.assertEqual((gm.reach(b, gm.PEERS[cell], b[cell]), pair), (20, 24))
+        self.assertEqual(gm.branch_line(b, cell), (0, 1))
+        # bivalue peers count three times: ten of them (none a place of the pair's digit's
+        # reach) lift the cell's to 40, and the pair, at 7/10 of it or less, leaves the cell
+        # rule's choice as it is
+        for p in gm.PEERS[cell][:10]:
+            b[p] = 0b110
+        score = gm.reach(b, gm.PEERS[cell], b[cell])
+        self.assertEqual(score, 40)
+        self.assertEqual(gm.reach(b, (set(gm.PEERS[0]) | set(gm.PEERS[4])) - {0, 4}, 1), 24)
+        self.assertLessEqual(10 * 24, 7 * score)
+        self.assertIsNone(gm.branch_line(b, cell))
 
     def test_digit_most_takes_the_digit_most_open_peers_hold(self):
         b = boards("." * 81)[0]
