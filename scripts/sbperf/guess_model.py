@@ -48,8 +48,11 @@ and before any kernel is written:
                 bivalue ones three times), and the pair wins when the rule's cell has three
                 candidates or more, or when 10 x its reach beats 7 x the cell's. Its digit
                 goes first to the place more of whose open peers hold it; the alternative
-                takes the digit from that place (one guess, as a cell's). --line-open N
-                looks for pairs only on boards with at least N open cells.
+                takes the digit from that place (one guess, as a cell's). Pairs are looked
+                for only once the search has made N guesses on the puzzle (--line-after N:
+                the hard puzzles reach it, the generator's seldom do), where the rule's cell
+                has 3+ candidates or scores below N (--line-below N: a weak cell, where a
+                pair wins most), or on boards with N open cells or more (--line-open N).
 
   --digit most  the branch cell's digit to try first: the one held by the most of its open
                 peers (the most constraining; the lowest such on a tie) instead of the
@@ -325,10 +328,10 @@ class Search:
     at the fixpoint of the other rules (0: always)."""
 
     def __init__(self, limit, triad, branch, depth=None, opening=0, digit="low", line_open=0,
-                 line_after=0):
+                 line_after=0, line_below=0):
         self.limit, self.triad, self.branch, self.depth = limit, triad, branch, depth
         self.opening, self.digit = opening, digit
-        self.line_open, self.line_after = line_open, line_after
+        self.line_open, self.line_after, self.line_below = line_open, line_after, line_below
         self.count = self.guesses = self.settles = self.triad_settles = 0
 
     def done(self):
@@ -376,7 +379,9 @@ class Search:
             if self.branch == "pair" and POP[b[c]] >= 3:
                 c, digit = branch_pair(b) or (c, digit)
             if (self.branch == "line" and self.guesses >= self.line_after
-                    and self.line_open <= sum(m & (m - 1) != 0 for m in b)):
+                    and self.line_open <= sum(m & (m - 1) != 0 for m in b)
+                    and (not self.line_below or POP[b[c]] > 2
+                         or reach(b, PEERS[c], b[c]) < self.line_below)):
                 c, digit = branch_line(b, c) or (c, digit)
             child = b[:]
             child[c] = digit
@@ -409,24 +414,25 @@ def parse(path):
 
 
 def solve(b, limit=2, triad="none", branch="cell", depth=None, opening=0, digit="low",
-          line_open=0, line_after=0):
+          line_open=0, line_after=0, line_below=0):
     """The finished Search of the puzzle board b (count up to limit, guesses, settles); depth,
     opening and digit as Search's."""
-    s = Search(limit, triad, branch, depth, opening, digit, line_open, line_after)
+    s = Search(limit, triad, branch, depth, opening, digit, line_open, line_after, line_below)
     if s.settle(b, "root"):
         s.run(b)
     return s
 
 
 def run_file(path, limit=2, triad="none", branch="cell", most=0, per_puzzle=False, depth=None,
-             opening=0, digit="low", line_open=0, line_after=0):
+             opening=0, digit="low", line_open=0, line_after=0, line_below=0):
     """One search over the puzzles of path: its summary row (and the per-puzzle lines)."""
     puzzles = guesses = settles = triad_settles = 0
     lines = []
     for _, b in parse(path):
         if most and puzzles >= most:
             break
-        s = solve(b, limit, triad, branch, depth, opening, digit, line_open, line_after)
+        s = solve(b, limit, triad, branch, depth, opening, digit, line_open, line_after,
+                  line_below)
         if per_puzzle:
             lines.append(f"{s.count} {s.guesses}")
         puzzles += 1
@@ -439,7 +445,8 @@ def run_file(path, limit=2, triad="none", branch="cell", most=0, per_puzzle=Fals
             "triad_settles_per_puzzle": triad_settles / n,
             "triad": triad, "triad_depth": "all" if depth is None else depth,
             "triad_open": opening, "branch": branch, "line_open": line_open,
-            "line_after": line_after, "digit": digit, "limit": limit}, lines
+            "line_after": line_after, "line_below": line_below, "digit": digit,
+            "limit": limit}, lines
 
 
 # fast's gate: src/kernel/triad.h's SBT3_OPEN (make test-guesses runs the model with the
@@ -545,6 +552,10 @@ def main():
                     help="with --branch line: the line pairs only once the search has made N "
                          "guesses on the puzzle (the study: "
                          f"{LINE_AFTER}; default %(default)s, from the first)")
+    ap.add_argument("--line-below", metavar="N", type=int, default=0,
+                    help="with --branch line: the line pairs only where the cell rule's cell "
+                         "has three candidates or more or scores below N (default "
+                         "%(default)s, everywhere)")
     ap.add_argument("--digit", choices=["low", "most"], default="low",
                     help="with --branch cell, pair or line: the branch cell's digit tried "
                          "first, its lowest or the one most of its open peers hold (default "
@@ -574,8 +585,10 @@ def main():
             ap.error(f"--triad-depth {a.triad_depth}: not a depth (0, 1, ...) or root")
     if a.digit != "low" and a.branch == "band":
         ap.error("--digit goes with --branch cell, pair or line")
-    if (a.line_open or a.line_after) and a.branch != "line":
-        ap.error("--line-open and --line-after go with --branch line")
+    if (a.line_open or a.line_after or a.line_below) and a.branch != "line":
+        ap.error("--line-open, --line-after and --line-below go with --branch line")
+    if a.line_below < 0:
+        ap.error(f"--line-below {a.line_below}: not a score (0 or more)")
     if a.line_after < 0:
         ap.error(f"--line-after {a.line_after}: not a guess count (0 or more)")
     if not 0 <= a.line_open <= 82:
@@ -601,7 +614,8 @@ def main():
             return
         for path in a.files:
             row, lines = run_file(path, a.limit, a.triad, a.branch, a.max, a.per_puzzle, depth,
-                                  a.triad_open, a.digit, a.line_open, a.line_after)
+                                  a.triad_open, a.digit, a.line_open, a.line_after,
+                                  a.line_below)
             if lines:
                 print("\n".join(lines))
             summary.append(row)
@@ -620,6 +634,7 @@ def main():
                   + f", branch {s['branch']}"
                   + (f" at {s['line_open']}+ open" if s['line_open'] else "")
                   + (f" after {s['line_after']} guesses" if s['line_after'] else "")
+                  + (f" below a cell score of {s['line_below']}" if s['line_below'] else "")
                   + (f", digit {s['digit']}" if s['digit'] != "low" else "")
                   + f", limit {s['limit']})",
                   file=sys.stderr)

@@ -2,10 +2,11 @@
 """tests/perf/test_guess_model.py — sbperf.guess_model, the independent model of the search,
 on a few boards whose answers are known: a puzzle with one solution, the empty grid (counted
 to the limit) and clashing givens (no solution, no guess), the same solutions under every
-branching and digit order, --branch line's pairs and its choice against the cell rule,
---digit most's choice, the open-cell gate on every board that takes the triad rules, and the
-lines it refuses. Part of `make test` (test-perf), in about a second; tests/guesses/check.sh holds every SIMD level's guesses to the model on the
-committed corpora.
+branching and digit order, --branch line's pairs, its choice against the cell rule and its
+gates, --digit most's choice, the open-cell gate on every board that takes the triad rules,
+and the lines it refuses. Part of `make test` (test-perf), in about two seconds;
+tests/guesses/check.sh holds every SIMD level's guesses to the model on the committed
+corpora.
 
 Run alone: PYTHONPATH=scripts python3 tests/perf/test_guess_model.py
 """
@@ -108,6 +109,23 @@ class Model(unittest.TestCase):
         self.assertEqual(gm.reach(b, (set(gm.PEERS[0]) | set(gm.PEERS[4])) - {0, 4}, 1), 24)
         self.assertLessEqual(10 * 24, 7 * score)
         self.assertIsNone(gm.branch_line(b, cell))
+
+    def test_line_gates_past_every_board_are_the_ungated_rule(self):
+        # no board scores 1000 or has 82 open cells, and no search makes 10**6 guesses: gates
+        # there leave the pairs to no board, gates at 0 (or 1000 on the score) to every one
+        (line,) = puzzles("samples", "hardest_11plus_1000.txt", n=1)
+
+        def run(**kw):
+            s = gm.solve(boards(line)[0], branch="line", digit="most", **kw)
+            return s.count, s.guesses
+
+        cell = gm.solve(boards(line)[0], digit="most")
+        ungated = run()
+        self.assertEqual(run(line_below=1000), ungated)
+        self.assertEqual(run(line_after=0, line_open=0, line_below=0), ungated)
+        self.assertEqual(run(line_after=10 ** 6), (cell.count, cell.guesses))
+        self.assertEqual(run(line_open=82), (cell.count, cell.guesses))
+        self.assertEqual(ungated[0], 1)
 
     def test_digit_most_takes_the_digit_most_open_peers_hold(self):
         b = boards("." * 81)[0]
