@@ -257,7 +257,6 @@ def branch_line(b, c):
     return (q if more_q else p), bit
 
 
-
 def branch_pair(b):
     """(cell, digit bit) of --branch pair: a digit with two open places in a house, the pair
     whose two cells hold the fewest candidates, first in house and digit order on a tie; the
@@ -325,7 +324,9 @@ class Search:
     (on the boards at most N guesses deep; the root is depth 0, a guess's child one deeper,
     the board that drops the guessed digit as deep as the board it was taken from). opening:
     a board that takes the triad rules takes them only when at least that many cells are open
-    at the fixpoint of the other rules (0: always)."""
+    at the fixpoint of the other rules (0: always). line_open, line_after, line_below: with
+    branch "line", the pairs only on boards with that many open cells, once the search has
+    made that many guesses, where the rule's cell scores below that (0: no such limit)."""
 
     def __init__(self, limit, triad, branch, depth=None, opening=0, digit="low", line_open=0,
                  line_after=0, line_below=0):
@@ -415,8 +416,8 @@ def parse(path):
 
 def solve(b, limit=2, triad="none", branch="cell", depth=None, opening=0, digit="low",
           line_open=0, line_after=0, line_below=0):
-    """The finished Search of the puzzle board b (count up to limit, guesses, settles); depth,
-    opening and digit as Search's."""
+    """The finished Search of the puzzle board b (count up to limit, guesses, settles); the
+    other arguments as Search's."""
     s = Search(limit, triad, branch, depth, opening, digit, line_open, line_after, line_below)
     if s.settle(b, "root"):
         s.run(b)
