@@ -230,9 +230,14 @@ def line_pairs(b):
                 yield bit, places[0], places[1]
 
 
-def reach_count(b, cells, bit, other):
-    """The open cells among cells, other aside, that hold digit bit."""
+def reach_count(b, cells, bit, other=None):
+    """The open cells among cells, other (if given) aside, that hold digit bit."""
     return sum(1 for x in cells if x != other and b[x] & bit and b[x] & (b[x] - 1))
+
+
+def open_cells(b):
+    """The cells of b with two candidates or more."""
+    return sum(m & (m - 1) != 0 for m in b)
 
 
 def branch_line(b, c):
@@ -312,7 +317,7 @@ def first_digit(b, c):
     for d in range(9):
         bit = 1 << d
         if b[c] & bit:
-            n = sum(1 for p in PEERS[c] if b[p] & bit and b[p] & (b[p] - 1))
+            n = reach_count(b, PEERS[c], bit)
             if n > best_n:
                 best, best_n = bit, n
     return best
@@ -353,7 +358,7 @@ class Search:
         if rule != "none" and self.opening:
             if not settle(b, "none"):
                 return False
-            if sum(m & (m - 1) != 0 for m in b) < self.opening:
+            if open_cells(b) < self.opening:
                 return True
         self.triad_settles += rule != "none"
         return settle(b, rule)
@@ -380,7 +385,7 @@ class Search:
             if self.branch == "pair" and POP[b[c]] >= 3:
                 c, digit = branch_pair(b) or (c, digit)
             if (self.branch == "line" and self.guesses >= self.line_after
-                    and self.line_open <= sum(m & (m - 1) != 0 for m in b)
+                    and self.line_open <= open_cells(b)
                     and (not self.line_below or POP[b[c]] > 2
                          or reach(b, PEERS[c], b[c]) < self.line_below)):
                 c, digit = branch_line(b, c) or (c, digit)
