@@ -458,24 +458,26 @@ def run_file(path, limit=2, triad="none", branch="cell", most=0, per_puzzle=Fals
 # fast's gate: src/kernel/triad.h's SBT3_OPEN (make test-guesses runs the model with the
 # header's value and holds the study's fast row to it).
 FAST_OPEN = 50
-# --branch line's gate in the study: the guesses a search makes before line pairs join
-# the rule (the hard puzzles pass it at once, the generator's seldom reach it).
-LINE_AFTER = 8
+# fast's line pairs: src/kernel/line.h's SBL_AFTER (the guesses a search makes before they
+# join the rule) and SBL_BELOW (the cell score below which they are looked for), held to the
+# header as FAST_OPEN is.
+FAST_LINE_AFTER = 8
+FAST_LINE_BELOW = 13
 
 # The study's searches, in the order of its table: (label, triad, branch, triad depth, open,
-# digit, line pairs after). The cell rule tries the 9x9 engines' first digit; band branching
-# has no branch cell.
+# digit, line pairs after, line pairs below). The cell rule tries the 9x9 engines' first
+# digit; band branching has no branch cell.
 STUDY = [
-    ("cell rule, no triads (ns,hs,lc)", "none", "cell", None, 0, "most", 0),
-    ("cell rule + both at the root (fast)", "both", "cell", "root", FAST_OPEN, "most", 0),
-    ("cell rule + line pairs after 8 guesses + both at the root", "both", "line", "root",
-     FAST_OPEN, "most", LINE_AFTER),
-    ("cell rule + naked triads", "naked", "cell", None, 0, "most", 0),
-    ("cell rule + hidden triads", "hidden", "cell", None, 0, "most", 0),
-    ("cell rule + both", "both", "cell", None, 0, "most", 0),
-    ("band branching, no triads", "none", "band", None, 0, "low", 0),
-    ("band branching + hidden triads", "hidden", "band", None, 0, "low", 0),
-    ("band branching + both", "both", "band", None, 0, "low", 0),
+    ("cell rule, no triads (ns,hs,lc)", "none", "cell", None, 0, "most", 0, 0),
+    ("cell rule + line pairs + both at the root (fast)", "both", "line", "root", FAST_OPEN,
+     "most", FAST_LINE_AFTER, FAST_LINE_BELOW),
+    ("cell rule + both at the root", "both", "cell", "root", FAST_OPEN, "most", 0, 0),
+    ("cell rule + naked triads", "naked", "cell", None, 0, "most", 0, 0),
+    ("cell rule + hidden triads", "hidden", "cell", None, 0, "most", 0, 0),
+    ("cell rule + both", "both", "cell", None, 0, "most", 0, 0),
+    ("band branching, no triads", "none", "band", None, 0, "low", 0, 0),
+    ("band branching + hidden triads", "hidden", "band", None, 0, "low", 0, 0),
+    ("band branching + both", "both", "band", None, 0, "low", 0, 0),
 ]
 
 
@@ -495,12 +497,13 @@ def tdoku_guesses(exe, path, most):
 
 def study(files, limit, most, tdoku):
     """The STUDY table over files (Markdown lines) and its rows."""
-    jobs = [(f, label, triad, branch, depth, opening, digit, after)
-            for label, triad, branch, depth, opening, digit, after in STUDY for f in files]
+    jobs = [(f, label, triad, branch, depth, opening, digit, after, below)
+            for label, triad, branch, depth, opening, digit, after, below in STUDY
+            for f in files]
     with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         futures = [pool.submit(run_file, f, limit, triad, branch, most, False, depth, opening,
-                               digit, 0, after)
-                   for f, _, triad, branch, depth, opening, digit, after in jobs]
+                               digit, 0, after, below)
+                   for f, _, triad, branch, depth, opening, digit, after, below in jobs]
         rows = []
         for (f, label, *_), fut in zip(jobs, futures):
             row = fut.result()[0]
@@ -556,12 +559,12 @@ def main():
                          "open cells (default %(default)s, every board)")
     ap.add_argument("--line-after", metavar="N", type=int, default=0,
                     help="with --branch line: the line pairs only once the search has made N "
-                         "guesses on the puzzle (the study: "
-                         f"{LINE_AFTER}; default %(default)s, from the first)")
+                         "guesses on the puzzle (fast: "
+                         f"{FAST_LINE_AFTER}; default %(default)s, from the first)")
     ap.add_argument("--line-below", metavar="N", type=int, default=0,
                     help="with --branch line: the line pairs only where the cell rule's cell "
-                         "has three candidates or more or scores below N (default "
-                         "%(default)s, everywhere)")
+                         "has three candidates or more or scores below N (fast: "
+                         f"{FAST_LINE_BELOW}; default %(default)s, everywhere)")
     ap.add_argument("--digit", choices=["low", "most"], default="low",
                     help="with --branch cell, pair or line: the branch cell's digit tried "
                          "first, its lowest or the one most of its open peers hold (default "

@@ -496,8 +496,9 @@ B16_HOOK int srch_solved(b16_ctx *x, const b16_v16 *b)
     return x->state == B16_SOLVED;
 }
 
-B16_HOOK int srch_choose(b16_ctx *x, const b16_v16 *b)
+B16_HOOK int srch_choose(b16_ctx *x, const b16_v16 *b, uint64_t guesses)
 {
+    (void)guesses; /* the cell rule throughout */
     return choose(b, x->C);
 }
 

@@ -620,8 +620,9 @@ static inline int srch_drop(sb_gsolver *s, uint64_t *b, int c, uint64_t d)
 }
 
 /* The branching cell of open board b (choose; never a single: propagation assigned those). */
-static inline int srch_choose(sb_gsolver *s, const uint64_t *b)
+static inline int srch_choose(sb_gsolver *s, const uint64_t *b, uint64_t guesses)
 {
+    (void)guesses; /* the cell rule throughout */
     return choose(s, b);
 }
 

@@ -517,8 +517,9 @@ static inline int srch_drop(sb_gpipeline *p, uint64_t *b, int c, uint64_t d)
 }
 
 /* The branching cell of open board b (choose: a known cell first, taken without a guess). */
-static inline int srch_choose(sb_gpipeline *p, const uint64_t *b)
+static inline int srch_choose(sb_gpipeline *p, const uint64_t *b, uint64_t guesses)
 {
+    (void)guesses; /* the cell rule throughout */
     return tq_choose(p, b);
 }
 

@@ -4,8 +4,9 @@
  * whose digits reach the most open peers, bivalue peers counted three times; the first such
  * in cell order on a tie; its digit tried first is the one the most of its peers hold, the
  * lowest on a tie. The scalar reference runs this form; the AVX-512 and band stamps
- * compute the same rules with vector masks. Reads a cell-major board (sb_board); static
- * inline, stamped per level.
+ * compute the same rules with vector masks. Once a search has made SBL_AFTER guesses, a
+ * digit's two places in a line may replace that cell where it is weak (line.h). Reads a
+ * cell-major board (sb_board); static inline, stamped per level.
  */
 #ifndef SB_KERNEL_BRANCH_H
 #define SB_KERNEL_BRANCH_H

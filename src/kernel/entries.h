@@ -7,8 +7,10 @@
  * The includer defines, before including: SB_KERNEL_DFS / SB_KERNEL_BFS (the entry names),
  * and the kernel functions SBK_LOAD(b, puzzle, c, drop) (the root board from the givens, cell
  * c without the digits of mask drop unless it is 0, settled; 0 on contradiction),
- * SBK_TAKE(b, c, d), SBK_DROP(b, c, d), SBK_CHOOSE(b), SBK_FIRST(b, c, m), SBK_CELL(b, c) and
- * SBK_SOLUTION(b, out) (see search_hooks.h for the hooks they serve); the kernel sets
+ * SBK_TAKE(b, c, d), SBK_DROP(b, c, d), SBK_CHOOSE(b, line, pick) (the branch cell, line.h's
+ * pairs joining the rule when line is set; *pick the digit to take first when the kernel
+ * chose it with the cell, else 0), SBK_FIRST(b, c, m), SBK_CELL(b, c) and SBK_SOLUTION(b,
+ * out) (see search_hooks.h for the hooks they serve); the kernel sets
  * b->nsolved at every stable board. The depth-first entries take the drop from the run
  * (sb_search_run); the breadth-first ones never drop.
  *
@@ -27,6 +29,7 @@ typedef struct sbk_ctx {
     sb_board *stack; /* SB_STACK_DEPTH boards (the DFS's) */
     const sb_fast_tech *t;
     sbt_memo memo;
+    uint16_t pick; /* the digit SBK_CHOOSE chose with its cell, or 0 */
 } sbk_ctx;
 
 /* A kernel settle, then the techniques on the stable board. */
@@ -35,6 +38,7 @@ typedef struct sbk_ctx {
 /* The fast kernels need only the stack in their hook context: their state is the board. */
 typedef struct sbk_ctx {
     sb_board *stack; /* SB_STACK_DEPTH boards (the DFS's) */
+    uint16_t pick;   /* the digit SBK_CHOOSE chose with its cell, or 0 */
 } sbk_ctx;
 
 #define SBK_SETTLED(x, call) ((void)(x), (call))
@@ -58,10 +62,23 @@ static inline int srch_solved(sbk_ctx *x, const sb_board *b)
     return b->nsolved == SB_CELLS;
 }
 
-static inline int srch_choose(sbk_ctx *x, const sb_board *b)
+#if SBK_CHOOSE_PICKS
+/* The kernel's choice may carry the digit (a line pair's), through the hook context. */
+static inline int srch_choose(sbk_ctx *x, const sb_board *b, uint64_t guesses)
+{
+    return SBK_CHOOSE(b, guesses >= SBL_AFTER, &x->pick);
+}
+
+static inline uint16_t srch_first(sbk_ctx *x, const sb_board *b, int c, uint16_t m)
+{
+    return x->pick ? x->pick : SBK_FIRST(b, c, m);
+}
+#else
+/* The kernel's board carries the digit of its choice (the band kernel's memo). */
+static inline int srch_choose(sbk_ctx *x, const sb_board *b, uint64_t guesses)
 {
     (void)x;
-    return SBK_CHOOSE(b);
+    return SBK_CHOOSE(b, guesses >= SBL_AFTER);
 }
 
 static inline uint16_t srch_first(sbk_ctx *x, const sb_board *b, int c, uint16_t m)
@@ -69,6 +86,7 @@ static inline uint16_t srch_first(sbk_ctx *x, const sb_board *b, int c, uint16_t
     (void)x;
     return SBK_FIRST(b, c, m);
 }
+#endif
 
 static inline int srch_take(sbk_ctx *x, sb_board *b, int c, uint16_t d)
 {
@@ -129,7 +147,7 @@ int SB_KERNEL_BFS(sb_board **ring, size_t *ring_len, size_t cap, const sb_grid *
 #else
 void SB_KERNEL_DFS(sb_board *stack, const sb_grid *puzzle, uint64_t limit, sb_search_run *run)
 {
-    sbk_ctx x = {stack};
+    sbk_ctx x = {stack, 0};
     run->status =
         srch_dfs_count(&x, sbk_root(&x, stack, puzzle, run->drop_cell, run->drop), limit, run);
 }
@@ -137,7 +155,7 @@ void SB_KERNEL_DFS(sb_board *stack, const sb_grid *puzzle, uint64_t limit, sb_se
 int SB_KERNEL_BFS(sb_board **ring, size_t *ring_len, size_t cap, const sb_grid *puzzle,
                   uint64_t limit, sb_search_run *run)
 {
-    sbk_ctx x = {NULL};
+    sbk_ctx x = {NULL, 0};
     sb_board root;
     return srch_bfs_count(&x, &root, sbk_root(&x, &root, puzzle, 0, 0), ring, ring_len, cap,
                           limit, run);

@@ -47,7 +47,9 @@
  *     the cell with the fewest candidates (ties: sbk_open_peers), take the digit d the most of
  *     its peers hold (sbk_first; the lowest on a tie): the board below keeps the alternative
  *     (d removed), the copy above assigns d. Each such push is one guess. A contradiction or a
- *     counted solution pops back to the newest alternative.
+ *     counted solution pops back to the newest alternative. Once the search has made
+ *     SBL_AFTER guesses, a digit's two places in a row or column may take the cell's place
+ *     where the cell is weak (line.h; sbk_line), the digit taken at one place first.
  */
 #include <string.h>
 
@@ -515,12 +517,24 @@ static inline int sbk_propagate(sb_board *b, uint8_t *q, int qn, uint32_t dirty)
 
 #include "branch.h"
 
+/* line.h's pair search, its counts two 64-bit popcounts (a libgcc call where the target has
+ * no popcount instruction: the reference's, off the hot path). */
+static inline int sbk_count4(sbv4 x)
+{
+    typedef uint64_t sbk_q2 __attribute__((vector_size(16), may_alias));
+    const sbk_q2 q = (sbk_q2)x;
+    return __builtin_popcountll(q[0]) + __builtin_popcountll(q[1]);
+}
+#define SBL_COUNT sbk_count4
+#include "line.h"
+#define SBK_BAND 0x7FFFFFFu /* the 27 cells of a band word */
+
 #if SB_KERNEL_AVX512
 /* The best-scoring cell of set (two words as the peer tables hold them: word 0 cells 0..63,
- * word 1 cells 64..80) by branch.h's rule, board registers v: a cell's open peers sharing a
- * digit are three vector tests moved out to general registers, then ANDs and popcounts
- * there (no mask register is loaded from a general one per cell); the first in cell order
- * on a tie. */
+ * word 1 cells 64..80) by branch.h's rule, board registers v, as its key: score << 7 |
+ * (127 - cell), -1 for an empty set. A cell's open peers sharing a digit are three vector
+ * tests moved out to general registers, then ANDs and popcounts there (no mask register is
+ * loaded from a general one per cell); the first in cell order on a tie. */
 static inline int sbk_best(const sb_board *b, const __m512i v[3], const uint64_t set[2],
                            const uint64_t open_w[2], const uint64_t biv_w[2])
 {
@@ -546,11 +560,11 @@ static inline int sbk_best(const sb_board *b, const __m512i v[3], const uint64_t
         const int key = deg << 7 | (127 - c);
         best = key > best ? key : best;
     }
-    return best < 0 ? -1 : 127 - (best & 127);
+    return best;
 }
 
 /* branch.h's rule when no cell is bivalue (a few choices in a hundred): the open cells of
- * the fewest candidates by vector counts and compares, then sbk_best. Out of line so that
+ * the fewest candidates by vector counts and compares, then sbk_best (its key). Out of line so that
  * the bivalue path keeps its registers; it replaced the scalar rule's walk over 20 peers
  * per cell, 6.5% of the instructions on the hardest puzzles. */
 static __attribute__((noinline)) int sbk_branch_few(const sb_board *b, const __m512i v[3],
@@ -571,9 +585,84 @@ static __attribute__((noinline)) int sbk_branch_few(const sb_board *b, const __m
     return sbk_best(b, v, few, open_w, none);
 }
 
+/* line.h's rule against the rule's cell (score cell_deg; many: it has three candidates or
+ * more), on the board registers v, all digits at once where line.h walks digit by digit:
+ * the round's gather (position i of every house side by side) gives each line's three box
+ * segments; a line has a pair of digit d when exactly two of its segments hold d and none
+ * holds it twice. Each pair's places and reach then come from the digit's open cells as two
+ * words (three vector tests, once a digit) and the peer masks, scored and keyed as
+ * sbl_line_pick does. @return the place taking the digit first, its bit in *pick; or -1. */
+static __attribute__((noinline)) int sbk_line(const __m512i v[3], const __mmask32 open[3],
+                                              const __mmask32 biv[3], int cell_deg, int many,
+                                              uint16_t *pick)
+{
+    __m512i seg[3], twos[3];
+    for (int k = 0; k < 3; k++) {
+        const __m512i g0 = sbk_gather(v, 3 * k), g1 = sbk_gather(v, 3 * k + 1),
+                      g2 = sbk_gather(v, 3 * k + 2);
+        seg[k] = _mm512_ternarylogic_epi32(g0, g1, g2, 0xFE);
+        twos[k] = _mm512_ternarylogic_epi32(g0, g1, g2, 0xE8);
+    }
+    /* 0x68: exactly two of three; 0xFE: any of three. */
+    const __m512i pair = _mm512_andnot_si512(_mm512_ternarylogic_epi32(twos[0], twos[1], twos[2], 0xFE),
+                                             _mm512_ternarylogic_epi32(seg[0], seg[1], seg[2], 0x68));
+    const __mmask32 lines = (1u << 18) - 1; /* house lanes: rows 0..8, columns 9..17 */
+    uint32_t hm = _mm512_mask_test_epi16_mask(lines, pair, pair);
+    if (!hm)
+        return -1;
+    uint16_t lane[32] __attribute__((aligned(64)));
+    _mm512_store_si512((void *)lane, pair);
+    const uint64_t biv_w[2] = {biv[0] | (uint64_t)biv[1] << 32, biv[2]};
+    uint64_t dw[SB_DIGITS][2];
+    unsigned have = 0;
+    int64_t best = -1;
+    for (; hm; hm &= hm - 1) {
+        const int h = __builtin_ctz(hm);
+        const uint64_t *hw = sb_peer_tables_data.house_mask[h];
+        for (unsigned f = lane[h]; f; f &= f - 1) {
+            const int d = __builtin_ctz(f);
+            if (!(have >> d & 1)) {
+                const __m512i dv = _mm512_set1_epi16((short)(1 << d));
+                dw[d][0] = (uint64_t)_mm512_mask_test_epi16_mask(open[0], v[0], dv) |
+                           (uint64_t)_mm512_mask_test_epi16_mask(open[1], v[1], dv) << 32;
+                dw[d][1] = _mm512_mask_test_epi16_mask(open[2], v[2], dv);
+                have |= 1u << d;
+            }
+            const uint64_t d0 = dw[d][0], d1 = dw[d][1];
+            /* The two places, in cell order (tzcnt of an empty word is 64). */
+            const uint64_t u0 = d0 & hw[0], u1 = d1 & hw[1];
+            const uint64_t lo = 0 - (uint64_t)(u0 == 0);
+            const int p = (int)(_tzcnt_u64(u0) + (_tzcnt_u64(u1) & lo));
+            const uint64_t v0 = u0 & (u0 - 1), v1 = u1 & ((u1 - 1) | ~lo);
+            const int q = (int)(_tzcnt_u64(v0) + (_tzcnt_u64(v1) & (0 - (uint64_t)(v0 == 0))));
+            const uint64_t *pp = sb_peer_tables_data.peer_mask[p];
+            const uint64_t *pq = sb_peer_tables_data.peer_mask[q];
+            const uint64_t w0 = pp[0] | pq[0], w1 = pp[1] | pq[1];
+            const int64_t key = sbl_key(
+                sbl_reach(__builtin_popcountll(w0 & d0) + __builtin_popcountll(w1 & d1),
+                          __builtin_popcountll(w0 & d0 & biv_w[0]) +
+                              __builtin_popcountll(w1 & d1 & biv_w[1]),
+                          (int)(biv_w[p >> 6] >> (p & 63) & 1), (int)(biv_w[q >> 6] >> (q & 63) & 1)),
+                (uint32_t)h, (uint32_t)d, (uint32_t)p, (uint32_t)q);
+            best = key > best ? key : best;
+        }
+    }
+    if (!sbl_beats(best, cell_deg, many))
+        return -1;
+    const int p = sbl_key_p(best), q = sbl_key_q(best), e = sbl_key_digit(best);
+    const uint64_t *pp = sb_peer_tables_data.peer_mask[p];
+    const uint64_t *pq = sb_peer_tables_data.peer_mask[q];
+    const int np = __builtin_popcountll(dw[e][0] & pp[0]) + __builtin_popcountll(dw[e][1] & pp[1]);
+    const int nq = __builtin_popcountll(dw[e][0] & pq[0]) + __builtin_popcountll(dw[e][1] & pq[1]);
+    *pick = (uint16_t)(1u << e);
+    return nq > np ? q : p;
+}
+
 /* Picks the branching cell by branch.h's rule, with vector masks: the bivalue cells scored
- * by sbk_best, or sbk_branch_few when there is none. */
-static inline int sbk_branch_cell(const sb_board *b)
+ * by sbk_best, or sbk_branch_few when there is none; with line set (the search has made
+ * SBL_AFTER guesses) line.h's pairs join it, and *pick is the digit to take first when one
+ * wins (else 0). */
+static inline int sbk_branch_cell(const sb_board *b, int line, uint16_t *pick)
 {
     const __m512i one = _mm512_set1_epi16(1);
     __m512i v[3];
@@ -584,11 +673,22 @@ static inline int sbk_branch_cell(const sb_board *b)
         open[j] = _mm512_mask_test_epi16_mask(sbk_cells[j], w, w);
         bivalue[j] = _mm512_mask_testn_epi16_mask(open[j], w, _mm512_sub_epi16(w, one));
     }
-    if (!(bivalue[0] | bivalue[1] | bivalue[2]))
-        return sbk_branch_few(b, v, open);
-    const uint64_t open_w[2] = {open[0] | (uint64_t)open[1] << 32, open[2]};
-    const uint64_t biv_w[2] = {bivalue[0] | (uint64_t)bivalue[1] << 32, bivalue[2]};
-    return sbk_best(b, v, biv_w, open_w, biv_w);
+    *pick = 0;
+    const int many = !(bivalue[0] | bivalue[1] | bivalue[2]);
+    int key;
+    if (many) {
+        key = sbk_branch_few(b, v, open);
+    } else {
+        const uint64_t open_w[2] = {open[0] | (uint64_t)open[1] << 32, open[2]};
+        const uint64_t biv_w[2] = {bivalue[0] | (uint64_t)bivalue[1] << 32, bivalue[2]};
+        key = sbk_best(b, v, biv_w, open_w, biv_w);
+    }
+    if (line && sbl_wanted(key >> 7, many)) {
+        const int p = sbk_line(v, open, bivalue, key >> 7, many, pick);
+        if (p >= 0)
+            return p;
+    }
+    return 127 - (key & 127);
 }
 
 /* branch.h's first digit, with vector masks: a digit's peers are three vector tests ANDed
@@ -615,10 +715,36 @@ static inline uint16_t sbk_first(const sb_board *b, int c, uint16_t m)
     return best;
 }
 #else
-/* The scalar rules (branch.h). */
-static inline int sbk_branch_cell(const sb_board *b)
+/* The scalar rules (branch.h), and line.h's pairs with line set (the search has made
+ * SBL_AFTER guesses): the digits' band words gathered cell by cell; *pick is the pair's
+ * digit to take first when one wins (else 0). */
+static inline int sbk_branch_cell(const sb_board *b, int line, uint16_t *pick)
 {
-    return sbk_branch_cell_scalar(b);
+    *pick = 0;
+    const int c = sbk_branch_cell_scalar(b);
+    if (!line)
+        return c;
+    const uint16_t m = b->cand[c];
+    const int many = SB_POPCOUNT(m) > 2, deg = many ? 0 : sbk_open_peers(b, c, m);
+    if (!sbl_wanted(deg, many))
+        return c;
+    sbv4 x[SB_DIGITS] = {{0}}, open = {0}, biv = {0};
+    for (int i = 0; i < SB_CELLS; i++) {
+        const uint16_t mi = b->cand[i];
+        if (!(mi & (mi - 1)))
+            continue;
+        const uint32_t bit = 1u << (i % 27);
+        open[i / 27] |= bit;
+        biv[i / 27] |= SB_POPCOUNT(mi) == 2 ? bit : 0;
+        for (uint32_t f = mi; f; f &= f - 1)
+            x[__builtin_ctz(f)][i / 27] |= bit;
+    }
+    int e = 0;
+    const int p = sbl_line_pair(x, open, biv, deg, many, &e);
+    if (p < 0)
+        return c;
+    *pick = (uint16_t)(1u << e);
+    return p;
 }
 
 static inline uint16_t sbk_first(const sb_board *b, int c, uint16_t m)
@@ -884,6 +1010,7 @@ static inline int sbk_load(sb_board *b, const sb_grid *puzzle, int c, uint16_t d
 #define SBK_TAKE sbk_take
 #define SBK_DROP sbk_drop
 #define SBK_CHOOSE sbk_branch_cell
+#define SBK_CHOOSE_PICKS 1
 #define SBK_FIRST sbk_first
 #define SBK_CELL sbk_cell
 #include "entries.h"

@@ -14,7 +14,8 @@
  *   words 40..42  the placed cells (their digit has left their peers), one word per band;
  *   word 43       0 (padding: the placed cells are read as one vector);
  *   word 44       the branch memo: the cell last chosen on this board and its candidates;
- *   word 45       the digit the search tries first there;
+ *   word 45       the digit the search tries first there (low half) and, for a bivalue
+ *                 cell, its branch score (high half: line.h's test against it);
  *   word 46       the dirty digits: bit d (hidden-singles pass) and bit 16+d (locked pass)
  *                 set when digit d+1's word changed since that pass last looked at it.
  *   The board's nsolved lane (95, the high half of word 47) keeps its meaning. An assigned
@@ -46,7 +47,8 @@
  *   settle also runs the triad rules once locked candidates stall, when at least SBT3_OPEN
  *   cells are open then (triad.h).
  * search: search.h's DFS/BFS through entries.h; the branch rule (branch.h's) is computed on
- *   the bitboards.
+ *   the bitboards, and line.h's pairs join it once the search has made SBL_AFTER guesses
+ *   (sbb_choose).
  */
 #include <string.h>
 
@@ -859,6 +861,10 @@ static inline int sbb_more(sbv4 x, sbv4 y)
 #endif
 }
 
+/* line.h's pair search counts as the band kernel does. */
+#define SBL_COUNT sbb_count
+#include "line.h"
+
 /* The number of placed cells: popcount of the three placed-cell words. */
 static inline uint16_t sbb_placed(const sbb_word *done)
 {
@@ -1132,7 +1138,7 @@ static inline int sbb_branch_cell(const sb_board *b)
         const sbv4 peer = *(const sbv4 *)(const void *)sb_band_peers[best];
         const int e = sbb_more(x[eh] & peer, x[el] & peer) ? eh : el;
         ((sbb_word *)w)[SBB_MEMO] = ((uint32_t)best + 1) | (1u << el | 1u << eh) << 16;
-        ((sbb_word *)w)[SBB_MEMO_FIRST] = 1u << e;
+        ((sbb_word *)w)[SBB_MEMO_FIRST] = 1u << e | (uint32_t)best_deg << 16;
         return best;
     }
     /* No bivalue cell: exact counts from "at least k digits" sets. */
@@ -1161,6 +1167,56 @@ static inline int sbb_branch_cell(const sb_board *b)
         best_deg = deg > best_deg ? deg : best_deg;
     } while (f[0] | f[1]);
     return best;
+}
+
+/* line.h's pairs against the cell c that sbb_branch_cell chose on b: its score is in the
+ * memo when c is bivalue (the memo names c), else c has three candidates or more. A pair
+ * that wins becomes the memo's cell, its digit the one to take first. Out of line: the
+ * search asks only once a puzzle has taken SBL_AFTER guesses. */
+static __attribute__((noinline)) int sbb_line(const sb_board *b, int c)
+{
+    sbb_word *w = sbb_words((sb_board *)b);
+    const int biv_cell = (w[SBB_MEMO] & 0xFFFFu) == (uint32_t)c + 1;
+    const int deg = biv_cell ? (int)(w[SBB_MEMO_FIRST] >> 16) : 0;
+    if (!sbl_wanted(deg, !biv_cell))
+        return c;
+    const sbv4 *x = (const sbv4 *)(const void *)w;
+    sbv4 n1 = {0}, n2 = {0}, n3 = {0};
+    for (int d = 0; d < SB_DIGITS; d++) {
+        n3 |= n2 & x[d];
+        n2 |= n1 & x[d];
+        n1 |= x[d];
+    }
+    sbl_scan sc;
+#if SBB_DPV == 2
+    /* The flags of two digits a vector, the board's own (the phantom's are empty). */
+    const sbv open = sbv_wide(n2), biv = sbv_wide(n2 & ~n3);
+    const sbv *bv = sbb_vecs((sb_board *)b);
+#define SBB_ROT1(v) SBV_SHUF4((v), 1, 2, 0, 3)
+#define SBB_ROT2(v) SBV_SHUF4((v), 2, 0, 1, 3)
+    for (int k = 0; k < SBB_NV; k++)
+        SBL_FLAGS(sbv, bv[k], open, biv, SBB_ROT1, SBB_ROT2, *(sbv *)(void *)&sc.xd[2 * k],
+                  *(sbv *)(void *)&sc.xb[2 * k], *(sbv *)(void *)&sc.rp[2 * k],
+                  *(sbv *)(void *)&sc.cp[2 * k]);
+#undef SBB_ROT1
+#undef SBB_ROT2
+#else
+    sbl_scan_of(&sc, x, n2, n2 & ~n3);
+#endif
+    int e;
+    const int p = sbl_line_pick(&sc, deg, !biv_cell, &e);
+    if (p < 0)
+        return c;
+    w[SBB_MEMO] = ((uint32_t)p + 1) | (uint32_t)sbb_cell_read(b, p) << 16;
+    w[SBB_MEMO_FIRST] = 1u << e;
+    return p;
+}
+
+/* The search's branch: branch.h's rule, then line.h's pairs once line is set. */
+static inline int sbb_choose(const sb_board *b, int line)
+{
+    const int c = sbb_branch_cell(b);
+    return line ? sbb_line(b, c) : c;
 }
 
 /* branch.h's first digit of cell c (candidates m, two or more) on the bitboards: the digit
@@ -1425,7 +1481,8 @@ static inline int sbb_elim(sb_board *b, const uint32_t *el)
 #define SBK_LOAD sbb_load
 #define SBK_TAKE sbb_take
 #define SBK_DROP sbb_drop
-#define SBK_CHOOSE sbb_branch_cell
+#define SBK_CHOOSE sbb_choose
+#define SBK_CHOOSE_PICKS 0 /* the memo carries a line pair's digit to sbb_first */
 #define SBK_FIRST sbb_first
 #define SBK_CELL sbb_cell
 #define SBK_SOLUTION sbb_solution

@@ -339,7 +339,7 @@ static int sbp_advance(sbp_lane *L, sbp_feed *f, int ok)
         ok = 0; /* counted: look for the next one */
     }
     if (ok) {
-        const int c = sbb_branch_cell(b);
+        const int c = sbb_choose(b, res->guesses >= SBL_AFTER);
         const uint16_t m = sbb_cell(b, c);
         const uint16_t d = m & (uint16_t)(m - 1) ? sbb_first(b, c, m) : m;
         if (m != d) {

@@ -139,7 +139,7 @@ static inline __attribute__((always_inline)) int srch_dfs(SB_SEARCH_CTX *x, int 
             ok = 0; /* counted: look for the next one */
         }
         if (ok) {
-            const int c = srch_choose(x, b);
+            const int c = srch_choose(x, b, *guesses);
             const SRCH_MASK m = srch_cell(x, b, c);
             const SRCH_MASK d = m & (SRCH_MASK)(m - 1) ? srch_first(x, b, c, m) : m;
             if (!singles || m != d) {
@@ -243,7 +243,7 @@ static inline __attribute__((always_inline)) int srch_bfs_count(SB_SEARCH_CTX *x
                 return SB_OK;
             continue;
         }
-        const int c = srch_choose(x, &b);
+        const int c = srch_choose(x, &b, 0); /* a frontier splits by the cell rule alone */
         const SRCH_MASK cand = srch_cell(x, &b, c);
         const int k = sizeof cand <= sizeof(unsigned) ? __builtin_popcount(cand)
                                                       : __builtin_popcountll(cand);

@@ -19,10 +19,13 @@
  * Hooks (b is a board: its first SRCH_BOARD; c a cell; d one digit's bit):
  *   int srch_solved(SB_SEARCH_CTX *x, const SRCH_BOARD *b)
  *       1 when b is a complete solution
- *   int srch_choose(SB_SEARCH_CTX *x, const SRCH_BOARD *b)
+ *   int srch_choose(SB_SEARCH_CTX *x, const SRCH_BOARD *b, uint64_t guesses)
  *       the branching cell: among the unassigned cells with the fewest candidates, the best by
  *       the engine's score (open peers sharing a digit), the first in cell order on a tie; a
- *       stamp run with singles = 1 may return a cell with one candidate (taken, not guessed)
+ *       stamp run with singles = 1 may return a cell with one candidate (taken, not guessed).
+ *       guesses: those the search has made so far (0 from the breadth-first search): the fast
+ *       kernels branch on a line pair instead once a puzzle has taken SBL_AFTER of them
+ *       (src/kernel/line.h), and may then choose the digit as well, for srch_first
  *   SRCH_MASK srch_first(SB_SEARCH_CTX *x, const SRCH_BOARD *b, int cell, SRCH_MASK m)
  *       the digit the search tries first at the branching cell, whose candidates m are two or
  *       more: the one held by the most of its peers, the lowest on a tie (the most
@@ -69,7 +72,7 @@ _Static_assert(sizeof(SB_SEARCH_CTX) > 0 && sizeof(SRCH_BOARD) > 0,
                "SB_SEARCH_CTX and SRCH_BOARD must be complete types");
 
 static int srch_solved(SB_SEARCH_CTX *x, const SRCH_BOARD *b);
-static int srch_choose(SB_SEARCH_CTX *x, const SRCH_BOARD *b);
+static int srch_choose(SB_SEARCH_CTX *x, const SRCH_BOARD *b, uint64_t guesses);
 static SRCH_MASK srch_first(SB_SEARCH_CTX *x, const SRCH_BOARD *b, int cell, SRCH_MASK m);
 static int srch_take(SB_SEARCH_CTX *x, SRCH_BOARD *b, int cell, SRCH_MASK digit);
 static int srch_drop(SB_SEARCH_CTX *x, SRCH_BOARD *b, int cell, SRCH_MASK digit);

@@ -24,8 +24,12 @@ case $BIN in /*) ;; *) BIN=$ROOT/$BIN ;; esac
 TIMEOUT=${SUDOKUBENCH_TEST_TIMEOUT:-300}
 MODEL=(env PYTHONPATH="$ROOT/scripts" PYTHONDONTWRITEBYTECODE=1 python3 -m sbperf.guess_model)
 OPEN=$(sed -n 's/^#define SBT3_OPEN \([0-9][0-9]*\).*/\1/p' "$ROOT/src/kernel/triad.h")
+AFTER=$(sed -n 's/^#define SBL_AFTER \([0-9][0-9]*\).*/\1/p' "$ROOT/src/kernel/line.h")
+BELOW=$(sed -n 's/^#define SBL_BELOW \([0-9][0-9]*\).*/\1/p' "$ROOT/src/kernel/line.h")
 . "$ROOT/tests/cli/harness.sh" guesses
 [ -n "$OPEN" ] || echo "no SBT3_OPEN in src/kernel/triad.h" >&2
+[ -n "$AFTER" ] || echo "no SBL_AFTER in src/kernel/line.h" >&2
+[ -n "$BELOW" ] || echo "no SBL_BELOW in src/kernel/line.h" >&2
 
 # slice NAME FILE N: the first N puzzle lines of FILE as NAME.txt
 slice() { grep -v '^#' "$2" | head -n "$3" >"$1.txt"; }
@@ -46,8 +50,9 @@ t_model() {
         timeout "$TIMEOUT" "${MODEL[@]}" --per-puzzle --digit most "$s.txt" >"$s.plain" 2>/dev/null ||
             echo "$s: guess_model.py exit $?"
         timeout "$TIMEOUT" "${MODEL[@]}" --per-puzzle --digit most --triad both --triad-depth root \
-            --triad-open "$OPEN" "$s.txt" >"$s.fast" 2>/dev/null ||
-            echo "$s: guess_model.py --triad-depth root --triad-open $OPEN exit $?"
+            --triad-open "$OPEN" --branch line --line-after "$AFTER" --line-below "$BELOW" \
+            "$s.txt" >"$s.fast" 2>/dev/null ||
+            echo "$s: guess_model.py --triad-open $OPEN --branch line --line-after $AFTER --line-below $BELOW exit $?"
     done
     # The model's own sanity: the clashes count 0 with no guess, the empty grid 2.
     local w
@@ -62,7 +67,7 @@ t_model() {
 tcase "model: counts 1 on the unique corpora, 2 on multi and the empty grid, 0 without a guess on clashing givens" t_model
 
 # check WANT LABEL ARGS...: solve every slice with ARGS; count and guesses per puzzle = the
-# model's (WANT: fast, with the triad rules at the root, or plain)
+# model's (WANT: fast, with the triad rules at the root and the line pairs, or plain)
 check() {
     local want=$1 label=$2 s
     shift 2
@@ -82,7 +87,7 @@ LEVELS=$(timeout "$TIMEOUT" "$BIN" --version | sed -n 's/^simd: .*; supported: /
 [ -n "$LEVELS" ] || echo "no supported SIMD levels in --version" >&2
 for lvl in $LEVELS; do
     t_level() { check fast "--simd $lvl" -s fast --simd "$lvl"; }
-    tcase "fast at $lvl: per-puzzle counts and guesses = the model's, triads at the root" t_level
+    tcase "fast at $lvl: per-puzzle counts and guesses = the model's, triads at the root, line pairs" t_level
 done
 for spec in list:ns,hs,lc array:ns,hs,lc restart:ns,hs,lc; do
     t_spec() { check plain "-s $spec" -s "$spec"; }
@@ -90,7 +95,8 @@ for spec in list:ns,hs,lc array:ns,hs,lc restart:ns,hs,lc; do
 done
 
 # The study mode: nine searches a file; its first two rows are the plain and fast means, and
-# the fast rows' gate (the model's FAST_OPEN) is the header's SBT3_OPEN.
+# the fast row's gates (the model's FAST_OPEN, FAST_LINE_AFTER and FAST_LINE_BELOW) are the
+# headers' SBT3_OPEN, SBL_AFTER and SBL_BELOW.
 t_study() {
     timeout "$TIMEOUT" "${MODEL[@]}" --study -n 5 --json study.json hardest.txt multi.txt >study.md 2>err ||
         { echo "--study exit $? ($(head -c 200 err))"; return; }
@@ -102,7 +108,7 @@ t_study() {
         hard=$(head -n 5 hardest.$w | awk '{ g += $2 } END { printf "%.2f", g / 5 }')
         want=$(head -n 5 multi.$w | awk '{ g += $2 } END { printf "%.2f", g / 5 }')
         label="cell rule, no triads (ns,hs,lc)"
-        [ $w = fast ] && label="cell rule + both at the root (fast)"
+        [ $w = fast ] && label="cell rule + line pairs + both at the root (fast)"
         grep -q -F "| $label | $hard | $want |" study.md ||
             echo "the $label row is not the per-puzzle means $hard, $want: $(grep -F "| $label" study.md)"
     done
@@ -110,9 +116,10 @@ t_study() {
         echo "study.json: want 18 rows (9 searches x 2 files)"
     python3 -c '
 import json, sys
-gates = {r["triad_open"] for r in json.load(open("study.json")) if r["search"].endswith("(fast)")}
-if gates != {int(sys.argv[1])}:
-    print("the study'"'"'s fast rows gate at %r, the header at %s" % (sorted(gates), sys.argv[1]))' "$OPEN"
+gates = {(r["triad_open"], r["line_after"], r["line_below"])
+         for r in json.load(open("study.json")) if r["search"].endswith("(fast)")}
+if gates != {(int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]))}:
+    print("the study'"'"'s fast rows gate at %r, the headers at %s, %s, %s" % (sorted(gates), *sys.argv[1:4]))' "$OPEN" "$AFTER" "$BELOW"
     "${MODEL[@]}" --study --tdoku ./nonexistent hardest.txt >/dev/null 2>err && echo "--tdoku ./nonexistent: exit 0"
     grep -q "not an executable file" err || echo "--tdoku ./nonexistent: $(cat err)"
     printf '12345\n' >short.txt
