@@ -604,8 +604,9 @@ static __attribute__((noinline)) int sbk_line(const __m512i v[3], const __mmask3
         twos[k] = _mm512_ternarylogic_epi32(g0, g1, g2, 0xE8);
     }
     /* 0x68: exactly two of three; 0xFE: any of three. */
-    const __m512i pair = _mm512_andnot_si512(_mm512_ternarylogic_epi32(twos[0], twos[1], twos[2], 0xFE),
-                                             _mm512_ternarylogic_epi32(seg[0], seg[1], seg[2], 0x68));
+    const __m512i two_segs = _mm512_ternarylogic_epi32(seg[0], seg[1], seg[2], 0x68);
+    const __m512i twice_in_one = _mm512_ternarylogic_epi32(twos[0], twos[1], twos[2], 0xFE);
+    const __m512i pair = _mm512_andnot_si512(twice_in_one, two_segs);
     const __mmask32 lines = (1u << 18) - 1; /* house lanes: rows 0..8, columns 9..17 */
     uint32_t hm = _mm512_mask_test_epi16_mask(lines, pair, pair);
     if (!hm)
@@ -638,12 +639,13 @@ static __attribute__((noinline)) int sbk_line(const __m512i v[3], const __mmask3
             const uint64_t *pp = sb_peer_tables_data.peer_mask[p];
             const uint64_t *pq = sb_peer_tables_data.peer_mask[q];
             const uint64_t w0 = pp[0] | pq[0], w1 = pp[1] | pq[1];
-            const int64_t key = sbl_key(
-                sbl_reach(__builtin_popcountll(w0 & d0) + __builtin_popcountll(w1 & d1),
-                          __builtin_popcountll(w0 & d0 & biv_w[0]) +
-                              __builtin_popcountll(w1 & d1 & biv_w[1]),
-                          (int)(biv_w[p >> 6] >> (p & 63) & 1), (int)(biv_w[q >> 6] >> (q & 63) & 1)),
-                (uint32_t)h, (uint32_t)d, (uint32_t)p, (uint32_t)q);
+            const int n = __builtin_popcountll(w0 & d0) + __builtin_popcountll(w1 & d1);
+            const int nb = __builtin_popcountll(w0 & d0 & biv_w[0]) +
+                           __builtin_popcountll(w1 & d1 & biv_w[1]);
+            const int pb = (int)(biv_w[p >> 6] >> (p & 63) & 1);
+            const int qb = (int)(biv_w[q >> 6] >> (q & 63) & 1);
+            const int64_t key = sbl_key(sbl_reach(n, nb, pb, qb), (uint32_t)h, (uint32_t)d,
+                                        (uint32_t)p, (uint32_t)q);
             best = key > best ? key : best;
         }
     }
@@ -652,8 +654,10 @@ static __attribute__((noinline)) int sbk_line(const __m512i v[3], const __mmask3
     const int p = sbl_key_p(best), q = sbl_key_q(best), e = sbl_key_digit(best);
     const uint64_t *pp = sb_peer_tables_data.peer_mask[p];
     const uint64_t *pq = sb_peer_tables_data.peer_mask[q];
-    const int np = __builtin_popcountll(dw[e][0] & pp[0]) + __builtin_popcountll(dw[e][1] & pp[1]);
-    const int nq = __builtin_popcountll(dw[e][0] & pq[0]) + __builtin_popcountll(dw[e][1] & pq[1]);
+    const int np = __builtin_popcountll(dw[e][0] & pp[0]) +
+                   __builtin_popcountll(dw[e][1] & pp[1]);
+    const int nq = __builtin_popcountll(dw[e][0] & pq[0]) +
+                   __builtin_popcountll(dw[e][1] & pq[1]);
     *pick = (uint16_t)(1u << e);
     return nq > np ? q : p;
 }
