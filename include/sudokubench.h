@@ -1146,7 +1146,9 @@ int sb_options_explain(const sb_options *opt, const char *spec, char *why, size_
 /* Search and pair knobs, solver counters                                                     */
 /* ------------------------------------------------------------------------------------------ */
 
-/* Search modes. Both count solutions the same way and share the branching rule. */
+/* Search modes. Both count solutions the same way and branch by the same cell rule (the
+ * depth-first search of the fast pipeline also by line pairs, once a puzzle has taken 8
+ * guesses: docs/performance.md). */
 typedef enum sb_search {
     SB_SEARCH_DFS = 0,   /* iterative depth-first over an explicit stack (default) */
     SB_SEARCH_BFS = 1    /* breadth-first over a FIFO frontier capped at bfs_cap boards */

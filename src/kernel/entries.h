@@ -7,10 +7,12 @@
  * The includer defines, before including: SB_KERNEL_DFS / SB_KERNEL_BFS (the entry names),
  * and the kernel functions SBK_LOAD(b, puzzle, c, drop) (the root board from the givens, cell
  * c without the digits of mask drop unless it is 0, settled; 0 on contradiction),
- * SBK_TAKE(b, c, d), SBK_DROP(b, c, d), SBK_CHOOSE(b, line, pick) (the branch cell, line.h's
- * pairs joining the rule when line is set; *pick the digit to take first when the kernel
- * chose it with the cell, else 0), SBK_FIRST(b, c, m), SBK_CELL(b, c) and SBK_SOLUTION(b,
- * out) (see search_hooks.h for the hooks they serve); the kernel sets
+ * SBK_TAKE(b, c, d), SBK_DROP(b, c, d), SBK_CHOOSE (the branch cell, line.h's pairs joining
+ * the rule when line is set), SBK_FIRST(b, c, m), SBK_CELL(b, c) and SBK_SOLUTION(b, out)
+ * (see search_hooks.h for the hooks they serve), and SBK_CHOOSE_PICKS: 1 when SBK_CHOOSE is
+ * (b, line, pick), *pick the digit to take first when a pair wins (else 0), which srch_first
+ * then returns; 0 when it is (b, line) and the board carries that digit to SBK_FIRST (the
+ * band kernel's memo). The kernel sets
  * b->nsolved at every stable board. The depth-first entries take the drop from the run
  * (sb_search_run); the breadth-first ones never drop.
  *

@@ -527,7 +527,6 @@ static inline int sbk_count4(sbv4 x)
 }
 #define SBL_COUNT sbk_count4
 #include "line.h"
-#define SBK_BAND 0x7FFFFFFu /* the 27 cells of a band word */
 
 #if SB_KERNEL_AVX512
 /* The best-scoring cell of set (two words as the peer tables hold them: word 0 cells 0..63,
@@ -586,11 +585,12 @@ static __attribute__((noinline)) int sbk_branch_few(const sb_board *b, const __m
 }
 
 /* line.h's rule against the rule's cell (score cell_deg; many: it has three candidates or
- * more), on the board registers v, all digits at once where line.h walks digit by digit:
- * the round's gather (position i of every house side by side) gives each line's three box
- * segments; a line has a pair of digit d when exactly two of its segments hold d and none
- * holds it twice. Each pair's places and reach then come from the digit's open cells as two
- * words (three vector tests, once a digit) and the peer masks, scored and keyed as
+ * more), on the registers v of a stable board, all digits at once where line.h walks digit by
+ * digit: sbk_gather, as a settle round uses it (position i of every house side by side),
+ * gives each line's three box segments; a line has a pair of digit d when exactly two of its
+ * segments hold d and none holds it twice. On a stable board those places are open cells (a
+ * placed d has left its lines), so each pair's two places and reach come from the digit's
+ * open cells as two words (three vector tests, once a digit) and the peer masks, keyed as
  * sbl_line_pick does. @return the place taking the digit first, its bit in *pick; or -1. */
 static __attribute__((noinline)) int sbk_line(const __m512i v[3], const __mmask32 open[3],
                                               const __mmask32 biv[3], int cell_deg, int many,
@@ -659,7 +659,7 @@ static __attribute__((noinline)) int sbk_line(const __m512i v[3], const __mmask3
     const int nq = __builtin_popcountll(dw[e][0] & pq[0]) +
                    __builtin_popcountll(dw[e][1] & pq[1]);
     *pick = (uint16_t)(1u << e);
-    return nq > np ? q : p;
+    return sbl_first_place(p, q, np, nq);
 }
 
 /* Picks the branching cell by branch.h's rule, with vector masks: the bivalue cells scored

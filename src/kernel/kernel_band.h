@@ -14,8 +14,8 @@
  *   words 40..42  the placed cells (their digit has left their peers), one word per band;
  *   word 43       0 (padding: the placed cells are read as one vector);
  *   word 44       the branch memo: the cell last chosen on this board and its candidates;
- *   word 45       the digit the search tries first there (low half) and, for a bivalue
- *                 cell, its branch score (high half: line.h's test against it);
+ *   word 45       the digit the search tries first there (low half) and, for the bivalue
+ *                 cell of the cell rule, its score (high half: line.h's test against it);
  *   word 46       the dirty digits: bit d (hidden-singles pass) and bit 16+d (locked pass)
  *                 set when digit d+1's word changed since that pass last looked at it.
  *   The board's nsolved lane (95, the high half of word 47) keeps its meaning. An assigned
@@ -198,8 +198,9 @@ static inline sbv4 *sbb_done_vec(const sbb_word *w)
 #define SBB_HIDDEN_DIRTY(d) (1u << (d))
 #define SBB_ALL_DIRTY 0x01FF01FFu
 
-/* Word of the board's branch memo: the cell sbb_branch_cell chose on this board, plus 1 (low
- * half), and its candidate mask (high half); 0 when there is none. The search reads a chosen
+/* Word of the board's branch memo: the cell the search chose on this board (sbb_branch_cell's,
+ * or the place of sbb_line's pair), plus 1 (low half), and its candidate mask (high half); 0
+ * when there is none. The search reads a chosen
  * cell's mask three times (its look-up, its take on the copy above, its drop from the board
  * left below) and the memo answers each in a compare instead of reading the cell off the
  * digit words (sbb_cell: about 30 instructions, and the take's own per-vector tests). Every
@@ -208,8 +209,10 @@ static inline sbv4 *sbb_done_vec(const sbb_word *w)
  * it is on. */
 #define SBB_MEMO 44
 
-/* Word of the memo's first digit: the bit of the digit sbb_first takes at the memo's cell,
- * written with the memo and read only while the memo is set (so never cleared). */
+/* Word of the memo's first digit: the bit of the digit sbb_first takes at the memo's cell
+ * (low half) and, when sbb_branch_cell chose a bivalue cell, its score (high half, for
+ * sbb_line's gate; 0 after a pair), written with the memo and read only while the memo is set
+ * (so never cleared). */
 #define SBB_MEMO_FIRST 45
 
 #if SBB_DPV == 2
@@ -1221,8 +1224,8 @@ static inline int sbb_choose(const sb_board *b, int line)
 
 /* branch.h's first digit of cell c (candidates m, two or more) on the bitboards: the digit
  * whose board holds the most of c's peers, the lowest on a tie. When c is the memo's cell
- * (the bivalue cell chosen on b: nearly every branch) sbb_branch_cell has chosen it; else
- * each digit is counted. */
+ * (nearly every branch) the choice wrote it there (sbb_branch_cell's bivalue cell, or
+ * sbb_line's pair: its digit); else each digit is counted. */
 static inline uint16_t sbb_first(const sb_board *b, int c, uint16_t m)
 {
     const sbb_word *w = sbb_words((sb_board *)b);

@@ -5,7 +5,7 @@
  * at one place, the alternative taking it from there, which leaves it to the other). Such a
  * pair reaches further than a cell: each place's column and box (a row's pair) or row and box
  * (a column's), four houses that share no cell. Looked for only where the rule's cell is weak
- * (SBL_BELOW), it takes forum hardest from 68.18 to 57.86 guesses a puzzle (tdoku: 61.68) and
+ * (SBL_BELOW), it takes forum hardest from 68.18 to 57.86 guesses a puzzle (tdoku: 61.66) and
  * the hardest sample from 72.59 to 60.76, and leaves the generator's puzzles, which seldom
  * reach eight guesses, as they are (docs/performance.md, "Line pairs";
  * scripts/sbperf/guess_model.py --branch line is the model the tests hold every level to).
@@ -20,8 +20,8 @@
  * The band kernel (its own words) and the reference (gathered cell by cell) bring the digits
  * as band words and define SBL_COUNT(x), the bit count of an sbv4's three band words, before
  * including; the AVX-512 stamps find the pairs from their own registers (kernel.h's sbk_line)
- * and share the key, the test against the cell and the first place below. Static inline,
- * stamped per level.
+ * and share the gates, the key, the reach, the test against the cell and the choice of the
+ * first place below. Static inline, stamped per level.
  */
 #ifndef SB_KERNEL_LINE_H
 #define SB_KERNEL_LINE_H
@@ -74,6 +74,10 @@ static inline int sbl_beats(int64_t best, int cell_deg, int cell_many)
 static inline int sbl_key_p(int64_t k) { return (int)(k >> 7 & 127); }
 static inline int sbl_key_q(int64_t k) { return (int)(k & 127); }
 static inline int sbl_key_digit(int64_t k) { return (255 - (int)(k >> 14 & 255)) % 9; }
+
+/* The place the pair's digit goes to first: the one more of whose open peers hold it (np,
+ * nq), p on a tie. */
+static inline int sbl_first_place(int p, int q, int np, int nq) { return nq > np ? q : p; }
 
 /* One search's per-digit words, each digit an sbv4 (lanes 0-2 its band words), written by a
  * stamp's SBL_FLAGS at its own vector width: xd the digit's open places, xb the bivalue
@@ -168,7 +172,7 @@ static inline int sbl_line_pick(const sbl_scan *sc, int cell_deg, int cell_many,
     const sbv4 xd = sc->xd[*digit];
     const int np = SBL_COUNT(xd & *(const sbv4 *)(const void *)sb_band_peers[p]);
     const int nq = SBL_COUNT(xd & *(const sbv4 *)(const void *)sb_band_peers[q]);
-    return nq > np ? q : p;
+    return sbl_first_place(p, q, np, nq);
 }
 
 /* sbl_line_pick over nine digit words x, open the open cells and biv the bivalue ones. */

@@ -3,8 +3,9 @@
  * written once as a template: the fused 9x9 kernels (src/kernel/entries.h), the 9x9 generic
  * pipelines (pipeline.c), the general solver (geometry/general.c), the generic pipelines on
  * any geometry (geometry/gpipeline.c) and the 16-digit whole-board kernel (box16/box16_kernel.h)
- * all stamp it, so every comparison isolates propagation: same branching cell, same digit
- * order, same guess count convention, the same budget and stop flag rules.
+ * all stamp it, so every comparison isolates propagation: the same cell rule and digit order
+ * (the fast kernels add line.h's pairs once a puzzle has taken SBL_AFTER guesses), the same
+ * guess count convention, the same budget and stop flag rules.
  *
  * A stamp defines SB_SEARCH_CTX, SRCH_BOARD and SRCH_MASK, includes this file (which checks
  * them and declares the hooks: search_hooks.h), defines the hooks, loads the root board into

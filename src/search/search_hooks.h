@@ -28,7 +28,8 @@
  *       (src/kernel/line.h), and may then choose the digit as well, for srch_first
  *   SRCH_MASK srch_first(SB_SEARCH_CTX *x, const SRCH_BOARD *b, int cell, SRCH_MASK m)
  *       the digit the search tries first at the branching cell, whose candidates m are two or
- *       more: the one held by the most of its peers, the lowest on a tie (the most
+ *       more: the digit srch_choose chose with the cell (a fast kernel's line pair), else the
+ *       one held by the most of its peers, the lowest on a tie (the most
  *       constraining guess: on a puzzle with several solutions it reaches a second sooner);
  *       on geometries of more than SB_GSEARCH_MOST_DIGITS digits the lowest (gsearch.h)
  *   int srch_take(SB_SEARCH_CTX *x, SRCH_BOARD *b, int cell, SRCH_MASK digit)
