@@ -638,14 +638,13 @@ static __attribute__((noinline)) int sbk_line(const __m512i v[3], const __mmask3
             const int q = (int)(_tzcnt_u64(v0) + (_tzcnt_u64(v1) & (0 - (uint64_t)(v0 == 0))));
             const uint64_t *pp = sb_peer_tables_data.peer_mask[p];
             const uint64_t *pq = sb_peer_tables_data.peer_mask[q];
-            const uint64_t w0 = pp[0] | pq[0], w1 = pp[1] | pq[1];
+            /* Both places' peers outside the line (sbl_reach). */
+            const uint64_t w0 = (pp[0] | pq[0]) & ~hw[0], w1 = (pp[1] | pq[1]) & ~hw[1];
             const int n = __builtin_popcountll(w0 & d0) + __builtin_popcountll(w1 & d1);
             const int nb = __builtin_popcountll(w0 & d0 & biv_w[0]) +
                            __builtin_popcountll(w1 & d1 & biv_w[1]);
-            const int pb = (int)(biv_w[p >> 6] >> (p & 63) & 1);
-            const int qb = (int)(biv_w[q >> 6] >> (q & 63) & 1);
-            const int64_t key = sbl_key(sbl_reach(n, nb, pb, qb), (uint32_t)h, (uint32_t)d,
-                                        (uint32_t)p, (uint32_t)q);
+            const int64_t key = sbl_key(sbl_reach(n, nb), (uint32_t)h, (uint32_t)d, (uint32_t)p,
+                                        (uint32_t)q);
             best = key > best ? key : best;
         }
     }

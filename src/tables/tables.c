@@ -55,6 +55,17 @@ const uint32_t sb_cell_house_bits[SB_CELLS] = {SB_HB9(0), SB_HB9(1), SB_HB9(2), 
 const uint32_t sb_band_peers[SB_CELLS][4] __attribute__((aligned(16))) = {
     SB_BP9(0), SB_BP9(1), SB_BP9(2), SB_BP9(3), SB_BP9(4), SB_BP9(5), SB_BP9(6), SB_BP9(7), SB_BP9(8)};
 
+/* Band words of line h: rows 0..8 (word r / 3, bits 9 (r % 3) ..), then columns 0..8 (bit j of
+ * every row of every band). */
+#define SB_BLR(r) {(r) / 3 == 0 ? 0x1FFu << 9 * ((r) % 3) : 0u, \
+                   (r) / 3 == 1 ? 0x1FFu << 9 * ((r) % 3) : 0u, \
+                   (r) / 3 == 2 ? 0x1FFu << 9 * ((r) % 3) : 0u, 0u}
+#define SB_BLC(j) {0x40201u << (j), 0x40201u << (j), 0x40201u << (j), 0u}
+const uint32_t sb_band_lines[18][4] __attribute__((aligned(16))) = {
+    SB_BLR(0), SB_BLR(1), SB_BLR(2), SB_BLR(3), SB_BLR(4), SB_BLR(5), SB_BLR(6), SB_BLR(7),
+    SB_BLR(8), SB_BLC(0), SB_BLC(1), SB_BLC(2), SB_BLC(3), SB_BLC(4), SB_BLC(5), SB_BLC(6),
+    SB_BLC(7), SB_BLC(8)};
+
 /* sb_band_peers by band position 32 * band + bit; bits 27..31 of a band are no cell (0). */
 #define SB_BPAT(i) SB_BPATW(i, 0), SB_BPATW(i, 1), SB_BPATW(i, 2), 0
 #define SB_BPATW(i, kk) ((i) % 32 < 27 ? SB_BPW(27 * ((i) / 32) + (i) % 32, kk) : 0u)
