@@ -372,9 +372,9 @@ extern const sb_locked_lanes_t sb_locked_lanes;
 /* Band-kernel peer masks: for each cell, its 20 peers as band words (word k: band k, bit
  * 9*i + j = row 3k+i, column j; word 3 is 0), one 16-byte vector per cell. */
 extern const uint32_t sb_band_peers[SB_CELLS][4] __attribute__((aligned(16)));
-/* The rows (0..8) and columns (9..17) as band words, line.h's houses: a line pair's reach
- * leaves its line out. */
-extern const uint32_t sb_band_lines[18][4] __attribute__((aligned(16)));
+/* sb_band_peers without the cell's row ([0][c]) or its column ([1][c]): a line pair's reach
+ * leaves its line out (line.h). */
+extern const uint32_t sb_band_cross[2][SB_CELLS][4] __attribute__((aligned(16)));
 /* The same masks by band position, 32 * band + bit (positions 27..31 of a band hold 0): the
  * entry of a cell found in a 64-bit word of band words (bands 0 and 1 in one) at bit p of
  * word h is 64 * h + p, with no division by 27. */

@@ -261,6 +261,25 @@ Test(tables, band_peer_masks_by_position)
                          "position %d word %d", i, k);
 }
 
+/* The line pairs' masks: each cell's peers (from the cell coordinates) outside its row, then
+ * outside its column, as band words. */
+Test(tables, band_peer_masks_outside_a_line)
+{
+    for (int c = 0; c < SB_CELLS; c++)
+        for (int line = 0; line < 2; line++) {
+            uint32_t want[4] = {0, 0, 0, 0};
+            for (int p = 0; p < SB_CELLS; p++) {
+                const int same_row = p / 9 == c / 9, same_col = p % 9 == c % 9;
+                const int same_box = p / 27 == c / 27 && p % 9 / 3 == c % 9 / 3;
+                if ((same_row || same_col || same_box) && !(line == 0 ? same_row : same_col))
+                    want[p / 27] |= 1u << (p % 27);
+            }
+            for (int k = 0; k < 4; k++)
+                cr_assert_eq(sb_band_cross[line][c][k], want[k], "cell %d line %d word %d", c,
+                             line, k);
+        }
+}
+
 /* The version's numbers, its text and the library's answers are one version. */
 Test(tables, version_numbers_text_and_library_agree)
 {

@@ -643,8 +643,8 @@ static __attribute__((noinline)) int sbk_line(const __m512i v[3], const __mmask3
             const int n = __builtin_popcountll(w0 & d0) + __builtin_popcountll(w1 & d1);
             const int nb = __builtin_popcountll(w0 & d0 & biv_w[0]) +
                            __builtin_popcountll(w1 & d1 & biv_w[1]);
-            const int64_t key = sbl_key(sbl_reach(n, nb), (uint32_t)h, (uint32_t)d, (uint32_t)p,
-                                        (uint32_t)q);
+            const int64_t key = sbl_key(sbl_reach(n, nb), 9 * (uint32_t)h, (uint32_t)d,
+                                        (uint32_t)p, (uint32_t)q);
             best = key > best ? key : best;
         }
     }

@@ -49,17 +49,18 @@ static inline int sbl_wanted(int cell_deg, int cell_many)
 
 /* A pair's key, kept by a max: its reach, then 255 - (9 x house + digit) so that the first in
  * house order (rows 0..8, columns 9..17) and digit order wins a tie, then its places p < q,
- * 7 bits each. */
-static inline int64_t sbl_key(int64_t reach, uint32_t house, uint32_t digit, uint32_t p,
+ * 7 bits each. house9 is 9 x the house: a row's first cell, 81 + 9 x a column's index. */
+static inline int64_t sbl_key(int64_t reach, uint32_t house9, uint32_t digit, uint32_t p,
                               uint32_t q)
 {
-    return reach << 22 | (int64_t)(255 - (9 * house + digit)) << 14 | (int64_t)(p << 7 | q);
+    return reach << 22 | (int64_t)(255 - (house9 + digit)) << 14 | (int64_t)(p << 7 | q);
 }
 
 /* A pair's reach from its counts over both places' peers outside their line: n the open
  * cells holding its digit, nb the bivalue ones among them. The line holds the digit at the
- * two places alone, so leaving it out leaves the places out and nothing else; masking the
- * line costs one operation where taking each place's weight back out took eight. */
+ * two places alone, so leaving it out leaves the places out and nothing else, and no
+ * place's weight has to be taken back out (the band kernel reads such peers from
+ * sb_band_cross, the AVX-512 stamps mask their house out). */
 static inline int64_t sbl_reach(int n, int nb)
 {
     return n + 2 * nb;
@@ -126,29 +127,31 @@ static inline int sbl_line_pick(const sbl_scan *sc, int cell_deg, int cell_many,
     int64_t best = -1; /* the best pair's sbl_key */
     for (int d = 0; d < SB_DIGITS; d++) {
         const uint32_t *rw = (const uint32_t *)(const void *)&sc->rp[d];
-        const uint32_t rows = rw[0] | rw[1] << 1 | rw[2] << 2; /* bit 9i + k: row 3k + i */
         const uint32_t cols = ((const uint32_t *)(const void *)&sc->cp[d])[0];
-        if (!(rows | cols))
+        if (!(rw[0] | rw[1] | rw[2] | cols))
             continue;
         const sbv4 xd = sc->xd[d], xb = sc->xb[d];
         const uint32_t *xw = (const uint32_t *)(const void *)&sc->xd[d];
-        /* A pair's reach: its places' peers outside line h (sb_band_lines) holding d. */
-#define SBL_PAIR(p, q, h)                                                                      \
+        /* A pair's reach: its places' peers outside their line (sb_band_cross[line]) holding
+         * d; house9 as sbl_key's. */
+#define SBL_PAIR(p, q, line, house9)                                                           \
     do {                                                                                       \
-        const sbv4 u_ = (*(const sbv4 *)(const void *)sb_band_peers[p] |                       \
-                         *(const sbv4 *)(const void *)sb_band_peers[q]) &                      \
-                        ~*(const sbv4 *)(const void *)sb_band_lines[h];                        \
-        const int64_t reach_ = sbl_reach(SBL_COUNT(u_ & xd), SBL_COUNT(u_ & xb));             \
-        const int64_t key_ = sbl_key(reach_, (h), (uint32_t)d, (p), (q));                      \
+        const sbv4 u_ = *(const sbv4 *)(const void *)sb_band_cross[line][p] |                  \
+                        *(const sbv4 *)(const void *)sb_band_cross[line][q];                   \
+        const int64_t key_ = sbl_key(sbl_reach(SBL_COUNT(u_ & xd), SBL_COUNT(u_ & xb)),        \
+                                     (house9), (uint32_t)d, (p), (q));                         \
         best = key_ > best ? key_ : best;                                                      \
     } while (0)
-        for (uint32_t f = rows; f; f &= f - 1) {
-            const uint32_t t = (uint32_t)__builtin_ctz(f), i9 = (t * 57 >> 9) * 9, k = t - i9;
-            const uint32_t fld = xw[k] >> i9 & 0x1FFu;
-            const uint32_t s1 = i9 + (uint32_t)__builtin_ctz(fld);
-            const uint32_t s2 = i9 + (uint32_t)__builtin_ctz(fld & (fld - 1));
-            SBL_PAIR(27 * k + s1, 27 * k + s2, 3 * k + i9 / 9);
-        }
+        /* Rows band by band (bit 9i of band word k: row 3k + i, first cell 27k + 9i): the
+         * band a constant in each loop, so no division finds it. */
+#pragma GCC unroll 3
+        for (uint32_t k = 0; k < 3; k++)
+            for (uint32_t f = rw[k]; f; f &= f - 1) {
+                const uint32_t i9 = (uint32_t)__builtin_ctz(f), fld = xw[k] >> i9 & 0x1FFu;
+                const uint32_t s1 = i9 + (uint32_t)__builtin_ctz(fld);
+                const uint32_t s2 = i9 + (uint32_t)__builtin_ctz(fld & (fld - 1));
+                SBL_PAIR(27 * k + s1, 27 * k + s2, 0, 27 * k + i9);
+            }
         for (uint32_t f = cols; f; f &= f - 1) {
             const uint32_t j = (uint32_t)__builtin_ctz(f);
             /* The column's places as one word, band k at bit 21k (row offsets 0, 9, 18). */
@@ -159,7 +162,7 @@ static inline int sbl_line_pick(const sbl_scan *sc, int cell_deg, int cell_many,
             const uint32_t t2 = (uint32_t)__builtin_ctzll(v & (v - 1));
             const uint32_t k1 = t1 * 49 >> 10, k2 = t2 * 49 >> 10; /* t / 21 */
             const uint32_t s1 = t1 - 21 * k1 + j, s2 = t2 - 21 * k2 + j;
-            SBL_PAIR(27 * k1 + s1, 27 * k2 + s2, 9 + j);
+            SBL_PAIR(27 * k1 + s1, 27 * k2 + s2, 1, 81 + 9 * j);
         }
 #undef SBL_PAIR
     }

@@ -55,16 +55,24 @@ const uint32_t sb_cell_house_bits[SB_CELLS] = {SB_HB9(0), SB_HB9(1), SB_HB9(2), 
 const uint32_t sb_band_peers[SB_CELLS][4] __attribute__((aligned(16))) = {
     SB_BP9(0), SB_BP9(1), SB_BP9(2), SB_BP9(3), SB_BP9(4), SB_BP9(5), SB_BP9(6), SB_BP9(7), SB_BP9(8)};
 
-/* Band words of line h: rows 0..8 (word r / 3, bits 9 (r % 3) ..), then columns 0..8 (bit j of
- * every row of every band). */
-#define SB_BLR(r) {(r) / 3 == 0 ? 0x1FFu << 9 * ((r) % 3) : 0u, \
-                   (r) / 3 == 1 ? 0x1FFu << 9 * ((r) % 3) : 0u, \
-                   (r) / 3 == 2 ? 0x1FFu << 9 * ((r) % 3) : 0u, 0u}
-#define SB_BLC(j) {0x40201u << (j), 0x40201u << (j), 0x40201u << (j), 0u}
-const uint32_t sb_band_lines[18][4] __attribute__((aligned(16))) = {
-    SB_BLR(0), SB_BLR(1), SB_BLR(2), SB_BLR(3), SB_BLR(4), SB_BLR(5), SB_BLR(6), SB_BLR(7),
-    SB_BLR(8), SB_BLC(0), SB_BLC(1), SB_BLC(2), SB_BLC(3), SB_BLC(4), SB_BLC(5), SB_BLC(6),
-    SB_BLC(7), SB_BLC(8)};
+/* sb_band_peers without the cell's row (entry 0: its column and box) or its column (entry 1:
+ * its row and box), for line.h's pairs. */
+#define SB_BROW(c) (0x1FFu << (9 * ((c) % 27 / 9)))
+#define SB_BBOX(c) (0x1C0E07u << (3 * ((c) % 9 / 3)))
+#define SB_BCOL(c) (0x40201u << ((c) % 9))
+#define SB_BOWN(c, kk) ((kk) == (c) / 27)
+#define SB_BXR(c, kk) ((SB_BCOL(c) | (SB_BOWN(c, kk) ? SB_BBOX(c) : 0u)) & \
+                       ~(SB_BOWN(c, kk) ? SB_BROW(c) : 0u))
+#define SB_BXC(c, kk) ((SB_BOWN(c, kk) ? SB_BROW(c) | SB_BBOX(c) : 0u) & ~SB_BCOL(c))
+#define SB_BXW(c, kk, l) ((l) == 0 ? SB_BXR(c, kk) : SB_BXC(c, kk))
+#define SB_BX(c, l) {SB_BXW(c, 0, l), SB_BXW(c, 1, l), SB_BXW(c, 2, l), 0}
+#define SB_BX9(r, l) SB_BX(9 * (r), l), SB_BX(9 * (r) + 1, l), SB_BX(9 * (r) + 2, l), \
+    SB_BX(9 * (r) + 3, l), SB_BX(9 * (r) + 4, l), SB_BX(9 * (r) + 5, l), SB_BX(9 * (r) + 6, l), \
+    SB_BX(9 * (r) + 7, l), SB_BX(9 * (r) + 8, l)
+#define SB_BX81(l) {SB_BX9(0, l), SB_BX9(1, l), SB_BX9(2, l), SB_BX9(3, l), SB_BX9(4, l), \
+    SB_BX9(5, l), SB_BX9(6, l), SB_BX9(7, l), SB_BX9(8, l)}
+const uint32_t sb_band_cross[2][SB_CELLS][4] __attribute__((aligned(16))) = {SB_BX81(0),
+                                                                            SB_BX81(1)};
 
 /* sb_band_peers by band position 32 * band + bit; bits 27..31 of a band are no cell (0). */
 #define SB_BPAT(i) SB_BPATW(i, 0), SB_BPATW(i, 1), SB_BPATW(i, 2), 0
