@@ -153,16 +153,17 @@ static inline int sbl_line_pick(const sbl_scan *sc, int cell_deg, int cell_many,
                 SBL_PAIR(27 * k + s1, 27 * k + s2, 0, 27 * k + i9);
             }
         for (uint32_t f = cols; f; f &= f - 1) {
-            const uint32_t j = (uint32_t)__builtin_ctz(f);
-            /* The column's places as one word, band k at bit 21k (row offsets 0, 9, 18). */
-            const uint64_t v = (uint64_t)(xw[0] >> j & 0x40201u) |
-                               (uint64_t)(xw[1] >> j & 0x40201u) << 21 |
-                               (uint64_t)(xw[2] >> j & 0x40201u) << 42;
-            const uint32_t t1 = (uint32_t)__builtin_ctzll(v);
-            const uint32_t t2 = (uint32_t)__builtin_ctzll(v & (v - 1));
-            const uint32_t k1 = t1 * 49 >> 10, k2 = t2 * 49 >> 10; /* t / 21 */
-            const uint32_t s1 = t1 - 21 * k1 + j, s2 = t2 - 21 * k2 + j;
-            SBL_PAIR(27 * k1 + s1, 27 * k2 + s2, 1, 81 + 9 * j);
+            const uint32_t j = (uint32_t)__builtin_ctz(f), mj = 0x40201u << j;
+            /* The column's places as one word, row i of band k at bit 9i + 3k (shifted down
+             * by j); one multiply gathers them to bit 16 + 3k + i, 16 + the row: its terms
+             * 2^16, 2^8 and 2^0 bring rows i = 0, 1 and 2 there and leave every other product
+             * on a bit of its own, so nothing carries. */
+            const uint64_t w = ((uint64_t)(xw[0] & mj) | (uint64_t)(xw[1] & mj) << 3 |
+                                (uint64_t)(xw[2] & mj) << 6) >> j;
+            const uint32_t c = (uint32_t)(w * 0x10101u >> 16) & 0x1FFu;
+            const uint32_t r1 = (uint32_t)__builtin_ctz(c);
+            const uint32_t r2 = (uint32_t)__builtin_ctz(c & (c - 1));
+            SBL_PAIR(9 * r1 + j, 9 * r2 + j, 1, 81 + 9 * j);
         }
 #undef SBL_PAIR
     }
