@@ -43,12 +43,18 @@ const uint8_t sb_popcount9[512] = {SB_PC8(0), SB_PC8(1)};
 const uint32_t sb_cell_house_bits[SB_CELLS] = {SB_HB9(0), SB_HB9(1), SB_HB9(2), SB_HB9(3), SB_HB9(4),
                                                SB_HB9(5), SB_HB9(6), SB_HB9(7), SB_HB9(8)};
 
+/* Cell c's row, box and column in a band word (the column in every band, the row and box in
+ * the cell's own band, SB_BOWN). */
+#define SB_BROW(c) (0x1FFu << (9 * ((c) % 27 / 9)))
+#define SB_BBOX(c) (0x1C0E07u << (3 * ((c) % 9 / 3)))
+#define SB_BCOL(c) (0x40201u << ((c) % 9))
+#define SB_BOWN(c, kk) ((kk) == (c) / 27)
+
 /* Band word kk of cell c's peers: its column in every band; its row and box in its own band,
  * itself excluded. */
 #define SB_BPW(c, kk) \
-    (((0x40201u << ((c) % 9)) | \
-      ((kk) == (c) / 27 ? (0x1FFu << (9 * ((c) % 27 / 9))) | (0x1C0E07u << (3 * ((c) % 9 / 3))) : 0u)) & \
-     ~((kk) == (c) / 27 ? 1u << ((c) % 27) : 0u))
+    ((SB_BCOL(c) | (SB_BOWN(c, kk) ? SB_BROW(c) | SB_BBOX(c) : 0u)) & \
+     ~(SB_BOWN(c, kk) ? 1u << ((c) % 27) : 0u))
 #define SB_BP(c) {SB_BPW(c, 0), SB_BPW(c, 1), SB_BPW(c, 2), 0}
 #define SB_BP9(r) SB_BP(9 * (r)), SB_BP(9 * (r) + 1), SB_BP(9 * (r) + 2), SB_BP(9 * (r) + 3), \
     SB_BP(9 * (r) + 4), SB_BP(9 * (r) + 5), SB_BP(9 * (r) + 6), SB_BP(9 * (r) + 7), SB_BP(9 * (r) + 8)
@@ -57,10 +63,6 @@ const uint32_t sb_band_peers[SB_CELLS][4] __attribute__((aligned(16))) = {
 
 /* sb_band_peers without the cell's row (entry 0: its column and box) or its column (entry 1:
  * its row and box), for line.h's pairs. */
-#define SB_BROW(c) (0x1FFu << (9 * ((c) % 27 / 9)))
-#define SB_BBOX(c) (0x1C0E07u << (3 * ((c) % 9 / 3)))
-#define SB_BCOL(c) (0x40201u << ((c) % 9))
-#define SB_BOWN(c, kk) ((kk) == (c) / 27)
 #define SB_BXR(c, kk) ((SB_BCOL(c) | (SB_BOWN(c, kk) ? SB_BBOX(c) : 0u)) & \
                        ~(SB_BOWN(c, kk) ? SB_BROW(c) : 0u))
 #define SB_BXC(c, kk) ((SB_BOWN(c, kk) ? SB_BROW(c) | SB_BBOX(c) : 0u) & ~SB_BCOL(c))
