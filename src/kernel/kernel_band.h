@@ -631,7 +631,9 @@ static inline SBB_NAKED_INLINE int sbb_naked(sb_board *b)
 
 /* Per house of one vector w (each 16-byte group one digit's three band words), whether the
  * digit has a place there (one) and two or more (two), as house flags: rows at their first
- * cell, boxes at their first row and column, columns in the first row of every band. */
+ * cell, boxes at their first row and column, columns in the first row of every band. The
+ * "one" flags are exact at those positions only (other bits are left as they fall: their
+ * one reader masks them), the "two" flags are masked. */
 typedef struct sbb_houses {
     sbv r1, r2, x1, x2, c1, c2; /* rows, boxes, columns: one place or more, two or more */
 } sbb_houses;
@@ -639,25 +641,26 @@ typedef struct sbb_houses {
 static inline __attribute__((always_inline)) sbb_houses sbb_houses_of(sbv w)
 {
     const sbv row = sbv_splat(SBB_ROW), col = sbv_splat(SBB_COL), box = sbv_splat(SBB_BOX);
-    const sbv triad = sbv_splat(SBB_TRIAD);
     sbb_houses h;
-    /* Triads: to = the digit in the triad, tt = in two or more of its cells. */
+    /* Triads: to = the digit in the triad, tt = in two or more of its cells, exact at each
+     * triad's first cell. Not masked to those cells: every flag below is read at a row's,
+     * box's or column's first cell, and the shifts bring only triad positions there. */
     const sbv w1 = w >> 1, w2 = w >> 2;
-    const sbv to = (w | w1 | w2) & triad, tt = sbv_maj(w, w1, w2) & triad;
+    const sbv to = w | w1 | w2, tt = sbv_maj(w, w1, w2);
     /* Rows and boxes from the triads; columns per band, then across the bands. */
     const sbv to3 = to >> 3, to6 = to >> 6, to9 = to >> 9, to18 = to >> 18;
-    h.r1 = (to | to3 | to6) & row;
+    h.r1 = to | to3 | to6;
     h.r2 = (tt | (tt >> 3) | (tt >> 6) | sbv_maj(to, to3, to6)) & row;
-    h.x1 = (to | to9 | to18) & box;
+    h.x1 = to | to9 | to18;
     h.x2 = (tt | (tt >> 9) | (tt >> 18) | sbv_maj(to, to9, to18)) & box;
     const sbv w9 = w >> 9, w18 = w >> 18;
-    const sbv cb = (w | w9 | w18) & col;
+    const sbv cb = w | w9 | w18; /* exact in the first row (bits 0..8) */
     const sbv s1 = SBV_SHUF4(cb, 1, 2, 0, 3), s2 = SBV_SHUF4(cb, 2, 0, 1, 3);
     h.c1 = cb | s1 | s2;
     /* Two places or more: two in one band, or one in each of two bands. The majority of cb,
      * s1 and s2 is or_bands(cb & s1) (the three pairs of bands are cb & s1 and its two
      * rotations), so those pairs join the in-band ones before the one rotation. */
-    h.c2 = sbb_or_bands((sbv_maj(w, w9, w18) & col) | (cb & s1));
+    h.c2 = sbb_or_bands((sbv_maj(w, w9, w18) | (cb & s1)) & col);
     return h;
 }
 
@@ -678,8 +681,10 @@ static inline sbv sbb_hidden_of(sbv w, sbv *none)
  * sbb_locked removes. */
 static inline sbv sbb_locked_of(sbv w)
 {
-    const sbv col = sbv_splat(SBB_COL), triad = sbv_splat(SBB_TRIAD);
-    const sbv to = (w | (w >> 1) | (w >> 2)) & triad;
+    const sbv col = sbv_splat(SBB_COL);
+    /* The triad flags unmasked: sbb_locked reads them through its rotations alone, which
+     * take triad positions only. */
+    const sbv to = w | (w >> 1) | (w >> 2);
     const sbv cb = (w | (w >> 9) | (w >> 18)) & col;
     return w & ~sbb_locked(to, cb, SBV_SHUF4(cb, 1, 2, 0, 3), SBV_SHUF4(cb, 2, 0, 1, 3));
 }

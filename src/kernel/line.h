@@ -95,17 +95,19 @@ typedef struct sbl_scan {
  * operations where the majority without the triple took seven: 0.2-0.4% of hardest). */
 #define SBL_FLAGS(T, x, open, biv, rot1, rot2, xd, xb, rp, cp)                                  \
     do {                                                                                       \
-        const T tri_ = (T){0} + SBT3_TRIAD, row_ = (T){0} + 0x40201u, col_ = (T){0} + SBT3_COL;  \
+        const T row_ = (T){0} + 0x40201u, col_ = (T){0} + SBT3_COL;                            \
         const T d_ = (x) & (open), x1_ = d_ >> 1, x2_ = d_ >> 2;                                \
         (xd) = d_;                                                                             \
         (xb) = d_ & (biv);                                                                     \
-        const T to_ = (d_ | x1_ | x2_) & tri_, tt_ = ((d_ & x1_) | (x2_ & (d_ | x1_))) & tri_;  \
+        /* triad flags exact at triad positions, column ones in the first row: the masks  */ \
+        /* of rp and cp keep only bits those alone reach */                                    \
+        const T to_ = d_ | x1_ | x2_, tt_ = (d_ & x1_) | (x2_ & (d_ | x1_));                   \
         const T t3_ = to_ >> 3, t6_ = to_ >> 6;                                                \
         (rp) = (to_ ^ t3_ ^ t6_ ^ (to_ | t3_ | t6_)) & ~(tt_ | tt_ >> 3 | tt_ >> 6) & row_;    \
         const T x9_ = d_ >> 9, x18_ = d_ >> 18;                                                \
-        const T cb_ = (d_ | x9_ | x18_) & col_, c2_ = ((d_ & x9_) | (x18_ & (d_ | x9_))) & col_; \
+        const T cb_ = d_ | x9_ | x18_, c2_ = (d_ & x9_) | (x18_ & (d_ | x9_));                 \
         const T s1_ = rot1(cb_), s2_ = rot2(cb_);                                              \
-        (cp) = (cb_ ^ s1_ ^ s2_ ^ (cb_ | s1_ | s2_)) & ~(c2_ | rot1(c2_) | rot2(c2_));         \
+        (cp) = (cb_ ^ s1_ ^ s2_ ^ (cb_ | s1_ | s2_)) & ~(c2_ | rot1(c2_) | rot2(c2_)) & col_;  \
     } while (0)
 
 #define SBL_ROT1(x) SBV4_SHUF2((x), (x), 1, 2, 0, 3)
