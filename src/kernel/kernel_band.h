@@ -524,15 +524,39 @@ static inline void sbb_planes_of(const sbv v[SBB_NV], sbv4 planes[4])
 }
 #endif
 
+/* The walk's step to the second word once the first is done (g 0): g takes rest's cells, h32
+ * its row. At 32 bytes without a branch (masks), so that the walk has one hard-to-predict
+ * exit. At 16 bytes as a select, which gcc compiles as a second loop around the first: the
+ * nine instructions of the masks leave every single's path (1.1-1.8% fewer instructions at
+ * sse4 and scalar, callgrind) and the second exit costs no time there, where at avx2 it was
+ * 1.01-1.04x slower on multi and dug (bench -t 1, the Intel VM; docs/performance.md). */
+#if SBB_DPV == 1
+#define SBB_WALK_NEXT(g, rest, h32)                                                            \
+    do {                                                                                       \
+        const int next_ = (g) == 0;                                                            \
+        (g) = next_ ? (rest) : (g);                                                            \
+        (rest) = next_ ? 0 : (rest);                                                           \
+        (h32) = next_ ? 32 : (h32);                                                            \
+    } while (0)
+#else
+#define SBB_WALK_NEXT(g, rest, h32)                                                            \
+    do {                                                                                       \
+        const uint64_t next_ = (uint64_t)0 - ((g) == 0); /* all ones when g is done */         \
+        const uint64_t take_ = (rest) & next_;                                                 \
+        (g) |= take_;                                                                          \
+        (rest) ^= take_;                                                                       \
+        (h32) += next_ & 32;                                                                   \
+    } while (0)
+#endif
+
 /* Places the cells of set fresh (an sbv4), each holding one digit whose index the four bit
  * planes planes[] say: each cell's 20 peers join its digit's eliminations (an sbb_nelim),
  * and its digit's bit joins dirty. A macro, so that each use compiles as written in place
  * (as a helper function, inlined, it moved gcc's register choices in the naked singles:
- * +0.6-1.4% instructions). The cells as sbb_qplanes' two 64-bit words, walked in one loop
- * with one hard-to-predict exit: g the cells left in the word walked, rest the other word's,
- * taken over without a branch, all in registers. (Walking band words kept in memory put a
- * store-to-load forwarding on every single's path: 4-7% slower at every band level on Intel,
- * bench -t 1.) */
+ * +0.6-1.4% instructions). The cells as sbb_qplanes' two 64-bit words: g the cells left in
+ * the word walked, rest the other word's (SBB_WALK_NEXT), all in registers. (Walking band
+ * words kept in memory put a store-to-load forwarding on every single's path: 4-7% slower at
+ * every band level on Intel, bench -t 1.) */
 #define SBB_WALK(fresh, planes, elim, dirty)                                                   \
     do {                                                                                       \
         sbb_qplanes qp_;                                                                       \
@@ -552,11 +576,7 @@ static inline void sbb_planes_of(const sbv v[SBB_NV], sbv4 planes[4])
             sbb_nelim_add(&(elim), d_,                                                         \
                           (const sbv4 *)(const void *)sb_band_peers_at[2 * h32_ + p_]);        \
             (dirty) |= SBB_HIDDEN_DIRTY(d_);                                                   \
-            const uint64_t next_ = (uint64_t)0 - (g_ == 0); /* all ones when g_ is done */     \
-            const uint64_t take_ = rest_ & next_;                                              \
-            g_ |= take_;                                                                       \
-            rest_ ^= take_;                                                                    \
-            h32_ += next_ & 32; /* word 1 from here on (or the walk ends) */                   \
+            SBB_WALK_NEXT(g_, rest_, h32_); /* word 1 from here on (or the walk ends) */       \
         } while (g_);                                                                          \
     } while (0)
 
