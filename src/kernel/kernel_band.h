@@ -493,22 +493,27 @@ static inline void sbb_nelim_add(sbb_nelim *e, uint32_t d, const sbv4 *peers)
 #endif
 }
 
+/* The cells board vector k keeps under eliminations e. */
+static inline sbv sbb_nelim_kept(const sbb_nelim *e, int k)
+{
+#if SBB_DPV == 1
+    return e->v[k];
+#else
+    const sbv4 *x = (const sbv4 *)(const void *)e->v;
+#if defined(__AVX2__)
+    return ~(sbv)_mm256_inserti128_si256(_mm256_castsi128_si256((__m128i)x[2 * k]),
+                                         (__m128i)x[2 * k + 1], 1);
+#else
+    return ~sbv_join(x[2 * k], x[2 * k + 1]); /* vec.h's rule: every target builds */
+#endif
+#endif
+}
+
 /* The board's vectors v lose the eliminations e. */
 static inline void sbb_nelim_apply(sbv v[SBB_NV], const sbb_nelim *e)
 {
-#if SBB_DPV == 1
     for (int k = 0; k < SBB_NV; k++)
-        v[k] &= e->v[k];
-#else
-    const sbv4 *x = (const sbv4 *)(const void *)e->v;
-    for (int k = 0; k < SBB_NV; k++)
-#if defined(__AVX2__)
-        v[k] &= ~(sbv)_mm256_inserti128_si256(_mm256_castsi128_si256((__m128i)x[2 * k]),
-                                              (__m128i)x[2 * k + 1], 1);
-#else
-        v[k] &= ~sbv_join(x[2 * k], x[2 * k + 1]); /* vec.h's rule: every target builds */
-#endif
-#endif
+        v[k] &= sbb_nelim_kept(e, k);
 }
 
 #if SBB_DPV == 2
@@ -770,10 +775,17 @@ static inline __attribute__((always_inline)) int sbb_hidden(sb_board *b, int *ch
         /* The fresh hidden cells are placed here, as the next naked-singles iteration would
          * place them after counting every cell again to find them: their digit leaves their
          * peers. Their digits' index planes come from the hidden words (no cell is hidden
-         * for two digits). */
-        sbv nv[SBB_NV];
+         * for two digits). A hidden cell keeps its digit alone: at 32 bytes the five
+         * vectors so kept are made before the walk and wait in registers; at 16 bytes the
+         * nine would not fit beside the walk's state, and gcc spilled them around it, so
+         * each is made as it is stored (sse4: 3-4% fewer instructions, 1.01-1.03x faster on
+         * the Intel VM; the same order at avx2 ran 1.005-1.019x the time on multi and dug:
+         * docs/performance.md). */
+#if SBB_DPV == 2
+        sbv kept[SBB_NV];
         for (int k = 0; k < SBB_NV; k++)
-            nv[k] = bv[k] & ~(hid1 & ~sbb_unit_at(hid, SBB_DPV * k, SBB_DPV * k + 1));
+            kept[k] = bv[k] & ~(hid1 & ~sbb_unit_at(hid, 2 * k, 2 * k + 1));
+#endif
         sbv4 planes[4];
 #if SBB_DPV == 2
         sbb_planes_of(hidv, planes);
@@ -785,14 +797,15 @@ static inline __attribute__((always_inline)) int sbb_hidden(sb_board *b, int *ch
         uint32_t placed = 0;
         SBB_WALK(fresh, planes, elim, placed);
         (void)placed; /* the changed words below say which digits moved */
-        sbb_nelim_apply(nv, &elim);
         for (int k = 0; k < SBB_NV; k++) {
 #if SBB_DPV == 2
-            moved |= sbb_halves_any(nv[k] ^ bv[k]) << 2 * k;
+            const sbv nv = kept[k] & sbb_nelim_kept(&elim, k);
+            moved |= sbb_halves_any(nv ^ bv[k]) << 2 * k;
 #else
-            moved |= sbb_unit_any(nv[k] ^ bv[k], k, k);
+            const sbv nv = bv[k] & ~(hid1 & ~hid[k]) & sbb_nelim_kept(&elim, k);
+            moved |= sbb_unit_any(nv ^ bv[k], k, k);
 #endif
-            bv[k] = nv[k];
+            bv[k] = nv;
         }
         *sbb_done_vec(sbb_words(b)) = done | fresh;
     }
