@@ -1501,6 +1501,17 @@ static inline int sbb_drop(sb_board *b, int c, uint16_t d)
     return sbb_settle(b);
 }
 
+/* Board src copied to dst a vector at a time (six moves at 32 bytes, where gcc's struct copy
+ * took twelve 16-byte ones). */
+static inline void sbb_copy(sb_board *dst, const sb_board *src)
+{
+    _Static_assert(sizeof *dst % sizeof(sbv) == 0, "a board is whole vectors");
+    sbv *d = (sbv *)(void *)dst;
+    const sbv *s = (const sbv *)(const void *)src;
+    for (size_t k = 0; k < sizeof *dst / sizeof(sbv); k++)
+        d[k] = s[k];
+}
+
 #if SB_KERNEL_TECH
 /* "fast+T" (kernel_tech.h): the planes are the board's own digit words. */
 static inline void sbb_planes(sb_board *b, uint32_t *w)
@@ -1527,4 +1538,5 @@ static inline int sbb_elim(sb_board *b, const uint32_t *el)
 #define SBK_FIRST sbb_first
 #define SBK_CELL sbb_cell
 #define SBK_SOLUTION sbb_solution
+#define SBK_COPY sbb_copy
 #include "entries.h"
