@@ -786,12 +786,8 @@ static inline __attribute__((always_inline)) int sbb_hidden(sb_board *b, int *ch
         for (int k = 0; k < SBB_NV; k++)
             kept[k] = bv[k] & ~(hid1 & ~sbb_unit_at(hid, 2 * k, 2 * k + 1));
 #endif
-        sbv4 planes[4];
-#if SBB_DPV == 2
-        sbb_planes_of(hidv, planes);
-#else
-        sbb_index_planes(hidv, hidv[4] | hidv[5] | hidv[6] | hidv[7], planes);
-#endif
+        sbv4 planes[4]; /* from the digit words as stored (a wider load would span two) */
+        sbb_index_planes(hid, hid[4] | hid[5] | hid[6] | hid[7], planes);
         sbb_nelim elim;
         sbb_nelim_clear(&elim);
         uint32_t placed = 0;
