@@ -532,9 +532,9 @@ static inline void sbb_planes_of(const sbv v[SBB_NV], sbv4 planes[4])
 /* The walk's step to the second word once the first is done (g 0): g takes rest's cells, h32
  * its row. At 32 bytes without a branch (masks), so that the walk has one hard-to-predict
  * exit. At 16 bytes as a select, which gcc compiles as a second loop around the first: the
- * nine instructions of the masks leave every single's path (1.1-1.8% fewer instructions at
- * sse4 and scalar, callgrind) and the second exit costs no time there, where at avx2 it was
- * 1.01-1.04x slower on multi and dug (bench -t 1, the Intel VM; docs/performance.md). */
+ * nine instructions of the masks leave every single's path (callgrind: sse4 -1.1..-1.8%,
+ * scalar -1.5..-2.7%) and the second exit costs no time there, where at avx2 it ran
+ * 1.01-1.04x the time on multi and dug (CPU time on the Intel VM; docs/performance.md). */
 #if SBB_DPV == 1
 #define SBB_WALK_NEXT(g, rest, h32)                                                            \
     do {                                                                                       \
