@@ -714,6 +714,13 @@ static inline sbv sbb_locked_of(sbv w)
     return w & ~sbb_locked(to, cb, SBV_SHUF4(cb, 1, 2, 0, 3), SBV_SHUF4(cb, 2, 0, 1, 3));
 }
 
+/* Board vector k of bv with its hidden cells (hid1: every digit's, hid: by digit word) left
+ * holding their own digit alone. */
+static inline sbv sbb_hidden_kept(const sbv *bv, sbv hid1, const sbv4 *hid, int k)
+{
+    return bv[k] & ~(hid1 & ~sbb_unit_at(hid, SBB_DPV * k, SBB_DPV * k + 1));
+}
+
 /* Hidden singles over all 27 houses at once: per digit, the houses where it has exactly one
  * place take it there (the cell keeps only that digit), and the cells so set are placed: their
  * digit leaves their peers (SBB_WALK, as the naked singles place theirs), so the next naked
@@ -784,7 +791,7 @@ static inline __attribute__((always_inline)) int sbb_hidden(sb_board *b, int *ch
 #if SBB_DPV == 2
         sbv kept[SBB_NV];
         for (int k = 0; k < SBB_NV; k++)
-            kept[k] = bv[k] & ~(hid1 & ~sbb_unit_at(hid, 2 * k, 2 * k + 1));
+            kept[k] = sbb_hidden_kept(bv, hid1, hid, k);
 #endif
         sbv4 planes[4]; /* from the digit words as stored (a wider load would span two) */
         sbb_index_planes(hid, hid[4] | hid[5] | hid[6] | hid[7], planes);
@@ -798,7 +805,7 @@ static inline __attribute__((always_inline)) int sbb_hidden(sb_board *b, int *ch
             const sbv nv = kept[k] & sbb_nelim_kept(&elim, k);
             moved |= sbb_halves_any(nv ^ bv[k]) << 2 * k;
 #else
-            const sbv nv = bv[k] & ~(hid1 & ~hid[k]) & sbb_nelim_kept(&elim, k);
+            const sbv nv = sbb_hidden_kept(bv, hid1, hid, k) & sbb_nelim_kept(&elim, k);
             moved |= sbb_unit_any(nv ^ bv[k], k, k);
 #endif
             bv[k] = nv;

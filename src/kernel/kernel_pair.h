@@ -348,7 +348,7 @@ static int sbp_advance(sbp_lane *L, sbp_feed *f, int ok)
                 if ((L->run->status = srch_poll(&lim, res->guesses + 1, &L->poll_at)) != SB_OK)
                     return sbp_start(L, f);
             }
-            b[1] = *b;
+            sbb_copy(&b[1], b);
             L->cell[L->depth] = (uint8_t)c;
             L->digit[L->depth] = d;
             L->depth++;
