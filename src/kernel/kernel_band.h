@@ -529,23 +529,34 @@ static inline void sbb_planes_of(const sbv v[SBB_NV], sbv4 planes[4])
 }
 #endif
 
-/* The walk's step to the second word once the first is done (g 0): g takes rest's cells, h32
- * its row. At 32 bytes without a branch (masks), so that the walk has one hard-to-predict
- * exit. At 16 bytes as a select, which gcc compiles as a second loop around the first: the
- * nine instructions of the masks leave every single's path (callgrind: sse4 -1.1..-1.8%,
- * scalar -1.5..-2.7%) and the second exit costs no time there, where at avx2 it ran
- * 1.01-1.04x the time on multi and dug (CPU time on the Intel VM; docs/performance.md). */
+/* The walk's step: g drops the cell just walked, and once it is empty takes rest's cells (h32
+ * their row). At 16 bytes as a select, which gcc compiles as a second loop around the first:
+ * each loop knows its word, and the step leaves every single's path (callgrind: sse4
+ * -1.1..-1.8%, scalar -1.5..-2.7%, against the masks below) at no cost in time there. At
+ * avx2 the same second loop ran multi and dug 1.01-1.06x the time (its second exit
+ * mispredicts, on the Intel VM and on Zen 4), so that stamp keeps one loop and steps by three
+ * conditional moves on blsr's zero flag: gcc rewrites a select it can see into the second
+ * loop, so they are written out (against the masks: avx2 -0.8..-1.0% instructions, and
+ * 0.95-0.99x the time on Zen 4; docs/performance.md). Elsewhere without a branch, by masks. */
 #if SBB_DPV == 1
 #define SBB_WALK_NEXT(g, rest, h32)                                                            \
     do {                                                                                       \
+        (g) &= (g) - 1;                                                                        \
         const int next_ = (g) == 0;                                                            \
         (g) = next_ ? (rest) : (g);                                                            \
         (rest) = next_ ? 0 : (rest);                                                           \
         (h32) = next_ ? 32 : (h32);                                                            \
     } while (0)
+#elif defined(__x86_64__) && defined(__BMI__)
+#define SBB_WALK_NEXT(g, rest, h32)                                                            \
+    __asm__("blsr %0, %0\n\tcmovz %1, %0\n\tcmovz %3, %2\n\tcmovz %4, %1"                    \
+            : "+&r"(g), "+&r"(rest), "+&r"(h32)                                                \
+            : "r"((size_t)32), "r"((uint64_t)0)                                                \
+            : "cc")
 #else
 #define SBB_WALK_NEXT(g, rest, h32)                                                            \
     do {                                                                                       \
+        (g) &= (g) - 1;                                                                        \
         const uint64_t next_ = (uint64_t)0 - ((g) == 0); /* all ones when g is done */         \
         const uint64_t take_ = (rest) & next_;                                                 \
         (g) |= take_;                                                                          \
@@ -575,13 +586,12 @@ static inline void sbb_planes_of(const sbv v[SBB_NV], sbv4 planes[4])
         }                                                                                      \
         do {                                                                                   \
             const size_t p_ = (size_t)__builtin_ctzll(g_);                                     \
-            g_ &= g_ - 1;                                                                      \
             const uint64_t *row_ = (const uint64_t *)(const void *)((const char *)qp_.q + h32_); \
             const uint32_t d_ = sbb_qbits(row_, (int)p_);                                      \
             sbb_nelim_add(&(elim), d_,                                                         \
                           (const sbv4 *)(const void *)sb_band_peers_at[2 * h32_ + p_]);        \
             (dirty) |= SBB_HIDDEN_DIRTY(d_);                                                   \
-            SBB_WALK_NEXT(g_, rest_, h32_); /* word 1 from here on (or the walk ends) */       \
+            SBB_WALK_NEXT(g_, rest_, h32_); /* the next cell: word 1 from here on, or none */   \
         } while (g_);                                                                          \
     } while (0)
 
