@@ -1147,20 +1147,33 @@ static inline int sbb_branch_cell(const sb_board *b)
     const sbb_word *w = sbb_words((sb_board *)b);
     const sbv4 *x = (const sbv4 *)(const void *)w;
     /* n1/n2/n3: cells with at least 1/2/3 digits; lo/hi: the bits of the index of each
-     * cell's lowest digit and of its digit found after another (for a bivalue cell: its
-     * two digits), so a bivalue cell's digits are read off eight bit planes, not nine words. */
-    sbv4 n1 = {0}, n2 = {0}, n3 = {0}, lo[4] = {{0}}, hi[4] = {{0}};
-    for (int d = 0; d < SB_DIGITS; d++) {
-        const sbv4 first = x[d] & ~n1, later = x[d] & n1;
-        for (int k = 0; k < 4; k++)
-            if (d >> k & 1) {
-                lo[k] |= first;
-                hi[k] |= later;
-            }
+     * cell's lowest and highest digit (for a bivalue cell: its two digits), so a bivalue
+     * cell's digits are read off eight bit planes, not nine words. A cell's lowest digit lies
+     * in [j, k) where it has a digit below k and none below j (pre), its highest in [j, k)
+     * where it has one from j on and none from k on (suf): each plane is a few such ranges,
+     * a dozen vector operations fewer than gathering each digit's first and later cells into
+     * eight planes as they come (callgrind: -0.1..-0.3%). */
+    sbv4 n1 = x[0], n2 = {0}, n3 = {0}, lo[4], hi[4];
+    sbv4 pre[SB_DIGITS], suf[SB_DIGITS]; /* cells with a digit below d / d or above */
+    pre[1] = n1;
+    for (int d = 1; d < SB_DIGITS; d++) {
         n3 |= n2 & x[d];
         n2 |= n1 & x[d];
         n1 |= x[d];
+        if (d + 1 < SB_DIGITS)
+            pre[d + 1] = n1;
     }
+    suf[SB_DIGITS - 1] = x[SB_DIGITS - 1];
+    for (int d = SB_DIGITS - 2; d >= 1; d--)
+        suf[d] = suf[d + 1] | x[d];
+    lo[3] = x[8] & ~pre[8];
+    lo[2] = pre[8] & ~pre[4];
+    lo[1] = (pre[4] & ~pre[2]) | (pre[8] & ~pre[6]);
+    lo[0] = (pre[2] & ~pre[1]) | (pre[4] & ~pre[3]) | (pre[6] & ~pre[5]) | (pre[8] & ~pre[7]);
+    hi[3] = suf[8];
+    hi[2] = suf[4] & ~suf[8];
+    hi[1] = (suf[2] & ~suf[4]) | (suf[6] & ~suf[8]);
+    hi[0] = (suf[1] & ~suf[2]) | (suf[3] & ~suf[4]) | (suf[5] & ~suf[6]) | (suf[7] & ~suf[8]);
     const sbv4 biv = n2 & ~n3;
     int best = -1, best_deg = -1;
     if (sbv4_any(biv)) {
