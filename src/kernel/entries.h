@@ -13,8 +13,8 @@
  * (b, line, pick), *pick the digit to take first when a pair wins (else 0), which srch_first
  * then returns; 0 when it is (b, line) and the board carries that digit to SBK_FIRST (the
  * band kernel's memo). It may define SBK_COPY(dst, src), a guess's copy of the board (else
- * a struct copy). The kernel sets b->nsolved at every stable board. The depth-first entries take the drop from the run
- * (sb_search_run); the breadth-first ones never drop.
+ * a struct copy). The kernel sets b->nsolved at every stable board. The depth-first entries
+ * take the drop from the run (sb_search_run); the breadth-first ones never drop.
  *
  * With SB_KERNEL_TECH (the "fast+T" stamps, kernel_<level>_tech.c) the includer also defines
  * SBK_PLANES(b, w) and SBK_ELIM(b, el) (kernel_tech.h): every load, take and drop that leaves
