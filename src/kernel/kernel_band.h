@@ -530,24 +530,15 @@ static inline void sbb_planes_of(const sbv v[SBB_NV], sbv4 planes[4])
 #endif
 
 /* The walk's step: g drops the cell just walked, and once it is empty takes rest's cells (h32
- * their row). At 16 bytes as a select, which gcc compiles as a second loop around the first:
- * each loop knows its word, and the step leaves every single's path (callgrind: sse4
- * -1.1..-1.8%, scalar -1.5..-2.7%, against the masks below) at no cost in time there. At
- * avx2 the same second loop ran multi and dug 1.01-1.06x the time (its second exit
- * mispredicts, on the Intel VM and on Zen 4), so that stamp keeps one loop and steps by three
- * conditional moves on blsr's zero flag: gcc rewrites a select it can see into the second
- * loop, so they are written out (against the masks: avx2 -0.8..-1.0% instructions, and
- * 0.95-0.99x the time on Zen 4; docs/performance.md). Elsewhere without a branch, by masks. */
-#if SBB_DPV == 1
-#define SBB_WALK_NEXT(g, rest, h32)                                                            \
-    do {                                                                                       \
-        (g) &= (g) - 1;                                                                        \
-        const int next_ = (g) == 0;                                                            \
-        (g) = next_ ? (rest) : (g);                                                            \
-        (rest) = next_ ? 0 : (rest);                                                           \
-        (h32) = next_ ? 32 : (h32);                                                            \
-    } while (0)
-#elif defined(__x86_64__) && defined(__BMI__)
+ * their row). As a select, which gcc compiles as a second loop around the first: each loop
+ * knows its word, and nine instructions of branch-free masks leave every single's path
+ * (callgrind: sse4 -1.1..-1.8%, scalar -1.5..-2.7%) at no cost in time at 16 bytes. At avx2
+ * the same second loop ran multi and dug 1.01-1.06x the time (its second exit mispredicts, on
+ * the Intel VM and on Zen 4), so that stamp keeps one loop and steps by three conditional
+ * moves on blsr's zero flag: gcc rewrites a select it can see into the second loop, so they
+ * are written out (against the masks: avx2 -0.8..-1.0% instructions, and 0.95-0.99x the time
+ * on Zen 4; docs/performance.md). */
+#if SBB_DPV == 2 && defined(__x86_64__) && defined(__BMI__)
 #define SBB_WALK_NEXT(g, rest, h32)                                                            \
     __asm__("blsr %0, %0\n\tcmovz %1, %0\n\tcmovz %3, %2\n\tcmovz %4, %1"                    \
             : "+&r"(g), "+&r"(rest), "+&r"(h32)                                                \
@@ -557,11 +548,10 @@ static inline void sbb_planes_of(const sbv v[SBB_NV], sbv4 planes[4])
 #define SBB_WALK_NEXT(g, rest, h32)                                                            \
     do {                                                                                       \
         (g) &= (g) - 1;                                                                        \
-        const uint64_t next_ = (uint64_t)0 - ((g) == 0); /* all ones when g is done */         \
-        const uint64_t take_ = (rest) & next_;                                                 \
-        (g) |= take_;                                                                          \
-        (rest) ^= take_;                                                                       \
-        (h32) += next_ & 32;                                                                   \
+        const int next_ = (g) == 0;                                                            \
+        (g) = next_ ? (rest) : (g);                                                            \
+        (rest) = next_ ? 0 : (rest);                                                           \
+        (h32) = next_ ? 32 : (h32);                                                            \
     } while (0)
 #endif
 
