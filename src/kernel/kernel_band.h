@@ -665,7 +665,7 @@ typedef struct sbb_houses {
 
 static inline __attribute__((always_inline)) sbb_houses sbb_houses_of(sbv w)
 {
-    const sbv row = sbv_splat(SBB_ROW), col = sbv_splat(SBB_COL), box = sbv_splat(SBB_BOX);
+    const sbv row = SBV_BAND(SBB_ROW), col = SBV_BAND(SBB_COL), box = SBV_BAND(SBB_BOX);
     sbb_houses h;
     /* Triads: to = the digit in the triad, tt = in two or more of its cells, exact at each
      * triad's first cell. Not masked to those cells: every flag below is read at a row's,
@@ -694,7 +694,7 @@ static inline __attribute__((always_inline)) sbb_houses sbb_houses_of(sbv w)
  * flags (row, box or column positions) of the houses where the digit has no place at all. */
 static inline sbv sbb_hidden_of(sbv w, sbv *none)
 {
-    const sbv row = sbv_splat(SBB_ROW), col = sbv_splat(SBB_COL), box = sbv_splat(SBB_BOX);
+    const sbv row = SBV_BAND(SBB_ROW), col = SBV_BAND(SBB_COL), box = SBV_BAND(SBB_BOX);
     const sbb_houses h = sbb_houses_of(w);
     *none = (row & ~h.r1) | (box & ~h.x1) | (col & ~h.c1);
     /* w lies in its houses with a place, so a cell of w is alone in a house unless every
@@ -706,7 +706,7 @@ static inline sbv sbb_hidden_of(sbv w, sbv *none)
  * sbb_locked removes. */
 static inline sbv sbb_locked_of(sbv w)
 {
-    const sbv col = sbv_splat(SBB_COL);
+    const sbv col = SBV_BAND(SBB_COL);
     /* The triad flags unmasked: sbb_locked reads them through its rotations alone, which
      * take triad positions only. */
     const sbv to = w | (w >> 1) | (w >> 2);
@@ -1252,9 +1252,9 @@ static __attribute__((noinline)) int sbb_line(const sb_board *b, int c)
 #define SBB_ROT1(v) SBV_SHUF4((v), 1, 2, 0, 3)
 #define SBB_ROT2(v) SBV_SHUF4((v), 2, 0, 1, 3)
     for (int k = 0; k < SBB_NV; k++)
-        SBL_FLAGS(sbv, bv[k], open, biv, SBB_ROT1, SBB_ROT2, *(sbv *)(void *)&sc.xd[2 * k],
-                  *(sbv *)(void *)&sc.xb[2 * k], *(sbv *)(void *)&sc.rp[2 * k],
-                  *(sbv *)(void *)&sc.cp[2 * k]);
+        SBL_FLAGS(sbv, bv[k], open, biv, SBB_ROT1, SBB_ROT2, SBV_BAND,
+                  *(sbv *)(void *)&sc.xd[2 * k], *(sbv *)(void *)&sc.xb[2 * k],
+                  *(sbv *)(void *)&sc.rp[2 * k], *(sbv *)(void *)&sc.cp[2 * k]);
 #undef SBB_ROT1
 #undef SBB_ROT2
 #else

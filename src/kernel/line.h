@@ -90,12 +90,13 @@ typedef struct sbl_scan {
 } __attribute__((aligned(32))) sbl_scan; /* 32: a stamp may write two digits a store */
 
 /* The flags of one vector x of digit words (type T, groups of four lanes a digit), rot1 and
- * rot2 rotating the three band lanes of each group by one and two. Exactly two of three sets
+ * rot2 rotating the three band lanes of each group by one and two, band(m) the constant of
+ * band words m at T's width (vec.h). Exactly two of three sets
  * a, b, c is a ^ b ^ c ^ (a | b | c): the XOR holds one or three, the OR one or more (five
  * operations where the majority without the triple took seven: 0.2-0.4% of hardest). */
-#define SBL_FLAGS(T, x, open, biv, rot1, rot2, xd, xb, rp, cp)                                  \
+#define SBL_FLAGS(T, x, open, biv, rot1, rot2, band, xd, xb, rp, cp)                            \
     do {                                                                                       \
-        const T row_ = (T){0} + 0x40201u, col_ = (T){0} + SBT3_COL;                            \
+        const T row_ = band(0x40201u), col_ = band(SBT3_COL);                                  \
         const T d_ = (x) & (open), x1_ = d_ >> 1, x2_ = d_ >> 2;                                \
         (xd) = d_;                                                                             \
         (xb) = d_ & (biv);                                                                     \
@@ -117,8 +118,8 @@ typedef struct sbl_scan {
 static inline void sbl_scan_of(sbl_scan *sc, const sbv4 *x, sbv4 open, sbv4 biv)
 {
     for (int d = 0; d < SB_DIGITS; d++)
-        SBL_FLAGS(sbv4, x[d], open, biv, SBL_ROT1, SBL_ROT2, sc->xd[d], sc->xb[d], sc->rp[d],
-                  sc->cp[d]);
+        SBL_FLAGS(sbv4, x[d], open, biv, SBL_ROT1, SBL_ROT2, SBV4_BAND, sc->xd[d], sc->xb[d],
+                  sc->rp[d], sc->cp[d]);
 }
 
 /* The best line pair of scan sc, if it beats the rule's cell (score cell_deg; cell_many 1

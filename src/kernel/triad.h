@@ -68,12 +68,12 @@ static inline int sbt3_gate(int placed)
  * to the row before in the same box (ROW1, ROW2); column flags to the column before in the
  * same box (COL1, COL2). Macros over any vector of band words (the stamp's width here and in
  * kernel_band.h's sbb_rot_*). */
-#define SBT3_BOX1(x) ((((x) >> 3) & 0x0241209u) | (((x) << 6) & 0x1008040u))
-#define SBT3_BOX2(x) ((((x) >> 6) & 0x0040201u) | (((x) << 3) & 0x1209048u))
-#define SBT3_ROW1(x) ((((x) >> 9) | ((x) << 18)) & SBT3_TRIAD)
-#define SBT3_ROW2(x) ((((x) >> 18) | ((x) << 9)) & SBT3_TRIAD)
-#define SBT3_COL1(x) ((((x) >> 1) & 0x0DBu) | (((x) << 2) & 0x124u))
-#define SBT3_COL2(x) ((((x) >> 2) & 0x049u) | (((x) << 1) & 0x1B6u))
+#define SBT3_BOX1(x) ((((x) >> 3) & SBV_BAND(0x0241209u)) | (((x) << 6) & SBV_BAND(0x1008040u)))
+#define SBT3_BOX2(x) ((((x) >> 6) & SBV_BAND(0x0040201u)) | (((x) << 3) & SBV_BAND(0x1209048u)))
+#define SBT3_ROW1(x) ((((x) >> 9) | ((x) << 18)) & SBV_BAND(SBT3_TRIAD))
+#define SBT3_ROW2(x) ((((x) >> 18) | ((x) << 9)) & SBV_BAND(SBT3_TRIAD))
+#define SBT3_COL1(x) ((((x) >> 1) & SBV_BAND(0x0DBu)) | (((x) << 2) & SBV_BAND(0x124u)))
+#define SBT3_COL2(x) ((((x) >> 2) & SBV_BAND(0x049u)) | (((x) << 1) & SBV_BAND(0x1B6u)))
 
 /* Saturating counters of flags over the digits of a vector's groups: at[k] = flagged for at
  * least k + 1 of them. */
@@ -117,8 +117,8 @@ static inline int sbt3_rules(const sbv *x, sbv *el)
     sbt3_count ur = {{{0}, {0}, {0}, {0}}}, uc = ur, hr = ur, hc = ur;
     for (int k = 0; k < SBT3_NV; k++) {
         const sbv v = x[k];
-        const sbv t = (v | v >> 1 | v >> 2) & SBT3_TRIAD; /* row triads holding the digit */
-        const sbv c = (v | v >> 9 | v >> 18) & SBT3_COL;  /* column triads holding it */
+        const sbv t = (v | v >> 1 | v >> 2) & SBV_BAND(SBT3_TRIAD); /* row triads with the digit */
+        const sbv c = (v | v >> 9 | v >> 18) & SBV_BAND(SBT3_COL);  /* column triads with it */
         /* Confined: pointing (not in the box's other triads) or claiming (not in the line's). */
         mr[k] = t & ~((SBT3_ROW1(t) | SBT3_ROW2(t)) & (SBT3_BOX1(t) | SBT3_BOX2(t)));
         mc[k] = c & ~((SBT3_COL1(c) | SBT3_COL2(c)) &

@@ -38,6 +38,19 @@ static inline sbv sbv_splat(uint32_t x)
     return (sbv){0} + x;
 }
 
+/* A constant of band words: x in lanes 0..2 of every group, 0 in lane 3 (the padding lane,
+ * 0 in every board vector, so a mask loses nothing there). Not sbv_splat: gcc 12 builds a
+ * 32-byte splat from a general register (a move, a vmovd and a vpbroadcastd, then a spill
+ * where registers run short), where a constant with unequal lanes is one load from its
+ * constant pool, most often folded into the instruction that uses it (callgrind at avx2:
+ * -0.9..-1.8% instructions a puzzle). At 16 bytes both are a pool load. */
+#define SBV4_BAND(x) ((sbv4){(x), (x), (x), 0})
+#if SBV_BYTES == 32
+#define SBV_BAND(x) ((sbv){(x), (x), (x), 0, (x), (x), (x), 0})
+#else
+#define SBV_BAND(x) SBV4_BAND(x)
+#endif
+
 /* Permutes the lanes of every group of four: lane i takes lane a, b, c, d of its group for
  * i = 0, 1, 2, 3. (GCC spells a constant shuffle __builtin_shuffle, clang
  * __builtin_shufflevector; both lower it to one pshufd / vpshufd / NEON permute.) */
