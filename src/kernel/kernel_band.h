@@ -83,13 +83,7 @@ static inline sbb_word *sbb_words(sb_board *b)
 }
 
 /* Lanes of vector k that hold a real digit's band (not padding, not the phantom digit). */
-#if SBB_DPV == 1
-static inline sbv sbb_valid(int k)
-{
-    (void)k;
-    return (sbv){~0u, ~0u, ~0u, 0};
-}
-#else
+#if SBB_DPV == 2
 #define SBB_ON ~0u, ~0u, ~0u, 0
 static const sbv sbb_valid_lanes[SBB_NV] = {{SBB_ON, SBB_ON}, {SBB_ON, SBB_ON}, {SBB_ON, SBB_ON},
                                             {SBB_ON, SBB_ON}, {SBB_ON, 0, 0, 0, 0}};
@@ -110,13 +104,6 @@ static inline sbv sbb_or_bands(sbv x)
 static inline sbv sbb_fill_rows(sbv r)
 {
     return (r << 9) - r;
-}
-
-/* Box flags (first row, first column of each box) → the box's nine cells. */
-static inline sbv sbb_fill_boxes(sbv x)
-{
-    const sbv t = (x << 3) - x;
-    return t | (t << 9) | (t << 18);
 }
 
 /* Column flags (first row) → the column's three cells in the band. */
@@ -316,11 +303,17 @@ static inline uint32_t sbb_unit_any(sbv x, int d1, int d2)
 #endif
 }
 
-/* Lanes of a unit whose second digit is d2 that hold a real digit's band (not padding, not
- * the phantom digit). */
+/* The lanes of a unit whose second digit is d2 that the hidden singles' missing-digit flags
+ * are read in: all but the phantom digit's (the padding lanes' flags are 0, the house masks
+ * being SBV_BAND's). */
 static inline sbv sbb_unit_valid(int d2)
 {
-    return sbb_valid(SBB_DPV == 2 && d2 == SB_DIGITS ? SBB_NV - 1 : 0);
+#if SBB_DPV == 2
+    return sbb_valid(d2 == SB_DIGITS ? SBB_NV - 1 : 0);
+#else
+    (void)d2;
+    return sbv_splat(~0u);
+#endif
 }
 
 /* Cells with one digit left, over the nine digit words: once = a digit left, twice = two or
@@ -698,8 +691,10 @@ static inline sbv sbb_hidden_of(sbv w, sbv *none)
     const sbb_houses h = sbb_houses_of(w);
     *none = (row & ~h.r1) | (box & ~h.x1) | (col & ~h.c1);
     /* w lies in its houses with a place, so a cell of w is alone in a house unless every
-     * house of it holds two places or more */
-    return w & ~(sbb_fill_rows(h.r2) & sbb_fill_boxes(h.x2) & sbb_fill_cols(h.c2));
+     * house of it holds two places or more. The box and column flags both lie in the first
+     * row: they meet there, and their meet fills the band's rows once (three operations
+     * fewer than filling each). */
+    return w & ~(sbb_fill_rows(h.r2) & sbb_fill_cols(sbb_fill_triads(h.x2) & h.c2));
 }
 
 /* Locked candidates on one vector w (one digit per 16-byte group): w without the cells
