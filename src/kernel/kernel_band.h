@@ -397,7 +397,7 @@ static inline void sbb_transpose(const sbv4 p[4], sbv4 out[3])
  * those positions needs no band loop and no division by 27 (sb_band_peers_at), and one shift
  * and one mask move (two at 16 bytes) gather a cell's four index bits. */
 typedef struct sbb_qplanes {
-    uint64_t q[2][4] __attribute__((aligned(32)));
+    uint64_t q[2][8] __attribute__((aligned(32))); /* [h][4..8): padding, see SBB_WALK */
 } sbb_qplanes;
 
 /* Fills *q from planes p[0..3] (plane k: bit k of each cell's digit index, as band words). */
@@ -411,11 +411,11 @@ static inline void sbb_qplanes_of(const sbv4 p[4], sbb_qplanes *q)
     _mm256_store_si256((__m256i *)(void *)q->q[0], _mm256_unpacklo_epi64(a, b));
     _mm256_store_si256((__m256i *)(void *)q->q[1], _mm256_unpackhi_epi64(a, b));
 #else
-    sbv4 *x = (sbv4 *)(void *)q->q;
+    sbv4 *x = (sbv4 *)(void *)q->q[0], *y = (sbv4 *)(void *)q->q[1];
     x[0] = SBV4_SHUF2(p[0], p[1], 0, 1, 4, 5);
     x[1] = SBV4_SHUF2(p[2], p[3], 0, 1, 4, 5);
-    x[2] = SBV4_SHUF2(p[0], p[1], 2, 3, 6, 7);
-    x[3] = SBV4_SHUF2(p[2], p[3], 2, 3, 6, 7);
+    y[0] = SBV4_SHUF2(p[0], p[1], 2, 3, 6, 7);
+    y[1] = SBV4_SHUF2(p[2], p[3], 2, 3, 6, 7);
 #endif
 }
 
@@ -522,29 +522,32 @@ static inline void sbb_planes_of(const sbv v[SBB_NV], sbv4 planes[4])
 }
 #endif
 
-/* The walk's step: g drops the cell just walked, and once it is empty takes rest's cells (h32
- * their row). As a select, which gcc compiles as a second loop around the first: each loop
- * knows its word, and nine instructions of branch-free masks leave every single's path
- * (callgrind: sse4 -1.1..-1.8%, scalar -1.5..-2.7%) at no cost in time at 16 bytes. At avx2
- * the same second loop ran multi and dug 1.01-1.06x the time (its second exit mispredicts, on
- * the Intel VM and on Zen 4), so that stamp keeps one loop and steps by three conditional
- * moves on blsr's zero flag: gcc rewrites a select it can see into the second loop, so they
- * are written out (against the masks: avx2 -0.8..-1.0% instructions, and 0.95-0.99x the time
- * on Zen 4; docs/performance.md). */
+/* The walk's step: g drops the cell just walked, and once it is empty takes rest's cells (h64
+ * their word's offset, SBB_WALK). As a select, which gcc compiles as a second loop around the
+ * first: each loop knows its word, and nine instructions of branch-free masks leave every
+ * single's path (callgrind: sse4 -1.1..-1.8%, scalar -1.5..-2.7%) at no cost in time at 16
+ * bytes. At avx2 the same second loop ran multi and dug 1.01-1.06x the time (its second exit
+ * mispredicts, on the Intel VM and on Zen 4), so that stamp keeps one loop and steps by three
+ * conditional moves on blsr's zero flag: gcc rewrites a select it can see into the second
+ * loop, so they are written out (against the masks: avx2 -0.8..-1.0% instructions, and
+ * 0.95-0.99x the time on Zen 4; docs/performance.md). rest is emptied from h64, 0 while the
+ * first word is walked (once the second is, rest is 0 already and the walk ends the next time
+ * g is empty), so that the step takes one constant register, not two. The constant as a
+ * memory operand ran fewer instructions still but dug 1.06x the time (Zen 4). */
 #if SBB_DPV == 2 && defined(__x86_64__) && defined(__BMI__)
-#define SBB_WALK_NEXT(g, rest, h32)                                                            \
-    __asm__("blsr %0, %0\n\tcmovz %1, %0\n\tcmovz %3, %2\n\tcmovz %4, %1"                    \
-            : "+&r"(g), "+&r"(rest), "+&r"(h32)                                                \
-            : "r"((size_t)32), "r"((uint64_t)0)                                                \
+#define SBB_WALK_NEXT(g, rest, h64)                                                            \
+    __asm__("blsr %0, %0\n\tcmovz %1, %0\n\tcmovz %2, %1\n\tcmovz %3, %2"                    \
+            : "+&r"(g), "+&r"(rest), "+&r"(h64)                                                \
+            : "r"((size_t)64)                                                                  \
             : "cc")
 #else
-#define SBB_WALK_NEXT(g, rest, h32)                                                            \
+#define SBB_WALK_NEXT(g, rest, h64)                                                            \
     do {                                                                                       \
         (g) &= (g) - 1;                                                                        \
         const int next_ = (g) == 0;                                                            \
         (g) = next_ ? (rest) : (g);                                                            \
         (rest) = next_ ? 0 : (rest);                                                           \
-        (h32) = next_ ? 32 : (h32);                                                            \
+        (h64) = next_ ? 64 : (h64);                                                            \
     } while (0)
 #endif
 
@@ -561,20 +564,20 @@ static inline void sbb_planes_of(const sbv v[SBB_NV], sbv4 planes[4])
         sbb_qplanes qp_;                                                                       \
         sbb_qplanes_of((planes), &qp_);                                                        \
         uint64_t g_ = ((sbb_q2)(fresh))[0], rest_ = ((sbb_q2)(fresh))[1];                      \
-        size_t h32_ = 0; /* 32 x the word walked: its row's byte offset in qp_ */              \
-        if (!g_) {                                                                             \
+        size_t h64_ = 0; /* 64 x the word walked: its row's byte offset in qp_, its first */    \
+        if (!g_) {       /* position's entry in sb_band_peers_at */                            \
             g_ = rest_;                                                                        \
             rest_ = 0;                                                                         \
-            h32_ = 32;                                                                         \
+            h64_ = 64;                                                                         \
         }                                                                                      \
         do {                                                                                   \
             const size_t p_ = (size_t)__builtin_ctzll(g_);                                     \
-            const uint64_t *row_ = (const uint64_t *)(const void *)((const char *)qp_.q + h32_); \
+            const uint64_t *row_ = (const uint64_t *)(const void *)((const char *)qp_.q + h64_); \
             const uint32_t d_ = sbb_qbits(row_, (int)p_);                                      \
             sbb_nelim_add(&(elim), d_,                                                         \
-                          (const sbv4 *)(const void *)sb_band_peers_at[2 * h32_ + p_]);        \
+                          (const sbv4 *)(const void *)sb_band_peers_at[h64_ + p_]);            \
             (dirty) |= SBB_HIDDEN_DIRTY(d_);                                                   \
-            SBB_WALK_NEXT(g_, rest_, h32_); /* the next cell: word 1 from here on, or none */   \
+            SBB_WALK_NEXT(g_, rest_, h64_); /* the next cell: word 1 from here on, or none */   \
         } while (g_);                                                                          \
     } while (0)
 
