@@ -91,9 +91,9 @@ typedef struct sbl_scan {
 
 /* The flags of one vector x of digit words (type T, groups of four lanes a digit), rot1 and
  * rot2 rotating the three band lanes of each group by one and two, band(m) the constant of
- * band words m at T's width (vec.h). Exactly two of three sets
- * a, b, c is a ^ b ^ c ^ (a | b | c): the XOR holds one or three, the OR one or more (five
- * operations where the majority without the triple took seven: 0.2-0.4% of hardest). */
+ * band words m at T's width (vec.h). Exactly two of three sets a, b, c is a ^ b ^ c ^ (a | b
+ * | c): the XOR holds one or three, the OR one or more (five operations where the majority
+ * without the triple took seven: 0.2-0.4% of hardest). */
 #define SBL_FLAGS(T, x, open, biv, rot1, rot2, band, xd, xb, rp, cp)                            \
     do {                                                                                       \
         const T row_ = band(0x40201u), col_ = band(SBT3_COL);                                  \

@@ -66,8 +66,8 @@ static inline int sbt3_gate(int placed)
 
 /* Row-triad flags moved to the same row of the box before (BOX1) or two before (BOX2), and
  * to the row before in the same box (ROW1, ROW2); column flags to the column before in the
- * same box (COL1, COL2). Macros over any vector of band words (the stamp's width here and in
- * kernel_band.h's sbb_rot_*). */
+ * same box (COL1, COL2). Macros over the stamp's vectors of band words (vec.h's sbv, whose
+ * SBV_BAND masks they take; here and in kernel_band.h's sbb_rot_*). */
 #define SBT3_BOX1(x) ((((x) >> 3) & SBV_BAND(0x0241209u)) | (((x) << 6) & SBV_BAND(0x1008040u)))
 #define SBT3_BOX2(x) ((((x) >> 6) & SBV_BAND(0x0040201u)) | (((x) << 3) & SBV_BAND(0x1209048u)))
 #define SBT3_ROW1(x) ((((x) >> 9) | ((x) << 18)) & SBV_BAND(SBT3_TRIAD))
