@@ -82,18 +82,6 @@ static inline sbb_word *sbb_words(sb_board *b)
     return (sbb_word *)(void *)b->cand;
 }
 
-/* Lanes of vector k that hold a real digit's band (not padding, not the phantom digit). */
-#if SBB_DPV == 2
-#define SBB_ON ~0u, ~0u, ~0u, 0
-static const sbv sbb_valid_lanes[SBB_NV] = {{SBB_ON, SBB_ON}, {SBB_ON, SBB_ON}, {SBB_ON, SBB_ON},
-                                            {SBB_ON, SBB_ON}, {SBB_ON, 0, 0, 0, 0}};
-#undef SBB_ON
-static inline sbv sbb_valid(int k)
-{
-    return sbb_valid_lanes[k];
-}
-#endif
-
 /* Each column-segment bit (positions 0..8) of every band, OR-ed over the three bands. */
 static inline sbv sbb_or_bands(sbv x)
 {
@@ -306,10 +294,14 @@ static inline uint32_t sbb_unit_any(sbv x, int d1, int d2)
 /* The lanes of a unit whose second digit is d2 that the hidden singles' missing-digit flags
  * are read in: all but the phantom digit's (the padding lanes' flags are 0, the house masks
  * being SBV_BAND's). */
+#if SBB_DPV == 2
+static const sbv sbb_unit_lanes[2] = {{~0u, ~0u, ~0u, ~0u, ~0u, ~0u, ~0u, ~0u},
+                                      {~0u, ~0u, ~0u, ~0u, 0, 0, 0, 0}};
+#endif
 static inline sbv sbb_unit_valid(int d2)
 {
 #if SBB_DPV == 2
-    return sbb_valid(d2 == SB_DIGITS ? SBB_NV - 1 : 0);
+    return sbb_unit_lanes[d2 == SB_DIGITS];
 #else
     (void)d2;
     return sbv_splat(~0u);

@@ -214,7 +214,6 @@ static inline void sbp_moved(uint64_t changed, uint32_t moved[2])
  * candidates. */
 static inline unsigned sbp_hidden(sbp_state *st, unsigned on, unsigned *bad_lanes)
 {
-    const sbv valid = {~0u, ~0u, ~0u, 0, ~0u, ~0u, ~0u, 0};
     const sbv keep = sbp_keep(on);
     sbv hid[SB_DIGITS];
     sbv bad = {0}, hid1 = {0}, hid2 = {0};
@@ -226,7 +225,7 @@ static inline unsigned sbp_hidden(sbp_state *st, unsigned on, unsigned *bad_lane
         const int d = __builtin_ctz(todo);
         sbv none;
         hid[d] = sbb_hidden_of(st->v[d], &none) & keep;
-        bad |= none & valid;
+        bad |= none; /* 0 in the padding lanes: the house masks are SBV_BAND's */
         hid2 |= hid1 & hid[d];
         hid1 |= hid[d];
     }
