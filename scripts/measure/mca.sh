@@ -14,12 +14,15 @@
 #   band-hidden   one unit of the band kernel's hidden-singles pass (kernel_band.h): a
 #                 changed digit's words (two digits' at 32 bytes), their hidden cells and the
 #                 pass's sums, stamped at avx2 (32-byte) and sse4 (16-byte)
-#   band-naked    one naked-singles iteration of the band kernel that places one single (the
-#                 cell count, the index planes, the single's digit, its peers into the
-#                 digit's eliminations and the eliminations applied to the board), at avx2
-#                 and sse4: the chain a settle waits on, each iteration on the last. llvm-mca
-#                 assumes no load depends on a store, so the eliminations' store-to-load
-#                 forwarding (about 5 cycles on these cores) is not in its figure
+#   band-count    the cell count of one naked-singles iteration of the band kernel (cells
+#                 with one digit left, two or more, an empty cell, the fresh singles), at avx2
+#                 and sse4: the chain a settle waits on, each iteration on the last
+#   band-walk     the rest of an iteration that places one single: the index planes, the
+#                 single's digit, its peers into the digit's eliminations and the
+#                 eliminations applied to the board (the count and the walk are marked apart:
+#                 gcc lays the loop out rotated, the walk before the count). llvm-mca assumes
+#                 no load depends on a store, so the eliminations' store-to-load forwarding
+#                 (about 5 cycles on these cores) is not in its figure
 # A region runs on each CPU of MCA_CPUS whose -march (asked of CC) has the region's
 # instructions: the AVX-512 rounds only on AVX-512 CPUs (the avx512 one needs VBMI).
 # LLVM 14 (Debian 12) has no model of its own for every CPU it names: sapphirerapids runs its
@@ -52,10 +55,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # One copy of the kernel sources per set of marks, since a region is the first marked one a
-# stamp compiles to: top/ (the rounds and the hidden body) and naked/. The copies are
+# stamp compiles to: top/ (the rounds and the hidden body), count/ and walk/. The copies are
 # compiled in place of src/kernel/: their includes of their own folder ("kernel_band.h")
 # find the marked copy, those by path from src/ ("search/search.h") the tree's (-Isrc).
-for set in top naked; do
+for set in top count walk; do
     mkdir "$tmp/$set"
     cp src/kernel/*.h src/kernel/*.c "$tmp/$set"/
 done
@@ -84,7 +87,8 @@ mark top/kernel.h "/* Per house: once (digits with a place)" \
     "changed |= _mm512_cmpneq_epi16_mask(nv, v[j]);"
 mark top/kernel_band.h "const sbv h = sbb_hidden_of(sbb_unit_at(x, d1, d2), &none);" \
     "hid1 |= h;"
-mark naked/kernel_band.h "sbv4 once, twice;" "sbb_nelim_apply(v, &elim);"
+mark count/kernel_band.h "sbv4 once, twice;" "const sbv4 fresh = once & ~twice & ~done;"
+mark walk/kernel_band.h "done |= fresh;" "sbb_nelim_apply(v, &elim);"
 
 # has CPU MACRO: CC's -march=CPU defines MACRO (the CPU has the region's instructions).
 has() {
@@ -145,8 +149,10 @@ region avx512-round top avx512 __AVX512VBMI__
 region avx512bw-round top avx512bw __AVX512BW__
 region band-hidden-avx2 top avx2 __AVX2__
 region band-hidden-sse4 top sse4 __SSE4_1__
-region band-naked-avx2 naked avx2 __AVX2__
-region band-naked-sse4 naked sse4 __SSE4_1__
+region band-count-avx2 count avx2 __AVX2__
+region band-count-sse4 count sse4 __SSE4_1__
+region band-walk-avx2 walk avx2 __AVX2__
+region band-walk-sse4 walk sse4 __SSE4_1__
 [ "$MCA_CHECK" = 1 ] && exit 0
 
 version=$("$MCA" --version | awk '/LLVM version/ { print "llvm-mca", $NF; exit }')

@@ -502,15 +502,27 @@ static inline void sbb_nelim_apply(sbv v[SBB_NV], const sbb_nelim *e)
 }
 
 #if SBB_DPV == 2
-/* The four bit planes of each cell's digit index over the board-shaped digit vectors v (two
- * digits a vector, the tenth the empty phantom): exact for the cells in one digit's words. */
-static inline void sbb_planes_of(const sbv v[SBB_NV], sbv4 planes[4])
+/* sbb_qplanes of the four bit planes of each cell's digit index over the board-shaped digit
+ * vectors v (two digits a vector, the tenth the empty phantom): exact for the cells in one
+ * digit's words. Plane 0 is the odd digits of v[0..3], plane 1 digits 2, 3, 6 and 7, plane 2
+ * digits 4 to 7, plane 3 digit 8; planes 0 and 2 are gathered into one vector and planes 1
+ * and 3 into another by lane permutes, whose 64-bit interleaves are the two rows. (Folded as
+ * 16-byte halves first, gcc copied registers around the extracts.) */
+static inline void sbb_qplanes_of_vecs(const sbv v[SBB_NV], sbb_qplanes *q)
 {
     const sbv o01 = v[0] | v[1], o23 = v[2] | v[3], o03 = o01 | o23, p1 = v[1] | v[3];
-    planes[0] = sbv_hi(o03);
-    planes[1] = sbv_lo(p1) | sbv_hi(p1);
-    planes[2] = sbv_lo(o23) | sbv_hi(o23);
-    planes[3] = sbv_lo(v[4]);
+#if defined(__AVX2__)
+    const __m256i t2 = (__m256i)(o23 | sbv_swap_halves(o23));
+    const __m256i a = _mm256_permute2x128_si256((__m256i)o03, t2, 0x21); /* planes 0, 2 */
+    const __m256i b = _mm256_permute2x128_si256((__m256i)p1, (__m256i)v[4], 0x20) |
+                      _mm256_permute2x128_si256((__m256i)p1, (__m256i)p1, 0x81); /* 1, 3 */
+    _mm256_store_si256((__m256i *)(void *)q->q[0], _mm256_unpacklo_epi64(a, b));
+    _mm256_store_si256((__m256i *)(void *)q->q[1], _mm256_unpackhi_epi64(a, b));
+#else
+    const sbv4 planes[4] = {sbv_hi(o03), sbv_lo(p1) | sbv_hi(p1), sbv_lo(o23) | sbv_hi(o23),
+                            sbv_lo(v[4])};
+    sbb_qplanes_of(planes, q);
+#endif
 }
 #endif
 
@@ -518,21 +530,7 @@ static inline void sbb_planes_of(const sbv v[SBB_NV], sbv4 planes[4])
  * their word's offset, SBB_WALK). As a select, which gcc compiles as a second loop around the
  * first: each loop knows its word, and nine instructions of branch-free masks leave every
  * single's path (callgrind: sse4 -1.1..-1.8%, scalar -1.5..-2.7%) at no cost in time at 16
- * bytes. At avx2 the same second loop ran multi and dug 1.01-1.06x the time (its second exit
- * mispredicts, on the Intel VM and on Zen 4), so that stamp keeps one loop and steps by three
- * conditional moves on blsr's zero flag: gcc rewrites a select it can see into the second
- * loop, so they are written out (against the masks: avx2 -0.8..-1.0% instructions, and
- * 0.95-0.99x the time on Zen 4; docs/performance.md). rest is emptied from h64, 0 while the
- * first word is walked (once the second is, rest is 0 already and the walk ends the next time
- * g is empty), so that the step takes one constant register, not two. The constant as a
- * memory operand ran fewer instructions still but dug 1.06x the time (Zen 4). */
-#if SBB_DPV == 2 && defined(__x86_64__) && defined(__BMI__)
-#define SBB_WALK_NEXT(g, rest, h64)                                                            \
-    __asm__("blsr %0, %0\n\tcmovz %1, %0\n\tcmovz %2, %1\n\tcmovz %3, %2"                    \
-            : "+&r"(g), "+&r"(rest), "+&r"(h64)                                                \
-            : "r"((size_t)64)                                                                  \
-            : "cc")
-#else
+ * bytes. The avx2 stamp steps otherwise (SBB_WALK_LOOP). */
 #define SBB_WALK_NEXT(g, rest, h64)                                                            \
     do {                                                                                       \
         (g) &= (g) - 1;                                                                        \
@@ -541,6 +539,68 @@ static inline void sbb_planes_of(const sbv v[SBB_NV], sbv4 planes[4])
         (rest) = next_ ? 0 : (rest);                                                           \
         (h64) = next_ ? 64 : (h64);                                                            \
     } while (0)
+
+/* The walk's loop over the singles of words gw (walked) and rw (rest), gw not empty, hw the
+ * walked word's offset (64 x the word: its row's byte offset in sbb_qplanes qp, its first
+ * position's entry in sb_band_peers_at): each single's 20 peers join its digit's entry of
+ * sbb_nelim el, and its digit's bit joins dt. */
+#if SBB_DPV == 2 && defined(__x86_64__) && defined(__BMI__) && defined(__AVX2__)
+/* At avx2, written out: 20 instructions a single. Written in C, gcc's register choices around
+ * the loop moved with every change elsewhere in the settle, copying its state between
+ * registers 2 to 4 times a single and zeroing tzcnt's output first (for a false dependency
+ * only Haswell and Broadwell have): 23-27 instructions. A single at position p: its digit is
+ * the mask move of its plane row shifted left by 63 - p (p ^ 63), its digit's entry 16 x the
+ * digit, its peers' 16 x (hw + p). One loop, stepped by three conditional moves on blsr's
+ * zero flag: as the 16-byte stamps' select (a second loop) it ran multi and dug 1.01-1.06x
+ * the time (its second exit mispredicts, on the Intel VM and on Zen 4). rw is emptied from
+ * hw, 0 while the first word is walked (once the second is, rw is 0 already and the walk
+ * ends the next time gw is empty), so that the step takes one constant register, not two;
+ * the constant as a memory operand ran dug 1.06x the time (Zen 4). Eleven general registers
+ * at most: one more (63 for an andn) and gcc kept the board's pointer on the stack. */
+#define SBB_WALK_LOOP(qp, gw, rw, hw, el, dt)                                                  \
+    do {                                                                                       \
+        uint64_t p_, d_, dirty_ = 0;                                                           \
+        __m128i xt_, xe_;                                                                      \
+        __m256i y_;                                                                            \
+        __asm__("1:\n\t"                                                                       \
+                "tzcnt %[g], %[p]\n\t"                                                         \
+                "mov %[p], %[d]\n\t"                                                           \
+                "xor $63, %[d]\n\t"                                                            \
+                "vmovq %[d], %[xt]\n\t"                                                        \
+                "vmovdqa (%[q],%[h]), %[y]\n\t"                                                \
+                "vpsllq %[xt], %[y], %[y]\n\t"                                                 \
+                "vmovmskpd %[y], %[d]\n\t"                                                     \
+                "add %[h], %[p]\n\t"                                                           \
+                "shl $4, %[p]\n\t"                                                             \
+                "bts %[d], %[dirty]\n\t"                                                       \
+                "shl $4, %[d]\n\t"                                                             \
+                "vmovdqa (%[e],%[d]), %[xe]\n\t"                                               \
+                "vpor (%[peers],%[p]), %[xe], %[xe]\n\t"                                       \
+                "vmovdqa %[xe], (%[e],%[d])\n\t"                                               \
+                "blsr %[g], %[g]\n\t"                                                          \
+                "cmovz %[rest], %[g]\n\t"                                                      \
+                "cmovz %[h], %[rest]\n\t"                                                      \
+                "cmovz %[c64], %[h]\n\t"                                                       \
+                "test %[g], %[g]\n\t"                                                          \
+                "jnz 1b"                                                                       \
+                : [g] "+&r"(gw), [rest] "+&r"(rw), [h] "+&r"(hw), [p] "=&r"(p_),               \
+                  [d] "=&r"(d_), [dirty] "+&r"(dirty_), [xt] "=&x"(xt_), [y] "=&x"(y_),        \
+                  [xe] "=&x"(xe_), "+m"(el)                                                    \
+                : [q] "r"((qp).q), [e] "r"((el).v), [peers] "r"(sb_band_peers_at),             \
+                  [c64] "r"((size_t)64), "m"(qp), "m"(sb_band_peers_at)                        \
+                : "cc");                                                                       \
+        (dt) |= (uint32_t)dirty_;                                                              \
+    } while (0)
+#else
+#define SBB_WALK_LOOP(qp, gw, rw, hw, el, dt)                                                  \
+    do {                                                                                       \
+        const size_t p_ = (size_t)__builtin_ctzll(gw);                                         \
+        const uint64_t *row_ = (const uint64_t *)(const void *)((const char *)(qp).q + (hw));  \
+        const uint32_t d_ = sbb_qbits(row_, (int)p_);                                          \
+        sbb_nelim_add(&(el), d_, (const sbv4 *)(const void *)sb_band_peers_at[(hw) + p_]);     \
+        (dt) |= SBB_HIDDEN_DIRTY(d_);                                                          \
+        SBB_WALK_NEXT(gw, rw, hw); /* the next cell: word 1 from here on, or none */           \
+    } while (gw)
 #endif
 
 /* Places the cells of set fresh (an sbv4), each holding one digit whose index the four bit
@@ -548,29 +608,27 @@ static inline void sbb_planes_of(const sbv v[SBB_NV], sbv4 planes[4])
  * and its digit's bit joins dirty. A macro, so that each use compiles as written in place
  * (as a helper function, inlined, it moved gcc's register choices in the naked singles:
  * +0.6-1.4% instructions). The cells as sbb_qplanes' two 64-bit words: g the cells left in
- * the word walked, rest the other word's (SBB_WALK_NEXT), all in registers. (Walking band
+ * the word walked, rest the other word's, all in registers (SBB_WALK_LOOP). (Walking band
  * words kept in memory put a store-to-load forwarding on every single's path: 4-7% slower at
  * every band level on Intel, bench -t 1.) */
 #define SBB_WALK(fresh, planes, elim, dirty)                                                   \
     do {                                                                                       \
-        sbb_qplanes qp_;                                                                       \
-        sbb_qplanes_of((planes), &qp_);                                                        \
+        sbb_qplanes qpp_;                                                                      \
+        sbb_qplanes_of((planes), &qpp_);                                                       \
+        SBB_WALK_Q(fresh, qpp_, elim, dirty);                                                  \
+    } while (0)
+
+/* SBB_WALK with the planes already laid out as sbb_qplanes qp. */
+#define SBB_WALK_Q(fresh, qp, elim, dirty)                                                     \
+    do {                                                                                       \
         uint64_t g_ = ((sbb_q2)(fresh))[0], rest_ = ((sbb_q2)(fresh))[1];                      \
-        size_t h64_ = 0; /* 64 x the word walked: its row's byte offset in qp_, its first */    \
-        if (!g_) {       /* position's entry in sb_band_peers_at */                            \
+        size_t h64_ = 0; /* 64 x the word walked (SBB_WALK_LOOP) */                            \
+        if (!g_) {                                                                             \
             g_ = rest_;                                                                        \
             rest_ = 0;                                                                         \
             h64_ = 64;                                                                         \
         }                                                                                      \
-        do {                                                                                   \
-            const size_t p_ = (size_t)__builtin_ctzll(g_);                                     \
-            const uint64_t *row_ = (const uint64_t *)(const void *)((const char *)qp_.q + h64_); \
-            const uint32_t d_ = sbb_qbits(row_, (int)p_);                                      \
-            sbb_nelim_add(&(elim), d_,                                                         \
-                          (const sbv4 *)(const void *)sb_band_peers_at[h64_ + p_]);            \
-            (dirty) |= SBB_HIDDEN_DIRTY(d_);                                                   \
-            SBB_WALK_NEXT(g_, rest_, h64_); /* the next cell: word 1 from here on, or none */   \
-        } while (g_);                                                                          \
+        SBB_WALK_LOOP(qp, g_, rest_, h64_, elim, dirty);                                       \
     } while (0)
 
 /* Naked singles to their fixpoint: every cell left with one digit and not yet placed has
@@ -601,12 +659,15 @@ static inline SBB_NAKED_INLINE int sbb_naked(sb_board *b)
     for (;;) {
         sbv4 once, twice;
 #if SBB_DPV == 2
-        /* Counted per half (the even digits, the odd ones and the empty phantom), then folded. */
+        /* Counted per half (the even digits, the odd ones and the empty phantom), then folded
+         * against the halves swapped (folded as 16-byte halves, gcc copied registers around
+         * the extracts). */
         const sbv o01 = v[0] | v[1], t01 = v[0] & v[1], o23 = v[2] | v[3], t23 = v[2] & v[3];
         const sbv o03 = o01 | o23, t03 = t01 | t23 | (o01 & o23);
         const sbv o = o03 | v[4], t = t03 | (o03 & v[4]);
-        once = sbv_lo(o) | sbv_hi(o);
-        twice = sbv_lo(t) | sbv_hi(t) | (sbv_lo(o) & sbv_hi(o));
+        const sbv os = sbv_swap_halves(o);
+        once = sbv_lo(o | os);
+        twice = sbv_lo(t | sbv_swap_halves(t) | (o & os));
 #else
         sbv4 hi4;
         sbb_count_cells(v, &once, &twice, &hi4);
@@ -624,13 +685,15 @@ static inline SBB_NAKED_INLINE int sbb_naked(sb_board *b)
         /* The four bit planes of each cell's digit index (exact for the cells with one digit),
          * laid out by sbb_qplanes_of, so that a single's digit is one shift and one mask move
          * (sbb_qbits). */
-        sbv4 planes[4];
 #if SBB_DPV == 2
-        sbb_planes_of(v, planes);
+        sbb_qplanes qp;
+        sbb_qplanes_of_vecs(v, &qp);
+        SBB_WALK_Q(fresh, qp, elim, dirty);
 #else
+        sbv4 planes[4];
         sbb_index_planes(v, hi4, planes);
-#endif
         SBB_WALK(fresh, planes, elim, dirty);
+#endif
         sbb_nelim_apply(v, &elim);
     }
     if (!any)
