@@ -372,6 +372,9 @@ extern const sb_locked_lanes_t sb_locked_lanes;
 /* Band-kernel peer masks: for each cell, its 20 peers as band words (word k: band k, bit
  * 9*i + j = row 3k+i, column j; word 3 is 0), one 16-byte vector per cell. */
 extern const uint32_t sb_band_peers[SB_CELLS][4] __attribute__((aligned(16)));
+/* Each cell's own bit as band words (word 3 is 0): the band kernel's cell masks, read where
+ * dividing by 27 took a dozen instructions a guess. */
+extern const uint32_t sb_band_cell[SB_CELLS][4] __attribute__((aligned(16)));
 /* sb_band_peers without the cell's row ([0][c]) or its column ([1][c]): a line pair's reach
  * leaves its line out (line.h). */
 extern const uint32_t sb_band_cross[2][SB_CELLS][4] __attribute__((aligned(16)));

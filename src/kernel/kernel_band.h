@@ -213,12 +213,12 @@ static inline uint32_t sbb_vecs_of(uint32_t digits)
 
 /* The next unit of a pass's digit set *todo, taken out of it: its first digit (the return
  * value) and *d2, its second at 32 bytes (SB_DIGITS, the phantom, when none is left). */
-static inline int sbb_unit_next(uint32_t *todo, int *d2)
+static inline size_t sbb_unit_next(uint32_t *todo, size_t *d2)
 {
-    const int d1 = __builtin_ctz(*todo);
+    const size_t d1 = (size_t)__builtin_ctz(*todo);
     *todo &= *todo - 1;
 #if SBB_DPV == 2
-    *d2 = *todo ? __builtin_ctz(*todo) : SB_DIGITS;
+    *d2 = *todo ? (size_t)__builtin_ctz(*todo) : SB_DIGITS;
     *todo &= *todo - 1;
 #else
     *d2 = d1;
@@ -227,7 +227,7 @@ static inline int sbb_unit_next(uint32_t *todo, int *d2)
 }
 
 /* Digit words a[d1] and a[d2] (one digit's three band words each) as one vector. */
-static inline sbv sbb_unit_at(const sbv4 *a, int d1, int d2)
+static inline sbv sbb_unit_at(const sbv4 *a, size_t d1, size_t d2)
 {
 #if SBB_DPV == 1
     (void)d2;
@@ -241,7 +241,7 @@ static inline sbv sbb_unit_at(const sbv4 *a, int d1, int d2)
 }
 
 /* Writes a unit's vector x (digits d1 and d2) to digit words a[d1] and a[d2]. */
-static inline void sbb_unit_put(sbv4 *a, int d1, int d2, sbv x)
+static inline void sbb_unit_put(sbv4 *a, size_t d1, size_t d2, sbv x)
 {
 #if SBB_DPV == 1
     (void)d2;
@@ -280,7 +280,7 @@ static inline uint32_t sbb_halves_any(sbv x)
 #endif
 
 /* The digits d1 and d2 of a unit whose lanes of its vector x are not all zero. */
-static inline uint32_t sbb_unit_any(sbv x, int d1, int d2)
+static inline uint32_t sbb_unit_any(sbv x, size_t d1, size_t d2)
 {
 #if SBB_DPV == 1
     (void)d2;
@@ -298,7 +298,7 @@ static inline uint32_t sbb_unit_any(sbv x, int d1, int d2)
 static const sbv sbb_unit_lanes[2] = {{~0u, ~0u, ~0u, ~0u, ~0u, ~0u, ~0u, ~0u},
                                       {~0u, ~0u, ~0u, ~0u, 0, 0, 0, 0}};
 #endif
-static inline sbv sbb_unit_valid(int d2)
+static inline sbv sbb_unit_valid(size_t d2)
 {
 #if SBB_DPV == 2
     return sbb_unit_lanes[d2 == SB_DIGITS];
@@ -796,8 +796,8 @@ static inline __attribute__((always_inline)) int sbb_hidden(sb_board *b, int *ch
     for (int k = 0; k < SBB_NV; k++)
         hidv[k] = (sbv){0};
     for (uint32_t todo = *dirty & 0x1FFu; todo;) {
-        int d2;
-        const int d1 = sbb_unit_next(&todo, &d2);
+        size_t d2;
+        const size_t d1 = sbb_unit_next(&todo, &d2);
         sbv none;
         const sbv h = sbb_hidden_of(sbb_unit_at(x, d1, d2), &none);
         bad |= none & sbb_unit_valid(d2);
@@ -893,8 +893,8 @@ static inline int sbb_locked_pass(sb_board *b)
     for (int k = 0; k < SBB_NV; k++)
         elv[k] = (sbv){0};
     for (uint32_t todo = *dirty >> 16 & 0x1FFu; todo;) {
-        int d2;
-        const int d1 = sbb_unit_next(&todo, &d2);
+        size_t d2;
+        const size_t d1 = sbb_unit_next(&todo, &d2);
         const sbv w = sbb_unit_at(x, d1, d2);
         const sbv e = w ^ sbb_locked_of(w);
         moved |= sbb_unit_any(e, d1, d2);
@@ -1354,7 +1354,7 @@ static inline uint16_t sbb_first(const sb_board *b, int c, uint16_t m)
 /* Cell c's bit in every digit group of a vector. */
 static inline sbv sbb_cell_bit(int c)
 {
-    return sbv_wide((sbv4)((sbv4){0, 1, 2, 3} == (uint32_t)(c / 27)) & (1u << (c % 27)));
+    return sbv_wide(*(const sbv4 *)(const void *)sb_band_cell[c]);
 }
 
 #if defined(__SSE2__)
@@ -1512,7 +1512,7 @@ static inline void sbb_place(sb_board *b, int c, int e)
     const sbv4 peer = *(const sbv4 *)(const void *)sb_band_peers[c];
     sbb_vecs(b)[e / SBB_DPV] &= ~(sbv_wide(peer) & sbb_digit_lanes(e));
     sbv4 *done = sbb_done_vec(sbb_words(b));
-    *done |= (sbv4)((sbv4){0, 1, 2, 3} == (uint32_t)(c / 27)) & (1u << (c % 27));
+    *done |= *(const sbv4 *)(const void *)sb_band_cell[c];
     sbb_words(b)[SBB_DIRTY] |= SBB_HIDDEN_DIRTY(e) * 0x10001u;
 }
 

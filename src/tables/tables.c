@@ -61,6 +61,14 @@ const uint32_t sb_cell_house_bits[SB_CELLS] = {SB_HB9(0), SB_HB9(1), SB_HB9(2), 
 const uint32_t sb_band_peers[SB_CELLS][4] __attribute__((aligned(16))) = {
     SB_BP9(0), SB_BP9(1), SB_BP9(2), SB_BP9(3), SB_BP9(4), SB_BP9(5), SB_BP9(6), SB_BP9(7), SB_BP9(8)};
 
+/* Each cell's own bit as band words. */
+#define SB_BC(c) {SB_BOWN(c, 0) ? 1u << (c) % 27 : 0u, SB_BOWN(c, 1) ? 1u << (c) % 27 : 0u, \
+    SB_BOWN(c, 2) ? 1u << (c) % 27 : 0u, 0}
+#define SB_BC9(r) SB_BC(9 * (r)), SB_BC(9 * (r) + 1), SB_BC(9 * (r) + 2), SB_BC(9 * (r) + 3), \
+    SB_BC(9 * (r) + 4), SB_BC(9 * (r) + 5), SB_BC(9 * (r) + 6), SB_BC(9 * (r) + 7), SB_BC(9 * (r) + 8)
+const uint32_t sb_band_cell[SB_CELLS][4] __attribute__((aligned(16))) = {
+    SB_BC9(0), SB_BC9(1), SB_BC9(2), SB_BC9(3), SB_BC9(4), SB_BC9(5), SB_BC9(6), SB_BC9(7), SB_BC9(8)};
+
 /* sb_band_peers without the cell's row (entry 0: its column and box) or its column (entry 1:
  * its row and box), for line.h's pairs. */
 #define SB_BXR(c, kk) ((SB_BCOL(c) | (SB_BOWN(c, kk) ? SB_BBOX(c) : 0u)) & \
