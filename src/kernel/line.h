@@ -155,18 +155,18 @@ static inline int sbl_line_pick(const sbl_scan *sc, int cell_deg, int cell_many,
                 const uint32_t s2 = i9 + (uint32_t)__builtin_ctz(fld & (fld - 1));
                 SBL_PAIR(27 * k + s1, 27 * k + s2, 0, 27 * k + i9);
             }
+        /* Columns over bands 0 and 1 as one 64-bit word, where a bit's position is its cell,
+         * and band 2: a column's two places lie in two bands, so the first is the lowest of
+         * the word's and the second band 2's, else the word's highest. */
+        const uint64_t x01 = cols ? xw[0] | (uint64_t)xw[1] << 27 : 0;
         for (uint32_t f = cols; f; f &= f - 1) {
-            const uint32_t j = (uint32_t)__builtin_ctz(f), mj = 0x40201u << j;
-            /* The column's places as one word, row i of band k at bit 9i + 3k (shifted down
-             * by j); one multiply gathers them to bit 16 + 3k + i, 16 + the row: its terms
-             * 2^16, 2^8 and 2^0 bring rows i = 0, 1 and 2 there and leave every other product
-             * on a bit of its own, so nothing carries. */
-            const uint64_t w = ((uint64_t)(xw[0] & mj) | (uint64_t)(xw[1] & mj) << 3 |
-                                (uint64_t)(xw[2] & mj) << 6) >> j;
-            const uint32_t c = (uint32_t)(w * 0x10101u >> 16) & 0x1FFu;
-            const uint32_t r1 = (uint32_t)__builtin_ctz(c);
-            const uint32_t r2 = (uint32_t)__builtin_ctz(c & (c - 1));
-            SBL_PAIR(9 * r1 + j, 9 * r2 + j, 1, 81 + 9 * j);
+            const uint32_t j = (uint32_t)__builtin_ctz(f);
+            const uint64_t c01 = x01 & ((uint64_t)0x40201u << 27 | 0x40201u) << j;
+            const uint32_t c2 = xw[2] & 0x40201u << j;
+            const uint32_t p = (uint32_t)__builtin_ctzll(c01);
+            const uint32_t q = c2 ? 54 + (uint32_t)__builtin_ctz(c2)
+                                  : 63 ^ (uint32_t)__builtin_clzll(c01);
+            SBL_PAIR(p, q, 1, 81 + 9 * j);
         }
 #undef SBL_PAIR
     }
