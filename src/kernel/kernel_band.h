@@ -215,7 +215,7 @@ static inline uint32_t sbb_vecs_of(uint32_t digits)
  * value) and *d2, its second at 32 bytes (SB_DIGITS, the phantom, when none is left). */
 static inline size_t sbb_unit_next(uint32_t *todo, size_t *d2)
 {
-    const size_t d1 = (size_t)__builtin_ctz(*todo);
+    const size_t d1 = sbv_ctz(*todo);
     *todo &= *todo - 1;
 #if SBB_DPV == 2
     *d2 = *todo ? (size_t)__builtin_ctz(*todo) : SB_DIGITS;
@@ -942,7 +942,7 @@ static inline int sbb_count(sbv4 x)
     /* Read as two 64-bit lanes (bands 0-1, band 2 and the zero padding): two moves out of the
      * vector register instead of three extracts and a merge. */
     const sbb_q2 q = (sbb_q2)x;
-    return __builtin_popcountll(q[0]) + __builtin_popcountll(q[1]);
+    return (int)(sbv_popcount64(q[0]) + sbv_popcount64(q[1]));
 #endif
 }
 
@@ -1234,7 +1234,7 @@ static inline int sbb_branch_cell(const sb_board *b)
 #pragma GCC unroll 3
         for (int j = 0; j < 3; j++)
             for (uint32_t f = biv[j]; f; f &= f - 1) {
-                const int s = __builtin_ctz(f), c = 27 * j + s;
+                const int s = (int)sbv_ctz(f), c = 27 * j + s;
                 const int deg = sbb_score(
                     c, x[sbb_lane_bits(lt[j], s)] | x[sbb_lane_bits(ht[j], s)], biv);
                 best = deg > best_deg ? c : best;

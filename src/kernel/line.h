@@ -150,9 +150,9 @@ static inline int sbl_line_pick(const sbl_scan *sc, int cell_deg, int cell_many,
 #pragma GCC unroll 3
         for (uint32_t k = 0; k < 3; k++)
             for (uint32_t f = rw[k]; f; f &= f - 1) {
-                const uint32_t i9 = (uint32_t)__builtin_ctz(f), fld = xw[k] >> i9 & 0x1FFu;
-                const uint32_t s1 = i9 + (uint32_t)__builtin_ctz(fld);
-                const uint32_t s2 = i9 + (uint32_t)__builtin_ctz(fld & (fld - 1));
+                const uint32_t i9 = sbv_ctz(f), fld = xw[k] >> i9 & 0x1FFu;
+                const uint32_t s1 = i9 + sbv_ctz(fld);
+                const uint32_t s2 = i9 + sbv_ctz(fld & (fld - 1));
                 SBL_PAIR(27 * k + s1, 27 * k + s2, 0, 27 * k + i9);
             }
         /* Columns over bands 0 and 1 as one 64-bit word, where a bit's position is its cell,
@@ -160,11 +160,11 @@ static inline int sbl_line_pick(const sbl_scan *sc, int cell_deg, int cell_many,
          * the word's and the second band 2's, else the word's highest. */
         const uint64_t x01 = cols ? xw[0] | (uint64_t)xw[1] << 27 : 0;
         for (uint32_t f = cols; f; f &= f - 1) {
-            const uint32_t j = (uint32_t)__builtin_ctz(f);
+            const uint32_t j = sbv_ctz(f);
             const uint64_t c01 = x01 & ((uint64_t)0x40201u << 27 | 0x40201u) << j;
             const uint32_t c2 = xw[2] & 0x40201u << j;
-            const uint32_t p = (uint32_t)__builtin_ctzll(c01);
-            const uint32_t q = c2 ? 54 + (uint32_t)__builtin_ctz(c2)
+            const uint32_t p = sbv_ctz64(c01);
+            const uint32_t q = c2 ? 54 + sbv_ctz(c2)
                                   : 63 ^ (uint32_t)__builtin_clzll(c01);
             SBL_PAIR(p, q, 1, 81 + 9 * j);
         }
