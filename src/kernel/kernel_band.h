@@ -218,6 +218,7 @@ static inline size_t sbb_unit_next(uint32_t *todo, size_t *d2)
     const size_t d1 = sbv_ctz(*todo);
     *todo &= *todo - 1;
 #if SBB_DPV == 2
+    /* The builtin: gcc folds the zero test into tzcnt's flags (sbv_ctz cost 1.6% on 17-clue). */
     *d2 = *todo ? (size_t)__builtin_ctz(*todo) : SB_DIGITS;
     *todo &= *todo - 1;
 #else
