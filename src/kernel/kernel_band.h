@@ -312,8 +312,8 @@ static inline sbv sbb_unit_valid(size_t d2)
 /* Cells with one digit left, over the nine digit words: once = a digit left, twice = two or
  * more; hi4 = a digit of indexes 4..7 left (the third bit plane of sbb_index_planes, a node
  * of the tree). Reduced as a tree: the chain of a naked-singles iteration is what a settle
- * waits on. Stamped for 16-byte digit words and, for the paired search, 32-byte ones (two
- * boards). */
+ * waits on. Stamped for the paired search's 32-byte words (two boards); the 16-byte count is
+ * sbb_naked's own. */
 #define SBB_COUNT_CELLS(name, T)                                                                \
     static inline void name(const T v[SB_DIGITS], T *once, T *twice, T *hi4)                   \
     {                                                                                          \
@@ -339,7 +339,6 @@ static inline sbv sbb_unit_valid(size_t d2)
         p[2] = hi4;                                                                            \
         p[3] = v[8];                                                                           \
     }
-SBB_COUNT_CELLS(sbb_count_cells, sbv4)
 SBB_INDEX_PLANES(sbb_index_planes, sbv4)
 
 /* All ones in the lanes of digit index e within its vector, zero elsewhere. */
@@ -595,7 +594,7 @@ static inline void sbb_qplanes_of_vecs(const sbv v[SBB_NV], sbb_qplanes *q)
 #else
 #define SBB_WALK_LOOP(qp, gw, rw, hw, el, dt)                                                  \
     do {                                                                                       \
-        const size_t p_ = (size_t)__builtin_ctzll(gw);                                         \
+        const size_t p_ = sbv_ctz64(gw);                                                       \
         const uint64_t *row_ = (const uint64_t *)(const void *)((const char *)(qp).q + (hw));  \
         const uint32_t d_ = sbb_qbits(row_, (int)p_);                                          \
         sbb_nelim_add(&(el), d_, (const sbv4 *)(const void *)sb_band_peers_at[(hw) + p_]);     \
@@ -670,8 +669,17 @@ static inline SBB_NAKED_INLINE int sbb_naked(sb_board *b)
         once = sbv_lo(o | os);
         twice = sbv_lo(t | sbv_swap_halves(t) | (o & os));
 #else
-        sbv4 hi4;
-        sbb_count_cells(v, &once, &twice, &hi4);
+        /* Accumulated digit by digit (gcc reassociates it into a tree of its own): written as
+         * a tree of pairs, its partial sums and the nine digit words outgrew the sixteen xmm
+         * registers and spilled four of them an iteration; this way one, and sse4 and the
+         * scalar level run 3-5% faster (docs/performance.md). hi4 is taken in the walk's
+         * branch. */
+        once = v[0] | v[1];
+        twice = v[0] & v[1];
+        for (int d = 2; d < SB_DIGITS; d++) {
+            twice |= once & v[d];
+            once |= v[d];
+        }
 #endif
         if (sbv4_any(cells & ~once))
             return 0;
@@ -692,7 +700,7 @@ static inline SBB_NAKED_INLINE int sbb_naked(sb_board *b)
         SBB_WALK_Q(fresh, qp, elim, dirty);
 #else
         sbv4 planes[4];
-        sbb_index_planes(v, hi4, planes);
+        sbb_index_planes(v, v[4] | v[5] | v[6] | v[7], planes);
         SBB_WALK(fresh, planes, elim, dirty);
 #endif
         sbb_nelim_apply(v, &elim);

@@ -44,20 +44,33 @@ static inline uint32_t sbv_ctz(uint32_t x) /* x not 0 */
     __asm__("tzcnt %1, %0" : "=r"(r) : "r"(x) : "cc");
     return r;
 }
-static inline uint32_t sbv_ctz64(uint64_t x) /* x not 0 */
+static inline uint64_t sbv_ctz64(uint64_t x) /* x not 0 */
 {
     uint64_t r;
     __asm__("tzcnt %1, %0" : "=r"(r) : "r"(x) : "cc");
-    return (uint32_t)r;
+    return r;
+}
+#elif defined(__x86_64__)
+/* Without BMI, tzcnt runs as bsf, whose output depends on its last write (all of Intel's
+ * cores before Skylake): counted in place, that write is the input's own. */
+static inline uint32_t sbv_ctz(uint32_t x) /* x not 0 */
+{
+    __asm__("tzcnt %0, %0" : "+r"(x) : : "cc");
+    return x;
+}
+static inline uint64_t sbv_ctz64(uint64_t x) /* x not 0 */
+{
+    __asm__("tzcnt %0, %0" : "+r"(x) : : "cc");
+    return x;
 }
 #else
 static inline uint32_t sbv_ctz(uint32_t x)
 {
     return (uint32_t)__builtin_ctz(x);
 }
-static inline uint32_t sbv_ctz64(uint64_t x)
+static inline uint64_t sbv_ctz64(uint64_t x)
 {
-    return (uint32_t)__builtin_ctzll(x);
+    return (uint64_t)(uint32_t)__builtin_ctzll(x);
 }
 #endif
 #if defined(__x86_64__) && defined(__POPCNT__)
