@@ -215,7 +215,9 @@ static inline uint32_t sbb_vecs_of(uint32_t digits)
  * value) and *d2, its second at 32 bytes (SB_DIGITS, the phantom, when none is left). */
 static inline size_t sbb_unit_next(uint32_t *todo, size_t *d2)
 {
-    const size_t d1 = sbv_ctz(*todo);
+    /* The 64-bit scan at 16 bytes (its index needs no zero extension there; at 32 bytes
+     * gcc then zero-extended the digit set instead). */
+    const size_t d1 = SBB_DPV == 1 ? sbv_ctz64(*todo) : sbv_ctz(*todo);
     *todo &= *todo - 1;
 #if SBB_DPV == 2
     /* The builtin: gcc folds the zero test into tzcnt's flags (sbv_ctz cost 1.6% on 17-clue). */
@@ -285,7 +287,7 @@ static inline uint32_t sbb_unit_any(sbv x, size_t d1, size_t d2)
 {
 #if SBB_DPV == 1
     (void)d2;
-    return (uint32_t)-sbv_any(x) & 1u << d1;
+    return (uint32_t)sbv_any(x) << d1;
 #else
     const uint32_t a = sbb_halves_any(x);
     return (a & 1) << d1 | (a >> 1) << d2;
@@ -888,7 +890,7 @@ static inline int sbb_locked_pass(sb_board *b)
     uint32_t moved = 0;
 #if SBB_DPV == 1
     for (uint32_t todo = *dirty >> 16 & 0x1FFu; todo; todo &= todo - 1) {
-        const int k = __builtin_ctz(todo);
+        const size_t k = sbv_ctz64(todo);
         const sbv w = bv[k];
         const sbv nv = sbb_locked_of(w);
         moved |= sbb_unit_any(nv ^ w, k, k);
