@@ -312,7 +312,7 @@ static inline sbv sbb_unit_valid(size_t d2)
 }
 
 /* Cells with one digit left, over the nine digit words: once = a digit left, twice = two or
- * more; hi4 = a digit of indexes 4..7 left (the third bit plane of sbb_index_planes, a node
+ * more; hi4 = a digit of indexes 4..7 left (the third bit plane of sbb_index_planes_hi, a node
  * of the tree). Reduced as a tree: the chain of a naked-singles iteration is what a settle
  * waits on. Stamped for the paired search's 32-byte words (two boards); the 16-byte count is
  * sbb_naked's own. */
@@ -341,7 +341,14 @@ static inline sbv sbb_unit_valid(size_t d2)
         p[2] = hi4;                                                                            \
         p[3] = v[8];                                                                           \
     }
-SBB_INDEX_PLANES(sbb_index_planes, sbv4)
+SBB_INDEX_PLANES(sbb_index_planes_hi, sbv4)
+
+/* sbb_index_planes_hi for 16-byte digit words, the third plane made here: no 16-byte count
+ * leaves it at hand. */
+static inline void sbb_index_planes(const sbv4 v[SB_DIGITS], sbv4 p[4])
+{
+    sbb_index_planes_hi(v, v[4] | v[5] | v[6] | v[7], p);
+}
 
 /* All ones in the lanes of digit index e within its vector, zero elsewhere. */
 static inline sbv sbb_digit_lanes(int e)
@@ -674,8 +681,7 @@ static inline SBB_NAKED_INLINE int sbb_naked(sb_board *b)
         /* Accumulated digit by digit (gcc reassociates it into a tree of its own): written as
          * a tree of pairs, its partial sums and the nine digit words outgrew the sixteen xmm
          * registers and spilled four of them an iteration; this way one, and sse4 and the
-         * scalar level run 3-5% faster (docs/performance.md). hi4 is taken in the walk's
-         * branch. */
+         * scalar level run 3-5% faster (docs/performance.md). */
         once = v[0] | v[1];
         twice = v[0] & v[1];
         for (int d = 2; d < SB_DIGITS; d++) {
@@ -702,7 +708,7 @@ static inline SBB_NAKED_INLINE int sbb_naked(sb_board *b)
         SBB_WALK_Q(fresh, qp, elim, dirty);
 #else
         sbv4 planes[4];
-        sbb_index_planes(v, v[4] | v[5] | v[6] | v[7], planes);
+        sbb_index_planes(v, planes);
         SBB_WALK(fresh, planes, elim, dirty);
 #endif
         sbb_nelim_apply(v, &elim);
@@ -858,7 +864,7 @@ static inline __attribute__((always_inline)) int sbb_hidden(sb_board *b, int *ch
             kept[k] = sbb_hidden_kept(bv, hid1, hid, k);
 #endif
         sbv4 planes[4]; /* from the digit words as stored (a wider load would span two) */
-        sbb_index_planes(hid, hid[4] | hid[5] | hid[6] | hid[7], planes);
+        sbb_index_planes(hid, planes);
         sbb_nelim elim;
         sbb_nelim_clear(&elim);
         uint32_t placed = 0;
