@@ -291,14 +291,14 @@ static inline __m512i sbk_counts(__m512i v)
  * gathered (lane r: row r within stack k; lane 9+c: column c within band k). A digit of a
  * segment absent from the other two segments of its box (pointing) leaves the other segments
  * of its line; one absent from the other two segments of its line (claiming) leaves the other
- * segments of its box. out[j] gets the digits to remove from each lane of board register j
- * (12 permutes of rotation, 12 of scatter; all off the round's critical path). */
+ * segments of its box. elim[k] gets the digits to remove from each segment lane of a[k] (12
+ * permutes of rotation; sbk_scatter moves them onto the cells). */
 static inline __attribute__((always_inline)) __mmask32 sbk_locked(const __m512i a[3],
-                                                                   __m512i out[3], const int root)
+                                                                   __m512i elim[3], const int root)
 {
     const __m512i r1 = SBK_IDX(SBK_LOCKED.rot[0]);
     const __m512i r2 = SBK_IDX(SBK_LOCKED.rot[1]);
-    __m512i point[3], claim[3], elim[3];
+    __m512i point[3], claim[3];
     for (int k = 0; k < 3; k++) {
         /* rot1/rot2 bring in the other two lines of the band (stack): the rest of the box. */
         point[k] = _mm512_andnot_si512(_mm512_or_si512(SBK_PERM(r1, a[k]), SBK_PERM(r2, a[k])),
@@ -338,6 +338,14 @@ static inline __attribute__((always_inline)) __mmask32 sbk_locked(const __m512i 
         if (root)
             elim[k] = _mm512_or_si512(elim[k], own[k]);
     }
+    return bad;
+}
+
+/* The segment eliminations elim[k] of sbk_locked as the digits to remove from each lane of
+ * board register j, out[j] (12 permutes, off the round's critical path). */
+static inline __attribute__((always_inline)) void sbk_scatter(const __m512i elim[3],
+                                                               __m512i out[3])
+{
     for (int j = 0; j < 3; j++) {
         const __m512i ri = SBK_IDX(SBK_LOCKED_REG(row, j));
         const __m512i ci = SBK_IDX(SBK_LOCKED_REG(col, j));
@@ -347,7 +355,37 @@ static inline __attribute__((always_inline)) __mmask32 sbk_locked(const __m512i 
                                          elim[2]);
         out[j] = _mm512_or_si512(er, ec);
     }
-    return bad;
+}
+
+/* The house lanes where a round would change the board (sbk_settle_at): a placed digit
+ * with a second place, a hidden digit, or a line segment holding a digit of its locked
+ * eliminations (segment lanes 0..17 of seg[k], elim[k]). */
+static inline __mmask32 sbk_acts(__m512i placed, __m512i twice, __m512i hidden,
+                                 const __m512i seg[3], const __m512i elim[3])
+{
+    const __mmask32 lines = (1u << 18) - 1;
+    return _mm512_test_epi16_mask(placed, twice) | _mm512_test_epi16_mask(hidden, hidden) |
+           _mm512_mask_test_epi16_mask(lines, seg[0], elim[0]) |
+           _mm512_mask_test_epi16_mask(lines, seg[1], elim[1]) |
+           _mm512_mask_test_epi16_mask(lines, seg[2], elim[2]);
+}
+
+/* Stores the fixpoint v as board b with its nsolved. @return -1 when a cell is empty (the
+ * house statistics do not see one: the other eight cells can still hold all nine digits),
+ * else nsolved. */
+static inline int sbk_fixpoint(sb_board *b, const __m512i v[3])
+{
+    const __m512i one = _mm512_set1_epi16(1);
+    int nsolved = 0;
+    __mmask32 empty = 0;
+    for (int j = 0; j < 3; j++) {
+        _mm512_store_si512((void *)&b->cand[32 * j], v[j]);
+        empty |= _mm512_mask_testn_epi16_mask(sbk_cells[j], v[j], v[j]);
+        nsolved += __builtin_popcount(
+            _mm512_mask_testn_epi16_mask(sbk_cells[j], v[j], _mm512_sub_epi16(v[j], one)));
+    }
+    b->nsolved = (uint16_t)nsolved;
+    return empty ? -1 : nsolved;
 }
 
 /* What a settle's rounds run: the search's rules (SBK_PLAIN); those and the triad rules in
@@ -370,7 +408,8 @@ enum { SBK_GO_TRIADS = 2 };
  * the singles stalled cost more rounds than it saved work. On Intel a round is bound by the
  * two ports that run 512-bit work (llvm-mca: about 80 cycles of their uops against 98 back to
  * back), so a second board interleaved per thread did not pay (docs/performance.md). A round
- * that changes nothing ends the settle: its checks covered this very board; so does a round
+ * that would change nothing ends the settle once its house statistics say so, before its
+ * spreads: its checks covered this very board; so does a round
  * that finds every house's nine digits placed (a solution, so a fixpoint: the rest of the
  * round and the next could only confirm it). v holds b's three registers on entry (b's stored
  * lanes are not read); b gets the settled board. @return 0 on contradiction, else 1 (b is a
@@ -419,10 +458,39 @@ static inline __attribute__((always_inline)) int sbk_settle_at(sb_board *b, __m5
             return 1;
         }
         const __m512i hidden = _mm512_andnot_si512(_mm512_or_si512(twice, placed), once);
-        __m512i locked[3];
-        if (sbk_locked(seg, locked, root == SBK_TRIADS))
+        __m512i elim[3];
+        if (sbk_locked(seg, elim, root == SBK_TRIADS))
             return 0; /* a triad with fewer than three digits or more than three confined */
-        __mmask32 changed = 0;
+        /* Whether the round would change the board, read off the house statistics before its
+         * spreads and scatter (30 of its permutes). Exact, so a settle's last round, the one
+         * that changes nothing, stops here: a placed digit with a second place in its house
+         * is in an open cell there (two singles would have clashed), which loses it; a
+         * hidden digit's one place is an open cell (else it would be placed), which takes
+         * it; a segment holding a digit of its eliminations loses it. */
+        if (!(sbk_acts(placed, twice, hidden, seg, elim) & houses)) {
+            const int nsolved = sbk_fixpoint(b, v);
+            if (nsolved < 0)
+                return 0; /* an empty cell */
+            if (root != SBK_GATED || !sbt3_gate(nsolved))
+                return 1;
+            /* The gate is open: this round's segments are the fixpoint's, so the triad
+             * rules' eliminations come from them without a round of gathers (the search's
+             * rules, their other part, change nothing here). */
+            if (sbk_locked(seg, elim, 1))
+                return 0;
+            if (!sbk_acts(_mm512_setzero_si512(), twice, _mm512_setzero_si512(), seg, elim))
+                return 1;
+            __m512i locked[3];
+            sbk_scatter(elim, locked);
+            for (int j = 0; j < 3; j++) {
+                v[j] = _mm512_andnot_si512(locked[j], v[j]);
+                if (_mm512_mask_testn_epi16_mask(sbk_cells[j], v[j], v[j]))
+                    return 0; /* an empty cell */
+            }
+            return SBK_GO_TRIADS;
+        }
+        __m512i locked[3];
+        sbk_scatter(elim, locked);
         for (int j = 0; j < 3; j++) {
             const __m512i w = _mm512_and_si512(v[j], _mm512_sub_epi16(v[j], one));
             const __mmask32 open = _mm512_mask_test_epi16_mask(sbk_cells[j], w, w);
@@ -435,35 +503,8 @@ static inline __attribute__((always_inline)) int sbk_settle_at(sb_board *b, __m5
             nv = _mm512_andnot_si512(locked[j], _mm512_mask_blend_epi16(open, v[j], nv));
             if (_mm512_mask_testn_epi16_mask(sbk_cells[j], nv, nv))
                 return 0; /* an empty cell */
-            changed |= _mm512_cmpneq_epi16_mask(nv, v[j]);
             v[j] = nv;
         }
-        if (changed)
-            continue;
-        /* Nothing changed: this very board passed every check and every rule. */
-        int nsolved = 0;
-        for (int j = 0; j < 3; j++) {
-            _mm512_store_si512((void *)&b->cand[32 * j], v[j]);
-            nsolved += __builtin_popcount(
-                _mm512_mask_testn_epi16_mask(sbk_cells[j], v[j], _mm512_sub_epi16(v[j], one)));
-        }
-        b->nsolved = (uint16_t)nsolved;
-        if (root != SBK_GATED || !sbt3_gate(nsolved))
-            return 1;
-        /* The gate is open: this round's segments are the fixpoint's, so the triad rules'
-         * eliminations come from them without a round of gathers (the search's rules, their
-         * other part, change nothing here). */
-        if (sbk_locked(seg, locked, 1))
-            return 0;
-        changed = 0;
-        for (int j = 0; j < 3; j++) {
-            const __m512i nv = _mm512_andnot_si512(locked[j], v[j]);
-            if (_mm512_mask_testn_epi16_mask(sbk_cells[j], nv, nv))
-                return 0; /* an empty cell */
-            changed |= _mm512_cmpneq_epi16_mask(nv, v[j]);
-            v[j] = nv;
-        }
-        return changed ? SBK_GO_TRIADS : 1;
     }
 }
 
