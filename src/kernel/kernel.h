@@ -363,8 +363,9 @@ static inline __attribute__((always_inline)) void sbk_scatter(const __m512i elim
 static inline __mmask32 sbk_acts(__m512i placed, __m512i twice, __m512i hidden,
                                  const __m512i seg[3], const __m512i elim[3])
 {
-    const __mmask32 lines = (1u << 18) - 1;
-    return _mm512_test_epi16_mask(placed, twice) | _mm512_test_epi16_mask(hidden, hidden) |
+    const __mmask32 houses = (1u << SB_HOUSES) - 1, lines = (1u << 18) - 1;
+    return _mm512_mask_test_epi16_mask(houses, placed, twice) |
+           _mm512_mask_test_epi16_mask(houses, hidden, hidden) |
            _mm512_mask_test_epi16_mask(lines, seg[0], elim[0]) |
            _mm512_mask_test_epi16_mask(lines, seg[1], elim[1]) |
            _mm512_mask_test_epi16_mask(lines, seg[2], elim[2]);
@@ -467,7 +468,7 @@ static inline __attribute__((always_inline)) int sbk_settle_at(sb_board *b, __m5
          * is in an open cell there (two singles would have clashed), which loses it; a
          * hidden digit's one place is an open cell (else it would be placed), which takes
          * it; a segment holding a digit of its eliminations loses it. */
-        if (!(sbk_acts(placed, twice, hidden, seg, elim) & houses)) {
+        if (!sbk_acts(placed, twice, hidden, seg, elim)) {
             const int nsolved = sbk_fixpoint(b, v);
             if (nsolved < 0)
                 return 0; /* an empty cell */
@@ -478,7 +479,8 @@ static inline __attribute__((always_inline)) int sbk_settle_at(sb_board *b, __m5
              * rules, their other part, change nothing here). */
             if (sbk_locked(seg, elim, 1))
                 return 0;
-            if (!sbk_acts(_mm512_setzero_si512(), twice, _mm512_setzero_si512(), seg, elim))
+            const __m512i none = _mm512_setzero_si512();
+            if (!sbk_acts(none, none, none, seg, elim))
                 return 1;
             __m512i locked[3];
             sbk_scatter(elim, locked);
