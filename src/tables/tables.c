@@ -182,10 +182,11 @@ int sb_solution_check(const sb_grid *puzzle, const sb_grid *solution)
 {
     if (!puzzle || !solution)
         return 0;
-    /* No branch a cell: a benchmark checks every solution it times against, and a branch on
-     * each given (whose places are random) mispredicted often enough to cost as much as a
-     * solve of a generator-class puzzle. A value outside 1..9 sets bad; its bit lands
-     * outside the nine digits (or on one, when bad already says no). */
+    /* No branch a cell: bench's warm-up, every plug-in solve and perf_driver check each
+     * solution, and a branch on each given (whose places are random) mispredicted often
+     * enough to cost about as much as solving a generator-class puzzle at avx512. A value
+     * outside 1..9 sets bad; its bit lands outside the nine digits (or on one, when bad
+     * already says no). */
     unsigned bad = 0, row[9] = {0}, col[9] = {0}, box[9] = {0};
     for (int r = 0; r < 9; r++) {
         for (int c = 0; c < 9; c++) {
