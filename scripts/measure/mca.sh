@@ -18,11 +18,10 @@
 #                 with one digit left, two or more, an empty cell, the fresh singles), at avx2
 #                 and sse4: the chain a settle waits on, each iteration on the last
 #   band-walk     the rest of an iteration that places one single: the index planes, the
-#                 single's digit, its peers into the digit's eliminations and the
-#                 eliminations applied to the board (the count and the walk are marked apart:
-#                 gcc lays the loop out rotated, the walk before the count). llvm-mca assumes
-#                 no load depends on a store, so the eliminations' store-to-load forwarding
-#                 (about 5 cycles on these cores) is not in its figure
+#                 single's digit and its peers out of the board's vectors (the count and the
+#                 walk are marked apart: gcc lays the loop out rotated, the walk before the
+#                 count). llvm-mca assumes no load depends on a store, so the index planes'
+#                 store-to-load forwarding (about 5 cycles on these cores) is not in its figure
 # A region runs on each CPU of MCA_CPUS whose -march (asked of CC) has the region's
 # instructions: the AVX-512 rounds only on AVX-512 CPUs (the avx512 one needs VBMI).
 # LLVM 14 (Debian 12) has no model of its own for every CPU it names: sapphirerapids runs its
@@ -88,7 +87,7 @@ mark top/kernel.h "/* Per house: once (digits with a place)" \
 mark top/kernel_band.h "const sbv h = sbb_hidden_of(sbb_unit_at(x, d1, d2), &none);" \
     "hid1 |= h;"
 mark count/kernel_band.h "sbv4 once, twice;" "const sbv4 fresh = once & ~twice & ~done;"
-mark walk/kernel_band.h "done |= fresh;" "sbb_nelim_apply(v, &elim);"
+mark walk/kernel_band.h "done |= fresh;" "SBB_NAKED_WALK(v);"
 
 # has CPU MACRO: CC's -march=CPU defines MACRO (the CPU has the region's instructions).
 has() {
@@ -110,9 +109,29 @@ region() {
     # shellcheck disable=SC2086 # flags are words
     $CC -std=c11 -D_GNU_SOURCE -DSB_EXPERT -O3 -Iinclude -Isrc -I"$BUILD/gen" $flags -S \
         -o "$tmp/$name.s" "$tmp/$set/kernel_$stamp.c"
-    # The first marked region, without directives; n counts its instructions.
-    awk '/LLVM-MCA-BEGIN/{f=1} f{print} /LLVM-MCA-END/{exit}' "$tmp/$name.s" |
-        grep -v '^[[:space:]]*\.' >"$tmp/$name.r.s" || true
+    # The first marked region, without directives; n counts its instructions. Where gcc lays
+    # a loop out rotated, the region's end marker comes before its start: the region then runs
+    # from the start to the first jump back to a label above the end marker, and on from that
+    # label to the marker.
+    python3 - "$tmp/$name.s" <<'PY' | grep -v '^[[:space:]]*\.' >"$tmp/$name.r.s" || true
+import re, sys
+lines = open(sys.argv[1]).read().split('\n')
+b = next((i for i, l in enumerate(lines) if 'LLVM-MCA-BEGIN' in l), None)
+e = next((i for i, l in enumerate(lines) if 'LLVM-MCA-END' in l), None)
+out = []
+if b is not None and e is not None:
+    if e > b:
+        out = lines[b:e + 1]
+    else:
+        labels = {l[:-1]: i for i, l in enumerate(lines) if re.match(r'^\.L\w+:$', l)}
+        for l in lines[b:]:
+            out.append(l)
+            m = re.match(r'\s*j\w*\s+(\.L\w+)$', l)
+            if m and labels.get(m.group(1), e) < e:
+                out += lines[labels[m.group(1)]:e + 1]
+                break
+print('\n'.join(out))
+PY
     n=$(grep -c '^[[:space:]][[:space:]]*[a-z]' "$tmp/$name.r.s" || true)
     if [ "$n" -lt 10 ]; then
         echo "mca.sh: region $name has $n instructions in $stamp's assembly: its markers" \

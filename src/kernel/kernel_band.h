@@ -452,16 +452,29 @@ static inline uint32_t sbb_digit_at(uint64_t q01, uint64_t q23, int s)
     return (uint32_t)(u | u >> 31) & 0xFu;
 }
 
-/* The naked singles' eliminations (sbb_naked), one sbv4 a digit (the AVX2 stamp's phantom
- * tenth too), kept in memory while the board stays in registers: a single adds its 20 peers
- * to its own digit's entry (one load, one operation, one store) and each iteration applies
- * every digit's entry once, where selecting the digit's word among the board's registers cost
- * an operation or two per digit per single. At 16 bytes an entry holds the cells kept (ANDed
- * into the board from memory), at 32 bytes the cells removed (each 32-byte vector read as its
- * two stored halves: a load spanning two smaller stores stalls). The eliminations only grow
- * within a call, and applying them twice changes nothing.
- * callgrind, against the per-digit selection: -3.8..-7.4% instructions at sse4, -0.1..-1.0%
- * at avx2 on the samples and datasets/multi. */
+/* Where the walk applies (SBB_WALK_APPLIES), a single's 20 peers leave its digit's vector as
+ * it is walked, in registers: they are ANDed out of every vector of the board through masks
+ * of its digit (sb_band_digit_sel at 32 bytes, sb_band_digit_keep at 16), two operations a
+ * vector at avx2 and three at 16 bytes, where an entry in memory took three in all. The
+ * eliminations gathered in memory instead (sbb_nelim: an entry a digit, loaded, changed and
+ * stored by each single, then every entry read back once an iteration) put two stores
+ * forwarded to loads on the path of every naked iteration, which waits on the one before:
+ * the search ran 1.15-1.25x the time at avx2 and 1.10-1.15x at sse4 on Zen 4
+ * (docs/performance.md). The AVX2 stamp walks in written-out assembly (SBB_WALK_LOOP); the
+ * 16-byte x86 stamps in C. NEON, whose timing no machine here gives, keeps the entries. */
+#if SBB_DPV == 2 && defined(__x86_64__) && defined(__BMI__) && defined(__AVX2__)
+#define SBB_WALK_ASM 1
+#endif
+#if defined(SBB_WALK_ASM) || (SBB_DPV == 1 && defined(__SSE2__))
+#define SBB_WALK_APPLIES 1
+#endif
+
+/* The naked singles' eliminations where the walk does not apply them (SBB_WALK_APPLIES),
+ * built while the board stays in registers: a single adds its 20 peers to its own digit's
+ * entry (one load, one operation, one store) and each iteration applies every digit's entry
+ * once. They only grow within a call, and applying them twice changes nothing. At 16 bytes
+ * an entry holds the cells kept, at 32 bytes the cells removed, each vector read as its two
+ * stored halves (a load spanning two smaller stores stalls). */
 typedef struct sbb_nelim {
     sbv v[SBB_NV];
 } sbb_nelim;
@@ -494,12 +507,7 @@ static inline sbv sbb_nelim_kept(const sbb_nelim *e, int k)
     return e->v[k];
 #else
     const sbv4 *x = (const sbv4 *)(const void *)e->v;
-#if defined(__AVX2__)
-    return ~(sbv)_mm256_inserti128_si256(_mm256_castsi128_si256((__m128i)x[2 * k]),
-                                         (__m128i)x[2 * k + 1], 1);
-#else
     return ~sbv_join(x[2 * k], x[2 * k + 1]); /* vec.h's rule: every target builds */
-#endif
 #endif
 }
 
@@ -509,6 +517,18 @@ static inline void sbb_nelim_apply(sbv v[SBB_NV], const sbb_nelim *e)
     for (int k = 0; k < SBB_NV; k++)
         v[k] &= sbb_nelim_kept(e, k);
 }
+
+#if SBB_DPV == 1
+/* The 16-byte walk's step where it applies (SBB_WALK_APPLIES): digit index d's word of v
+ * loses the cells of peers, every other word ANDed with all ones. */
+static inline void sbb_walk_out(sbv4 v[SB_DIGITS], uint32_t d, const sbv4 *peers)
+{
+    const sbv4 np = ~*peers;
+    const sbv4 *keep = (const sbv4 *)(const void *)sb_band_digit_keep[d];
+    for (int k = 0; k < SB_DIGITS; k++)
+        v[k] &= np | keep[k];
+}
+#endif
 
 #if SBB_DPV == 2
 /* sbb_qplanes of the four bit planes of each cell's digit index over the board-shaped digit
@@ -551,41 +571,57 @@ static inline void sbb_qplanes_of_vecs(const sbv v[SBB_NV], sbb_qplanes *q)
 
 /* The walk's loop over the singles of words gw (walked) and rw (rest), gw not empty, hw the
  * walked word's offset (64 x the word: its row's byte offset in sbb_qplanes qp, its first
- * position's entry in sb_band_peers_at): each single's 20 peers join its digit's entry of
- * sbb_nelim el, and its digit's bit joins dt. */
-#if SBB_DPV == 2 && defined(__x86_64__) && defined(__BMI__) && defined(__AVX2__)
-/* At avx2, written out: 20 instructions a single. Written in C, gcc's register choices around
+ * position's entry in sb_band_peers_at): each single's 20 peers leave its digit's vector of
+ * the board's vectors el (SBB_WALK_APPLIES) or join its digit's entry of sbb_nelim el, and its
+ * digit's bit joins dt. */
+#if defined(SBB_WALK_ASM)
+/* At avx2, written out: 30 instructions a single. Written in C, gcc's register choices around
  * the loop moved with every change elsewhere in the settle, copying its state between
  * registers 2 to 4 times a single and zeroing tzcnt's output first (for a false dependency
- * only Haswell and Broadwell have): 23-27 instructions. A single at position p: its digit is
- * the mask move of its plane row shifted left by 63 - p (p ^ 63), its digit's entry 16 x the
- * digit, its peers' 16 x (hw + p). One loop, stepped by three conditional moves on blsr's
- * zero flag: as the 16-byte stamps' select (a second loop) it ran multi and dug 1.01-1.06x
- * the time (its second exit mispredicts, on the Intel VM and on Zen 4). rw is emptied from
- * hw, 0 while the first word is walked (once the second is, rw is 0 already and the walk
- * ends the next time gw is empty), so that the step takes one constant register, not two;
- * the constant as a memory operand ran dug 1.06x the time (Zen 4). Eleven general registers
- * at most: one more (63 for an andn) and gcc kept the board's pointer on the stack. */
+ * only Haswell and Broadwell have). A single at position p: its digit d is the mask move of
+ * its plane row shifted left by 63 - p (p ^ 63), its digit's selectors 160 x d bytes into
+ * sb_band_digit_sel, its peers 16 x (hw + p) into sb_band_peers_at, broadcast to both halves
+ * and ANDed out of the board's five vectors through the selectors. The vectors are pinned to
+ * ymm0-ymm4 and ymm14-ymm15: left to choose, gcc moved three of the board's vectors between
+ * registers and the stack around the loop every iteration. One loop, stepped by
+ * three conditional moves on blsr's zero flag: as the 16-byte stamps' select (a second loop)
+ * it ran multi and dug 1.01-1.06x the time (its second exit mispredicts, on the Intel VM and
+ * on Zen 4). rw is emptied from hw, 0 while the first word is walked (once the second is, rw
+ * is 0 already and the walk ends the next time gw is empty), so that the step takes one
+ * constant register, not two; the constant as a memory operand ran dug 1.06x the time (Zen
+ * 4). Ten general registers: one more (63 for an andn) and gcc kept the board's pointer on the
+ * stack. */
 #define SBB_WALK_LOOP(qp, gw, rw, hw, el, dt)                                                  \
     do {                                                                                       \
         uint64_t p_, d_, dirty_ = 0;                                                           \
-        __m128i xt_, xe_;                                                                      \
-        __m256i y_;                                                                            \
+        register __m256i y_ __asm__("ymm14"), t_ __asm__("ymm15");                             \
+        register sbv v0_ __asm__("ymm0") = (el)[0], v1_ __asm__("ymm1") = (el)[1];             \
+        register sbv v2_ __asm__("ymm2") = (el)[2], v3_ __asm__("ymm3") = (el)[3];             \
+        register sbv v4_ __asm__("ymm4") = (el)[4];                                            \
         __asm__("1:\n\t"                                                                       \
                 "tzcnt %[g], %[p]\n\t"                                                         \
                 "mov %[p], %[d]\n\t"                                                           \
                 "xor $63, %[d]\n\t"                                                            \
-                "vmovq %[d], %[xt]\n\t"                                                        \
+                "vmovq %[d], %x[t]\n\t"                                                        \
                 "vmovdqa (%[q],%[h]), %[y]\n\t"                                                \
-                "vpsllq %[xt], %[y], %[y]\n\t"                                                 \
+                "vpsllq %x[t], %[y], %[y]\n\t"                                                 \
                 "vmovmskpd %[y], %[d]\n\t"                                                     \
                 "add %[h], %[p]\n\t"                                                           \
                 "shl $4, %[p]\n\t"                                                             \
                 "bts %[d], %[dirty]\n\t"                                                       \
-                "shl $4, %[d]\n\t"                                                             \
-                "vmovdqa (%[e],%[d]), %[xe]\n\t"                                               \
-                "vpor (%[peers],%[p]), %[xe], %[xe]\n\t"                                       \
-                "vmovdqa %[xe], (%[e],%[d])\n\t"                                               \
+                "lea (%[d],%[d],4), %[d]\n\t"                                                  \
+                "shl $5, %[d]\n\t"                                                             \
+                "vbroadcasti128 (%[peers],%[p]), %[y]\n\t"                                     \
+                "vpand (%[sel],%[d]), %[y], %[t]\n\t"                                          \
+                "vpandn %[v0], %[t], %[v0]\n\t"                                                \
+                "vpand 32(%[sel],%[d]), %[y], %[t]\n\t"                                        \
+                "vpandn %[v1], %[t], %[v1]\n\t"                                                \
+                "vpand 64(%[sel],%[d]), %[y], %[t]\n\t"                                        \
+                "vpandn %[v2], %[t], %[v2]\n\t"                                                \
+                "vpand 96(%[sel],%[d]), %[y], %[t]\n\t"                                        \
+                "vpandn %[v3], %[t], %[v3]\n\t"                                                \
+                "vpand 128(%[sel],%[d]), %[y], %[t]\n\t"                                       \
+                "vpandn %[v4], %[t], %[v4]\n\t"                                                \
                 "blsr %[g], %[g]\n\t"                                                          \
                 "cmovz %[rest], %[g]\n\t"                                                      \
                 "cmovz %[h], %[rest]\n\t"                                                      \
@@ -593,20 +629,28 @@ static inline void sbb_qplanes_of_vecs(const sbv v[SBB_NV], sbb_qplanes *q)
                 "test %[g], %[g]\n\t"                                                          \
                 "jnz 1b"                                                                       \
                 : [g] "+&r"(gw), [rest] "+&r"(rw), [h] "+&r"(hw), [p] "=&r"(p_),               \
-                  [d] "=&r"(d_), [dirty] "+&r"(dirty_), [xt] "=&x"(xt_), [y] "=&x"(y_),        \
-                  [xe] "=&x"(xe_), "+m"(el)                                                    \
-                : [q] "r"((qp).q), [e] "r"((el).v), [peers] "r"(sb_band_peers_at),             \
-                  [c64] "r"((size_t)64), "m"(qp), "m"(sb_band_peers_at)                        \
+                  [d] "=&r"(d_), [dirty] "+&r"(dirty_), [y] "=x"(y_),                         \
+                  [t] "=x"(t_), [v0] "+x"(v0_), [v1] "+x"(v1_), [v2] "+x"(v2_), [v3] "+x"(v3_), \
+                  [v4] "+x"(v4_)                                                               \
+                : [q] "r"((qp).q), [sel] "r"(sb_band_digit_sel), [peers] "r"(sb_band_peers_at), \
+                  [c64] "r"((size_t)64), "m"(qp), "m"(sb_band_peers_at),                       \
+                  "m"(sb_band_digit_sel)                                                       \
                 : "cc");                                                                       \
+        (el)[0] = v0_, (el)[1] = v1_, (el)[2] = v2_, (el)[3] = v3_, (el)[4] = v4_;             \
         (dt) |= (uint32_t)dirty_;                                                              \
     } while (0)
 #else
+#if defined(SBB_WALK_APPLIES)
+#define SBB_WALK_OUT(vs, d, peers) sbb_walk_out((vs), (d), (peers))
+#else
+#define SBB_WALK_OUT(el, d, peers) sbb_nelim_add(&(el), (d), (peers))
+#endif
 #define SBB_WALK_LOOP(qp, gw, rw, hw, el, dt)                                                  \
     do {                                                                                       \
         const size_t p_ = sbv_ctz64(gw);                                                       \
         const uint64_t *row_ = (const uint64_t *)(const void *)((const char *)(qp).q + (hw));  \
         const uint32_t d_ = sbb_qbits(row_, (int)p_);                                          \
-        sbb_nelim_add(&(el), d_, (const sbv4 *)(const void *)sb_band_peers_at[(hw) + p_]);     \
+        SBB_WALK_OUT(el, d_, (const sbv4 *)(const void *)sb_band_peers_at[(hw) + p_]);         \
         (dt) |= SBB_HIDDEN_DIRTY(d_);                                                          \
         SBB_WALK_NEXT(gw, rw, hw); /* the next cell: word 1 from here on, or none */           \
     } while (gw)
@@ -663,7 +707,9 @@ static inline SBB_NAKED_INLINE int sbb_naked(sb_board *b)
         v[k] = bv[k];
     sbv4 done = *donep;
     uint32_t dirty = 0;
+#if !defined(SBB_WALK_APPLIES)
     sbb_nelim elim;
+#endif
     int any = 0; /* a single was found: elim is in use and the board changes */
     for (;;) {
         sbv4 once, twice;
@@ -694,10 +740,14 @@ static inline SBB_NAKED_INLINE int sbb_naked(sb_board *b)
         const sbv4 fresh = once & ~twice & ~done;
         if (!sbv4_any(fresh))
             break;
+#if defined(SBB_WALK_APPLIES)
+        any = 1;
+#else
         if (!any) { /* cleared here, not on entry: most calls find no single */
             any = 1;
             sbb_nelim_clear(&elim);
         }
+#endif
         done |= fresh;
         /* The four bit planes of each cell's digit index (exact for the cells with one digit),
          * laid out by sbb_qplanes_of, so that a single's digit is one shift and one mask move
@@ -705,13 +755,19 @@ static inline SBB_NAKED_INLINE int sbb_naked(sb_board *b)
 #if SBB_DPV == 2
         sbb_qplanes qp;
         sbb_qplanes_of_vecs(v, &qp);
-        SBB_WALK_Q(fresh, qp, elim, dirty);
+#define SBB_NAKED_WALK(x) SBB_WALK_Q(fresh, qp, x, dirty)
 #else
         sbv4 planes[4];
         sbb_index_planes(v, planes);
-        SBB_WALK(fresh, planes, elim, dirty);
+#define SBB_NAKED_WALK(x) SBB_WALK(fresh, planes, x, dirty)
 #endif
+#if defined(SBB_WALK_APPLIES)
+        SBB_NAKED_WALK(v); /* the singles' peers leave v as they are walked */
+#else
+        SBB_NAKED_WALK(elim);
         sbb_nelim_apply(v, &elim);
+#endif
+#undef SBB_NAKED_WALK
     }
     if (!any)
         return 1;
@@ -852,30 +908,38 @@ static inline __attribute__((always_inline)) int sbb_hidden(sb_board *b, int *ch
         /* The fresh hidden cells are placed here, as the next naked-singles iteration would
          * place them after counting every cell again to find them: their digit leaves their
          * peers. Their digits' index planes come from the hidden words (no cell is hidden
-         * for two digits). A hidden cell keeps its digit alone: at 32 bytes the five
-         * vectors so kept are made before the walk and wait in registers; at 16 bytes the
-         * nine would not fit beside the walk's state, and gcc spilled them around it, so
-         * each is made as it is stored (sse4: 3-4% fewer instructions, 1.01-1.03x faster on
-         * the Intel VM; the same order at avx2 ran 1.005-1.019x the time on multi and dug:
-         * docs/performance.md). */
-#if SBB_DPV == 2
+         * for two digits). A hidden cell keeps its digit alone: the vectors so kept are made
+         * before the walk, which takes the cells' peers out of them in registers
+         * (SBB_WALK_APPLIES). Where the walk gathers its eliminations in memory instead, at
+         * 16 bytes (NEON, riscv64) each is made as it is stored: the nine would not fit
+         * beside the walk's state (docs/performance.md). */
+#if defined(SBB_WALK_APPLIES) || SBB_DPV == 2
         sbv kept[SBB_NV];
         for (int k = 0; k < SBB_NV; k++)
             kept[k] = sbb_hidden_kept(bv, hid1, hid, k);
 #endif
         sbv4 planes[4]; /* from the digit words as stored (a wider load would span two) */
         sbb_index_planes(hid, planes);
+        uint32_t placed = 0;
+#if defined(SBB_WALK_APPLIES)
+        SBB_WALK(fresh, planes, kept, placed); /* the cells' peers leave kept */
+#else
         sbb_nelim elim;
         sbb_nelim_clear(&elim);
-        uint32_t placed = 0;
         SBB_WALK(fresh, planes, elim, placed);
+#endif
         (void)placed; /* the changed words below say which digits moved */
         for (int k = 0; k < SBB_NV; k++) {
-#if SBB_DPV == 2
+#if defined(SBB_WALK_APPLIES)
+            const sbv nv = kept[k];
+#elif SBB_DPV == 2
             const sbv nv = kept[k] & sbb_nelim_kept(&elim, k);
-            moved |= sbb_halves_any(nv ^ bv[k]) << 2 * k;
 #else
             const sbv nv = sbb_hidden_kept(bv, hid1, hid, k) & sbb_nelim_kept(&elim, k);
+#endif
+#if SBB_DPV == 2
+            moved |= sbb_halves_any(nv ^ bv[k]) << 2 * k;
+#else
             moved |= sbb_unit_any(nv ^ bv[k], k, k);
 #endif
             bv[k] = nv;
