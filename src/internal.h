@@ -384,9 +384,10 @@ extern const uint32_t sb_band_cross[2][SB_CELLS][4] __attribute__((aligned(16)))
 extern const uint32_t sb_band_peers_at[3 * 32][4] __attribute__((aligned(16)));
 /* The band walk's digit selectors, by a digit index d (0..15, as four index bits give it), so
  * that a single's peers leave its digit's vector in registers (kernel_band.h): at 32 bytes
- * five masks, vector d / 2's half d % 2 all ones for d < 9, the rest 0; at 16 bytes nine
- * masks, all ones but word d's. */
-extern const uint64_t sb_band_digit_sel[16][5][4] __attribute__((aligned(32)));
+ * five masks, vector d / 2's half d % 2 all ones for d < 9, the rest 0 (and three of padding,
+ * so that an entry is 256 bytes: one shift finds it); at 16 bytes nine masks, all ones but
+ * word d's. */
+extern const uint64_t sb_band_digit_sel[16][8][4] __attribute__((aligned(32)));
 extern const uint32_t sb_band_digit_keep[16][9][4] __attribute__((aligned(16)));
 
 /* Popcount of a 9-bit candidate mask, without relying on the POPCNT instruction. */

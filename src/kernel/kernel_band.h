@@ -575,11 +575,11 @@ static inline void sbb_qplanes_of_vecs(const sbv v[SBB_NV], sbb_qplanes *q)
  * the board's vectors el (SBB_WALK_APPLIES) or join its digit's entry of sbb_nelim el, and its
  * digit's bit joins dt. */
 #if defined(SBB_WALK_ASM)
-/* At avx2, written out: 30 instructions a single. Written in C, gcc's register choices around
+/* At avx2, written out: 28 instructions a single. Written in C, gcc's register choices around
  * the loop moved with every change elsewhere in the settle, copying its state between
  * registers 2 to 4 times a single and zeroing tzcnt's output first (for a false dependency
  * only Haswell and Broadwell have). A single at position p: its digit d is the mask move of
- * its plane row shifted left by 63 - p (p ^ 63), its digit's selectors 160 x d bytes into
+ * its plane row shifted left by 63 - p (andn), its digit's selectors 256 x d bytes into
  * sb_band_digit_sel, its peers 16 x (hw + p) into sb_band_peers_at, broadcast to both halves
  * and ANDed out of the board's five vectors through the selectors. The vectors are pinned to
  * ymm0-ymm4 and ymm14-ymm15: left to choose, gcc moved three of the board's vectors between
@@ -589,8 +589,8 @@ static inline void sbb_qplanes_of_vecs(const sbv v[SBB_NV], sbb_qplanes *q)
  * on Zen 4). rw is emptied from hw, 0 while the first word is walked (once the second is, rw
  * is 0 already and the walk ends the next time gw is empty), so that the step takes one
  * constant register, not two; the constant as a memory operand ran dug 1.06x the time (Zen
- * 4). Ten general registers: one more (63 for an andn) and gcc kept the board's pointer on the
- * stack. */
+ * 4). Eleven general registers, 63 in one for the andn: with a twelfth gcc kept the board's
+ * pointer on the stack. */
 #define SBB_WALK_LOOP(qp, gw, rw, hw, el, dt)                                                  \
     do {                                                                                       \
         uint64_t p_, d_, dirty_ = 0;                                                           \
@@ -600,8 +600,7 @@ static inline void sbb_qplanes_of_vecs(const sbv v[SBB_NV], sbb_qplanes *q)
         register sbv v4_ __asm__("ymm4") = (el)[4];                                            \
         __asm__("1:\n\t"                                                                       \
                 "tzcnt %[g], %[p]\n\t"                                                         \
-                "mov %[p], %[d]\n\t"                                                           \
-                "xor $63, %[d]\n\t"                                                            \
+                "andn %[c63], %[p], %[d]\n\t"                                                  \
                 "vmovq %[d], %x[t]\n\t"                                                        \
                 "vmovdqa (%[q],%[h]), %[y]\n\t"                                                \
                 "vpsllq %x[t], %[y], %[y]\n\t"                                                 \
@@ -609,8 +608,7 @@ static inline void sbb_qplanes_of_vecs(const sbv v[SBB_NV], sbb_qplanes *q)
                 "add %[h], %[p]\n\t"                                                           \
                 "shl $4, %[p]\n\t"                                                             \
                 "bts %[d], %[dirty]\n\t"                                                       \
-                "lea (%[d],%[d],4), %[d]\n\t"                                                  \
-                "shl $5, %[d]\n\t"                                                             \
+                "shl $8, %[d]\n\t"                                                             \
                 "vbroadcasti128 (%[peers],%[p]), %[y]\n\t"                                     \
                 "vpand (%[sel],%[d]), %[y], %[t]\n\t"                                          \
                 "vpandn %[v0], %[t], %[v0]\n\t"                                                \
@@ -633,7 +631,7 @@ static inline void sbb_qplanes_of_vecs(const sbv v[SBB_NV], sbb_qplanes *q)
                   [t] "=x"(t_), [v0] "+x"(v0_), [v1] "+x"(v1_), [v2] "+x"(v2_), [v3] "+x"(v3_), \
                   [v4] "+x"(v4_)                                                               \
                 : [q] "r"((qp).q), [sel] "r"(sb_band_digit_sel), [peers] "r"(sb_band_peers_at), \
-                  [c64] "r"((size_t)64), "m"(qp), "m"(sb_band_peers_at),                       \
+                  [c64] "r"((size_t)64), [c63] "r"((size_t)63), "m"(qp), "m"(sb_band_peers_at), \
                   "m"(sb_band_digit_sel)                                                       \
                 : "cc");                                                                       \
         (el)[0] = v0_, (el)[1] = v1_, (el)[2] = v2_, (el)[3] = v3_, (el)[4] = v4_;             \

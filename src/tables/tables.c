@@ -98,7 +98,7 @@ const uint32_t sb_band_peers_at[3 * 32][4] __attribute__((aligned(16))) = {
 #define SB_DSH(d, k, hi) ((d) < 9 && (d) / 2 == (k) && (d) % 2 == (hi) ? ~0ull : 0ull)
 #define SB_DSV(d, k) {SB_DSH(d, k, 0), SB_DSH(d, k, 0), SB_DSH(d, k, 1), SB_DSH(d, k, 1)}
 #define SB_DS(d) {SB_DSV(d, 0), SB_DSV(d, 1), SB_DSV(d, 2), SB_DSV(d, 3), SB_DSV(d, 4)}
-const uint64_t sb_band_digit_sel[16][5][4] __attribute__((aligned(32))) = {
+const uint64_t sb_band_digit_sel[16][8][4] __attribute__((aligned(32))) = {
     SB_DS(0), SB_DS(1), SB_DS(2),  SB_DS(3),  SB_DS(4),  SB_DS(5),  SB_DS(6),  SB_DS(7),
     SB_DS(8), SB_DS(9), SB_DS(10), SB_DS(11), SB_DS(12), SB_DS(13), SB_DS(14), SB_DS(15)};
 #define SB_DKW(d, k) ((d) == (k) ? 0u : ~0u)
