@@ -459,9 +459,10 @@ static inline uint32_t sbb_digit_at(uint64_t q01, uint64_t q23, int s)
  * eliminations gathered in memory instead (sbb_nelim: an entry a digit, loaded, changed and
  * stored by each single, then every entry read back once an iteration) put two stores
  * forwarded to loads on the path of every naked iteration, which waits on the one before:
- * the search ran 1.15-1.25x the time at avx2 and 1.10-1.15x at sse4 on Zen 4
+ * the search ran 1.25-1.33x the time at avx2 and 1.14-1.22x at sse4 on Zen 4
  * (docs/performance.md). The AVX2 stamp walks in written-out assembly (SBB_WALK_LOOP); the
- * 16-byte x86 stamps in C. NEON, whose timing no machine here gives, keeps the entries. */
+ * 16-byte x86 stamps in C. NEON and the riscv64 base, which no machine here times, keep the
+ * entries. */
 #if SBB_DPV == 2 && defined(__x86_64__) && defined(__BMI__) && defined(__AVX2__)
 #define SBB_WALK_ASM 1
 #endif
