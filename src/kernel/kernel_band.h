@@ -453,9 +453,9 @@ static inline uint32_t sbb_digit_at(uint64_t q01, uint64_t q23, int s)
 }
 
 /* Where the walk applies (SBB_WALK_APPLIES), a single's 20 peers leave its digit's vector as
- * it is walked, in registers: they are ANDed out of every vector of the board through masks
- * of its digit (sb_band_digit_sel at 32 bytes, sb_band_digit_keep at 16), two operations a
- * vector at avx2 and three at 16 bytes, where an entry in memory took three in all. The
+ * it is walked, in registers: at avx2 they are ANDed out of every vector of the board through
+ * masks of its digit (sb_band_digit_sel), two operations a vector; at 16 bytes each word is
+ * ANDed with one entry of sb_band_walk_keep, where an entry in memory took three in all. The
  * eliminations gathered in memory instead (sbb_nelim: an entry a digit, loaded, changed and
  * stored by each single, then every entry read back once an iteration) put two stores
  * forwarded to loads on the path of every naked iteration, which waits on the one before:
@@ -521,13 +521,14 @@ static inline void sbb_nelim_apply(sbv v[SBB_NV], const sbb_nelim *e)
 
 #if SBB_DPV == 1
 /* The 16-byte walk's step where it applies (SBB_WALK_APPLIES): digit index d's word of v
- * loses the cells of peers, every other word ANDed with all ones. */
-static inline void sbb_walk_out(sbv4 v[SB_DIGITS], uint32_t d, const sbv4 *peers)
+ * loses the peers of band position i, every other word ANDed with all ones, one AND a word
+ * from sb_band_walk_keep (a mask made in registers took three without VEX: a copy, an OR
+ * and the AND). */
+static inline void sbb_walk_out(sbv4 v[SB_DIGITS], size_t d, size_t i)
 {
-    const sbv4 np = ~*peers;
-    const sbv4 *keep = (const sbv4 *)(const void *)sb_band_digit_keep[d];
+    const sbv4 *keep = (const sbv4 *)(const void *)sb_band_walk_keep[9 * i + 8 - d];
     for (int k = 0; k < SB_DIGITS; k++)
-        v[k] &= np | keep[k];
+        v[k] &= keep[k];
 }
 #endif
 
@@ -555,6 +556,17 @@ static inline void sbb_qplanes_of_vecs(const sbv v[SBB_NV], sbb_qplanes *q)
 #endif
 }
 #endif
+
+/* Digit index d's bit joins dirty: one bts on x86-64, where gcc builds the bit and ORs it
+ * (three instructions a single). */
+static inline void sbb_dirty_digit(uint32_t *dirty, size_t d)
+{
+#if defined(__x86_64__)
+    __asm__("btsl %k1, %0" : "+r"(*dirty) : "r"(d) : "cc");
+#else
+    *dirty |= SBB_HIDDEN_DIRTY(d);
+#endif
+}
 
 /* The walk's step: g drops the cell just walked, and once it is empty takes rest's cells (h64
  * their word's offset, SBB_WALK). As a select, which gcc compiles as a second loop around the
@@ -640,17 +652,18 @@ static inline void sbb_qplanes_of_vecs(const sbv v[SBB_NV], sbb_qplanes *q)
     } while (0)
 #else
 #if defined(SBB_WALK_APPLIES)
-#define SBB_WALK_OUT(vs, d, peers) sbb_walk_out((vs), (d), (peers))
+#define SBB_WALK_OUT(vs, d, i) sbb_walk_out((vs), (d), (i))
 #else
-#define SBB_WALK_OUT(el, d, peers) sbb_nelim_add(&(el), (d), (peers))
+#define SBB_WALK_OUT(el, d, i)                                                                 \
+    sbb_nelim_add(&(el), (d), (const sbv4 *)(const void *)sb_band_peers_at[i])
 #endif
 #define SBB_WALK_LOOP(qp, gw, rw, hw, el, dt)                                                  \
     do {                                                                                       \
         const size_t p_ = sbv_ctz64(gw);                                                       \
         const uint64_t *row_ = (const uint64_t *)(const void *)((const char *)(qp).q + (hw));  \
-        const uint32_t d_ = sbb_qbits(row_, (int)p_);                                          \
-        SBB_WALK_OUT(el, d_, (const sbv4 *)(const void *)sb_band_peers_at[(hw) + p_]);         \
-        (dt) |= SBB_HIDDEN_DIRTY(d_);                                                          \
+        const size_t d_ = sbb_qbits(row_, (int)p_);                                            \
+        SBB_WALK_OUT(el, d_, (hw) + p_);                                                       \
+        sbb_dirty_digit(&(dt), d_);                                                            \
         SBB_WALK_NEXT(gw, rw, hw); /* the next cell: word 1 from here on, or none */           \
     } while (gw)
 #endif
