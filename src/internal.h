@@ -382,16 +382,14 @@ extern const uint32_t sb_band_cross[2][SB_CELLS][4] __attribute__((aligned(16)))
  * entry of a cell found in a 64-bit word of band words (bands 0 and 1 in one) at bit p of
  * word h is 64 * h + p, with no division by 27. */
 extern const uint32_t sb_band_peers_at[3 * 32][4] __attribute__((aligned(16)));
-/* The band walk's digit selectors, by a digit index d (0..15, as four index bits give it), so
- * that a single's peers leave its digit's vector in registers (kernel_band.h) at 32 bytes:
- * five masks, vector d / 2's half d % 2 all ones for d < 9, the rest 0 (and three of padding,
- * so that an entry is 256 bytes: one shift finds it). */
-extern const uint64_t sb_band_digit_sel[16][8][4] __attribute__((aligned(32)));
-/* The same step at 16 bytes, one AND a word: the complement of position i's peers
+/* The band walk's masks, so that a single's peers leave its digit's word of a board held in
+ * registers with one AND a word (kernel_band.h): the complement of position i's peers
  * (sb_band_peers_at) at entry 9 * i + 8 between runs of eight all-ones entries, so that the
- * nine words a single at position i of digit index d (0..8) keeps are the nine entries from
- * 9 * i + 8 - d: its digit's word meets its peers, every other word all ones. */
-extern const uint32_t sb_band_walk_keep[3 * 32 * 9 + 8][4] __attribute__((aligned(16)));
+ * nine 16-byte words a single at position i of digit index d (0..8) keeps are the nine
+ * entries from 9 * i + 8 - d: its digit's word meets its peers, every other word all ones.
+ * Read 32 bytes at a time (two digits a vector, the tenth digit an empty phantom), the
+ * phantom's half reads the next position's entry, which leaves it empty. */
+extern const uint32_t sb_band_walk_keep[3 * 32 * 9 + 8][4] __attribute__((aligned(64)));
 
 /* Popcount of a 9-bit candidate mask, without relying on the POPCNT instruction. */
 extern const uint8_t sb_popcount9[512];

@@ -453,16 +453,15 @@ static inline uint32_t sbb_digit_at(uint64_t q01, uint64_t q23, int s)
 }
 
 /* Where the walk applies (SBB_WALK_APPLIES), a single's 20 peers leave its digit's vector as
- * it is walked, in registers: at avx2 they are ANDed out of every vector of the board through
- * masks of its digit (sb_band_digit_sel), two operations a vector; at 16 bytes each word is
- * ANDed with one entry of sb_band_walk_keep, where an entry in memory took three in all. The
- * eliminations gathered in memory instead (sbb_nelim: an entry a digit, loaded, changed and
- * stored by each single, then every entry read back once an iteration) put two stores
- * forwarded to loads on the path of every naked iteration, which waits on the one before:
- * the search ran 1.25-1.33x the time at avx2 and 1.14-1.22x at sse4 on Zen 4
- * (docs/performance.md). The AVX2 stamp walks in written-out assembly (SBB_WALK_LOOP); the
- * 16-byte x86 stamps in C. NEON and the riscv64 base, which no machine here times, keep the
- * entries. */
+ * it is walked, in registers: every vector of the board is ANDed with its entry of
+ * sb_band_walk_keep from the single's position and digit, all ones but for its digit's word,
+ * one operation a vector, where an entry in memory took three a single and one a vector an
+ * iteration. The eliminations gathered in memory (sbb_nelim: an entry a digit, loaded,
+ * changed and stored by each single, then every entry read back once an iteration) put two
+ * stores forwarded to loads on the path of every naked iteration, which waits on the one
+ * before: the search ran 1.2-1.3x the time at avx2 and sse4 on Zen 4 (docs/performance.md).
+ * The AVX2 stamp walks in written-out assembly (SBB_WALK_LOOP); the 16-byte x86 stamps in C.
+ * NEON and the riscv64 base, which no machine here times, keep the entries. */
 #if SBB_DPV == 2 && defined(__x86_64__) && defined(__BMI__) && defined(__AVX2__)
 #define SBB_WALK_ASM 1
 #endif
@@ -588,21 +587,22 @@ static inline void sbb_dirty_digit(uint32_t *dirty, size_t d)
  * the board's vectors el (SBB_WALK_APPLIES) or join its digit's entry of sbb_nelim el, and its
  * digit's bit joins dt. */
 #if defined(SBB_WALK_ASM)
-/* At avx2, written out: 28 instructions a single. Written in C, gcc's register choices around
+/* At avx2, written out: 23 instructions a single. Written in C, gcc's register choices around
  * the loop moved with every change elsewhere in the settle, copying its state between
  * registers 2 to 4 times a single and zeroing tzcnt's output first (for a false dependency
  * only Haswell and Broadwell have). A single at position p: its digit d is the mask move of
- * its plane row shifted left by 63 - p (andn), its digit's selectors 256 x d bytes into
- * sb_band_digit_sel, its peers 16 x (hw + p) into sb_band_peers_at, broadcast to both halves
- * and ANDed out of the board's five vectors through the selectors. The vectors are pinned to
- * ymm0-ymm4 and ymm14-ymm15: left to choose, gcc moved three of the board's vectors between
- * registers and the stack around the loop every iteration. One loop, stepped by
+ * its plane row shifted left by 63 - p (andn); the board's five vectors are ANDed with the
+ * ten entries of sb_band_walk_keep from 9 x (hw + p) + 8 - d, 32 bytes at a time (for half
+ * the singles 16-byte aligned, some crossing a cache line: as fast on Zen 4 as the peers
+ * broadcast and ANDed out through five digit masks, with five instructions fewer). The vectors are
+ * pinned to ymm0-ymm4 and ymm14-ymm15: left to choose, gcc moved three of the board's vectors
+ * between registers and the stack around the loop every iteration. One loop, stepped by
  * three conditional moves on blsr's zero flag: as the 16-byte stamps' select (a second loop)
  * it ran multi and dug 1.01-1.06x the time (its second exit mispredicts, on the Intel VM and
  * on Zen 4). rw is emptied from hw, 0 while the first word is walked (once the second is, rw
  * is 0 already and the walk ends the next time gw is empty), so that the step takes one
  * constant register, not two; the constant as a memory operand ran dug 1.06x the time (Zen
- * 4). Eleven general registers, 63 in one for the andn: with a twelfth gcc kept the board's
+ * 4). Ten general registers, 63 in one for the andn: with a twelfth gcc kept the board's
  * pointer on the stack. */
 #define SBB_WALK_LOOP(qp, gw, rw, hw, el, dt)                                                  \
     do {                                                                                       \
@@ -619,20 +619,15 @@ static inline void sbb_dirty_digit(uint32_t *dirty, size_t d)
                 "vpsllq %x[t], %[y], %[y]\n\t"                                                 \
                 "vmovmskpd %[y], %[d]\n\t"                                                     \
                 "add %[h], %[p]\n\t"                                                           \
-                "shl $4, %[p]\n\t"                                                             \
+                "lea (%[p],%[p],8), %[p]\n\t"                                                  \
                 "bts %[d], %[dirty]\n\t"                                                       \
-                "shl $8, %[d]\n\t"                                                             \
-                "vbroadcasti128 (%[peers],%[p]), %[y]\n\t"                                     \
-                "vpand (%[sel],%[d]), %[y], %[t]\n\t"                                          \
-                "vpandn %[v0], %[t], %[v0]\n\t"                                                \
-                "vpand 32(%[sel],%[d]), %[y], %[t]\n\t"                                        \
-                "vpandn %[v1], %[t], %[v1]\n\t"                                                \
-                "vpand 64(%[sel],%[d]), %[y], %[t]\n\t"                                        \
-                "vpandn %[v2], %[t], %[v2]\n\t"                                                \
-                "vpand 96(%[sel],%[d]), %[y], %[t]\n\t"                                        \
-                "vpandn %[v3], %[t], %[v3]\n\t"                                                \
-                "vpand 128(%[sel],%[d]), %[y], %[t]\n\t"                                       \
-                "vpandn %[v4], %[t], %[v4]\n\t"                                                \
+                "sub %[d], %[p]\n\t"                                                           \
+                "shl $4, %[p]\n\t"                                                             \
+                "vpand 128(%[keep],%[p]), %[v0], %[v0]\n\t"                                    \
+                "vpand 160(%[keep],%[p]), %[v1], %[v1]\n\t"                                    \
+                "vpand 192(%[keep],%[p]), %[v2], %[v2]\n\t"                                    \
+                "vpand 224(%[keep],%[p]), %[v3], %[v3]\n\t"                                    \
+                "vpand 256(%[keep],%[p]), %[v4], %[v4]\n\t"                                    \
                 "blsr %[g], %[g]\n\t"                                                          \
                 "cmovz %[rest], %[g]\n\t"                                                      \
                 "cmovz %[h], %[rest]\n\t"                                                      \
@@ -643,9 +638,8 @@ static inline void sbb_dirty_digit(uint32_t *dirty, size_t d)
                   [d] "=&r"(d_), [dirty] "+&r"(dirty_), [y] "=x"(y_),                         \
                   [t] "=x"(t_), [v0] "+x"(v0_), [v1] "+x"(v1_), [v2] "+x"(v2_), [v3] "+x"(v3_), \
                   [v4] "+x"(v4_)                                                               \
-                : [q] "r"((qp).q), [sel] "r"(sb_band_digit_sel), [peers] "r"(sb_band_peers_at), \
-                  [c64] "r"((size_t)64), [c63] "r"((size_t)63), "m"(qp), "m"(sb_band_peers_at), \
-                  "m"(sb_band_digit_sel)                                                       \
+                : [q] "r"((qp).q), [keep] "r"(sb_band_walk_keep), [c64] "r"((size_t)64),       \
+                  [c63] "r"((size_t)63), "m"(qp), "m"(sb_band_walk_keep)                       \
                 : "cc");                                                                       \
         (el)[0] = v0_, (el)[1] = v1_, (el)[2] = v2_, (el)[3] = v3_, (el)[4] = v4_;             \
         (dt) |= (uint32_t)dirty_;                                                              \

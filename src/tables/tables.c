@@ -93,13 +93,6 @@ const uint32_t sb_band_cross[2][SB_CELLS][4] __attribute__((aligned(16))) = {SB_
 const uint32_t sb_band_peers_at[3 * 32][4] __attribute__((aligned(16))) = {
     SB_BPAT32(0), SB_BPAT32(32), SB_BPAT32(64)};
 
-/* sb_band_digit_sel: a 16-byte half of vector k is all ones where it holds digit index d. */
-#define SB_DSH(d, k, hi) ((d) < 9 && (d) / 2 == (k) && (d) % 2 == (hi) ? ~0ull : 0ull)
-#define SB_DSV(d, k) {SB_DSH(d, k, 0), SB_DSH(d, k, 0), SB_DSH(d, k, 1), SB_DSH(d, k, 1)}
-#define SB_DS(d) {SB_DSV(d, 0), SB_DSV(d, 1), SB_DSV(d, 2), SB_DSV(d, 3), SB_DSV(d, 4)}
-const uint64_t sb_band_digit_sel[16][8][4] __attribute__((aligned(32))) = {
-    SB_DS(0), SB_DS(1), SB_DS(2),  SB_DS(3),  SB_DS(4),  SB_DS(5),  SB_DS(6),  SB_DS(7),
-    SB_DS(8), SB_DS(9), SB_DS(10), SB_DS(11), SB_DS(12), SB_DS(13), SB_DS(14), SB_DS(15)};
 /* sb_band_walk_keep: position i's peers complemented at entry 9 * i + 8, every other entry
  * all ones (word 3 too, which holds no cell). */
 #define SB_ONES {~0u, ~0u, ~0u, ~0u}
@@ -108,7 +101,7 @@ const uint64_t sb_band_digit_sel[16][8][4] __attribute__((aligned(32))) = {
 #define SB_WK8(i) SB_WK(i), SB_WK((i) + 1), SB_WK((i) + 2), SB_WK((i) + 3), SB_WK((i) + 4), \
     SB_WK((i) + 5), SB_WK((i) + 6), SB_WK((i) + 7)
 #define SB_WK32(i) SB_WK8(i), SB_WK8((i) + 8), SB_WK8((i) + 16), SB_WK8((i) + 24)
-const uint32_t sb_band_walk_keep[3 * 32 * 9 + 8][4] __attribute__((aligned(16))) = {
+const uint32_t sb_band_walk_keep[3 * 32 * 9 + 8][4] __attribute__((aligned(64))) = {
     SB_WK32(0), SB_WK32(32), SB_WK32(64), SB_ONES8};
 
 const sb_peer_tables *sb_tables(void)
