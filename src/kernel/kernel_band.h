@@ -522,7 +522,8 @@ static inline void sbb_nelim_apply(sbv v[SBB_NV], const sbb_nelim *e)
 /* The 16-byte walk's step where it applies (SBB_WALK_APPLIES): digit index d's word of v
  * loses the peers of band position i, every other word ANDed with all ones, one AND a word
  * from sb_band_walk_keep (a mask made in registers took three without VEX: a copy, an OR
- * and the AND). */
+ * and the AND). d is 0..8, as the table needs: a naked single has one digit, and the hidden
+ * pass has returned before its walk when a cell is hidden for two. */
 static inline void sbb_walk_out(sbv4 v[SB_DIGITS], size_t d, size_t i)
 {
     const sbv4 *keep = (const sbv4 *)(const void *)sb_band_walk_keep[9 * i + 8 - d];
@@ -594,15 +595,15 @@ static inline void sbb_dirty_digit(uint32_t *dirty, size_t d)
  * its plane row shifted left by 63 - p (andn); the board's five vectors are ANDed with the
  * ten entries of sb_band_walk_keep from 9 x (hw + p) + 8 - d, 32 bytes at a time (for half
  * the singles 16-byte aligned, some crossing a cache line: as fast on Zen 4 as the peers
- * broadcast and ANDed out through five digit masks, with five instructions fewer). The vectors are
- * pinned to ymm0-ymm4 and ymm14-ymm15: left to choose, gcc moved three of the board's vectors
- * between registers and the stack around the loop every iteration. One loop, stepped by
- * three conditional moves on blsr's zero flag: as the 16-byte stamps' select (a second loop)
- * it ran multi and dug 1.01-1.06x the time (its second exit mispredicts, on the Intel VM and
- * on Zen 4). rw is emptied from hw, 0 while the first word is walked (once the second is, rw
+ * broadcast and ANDed out through five digit masks, with five instructions fewer). The
+ * vectors are pinned to ymm0-ymm4 and ymm14-ymm15: left to choose, gcc moved three of the
+ * board's vectors between registers and the stack around the loop every iteration. One loop,
+ * stepped by three conditional moves on blsr's zero flag: as the 16-byte stamps' select (a
+ * second loop) it ran multi and dug 1.01-1.06x the time (its second exit mispredicts, on the
+ * Intel VM and on Zen 4). rw is emptied from hw, 0 while the first word is walked (once the second is, rw
  * is 0 already and the walk ends the next time gw is empty), so that the step takes one
  * constant register, not two; the constant as a memory operand ran dug 1.06x the time (Zen
- * 4). Ten general registers, 63 in one for the andn: with a twelfth gcc kept the board's
+ * 4). Ten general registers, 63 in one for the andn: with twelve, gcc kept the board's
  * pointer on the stack. */
 #define SBB_WALK_LOOP(qp, gw, rw, hw, el, dt)                                                  \
     do {                                                                                       \
