@@ -584,7 +584,7 @@ static inline void sbb_dirty_digit(uint32_t *dirty, size_t d)
 
 /* The walk's loop over the singles of words gw (walked) and rw (rest), gw not empty, hw the
  * walked word's offset (64 x the word: its row's byte offset in sbb_qplanes qp, its first
- * position's entry in sb_band_peers_at): each single's 20 peers leave its digit's vector of
+ * band position): each single's 20 peers leave its digit's vector of
  * the board's vectors el (SBB_WALK_APPLIES) or join its digit's entry of sbb_nelim el, and its
  * digit's bit joins dt. */
 #if defined(SBB_WALK_ASM)
@@ -600,10 +600,10 @@ static inline void sbb_dirty_digit(uint32_t *dirty, size_t d)
  * board's vectors between registers and the stack around the loop every iteration. One loop,
  * stepped by three conditional moves on blsr's zero flag: as the 16-byte stamps' select (a
  * second loop) it ran multi and dug 1.01-1.06x the time (its second exit mispredicts, on the
- * Intel VM and on Zen 4). rw is emptied from hw, 0 while the first word is walked (once the second is, rw
- * is 0 already and the walk ends the next time gw is empty), so that the step takes one
- * constant register, not two; the constant as a memory operand ran dug 1.06x the time (Zen
- * 4). Ten general registers, 63 in one for the andn: with twelve, gcc kept the board's
+ * Intel VM and on Zen 4). rw is emptied from hw, 0 while the first word is walked (once the
+ * second is, rw is 0 already and the walk ends the next time gw is empty), so that the step
+ * takes one constant register, not two; the constant as a memory operand ran dug 1.06x the
+ * time (Zen 4). Ten general registers, 63 in one for the andn: with twelve, gcc kept the board's
  * pointer on the stack. */
 #define SBB_WALK_LOOP(qp, gw, rw, hw, el, dt)                                                  \
     do {                                                                                       \
