@@ -101,13 +101,14 @@ UNIT     := $(BUILD)/tests/unit
 # The AVX-512 lane tables, each made by gen_tables in its mode (GEN_MODE_name): NAME.inc in
 # byte-pair form (VBMI byte permutes), NAME_w.inc in word form (gen_tables MODE w: the
 # avx512bw stamp's word permutes).
-LANE_TABLES := house_lanes cell_house_lanes house_hi locked_lanes
+LANE_TABLES := house_lanes cell_house_lanes lane_order locked_lanes
 GEN_MODE_house_lanes      := lanes
 GEN_MODE_cell_house_lanes := cells
-GEN_MODE_house_hi         := hi
+GEN_MODE_lane_order       := order
 GEN_MODE_locked_lanes     := locked
 TABLES   := $(BUILD)/gen/tables.inc $(LANE_TABLES:%=$(BUILD)/gen/%.inc) \
-            $(LANE_TABLES:%=$(BUILD)/gen/%_w.inc) $(BUILD)/gen/geometry9.inc
+            $(LANE_TABLES:%=$(BUILD)/gen/%_w.inc) $(BUILD)/gen/geometry9.inc \
+            $(BUILD)/gen/lane_map.inc
 
 # Cross builds (CROSS=...): the tests run under qemu user-mode emulation (scripts/cross/qemu-run;
 # BIN_RUN is a generated wrapper for scripts that take a binary path), and the unit tests link
@@ -302,6 +303,9 @@ $(BUILD)/gen/tables.inc: $(BUILD)/gen/gen_tables
 
 $(BUILD)/gen/geometry9.inc: $(BUILD)/gen/gen_tables
 	$< geometry > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/lane_map.inc: $(BUILD)/gen/gen_tables
+	$< map > $@.tmp && mv $@.tmp $@
 
 $(LANE_TABLES:%=$(BUILD)/gen/%.inc): $(BUILD)/gen/%.inc: $(BUILD)/gen/gen_tables
 	$< $(GEN_MODE_$*) > $@.tmp && mv $@.tmp $@

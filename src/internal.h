@@ -119,10 +119,14 @@ int sb_batch_begin(int threads, size_t n, int *team, void (*release)(void *), vo
 #define SB_LANES 96
 
 /* The search state: everything a guess copies. 192 bytes = three 64-byte cache lines,
- * 96 16-bit lanes so whole-board vector passes need no tail handling. */
+ * 96 16-bit lanes so whole-board vector passes need no tail handling. The fields below are
+ * the reference's and the generic pipelines' layout; the band kernel keeps digit words in
+ * the first 160 bytes (kernel_band.h), and the AVX-512 stamps keep the cells in the lanes
+ * sb_lane_map gives (0..26, 32..58, 64..90; the others 0). nsolved is lane 95 in every
+ * layout. */
 typedef struct sb_board {
     uint16_t cand[SB_CELLS]; /* lanes 0..80: candidate mask of each cell */
-    uint16_t zero[3];        /* lanes 81..83: always 0 (vector gathers read lane 81 as "none") */
+    uint16_t zero[3];        /* lanes 81..83: always 0 */
     uint16_t assigned[6];    /* lanes 84..89: generic pipelines only, bit c%16 of word c/16 set
                                 once cell c is assigned (digit removed from its peers); the
                                 fast kernel, for which single-bit = assigned, leaves it 0 */
@@ -340,15 +344,34 @@ extern const uint32_t sb_cell_house_bits[SB_CELLS];
  * byte permutes: one uop on Intel where a word permute takes two or three. The avx512bw
  * stamp (no VBMI) keeps its own copies in word form (kernel.h, gen_tables ... w). */
 
-/* For each position i of a house, the board lane of cell i of every house (lane h of the
- * row = house h; lanes 27..31 read the always-zero lane 81): the AVX-512 round gathers all
- * 27 houses side by side with two permutes per position (sb_house_hi picks the third
- * register's lanes, padding included: a two-register permute would read lane 81 as 17). */
+/* The AVX-512 board's layout: register x (lanes 32x..32x+31) holds, in cell order, the 27
+ * cells (r, c) with x neither r % 3 nor c % 3 and those with r % 3 == c % 3 == (x + 2) % 3;
+ * lanes 27..31 of each register are padding, always 0. Position i of every house lies in
+ * the two registers other than i % 3, so a round gathers it with one two-register permute
+ * (gen_tables.c, lane_of). */
+typedef struct sb_lane_map_t {
+    uint8_t lane[SB_CELLS];        /* cell -> board lane (32 * register + lane) */
+    uint8_t cell[SB_LANES];        /* board lane -> cell; 127 for padding */
+    uint64_t peers[SB_CELLS][2];   /* a cell's peers as board lanes (word 1: lanes 64..95) */
+    uint64_t house[SB_HOUSES][2];  /* a house's cells as board lanes */
+} sb_lane_map_t;
+extern const sb_lane_map_t sb_lane_map;
+
+/* For each position i of a house, the lanes of its two registers (0..31 the first of
+ * (i % 3 + 1) % 3 and (i % 3 + 2) % 3, 32..63 the second) holding cell i of every house:
+ * lane h of the gathered vector = house h; lanes 27..31 read the first register's padding. */
 extern const uint8_t sb_house_lanes[SB_DIGITS][64] __attribute__((aligned(64)));
 
-/* For each position i of a house, the house lanes whose cell sb_house_lanes[i] takes from
- * board lanes 64..95 (the third 32-lane register). */
-extern const uint64_t sb_house_hi[SB_DIGITS];
+/* The moves between cell order and the board's lanes, each a gather from three 32-lane
+ * registers (a two-register permute, then the lanes of *_hi from the third): to_lane gives
+ * each board lane its cell from cell-order registers (padding: cell 81, 0 there); to_cell
+ * gives each cell (96, padding past 80) its board lane (padding: lane 27). */
+typedef struct sb_lane_order_t {
+    uint8_t to_lane[2 * SB_LANES] __attribute__((aligned(64)));
+    uint8_t to_cell[2 * SB_LANES] __attribute__((aligned(64)));
+    uint64_t to_lane_hi[3], to_cell_hi[3];
+} sb_lane_order_t;
+extern const sb_lane_order_t sb_lane_order;
 
 /* For each board lane, the lane of its row (k = 0), column (1) and box (2) in the 27-lane
  * house vector that sb_house_lanes gathers; padding lanes read the always-zero lane 27. */

@@ -185,28 +185,104 @@ static unsigned word_bit(uint64_t m, int i)
     return two & 1;
 }
 
+/* The AVX-512 board's register of cell c, from the rule internal.h states (sb_lane_map):
+ * register x holds the cells whose row and column are both other than x mod 3, and the
+ * cells whose row and column are both x + 2 mod 3. */
+static int rule_register(int c)
+{
+    const int r = c / 9 % 3, k = c % 9 % 3;
+    for (int x = 0; x < 3; x++)
+        if (r == k ? r == (x + 2) % 3 : r != x && k != x)
+            return x;
+    return -1;
+}
+
+/* The board lane of cell c: its register's lanes in cell order. */
+static int rule_lane(int c)
+{
+    int n = 0;
+    for (int p = 0; p < c; p++)
+        n += rule_register(p) == rule_register(c);
+    return 32 * rule_register(c) + n;
+}
+
+Test(tables, lane_map)
+{
+    const sb_peer_tables *t = sb_tables();
+    int cell_of[SB_LANES];
+    for (int l = 0; l < SB_LANES; l++)
+        cell_of[l] = -1;
+    for (int c = 0; c < SB_CELLS; c++) {
+        const int l = rule_lane(c);
+        cr_assert_lt(l % 32, 27, "cell %d in a padding lane", c);
+        cr_assert_eq(sb_lane_map.lane[c], l, "lane of cell %d", c);
+        cell_of[l] = c;
+    }
+    for (int l = 0; l < SB_LANES; l++)
+        cr_assert_eq(sb_lane_map.cell[l], cell_of[l] < 0 ? 127 : cell_of[l], "cell of lane %d", l);
+    for (int c = 0; c < SB_CELLS; c++) {
+        uint64_t want[2] = {0, 0};
+        for (int p = 0; p < SB_CELLS; p++)
+            if (t->peer_mask[c][p / 64] >> (p % 64) & 1)
+                want[rule_lane(p) / 64] |= UINT64_C(1) << (rule_lane(p) % 64);
+        cr_assert_eq(sb_lane_map.peers[c][0], want[0], "peers of %d", c);
+        cr_assert_eq(sb_lane_map.peers[c][1], want[1], "peers of %d", c);
+    }
+    for (int h = 0; h < SB_HOUSES; h++) {
+        uint64_t want[2] = {0, 0};
+        for (int j = 0; j < 9; j++)
+            want[rule_lane(t->house_cells[h][j]) / 64] |=
+                UINT64_C(1) << (rule_lane(t->house_cells[h][j]) % 64);
+        cr_assert_eq(sb_lane_map.house[h][0], want[0], "house %d", h);
+        cr_assert_eq(sb_lane_map.house[h][1], want[1], "house %d", h);
+    }
+}
+
 Test(tables, house_gather_lanes)
 {
     const sb_peer_tables *t = sb_tables();
-    for (int i = 0; i < 9; i++)
+    for (int i = 0; i < 9; i++) {
+        /* One permute of the two registers other than i % 3: the first's lanes 0..31, the
+         * second's 32..63. */
+        const int a = (i % 3 + 1) % 3, b = (i % 3 + 2) % 3;
         for (int h = 0; h < 32; h++) {
-            const int want = h < 27 ? t->house_cells[h][i] : 81; /* padding: the zero lane */
+            int want = 27; /* padding: the first register's lane 27, always 0 */
+            if (h < 27) {
+                const int l = rule_lane(t->house_cells[h][i]);
+                cr_assert(l / 32 == a || l / 32 == b, "position %d of house %d outside its pair",
+                          i, h);
+                want = (l / 32 == a ? 0 : 32) + l % 32;
+            }
             ASSERT_WORD_LANE(sb_house_lanes[i], h, want, "house_lanes[%d][%d]", i, h);
-            /* The third register supplies every lane >= 64, padding included: the two-register
-             * permute would read lane 81 as lane 17, a real cell. */
-            cr_assert_eq(word_bit(sb_house_hi[i], h), (unsigned)(want >= 64),
-                         "house_hi[%d] bit %d", i, h);
         }
+    }
+}
+
+Test(tables, lane_order)
+{
+    for (int l = 0; l < SB_LANES; l++) {
+        /* to_lane: board lane l takes its cell from cell-order registers (padding: cell 81,
+         * a zero lane of the third). */
+        const int c = sb_lane_map.cell[l] == 127 ? 81 : sb_lane_map.cell[l];
+        ASSERT_WORD_LANE(sb_lane_order.to_lane, l, c, "to_lane[%d]", l);
+        cr_assert_eq(word_bit(sb_lane_order.to_lane_hi[l / 32], l % 32), (unsigned)(c >= 64),
+                     "to_lane_hi of %d", l);
+        /* to_cell: cell l takes its board lane (past 80: lane 27, a padding lane). */
+        const int w = l < SB_CELLS ? rule_lane(l) : 27;
+        ASSERT_WORD_LANE(sb_lane_order.to_cell, l, w, "to_cell[%d]", l);
+        cr_assert_eq(word_bit(sb_lane_order.to_cell_hi[l / 32], l % 32), (unsigned)(w >= 64),
+                     "to_cell_hi of %d", l);
+    }
 }
 
 Test(tables, cell_house_lanes)
 {
-    for (int c = 0; c < SB_LANES; c++) {
-        const int r = c / 9, col = c % 9;
+    for (int l = 0; l < SB_LANES; l++) {
+        const int c = sb_lane_map.cell[l], r = c / 9, col = c % 9;
         const int want[3] = {r, 9 + col, 18 + 3 * (r / 3) + col / 3};
         for (int k = 0; k < 3; k++)
-            ASSERT_WORD_LANE(sb_cell_house_lanes[k], c, c < 81 ? want[k] : 27,
-                             "lane %d house %d", c, k);
+            ASSERT_WORD_LANE(sb_cell_house_lanes[k], l, c < 81 ? want[k] : 27,
+                             "lane %d house %d", l, k);
     }
 }
 
@@ -217,21 +293,23 @@ Test(tables, locked_candidate_lanes)
             const int want = l < 18 ? 3 * (l / 3) + (l % 3 + n + 1) % 3 : l;
             ASSERT_WORD_LANE(sb_locked_lanes.rot[n], l, want, "rot[%d][%d]", n, l);
         }
-    for (int c = 0; c < 81; c++) {
+    for (int l = 0; l < SB_LANES; l++) {
+        const int c = sb_lane_map.cell[l];
+        if (c == 127) {
+            cr_assert_eq(word_bit(sb_locked_lanes.row_hi[l / 32], l % 32), 0u,
+                         "padding lane %d in row_hi", l);
+            cr_assert_eq(word_bit(sb_locked_lanes.col_hi[l / 32], l % 32), 0u,
+                         "padding lane %d in col_hi", l);
+            continue;
+        }
         const int r = c / 9, col = c % 9, stack = col / 3, band = r / 3;
-        ASSERT_WORD_LANE(sb_locked_lanes.row, c, r + (stack == 1 ? 32 : 0), "row lane of %d", c);
-        ASSERT_WORD_LANE(sb_locked_lanes.col, c, 9 + col + (band == 1 ? 32 : 0),
+        ASSERT_WORD_LANE(sb_locked_lanes.row, l, r + (stack == 1 ? 32 : 0), "row lane of %d", c);
+        ASSERT_WORD_LANE(sb_locked_lanes.col, l, 9 + col + (band == 1 ? 32 : 0),
                          "col lane of %d", c);
-        cr_assert_eq(word_bit(sb_locked_lanes.row_hi[c / 32], c % 32), (unsigned)(stack == 2),
+        cr_assert_eq(word_bit(sb_locked_lanes.row_hi[l / 32], l % 32), (unsigned)(stack == 2),
                      "row_hi of %d", c);
-        cr_assert_eq(word_bit(sb_locked_lanes.col_hi[c / 32], c % 32), (unsigned)(band == 2),
+        cr_assert_eq(word_bit(sb_locked_lanes.col_hi[l / 32], l % 32), (unsigned)(band == 2),
                      "col_hi of %d", c);
-    }
-    for (int c = 81; c < SB_LANES; c++) {
-        cr_assert_eq(word_bit(sb_locked_lanes.row_hi[c / 32], c % 32), 0u,
-                     "padding lane %d in row_hi", c);
-        cr_assert_eq(word_bit(sb_locked_lanes.col_hi[c / 32], c % 32), 0u,
-                     "padding lane %d in col_hi", c);
     }
 }
 

@@ -12,6 +12,8 @@
  * Data layout (see sb_board in internal.h)
  *   cand[c]   9-bit candidate mask of cell c (bit d-1 = digit d still possible), c = 9*row+col,
  *             in 16-bit lanes padded to 96 so later vector passes run on whole registers.
+ *             The AVX-512 stamp keeps cell c in lane sb_lane_map.lane[c] instead (27 cells
+ *             in each 32-lane register, chosen so that every gather reads two registers).
  *             An assigned cell keeps exactly its digit's bit; at a stable board that bit is
  *             gone from all of its peers (during propagation a single may still be pending).
  *   nsolved   how many cells have been assigned; 81 means the board is a solution.
@@ -25,9 +27,9 @@
  *     a digit with no place is a contradiction); when both are stuck, locked candidates
  *     (pointing and claiming, rows then columns); repeat until nothing changes.
  *   settle (AVX-512 stamp): the same rules in whole-board rounds. The board lives in three
- *     32-lane registers; two permutes per position (a two-register one, and one for lanes of
- *     the third register) gather position i of all 27 houses side by side, which
- *     gives per house the placed digits, the digits with one place and the box segments of
+ *     32-lane registers, each cell in one that position i of its houses shares with only one
+ *     other (sb_lane_map), so one two-register permute per position gathers position i of
+ *     all 27 houses side by side, which gives per house the placed digits, the digits with one place and the box segments of
  *     every line; three permutes per register spread a house vector back onto the cells.
  *     A round applies every naked single, hidden single and locked-candidate elimination it
  *     finds at once, until a round changes nothing. Everything of a round landing together
@@ -210,10 +212,11 @@ static inline int sbk_locked_dir(sb_board *b, int line_step, int pos_step, uint8
 #define SBK_MASK_PERM(src, m, idx, x)                                                         \
     _mm512_mask_permutexvar_epi8((src), (__mmask64)(m), (idx), (x))
 #define SBK_HOUSE_LANES(i) sb_house_lanes[i]
-#define SBK_HOUSE_HI(i) sb_house_hi[i]
 #define SBK_CELL_HOUSE_LANES(k, j) (&sb_cell_house_lanes[k][64 * (j)])
 #define SBK_LOCKED sb_locked_lanes
 #define SBK_LOCKED_REG(f, j) (&sb_locked_lanes.f[64 * (j)])
+#define SBK_ORDER sb_lane_order
+#define SBK_ORDER_REG(f, j) (&sb_lane_order.f[64 * (j)])
 #else
 #define SBK_PERM(idx, x) _mm512_permutexvar_epi16((idx), (x))
 #define SBK_PERM2(a, idx, b) _mm512_permutex2var_epi16((a), (idx), (b))
@@ -221,9 +224,6 @@ static inline int sbk_locked_dir(sb_board *b, int line_step, int pos_step, uint8
     _mm512_mask_permutexvar_epi16((src), (__mmask32)(m), (idx), (x))
 static const uint16_t sbk_house_lanes_w[SB_DIGITS][32] __attribute__((aligned(64))) =
 #include "house_lanes_w.inc"
-    ;
-static const uint64_t sbk_house_hi_w[SB_DIGITS] =
-#include "house_hi_w.inc"
     ;
 static const uint16_t sbk_cell_house_lanes_w[3][SB_LANES] __attribute__((aligned(64))) =
 #include "cell_house_lanes_w.inc"
@@ -236,25 +236,41 @@ static const struct {
 } sbk_locked_lanes_w =
 #include "locked_lanes_w.inc"
     ;
+static const struct {
+    uint16_t to_lane[SB_LANES] __attribute__((aligned(64)));
+    uint16_t to_cell[SB_LANES] __attribute__((aligned(64)));
+    uint64_t to_lane_hi[3], to_cell_hi[3];
+} sbk_lane_order_w =
+#include "lane_order_w.inc"
+    ;
 #define SBK_HOUSE_LANES(i) sbk_house_lanes_w[i]
-#define SBK_HOUSE_HI(i) sbk_house_hi_w[i]
 #define SBK_CELL_HOUSE_LANES(k, j) (&sbk_cell_house_lanes_w[k][32 * (j)])
 #define SBK_LOCKED sbk_locked_lanes_w
 #define SBK_LOCKED_REG(f, j) (&sbk_locked_lanes_w.f[32 * (j)])
+#define SBK_ORDER sbk_lane_order_w
+#define SBK_ORDER_REG(f, j) (&sbk_lane_order_w.f[32 * (j)])
 #endif
 #define SBK_IDX(p) _mm512_load_si512((const void *)(p))
 
-/* The cell lanes of each 32-lane board register (lanes 81..95 are padding). */
-static const __mmask32 sbk_cells[3] = {0xFFFFFFFFu, 0xFFFFFFFFu, (1u << (SB_CELLS - 64)) - 1};
+/* The cell lanes of each 32-lane board register (lanes 27..31 of each are padding:
+ * sb_lane_map). */
+static const __mmask32 sbk_cells[3] = {0x7FFFFFFu, 0x7FFFFFFu, 0x7FFFFFFu};
 
-/* A round is some sixty lane moves (SBK_PERM and the like; docs/performance.md). */
+/* A round is some fifty lane moves (SBK_PERM and the like; docs/performance.md). */
 
-/* Gathers position i of all 27 houses into lanes 0..26 (lanes 27..31 read the zero lane). */
+/* Gathers position i of all 27 houses into lanes 0..26 (lanes 27..31 read a padding lane):
+ * one permute of the two registers that hold them (sb_lane_map). */
 static inline __m512i sbk_gather(const __m512i v[3], int i)
 {
-    const __m512i idx = SBK_IDX(SBK_HOUSE_LANES(i));
-    const __m512i g = SBK_PERM2(v[0], idx, v[1]);
-    return SBK_MASK_PERM(g, SBK_HOUSE_HI(i), idx, v[2]);
+    return SBK_PERM2(v[(i % 3 + 1) % 3], SBK_IDX(SBK_HOUSE_LANES(i)), v[(i % 3 + 2) % 3]);
+}
+
+/* Output register j of a move between cell order and the board's lanes (sb_lane_order): its
+ * lanes from the three registers src by table idx, those of mask hi from the third. */
+static inline __m512i sbk_move(const __m512i src[3], const void *idx, uint64_t hi)
+{
+    const __m512i x = SBK_IDX(idx);
+    return SBK_MASK_PERM(SBK_PERM2(src[0], x, src[1]), hi, x, src[2]);
 }
 
 /* Spreads a 27-lane house vector back to the board lanes of register j: each cell lane gets
@@ -572,9 +588,9 @@ static inline int sbk_count4(sbv4 x)
 #include "line.h"
 
 #if SB_KERNEL_AVX512
-/* The best-scoring cell of set (two words as the peer tables hold them: word 0 cells 0..63,
- * word 1 cells 64..80) by branch.h's rule, board registers v, as its key: score << 7 |
- * (127 - cell), -1 for an empty set. A cell's open peers sharing a digit are three vector
+/* The best-scoring cell of set (two words of board lanes: word 0 lanes 0..63, word 1 lanes
+ * 64..95) by branch.h's rule, board registers v, as its key: score << 7 | (127 - cell), -1
+ * for an empty set; the cell, not the lane, breaks a tie. A cell's open peers sharing a digit are three vector
  * tests moved out to general registers, then ANDs and popcounts there (no mask register is
  * loaded from a general one per cell); the first in cell order on a tie. */
 static inline int sbk_best(const sb_board *b, const __m512i v[3], const uint64_t set[2],
@@ -587,11 +603,12 @@ static inline int sbk_best(const sb_board *b, const __m512i v[3], const uint64_t
     for (uint64_t k0 = set[0], k1 = set[1]; k0 | k1;) {
         /* tzcnt of an empty word is 64 (BMI1; __builtin_ctzll leaves it undefined) */
         const uint64_t hi = 0 - (uint64_t)(k0 == 0);
-        const int c = (int)(_tzcnt_u64(k0) + (_tzcnt_u64(k1) & hi));
+        const int l = (int)(_tzcnt_u64(k0) + (_tzcnt_u64(k1) & hi));
         k1 &= (k1 - 1) | ~hi;
         k0 &= k0 - 1;
-        const uint64_t *pm = sb_peer_tables_data.peer_mask[c];
-        const __m512i m = _mm512_set1_epi16((short)b->cand[c]);
+        const int c = sb_lane_map.cell[l];
+        const uint64_t *pm = sb_lane_map.peers[c];
+        const __m512i m = _mm512_set1_epi16((short)b->cand[l]);
         const uint64_t s0 = ((uint64_t)_mm512_test_epi16_mask(v[0], m) |
                              (uint64_t)_mm512_test_epi16_mask(v[1], m) << 32) &
                             pm[0] & open_w[0];
@@ -662,7 +679,7 @@ static __attribute__((noinline)) int sbk_line(const __m512i v[3], const __mmask3
     int64_t best = -1;
     for (; hm; hm &= hm - 1) {
         const int h = __builtin_ctz(hm);
-        const uint64_t *hw = sb_peer_tables_data.house_mask[h];
+        const uint64_t *hw = sb_lane_map.house[h];
         for (unsigned f = lane[h]; f; f &= f - 1) {
             const int d = __builtin_ctz(f);
             if (!(have >> d & 1)) {
@@ -673,14 +690,17 @@ static __attribute__((noinline)) int sbk_line(const __m512i v[3], const __mmask3
                 have |= 1u << d;
             }
             const uint64_t d0 = dw[d][0], d1 = dw[d][1];
-            /* The two places, in cell order (tzcnt of an empty word is 64). */
+            /* The two places' lanes (tzcnt of an empty word is 64), then their cells in
+             * cell order. */
             const uint64_t u0 = d0 & hw[0], u1 = d1 & hw[1];
             const uint64_t lo = 0 - (uint64_t)(u0 == 0);
-            const int p = (int)(_tzcnt_u64(u0) + (_tzcnt_u64(u1) & lo));
+            const int lp = (int)(_tzcnt_u64(u0) + (_tzcnt_u64(u1) & lo));
             const uint64_t v0 = u0 & (u0 - 1), v1 = u1 & ((u1 - 1) | ~lo);
-            const int q = (int)(_tzcnt_u64(v0) + (_tzcnt_u64(v1) & (0 - (uint64_t)(v0 == 0))));
-            const uint64_t *pp = sb_peer_tables_data.peer_mask[p];
-            const uint64_t *pq = sb_peer_tables_data.peer_mask[q];
+            const int lq = (int)(_tzcnt_u64(v0) + (_tzcnt_u64(v1) & (0 - (uint64_t)(v0 == 0))));
+            const int cp = sb_lane_map.cell[lp], cq = sb_lane_map.cell[lq];
+            const int p = cp < cq ? cp : cq, q = cp < cq ? cq : cp;
+            const uint64_t *pp = sb_lane_map.peers[p];
+            const uint64_t *pq = sb_lane_map.peers[q];
             /* Both places' peers outside the line (sbl_reach). */
             const uint64_t w0 = (pp[0] | pq[0]) & ~hw[0], w1 = (pp[1] | pq[1]) & ~hw[1];
             const int n = __builtin_popcountll(w0 & d0) + __builtin_popcountll(w1 & d1);
@@ -694,8 +714,8 @@ static __attribute__((noinline)) int sbk_line(const __m512i v[3], const __mmask3
     if (!sbl_beats(best, cell_deg, many))
         return -1;
     const int p = sbl_key_p(best), q = sbl_key_q(best), e = sbl_key_digit(best);
-    const uint64_t *pp = sb_peer_tables_data.peer_mask[p];
-    const uint64_t *pq = sb_peer_tables_data.peer_mask[q];
+    const uint64_t *pp = sb_lane_map.peers[p];
+    const uint64_t *pq = sb_lane_map.peers[q];
     const int np = __builtin_popcountll(dw[e][0] & pp[0]) +
                    __builtin_popcountll(dw[e][1] & pp[1]);
     const int nq = __builtin_popcountll(dw[e][0] & pq[0]) +
@@ -741,7 +761,7 @@ static inline int sbk_branch_cell(const sb_board *b, int line, uint16_t *pick)
  * with the cell's peer mask, then popcounts. */
 static inline uint16_t sbk_first(const sb_board *b, int c, uint16_t m)
 {
-    const uint64_t *pm = sb_peer_tables_data.peer_mask[c];
+    const uint64_t *pm = sb_lane_map.peers[c];
     __m512i v[3];
     for (int j = 0; j < 3; j++)
         v[j] = _mm512_load_si512((const void *)&b->cand[32 * j]);
@@ -805,20 +825,24 @@ static inline uint16_t sbk_first(const sb_board *b, int c, uint16_t m)
  * two equal singles in one house. */
 #if SB_KERNEL_AVX512
 /* The givens become masks 32 cells at a time (byte → lane, 1 << (digit-1), blank → all
- * digits); the first round of sbk_settle then assigns every given at once. */
+ * digits), moved to the board's lanes (sb_lane_order); the first round of sbk_settle then
+ * assigns every given at once. */
 static inline int sbk_load(sb_board *b, const sb_grid *puzzle, int c, uint16_t drop)
 {
     const __m512i one = _mm512_set1_epi16(1), all = _mm512_set1_epi16(SB_ALL_DIGITS);
+    const __mmask32 in[3] = {0xFFFFFFFFu, 0xFFFFFFFFu, (1u << (SB_CELLS - 64)) - 1};
+    __m512i d[3];
+    for (int j = 0; j < 3; j++)
+        d[j] = _mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(in[j], &puzzle->cell[32 * j]));
     for (int j = 0; j < 3; j++) {
-        const __mmask32 cells = sbk_cells[j];
-        const __m512i d = _mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(cells, &puzzle->cell[32 * j]));
+        const __m512i x = sbk_move(d, SBK_ORDER_REG(to_lane, j), SBK_ORDER.to_lane_hi[j]);
         /* A shift by 0xFFFF (blank cell, or a padding lane) gives 0. */
-        const __m512i bit = _mm512_sllv_epi16(one, _mm512_sub_epi16(d, one));
-        const __mmask32 blank = _mm512_mask_testn_epi16_mask(cells, d, d);
+        const __m512i bit = _mm512_sllv_epi16(one, _mm512_sub_epi16(x, one));
+        const __mmask32 blank = _mm512_mask_testn_epi16_mask(sbk_cells[j], x, x);
         _mm512_store_si512((void *)&b->cand[32 * j], _mm512_mask_blend_epi16(blank, bit, all));
     }
     if (drop) /* cell c without those digits: the first round sees a single or an empty cell */
-        b->cand[c] &= (uint16_t)~drop;
+        b->cand[sb_lane_map.lane[c]] &= (uint16_t)~drop;
     __m512i v[3];
     sbk_regs(b, v);
     /* The root: the triad rules only past the other rules' fixpoint, when it leaves at least
@@ -833,7 +857,8 @@ static inline int sbk_load(sb_board *b, const sb_grid *puzzle, int c, uint16_t d
  * 512-bit loads could not be forwarded (a stall on every guess and every pop). */
 static inline __mmask32 sbk_lane(int c, int j)
 {
-    return (__mmask32)(c >> 5 == j) << (c & 31);
+    const int l = sb_lane_map.lane[c];
+    return (__mmask32)(l >> 5 == j) << (l & 31);
 }
 
 /* Removes digit mask d from the peers of cell c in registers v, where on is all ones (else
@@ -842,7 +867,7 @@ static inline __mmask32 sbk_lane(int c, int j)
  * hardest 11+: 4.15 without this, 3.33 with it). */
 static inline void sbk_clear_peers(__m512i v[3], int c, uint16_t d, uint64_t on)
 {
-    const uint64_t *pm = sb_peer_tables_data.peer_mask[c];
+    const uint64_t *pm = sb_lane_map.peers[c];
     const __mmask32 peer[3] = {(__mmask32)(pm[0] & on), (__mmask32)(pm[0] >> 32 & on),
                                (__mmask32)(pm[1] & on)};
     const __m512i dv = _mm512_set1_epi16((short)d);
@@ -866,7 +891,7 @@ static inline int sbk_drop(sb_board *b, int c, uint16_t d)
 {
     __m512i v[3];
     sbk_regs(b, v);
-    const uint16_t m = b->cand[c] & (uint16_t)~d;
+    const uint16_t m = b->cand[sb_lane_map.lane[c]] & (uint16_t)~d;
     for (int j = 0; j < 3; j++)
         v[j] = _mm512_andnot_si512(_mm512_maskz_set1_epi16(sbk_lane(c, j), (short)d), v[j]);
     sbk_clear_peers(v, c, m, 0 - (uint64_t)((m & (m - 1)) == 0));
@@ -917,24 +942,41 @@ static inline int sbk_drop(sb_board *b, int c, uint16_t d)
 }
 #endif
 
-/* The board is cell-major: a cell's candidates are its lane. */
+/* A cell's candidates are its lane: sb_lane_map's at AVX-512, the cell's own in the
+ * reference. */
 static inline uint16_t sbk_cell(const sb_board *b, int c)
 {
+#if SB_KERNEL_AVX512
+    return b->cand[sb_lane_map.lane[c]];
+#else
     return b->cand[c];
+#endif
 }
 
 /* Writes solved board b's 81 digits to out. */
 #if SB_KERNEL_AVX512
+/* Board b in cell order (sb_lane_order): three registers of 32 cells, 81..95 zero. */
+static inline void sbk_cell_order(const sb_board *b, __m512i out[3])
+{
+    __m512i v[3];
+    for (int j = 0; j < 3; j++)
+        v[j] = _mm512_load_si512((const void *)&b->cand[32 * j]);
+    for (int j = 0; j < 3; j++)
+        out[j] = sbk_move(v, SBK_ORDER_REG(to_cell, j), SBK_ORDER.to_cell_hi[j]);
+}
+
 /* 32 cells per register: a lane's digit is the count of the bits below its single bit, plus
  * one, narrowed to bytes (81 scalar cell reads were a tenth of a 17-clue puzzle's
  * instructions). */
 static inline void sbk_solution(const sb_board *b, uint8_t *out)
 {
     const __m512i one = _mm512_set1_epi16(1);
+    const __mmask32 in[3] = {0xFFFFFFFFu, 0xFFFFFFFFu, (1u << (SB_CELLS - 64)) - 1};
+    __m512i v[3];
+    sbk_cell_order(b, v);
     for (int j = 0; j < 3; j++) {
-        const __m512i v = _mm512_load_si512((const void *)&b->cand[32 * j]);
-        const __m512i d = _mm512_add_epi16(sbk_counts(_mm512_sub_epi16(v, one)), one);
-        _mm256_mask_storeu_epi8(&out[32 * j], sbk_cells[j], _mm512_cvtepi16_epi8(d));
+        const __m512i d = _mm512_add_epi16(sbk_counts(_mm512_sub_epi16(v[j], one)), one);
+        _mm256_mask_storeu_epi8(&out[32 * j], in[j], _mm512_cvtepi16_epi8(d));
     }
 }
 #else
@@ -956,8 +998,7 @@ static inline void sbk_solution(const sb_board *b, uint8_t *out)
 static inline void sbk_planes(sb_board *b, uint32_t *w)
 {
     __m512i v[3];
-    for (int j = 0; j < 3; j++)
-        v[j] = _mm512_load_si512((const void *)&b->cand[32 * j]);
+    sbk_cell_order(b, v);
     for (int d = 0; d < SB_DIGITS; d++) {
         const __m512i bit = _mm512_set1_epi16((short)(1u << d));
         const uint64_t lo = (uint64_t)_mm512_test_epi16_mask(v[0], bit) |
@@ -975,8 +1016,7 @@ static inline void sbk_planes(sb_board *b, uint32_t *w)
 static inline int sbk_elim(sb_board *b, const uint32_t *el)
 {
     __m512i v[3];
-    for (int j = 0; j < 3; j++)
-        v[j] = _mm512_load_si512((const void *)&b->cand[32 * j]);
+    sbk_cell_order(b, v);
     for (int d = 0; d < SB_DIGITS; d++) {
         const uint64_t lo = el[4 * d] | (uint64_t)el[4 * d + 1] << 27 |
                             (uint64_t)el[4 * d + 2] << 54;
@@ -986,9 +1026,10 @@ static inline int sbk_elim(sb_board *b, const uint32_t *el)
         for (int j = 0; j < 3; j++)
             v[j] = _mm512_mask_blend_epi16(k[j], v[j], _mm512_andnot_si512(bit, v[j]));
     }
+    __m512i x[3];
     for (int j = 0; j < 3; j++)
-        _mm512_store_si512((void *)&b->cand[32 * j], v[j]);
-    return sbk_settle(b);
+        x[j] = sbk_move(v, SBK_ORDER_REG(to_lane, j), SBK_ORDER.to_lane_hi[j]);
+    return sbk_settle_regs(b, x);
 }
 #else
 static inline void sbk_planes(sb_board *b, uint32_t *w)
@@ -1025,7 +1066,9 @@ static inline int sbk_elim(sb_board *b, const uint32_t *el)
 #endif
 #define SBK_PLANES sbk_planes
 #define SBK_ELIM sbk_elim
-#define SBK_CELL_MAJOR(b) ((const uint16_t *)(b)->cand) /* both stamps keep cells */
+#if !SB_KERNEL_AVX512 /* the AVX-512 board's lanes are not in cell order (sb_lane_map) */
+#define SBK_CELL_MAJOR(b) ((const uint16_t *)(b)->cand)
+#endif
 #endif
 
 #if !SB_KERNEL_AVX512

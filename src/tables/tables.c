@@ -17,8 +17,12 @@ const uint8_t sb_house_lanes[SB_DIGITS][64] __attribute__((aligned(64))) =
 #include "house_lanes.inc"
     ;
 
-const uint64_t sb_house_hi[SB_DIGITS] =
-#include "house_hi.inc"
+const sb_lane_map_t sb_lane_map =
+#include "lane_map.inc"
+    ;
+
+const sb_lane_order_t sb_lane_order =
+#include "lane_order.inc"
     ;
 
 const sb_locked_lanes_t sb_locked_lanes =
