@@ -1044,7 +1044,8 @@ typedef enum sb_simd {
     SB_SIMD_AVX512BW = 5, /* x86-64: AVX-512 F/BW/VL without VBMI or VPOPCNTDQ (Skylake-SP,
                              Cascade Lake, Cooper Lake): the avx512 kernel with word permutes.
                              Numbered after neon: a level's value never changes;
-                             auto prefers avx512, then avx512bw, then avx2 */
+                             auto prefers avx512, then avx512bw, then avx2 (avx512bw first
+                             on AMD family 19h, Zen 4, where it runs faster) */
     SB_SIMD_LEVELS = 6    /* number of levels */
 } sb_simd;
 
