@@ -24,10 +24,12 @@ import statistics
 # Each level's candidate peers; the fastest of those measured is the one it is divided by.
 PEERS = {"avx512": ["native", "avx512"], "avx512bw": ["native", "avx512"], "avx2": ["avx2"],
          "sse4": ["sse4.2"], "scalar": ["sse4.2"]}
-# The levels below each one (same architecture), for "auto at least as fast as every lower one".
-LOWER = {"avx512": ["avx512bw", "avx2", "sse4", "scalar"], "avx512bw": ["avx2", "sse4", "scalar"],
-         "avx2": ["sse4", "scalar"], "sse4": ["scalar"],
-         "scalar": [], "neon": ["scalar"]}
+# The other levels of each one's architecture, for "auto at least as fast as every other one"
+# (auto's order depends on the CPU family: on AMD Zen 4 avx512bw comes before avx512).
+OTHERS = {"avx512": ["avx512bw", "avx2", "sse4", "scalar"],
+          "avx512bw": ["avx512", "avx2", "sse4", "scalar"],
+          "avx2": ["sse4", "scalar"], "sse4": ["scalar"],
+          "scalar": [], "neon": ["scalar"]}
 TD_ORDER = ["native", "avx512", "avx2", "sse4.2"]
 SB_ORDER = ["avx512", "avx512bw", "avx2", "sse4", "scalar", "neon"]
 
@@ -164,14 +166,14 @@ def main():
     auto_checks = []
     for corpus in corpora:
         am = median_of(corpus, "sudokubench", auto)
-        lower = [m for m in medians if m["corpus"] == corpus and m["solver"] == "sudokubench"
-                 and m["level"] in LOWER.get(auto, [])]
+        others = [m for m in medians if m["corpus"] == corpus and m["solver"] == "sudokubench"
+                  and m["level"] in OTHERS.get(auto, [])]
         if am is None:
             continue
-        slower = [m["level"] for m in lower if m["puzzles_per_sec"] > am["puzzles_per_sec"]]
+        slower = [m["level"] for m in others if m["puzzles_per_sec"] > am["puzzles_per_sec"]]
         auto_checks.append({"corpus": corpus, "auto": auto,
-                            "lower": [m["level"] for m in lower],
-                            "at_least_as_fast": not slower, "faster_lower": slower})
+                            "others": [m["level"] for m in others],
+                            "at_least_as_fast": not slower, "faster": slower})
 
     md = ["# Same-run comparison: sudokubench and tdoku", ""]
     md.append("- CPU: %s (%s logical CPUs)" % (meta.get("cpu", "?"), meta.get("cpus", "?")))
@@ -201,12 +203,12 @@ def main():
     md.append("")
     md.append("auto-chosen level: %s" % auto)
     for c in auto_checks:
-        if not c["lower"]:
-            verdict = "no lower level measured"
+        if not c["others"]:
+            verdict = "no other level measured"
         elif c["at_least_as_fast"]:
-            verdict = "yes, at least as fast as every lower level (%s)" % ", ".join(c["lower"])
+            verdict = "yes, at least as fast as every other level (%s)" % ", ".join(c["others"])
         else:
-            verdict = "NO: slower than %s" % ", ".join(c["faster_lower"])
+            verdict = "NO: slower than %s" % ", ".join(c["faster"])
         md.append("- %s: %s" % (os.path.basename(c["corpus"]), verdict))
 
     for corpus in corpora:

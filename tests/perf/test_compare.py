@@ -9,7 +9,9 @@ What it holds sbperf.compare to:
     depends on the compiler, so native alone could be the weaker peer);
   - with only tdoku native measured, native is the peer;
   - avx2 by tdoku avx2, sse4 and scalar by tdoku sse4.2, never by a faster build;
-  - the median is over the rounds (an outlier round does not move it).
+  - the median is over the rounds (an outlier round does not move it);
+  - the auto check names every other level of the architecture that ran faster than auto's
+    (avx512 too when auto chose avx512bw, as on AMD Zen 4).
 
 Run alone: PYTHONPATH=scripts python3 tests/perf/test_compare.py
 """
@@ -36,12 +38,13 @@ def bench_json(pps, level):
 
 
 class CompareTables(unittest.TestCase):
-    def run_compare(self, rates):
+    def run_compare(self, rates, auto="avx512"):
         """rates: {(corpus, kind, level): [pps per round]}; returns sbperf.compare's medians as
-        {(corpus, kind, level): median row}."""
+        {(corpus, kind, level): median row}; self.auto gets the auto checks, self.md the
+        Markdown report."""
         with tempfile.TemporaryDirectory() as raw:
             with open(os.path.join(raw, "meta.tsv"), "w") as f:
-                f.write("auto\tavx512\nrounds\t3\nseconds\t1\n")
+                f.write("auto\t%s\nrounds\t3\nseconds\t1\n" % auto)
             with open(os.path.join(raw, "runs.tsv"), "w") as runs:
                 for (corpus, kind, level), per_round in rates.items():
                     for r, pps in enumerate(per_round, 1):
@@ -55,6 +58,9 @@ class CompareTables(unittest.TestCase):
             self.assertEqual(done.returncode, 0, done.stderr)
             with open(js) as f:
                 doc = json.load(f)
+            with open(md) as f:
+                self.md = f.read()
+        self.auto = {c["corpus"]: c for c in doc["auto"]}
         return {(m["dataset"], m["solver"], m["level"]): m for m in doc["medians"]}
 
     def assert_peers(self, medians, expected):
@@ -112,6 +118,23 @@ class CompareTables(unittest.TestCase):
         self.assertAlmostEqual(row["ratio"], 0.95)
         # the plug-in row is no peer of a sudokubench level
         self.assert_peers(m, [("a", "avx512", "tdoku avx512", 1.5)])
+
+    def test_auto_is_checked_against_every_other_level(self):
+        self.run_compare({
+            ("a", "sudokubench", "avx512"): [310.0, 310.0, 310.0],
+            ("a", "sudokubench", "avx512bw"): [300.0, 300.0, 300.0],
+            ("a", "sudokubench", "avx2"): [200.0, 200.0, 200.0],
+            ("b", "sudokubench", "avx512"): [290.0, 290.0, 290.0],
+            ("b", "sudokubench", "avx512bw"): [300.0, 300.0, 300.0],
+            ("b", "sudokubench", "avx2"): [200.0, 200.0, 200.0],
+        }, auto="avx512bw")
+        a, b = self.auto["/data/a"], self.auto["/data/b"]
+        self.assertEqual(sorted(a["others"]), ["avx2", "avx512"])
+        self.assertFalse(a["at_least_as_fast"])
+        self.assertEqual(a["faster"], ["avx512"])
+        self.assertTrue(b["at_least_as_fast"])
+        self.assertIn("- a: NO: slower than avx512", self.md)
+        self.assertIn("- b: yes, at least as fast as every other level", self.md)
 
 
 if __name__ == "__main__":
