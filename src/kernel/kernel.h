@@ -29,8 +29,9 @@
  *   settle (AVX-512 stamp): the same rules in whole-board rounds. The board lives in three
  *     32-lane registers, each cell in one that position i of its houses shares with only one
  *     other (sb_lane_map), so one two-register permute per position gathers position i of
- *     all 27 houses side by side, which gives per house the placed digits, the digits with one place and the box segments of
- *     every line; three permutes per register spread a house vector back onto the cells.
+ *     all 27 houses side by side, which gives per house the placed digits, the digits with
+ *     one place and the box segments of every line; three permutes per register spread a
+ *     house vector back onto the cells.
  *     A round applies every naked single, hidden single and locked-candidate elimination it
  *     finds at once, until a round changes nothing. Everything of a round landing together
  *     is what makes an easy puzzle a handful of rounds instead of one update per cell. A
@@ -252,9 +253,23 @@ static const struct {
 #endif
 #define SBK_IDX(p) _mm512_load_si512((const void *)(p))
 
+/* Board b as its 96 lanes, as the registers hold it: the layout puts cells in lanes past
+ * cand[]'s 81, so a lane is addressed through the whole board (192 bytes, lanes only). */
+static inline uint16_t *sbk_lanes(sb_board *b)
+{
+    return (uint16_t *)(void *)b;
+}
+
+static inline uint16_t sbk_read_lane(const sb_board *b, int l)
+{
+    return ((const uint16_t *)(const void *)b)[l];
+}
+
 /* The cell lanes of each 32-lane board register (lanes 27..31 of each are padding:
- * sb_lane_map). */
+ * sb_lane_map), and of each register of cells in cell order (81..95 past the grid). */
 static const __mmask32 sbk_cells[3] = {0x7FFFFFFu, 0x7FFFFFFu, 0x7FFFFFFu};
+static const __mmask32 sbk_grid_cells[3] = {0xFFFFFFFFu, 0xFFFFFFFFu,
+                                            (1u << (SB_CELLS - 64)) - 1};
 
 /* A round is some fifty lane moves (SBK_PERM and the like; docs/performance.md). */
 
@@ -538,14 +553,6 @@ static inline __attribute__((always_inline)) int sbk_settle_regs(sb_board *b, __
 {
     return sbk_settle_at(b, v, SBK_PLAIN);
 }
-
-/* sbk_settle_regs on board b as stored. */
-static inline int sbk_settle(sb_board *b)
-{
-    __m512i v[3];
-    sbk_regs(b, v);
-    return sbk_settle_regs(b, v);
-}
 #else
 /* Runs naked and hidden singles to a fixed point, starting with the qn cells in q and the
  * houses in dirty (those whose cells changed since they were last scanned).
@@ -590,9 +597,9 @@ static inline int sbk_count4(sbv4 x)
 #if SB_KERNEL_AVX512
 /* The best-scoring cell of set (two words of board lanes: word 0 lanes 0..63, word 1 lanes
  * 64..95) by branch.h's rule, board registers v, as its key: score << 7 | (127 - cell), -1
- * for an empty set; the cell, not the lane, breaks a tie. A cell's open peers sharing a digit are three vector
- * tests moved out to general registers, then ANDs and popcounts there (no mask register is
- * loaded from a general one per cell); the first in cell order on a tie. */
+ * for an empty set. A cell's open peers sharing a digit are three vector tests moved out to
+ * general registers, then ANDs and popcounts there (no mask register is loaded from a
+ * general one per cell); the first in cell order (not lane order) on a tie. */
 static inline int sbk_best(const sb_board *b, const __m512i v[3], const uint64_t set[2],
                            const uint64_t open_w[2], const uint64_t biv_w[2])
 {
@@ -608,7 +615,7 @@ static inline int sbk_best(const sb_board *b, const __m512i v[3], const uint64_t
         k0 &= k0 - 1;
         const int c = sb_lane_map.cell[l];
         const uint64_t *pm = sb_lane_map.peers[c];
-        const __m512i m = _mm512_set1_epi16((short)b->cand[l]);
+        const __m512i m = _mm512_set1_epi16((short)sbk_read_lane(b, l));
         const uint64_t s0 = ((uint64_t)_mm512_test_epi16_mask(v[0], m) |
                              (uint64_t)_mm512_test_epi16_mask(v[1], m) << 32) &
                             pm[0] & open_w[0];
@@ -830,10 +837,10 @@ static inline uint16_t sbk_first(const sb_board *b, int c, uint16_t m)
 static inline int sbk_load(sb_board *b, const sb_grid *puzzle, int c, uint16_t drop)
 {
     const __m512i one = _mm512_set1_epi16(1), all = _mm512_set1_epi16(SB_ALL_DIGITS);
-    const __mmask32 in[3] = {0xFFFFFFFFu, 0xFFFFFFFFu, (1u << (SB_CELLS - 64)) - 1};
     __m512i d[3];
     for (int j = 0; j < 3; j++)
-        d[j] = _mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(in[j], &puzzle->cell[32 * j]));
+        d[j] = _mm512_cvtepu8_epi16(
+            _mm256_maskz_loadu_epi8(sbk_grid_cells[j], &puzzle->cell[32 * j]));
     for (int j = 0; j < 3; j++) {
         const __m512i x = sbk_move(d, SBK_ORDER_REG(to_lane, j), SBK_ORDER.to_lane_hi[j]);
         /* A shift by 0xFFFF (blank cell, or a padding lane) gives 0. */
@@ -842,7 +849,7 @@ static inline int sbk_load(sb_board *b, const sb_grid *puzzle, int c, uint16_t d
         _mm512_store_si512((void *)&b->cand[32 * j], _mm512_mask_blend_epi16(blank, bit, all));
     }
     if (drop) /* cell c without those digits: the first round sees a single or an empty cell */
-        b->cand[sb_lane_map.lane[c]] &= (uint16_t)~drop;
+        sbk_lanes(b)[sb_lane_map.lane[c]] &= (uint16_t)~drop;
     __m512i v[3];
     sbk_regs(b, v);
     /* The root: the triad rules only past the other rules' fixpoint, when it leaves at least
@@ -891,7 +898,7 @@ static inline int sbk_drop(sb_board *b, int c, uint16_t d)
 {
     __m512i v[3];
     sbk_regs(b, v);
-    const uint16_t m = b->cand[sb_lane_map.lane[c]] & (uint16_t)~d;
+    const uint16_t m = sbk_read_lane(b, sb_lane_map.lane[c]) & (uint16_t)~d;
     for (int j = 0; j < 3; j++)
         v[j] = _mm512_andnot_si512(_mm512_maskz_set1_epi16(sbk_lane(c, j), (short)d), v[j]);
     sbk_clear_peers(v, c, m, 0 - (uint64_t)((m & (m - 1)) == 0));
@@ -947,7 +954,7 @@ static inline int sbk_drop(sb_board *b, int c, uint16_t d)
 static inline uint16_t sbk_cell(const sb_board *b, int c)
 {
 #if SB_KERNEL_AVX512
-    return b->cand[sb_lane_map.lane[c]];
+    return sbk_read_lane(b, sb_lane_map.lane[c]);
 #else
     return b->cand[c];
 #endif
@@ -959,8 +966,7 @@ static inline uint16_t sbk_cell(const sb_board *b, int c)
 static inline void sbk_cell_order(const sb_board *b, __m512i out[3])
 {
     __m512i v[3];
-    for (int j = 0; j < 3; j++)
-        v[j] = _mm512_load_si512((const void *)&b->cand[32 * j]);
+    sbk_regs(b, v);
     for (int j = 0; j < 3; j++)
         out[j] = sbk_move(v, SBK_ORDER_REG(to_cell, j), SBK_ORDER.to_cell_hi[j]);
 }
@@ -971,12 +977,11 @@ static inline void sbk_cell_order(const sb_board *b, __m512i out[3])
 static inline void sbk_solution(const sb_board *b, uint8_t *out)
 {
     const __m512i one = _mm512_set1_epi16(1);
-    const __mmask32 in[3] = {0xFFFFFFFFu, 0xFFFFFFFFu, (1u << (SB_CELLS - 64)) - 1};
     __m512i v[3];
     sbk_cell_order(b, v);
     for (int j = 0; j < 3; j++) {
         const __m512i d = _mm512_add_epi16(sbk_counts(_mm512_sub_epi16(v[j], one)), one);
-        _mm256_mask_storeu_epi8(&out[32 * j], in[j], _mm512_cvtepi16_epi8(d));
+        _mm256_mask_storeu_epi8(&out[32 * j], sbk_grid_cells[j], _mm512_cvtepi16_epi8(d));
     }
 }
 #else
