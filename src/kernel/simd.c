@@ -16,9 +16,10 @@ static const char *const level_names[SB_SIMD_LEVELS] = {"scalar", "sse4",  "avx2
                                                         "avx512", "neon", "avx512bw"};
 
 /* The orders auto tries the levels in, best first (the numbering keeps old levels' values),
- * one row per CPU family where the best differs. AMD family 19h with AVX-512 (Zen 4) runs the
- * avx512bw stamp's word permutes 1-2% faster than avx512's byte permutes, which Intel runs
- * as one uop where a word permute takes two or three (docs/performance.md). */
+ * one row per CPU family where the best differs. AMD family 19h with AVX-512 (Zen 4) ran the
+ * avx512bw stamp's word permutes 1.4% faster in the median (0-5%, four make compare runs)
+ * than avx512's byte permutes, which Intel runs as one uop where a word permute takes two
+ * or three (docs/performance.md). */
 enum { AUTO_ANY, AUTO_AMD_19H, AUTO_ROWS };
 static const int auto_order[AUTO_ROWS][SB_SIMD_LEVELS - 1] = {
     [AUTO_ANY] = {SB_SIMD_AVX512, SB_SIMD_AVX512BW, SB_SIMD_AVX2, SB_SIMD_SSE4, SB_SIMD_NEON},
@@ -111,17 +112,14 @@ int sb_simd_supported(int level)
 {
     return level == SB_SIMD_SCALAR || level == SB_SIMD_NEON;
 }
-
-static int auto_row(void)
-{
-    return AUTO_ANY;
-}
 #else
 int sb_simd_supported(int level)
 {
     return level == SB_SIMD_SCALAR;
 }
-
+#endif
+#if !defined(__x86_64__) && !defined(__i386__)
+/* Beyond x86-64 no CPU family changes the order. */
 static int auto_row(void)
 {
     return AUTO_ANY;
