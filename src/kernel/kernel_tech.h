@@ -30,8 +30,9 @@
 #endif
 #include "vec.h"
 
-/* The stamp's board as cell masks (bit d: digit d+1) when it keeps one (kernel.h's stamps
- * define this), else NULL: the wing pivots' digits are then one load (sbt_cell). */
+/* The stamp's board as cell masks (bit d: digit d+1) when it keeps one in cell order (the
+ * reference defines this; the AVX-512 stamps' lanes are not in cell order), else NULL: with
+ * it a wing pivot's digits are one load (sbt_cell), without it nine plane reads. */
 #ifndef SBK_CELL_MAJOR
 #define SBK_CELL_MAJOR(b) ((const uint16_t *)NULL)
 #endif
