@@ -1071,8 +1071,9 @@ static inline int sbk_elim(sb_board *b, const uint32_t *el)
 #endif
 #define SBK_PLANES sbk_planes
 #define SBK_ELIM sbk_elim
-#if !SB_KERNEL_AVX512 /* the AVX-512 board's lanes are not in cell order (sb_lane_map) */
-#define SBK_CELL_MAJOR(b) ((const uint16_t *)(b)->cand)
+#define SBK_CELL_MAJOR(b) ((const uint16_t *)(const void *)(b)) /* both stamps keep cells */
+#if SB_KERNEL_AVX512
+#define SBK_CELL_LANE(c) (sb_lane_map.lane[c]) /* in the lanes sb_lane_map gives */
 #endif
 #endif
 

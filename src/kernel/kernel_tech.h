@@ -30,11 +30,14 @@
 #endif
 #include "vec.h"
 
-/* The stamp's board as cell masks (bit d: digit d+1) when it keeps one in cell order (the
- * reference defines this; the AVX-512 stamps' lanes are not in cell order), else NULL: with
- * it a wing pivot's digits are one load (sbt_cell), without it nine plane reads. */
+/* The stamp's board as cell masks (bit d: digit d+1) when it keeps one (kernel.h's stamps
+ * define this), cell c in lane SBK_CELL_LANE(c), else NULL: with it a wing pivot's digits
+ * are one load (sbt_cell), without it nine plane reads. */
 #ifndef SBK_CELL_MAJOR
 #define SBK_CELL_MAJOR(b) ((const uint16_t *)NULL)
+#endif
+#ifndef SBK_CELL_LANE
+#define SBK_CELL_LANE(c) (c)
 #endif
 
 /* Words of a plane board (nine digits of four words). */
@@ -435,7 +438,7 @@ static inline void sbt_counts(const uint32_t *w, uint32_t at[4][3])
 static inline uint32_t sbt_cell(const uint32_t *w, const uint16_t *cm, int c)
 {
     if (cm)
-        return cm[c]; /* a cell-major stamp's own board: one load, not nine plane reads */
+        return cm[SBK_CELL_LANE(c)]; /* a cell-major stamp's own board: one load, not nine */
     uint32_t m = 0;
     for (int d = 0; d < SB_DIGITS; d++)
         m |= (w[4 * d + c / 27] >> (c % 27) & 1u) << d;
