@@ -339,10 +339,11 @@ extern const sb_peer_tables sb_peer_tables_data;
 /* For each cell, its three houses as a 27-bit set: which houses an elimination touches. */
 extern const uint32_t sb_cell_house_bits[SB_CELLS];
 
-/* The AVX-512 lane tables below address 16-bit lanes as byte pairs (word lane w is bytes
- * 2w, 2w+1; a mask has each lane's bit doubled), because the kernel moves words with VBMI
- * byte permutes: one uop on Intel where a word permute takes two or three. The avx512bw
- * stamp (no VBMI) keeps its own copies in word form (kernel.h, gen_tables ... w). */
+/* The AVX-512 lane tables below but sb_lane_map (plain lane numbers and lane sets) address
+ * 16-bit lanes as byte pairs (word lane w is bytes 2w, 2w+1; a mask has each lane's bit
+ * doubled), because the kernel moves words with VBMI byte permutes: one uop on Intel where a
+ * word permute takes two or three. The avx512bw stamp (no VBMI) keeps its own copies in
+ * word form (kernel.h, gen_tables ... w). */
 
 /* The AVX-512 board's layout: register x (lanes 32x..32x+31) holds, in cell order, the 27
  * cells (r, c) with x neither r % 3 nor c % 3 and those with r % 3 == c % 3 == (x + 2) % 3;
