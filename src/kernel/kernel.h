@@ -332,9 +332,10 @@ static inline __attribute__((always_inline)) __mmask32 sbk_locked(const __m512i 
     __m512i point[3], claim[3];
     for (int k = 0; k < 3; k++) {
         /* rot1/rot2 bring in the other two lines of the band (stack): the rest of the box. */
-        point[k] = _mm512_andnot_si512(_mm512_or_si512(SBK_PERM(r1, a[k]), SBK_PERM(r2, a[k])),
-                                       a[k]);
-        claim[k] = _mm512_andnot_si512(_mm512_or_si512(a[(k + 1) % 3], a[(k + 2) % 3]), a[k]);
+        /* 0x10: the first operand's bits outside both others (one op where an OR and an
+         * AND-NOT took two: Intel issues 512-bit work on two ports only). */
+        point[k] = _mm512_ternarylogic_epi32(a[k], SBK_PERM(r1, a[k]), SBK_PERM(r2, a[k]), 0x10);
+        claim[k] = _mm512_ternarylogic_epi32(a[k], a[(k + 1) % 3], a[(k + 2) % 3], 0x10);
     }
     /* At the root, the triad rules (triad.h): a segment is a triad, its pointing and claiming
      * digits are the ones confined to it. Fewer than three digits, or more than three
@@ -395,11 +396,13 @@ static inline __mmask32 sbk_acts(__m512i placed, __m512i twice, __m512i hidden,
                                  const __m512i seg[3], const __m512i elim[3])
 {
     const __mmask32 houses = (1u << SB_HOUSES) - 1, lines = (1u << 18) - 1;
-    return _mm512_mask_test_epi16_mask(houses, placed, twice) |
-           _mm512_mask_test_epi16_mask(houses, hidden, hidden) |
-           _mm512_mask_test_epi16_mask(lines, seg[0], elim[0]) |
-           _mm512_mask_test_epi16_mask(lines, seg[1], elim[1]) |
-           _mm512_mask_test_epi16_mask(lines, seg[2], elim[2]);
+    /* Two tests of ORed terms, not five tests and four mask ORs (0xF8: a | b & c). */
+    const __m512i house = _mm512_ternarylogic_epi32(hidden, placed, twice, 0xF8);
+    __m512i line = _mm512_and_si512(seg[2], elim[2]);
+    line = _mm512_ternarylogic_epi32(line, seg[1], elim[1], 0xF8);
+    line = _mm512_ternarylogic_epi32(line, seg[0], elim[0], 0xF8);
+    return _mm512_mask_test_epi16_mask(houses, house, house) |
+           _mm512_mask_test_epi16_mask(lines, line, line);
 }
 
 /* Stores the fixpoint v as board b with its nsolved. @return -1 when a cell is empty (the
@@ -489,7 +492,7 @@ static inline __attribute__((always_inline)) int sbk_settle_at(sb_board *b, __m5
             b->nsolved = SB_CELLS;
             return 1;
         }
-        const __m512i hidden = _mm512_andnot_si512(_mm512_or_si512(twice, placed), once);
+        const __m512i hidden = _mm512_ternarylogic_epi32(once, twice, placed, 0x10);
         __m512i elim[3];
         if (sbk_locked(seg, elim, root == SBK_TRIADS))
             return 0; /* a triad with fewer than three digits or more than three confined */
@@ -524,20 +527,26 @@ static inline __attribute__((always_inline)) int sbk_settle_at(sb_board *b, __m5
         }
         __m512i locked[3];
         sbk_scatter(elim, locked);
+        __m512i nv[3];
         for (int j = 0; j < 3; j++) {
-            const __m512i w = _mm512_and_si512(v[j], _mm512_sub_epi16(v[j], one));
-            const __mmask32 open = _mm512_mask_test_epi16_mask(sbk_cells[j], w, w);
-            __m512i nv = _mm512_andnot_si512(sbk_spread(placed, j), v[j]);
-            const __m512i h = _mm512_and_si512(nv, sbk_spread(hidden, j));
+            const __mmask32 open =
+                _mm512_mask_test_epi16_mask(sbk_cells[j], v[j], _mm512_sub_epi16(v[j], one));
+            const __m512i sp = sbk_spread(placed, j);
+            /* 0x20: v's digits outside the placed ones and hidden in a house of the cell */
+            const __m512i h = _mm512_ternarylogic_epi32(v[j], sp, sbk_spread(hidden, j), 0x20);
             const __mmask32 hit = _mm512_mask_test_epi16_mask(open, h, h);
             if (_mm512_mask_test_epi16_mask(hit, h, _mm512_sub_epi16(h, one)))
                 return 0; /* two digits hidden in one cell */
-            nv = _mm512_mask_blend_epi16(hit, nv, h);
-            nv = _mm512_andnot_si512(locked[j], _mm512_mask_blend_epi16(open, v[j], nv));
-            if (_mm512_mask_testn_epi16_mask(sbk_cells[j], nv, nv))
-                return 0; /* an empty cell */
-            v[j] = nv;
+            const __m512i x = _mm512_mask_blend_epi16(hit, _mm512_andnot_si512(sp, v[j]), h);
+            nv[j] = _mm512_andnot_si512(locked[j], _mm512_mask_blend_epi16(open, v[j], x));
         }
+        /* An empty cell anywhere: one test of the registers' lane-wise minimum (every
+         * register has the same cell lanes), not a test and a mask OR a register. */
+        const __m512i low = _mm512_min_epu16(_mm512_min_epu16(nv[0], nv[1]), nv[2]);
+        if (_mm512_mask_testn_epi16_mask(sbk_cells[0], low, low))
+            return 0;
+        for (int j = 0; j < 3; j++)
+            v[j] = nv[j];
     }
 }
 
