@@ -332,8 +332,8 @@ static inline __attribute__((always_inline)) __mmask32 sbk_locked(const __m512i 
     __m512i point[3], claim[3];
     for (int k = 0; k < 3; k++) {
         /* rot1/rot2 bring in the other two lines of the band (stack): the rest of the box. */
-        /* 0x10: the first operand's bits outside both others (one op where an OR and an
-         * AND-NOT took two: Intel issues 512-bit work on two ports only). */
+        /* 0x10: the first operand's bits outside both others, one op rather than an OR and
+         * an AND-NOT (Intel issues 512-bit work on two ports only). */
         point[k] = _mm512_ternarylogic_epi32(a[k], SBK_PERM(r1, a[k]), SBK_PERM(r2, a[k]), 0x10);
         claim[k] = _mm512_ternarylogic_epi32(a[k], a[(k + 1) % 3], a[(k + 2) % 3], 0x10);
     }
@@ -441,8 +441,8 @@ enum { SBK_GO_TRIADS = 2 };
  * so an easy puzzle needs a handful of rounds rather than one 20-peer update per cell. Locked
  * candidates are computed in every round, in parallel with the singles: a separate pass once
  * the singles stalled cost more rounds than it saved work. On Intel a round is bound by the
- * two ports that run 512-bit work (llvm-mca: about 80 cycles of their uops against 98 back to
- * back), so a second board interleaved per thread did not pay (docs/performance.md). A round
+ * two ports that run 512-bit work, not by its chain of dependencies, so a second board
+ * interleaved per thread did not pay (docs/performance.md). A round
  * that would change nothing ends the settle once its house statistics say so, before its
  * spreads: its checks covered this very board; so does a round
  * that finds every house's nine digits placed (a solution, so a fixpoint: the rest of the
