@@ -83,7 +83,7 @@ open(path, 'w').write('\n'.join(lines))
 PY
 }
 mark top/kernel.h "/* Per house: once (digits with a place)" \
-    "v[j] = nv[j];"
+    "return 0; /* an empty cell in the round's new board */"
 mark top/kernel_band.h "const sbv h = sbb_hidden_of(sbb_unit_at(x, d1, d2), &none);" \
     "hid1 |= h;"
 mark count/kernel_band.h "sbv4 once, twice;" "const sbv4 fresh = once & ~twice & ~done;"

@@ -527,7 +527,6 @@ static inline __attribute__((always_inline)) int sbk_settle_at(sb_board *b, __m5
         }
         __m512i locked[3];
         sbk_scatter(elim, locked);
-        __m512i nv[3];
         for (int j = 0; j < 3; j++) {
             const __mmask32 open =
                 _mm512_mask_test_epi16_mask(sbk_cells[j], v[j], _mm512_sub_epi16(v[j], one));
@@ -538,15 +537,13 @@ static inline __attribute__((always_inline)) int sbk_settle_at(sb_board *b, __m5
             if (_mm512_mask_test_epi16_mask(hit, h, _mm512_sub_epi16(h, one)))
                 return 0; /* two digits hidden in one cell */
             const __m512i x = _mm512_mask_blend_epi16(hit, _mm512_andnot_si512(sp, v[j]), h);
-            nv[j] = _mm512_andnot_si512(locked[j], _mm512_mask_blend_epi16(open, v[j], x));
+            v[j] = _mm512_andnot_si512(locked[j], _mm512_mask_blend_epi16(open, v[j], x));
         }
         /* An empty cell anywhere: one test of the registers' lane-wise minimum (every
          * register has the same cell lanes), not a test and a mask OR a register. */
-        const __m512i low = _mm512_min_epu16(_mm512_min_epu16(nv[0], nv[1]), nv[2]);
+        const __m512i low = _mm512_min_epu16(_mm512_min_epu16(v[0], v[1]), v[2]);
         if (_mm512_mask_testn_epi16_mask(sbk_cells[0], low, low))
-            return 0;
-        for (int j = 0; j < 3; j++)
-            v[j] = nv[j];
+            return 0; /* an empty cell in the round's new board */
     }
 }
 
