@@ -271,6 +271,14 @@ static const __mmask32 sbk_cells[3] = {0x7FFFFFFu, 0x7FFFFFFu, 0x7FFFFFFu};
 static const __mmask32 sbk_grid_cells[3] = {0xFFFFFFFFu, 0xFFFFFFFFu,
                                             (1u << (SB_CELLS - 64)) - 1};
 
+/* 1 when a cell of board registers v is empty: one test of their lane-wise minimum (every
+ * register has the same cell lanes), not a test a register and the masks ORed. */
+static inline int sbk_empty(const __m512i v[3])
+{
+    const __m512i low = _mm512_min_epu16(_mm512_min_epu16(v[0], v[1]), v[2]);
+    return _mm512_mask_testn_epi16_mask(sbk_cells[0], low, low) != 0;
+}
+
 /* A round is some fifty lane moves (SBK_PERM and the like; docs/performance.md). */
 
 /* Gathers position i of all 27 houses into lanes 0..26 (lanes 27..31 read a padding lane):
@@ -412,15 +420,13 @@ static inline int sbk_fixpoint(sb_board *b, const __m512i v[3])
 {
     const __m512i one = _mm512_set1_epi16(1);
     int nsolved = 0;
-    __mmask32 empty = 0;
     for (int j = 0; j < 3; j++) {
         _mm512_store_si512((void *)&b->cand[32 * j], v[j]);
-        empty |= _mm512_mask_testn_epi16_mask(sbk_cells[j], v[j], v[j]);
         nsolved += __builtin_popcount(
             _mm512_mask_testn_epi16_mask(sbk_cells[j], v[j], _mm512_sub_epi16(v[j], one)));
     }
     b->nsolved = (uint16_t)nsolved;
-    return empty ? -1 : nsolved;
+    return sbk_empty(v) ? -1 : nsolved;
 }
 
 /* What a settle's rounds run: the search's rules (SBK_PLAIN); those and the triad rules in
@@ -442,16 +448,15 @@ enum { SBK_GO_TRIADS = 2 };
  * candidates are computed in every round, in parallel with the singles: a separate pass once
  * the singles stalled cost more rounds than it saved work. On Intel a round is bound by the
  * two ports that run 512-bit work, not by its chain of dependencies, so a second board
- * interleaved per thread did not pay (docs/performance.md). A round
- * that would change nothing ends the settle once its house statistics say so, before its
- * spreads: its checks covered this very board; so does a round
- * that finds every house's nine digits placed (a solution, so a fixpoint: the rest of the
- * round and the next could only confirm it). v holds b's three registers on entry (b's stored
- * lanes are not read); b gets the settled board. @return 0 on contradiction, else 1 (b is a
- * valid solution or stable; nsolved set), or at SBK_GATED SBK_GO_TRIADS when the triad rules
- * changed v: the caller goes on with an SBK_TRIADS settle of v. Always inlined, as the one-call
- * sbk_settle was: out of line, its registers would pass through memory and each call would
- * cost a vzeroupper. */
+ * interleaved per thread did not pay (docs/performance.md). A round that would change
+ * nothing ends the settle once its house statistics say so, before its spreads: its checks
+ * covered this very board; so does a round that finds every house's nine digits placed (a
+ * solution, so a fixpoint: the rest of the round and the next could only confirm it). v holds
+ * b's three registers on entry (b's stored lanes are not read); b gets the settled board.
+ * @return 0 on contradiction, else 1 (b is a valid solution or stable; nsolved set), or at
+ * SBK_GATED SBK_GO_TRIADS when the triad rules changed v: the caller goes on with an
+ * SBK_TRIADS settle of v. Always inlined, as the one-call sbk_settle was: out of line, its
+ * registers would pass through memory and each call would cost a vzeroupper. */
 static inline __attribute__((always_inline)) int sbk_settle_at(sb_board *b, __m512i v[3],
                                                               const int root)
 {
@@ -518,12 +523,9 @@ static inline __attribute__((always_inline)) int sbk_settle_at(sb_board *b, __m5
                 return 1;
             __m512i locked[3];
             sbk_scatter(elim, locked);
-            for (int j = 0; j < 3; j++) {
+            for (int j = 0; j < 3; j++)
                 v[j] = _mm512_andnot_si512(locked[j], v[j]);
-                if (_mm512_mask_testn_epi16_mask(sbk_cells[j], v[j], v[j]))
-                    return 0; /* an empty cell */
-            }
-            return SBK_GO_TRIADS;
+            return sbk_empty(v) ? 0 : SBK_GO_TRIADS;
         }
         __m512i locked[3];
         sbk_scatter(elim, locked);
@@ -539,10 +541,7 @@ static inline __attribute__((always_inline)) int sbk_settle_at(sb_board *b, __m5
             const __m512i x = _mm512_mask_blend_epi16(hit, _mm512_andnot_si512(sp, v[j]), h);
             v[j] = _mm512_andnot_si512(locked[j], _mm512_mask_blend_epi16(open, v[j], x));
         }
-        /* An empty cell anywhere: one test of the registers' lane-wise minimum (every
-         * register has the same cell lanes), not a test and a mask OR a register. */
-        const __m512i low = _mm512_min_epu16(_mm512_min_epu16(v[0], v[1]), v[2]);
-        if (_mm512_mask_testn_epi16_mask(sbk_cells[0], low, low))
+        if (sbk_empty(v))
             return 0; /* an empty cell in the round's new board */
     }
 }
